@@ -1,0 +1,185 @@
+#!/usr/bin/env node
+import { Command, InvalidArgumentError, Option } from 'commander';
+import {
+  ConfigError,
+  DataDirectoryLockedError,
+  credentialsJson,
+  loadConfig,
+  migrate,
+  openDatabase,
+  startBillow,
+  systemClock,
+  tenancy,
+  type DatabaseHandle,
+} from '@billow/server';
+import { printTable } from './table.js';
+
+const program = new Command();
+
+program
+  .name('billow')
+  .description('Billow: billing, catalog and entitlements for software sellers')
+  .showHelpAfterError('(add --help for usage)')
+  .addHelpText(
+    'after',
+    `
+Configuration comes from the environment (the same for every command):
+  DATABASE_URL        PostgreSQL connection URL; without it, the embedded database
+  BILLOW_DATA_DIR     embedded database directory (default ./.billow/data)
+  PORT, HOST          where \`start\` listens (default 4000, 0.0.0.0)`,
+  );
+
+/** Opens the database, runs `work`, and always closes it again. */
+async function withDatabase<T>(work: (database: DatabaseHandle) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const database = await openDatabase(config);
+  try {
+    await migrate(database.db);
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+}
+
+function print(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
+function environmentArg(value: string): 'sandbox' | 'production' {
+  if (value !== 'sandbox' && value !== 'production') throw new InvalidArgumentError('use sandbox or production');
+  return value;
+}
+
+function kindArg(value: string): 'server' | 'client' {
+  if (value !== 'server' && value !== 'client') throw new InvalidArgumentError('use server or client');
+  return value;
+}
+
+program
+  .command('start')
+  .description('Serve the Core and Edge APIs and run background work')
+  .addOption(
+    new Option('--role <role>', 'what this process does').choices(['all', 'core', 'edge', 'worker']).default('all'),
+  )
+  .action(async (options: { role: 'all' | 'core' | 'edge' | 'worker' }) => {
+    await startBillow({ role: options.role });
+  });
+
+program
+  .command('migrate')
+  .description('Apply pending database migrations')
+  .action(async () => {
+    await withDatabase(async (database) => {
+      const applied = await migrate(database.db);
+      process.stdout.write(
+        applied.length === 0
+          ? `The database (${database.location}) is up to date.\n`
+          : `Applied ${applied.length} migration(s) to ${database.location}:\n${applied.map((n) => `  ${n}\n`).join('')}`,
+      );
+    });
+  });
+
+const org = program.command('org').description('Manage organizations');
+org
+  .command('create')
+  .description('Create an organization with sandbox and production environments and their keys')
+  .requiredOption('--name <name>', 'the organization name')
+  .option('--json', 'print the result as JSON')
+  .action(async (options: { name: string; json?: boolean }) => {
+    const created = await withDatabase((database) =>
+      tenancy.createOrganization(database.db, systemClock, { name: options.name }),
+    );
+    if (options.json) {
+      print(credentialsJson(created));
+      return;
+    }
+    process.stdout.write(`Created organization ${options.name} (${created.organizationId}).\n\n`);
+    printTable(
+      ['environment', 'kind', 'key'],
+      [
+        ['sandbox', 'server', created.sandbox.serverKey],
+        ['sandbox', 'client', created.sandbox.clientKey],
+        ['production', 'server', created.production.serverKey],
+        ['production', 'client', created.production.clientKey],
+      ],
+    );
+    process.stdout.write('\nKeep these keys safe: they are not shown again.\n');
+  });
+
+const keys = program.command('keys').description('Manage API keys');
+keys
+  .command('create')
+  .description('Create a server or client key in one environment of an organization')
+  .requiredOption('--org <id>', 'organization id')
+  .addOption(new Option('--env <environment>', 'sandbox or production').argParser(environmentArg).makeOptionMandatory())
+  .addOption(new Option('--kind <kind>', 'server or client').argParser(kindArg).makeOptionMandatory())
+  .option('--json', 'print the result as JSON')
+  .action(async (options: { org: string; env: 'sandbox' | 'production'; kind: 'server' | 'client'; json?: boolean }) => {
+    const created = await withDatabase((database) =>
+      tenancy.createEnvironmentKey(database.db, systemClock, options.org, options.env, options.kind),
+    );
+    if (options.json) {
+      print({ key: created.key, prefix: created.prefix, environment: options.env, kind: options.kind });
+      return;
+    }
+    process.stdout.write(`Created a ${options.env} ${options.kind} key:\n\n  ${created.key}\n\nIt is not shown again.\n`);
+  });
+
+keys
+  .command('list')
+  .description("List an organization's keys (prefixes only; keys are stored hashed)")
+  .requiredOption('--org <id>', 'organization id')
+  .option('--json', 'print the result as JSON')
+  .action(async (options: { org: string; json?: boolean }) => {
+    const rows = await withDatabase((database) => tenancy.listOrganizationKeys(database.db, options.org));
+    if (options.json) {
+      print(rows);
+      return;
+    }
+    printTable(
+      ['prefix', 'environment', 'kind', 'created', 'status'],
+      rows.map((r) => [r.prefix, r.environment, r.kind, r.createdAt, r.revokedAt ? `revoked ${r.revokedAt}` : 'active']),
+    );
+  });
+
+keys
+  .command('revoke')
+  .description('Revoke a key by its prefix (as `keys list` shows it) or by the whole key')
+  .argument('<keyPrefix>', 'the key prefix, e.g. sk_test_AbCd1234')
+  .action(async (prefix: string) => {
+    const revoked = await withDatabase((database) => tenancy.revokeKey(database.db, systemClock, prefix));
+    process.stdout.write(`Revoked ${revoked.prefix}.\n`);
+  });
+
+const partnerKey = program.command('partner-key').description('Manage partner keys for organization provisioning');
+partnerKey
+  .command('create')
+  .description('Create a partner and its key, for the /partner/organizations/ API')
+  .option('--name <name>', 'the partner name', 'Partner')
+  .option('--json', 'print the result as JSON')
+  .action(async (options: { name: string; json?: boolean }) => {
+    const created = await withDatabase((database) => tenancy.createPartnerWithKey(database.db, systemClock, options.name));
+    if (options.json) {
+      print({ partnerKey: created.partnerKey });
+      return;
+    }
+    process.stdout.write(
+      `Created partner ${options.name}. Its key (send it as X-Billow-Partner-Key; not shown again):\n\n  ${created.partnerKey}\n`,
+    );
+  });
+
+function failure(error: unknown): string {
+  if (error instanceof tenancy.TenancyError || error instanceof ConfigError || error instanceof DataDirectoryLockedError) {
+    return error.message;
+  }
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (code === 'ECONNREFUSED') return `Could not reach the database: ${(error as Error).message}`;
+  if (code === 'EADDRINUSE') return `${(error as Error).message}: another process is listening there; set PORT`;
+  if (code === '22P02') return 'That id is not a valid UUID';
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  process.stderr.write(`billow: ${failure(error)}\n`);
+  process.exit(1);
+});

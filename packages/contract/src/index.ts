@@ -1,0 +1,3 @@
+export * from './common.js';
+export * from './customers.js';
+export * from './partner.js';

@@ -1,0 +1,134 @@
+import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Redis } from 'ioredis';
+import { Registry } from 'prom-client';
+import { randomUUID } from 'node:crypto';
+import type { Config, Role } from './config.js';
+import type { DatabaseHandle } from './db/connect.js';
+import type { Clock } from './lib/clock.js';
+import { KeyCache, registerAuth, type AuthPolicy } from './http/auth.js';
+import { parseQuery, registerJsonBodyParser } from './http/casing.js';
+import { environmentRewriter } from './http/environment.js';
+import { registerErrorHandler } from './http/errors.js';
+import { registerIdempotency } from './http/idempotency.js';
+import { registerNotFound } from './http/method-not-allowed.js';
+import { REQUEST_ID_HEADER, registerObservability, validRequestId } from './http/observability.js';
+import { registerRateLimit } from './http/rate-limit.js';
+import type { App } from './http/route-types.js';
+import { customerRoutes } from './modules/customers/routes.js';
+import { CustomerService } from './modules/customers/service.js';
+import { opsRoutes } from './modules/ops/routes.js';
+import { partnerRoutes } from './modules/partner/routes.js';
+import { PartnerService } from './modules/partner/service.js';
+
+export interface AppDeps {
+  config: Config;
+  database: DatabaseHandle;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  role?: Role;
+  redis?: Redis | null;
+}
+
+export interface RouteInfo {
+  method: string;
+  url: string;
+  auth: AuthPolicy;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    billow: { keyCache: KeyCache; routes: RouteInfo[]; registry: Registry };
+  }
+}
+
+export const API_PREFIX = '/api/v1';
+
+/** Builds the HTTP application without listening, so tests and main share it. */
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const { config, database, clock } = deps;
+  const role = deps.role ?? 'all';
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    logController: new LogController({ disableRequestLogging: true }),
+    requestIdHeader: REQUEST_ID_HEADER,
+    genReqId: (req) => {
+      const given = req.headers[REQUEST_ID_HEADER];
+      return validRequestId(given) ? given : randomUUID();
+    },
+    rewriteUrl: environmentRewriter(config.hostEnvironments),
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      ignoreDuplicateSlashes: true,
+      querystringParser: parseQuery,
+      maxParamLength: 500,
+    },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const keyCache = new KeyCache(database.db, clock, config.keyCacheTtlMs);
+  const routes: RouteInfo[] = [];
+  const registry = new Registry();
+  app.decorate('billow', { keyCache, routes, registry });
+
+  app.addHook('onRoute', (route) => {
+    const auth = route.config?.auth;
+    if (route.url.startsWith('/api/') && auth === undefined) {
+      throw new Error(`Route ${route.method} ${route.url} must declare which keys it accepts (config.auth)`);
+    }
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method !== 'HEAD') routes.push({ method, url: route.url, auth: auth ?? 'public' });
+    }
+  });
+
+  registerJsonBodyParser(app);
+  registerErrorHandler(app);
+  registerNotFound(app);
+  registerObservability(app, registry);
+  registerAuth(app, keyCache);
+  await registerRateLimit(app, { ...config.rateLimit, redis: deps.redis ?? null });
+  registerIdempotency(app, database.db, clock);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Billow API',
+        version: '1.0.0',
+        description:
+          'Billing, catalog and entitlements for software sellers. Production is served at `/api/v1`, sandbox at `/sandbox/api/v1`.',
+      },
+      servers: [
+        { url: '/', description: 'Production' },
+        { url: '/sandbox', description: 'Sandbox' },
+      ],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'A server or client key of the environment' },
+          partnerKey: { type: 'apiKey', in: 'header', name: 'X-Billow-Partner-Key' },
+        },
+      },
+      security: [{ bearerAuth: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+  app.get(`${API_PREFIX}/openapi.json`, { config: { auth: 'public', rateLimit: false }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
+
+  opsRoutes(app, { ping: database.ping, registry });
+
+  if (role === 'all' || role === 'core') {
+    customerRoutes(app, new CustomerService(database.db, clock));
+    partnerRoutes(app, new PartnerService(database.db, clock));
+  }
+
+  await app.ready();
+  return app;
+}

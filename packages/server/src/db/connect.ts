@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+import { lockDataDirectory, type DirectoryLock } from './lock.js';
+import { PGliteDialect } from './pglite-dialect.js';
+
+export type Db = Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: Db;
+  kind: 'postgres' | 'pglite';
+  /** Where the data lives, for messages: a redacted URL or a directory. */
+  location: string;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  databaseUrl: string | null;
+  /** Directory for the embedded database; `null` keeps it in memory (tests). */
+  dataDir: string | null;
+  poolSize?: number;
+}
+
+function redact(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres';
+  }
+}
+
+async function connectPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    kind: 'postgres',
+    location: redact(url),
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+async function connectPglite(dataDir: string | null): Promise<DatabaseHandle> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  let lock: DirectoryLock | null = null;
+  if (dataDir) {
+    fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+    lock = lockDataDirectory(dataDir);
+  }
+  try {
+    const pglite = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+    const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+    return {
+      db,
+      kind: 'pglite',
+      location: dataDir ?? 'memory',
+      ping: async () => {
+        await sql`select 1`.execute(db);
+      },
+      close: async () => {
+        await db.destroy();
+        lock?.release();
+      },
+    };
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+}
+
+export function connectDatabase(options: ConnectOptions): Promise<DatabaseHandle> {
+  return options.databaseUrl
+    ? connectPostgres(options.databaseUrl, options.poolSize ?? 10)
+    : connectPglite(options.dataDir);
+}

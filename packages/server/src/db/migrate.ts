@@ -1,0 +1,58 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
+import type { Db } from './connect.js';
+
+// Resolves to packages/server/src/db/migrations from both src/db and dist/db.
+const MIGRATIONS_DIR = fileURLToPath(new URL('../../src/db/migrations/', import.meta.url));
+const MIGRATION_LOCK = 7_100_221;
+
+export interface MigrationFile {
+  version: string;
+  name: string;
+  sql: string;
+}
+
+export function readMigrations(dir = MIGRATIONS_DIR): MigrationFile[] {
+  return fs
+    .readdirSync(dir)
+    .filter((file) => /^\d{14}_[a-z0-9_]+\.sql$/.test(file))
+    .sort()
+    .map((file) => ({
+      version: file.slice(0, 14),
+      name: file.replace(/\.sql$/, ''),
+      sql: fs.readFileSync(`${dir}/${file}`, 'utf8'),
+    }));
+}
+
+/**
+ * Applies pending migrations in order, each in its own transaction under an
+ * advisory lock, so that processes starting together apply each one once.
+ */
+export async function migrate(db: Db, log: (line: string) => void = () => {}): Promise<string[]> {
+  await sql`
+    CREATE TABLE IF NOT EXISTS schema_migrations (
+      version text PRIMARY KEY,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`.execute(db);
+  const applied: string[] = [];
+  for (const migration of readMigrations()) {
+    const ran = await db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(trx);
+      const done = await trx
+        .selectFrom('schema_migrations')
+        .select('version')
+        .where('version', '=', migration.version)
+        .executeTakeFirst();
+      if (done) return false;
+      await sql.raw(migration.sql).execute(trx);
+      await trx.insertInto('schema_migrations').values({ version: migration.version }).execute();
+      return true;
+    });
+    if (ran) {
+      applied.push(migration.name);
+      log(`applied migration ${migration.name}`);
+    }
+  }
+  return applied;
+}

@@ -1,0 +1,146 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Clock } from '../lib/clock.js';
+import type { Db } from '../db/connect.js';
+import type { EnvironmentKind } from '../config.js';
+import { claimedEnvironment, hashKey, type KeyKind } from '../modules/tenancy/keys.js';
+import { findKeyByHash, type KeyRecord } from '../modules/tenancy/repo.js';
+import { environmentOf } from './environment.js';
+import { forbidden, unauthorized } from './errors.js';
+
+/** Which keys a route accepts; `public` routes take none. */
+export type AuthPolicy = readonly ('server' | 'client')[] | 'partner' | 'public';
+
+export interface EnvironmentAuth {
+  keyId: string;
+  kind: 'server' | 'client';
+  organizationId: string;
+  environmentId: string;
+  environment: EnvironmentKind;
+}
+
+export interface PartnerAuth {
+  keyId: string;
+  partnerId: string;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthPolicy;
+  }
+  interface FastifyRequest {
+    environment: EnvironmentKind;
+    auth: EnvironmentAuth | null;
+    partner: PartnerAuth | null;
+  }
+}
+
+export const PARTNER_KEY_HEADERS = ['x-billow-partner-key', 'x-kelviq-partner-key'] as const;
+
+/**
+ * Keys are looked up by their SHA-256 hash and kept briefly in memory so the
+ * hot path reads the database once. Revocation in this process forgets the
+ * key at once; other processes see it within the TTL.
+ */
+export class KeyCache {
+  private readonly entries = new Map<string, { record: KeyRecord | null; expires: number }>();
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly ttlMs: number,
+  ) {}
+
+  async lookup(secret: string): Promise<KeyRecord | null> {
+    const hash = hashKey(secret);
+    const now = this.clock.now().getTime();
+    const hit = this.entries.get(hash);
+    if (hit && hit.expires > now) return hit.record;
+    const record = await findKeyByHash(this.db, hash);
+    if (this.ttlMs > 0 && record) {
+      if (this.entries.size > 10_000) this.entries.clear();
+      this.entries.set(hash, { record, expires: now + this.ttlMs });
+    }
+    return record;
+  }
+
+  forget(hash: string): void {
+    this.entries.delete(hash);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
+function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+function otherEnvironmentHint(secret: string, environment: EnvironmentKind): string {
+  const claimed = claimedEnvironment(secret);
+  if (claimed && claimed !== environment) {
+    const base = claimed === 'sandbox' ? 'the /sandbox base URL' : 'the production base URL (no /sandbox prefix)';
+    return ` This is a ${claimed} key; use it with ${base}.`;
+  }
+  return '';
+}
+
+async function authenticateEnvironment(
+  request: FastifyRequest,
+  cache: KeyCache,
+  accepted: readonly ('server' | 'client')[],
+): Promise<void> {
+  const secret = bearerToken(request);
+  if (!secret) {
+    throw unauthorized('Authentication required: send your API key as "Authorization: Bearer <key>"');
+  }
+  const key = await cache.lookup(secret);
+  const environment = request.environment;
+  if (!key || key.kind === 'partner' || !key.environmentId || !key.organizationId) {
+    throw unauthorized(`The API key is not valid.${otherEnvironmentHint(secret, environment)}`);
+  }
+  if (key.revoked) throw unauthorized('The API key has been revoked');
+  if (key.environmentKind !== environment) {
+    throw unauthorized(
+      `The API key belongs to the ${key.environmentKind} environment, not ${environment}.${otherEnvironmentHint(secret, environment)}`,
+    );
+  }
+  if (!accepted.includes(key.kind)) {
+    throw forbidden(`This operation needs a ${accepted.join(' or ')} key; a ${key.kind} key may not use it`);
+  }
+  request.auth = {
+    keyId: key.id,
+    kind: key.kind,
+    organizationId: key.organizationId,
+    environmentId: key.environmentId,
+    environment,
+  };
+}
+
+async function authenticatePartner(request: FastifyRequest, cache: KeyCache): Promise<void> {
+  const header = PARTNER_KEY_HEADERS.map((name) => request.headers[name]).find((v) => typeof v === 'string');
+  if (typeof header !== 'string' || header.trim() === '') {
+    throw unauthorized('Partner authentication required: send your partner key in the X-Billow-Partner-Key header');
+  }
+  const key = await cache.lookup(header.trim());
+  if (!key || key.kind !== 'partner' || !key.partnerId) throw unauthorized('The partner key is not valid');
+  if (key.revoked) throw unauthorized('The partner key has been revoked');
+  request.partner = { keyId: key.id, partnerId: key.partnerId };
+}
+
+export function registerAuth(app: FastifyInstance, cache: KeyCache): void {
+  app.decorateRequest('environment', 'production');
+  app.decorateRequest('auth', null);
+  app.decorateRequest('partner', null);
+  app.addHook('onRequest', async (request) => {
+    request.environment = environmentOf(request.raw);
+    const policy = request.routeOptions.config.auth;
+    if (!policy || policy === 'public') return;
+    if (policy === 'partner') return authenticatePartner(request, cache);
+    return authenticateEnvironment(request, cache, policy);
+  });
+}
+
+export type { KeyKind };

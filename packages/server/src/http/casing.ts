@@ -1,0 +1,38 @@
+import { parse as parseQueryString } from 'node:querystring';
+import type { FastifyInstance } from 'fastify';
+import secureJson from 'secure-json-parse';
+import { camelToSnake, renameKeysDeep, snakeToCamel } from '../lib/casing.js';
+import { ApiError } from './errors.js';
+
+/**
+ * Request bodies are accepted in camelCase or snake_case, deeply, and handed to
+ * handlers in camelCase; `metadata` contents are left as sent. Non-JSON bodies
+ * are refused with 415 because no other parser is registered.
+ */
+export function registerJsonBodyParser(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    /^application\/([a-z0-9.+-]*\+)?json(;|$)/i,
+    { parseAs: 'string' },
+    (_request, body, done) => {
+      const text = String(body).trim();
+      if (text === '') return done(null, undefined);
+      let parsed: unknown;
+      try {
+        parsed = secureJson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' });
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : 'it could not be parsed';
+        return done(new ApiError(400, 'invalid_json', `The request body is not valid JSON: ${reason}`));
+      }
+      done(null, renameKeysDeep(parsed, snakeToCamel));
+    },
+  );
+}
+
+/** Query parameters are documented in snake_case; camelCase names are accepted too. */
+export function parseQuery(query: string): Record<string, unknown> {
+  const parsed = parseQueryString(query);
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(parsed)) out[camelToSnake(key)] = value;
+  return out;
+}

@@ -1,0 +1,92 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/** An error meant for the caller: its status, a stable code and a readable detail. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+  }
+}
+
+export const badRequest = (detail: string, code = 'invalid_request') => new ApiError(400, code, detail);
+export const unauthorized = (detail: string) => new ApiError(401, 'unauthorized', detail);
+export const forbidden = (detail: string) => new ApiError(403, 'forbidden', detail);
+export const notFound = (detail: string, code = 'not_found') => new ApiError(404, code, detail);
+export const conflict = (detail: string, code = 'conflict') => new ApiError(409, code, detail);
+
+interface AjvIssue {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+function fieldPath(issue: AjvIssue, context: string): string {
+  const parts = issue.instancePath.split('/').filter(Boolean);
+  if (issue.keyword === 'required' && typeof issue.params.missingProperty === 'string') {
+    parts.push(issue.params.missingProperty);
+  }
+  if (issue.keyword === 'additionalProperties' && typeof issue.params.additionalProperty === 'string') {
+    parts.push(issue.params.additionalProperty);
+  }
+  const path = parts.map((p) => (/^\d+$/.test(p) ? `[${p}]` : p)).join('.').replace(/\.\[/g, '[');
+  return path || (context === 'body' ? 'body' : context);
+}
+
+/** Turns schema validation issues into one sentence that names the field. */
+export function describeValidation(issues: AjvIssue[], context: string): string {
+  const relevant = issues.filter((i) => i.keyword !== 'anyOf' && i.keyword !== 'if');
+  const issue = relevant.find((i) => i.keyword !== 'type' || relevant.length === 1) ?? relevant[0] ?? issues[0];
+  if (!issue) return 'The request is not valid';
+  const field = fieldPath(issue, context);
+  const prefix = context === 'querystring' ? 'query parameter ' : context === 'params' ? 'path parameter ' : '';
+  switch (issue.keyword) {
+    case 'required':
+      return `${prefix}${field} is required`;
+    case 'additionalProperties':
+      return `${prefix}${field} is not a known field`;
+    default:
+      return `${prefix}${field}: ${issue.message ?? 'is not valid'}`;
+  }
+}
+
+const FASTIFY_CODES: Record<string, { status: number; code: string; detail?: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload_too_large', detail: 'The request body is too large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: 'unsupported_media_type',
+    detail: 'Send the request body as JSON, with Content-Type: application/json',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'invalid_json', detail: 'The request body is empty' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'invalid_request', detail: 'Content-Length is wrong' },
+};
+
+export function sendError(reply: FastifyReply, status: number, code: string, detail: string): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send({ detail, code });
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof ApiError) {
+      for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+      return sendError(reply, error.status, error.code, error.detail);
+    }
+    if (error.validation) {
+      const detail = describeValidation(error.validation as AjvIssue[], error.validationContext ?? 'body');
+      return sendError(reply, 400, 'validation_error', detail);
+    }
+    const known = error.code ? FASTIFY_CODES[error.code] : undefined;
+    if (known) return sendError(reply, known.status, known.code, known.detail ?? error.message);
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      if (status === 429) return sendError(reply, 429, 'rate_limited', error.message);
+      return sendError(reply, status, 'invalid_request', error.message);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(reply, 500, 'internal_error', 'Something went wrong on our side; the request id is in X-Request-Id');
+  });
+}

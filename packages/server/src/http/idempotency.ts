@@ -1,0 +1,145 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../lib/clock.js';
+import { sha256Hex } from '../lib/crypto.js';
+import type { Db } from '../db/connect.js';
+import { ApiError, badRequest, conflict } from './errors.js';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** How long a request may hold its key before another may take it over (its process died). */
+const LEASE_MS = 60_000;
+const WAIT_STEP_MS = 20;
+const MAX_WAIT_MS = 30_000;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotency: { scope: string; key: string } | null;
+  }
+}
+
+function scopeOf(request: FastifyRequest): string | null {
+  if (request.auth) return `env:${request.auth.environmentId}`;
+  if (request.partner) return `partner:${request.partner.partnerId}`;
+  return null;
+}
+
+function fingerprint(request: FastifyRequest): string {
+  const path = request.url.split('?', 1)[0]!.replace(/\/+$/, '');
+  return sha256Hex(`${request.method} ${path}\n${JSON.stringify(request.body ?? null)}`);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * `Idempotency-Key` on any POST: the first request with a key runs and its
+ * response (status and body) is kept for 24 hours; later requests with the key
+ * and the same body get that response back; with another body, 409. A request
+ * that arrives while the first is still running waits for its answer.
+ */
+export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock): void {
+  app.decorateRequest('idempotency', null);
+
+  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.method !== 'POST') return;
+    const header = request.headers['idempotency-key'];
+    if (header === undefined) return;
+    const key = Array.isArray(header) ? header[0] : header;
+    if (!key || key.length > 255) throw badRequest('Idempotency-Key must be 1 to 255 characters');
+    const scope = scopeOf(request);
+    if (!scope) return;
+    const hash = fingerprint(request);
+    const started = clock.now().getTime();
+
+    for (;;) {
+      const now = clock.now();
+      const claimed = await db
+        .insertInto('idempotency_keys')
+        .values({
+          scope,
+          key,
+          request_hash: hash,
+          locked_until: new Date(now.getTime() + LEASE_MS),
+          created_at: now,
+        })
+        .onConflict((oc) => oc.columns(['scope', 'key']).doNothing())
+        .returning('key')
+        .executeTakeFirst();
+      if (claimed) {
+        request.idempotency = { scope, key };
+        return;
+      }
+      const existing = await db
+        .selectFrom('idempotency_keys')
+        .selectAll()
+        .where('scope', '=', scope)
+        .where('key', '=', key)
+        .executeTakeFirst();
+      if (!existing) continue;
+      if (existing.created_at.getTime() + IDEMPOTENCY_TTL_MS <= now.getTime()) {
+        await db
+          .deleteFrom('idempotency_keys')
+          .where('scope', '=', scope)
+          .where('key', '=', key)
+          .where('created_at', '=', existing.created_at)
+          .execute();
+        continue;
+      }
+      if (existing.request_hash !== hash) {
+        throw conflict(
+          'This Idempotency-Key was already used with a different request; use a new key for a new request',
+          'idempotency_key_reused',
+        );
+      }
+      if (existing.response_status !== null && existing.response_body !== null) {
+        reply.header('idempotent-replayed', 'true');
+        return reply
+          .code(existing.response_status)
+          .type('application/json; charset=utf-8')
+          .send(existing.response_body);
+      }
+      if (existing.locked_until && existing.locked_until.getTime() <= now.getTime()) {
+        const taken = await db
+          .updateTable('idempotency_keys')
+          .set({ locked_until: new Date(now.getTime() + LEASE_MS) })
+          .where('scope', '=', scope)
+          .where('key', '=', key)
+          .where('response_status', 'is', null)
+          .where('locked_until', '=', existing.locked_until)
+          .returning('key')
+          .executeTakeFirst();
+        if (taken) {
+          request.idempotency = { scope, key };
+          return;
+        }
+        continue;
+      }
+      if (Date.now() - started > MAX_WAIT_MS) {
+        throw new ApiError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress');
+      }
+      await sleep(WAIT_STEP_MS);
+    }
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const claim = request.idempotency;
+    if (!claim) return payload;
+    request.idempotency = null;
+    const status = reply.statusCode;
+    if (status >= 500 || typeof payload !== 'string') {
+      await db.deleteFrom('idempotency_keys').where('scope', '=', claim.scope).where('key', '=', claim.key).execute();
+    } else {
+      await db
+        .updateTable('idempotency_keys')
+        .set({ response_status: status, response_body: payload, locked_until: null })
+        .where('scope', '=', claim.scope)
+        .where('key', '=', claim.key)
+        .execute();
+    }
+    return payload;
+  });
+}
+
+export async function purgeExpiredIdempotencyKeys(db: Db, clock: Clock): Promise<number> {
+  const cutoff = new Date(clock.now().getTime() - IDEMPOTENCY_TTL_MS);
+  const result = await db.deleteFrom('idempotency_keys').where('created_at', '<', cutoff).executeTakeFirst();
+  return Number(result.numDeletedRows ?? 0);
+}

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+export function validRequestId(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= 128 && /^[\w.:@/+=-]+$/.test(value);
+}
+
+/** Echoes the request id, logs one line per request, and times every route for /metrics. */
+export function registerObservability(app: FastifyInstance, registry: Registry): void {
+  collectDefaultMetrics({ register: registry });
+  const latency = new Histogram({
+    name: 'billow_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by route',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    latency.observe(
+      { method: request.method, route, status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+    request.log.info(
+      {
+        method: request.method,
+        url: request.originalUrl,
+        environment: request.environment,
+        statusCode: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 100) / 100,
+      },
+      'request',
+    );
+  });
+}

@@ -1,0 +1,10 @@
+export { buildApp, API_PREFIX, type AppDeps, type RouteInfo } from './app.js';
+export { startBillow, openDatabase, type StartOptions, type RunningBillow } from './main.js';
+export { loadConfig, ConfigError, type Config, type Role, type EnvironmentKind } from './config.js';
+export { connectDatabase, type DatabaseHandle, type Db } from './db/connect.js';
+export { DataDirectoryLockedError } from './db/lock.js';
+export { migrate } from './db/migrate.js';
+export { systemClock, ManualClock, type Clock } from './lib/clock.js';
+export { createLogger } from './logger.js';
+export { credentialsJson, writeCredentials, type Credentials } from './bootstrap.js';
+export * as tenancy from './modules/tenancy/service.js';

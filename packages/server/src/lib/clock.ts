@@ -1,0 +1,19 @@
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** A clock tests can set and advance. */
+export class ManualClock implements Clock {
+  constructor(private current: Date) {}
+  now(): Date {
+    return new Date(this.current.getTime());
+  }
+  set(at: Date): void {
+    this.current = new Date(at.getTime());
+  }
+  advance(ms: number): void {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+}

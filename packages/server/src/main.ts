@@ -1,0 +1,116 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
+import { buildApp } from './app.js';
+import { ensureDemoOrganization, type FirstStart } from './bootstrap.js';
+import { loadConfig, type Config, type Role } from './config.js';
+import { connectDatabase, type DatabaseHandle } from './db/connect.js';
+import { migrate } from './db/migrate.js';
+import { backgroundTasks } from './jobs/tasks.js';
+import { Scheduler } from './jobs/scheduler.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import { createLogger } from './logger.js';
+
+export interface StartOptions {
+  role?: Role;
+  config?: Config;
+  clock?: Clock;
+  /** Where the start-up summary goes (stdout by default). */
+  print?: (text: string) => void;
+}
+
+export interface RunningBillow {
+  url: string;
+  shutdown(reason?: string): Promise<void>;
+}
+
+export function openDatabase(config: Config): Promise<DatabaseHandle> {
+  return connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+}
+
+function summary(url: string, firstStart: FirstStart, config: Config, database: DatabaseHandle): string {
+  const lines = [
+    '',
+    `Billow is running on ${database.kind === 'pglite' ? `the embedded database (${database.location})` : `PostgreSQL (${database.location})`}.`,
+    '',
+    '  Environment   Core and Edge base URL (the official client\'s baseUrl and edgeApiUrl)',
+    `  production    ${url}`,
+    `  sandbox       ${url}/sandbox`,
+    '',
+    `  API reference ${url}/docs`,
+  ];
+  if (firstStart.kind === 'existing') {
+    lines.push('', 'Organizations already exist; create keys with `npx billow keys create --help`.');
+  } else {
+    const c = firstStart.credentials;
+    lines.push(
+      '',
+      `${firstStart.kind === 'created' ? 'Created the demo organization' : 'Demo organization'} ${c.organizationId}:`,
+      `  sandbox     server key  ${c.sandbox.serverKey}`,
+      `              client key  ${c.sandbox.clientKey}`,
+      `  production  server key  ${c.production.serverKey}`,
+      `              client key  ${c.production.clientKey}`,
+      '',
+      `These keys are saved in ${config.credentialsFile} (readable only by you).`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function displayUrl(config: Config, port: number): string {
+  if (config.publicUrl) return config.publicUrl;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  return `http://${host}:${port}`;
+}
+
+/** config -> dependencies -> buildApp -> listen, with graceful shutdown on SIGTERM and SIGINT. */
+export async function startBillow(options: StartOptions = {}): Promise<RunningBillow> {
+  const config = options.config ?? loadConfig();
+  const role = options.role ?? 'all';
+  const clock = options.clock ?? systemClock;
+  const logger = createLogger(config.logLevel) as unknown as FastifyBaseLogger;
+  const database = await openDatabase(config);
+  let redis: Redis | null = null;
+  try {
+    await migrate(database.db, (line) => logger.info(line));
+    const firstStart = await ensureDemoOrganization(database.db, clock, config);
+    redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : null;
+    const app = await buildApp({ config, database, clock, logger, role, redis });
+    const scheduler = new Scheduler(logger);
+    if (role === 'all' || role === 'worker') scheduler.start(backgroundTasks(database.db, clock));
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const url = displayUrl(config, port);
+    (options.print ?? ((text) => process.stdout.write(text)))(summary(url, firstStart, config, database));
+    logger.info({ url, role, database: database.kind }, 'billow started');
+
+    let closing: Promise<void> | null = null;
+    const shutdown = (reason = 'shutdown') => {
+      closing ??= (async () => {
+        logger.info({ reason }, 'shutting down: no new requests, finishing those in flight');
+        const timer = setTimeout(() => {
+          logger.error('shutdown took too long; exiting');
+          process.exit(1);
+        }, config.shutdownTimeoutMs);
+        timer.unref();
+        await app.close();
+        await scheduler.stop();
+        await redis?.quit().catch(() => undefined);
+        await database.close();
+        clearTimeout(timer);
+        logger.info('shutdown complete');
+      })();
+      return closing;
+    };
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      process.once(signal, () => {
+        void shutdown(signal).then(() => process.exit(0));
+      });
+    }
+    return { url, shutdown };
+  } catch (error) {
+    await redis?.quit().catch(() => undefined);
+    await database.close().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,13 @@
+import { ApiError, badRequest, conflict, notFound } from '../../http/errors.js';
+
+export const customerNotFound = (customerId: string) =>
+  notFound(`No customer with customerId "${customerId}"`, 'customer_not_found');
+export const customerExists = (customerId: string) =>
+  conflict(`A customer with customerId "${customerId}" already exists`, 'customer_exists');
+export const customerIdRetired = (customerId: string) =>
+  conflict(
+    `The customerId "${customerId}" belonged to a customer that was archived; a customerId is never reused`,
+    'customer_exists',
+  );
+export const customerArchived = (customerId: string): ApiError =>
+  badRequest(`The customer "${customerId}" is archived and can't be changed`, 'customer_archived');

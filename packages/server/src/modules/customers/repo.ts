@@ -1,0 +1,122 @@
+import type { Executor } from '../../db/transaction.js';
+import type { CustomersTable } from '../../db/schema.js';
+import type { Selectable } from 'kysely';
+
+export type CustomerRow = Selectable<CustomersTable>;
+
+export const CUSTOMER_ID_CONSTRAINT = 'customers_customer_id_key';
+
+export async function insertCustomer(
+  db: Executor,
+  row: {
+    id: string;
+    environmentId: string;
+    customerId: string;
+    name: string | null;
+    email: string | null;
+    metadata: Record<string, unknown>;
+    billingAddress: Record<string, unknown> | null;
+    at: Date;
+  },
+): Promise<CustomerRow> {
+  return db
+    .insertInto('customers')
+    .values({
+      id: row.id,
+      environment_id: row.environmentId,
+      customer_id: row.customerId,
+      name: row.name,
+      email: row.email,
+      details: '{}',
+      metadata: JSON.stringify(row.metadata),
+      billing_address: row.billingAddress === null ? null : JSON.stringify(row.billingAddress),
+      created_at: row.at,
+      modified_at: row.at,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function findCustomer(
+  db: Executor,
+  environmentId: string,
+  customerId: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<CustomerRow | undefined> {
+  let query = db
+    .selectFrom('customers')
+    .selectAll()
+    .where('environment_id', '=', environmentId)
+    .where('customer_id', '=', customerId);
+  if (options.forUpdate) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function listQuery(db: Executor, environmentId: string, search: string | undefined) {
+  let query = db.selectFrom('customers').where('environment_id', '=', environmentId).where('archived_at', 'is', null);
+  if (search) {
+    const pattern = `%${escapeLike(search)}%`;
+    query = query.where((eb) =>
+      eb.or([eb('name', 'ilike', pattern), eb('email', 'ilike', pattern), eb('customer_id', 'ilike', pattern)]),
+    );
+  }
+  return query;
+}
+
+export async function countCustomers(db: Executor, environmentId: string, search?: string): Promise<number> {
+  const row = await listQuery(db, environmentId, search)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function listCustomers(
+  db: Executor,
+  environmentId: string,
+  search: string | undefined,
+  limit: number,
+  offset: number,
+): Promise<CustomerRow[]> {
+  return listQuery(db, environmentId, search)
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+export async function updateCustomer(
+  db: Executor,
+  id: string,
+  changes: {
+    name?: string | null;
+    email?: string | null;
+    metadata?: Record<string, unknown>;
+    billingAddress?: Record<string, unknown> | null;
+    at: Date;
+  },
+): Promise<CustomerRow> {
+  return db
+    .updateTable('customers')
+    .set({
+      ...(changes.name !== undefined ? { name: changes.name } : {}),
+      ...(changes.email !== undefined ? { email: changes.email } : {}),
+      ...(changes.metadata !== undefined ? { metadata: JSON.stringify(changes.metadata) } : {}),
+      ...(changes.billingAddress !== undefined
+        ? { billing_address: changes.billingAddress === null ? null : JSON.stringify(changes.billingAddress) }
+        : {}),
+      modified_at: changes.at,
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function archiveCustomer(db: Executor, id: string, at: Date): Promise<void> {
+  await db.updateTable('customers').set({ archived_at: at, modified_at: at }).where('id', '=', id).execute();
+}

@@ -1,0 +1,102 @@
+import { Type } from 'typebox';
+import {
+  Customer,
+  CustomerCreate,
+  CustomerList,
+  CustomerListQuery,
+  CustomerPath,
+  CustomerUpdate,
+  ErrorBody,
+} from '@billow/contract';
+import { pageOf, pageRequest } from '../../http/pagination.js';
+import { authOf, SERVER_ONLY, type App } from '../../http/route-types.js';
+import type { CustomerService } from './service.js';
+
+const tags = ['Customers'];
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+
+export function customerRoutes(app: App, service: CustomerService): void {
+  app.get(
+    '/api/v1/customers/',
+    {
+      config: { auth: SERVER_ONLY },
+      schema: {
+        tags,
+        summary: 'List customers, newest first',
+        querystring: CustomerListQuery,
+        response: { 200: CustomerList, ...errors },
+      },
+    },
+    async (request) => {
+      const at = pageRequest(request.query);
+      const { count, results } = await service.list(authOf(request), request.query.search, at);
+      return pageOf(request, at, count, results);
+    },
+  );
+
+  app.post(
+    '/api/v1/customers/',
+    {
+      config: { auth: SERVER_ONLY },
+      schema: {
+        tags,
+        summary: 'Create a customer',
+        body: CustomerCreate,
+        response: { 201: Customer, ...errors, 409: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const customer = await service.create(authOf(request), request.body);
+      return reply.code(201).send(customer);
+    },
+  );
+
+  app.get(
+    '/api/v1/customers/:customerId/',
+    {
+      config: { auth: SERVER_ONLY },
+      schema: {
+        tags,
+        summary: 'Retrieve a customer by its customerId',
+        params: CustomerPath,
+        response: { 200: Customer, ...errors },
+      },
+    },
+    async (request) => service.get(authOf(request), request.params.customerId),
+  );
+
+  app.patch(
+    '/api/v1/customers/:customerId/',
+    {
+      config: { auth: SERVER_ONLY },
+      schema: {
+        tags,
+        summary: 'Update a customer',
+        description:
+          'Fields left out are kept. `metadata` and `billingAddress` replace the stored value as a whole; null clears them.',
+        params: CustomerPath,
+        body: CustomerUpdate,
+        response: { 200: Customer, ...errors },
+      },
+    },
+    async (request) => service.update(authOf(request), request.params.customerId, request.body),
+  );
+
+  app.delete(
+    '/api/v1/customers/:customerId/',
+    {
+      config: { auth: SERVER_ONLY },
+      schema: {
+        tags,
+        summary: 'Archive a customer',
+        description: 'A soft delete: the customer leaves the list, and its customerId can never be used again.',
+        params: CustomerPath,
+        response: { 204: Type.Null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await service.archive(authOf(request), request.params.customerId);
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,136 @@
+import type { BillingAddress, Customer, CustomerCreate, CustomerUpdate } from '@billow/contract';
+import type { Clock } from '../../lib/clock.js';
+import { newId } from '../../lib/crypto.js';
+import { normalizeCountry } from '../../lib/countries.js';
+import { metadataProblem } from '../../lib/metadata.js';
+import type { Db } from '../../db/connect.js';
+import { inTransaction, isUniqueViolation } from '../../db/transaction.js';
+import { badRequest } from '../../http/errors.js';
+import type { PageRequest } from '../../http/pagination.js';
+import * as repo from './repo.js';
+import { customerArchived, customerExists, customerIdRetired, customerNotFound } from './errors.js';
+
+export interface CustomerScope {
+  environmentId: string;
+}
+
+export function toCustomer(row: repo.CustomerRow): Customer {
+  return {
+    id: row.id,
+    customerId: row.customer_id,
+    name: row.name,
+    email: row.email,
+    details: row.details,
+    metadata: row.metadata,
+    billingAddress: row.billing_address as BillingAddress | null,
+    isArchived: row.archived_at !== null,
+    createdOn: row.created_at.toISOString(),
+    modifiedOn: row.modified_at.toISOString(),
+  };
+}
+
+function checkedMetadata(metadata: Record<string, unknown> | null | undefined): Record<string, unknown> | undefined {
+  if (metadata === undefined) return undefined;
+  if (metadata === null) return {};
+  const problem = metadataProblem(metadata);
+  if (problem) throw badRequest(problem, 'validation_error');
+  return metadata;
+}
+
+function checkedAddress(address: BillingAddress | null | undefined): Record<string, unknown> | null | undefined {
+  if (address === undefined || address === null) return address;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(address)) {
+    if (value === undefined) continue;
+    out[key] = typeof value === 'string' ? value.trim() : value;
+  }
+  if (typeof address.country === 'string') {
+    const country = normalizeCountry(address.country);
+    if (!country) {
+      throw badRequest(
+        `billingAddress.country: "${address.country}" is not an ISO 3166-1 alpha-2 country code`,
+        'validation_error',
+      );
+    }
+    out.country = country;
+  }
+  return out;
+}
+
+const normalizeEmail = (email: string | null | undefined) =>
+  email === undefined || email === null ? email : email.trim();
+
+export class CustomerService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(scope: CustomerScope, input: CustomerCreate): Promise<Customer> {
+    const metadata = checkedMetadata(input.metadata) ?? {};
+    const billingAddress = checkedAddress(input.billingAddress) ?? null;
+    return inTransaction(this.db, async (tx) => {
+      const existing = await repo.findCustomer(tx, scope.environmentId, input.customerId);
+      if (existing) {
+        throw existing.archived_at ? customerIdRetired(input.customerId) : customerExists(input.customerId);
+      }
+      try {
+        const row = await repo.insertCustomer(tx, {
+          id: newId(),
+          environmentId: scope.environmentId,
+          customerId: input.customerId,
+          name: input.name ?? null,
+          email: normalizeEmail(input.email) ?? null,
+          metadata,
+          billingAddress,
+          at: this.clock.now(),
+        });
+        return toCustomer(row);
+      } catch (error) {
+        if (isUniqueViolation(error, repo.CUSTOMER_ID_CONSTRAINT)) throw customerExists(input.customerId);
+        throw error;
+      }
+    });
+  }
+
+  async get(scope: CustomerScope, customerId: string): Promise<Customer> {
+    const row = await repo.findCustomer(this.db, scope.environmentId, customerId);
+    if (!row) throw customerNotFound(customerId);
+    return toCustomer(row);
+  }
+
+  async list(scope: CustomerScope, search: string | undefined, page: PageRequest) {
+    const term = search?.trim() || undefined;
+    const count = await repo.countCustomers(this.db, scope.environmentId, term);
+    const rows =
+      page.offset >= count ? [] : await repo.listCustomers(this.db, scope.environmentId, term, page.pageSize, page.offset);
+    return { count, results: rows.map(toCustomer) };
+  }
+
+  async update(scope: CustomerScope, customerId: string, input: CustomerUpdate): Promise<Customer> {
+    const metadata = checkedMetadata(input.metadata);
+    const billingAddress = checkedAddress(input.billingAddress);
+    return inTransaction(this.db, async (tx) => {
+      const row = await repo.findCustomer(tx, scope.environmentId, customerId, { forUpdate: true });
+      if (!row) throw customerNotFound(customerId);
+      if (row.archived_at) throw customerArchived(customerId);
+      const updated = await repo.updateCustomer(tx, row.id, {
+        name: input.name,
+        email: normalizeEmail(input.email),
+        metadata,
+        billingAddress,
+        at: this.clock.now(),
+      });
+      return toCustomer(updated);
+    });
+  }
+
+  async archive(scope: CustomerScope, customerId: string): Promise<void> {
+    await inTransaction(this.db, async (tx) => {
+      const row = await repo.findCustomer(tx, scope.environmentId, customerId, { forUpdate: true });
+      if (!row) throw customerNotFound(customerId);
+      if (row.archived_at) throw badRequest(`The customer "${customerId}" is already archived`, 'customer_archived');
+      await repo.archiveCustomer(tx, row.id, this.clock.now());
+    });
+  }
+}

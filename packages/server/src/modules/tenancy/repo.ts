@@ -1,0 +1,162 @@
+import type { Executor } from '../../db/transaction.js';
+import type { EnvironmentKind } from '../../config.js';
+
+export interface KeyRecord {
+  id: string;
+  kind: 'server' | 'client' | 'partner';
+  organizationId: string | null;
+  environmentId: string | null;
+  environmentKind: EnvironmentKind | null;
+  partnerId: string | null;
+  revoked: boolean;
+}
+
+export async function findKeyByHash(db: Executor, hash: string): Promise<KeyRecord | null> {
+  const row = await db
+    .selectFrom('api_keys as k')
+    .leftJoin('environments as e', 'e.id', 'k.environment_id')
+    .select([
+      'k.id',
+      'k.kind',
+      'k.organization_id',
+      'k.environment_id',
+      'k.partner_id',
+      'k.revoked_at',
+      'e.kind as environment_kind',
+    ])
+    .where('k.key_hash', '=', hash)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    id: row.id,
+    kind: row.kind,
+    organizationId: row.organization_id,
+    environmentId: row.environment_id,
+    environmentKind: row.environment_kind,
+    partnerId: row.partner_id,
+    revoked: row.revoked_at !== null,
+  };
+}
+
+export async function insertOrganization(
+  db: Executor,
+  org: {
+    id: string;
+    name: string;
+    slug: string;
+    ownerEmail: string | null;
+    partnerId: string | null;
+    partnerExternalId: string | null;
+    createdAt: Date;
+  },
+): Promise<void> {
+  await db
+    .insertInto('organizations')
+    .values({
+      id: org.id,
+      name: org.name,
+      slug: org.slug,
+      owner_email: org.ownerEmail,
+      partner_id: org.partnerId,
+      partner_external_id: org.partnerExternalId,
+      created_at: org.createdAt,
+    })
+    .execute();
+}
+
+export async function slugsLike(db: Executor, base: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('organizations')
+    .select('slug')
+    .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
+    .execute();
+  return new Set(rows.map((r) => r.slug));
+}
+
+export async function insertEnvironment(
+  db: Executor,
+  env: { id: string; organizationId: string; kind: EnvironmentKind; createdAt: Date },
+): Promise<void> {
+  await db
+    .insertInto('environments')
+    .values({ id: env.id, organization_id: env.organizationId, kind: env.kind, created_at: env.createdAt })
+    .execute();
+}
+
+export async function findEnvironment(db: Executor, organizationId: string, kind: EnvironmentKind) {
+  return db
+    .selectFrom('environments')
+    .select(['id', 'organization_id', 'kind'])
+    .where('organization_id', '=', organizationId)
+    .where('kind', '=', kind)
+    .executeTakeFirst();
+}
+
+export async function insertKey(
+  db: Executor,
+  key: {
+    id: string;
+    kind: 'server' | 'client' | 'partner';
+    organizationId: string | null;
+    environmentId: string | null;
+    partnerId: string | null;
+    prefix: string;
+    hash: string;
+    createdAt: Date;
+  },
+): Promise<void> {
+  await db
+    .insertInto('api_keys')
+    .values({
+      id: key.id,
+      kind: key.kind,
+      organization_id: key.organizationId,
+      environment_id: key.environmentId,
+      partner_id: key.partnerId,
+      prefix: key.prefix,
+      key_hash: key.hash,
+      created_at: key.createdAt,
+    })
+    .execute();
+}
+
+export async function listKeys(db: Executor, organizationId: string) {
+  return db
+    .selectFrom('api_keys as k')
+    .innerJoin('environments as e', 'e.id', 'k.environment_id')
+    .select(['k.id', 'k.kind', 'k.prefix', 'k.created_at', 'k.revoked_at', 'e.kind as environment'])
+    .where('k.organization_id', '=', organizationId)
+    .orderBy('k.created_at')
+    .orderBy('k.prefix')
+    .execute();
+}
+
+export async function revokeKeyByPrefix(db: Executor, prefix: string, at: Date) {
+  return db
+    .updateTable('api_keys')
+    .set({ revoked_at: at })
+    .where('prefix', '=', prefix)
+    .where('revoked_at', 'is', null)
+    .returning(['id', 'prefix', 'kind', 'key_hash'])
+    .executeTakeFirst();
+}
+
+export async function findKeyByPrefix(db: Executor, prefix: string) {
+  return db.selectFrom('api_keys').select(['id', 'revoked_at']).where('prefix', '=', prefix).executeTakeFirst();
+}
+
+export async function findOrganization(db: Executor, id: string) {
+  return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function countOrganizations(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('organizations')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function insertPartner(db: Executor, partner: { id: string; name: string; createdAt: Date }) {
+  await db.insertInto('partners').values({ id: partner.id, name: partner.name, created_at: partner.createdAt }).execute();
+}

@@ -1,0 +1,160 @@
+import type { Clock } from '../../lib/clock.js';
+import { newId } from '../../lib/crypto.js';
+import { slugify } from '../../lib/slug.js';
+import type { Db } from '../../db/connect.js';
+import { inTransaction, type Tx } from '../../db/transaction.js';
+import type { EnvironmentKind } from '../../config.js';
+import { mintEnvironmentKey, mintPartnerKey, hashKey } from './keys.js';
+import * as repo from './repo.js';
+
+export const ENVIRONMENTS: readonly EnvironmentKind[] = ['sandbox', 'production'];
+
+export interface EnvironmentKeys {
+  serverKey: string;
+  clientKey: string;
+}
+
+export interface CreatedOrganization {
+  organizationId: string;
+  slug: string;
+  sandbox: EnvironmentKeys;
+  production: EnvironmentKeys;
+}
+
+export class TenancyError extends Error {
+  constructor(
+    readonly code: 'not_found' | 'invalid',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface OrganizationInput {
+  name: string;
+  ownerEmail?: string | null;
+  partnerId?: string | null;
+  partnerExternalId?: string | null;
+}
+
+async function uniqueSlug(tx: Tx, name: string): Promise<string> {
+  const base = slugify(name, 'org');
+  const taken = await repo.slugsLike(tx, base);
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+async function createKey(
+  tx: Tx,
+  clock: Clock,
+  organizationId: string,
+  environmentId: string,
+  environment: EnvironmentKind,
+  kind: 'server' | 'client',
+) {
+  const minted = mintEnvironmentKey(kind, environment);
+  await repo.insertKey(tx, {
+    id: newId(),
+    kind,
+    organizationId,
+    environmentId,
+    partnerId: null,
+    prefix: minted.prefix,
+    hash: minted.hash,
+    createdAt: clock.now(),
+  });
+  return minted;
+}
+
+/** Creates an organization with both environments and a server and client key in each. */
+export async function createOrganizationIn(tx: Tx, clock: Clock, input: OrganizationInput): Promise<CreatedOrganization> {
+  const id = newId();
+  const now = clock.now();
+  const slug = await uniqueSlug(tx, input.name);
+  await repo.insertOrganization(tx, {
+    id,
+    name: input.name,
+    slug,
+    ownerEmail: input.ownerEmail ?? null,
+    partnerId: input.partnerId ?? null,
+    partnerExternalId: input.partnerExternalId ?? null,
+    createdAt: now,
+  });
+  const keys = {} as Record<EnvironmentKind, EnvironmentKeys>;
+  for (const kind of ENVIRONMENTS) {
+    const environmentId = newId();
+    await repo.insertEnvironment(tx, { id: environmentId, organizationId: id, kind, createdAt: now });
+    const server = await createKey(tx, clock, id, environmentId, kind, 'server');
+    const client = await createKey(tx, clock, id, environmentId, kind, 'client');
+    keys[kind] = { serverKey: server.secret, clientKey: client.secret };
+  }
+  return { organizationId: id, slug, sandbox: keys.sandbox, production: keys.production };
+}
+
+export function createOrganization(db: Db, clock: Clock, input: OrganizationInput): Promise<CreatedOrganization> {
+  if (!input.name.trim()) throw new TenancyError('invalid', 'An organization needs a name');
+  return inTransaction(db, (tx) => createOrganizationIn(tx, clock, input));
+}
+
+export async function createEnvironmentKey(
+  db: Db,
+  clock: Clock,
+  organizationId: string,
+  environment: EnvironmentKind,
+  kind: 'server' | 'client',
+): Promise<{ key: string; prefix: string }> {
+  return inTransaction(db, async (tx) => {
+    const env = await repo.findEnvironment(tx, organizationId, environment);
+    if (!env) throw new TenancyError('not_found', `No organization with id ${organizationId}`);
+    const minted = await createKey(tx, clock, organizationId, env.id, environment, kind);
+    return { key: minted.secret, prefix: minted.prefix };
+  });
+}
+
+export async function listOrganizationKeys(db: Db, organizationId: string) {
+  const org = await repo.findOrganization(db, organizationId);
+  if (!org) throw new TenancyError('not_found', `No organization with id ${organizationId}`);
+  const rows = await repo.listKeys(db, organizationId);
+  return rows.map((r) => ({
+    prefix: r.prefix,
+    kind: r.kind,
+    environment: r.environment,
+    createdAt: r.created_at.toISOString(),
+    revokedAt: r.revoked_at ? r.revoked_at.toISOString() : null,
+  }));
+}
+
+/** Revokes by public prefix, or by the whole key. Returns the revoked key's hash. */
+export async function revokeKey(db: Db, clock: Clock, prefixOrKey: string): Promise<{ prefix: string; hash: string }> {
+  const given = prefixOrKey.trim();
+  return inTransaction(db, async (tx) => {
+    let prefix = given;
+    const byHash = await tx.selectFrom('api_keys').select('prefix').where('key_hash', '=', hashKey(given)).executeTakeFirst();
+    if (byHash) prefix = byHash.prefix;
+    const revoked = await repo.revokeKeyByPrefix(tx, prefix, clock.now());
+    if (revoked) return { prefix: revoked.prefix, hash: revoked.key_hash };
+    const existing = await repo.findKeyByPrefix(tx, prefix);
+    if (existing) throw new TenancyError('invalid', `The key ${prefix} is already revoked`);
+    throw new TenancyError('not_found', `No key with prefix ${prefix}`);
+  });
+}
+
+export async function createPartnerWithKey(db: Db, clock: Clock, name: string) {
+  return inTransaction(db, async (tx) => {
+    const partnerId = newId();
+    const now = clock.now();
+    await repo.insertPartner(tx, { id: partnerId, name, createdAt: now });
+    const minted = mintPartnerKey();
+    await repo.insertKey(tx, {
+      id: newId(),
+      kind: 'partner',
+      organizationId: null,
+      environmentId: null,
+      partnerId,
+      prefix: minted.prefix,
+      hash: minted.hash,
+      createdAt: now,
+    });
+    return { partnerId, partnerKey: minted.secret, prefix: minted.prefix };
+  });
+}
