@@ -16,6 +16,7 @@ import { registerIdempotency } from './http/idempotency.js';
 import { registerNotFound } from './http/method-not-allowed.js';
 import { REQUEST_ID_HEADER, registerObservability, validRequestId } from './http/observability.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { registerValidation } from './http/validation.js';
 import type { App } from './http/route-types.js';
 import { customerRoutes } from './modules/customers/routes.js';
 import { CustomerService } from './modules/customers/service.js';
@@ -87,6 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     }
   });
 
+  registerValidation(app);
   registerJsonBodyParser(app);
   registerErrorHandler(app);
   registerNotFound(app);

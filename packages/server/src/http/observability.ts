@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Histogram, type Registry, collectDefaultMetrics } from 'prom-client';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 

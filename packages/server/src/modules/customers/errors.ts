@@ -1,4 +1,4 @@
-import { ApiError, badRequest, conflict, notFound } from '../../http/errors.js';
+import { type ApiError, badRequest, conflict, notFound } from '../../http/errors.js';
 
 export const customerNotFound = (customerId: string) =>
   notFound(`No customer with customerId "${customerId}"`, 'customer_not_found');
