@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import { loadConfig, type Config } from '../src/config.js';
 import { buildApp } from '../src/app.js';
 import { connectDatabase, type DatabaseHandle } from '../src/db/connect.js';
@@ -58,6 +59,32 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
   return database;
 }
 
+/** fetch() will not send a custom Host header; node:http will. */
+function viaNodeHttp(
+  target: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+): Promise<{ status: number; headers: Headers; text(): Promise<string> }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(target, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const responseHeaders = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+        }
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode ?? 0, headers: responseHeaders, text: async () => text });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 /** Builds Billow in-process and listens on a free loopback port: tests talk real HTTP. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const config = loadConfig({
@@ -84,7 +111,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       body = JSON.stringify(opts.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await fetch(`${url}${path}`, { method, headers, body });
+    const res = headers.host
+      ? await viaNodeHttp(`${url}${path}`, method, headers, body)
+      : await fetch(`${url}${path}`, { method, headers, body });
     const text = await res.text();
     let parsed: unknown = text;
     try {

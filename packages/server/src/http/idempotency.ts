@@ -14,6 +14,17 @@ declare module 'fastify' {
   interface FastifyRequest {
     idempotency: { scope: string; key: string } | null;
   }
+  interface FastifyContextConfig {
+    /** Response fields that hold secrets: kept as null in the stored replay. */
+    secretFields?: readonly string[];
+  }
+}
+
+function withoutSecrets(payload: string, fields: readonly string[] | undefined): string {
+  if (!fields || fields.length === 0) return payload;
+  const body = JSON.parse(payload) as Record<string, unknown>;
+  for (const field of fields) if (field in body) body[field] = null;
+  return JSON.stringify(body);
 }
 
 function scopeOf(request: FastifyRequest): string | null {
@@ -32,7 +43,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * `Idempotency-Key` on any POST: the first request with a key runs and its
  * response (status and body) is kept for 24 hours; later requests with the key
- * and the same body get that response back; with another body, 409. A request
+ * and the same body get that response back; with another body, 409. Secrets a
+ * route marks in `secretFields` are shown once and replayed as null. A request
  * that arrives while the first is still running waits for its answer.
  */
 export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock): void {
@@ -124,12 +136,16 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock):
     if (!claim) return payload;
     request.idempotency = null;
     const status = reply.statusCode;
-    if (status >= 500 || typeof payload !== 'string') {
+    if (status >= 500 || status === 429 || typeof payload !== 'string') {
       await db.deleteFrom('idempotency_keys').where('scope', '=', claim.scope).where('key', '=', claim.key).execute();
     } else {
       await db
         .updateTable('idempotency_keys')
-        .set({ response_status: status, response_body: payload, locked_until: null })
+        .set({
+          response_status: status,
+          response_body: withoutSecrets(payload, request.routeOptions.config.secretFields),
+          locked_until: null,
+        })
         .where('scope', '=', claim.scope)
         .where('key', '=', claim.key)
         .execute();

@@ -22,13 +22,13 @@ export function partnerRoutes(app: App, service: PartnerService): void {
   app.post(
     '/api/v1/partner/organizations/',
     {
-      config: { auth: 'partner' },
+      config: { auth: 'partner', secretFields: ['serverKey', 'clientKey', 'sandboxServerKey', 'sandboxClientKey'] },
       schema: {
         tags,
         security,
         summary: 'Provision an organization',
         description:
-          'Creates an organization with sandbox and production environments. The keys are shown in this response only.',
+          'Creates an organization with sandbox and production environments. The keys are shown in this response only; a replay of the same Idempotency-Key answers with them as null.',
         body: PartnerOrganizationCreate,
         response: { 201: PartnerOrganization, ...errors, 409: ErrorBody },
       },
