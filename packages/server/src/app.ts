@@ -23,6 +23,7 @@ import { CustomerService } from './modules/customers/service.js';
 import { opsRoutes } from './modules/ops/routes.js';
 import { partnerRoutes } from './modules/partner/routes.js';
 import { PartnerService } from './modules/partner/service.js';
+import { KEY_REVOKED_CHANNEL } from './modules/tenancy/service.js';
 
 export interface AppDeps {
   config: Config;
@@ -73,6 +74,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const keyCache = new KeyCache(database.db, clock, config.keyCacheTtlMs);
+  const stopListening = await database.listen(KEY_REVOKED_CHANNEL, (hash) =>
+    hash ? keyCache.forget(hash) : keyCache.clear(),
+  );
+  app.addHook('onClose', async () => stopListening());
   const routes: RouteInfo[] = [];
   const registry = new Registry();
   app.decorate('billow', { keyCache, routes, registry });

@@ -5,6 +5,7 @@ import pg from 'pg';
 import type { Database } from './schema.js';
 import { lockDataDirectory, type DirectoryLock } from './lock.js';
 import { PGliteDialect } from './pglite-dialect.js';
+import { listenPostgres, type NotificationHandler } from './notifications.js';
 
 export type Db = Kysely<Database>;
 
@@ -14,6 +15,8 @@ export interface DatabaseHandle {
   /** Where the data lives, for messages: a redacted URL or a directory. */
   location: string;
   ping(): Promise<void>;
+  /** Calls `handler` for each NOTIFY on `channel`, from any process; returns the unsubscribe. */
+  listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -44,6 +47,7 @@ async function connectPostgres(url: string, poolSize: number): Promise<DatabaseH
     ping: async () => {
       await sql`select 1`.execute(db);
     },
+    listen: (channel, handler) => listenPostgres(url, channel, handler),
     close: () => db.destroy(),
   };
 }
@@ -65,6 +69,12 @@ async function connectPglite(dataDir: string | null): Promise<DatabaseHandle> {
       ping: async () => {
         await sql`select 1`.execute(db);
       },
+      // Through a checked-out connection, so LISTEN never lands inside another's transaction.
+      listen: (channel, handler) =>
+        db.connection().execute(async () => {
+          const unlisten = await pglite.listen(channel, (payload) => handler(payload));
+          return () => db.connection().execute(() => unlisten());
+        }),
       close: async () => {
         await db.destroy();
         lock?.release();

@@ -2,10 +2,14 @@ import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/crypto.js';
 import { slugify } from '../../lib/slug.js';
 import type { Db } from '../../db/connect.js';
+import { sql } from 'kysely';
 import { inTransaction, type Tx } from '../../db/transaction.js';
 import type { EnvironmentKind } from '../../config.js';
 import { mintEnvironmentKey, mintPartnerKey, hashKey } from './keys.js';
 import * as repo from './repo.js';
+
+/** Running servers LISTEN here and drop a revoked key from their caches at once. */
+export const KEY_REVOKED_CHANNEL = 'billow_key_revoked';
 
 export const ENVIRONMENTS: readonly EnvironmentKind[] = ['sandbox', 'production'];
 
@@ -132,7 +136,10 @@ export async function revokeKey(db: Db, clock: Clock, prefixOrKey: string): Prom
     const byHash = await tx.selectFrom('api_keys').select('prefix').where('key_hash', '=', hashKey(given)).executeTakeFirst();
     if (byHash) prefix = byHash.prefix;
     const revoked = await repo.revokeKeyByPrefix(tx, prefix, clock.now());
-    if (revoked) return { prefix: revoked.prefix, hash: revoked.key_hash };
+    if (revoked) {
+      await sql`select pg_notify(${KEY_REVOKED_CHANNEL}, ${revoked.key_hash})`.execute(tx);
+      return { prefix: revoked.prefix, hash: revoked.key_hash };
+    }
     const existing = await repo.findKeyByPrefix(tx, prefix);
     if (existing) throw new TenancyError('invalid', `The key ${prefix} is already revoked`);
     throw new TenancyError('not_found', `No key with prefix ${prefix}`);
