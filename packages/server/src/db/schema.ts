@@ -40,6 +40,7 @@ export interface ApiKeysTable {
 
 export interface CustomersTable {
   id: string;
+  seq: Generated<string>;
   environment_id: string;
   customer_id: string;
   name: string | null;

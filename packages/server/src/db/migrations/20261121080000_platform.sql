@@ -43,6 +43,8 @@ CREATE INDEX api_keys_organization_idx ON api_keys (organization_id);
 -- Customers of a seller, per environment.
 CREATE TABLE customers (
   id uuid PRIMARY KEY,
+  -- Creation order, strict even within one clock tick: lists are newest first by it.
+  seq bigint GENERATED ALWAYS AS IDENTITY,
   environment_id uuid NOT NULL REFERENCES environments (id),
   customer_id text NOT NULL,
   name text,
@@ -55,7 +57,7 @@ CREATE TABLE customers (
   archived_at timestamptz,
   CONSTRAINT customers_customer_id_key UNIQUE (environment_id, customer_id)
 );
-CREATE INDEX customers_listing_idx ON customers (environment_id, created_at DESC, id DESC) WHERE archived_at IS NULL;
+CREATE INDEX customers_listing_idx ON customers (environment_id, seq DESC) WHERE archived_at IS NULL;
 
 -- Responses remembered for Idempotency-Key replays. The scope is an environment id, or a partner's.
 CREATE TABLE idempotency_keys (

@@ -11,3 +11,8 @@ export const customerIdRetired = (customerId: string) =>
   );
 export const customerArchived = (customerId: string): ApiError =>
   badRequest(`The customer "${customerId}" is archived and can't be changed`, 'customer_archived');
+export const customerIdUnaddressable = (customerId: string): ApiError =>
+  badRequest(
+    `customerId "${customerId}" can't be used in a URL path: it may not be "." or "..", nor contain /, ?, # or %`,
+    'validation_error',
+  );

@@ -83,8 +83,7 @@ export async function listCustomers(
 ): Promise<CustomerRow[]> {
   return listQuery(db, environmentId, search)
     .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
+    .orderBy('seq', 'desc')
     .limit(limit)
     .offset(offset)
     .execute();

@@ -8,7 +8,16 @@ import { inTransaction, isUniqueViolation } from '../../db/transaction.js';
 import { badRequest } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import * as repo from './repo.js';
-import { customerArchived, customerExists, customerIdRetired, customerNotFound } from './errors.js';
+import {
+  customerArchived,
+  customerExists,
+  customerIdRetired,
+  customerIdUnaddressable,
+  customerNotFound,
+} from './errors.js';
+
+/** Ids that the official client, which does not encode path segments, could never address. */
+const unaddressable = (customerId: string) => customerId === '.' || customerId === '..' || /[/?#%]/.test(customerId);
 
 export interface CustomerScope {
   environmentId: string;
@@ -67,6 +76,7 @@ export class CustomerService {
   ) {}
 
   async create(scope: CustomerScope, input: CustomerCreate): Promise<Customer> {
+    if (unaddressable(input.customerId)) throw customerIdUnaddressable(input.customerId);
     const metadata = checkedMetadata(input.metadata) ?? {};
     const billingAddress = checkedAddress(input.billingAddress) ?? null;
     return inTransaction(this.db, async (tx) => {
