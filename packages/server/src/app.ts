@@ -55,7 +55,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
     loggerInstance: deps.logger,
     logController: new LogController({ disableRequestLogging: true }),
-    requestIdHeader: REQUEST_ID_HEADER,
+    // genReqId reads the header itself, so that an invalid id is replaced rather than echoed.
+    requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers[REQUEST_ID_HEADER];
       return validRequestId(given) ? given : randomUUID();

@@ -73,7 +73,9 @@ async function connectPglite(dataDir: string | null): Promise<DatabaseHandle> {
       listen: (channel, handler) =>
         db.connection().execute(async () => {
           const unlisten = await pglite.listen(channel, (payload) => handler(payload));
-          return () => db.connection().execute(() => unlisten());
+          return async () => {
+            if (!pglite.closed) await db.connection().execute(() => unlisten());
+          };
         }),
       close: async () => {
         await db.destroy();

@@ -30,11 +30,15 @@ export function readMigrations(dir = MIGRATIONS_DIR): MigrationFile[] {
  * advisory lock, so that processes starting together apply each one once.
  */
 export async function migrate(db: Db, log: (line: string) => void = () => {}): Promise<string[]> {
-  await sql`
-    CREATE TABLE IF NOT EXISTS schema_migrations (
-      version text PRIMARY KEY,
-      applied_at timestamptz NOT NULL DEFAULT now()
-    )`.execute(db);
+  // Under the lock too: two processes creating it at once collide in pg_type.
+  await db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(trx);
+    await sql`
+      CREATE TABLE IF NOT EXISTS schema_migrations (
+        version text PRIMARY KEY,
+        applied_at timestamptz NOT NULL DEFAULT now()
+      )`.execute(trx);
+  });
   const applied: string[] = [];
   for (const migration of readMigrations()) {
     const ran = await db.transaction().execute(async (trx) => {

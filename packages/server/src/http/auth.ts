@@ -38,22 +38,32 @@ export const PARTNER_KEY_HEADERS = ['x-billow-partner-key', 'x-kelviq-partner-ke
 
 /**
  * Keys are looked up by their SHA-256 hash and kept briefly in memory so the
- * hot path reads the database once. Revocation in this process forgets the
- * key at once; other processes see it within the TTL.
+ * hot path reads the database once. A revocation anywhere is announced with
+ * NOTIFY and forgotten here at once; the TTL bounds the staleness should a
+ * notification be missed.
  */
 export class KeyCache {
-  private readonly entries = new Map<string, { record: KeyRecord | null; expires: number }>();
+  private readonly entries = new Map<string, { record: KeyRecord; expires: number }>();
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly ttlMs: number,
   ) {}
 
-  async lookup(secret: string): Promise<KeyRecord | null> {
+  /** The key's record: synchronously when it is cached (the hot path), else from the database. */
+  find(secret: string): KeyRecord | null | Promise<KeyRecord | null> {
     const hash = hashKey(secret);
-    const now = this.clock.now().getTime();
     const hit = this.entries.get(hash);
-    if (hit && hit.expires > now) return hit.record;
+    if (hit && hit.expires > this.clock.now().getTime()) return hit.record;
+    return this.load(hash);
+  }
+
+  async lookup(secret: string): Promise<KeyRecord | null> {
+    return this.find(secret);
+  }
+
+  private async load(hash: string): Promise<KeyRecord | null> {
+    const now = this.clock.now().getTime();
     const record = await findKeyByHash(this.db, hash);
     if (this.ttlMs > 0 && record) {
       if (this.entries.size > 10_000) this.entries.clear();
@@ -87,16 +97,12 @@ function otherEnvironmentHint(secret: string, environment: EnvironmentKind): str
   return '';
 }
 
-async function authenticateEnvironment(
+function admitEnvironmentKey(
   request: FastifyRequest,
-  cache: KeyCache,
+  secret: string,
+  key: KeyRecord | null,
   accepted: readonly ('server' | 'client')[],
-): Promise<void> {
-  const secret = bearerToken(request);
-  if (!secret) {
-    throw unauthorized('Authentication required: send your API key as "Authorization: Bearer <key>"');
-  }
-  const key = await cache.lookup(secret);
+): void {
   const environment = request.environment;
   if (!key || key.kind === 'partner' || !key.environmentId || !key.organizationId) {
     throw unauthorized(`The API key is not valid.${otherEnvironmentHint(secret, environment)}`);
@@ -119,6 +125,21 @@ async function authenticateEnvironment(
   };
 }
 
+/** Synchronous when the key is cached; a promise only when the database must be read. */
+function authenticateEnvironment(
+  request: FastifyRequest,
+  cache: KeyCache,
+  accepted: readonly ('server' | 'client')[],
+): void | Promise<void> {
+  const secret = bearerToken(request);
+  if (!secret) {
+    throw unauthorized('Authentication required: send your API key as "Authorization: Bearer <key>"');
+  }
+  const key = cache.find(secret);
+  if (key instanceof Promise) return key.then((record) => admitEnvironmentKey(request, secret, record, accepted));
+  admitEnvironmentKey(request, secret, key, accepted);
+}
+
 async function authenticatePartner(request: FastifyRequest, cache: KeyCache): Promise<void> {
   const header = PARTNER_KEY_HEADERS.map((name) => request.headers[name]).find((v) => typeof v === 'string');
   if (typeof header !== 'string' || header.trim() === '') {
@@ -134,13 +155,25 @@ export function registerAuth(app: FastifyInstance, cache: KeyCache): void {
   app.decorateRequest('environment', 'production');
   app.decorateRequest('auth', null);
   app.decorateRequest('partner', null);
-  app.addHook('onRequest', async (request) => {
+  // Callback style, so that a request whose key is cached is authenticated without a promise.
+  app.addHook('onRequest', (request, _reply, done) => {
     request.environment = environmentOf(request.raw);
-    const policy = request.routeOptions.config.auth;
-    if (!policy || policy === 'public') return;
-    if (policy === 'partner') return authenticatePartner(request, cache);
-    return authenticateEnvironment(request, cache, policy);
+    let pending: void | Promise<void>;
+    try {
+      pending = authenticate(request, cache);
+    } catch (error) {
+      return done(error as Error);
+    }
+    if (pending) pending.then(() => done(), done);
+    else done();
   });
+}
+
+function authenticate(request: FastifyRequest, cache: KeyCache): void | Promise<void> {
+  const policy = request.routeOptions.config.auth;
+  if (!policy || policy === 'public') return;
+  if (policy === 'partner') return authenticatePartner(request, cache);
+  return authenticateEnvironment(request, cache, policy);
 }
 
 export type { KeyKind };

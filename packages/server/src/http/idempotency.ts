@@ -59,7 +59,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock):
     const scope = scopeOf(request);
     if (!scope) return;
     const hash = fingerprint(request);
-    const started = clock.now().getTime();
+    const waitingSince = Date.now();
 
     for (;;) {
       const now = clock.now();
@@ -124,7 +124,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock):
         }
         continue;
       }
-      if (Date.now() - started > MAX_WAIT_MS) {
+      if (Date.now() - waitingSince > MAX_WAIT_MS) {
         throw new ApiError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress');
       }
       await sleep(WAIT_STEP_MS);

@@ -1,0 +1,164 @@
+import { Ajv } from 'ajv';
+import addFormatsImport from 'ajv-formats';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
+
+const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
+
+let server: TestServer;
+let org: TestOrg;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  org = await server.createOrg();
+});
+afterAll(() => server.close());
+
+/** Every `$ref` in the document, with the JSON pointer it names. */
+function refsOf(value: unknown, found: string[] = []): string[] {
+  if (Array.isArray(value)) for (const item of value) refsOf(item, found);
+  else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (key === '$ref' && typeof item === 'string') found.push(item);
+      else refsOf(item, found);
+    }
+  }
+  return found;
+}
+
+function resolvePointer(document: unknown, ref: string): unknown {
+  if (!ref.startsWith('#/')) return undefined;
+  let at: unknown = document;
+  for (const raw of ref.slice(2).split('/')) {
+    const part = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (!at || typeof at !== 'object' || !(part in at)) return undefined;
+    at = (at as Record<string, unknown>)[part];
+  }
+  return at;
+}
+
+describe('OpenAPI document', () => {
+  it('is a valid OpenAPI 3.1 document, served without a key', async () => {
+    const res = await server.request('GET', '/api/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.body.openapi).toBe('3.1.0');
+
+    const validator = new Validator();
+    const result = await validator.validate(res.body);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+
+    for (const ref of refsOf(res.body)) {
+      expect(resolvePointer(res.body, ref), `unresolved $ref ${ref}`).toBeDefined();
+    }
+  });
+
+  it('documents the customers and partner paths with their methods', async () => {
+    const { body: doc } = await server.request('GET', '/api/v1/openapi.json');
+    const methodsOf = (path: string) => Object.keys(doc.paths[path] ?? {}).sort();
+    expect(methodsOf('/api/v1/customers/')).toEqual(['get', 'post']);
+    expect(methodsOf('/api/v1/customers/{customerId}/')).toEqual(['delete', 'get', 'patch']);
+    expect(methodsOf('/api/v1/partner/organizations/')).toEqual(['get', 'post']);
+    expect(methodsOf('/api/v1/partner/organizations/{identifier}/')).toEqual(['get']);
+    expect(methodsOf('/api/v1/partner/organizations/by-external-id/{externalId}/')).toEqual(['get']);
+
+    // Operational and documentation routes stay out of the API reference.
+    expect(Object.keys(doc.paths).filter((p) => !p.startsWith('/api/v1/'))).toEqual([]);
+    expect(doc.paths['/api/v1/openapi.json']).toBeUndefined();
+
+    // Partner routes take the partner key header, the others a bearer key.
+    expect(doc.components.securitySchemes.partnerKey).toMatchObject({ type: 'apiKey', in: 'header' });
+    expect(doc.paths['/api/v1/partner/organizations/'].post.security).toEqual([{ partnerKey: [] }]);
+    expect(doc.security).toEqual([{ bearerAuth: [] }]);
+
+    const create = doc.paths['/api/v1/customers/'].post;
+    const bodySchema = create.requestBody.content['application/json'].schema;
+    expect(bodySchema.required).toContain('customerId');
+    expect(bodySchema.additionalProperties).toBe(false);
+    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '409']));
+    const list = doc.paths['/api/v1/customers/'].get;
+    expect(list.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(
+      expect.arrayContaining(['query:page', 'query:page_size', 'query:search']),
+    );
+  });
+
+  it('describes the responses the API really sends', async () => {
+    const customerId = uniqueId('oas');
+    const created = await server.request('POST', '/api/v1/customers/', {
+      key: org.production.serverKey,
+      body: { customerId, name: 'Documented', metadata: { a: 1 }, billingAddress: { country: 'FR' } },
+    });
+    expect(created.status).toBe(201);
+    const listed = await server.request('GET', '/api/v1/customers/', { key: org.production.serverKey });
+    const missing = await server.request('GET', '/api/v1/customers/nobody/', { key: org.production.serverKey });
+
+    const validator = new Validator();
+    await validator.validate((await server.request('GET', '/api/v1/openapi.json')).body);
+    const doc = validator.resolveRefs() as any;
+    const ajv = new Ajv({ strict: false });
+    addFormats(ajv);
+    const schemaFor = (path: string, method: string, status: string) =>
+      doc.paths[path][method].responses[status].content['application/json'].schema;
+
+    const checks: [unknown, unknown][] = [
+      [schemaFor('/api/v1/customers/', 'post', '201'), created.body],
+      [schemaFor('/api/v1/customers/{customerId}/', 'get', '200'), created.body],
+      [schemaFor('/api/v1/customers/', 'get', '200'), listed.body],
+      [schemaFor('/api/v1/customers/{customerId}/', 'get', '404'), missing.body],
+    ];
+    for (const [schema, body] of checks) {
+      const validate = ajv.compile(schema as object);
+      expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
+    }
+  });
+
+  it('is the same document under the sandbox prefix', async () => {
+    const production = await server.request('GET', '/api/v1/openapi.json');
+    const sandbox = await server.request('GET', '/sandbox/api/v1/openapi.json');
+    expect(sandbox.status).toBe(200);
+    expect(sandbox.body).toEqual(production.body);
+    expect(production.body.servers.map((s: { url: string }) => s.url)).toEqual(['/', '/sandbox']);
+  });
+});
+
+describe('docs page', () => {
+  it('serves an HTML page whose scripts, styles and API document load', async () => {
+    const page = await fetch(`${server.url}/docs`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await page.text();
+
+    const assets = [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*\shref)="([^"]+)"/g)].map((m) => m[1]!);
+    const scripts = assets.filter((a) => a.endsWith('.js'));
+    const styles = assets.filter((a) => a.endsWith('.css'));
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(styles.length).toBeGreaterThan(0);
+    for (const asset of [...scripts, ...styles]) {
+      const res = await fetch(new URL(asset, page.url));
+      expect(res.status, asset).toBe(200);
+      expect(res.headers.get('content-type'), asset).toMatch(asset.endsWith('.js') ? /javascript/ : /text\/css/);
+      expect((await res.text()).length, asset).toBeGreaterThan(0);
+    }
+
+    // The page's initializer loads the document from ./json beside it.
+    const initializer = scripts.find((s) => s.includes('initializer'));
+    expect(initializer).toBeDefined();
+    const init = await (await fetch(new URL(initializer!, page.url))).text();
+    const specPath = /url:\s*resolveUrl\('([^']+)'\)/.exec(init)?.[1];
+    expect(specPath).toBeDefined();
+    const base = page.url.endsWith('/') ? page.url : `${page.url}/`;
+    const spec = await fetch(new URL(specPath!, base));
+    expect(spec.status).toBe(200);
+    const api = await server.request('GET', '/api/v1/openapi.json');
+    expect(await spec.json()).toEqual(api.body);
+  });
+
+  it('is reachable under the sandbox prefix too', async () => {
+    const page = await fetch(`${server.url}/sandbox/docs`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('swagger-ui');
+  });
+});
