@@ -1,25 +1,20 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError, Option } from 'commander';
-import {
-  ConfigError,
-  DataDirectoryLockedError,
-  credentialsJson,
-  loadConfig,
-  migrate,
-  openDatabase,
-  startBillow,
-  systemClock,
-  tenancy,
-  type DatabaseHandle,
-} from '@billow/server';
+import type * as BillowServer from '@billow/server';
+import type { DatabaseHandle } from '@billow/server';
 import { printTable } from './table.js';
+
+type Server = typeof BillowServer;
+
+/** The service loads only for commands that run: help and usage errors stay instant. */
+const loadServer = (): Promise<Server> => import('@billow/server');
 
 const program = new Command();
 
 program
   .name('billow')
   .description('Billow: billing, catalog and entitlements for software sellers')
-  .showHelpAfterError('(add --help for usage)')
+  .configureOutput({ outputError: (message, write) => write(oneLineUsageError(message)) })
   .addHelpText(
     'after',
     `
@@ -29,13 +24,24 @@ Configuration comes from the environment (the same for every command):
   PORT, HOST          where \`start\` listens (default 4000, 0.0.0.0)`,
   );
 
-/** Opens the database, runs `work`, and always closes it again. */
-async function withDatabase<T>(work: (database: DatabaseHandle) => Promise<T>): Promise<T> {
-  const config = loadConfig();
-  const database = await openDatabase(config);
+/** Commander's usage errors as one line in the style of ours, e.g. for a bad --env. */
+function oneLineUsageError(message: string): string {
+  return `billow: ${message.replace(/^error: /, '').trim()} (see --help)\n`;
+}
+
+/**
+ * Opens the database, runs `work`, and always closes it again. Applies pending
+ * migrations first unless told not to, so admin commands work on a new database.
+ */
+async function withDatabase<T>(
+  work: (database: DatabaseHandle, billow: Server) => Promise<T>,
+  options: { migrateFirst: boolean } = { migrateFirst: true },
+): Promise<T> {
+  const billow = await loadServer();
+  const database = await billow.openDatabase(billow.loadConfig());
   try {
-    await migrate(database.db);
-    return await work(database);
+    if (options.migrateFirst) await billow.migrate(database.db);
+    return await work(database, billow);
   } finally {
     await database.close();
   }
@@ -43,6 +49,13 @@ async function withDatabase<T>(work: (database: DatabaseHandle) => Promise<T>): 
 
 function print(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function organizationIdArg(value: string): string {
+  if (!UUID.test(value)) throw new InvalidArgumentError('expected a UUID, as `org create` prints it');
+  return value;
 }
 
 function environmentArg(value: string): 'sandbox' | 'production' {
@@ -62,6 +75,7 @@ program
     new Option('--role <role>', 'what this process does').choices(['all', 'core', 'edge', 'worker']).default('all'),
   )
   .action(async (options: { role: 'all' | 'core' | 'edge' | 'worker' }) => {
+    const { startBillow } = await loadServer();
     await startBillow({ role: options.role });
   });
 
@@ -69,14 +83,17 @@ program
   .command('migrate')
   .description('Apply pending database migrations')
   .action(async () => {
-    await withDatabase(async (database) => {
-      const applied = await migrate(database.db);
-      process.stdout.write(
-        applied.length === 0
-          ? `The database (${database.location}) is up to date.\n`
-          : `Applied ${applied.length} migration(s) to ${database.location}:\n${applied.map((n) => `  ${n}\n`).join('')}`,
-      );
-    });
+    await withDatabase(
+      async (database, { migrate }) => {
+        const applied = await migrate(database.db);
+        process.stdout.write(
+          applied.length === 0
+            ? `The database (${database.location}) is up to date.\n`
+            : `Applied ${applied.length} migration(s) to ${database.location}:\n${applied.map((n) => `  ${n}\n`).join('')}`,
+        );
+      },
+      { migrateFirst: false },
+    );
   });
 
 const org = program.command('org').description('Manage organizations');
@@ -86,10 +103,11 @@ org
   .requiredOption('--name <name>', 'the organization name')
   .option('--json', 'print the result as JSON')
   .action(async (options: { name: string; json?: boolean }) => {
-    const created = await withDatabase((database) =>
+    const created = await withDatabase((database, { tenancy, systemClock }) =>
       tenancy.createOrganization(database.db, systemClock, { name: options.name }),
     );
     if (options.json) {
+      const { credentialsJson } = await loadServer();
       print(credentialsJson(created));
       return;
     }
@@ -110,12 +128,12 @@ const keys = program.command('keys').description('Manage API keys');
 keys
   .command('create')
   .description('Create a server or client key in one environment of an organization')
-  .requiredOption('--org <id>', 'organization id')
+  .requiredOption('--org <id>', 'organization id (a UUID)', organizationIdArg)
   .addOption(new Option('--env <environment>', 'sandbox or production').argParser(environmentArg).makeOptionMandatory())
   .addOption(new Option('--kind <kind>', 'server or client').argParser(kindArg).makeOptionMandatory())
   .option('--json', 'print the result as JSON')
   .action(async (options: { org: string; env: 'sandbox' | 'production'; kind: 'server' | 'client'; json?: boolean }) => {
-    const created = await withDatabase((database) =>
+    const created = await withDatabase((database, { tenancy, systemClock }) =>
       tenancy.createEnvironmentKey(database.db, systemClock, options.org, options.env, options.kind),
     );
     if (options.json) {
@@ -128,10 +146,12 @@ keys
 keys
   .command('list')
   .description("List an organization's keys (prefixes only; keys are stored hashed)")
-  .requiredOption('--org <id>', 'organization id')
+  .requiredOption('--org <id>', 'organization id (a UUID)', organizationIdArg)
   .option('--json', 'print the result as JSON')
   .action(async (options: { org: string; json?: boolean }) => {
-    const rows = await withDatabase((database) => tenancy.listOrganizationKeys(database.db, options.org));
+    const rows = await withDatabase((database, { tenancy }) =>
+      tenancy.listOrganizationKeys(database.db, options.org),
+    );
     if (options.json) {
       print(rows);
       return;
@@ -147,7 +167,9 @@ keys
   .description('Revoke a key by its prefix (as `keys list` shows it) or by the whole key')
   .argument('<keyPrefix>', 'the key prefix, e.g. sk_test_AbCd1234')
   .action(async (prefix: string) => {
-    const revoked = await withDatabase((database) => tenancy.revokeKey(database.db, systemClock, prefix));
+    const revoked = await withDatabase((database, { tenancy, systemClock }) =>
+      tenancy.revokeKey(database.db, systemClock, prefix),
+    );
     process.stdout.write(`Revoked ${revoked.prefix}.\n`);
   });
 
@@ -158,7 +180,9 @@ partnerKey
   .option('--name <name>', 'the partner name', 'Partner')
   .option('--json', 'print the result as JSON')
   .action(async (options: { name: string; json?: boolean }) => {
-    const created = await withDatabase((database) => tenancy.createPartnerWithKey(database.db, systemClock, options.name));
+    const created = await withDatabase((database, { tenancy, systemClock }) =>
+      tenancy.createPartnerWithKey(database.db, systemClock, options.name),
+    );
     if (options.json) {
       print({ partnerKey: created.partnerKey });
       return;
@@ -168,18 +192,25 @@ partnerKey
     );
   });
 
-function failure(error: unknown): string {
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH']);
+/** SQLSTATE classes 08 (connection), 28 (authorization) and 3D (no such database): a DATABASE_URL problem. */
+const CONNECTION_REFUSED = /^(08|28|3D)[0-9A-Z]{3}$/;
+
+/** One line for the errors a user can fix; the stack only for the unexpected ones. */
+async function failure(error: unknown): Promise<string> {
+  const { tenancy, ConfigError, DataDirectoryLockedError } = await loadServer();
   if (error instanceof tenancy.TenancyError || error instanceof ConfigError || error instanceof DataDirectoryLockedError) {
     return error.message;
   }
-  const code = (error as NodeJS.ErrnoException)?.code;
-  if (code === 'ECONNREFUSED') return `Could not reach the database: ${(error as Error).message}`;
-  if (code === 'EADDRINUSE') return `${(error as Error).message}: another process is listening there; set PORT`;
-  if (code === '22P02') return 'That id is not a valid UUID';
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+  const code = String((error as NodeJS.ErrnoException | null)?.code ?? '');
+  const message = error instanceof Error ? error.message : String(error);
+  if (UNREACHABLE.has(code)) return `Could not reach the database: ${message}`;
+  if (CONNECTION_REFUSED.test(code)) return `The database refused the connection: ${message}`;
+  if (code === 'EADDRINUSE') return `${message}: another process is listening there; set PORT`;
+  return error instanceof Error ? (error.stack ?? message) : message;
 }
 
-program.parseAsync(process.argv).catch((error: unknown) => {
-  process.stderr.write(`billow: ${failure(error)}\n`);
+program.parseAsync(process.argv).catch(async (error: unknown) => {
+  process.stderr.write(`billow: ${await failure(error)}\n`);
   process.exit(1);
 });

@@ -1,11 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { sql } from 'kysely';
 import type { Config } from './config.js';
 import type { Db } from './db/connect.js';
+import { inTransaction } from './db/transaction.js';
 import type { Clock } from './lib/clock.js';
 import { hashKey } from './modules/tenancy/keys.js';
 import { countOrganizations } from './modules/tenancy/repo.js';
-import { createOrganization, type CreatedOrganization } from './modules/tenancy/service.js';
+import { createOrganizationIn, type CreatedOrganization } from './modules/tenancy/service.js';
+
+/** Advisory lock key under which one starting process at a time may create the demo organization. */
+const DEMO_ORGANIZATION_LOCK = 7_100_222;
 
 export type Credentials = Omit<CreatedOrganization, 'slug'>;
 
@@ -54,8 +59,13 @@ export type FirstStart =
 export async function ensureDemoOrganization(db: Db, clock: Clock, config: Config): Promise<FirstStart> {
   const saved = readCredentials(config.credentialsFile);
   if (saved && (await stillValid(db, saved))) return { kind: 'reused', credentials: saved };
-  if ((await countOrganizations(db)) > 0) return { kind: 'existing' };
-  const created = await createOrganization(db, clock, { name: 'Demo' });
+  // Processes starting together on an empty PostgreSQL database must create one organization, not one each.
+  const created = await inTransaction(db, async (tx) => {
+    await sql`select pg_advisory_xact_lock(${DEMO_ORGANIZATION_LOCK})`.execute(tx);
+    if ((await countOrganizations(tx)) > 0) return null;
+    return createOrganizationIn(tx, clock, { name: 'Demo' });
+  });
+  if (!created) return { kind: 'existing' };
   const credentials = credentialsJson(created);
   writeCredentials(config.credentialsFile, credentials);
   return { kind: 'created', credentials };

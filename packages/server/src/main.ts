@@ -9,6 +9,7 @@ import { backgroundTasks } from './jobs/tasks.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger } from './logger.js';
+import type { App } from './http/route-types.js';
 
 export interface StartOptions {
   role?: Role;
@@ -59,7 +60,65 @@ function summary(url: string, firstStart: FirstStart, config: Config, database: 
 function displayUrl(config: Config, port: number): string {
   if (config.publicUrl) return config.publicUrl;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  return `http://${host}:${port}`;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/**
+ * Stops accepting connections and waits for the requests in flight. Node closes the
+ * connections that are idle when closing starts, but a keep-alive connection whose
+ * request finishes later would stay open until the client lets go (or the keep-alive
+ * timeout, far longer than the shutdown timeout): close each as soon as it falls idle.
+ */
+async function closeGracefully(app: App): Promise<void> {
+  const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(sweep);
+  }
+}
+
+interface Running {
+  app: App;
+  scheduler: Scheduler;
+  redis: Redis | null;
+  database: DatabaseHandle;
+}
+
+/** Finishes the requests in flight, then stops background work and closes connections; once. */
+function gracefulShutdown(running: Running, logger: FastifyBaseLogger, timeoutMs: number): (reason?: string) => Promise<void> {
+  let closing: Promise<void> | null = null;
+  return (reason = 'shutdown') => {
+    closing ??= (async () => {
+      logger.info({ reason }, 'shutting down: no new requests, finishing those in flight');
+      const timer = setTimeout(() => {
+        logger.error('shutdown took too long; exiting');
+        process.exit(1);
+      }, timeoutMs);
+      timer.unref();
+      await closeGracefully(running.app);
+      await running.scheduler.stop();
+      await running.redis?.quit().catch(() => undefined);
+      await running.database.close();
+      clearTimeout(timer);
+      logger.info('shutdown complete');
+    })();
+    return closing;
+  };
+}
+
+function exitOnSignals(shutdown: (reason: string) => Promise<void>, logger: FastifyBaseLogger): void {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      shutdown(signal).then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    });
+  }
 }
 
 /** config -> dependencies -> buildApp -> listen, with graceful shutdown on SIGTERM and SIGINT. */
@@ -70,45 +129,26 @@ export async function startBillow(options: StartOptions = {}): Promise<RunningBi
   const logger = createLogger(config.logLevel) as unknown as FastifyBaseLogger;
   const database = await openDatabase(config);
   let redis: Redis | null = null;
+  let app: App | null = null;
   try {
     await migrate(database.db, (line) => logger.info(line));
     const firstStart = await ensureDemoOrganization(database.db, clock, config);
     redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : null;
-    const app = await buildApp({ config, database, clock, logger, role, redis });
+    app = await buildApp({ config, database, clock, logger, role, redis });
+    await app.listen({ port: config.port, host: config.host });
     const scheduler = new Scheduler(logger);
     if (role === 'all' || role === 'worker') scheduler.start(backgroundTasks(database.db, clock));
-    await app.listen({ port: config.port, host: config.host });
+    const shutdown = gracefulShutdown({ app, scheduler, redis, database }, logger, config.shutdownTimeoutMs);
+    // Before the summary announces the server: whoever reads it may signal at once.
+    exitOnSignals(shutdown, logger);
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = displayUrl(config, port);
     (options.print ?? ((text) => process.stdout.write(text)))(summary(url, firstStart, config, database));
     logger.info({ url, role, database: database.kind }, 'billow started');
-
-    let closing: Promise<void> | null = null;
-    const shutdown = (reason = 'shutdown') => {
-      closing ??= (async () => {
-        logger.info({ reason }, 'shutting down: no new requests, finishing those in flight');
-        const timer = setTimeout(() => {
-          logger.error('shutdown took too long; exiting');
-          process.exit(1);
-        }, config.shutdownTimeoutMs);
-        timer.unref();
-        await app.close();
-        await scheduler.stop();
-        await redis?.quit().catch(() => undefined);
-        await database.close();
-        clearTimeout(timer);
-        logger.info('shutdown complete');
-      })();
-      return closing;
-    };
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      process.once(signal, () => {
-        void shutdown(signal).then(() => process.exit(0));
-      });
-    }
     return { url, shutdown };
   } catch (error) {
+    await app?.close().catch(() => undefined);
     await redis?.quit().catch(() => undefined);
     await database.close().catch(() => undefined);
     throw error;

@@ -26,8 +26,17 @@ export interface DirectoryLock {
   release(): void;
 }
 
-/** Lock files held by this process, so that a second open in the same process is refused too. */
-const heldHere = new Set<string>();
+/** Lock files held by this process (a second open in the same process is refused too), and their release. */
+const heldHere = new Map<string, () => void>();
+
+let exitListenerAdded = false;
+
+/** One listener for all locks: whatever is still held when the process exits is released. */
+function releaseAllOnExit(): void {
+  if (exitListenerAdded) return;
+  exitListenerAdded = true;
+  process.on('exit', () => [...heldHere.values()].forEach((release) => release()));
+}
 
 function readLockFile(lockPath: string): string | null {
   try {
@@ -95,20 +104,19 @@ function removeStale(lockPath: string, staleContent: string): void {
 }
 
 function hold(lockPath: string): DirectoryLock {
-  heldHere.add(lockPath);
   let released = false;
   const release = () => {
     if (released) return;
     released = true;
     heldHere.delete(lockPath);
-    process.off('exit', release);
     try {
       if (fs.readFileSync(lockPath, 'utf8') === String(process.pid)) fs.unlinkSync(lockPath);
     } catch {
       // already gone
     }
   };
-  process.once('exit', release);
+  releaseAllOnExit();
+  heldHere.set(lockPath, release);
   return { release };
 }
 
