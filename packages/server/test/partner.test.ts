@@ -123,3 +123,15 @@ describe('partner provisioning', () => {
     for (const row of stored) expect(row.response_body ?? '').not.toContain(first.body.serverKey);
   });
 });
+
+describe('organizations created at the same moment', () => {
+  it('get distinct slugs', async () => {
+    const created = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        provision({ externalId: uniqueId('ext'), email: `${uniqueId('race')}@example.com`, businessName: 'Racing Co' }),
+      ),
+    );
+    expect(created.map((r) => r.status)).toEqual(Array(6).fill(201));
+    expect(new Set(created.map((r) => r.body.organizationSlug)).size).toBe(6);
+  });
+});

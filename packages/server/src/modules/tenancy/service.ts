@@ -41,7 +41,11 @@ export interface OrganizationInput {
   partnerExternalId?: string | null;
 }
 
+const SLUG_LOCK = 7_100_222;
+
+/** Chosen under a transaction-scoped lock, so two organizations created at once never pick the same slug. */
 async function uniqueSlug(tx: Tx, name: string): Promise<string> {
+  await sql`select pg_advisory_xact_lock(${SLUG_LOCK})`.execute(tx);
   const base = slugify(name, 'org');
   const taken = await repo.slugsLike(tx, base);
   if (!taken.has(base)) return base;
