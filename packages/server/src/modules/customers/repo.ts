@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/transaction.js';
 import type { CustomersTable } from '../../db/schema.js';
-import type { Selectable } from 'kysely';
+import { createQueryId, type CompiledQuery, type Selectable } from 'kysely';
 
 export type CustomerRow = Selectable<CustomersTable>;
 
@@ -37,19 +37,46 @@ export async function insertCustomer(
     .executeTakeFirstOrThrow();
 }
 
+function lookupQuery(db: Executor, environmentId: string, customerId: string) {
+  return db
+    .selectFrom('customers')
+    .selectAll()
+    .where('environment_id', '=', environmentId)
+    .where('customer_id', '=', customerId);
+}
+
+const compiledLookups = new WeakMap<Executor, CompiledQuery<CustomerRow>>();
+
+/**
+ * The plain lookup serves every GET of a customer, the Core API's hottest read:
+ * building and compiling it with Kysely costs more than the rest of the handler,
+ * so its SQL is compiled once per executor and reused with new parameters.
+ */
+function compiledLookup(db: Executor): CompiledQuery<CustomerRow> {
+  let compiled = compiledLookups.get(db);
+  if (!compiled) {
+    compiled = lookupQuery(db, '$environment', '$customer').compile();
+    if (compiled.parameters.join() !== '$environment,$customer') {
+      throw new Error(`Unexpected parameters in the customer lookup: ${compiled.sql}`);
+    }
+    compiledLookups.set(db, compiled);
+  }
+  return compiled;
+}
+
 export async function findCustomer(
   db: Executor,
   environmentId: string,
   customerId: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<CustomerRow | undefined> {
-  let query = db
-    .selectFrom('customers')
-    .selectAll()
-    .where('environment_id', '=', environmentId)
-    .where('customer_id', '=', customerId);
-  if (options.forUpdate) query = query.forUpdate();
-  return query.executeTakeFirst();
+  if (options.forUpdate) return lookupQuery(db, environmentId, customerId).forUpdate().executeTakeFirst();
+  const { rows } = await db.executeQuery<CustomerRow>({
+    ...compiledLookup(db),
+    queryId: createQueryId(),
+    parameters: [environmentId, customerId],
+  });
+  return rows[0];
 }
 
 function escapeLike(text: string): string {

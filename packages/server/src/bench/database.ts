@@ -1,0 +1,90 @@
+import pg from 'pg';
+
+export interface BenchDatabase {
+  name: string;
+  url: string;
+  drop(): Promise<void>;
+}
+
+export interface SeededCustomer {
+  /** The row's primary key. */
+  id: string;
+  /** The caller's identifier, used in Billow's URLs. */
+  customerId: string;
+}
+
+function withDatabaseName(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A database named after this process. `drop()` is safe at any time, before
+ * `create()` finished or more than once, so an interrupted run can always call it.
+ */
+export function benchDatabase(adminUrl: string): BenchDatabase & { create(): Promise<void> } {
+  const name = `billow_bench_${process.pid}`;
+  return {
+    name,
+    url: withDatabaseName(adminUrl, name),
+    create: () =>
+      withClient(adminUrl, async (client) => {
+        await client.query(`DROP DATABASE IF EXISTS ${name}`);
+        await client.query(`CREATE DATABASE ${name}`);
+      }),
+    drop: async () => {
+      // FORCE ends any session a child process may have left behind.
+      await withClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    },
+  };
+}
+
+async function productionEnvironmentId(client: pg.Client, organizationId: string): Promise<string> {
+  const result = await client.query<{ id: string }>(
+    `SELECT id FROM environments WHERE organization_id = $1 AND kind = 'production'`,
+    [organizationId],
+  );
+  const id = result.rows[0]?.id;
+  if (!id) throw new Error(`The organization ${organizationId} has no production environment`);
+  return id;
+}
+
+/**
+ * Inserts `count` customers in the organization's production environment in
+ * one statement, shaped as the API would store them, and returns their ids.
+ */
+export async function seedCustomers(url: string, organizationId: string, count: number): Promise<SeededCustomer[]> {
+  return withClient(url, async (client) => {
+    const environmentId = await productionEnvironmentId(client, organizationId);
+    const result = await client.query<SeededCustomer>(
+      `INSERT INTO customers (id, environment_id, customer_id, name, email, details, metadata, created_at, modified_at)
+       SELECT gen_random_uuid(), $1, 'bench-' || lpad(n::text, 6, '0'), 'Bench customer ' || n,
+              'customer' || n || '@bench.example', '{}'::jsonb, jsonb_build_object('plan', 'pro', 'seat', n),
+              now() - n * interval '1 minute', now() - n * interval '1 minute'
+       FROM generate_series(1, $2::int) AS n
+       RETURNING id, customer_id AS "customerId"`,
+      [environmentId, count],
+    );
+    await client.query('ANALYZE customers');
+    return result.rows;
+  });
+}
+
+/** The server's version line, for the report. */
+export function postgresVersion(url: string): Promise<string> {
+  return withClient(url, async (client) => {
+    const result = await client.query<{ server_version: string }>('SHOW server_version');
+    return result.rows[0]?.server_version ?? 'unknown';
+  });
+}

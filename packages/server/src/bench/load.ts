@@ -1,0 +1,91 @@
+import autocannon from 'autocannon';
+
+export interface Measurement {
+  label: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p975Ms: number;
+  p99Ms: number;
+  /** Connection errors, timeouts and answers that were not 2xx. */
+  errors: number;
+  requests: number;
+  /** CPU time the server process spent per answered request, when it can be read. */
+  serverCpuUsPerRequest: number | null;
+}
+
+export interface LoadPlan {
+  label: string;
+  url: string;
+  /** Built for every request, so paths and bodies can vary. */
+  request: autocannon.Request;
+  headers?: Record<string, string>;
+  /** CPU seconds the server process has used so far, or null when unknown. */
+  serverCpuSeconds: () => number | null;
+}
+
+export interface LoadShape {
+  connections: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+}
+
+function fire(plan: LoadPlan, connections: number, durationSeconds: number): Promise<autocannon.Result> {
+  return autocannon({
+    url: plan.url,
+    connections,
+    duration: durationSeconds,
+    headers: plan.headers ?? {},
+    requests: [plan.request],
+  });
+}
+
+function toMeasurement(label: string, result: autocannon.Result, cpuSeconds: number | null): Measurement {
+  return {
+    label,
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p975Ms: result.latency.p97_5,
+    p99Ms: result.latency.p99,
+    errors: result.errors + result.non2xx,
+    requests: result.requests.total,
+    serverCpuUsPerRequest:
+      cpuSeconds === null || result.requests.total === 0 ? null : (cpuSeconds * 1e6) / result.requests.total,
+  };
+}
+
+/** A warm-up whose figures are thrown away (JIT, pools, caches), then the measured run. */
+export async function measure(plan: LoadPlan, shape: LoadShape, progress: (line: string) => void): Promise<Measurement> {
+  progress(`  warming up for ${shape.warmupSeconds} s`);
+  const warmup = await fire(plan, shape.connections, shape.warmupSeconds);
+  if (warmup.requests.total === 0) throw new Error(`${plan.label}: no response during the warm-up`);
+  progress(`  measuring for ${shape.durationSeconds} s at ${shape.connections} connections`);
+  const cpuBefore = plan.serverCpuSeconds();
+  const result = await fire(plan, shape.connections, shape.durationSeconds);
+  const cpuAfter = plan.serverCpuSeconds();
+  const cpu = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
+  const measurement = toMeasurement(plan.label, result, cpu);
+  const cpuText = measurement.serverCpuUsPerRequest === null ? '' : `, server CPU ${Math.round(measurement.serverCpuUsPerRequest)} µs/req`;
+  progress(
+    `  ${Math.round(measurement.requestsPerSecond)} req/s, p99 ${measurement.p99Ms} ms, ${measurement.errors} errors${cpuText}`,
+  );
+  return measurement;
+}
+
+/** A GET whose path is drawn at random from `paths` for every request. */
+export function randomGet(paths: readonly string[]): autocannon.Request {
+  if (paths.length === 0) throw new Error('randomGet needs at least one path');
+  return {
+    method: 'GET',
+    setupRequest: (request) => ({ ...request, path: paths[Math.floor(Math.random() * paths.length)] }),
+  };
+}
+
+/** A JSON POST whose body `bodyFor(n)` is built with a new `n` for every request. */
+export function numberedPost(path: string, bodyFor: (n: number) => unknown): autocannon.Request {
+  let next = 0;
+  return {
+    method: 'POST',
+    path,
+    setupRequest: (request) => ({ ...request, body: JSON.stringify(bodyFor(next++)) }),
+  };
+}

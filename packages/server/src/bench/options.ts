@@ -1,0 +1,30 @@
+/** What a benchmark run uses; the defaults are the documented method. */
+export interface BenchOptions {
+  /** A PostgreSQL URL with the right to create and drop databases. */
+  adminUrl: string;
+  connections: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+  customers: number;
+}
+
+const DEFAULT_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+/** The benchmark's only reader of process.env (the servers it starts read their own). */
+export function benchOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions {
+  return {
+    adminUrl: env.BENCH_DATABASE_URL || DEFAULT_ADMIN_URL,
+    connections: positiveInteger(env, 'BENCH_CONNECTIONS', 50),
+    durationSeconds: positiveInteger(env, 'BENCH_DURATION_S', 10),
+    warmupSeconds: positiveInteger(env, 'BENCH_WARMUP_S', 3),
+    customers: positiveInteger(env, 'BENCH_CUSTOMERS', 5000),
+  };
+}

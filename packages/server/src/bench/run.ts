@@ -1,0 +1,238 @@
+/**
+ * `npm run bench`: Billow's hot paths against bare Fastify ceilings, in one run,
+ * on a throw-away PostgreSQL database. Servers run in child processes; the load
+ * generator (autocannon) runs here. See docs/performance.md for the method.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { benchDatabase, postgresVersion, seedCustomers, type BenchDatabase, type SeededCustomer } from './database.js';
+import { measure, numberedPost, randomGet, type LoadPlan, type LoadShape, type Measurement } from './load.js';
+import { benchOptions, type BenchOptions } from './options.js';
+import {
+  cpuSecondsOf,
+  freePort,
+  killAllChildrenNow,
+  runNode,
+  startNode,
+  stopAllChildren,
+  waitUntilServing,
+} from './processes.js';
+import { formatReport, type Results } from './report.js';
+
+const CLI = fileURLToPath(new URL('../../../cli/dist/main.js', import.meta.url));
+const CEILING_SERVER = fileURLToPath(new URL('./ceiling-server.js', import.meta.url));
+/** High enough that the limiter still counts every request but refuses none. */
+const RATE_LIMIT_MAX = '1000000000';
+const API = '/api/v1';
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+interface Organization {
+  organizationId: string;
+  serverKey: string;
+}
+
+interface Target {
+  baseUrl: string;
+  serverCpuSeconds: () => number | null;
+}
+
+/** Our environment without Billow's own settings, so every run starts from the same configuration. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) {
+    if (name.startsWith('BILLOW_') || name.startsWith('BENCH_')) delete env[name];
+  }
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'PORT', 'HOST', 'LOG_LEVEL']) delete env[name];
+  return env;
+}
+
+function billowEnv(databaseUrl: string, dataDir: string): NodeJS.ProcessEnv {
+  // BILLOW_DATA_DIR keeps the credentials file of a first start away from the caller's ./.billow.
+  return { ...cleanEnv(), DATABASE_URL: databaseUrl, BILLOW_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+}
+
+async function createOrganization(env: NodeJS.ProcessEnv): Promise<Organization> {
+  const output = await runNode(CLI, ['org', 'create', '--name', 'Bench', '--json'], env);
+  const created = JSON.parse(output) as { organizationId?: string; production?: { serverKey?: string } };
+  if (!created.organizationId || !created.production?.serverKey) {
+    throw new Error(`Unexpected output of billow org create --json: ${output}`);
+  }
+  return { organizationId: created.organizationId, serverKey: created.production.serverKey };
+}
+
+/** Starts a server child on a free port, waits until it serves, runs `work`, and stops it. */
+async function withServer<T>(
+  label: string,
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  work: (target: Target) => Promise<T>,
+): Promise<T> {
+  const port = await freePort();
+  const server = startNode(label, script, args, { ...env, PORT: String(port), HOST: '127.0.0.1' });
+  try {
+    const baseUrl = `http://127.0.0.1:${port}`;
+    await waitUntilServing(server, `${baseUrl}/healthz`);
+    return await work({ baseUrl, serverCpuSeconds: () => cpuSecondsOf(server.child.pid) });
+  } finally {
+    await server.stop();
+  }
+}
+
+/** One request before the load, so a wrong key or path fails loudly instead of as a column of errors. */
+async function probe(url: string, init: RequestInit, expected: number): Promise<void> {
+  const response = await fetch(url, init);
+  if (response.status !== expected) {
+    throw new Error(`${init.method ?? 'GET'} ${url} answered ${response.status}, not ${expected}: ${await response.text()}`);
+  }
+}
+
+async function run(plan: LoadPlan, shape: LoadShape): Promise<Measurement> {
+  say(`Measuring ${plan.label}`);
+  return measure(plan, shape, say);
+}
+
+async function measureJsonCeiling(shape: LoadShape): Promise<Measurement> {
+  say('Starting the bare Fastify JSON server (3)');
+  return withServer('bare Fastify JSON', CEILING_SERVER, ['json'], cleanEnv(), async ({ baseUrl, serverCpuSeconds }) => {
+    await probe(`${baseUrl}/json`, {}, 200);
+    const label = '(3) bare Fastify, fixed JSON';
+    return run({ label, url: `${baseUrl}/json`, request: { method: 'GET' }, serverCpuSeconds }, shape);
+  });
+}
+
+async function measurePgCeiling(shape: LoadShape, databaseUrl: string, customers: SeededCustomer[]): Promise<Measurement> {
+  say('Starting the bare Fastify + pg server (4)');
+  const env = { ...cleanEnv(), DATABASE_URL: databaseUrl };
+  return withServer('bare Fastify + pg', CEILING_SERVER, ['pg'], env, async ({ baseUrl, serverCpuSeconds }) => {
+    const paths = customers.map((c) => `/customers/${c.id}`);
+    await probe(`${baseUrl}${paths[0]}`, {}, 200);
+    const label = '(4) bare Fastify + pg SELECT by pk';
+    return run({ label, url: baseUrl, request: randomGet(paths), serverCpuSeconds }, shape);
+  });
+}
+
+async function measureBillow(
+  shape: LoadShape,
+  env: NodeJS.ProcessEnv,
+  organization: Organization,
+  customers: SeededCustomer[],
+): Promise<{ get: Measurement; post: Measurement }> {
+  say(`Starting Billow (node packages/cli/dist/main.js start) with BILLOW_RATE_LIMIT_MAX=${RATE_LIMIT_MAX}:`);
+  say('  the rate limiter still runs on every request but is raised so that it refuses none of the load');
+  const billow = { ...env, BILLOW_RATE_LIMIT_MAX: RATE_LIMIT_MAX };
+  return withServer('Billow', CLI, ['start'], billow, async ({ baseUrl, serverCpuSeconds }) => {
+    const authorization = `Bearer ${organization.serverKey}`;
+    const paths = customers.map((c) => `${API}/customers/${encodeURIComponent(c.customerId)}/`);
+    await probe(`${baseUrl}${paths[0]}`, { headers: { authorization } }, 200);
+    const get = await run(
+      {
+        label: '(1) Billow GET /customers/{id}/',
+        url: baseUrl,
+        headers: { authorization },
+        request: randomGet(paths),
+        serverCpuSeconds,
+      },
+      shape,
+    );
+    const runId = `${process.pid}-${Date.now().toString(36)}`;
+    const post = await run(
+      {
+        label: '(2) Billow POST /customers/',
+        url: baseUrl,
+        headers: { authorization, 'content-type': 'application/json' },
+        request: numberedPost(`${API}/customers/`, (n) => ({
+          customerId: `post-${runId}-${n}`,
+          name: `Posted customer ${n}`,
+          email: `posted${n}@bench.example`,
+        })),
+        serverCpuSeconds,
+      },
+      shape,
+    );
+    return { get, post };
+  });
+}
+
+/**
+ * Other work on the machine lowers every figure and widens the tails; say so
+ * rather than hide it. Read before the run: during it, the load is our own.
+ */
+function reportLoad(): void {
+  const [one = 0, five = 0] = os.loadavg();
+  const cores = os.cpus().length;
+  const busy = one > cores * 0.5 ? `  (busy: other work shares these ${cores} cores; figures will be lower and noisier)` : '';
+  say(`Load average before the run: ${one.toFixed(2)} (1 min), ${five.toFixed(2)} (5 min)${busy}`);
+}
+
+async function describeMachine(options: BenchOptions, database: BenchDatabase): Promise<void> {
+  const cpus = os.cpus();
+  say(`Billow benchmark, ${new Date().toISOString()}`);
+  say(`Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), Node.js ${process.version}`);
+  say(`PostgreSQL ${await postgresVersion(options.adminUrl)}, database ${database.name} (dropped at the end)`);
+  say(
+    `Load: autocannon in this process, ${options.connections} connections, ` +
+      `${options.warmupSeconds} s warm-up + ${options.durationSeconds} s per scenario; servers in child processes`,
+  );
+  reportLoad();
+}
+
+async function benchmark(options: BenchOptions, database: BenchDatabase, scratch: string): Promise<Results> {
+  const shape: LoadShape = options;
+  const env = billowEnv(database.url, path.join(scratch, 'data'));
+  say('Creating an organization (billow org create --json, which also migrates)');
+  const organization = await createOrganization(env);
+  say(`Seeding ${options.customers} customers`);
+  const customers = await seedCustomers(database.url, organization.organizationId, options.customers);
+
+  const jsonCeiling = await measureJsonCeiling(shape);
+  const pgCeiling = await measurePgCeiling(shape, database.url, customers);
+  const { get, post } = await measureBillow(shape, env, organization, customers);
+  return { get, post, jsonCeiling, pgCeiling };
+}
+
+/** Children first, then the database and the scratch directory; safe to call from a signal too. */
+function cleanupOnce(database: BenchDatabase, scratch: string): () => Promise<void> {
+  let cleaning: Promise<void> | null = null;
+  return () => {
+    cleaning ??= (async () => {
+      await stopAllChildren();
+      fs.rmSync(scratch, { recursive: true, force: true });
+      await database.drop();
+      say(`Dropped database ${database.name}`);
+    })();
+    return cleaning;
+  };
+}
+
+async function main(): Promise<void> {
+  const options = benchOptions();
+  const database = benchDatabase(options.adminUrl);
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'billow-bench-'));
+  const cleanup = cleanupOnce(database, scratch);
+  process.on('exit', killAllChildrenNow);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      say(`\n${signal}: stopping the servers and dropping ${database.name}`);
+      void cleanup().finally(() => process.exit(130));
+    });
+  }
+  try {
+    await database.create();
+    await describeMachine(options, database);
+    say(formatReport(await benchmark(options, database, scratch)));
+  } finally {
+    await cleanup();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`Benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);
