@@ -18,7 +18,11 @@ import { REQUEST_ID_HEADER, registerObservability, validRequestId } from './http
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerValidation } from './http/validation.js';
 import type { App } from './http/route-types.js';
+import { catalogRoutes } from './modules/catalog/routes.js';
 import { customerRoutes } from './modules/customers/routes.js';
+import { monetizationRoutes } from './modules/monetization/routes.js';
+import { mediaRoutes } from './modules/media/routes.js';
+import { createMediaService, type MediaService } from './modules/media/service.js';
 import { CustomerService } from './modules/customers/service.js';
 import { opsRoutes } from './modules/ops/routes.js';
 import { partnerRoutes } from './modules/partner/routes.js';
@@ -42,7 +46,7 @@ export interface RouteInfo {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    billow: { keyCache: KeyCache; routes: RouteInfo[]; registry: Registry };
+    billow: { keyCache: KeyCache; routes: RouteInfo[]; registry: Registry; media: MediaService };
   }
 }
 
@@ -81,7 +85,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onClose', async () => stopListening());
   const routes: RouteInfo[] = [];
   const registry = new Registry();
-  app.decorate('billow', { keyCache, routes, registry });
+  const media = createMediaService({ config, db: database.db, clock });
+  app.decorate('billow', { keyCache, routes, registry, media });
 
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth;
@@ -133,7 +138,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   opsRoutes(app, { ping: database.ping, registry });
 
   if (role === 'all' || role === 'core') {
+    mediaRoutes(app, media);
+    catalogRoutes(app, { db: database.db, clock, media, publicUrl: config.publicUrl });
     customerRoutes(app, new CustomerService(database.db, clock));
+    monetizationRoutes(app, { db: database.db });
     partnerRoutes(app, new PartnerService(database.db, clock));
   }
 

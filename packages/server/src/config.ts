@@ -3,6 +3,28 @@ import path from 'node:path';
 export type Role = 'all' | 'core' | 'edge' | 'worker';
 export type EnvironmentKind = 'sandbox' | 'production';
 
+/** Where uploaded media lives: `local` disk served by Billow, or an S3-compatible bucket. */
+export type StorageKind = 'local' | 's3';
+
+export interface S3Config {
+  bucket: string;
+  region: string;
+  /** For S3-compatible services (MinIO, R2, ...); null uses AWS. */
+  endpoint: string | null;
+  forcePathStyle: boolean;
+  /** Base URL (a CDN, or a public bucket) that serves objects under `public/`; null serves them through Billow. */
+  publicUrl: string | null;
+}
+
+export interface MediaConfig {
+  storage: StorageKind;
+  /** Root directory of the local store. */
+  dir: string;
+  /** Largest file one presigned upload accepts. */
+  maxUploadBytes: number;
+  s3: S3Config | null;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -18,6 +40,9 @@ export interface Config {
   keyCacheTtlMs: number;
   trustProxy: boolean;
   shutdownTimeoutMs: number;
+  /** Master secret for signed URLs; null: one is generated and kept in the database. */
+  secret: string | null;
+  media: MediaConfig;
 }
 
 export class ConfigError extends Error {}
@@ -47,6 +72,53 @@ function parseHostEnvironments(raw: string | undefined): Map<string, Environment
   return map;
 }
 
+const MiB = 1024 * 1024;
+/** S3 refuses a single POST upload above 5 GB. */
+export const S3_MAX_UPLOAD_BYTES = 5 * 1024 * MiB;
+const LOCAL_DEFAULT_MAX_UPLOAD_BYTES = 100 * MiB;
+const MIN_SECRET_LENGTH = 32;
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  return env[name] === 'true' || env[name] === '1';
+}
+
+function parseSecret(raw: string | undefined): string | null {
+  if (!raw) return null;
+  if (raw.length < MIN_SECRET_LENGTH) {
+    throw new ConfigError(`BILLOW_SECRET must be at least ${MIN_SECRET_LENGTH} characters (for example \`openssl rand -hex 32\`)`);
+  }
+  return raw;
+}
+
+function parseMedia(env: NodeJS.ProcessEnv, dataDir: string): MediaConfig {
+  const storage = env.BILLOW_STORAGE || 'local';
+  if (storage !== 'local' && storage !== 's3') {
+    throw new ConfigError(`BILLOW_STORAGE must be "local" or "s3", got "${storage}"`);
+  }
+  const dir = path.resolve(env.BILLOW_STORAGE_DIR || path.join(path.dirname(dataDir), 'files'));
+  if (storage === 'local') {
+    return { storage, dir, maxUploadBytes: integer(env, 'BILLOW_MEDIA_MAX_BYTES', LOCAL_DEFAULT_MAX_UPLOAD_BYTES, 1), s3: null };
+  }
+  const maxUploadBytes = integer(env, 'BILLOW_MEDIA_MAX_BYTES', S3_MAX_UPLOAD_BYTES, 1);
+  if (maxUploadBytes > S3_MAX_UPLOAD_BYTES) {
+    throw new ConfigError(`BILLOW_MEDIA_MAX_BYTES may be at most ${S3_MAX_UPLOAD_BYTES} (5 GB) with S3 storage`);
+  }
+  const bucket = env.BILLOW_S3_BUCKET;
+  if (!bucket) throw new ConfigError('BILLOW_STORAGE=s3 needs BILLOW_S3_BUCKET');
+  return {
+    storage,
+    dir,
+    maxUploadBytes,
+    s3: {
+      bucket,
+      region: env.BILLOW_S3_REGION || env.AWS_REGION || 'us-east-1',
+      endpoint: env.BILLOW_S3_ENDPOINT || null,
+      forcePathStyle: flag(env, 'BILLOW_S3_FORCE_PATH_STYLE'),
+      publicUrl: env.BILLOW_S3_PUBLIC_URL ? env.BILLOW_S3_PUBLIC_URL.replace(/\/+$/, '') : null,
+    },
+  };
+}
+
 /** The only place that reads process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.BILLOW_DATA_DIR || './.billow/data');
@@ -68,5 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keyCacheTtlMs: integer(env, 'BILLOW_KEY_CACHE_TTL_MS', 5000),
     trustProxy: env.BILLOW_TRUST_PROXY === 'true' || env.BILLOW_TRUST_PROXY === '1',
     shutdownTimeoutMs: integer(env, 'BILLOW_SHUTDOWN_TIMEOUT_MS', 10000, 1),
+    secret: parseSecret(env.BILLOW_SECRET),
+    media: parseMedia(env, dataDir),
   };
 }

@@ -137,7 +137,10 @@ export async function startBillow(options: StartOptions = {}): Promise<RunningBi
     app = await buildApp({ config, database, clock, logger, role, redis });
     await app.listen({ port: config.port, host: config.host });
     const scheduler = new Scheduler(logger);
-    if (role === 'all' || role === 'worker') scheduler.start(backgroundTasks(database.db, clock));
+    const media = app.billow.media;
+    if (role === 'all' || role === 'worker') {
+      scheduler.start(backgroundTasks(database.db, clock, { sweepMedia: () => media.sweep() }));
+    }
     const shutdown = gracefulShutdown({ app, scheduler, redis, database }, logger, config.shutdownTimeoutMs);
     // Before the summary announces the server: whoever reads it may signal at once.
     exitOnSignals(shutdown, logger);

@@ -49,6 +49,11 @@ export function describeValidation(issues: AjvIssue[], context: string): string 
       return `${prefix}${field} is required`;
     case 'additionalProperties':
       return `${prefix}${field} is not a known field`;
+    case 'pattern':
+      if (issue.params.pattern === '\\S') return `${prefix}${field} must not be blank`;
+      return `${prefix}${field}: ${issue.message ?? 'is not valid'}`;
+    case 'enum':
+      return `${prefix}${field} must be one of ${(issue.params.allowedValues as unknown[]).join(', ')}`;
     default:
       return `${prefix}${field}: ${issue.message ?? 'is not valid'}`;
   }

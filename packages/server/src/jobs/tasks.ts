@@ -3,7 +3,12 @@ import type { Clock } from '../lib/clock.js';
 import { purgeExpiredIdempotencyKeys } from '../http/idempotency.js';
 import type { PeriodicTask } from './scheduler.js';
 
-export function backgroundTasks(db: Db, clock: Clock): PeriodicTask[] {
+export interface TaskDeps {
+  /** Deletes uploads that were never attached, a while after they expired. */
+  sweepMedia(): Promise<number>;
+}
+
+export function backgroundTasks(db: Db, clock: Clock, deps: TaskDeps): PeriodicTask[] {
   return [
     {
       name: 'purge-idempotency-keys',
@@ -11,6 +16,14 @@ export function backgroundTasks(db: Db, clock: Clock): PeriodicTask[] {
       run: async () => {
         const purged = await purgeExpiredIdempotencyKeys(db, clock);
         return purged > 0 ? `purged ${purged} expired idempotency keys` : undefined;
+      },
+    },
+    {
+      name: 'sweep-unused-uploads',
+      everyMs: 60 * 60 * 1000,
+      run: async () => {
+        const swept = await deps.sweepMedia();
+        return swept > 0 ? `deleted ${swept} uploads that were never attached` : undefined;
       },
     },
   ];

@@ -1,0 +1,80 @@
+import { Type } from 'typebox';
+import { CatalogListQuery, ErrorBody, Feature, FeatureCreate, FeatureList } from '@billow/contract';
+import { CATALOG_PAGE_SIZE, pageOf, pageRequest } from '../../../http/pagination.js';
+import { authOf, SERVER_ONLY, SERVER_OR_CLIENT, type App } from '../../../http/route-types.js';
+import type { FeatureService } from './service.js';
+
+const tags = ['Features'];
+/** Reads are open to client keys, for pricing pages in the browser; writes need a server key. */
+const readAuth = { auth: SERVER_OR_CLIENT };
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const FeaturePath = Type.Object({ pk: Type.String({ minLength: 1, maxLength: 200 }) });
+
+export function featureRoutes(app: App, service: FeatureService): void {
+  app.get(
+    '/api/v1/catalog/features/',
+    {
+      config: readAuth,
+      schema: {
+        tags,
+        summary: 'List features',
+        description: 'Archived features are left out. `search` matches name, identifier and description.',
+        querystring: CatalogListQuery,
+        response: { 200: FeatureList, ...errors },
+      },
+    },
+    async (request) => {
+      const at = pageRequest(request.query, CATALOG_PAGE_SIZE);
+      const { count, results } = await service.list(authOf(request), request.query.search, at);
+      return pageOf(request, at, count, results);
+    },
+  );
+
+  app.post(
+    '/api/v1/catalog/features/',
+    {
+      config: { auth: SERVER_ONLY },
+      schema: {
+        tags,
+        summary: 'Create a feature',
+        description:
+          'BOOLEAN: on or off. CUSTOMIZABLE: a number per plan. METER: a counted quantity, which needs featureDetails.featureSubType and featureDetails.units. Identifier and type never change.',
+        body: FeatureCreate,
+        response: { 201: Feature, ...errors, 409: ErrorBody },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await service.create(authOf(request), request.body)),
+  );
+
+  app.get(
+    '/api/v1/catalog/features/:pk/',
+    {
+      config: readAuth,
+      schema: {
+        tags,
+        summary: 'Retrieve a feature by id or identifier',
+        params: FeaturePath,
+        response: { 200: Feature, ...errors },
+      },
+    },
+    async (request) => service.get(authOf(request), request.params.pk),
+  );
+
+  app.delete(
+    '/api/v1/catalog/features/:pk/',
+    {
+      config: { auth: SERVER_ONLY },
+      schema: {
+        tags,
+        summary: 'Archive a feature',
+        description: 'Plans that grant it keep working; it can no longer be added to plans.',
+        params: FeaturePath,
+        response: { 204: Type.Null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await service.archive(authOf(request), request.params.pk);
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,63 @@
+import type { Selectable } from 'kysely';
+import type { Executor } from '../../../db/transaction.js';
+import type { PlanPricesTable } from '../../../db/schema.js';
+import type { StoredChargeCatalogPrice, StoredPrice } from './prices.compute.js';
+
+export type PriceRow = Selectable<PlanPricesTable>;
+
+export function toStored(row: PriceRow): StoredPrice {
+  return {
+    priceType: row.price_type,
+    currency: row.currency,
+    freeTrial: row.free_trial,
+    trialPeriod: row.trial_period,
+    enabled: row.enabled,
+    taxBehavior: row.tax_behavior,
+    chargeCatalogPrice: row.charge_catalog_price as StoredChargeCatalogPrice[],
+  };
+}
+
+export async function replacePrices(
+  db: Executor,
+  environmentId: string,
+  versionId: string,
+  prices: Array<StoredPrice & { id: string }>,
+): Promise<PriceRow[]> {
+  await db.deleteFrom('plan_prices').where('plan_version_id', '=', versionId).execute();
+  if (prices.length === 0) return [];
+  return db
+    .insertInto('plan_prices')
+    .values(
+      prices.map((p, position) => ({
+        id: p.id,
+        environment_id: environmentId,
+        plan_version_id: versionId,
+        position,
+        price_type: p.priceType,
+        currency: p.currency,
+        free_trial: p.freeTrial,
+        trial_period: p.trialPeriod,
+        enabled: p.enabled,
+        tax_behavior: p.taxBehavior,
+        charge_catalog_price: JSON.stringify(p.chargeCatalogPrice),
+      })),
+    )
+    .returningAll()
+    .execute();
+}
+
+export async function countPrices(db: Executor, versionId: string): Promise<number> {
+  const row = await db
+    .selectFrom('plan_prices')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('plan_version_id', '=', versionId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function listPrices(db: Executor, versionIds: string[], limit?: number, offset = 0): Promise<PriceRow[]> {
+  if (versionIds.length === 0) return [];
+  let query = db.selectFrom('plan_prices').selectAll().where('plan_version_id', 'in', versionIds).orderBy('position');
+  if (limit !== undefined) query = query.limit(limit).offset(offset);
+  return query.execute();
+}

@@ -1,0 +1,71 @@
+import type { PlanPrice, PlanPriceInput } from '@billow/contract';
+import { newId } from '../../../lib/crypto.js';
+import type { Db } from '../../../db/connect.js';
+import type { PageRequest } from '../../../http/pagination.js';
+import { invalid } from '../errors.js';
+import { findFeatures } from '../features/repo.js';
+import type { PlanService } from '../plans/service.js';
+import { touch } from '../plans/drafts.js';
+import type { CatalogScope } from '../scope.js';
+import { featureRefsOf, normalizePrices, presentPrice, PriceError, type FeatureRef } from './prices.compute.js';
+import * as repo from './repo.js';
+
+export const FALLBACK_CURRENCY = 'USD';
+
+export class PriceService {
+  constructor(
+    private readonly db: Db,
+    private readonly plans: PlanService,
+    private readonly clock: { now(): Date },
+  ) {}
+
+  private async featureIndex(scope: CatalogScope, inputs: PlanPriceInput[]): Promise<Map<string, FeatureRef>> {
+    const rows = await findFeatures(this.db, scope.environmentId, featureRefsOf(inputs));
+    const index = new Map<string, FeatureRef>();
+    for (const row of rows) {
+      const ref = { id: row.id, identifier: row.identifier, featureType: row.feature_type, archived: row.archived_at !== null };
+      index.set(row.id, ref);
+      index.set(row.identifier, ref);
+    }
+    return index;
+  }
+
+  private async defaultCurrency(productId: string): Promise<string> {
+    const settings = await this.db
+      .selectFrom('product_settings')
+      .select('currency')
+      .where('product_id', '=', productId)
+      .executeTakeFirst();
+    return settings?.currency ?? FALLBACK_CURRENCY;
+  }
+
+  /** Replaces every price of the plan's draft at once: one invalid price and nothing changes. */
+  async replace(scope: CatalogScope, identifier: string, inputs: PlanPriceInput[]): Promise<{ prices: PlanPrice[] }> {
+    const { plan } = await this.plans.resolve(this.db, scope, identifier);
+    const features = await this.featureIndex(scope, inputs);
+    let normalized;
+    try {
+      normalized = normalizePrices(inputs, features, await this.defaultCurrency(plan.product_id));
+    } catch (error) {
+      if (error instanceof PriceError) throw invalid(error.message);
+      throw error;
+    }
+    return this.plans.onDraft(scope, identifier, async (tx, draft) => {
+      const rows = await repo.replacePrices(
+        tx,
+        scope.environmentId,
+        draft.version.id,
+        normalized.map((price) => ({ ...price, id: newId() })),
+      );
+      await touch(tx, this.clock, draft);
+      return { prices: rows.map((row) => presentPrice(repo.toStored(row), row.id, draft.version.version)) };
+    });
+  }
+
+  async list(scope: CatalogScope, identifier: string, version: number | undefined, page: PageRequest) {
+    const found = await this.plans.resolve(this.db, scope, identifier, version);
+    const count = await repo.countPrices(this.db, found.version.id);
+    const rows = page.offset >= count ? [] : await repo.listPrices(this.db, [found.version.id], page.pageSize, page.offset);
+    return { count, results: rows.map((row) => presentPrice(repo.toStored(row), row.id, found.version.version)) };
+  }
+}

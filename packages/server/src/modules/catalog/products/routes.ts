@@ -1,0 +1,176 @@
+import { Type } from 'typebox';
+import {
+  CatalogListQuery,
+  ErrorBody,
+  ProductCreate,
+  ProductImage,
+  ProductImageUpdate,
+  ProductList,
+  ProductSettings,
+  ProductSettingsUpdate,
+  ProductUpdate,
+  ProductWithPlans,
+} from '@billow/contract';
+import { CATALOG_PAGE_SIZE, pageOf, pageRequest } from '../../../http/pagination.js';
+import { SERVER_ONLY, SERVER_OR_CLIENT, type App } from '../../../http/route-types.js';
+import type { ScopeOf } from '../scope.js';
+import type { ProductService } from './service.js';
+
+const tags = ['Products'];
+/** Reads are open to client keys, for pricing pages in the browser; writes need a server key. */
+const readAuth = { auth: SERVER_OR_CLIENT };
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const ProductPath = Type.Object({ pk: Type.String({ minLength: 1, maxLength: 200 }) });
+const ImagePath = Type.Object({
+  product_pk: Type.String({ minLength: 1, maxLength: 200 }),
+  pk: Type.String({ format: 'uuid' }),
+});
+const auth = { auth: SERVER_ONLY };
+
+export function productRoutes(app: App, service: ProductService, scopeOf: ScopeOf): void {
+  app.get(
+    '/api/v1/catalog/products/',
+    {
+      config: readAuth,
+      schema: {
+        tags,
+        summary: 'List products',
+        description: 'Newest first; archived products are left out. `search` matches name, identifier and description.',
+        querystring: CatalogListQuery,
+        response: { 200: ProductList, ...errors },
+      },
+    },
+    async (request) => {
+      const at = pageRequest(request.query, CATALOG_PAGE_SIZE);
+      const { count, results } = await service.list(scopeOf(request), request.query.search, at);
+      return pageOf(request, at, count, results);
+    },
+  );
+
+  app.post(
+    '/api/v1/catalog/products/',
+    {
+      config: auth,
+      schema: {
+        tags,
+        summary: 'Create a product',
+        description: 'Without an identifier, one is made from the name. imageKeys come from POST /media/.',
+        body: ProductCreate,
+        response: { 201: ProductWithPlans, ...errors, 409: ErrorBody },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await service.create(scopeOf(request), request.body)),
+  );
+
+  app.get(
+    '/api/v1/catalog/products/:pk/',
+    {
+      config: readAuth,
+      schema: {
+        tags,
+        summary: 'Retrieve a product by id or identifier',
+        description: '`plans` lists the identifiers of its published, non-archived plans.',
+        params: ProductPath,
+        response: { 200: ProductWithPlans, ...errors },
+      },
+    },
+    async (request) => service.get(scopeOf(request), request.params.pk),
+  );
+
+  app.patch(
+    '/api/v1/catalog/products/:pk/',
+    {
+      config: auth,
+      schema: {
+        tags,
+        summary: 'Update a product',
+        description: 'imageKeys are appended to the images it has (at most 10 in all).',
+        params: ProductPath,
+        body: ProductUpdate,
+        response: { 200: ProductWithPlans, ...errors },
+      },
+    },
+    async (request) => service.update(scopeOf(request), request.params.pk, request.body),
+  );
+
+  app.delete(
+    '/api/v1/catalog/products/:pk/',
+    {
+      config: auth,
+      schema: {
+        tags,
+        summary: 'Archive a product',
+        description: 'Its plans leave the plan list; existing subscribers keep what they have.',
+        params: ProductPath,
+        response: { 204: Type.Null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await service.archive(scopeOf(request), request.params.pk);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/v1/catalog/products/:pk/settings/',
+    {
+      config: readAuth,
+      schema: {
+        tags: ['Product Settings'],
+        summary: "Retrieve a product's settings",
+        params: ProductPath,
+        response: { 200: ProductSettings, ...errors },
+      },
+    },
+    async (request) => service.settings(scopeOf(request), request.params.pk),
+  );
+
+  app.patch(
+    '/api/v1/catalog/products/:pk/settings/',
+    {
+      config: auth,
+      schema: {
+        tags: ['Product Settings'],
+        summary: "Update a product's settings",
+        params: ProductPath,
+        body: ProductSettingsUpdate,
+        response: { 200: ProductSettings, ...errors },
+      },
+    },
+    async (request) => service.updateSettings(scopeOf(request), request.params.pk, request.body),
+  );
+
+  app.patch(
+    '/api/v1/catalog/products/:product_pk/image/:pk/',
+    {
+      config: auth,
+      schema: {
+        tags: ['Product Files'],
+        summary: 'Update a product image',
+        description: 'A product has one thumbnail: making an image the thumbnail clears the others.',
+        params: ImagePath,
+        body: ProductImageUpdate,
+        response: { 200: ProductImage, ...errors },
+      },
+    },
+    async (request) => service.updateImage(scopeOf(request), request.params.product_pk, request.params.pk, request.body),
+  );
+
+  app.delete(
+    '/api/v1/catalog/products/:product_pk/image/:pk/',
+    {
+      config: auth,
+      schema: {
+        tags: ['Product Files'],
+        summary: 'Delete a product image',
+        description: 'Removes the image record and its stored file for good.',
+        params: ImagePath,
+        response: { 204: Type.Null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await service.deleteImage(scopeOf(request), request.params.product_pk, request.params.pk);
+      return reply.code(204).send(null);
+    },
+  );
+}

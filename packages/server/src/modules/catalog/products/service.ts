@@ -1,0 +1,255 @@
+import type {
+  Product,
+  ProductCreate,
+  ProductImage,
+  ProductImageUpdate,
+  ProductSettings,
+  ProductSettingsUpdate,
+  ProductUpdate,
+  ProductWithPlans,
+} from '@billow/contract';
+import type { Clock } from '../../../lib/clock.js';
+import { newId } from '../../../lib/crypto.js';
+import { isCurrency } from '../../../lib/money.js';
+import type { Db } from '../../../db/connect.js';
+import { inTransaction, isUniqueViolation, type Tx } from '../../../db/transaction.js';
+import { notFound } from '../../../http/errors.js';
+import type { PageRequest } from '../../../http/pagination.js';
+import { alreadyArchived, archivedParent, identifierTaken, invalid, productNotFound } from '../errors.js';
+import { freeIdentifier } from '../identifiers.js';
+import type { CatalogMedia, MediaScope, StoredObject } from '../media-port.js';
+import * as repo from './repo.js';
+
+export const MAX_PRODUCT_IMAGES = 10;
+
+export interface ProductScope extends MediaScope {
+  /** Root URL images are served from, e.g. https://billing.example.com */
+  baseUrl: string;
+}
+
+export class ProductService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly media: CatalogMedia,
+  ) {}
+
+  private toImage(row: repo.ProductImageRow, baseUrl: string): ProductImage {
+    return {
+      id: row.id,
+      name: row.name,
+      image: this.media.publicUrl(baseUrl, row.storage_key),
+      ordering: row.ordering,
+      thumbnail: row.thumbnail,
+      enabled: row.enabled,
+    };
+  }
+
+  private async toProducts(db: Tx | Db, rows: repo.ProductRow[], baseUrl: string): Promise<Product[]> {
+    const images = await repo.imagesOf(
+      db,
+      rows.map((r) => r.id),
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      identifier: row.identifier,
+      name: row.name,
+      description: row.description,
+      taxCode: row.tax_code,
+      createdBy: null,
+      isArchived: row.archived_at !== null,
+      images: images.filter((i) => i.product_id === row.id).map((i) => this.toImage(i, baseUrl)),
+      createdOn: row.created_at.toISOString(),
+      modifiedOn: row.modified_at.toISOString(),
+    }));
+  }
+
+  private async withPlans(db: Tx | Db, row: repo.ProductRow, baseUrl: string): Promise<ProductWithPlans> {
+    const [product] = await this.toProducts(db, [row], baseUrl);
+    return { ...product!, plans: await repo.publishedPlanIdentifiers(db, row.id) };
+  }
+
+  /** Copies uploads to permanent storage before the transaction; `attach` records them inside it. */
+  private stageImages(scope: ProductScope, keys: string[] | undefined, productId: string): Promise<StoredObject[]> {
+    if (!keys || keys.length === 0) return Promise.resolve([]);
+    if (new Set(keys).size !== keys.length) throw invalid('imageKeys: the same key is listed twice');
+    // Product images appear on public pricing pages, so they are stored publicly.
+    return this.media.stage(scope, keys, `products/${productId}`, { visibility: 'public' });
+  }
+
+  private async attachImages(tx: Tx, scope: ProductScope, product: repo.ProductRow, staged: StoredObject[]) {
+    if (staged.length === 0) return;
+    const existing = await repo.imagesOf(tx, [product.id]);
+    if (existing.length + staged.length > MAX_PRODUCT_IMAGES) {
+      throw invalid(
+        `imageKeys: a product holds at most ${MAX_PRODUCT_IMAGES} images; it has ${existing.length} and ${staged.length} more were given`,
+      );
+    }
+    await this.media.consume(tx, scope, staged);
+    const hasThumbnail = existing.some((i) => i.thumbnail);
+    const firstOrdering = existing.reduce((max, i) => Math.max(max, i.ordering + 1), 0);
+    await repo.insertImages(
+      tx,
+      staged.map((object, index) => ({
+        id: newId(),
+        environment_id: scope.environmentId,
+        product_id: product.id,
+        name: object.fileName,
+        storage_key: object.key,
+        content_type: object.contentType,
+        size: String(object.size),
+        ordering: firstOrdering + index,
+        thumbnail: !hasThumbnail && index === 0,
+        enabled: true,
+        created_at: this.clock.now(),
+      })),
+    );
+  }
+
+  async create(scope: ProductScope, input: ProductCreate): Promise<ProductWithPlans> {
+    const id = newId();
+    const staged = await this.stageImages(scope, input.imageKeys, id);
+    try {
+      return await inTransaction(this.db, async (tx) => {
+        const identifier = input.identifier ?? (await freeIdentifier(tx, 'products', scope.environmentId, input.name));
+        const now = this.clock.now();
+        const row = await repo.insertProduct(tx, {
+          id,
+          environment_id: scope.environmentId,
+          identifier,
+          name: input.name.trim(),
+          description: input.description ?? '',
+          tax_code: input.taxCode,
+          created_at: now,
+          modified_at: now,
+        });
+        await this.attachImages(tx, scope, row, staged);
+        return this.withPlans(tx, row, scope.baseUrl);
+      });
+    } catch (error) {
+      await this.media.remove(staged.map((s) => s.key));
+      if (isUniqueViolation(error, repo.PRODUCT_IDENTIFIER_CONSTRAINT)) {
+        throw identifierTaken('product', input.identifier ?? input.name);
+      }
+      throw error;
+    }
+  }
+
+  async get(scope: ProductScope, ref: string): Promise<ProductWithPlans> {
+    const row = await repo.findProduct(this.db, scope.environmentId, ref);
+    if (!row) throw productNotFound(ref);
+    return this.withPlans(this.db, row, scope.baseUrl);
+  }
+
+  async list(scope: ProductScope, search: string | undefined, page: PageRequest) {
+    const term = search?.trim() || undefined;
+    const count = await repo.countProducts(this.db, scope.environmentId, term);
+    const rows =
+      page.offset >= count ? [] : await repo.listProducts(this.db, scope.environmentId, term, page.pageSize, page.offset);
+    return { count, results: await this.toProducts(this.db, rows, scope.baseUrl) };
+  }
+
+  private async livingProduct(tx: Tx, scope: ProductScope, ref: string): Promise<repo.ProductRow> {
+    const row = await repo.findProduct(tx, scope.environmentId, ref, { forUpdate: true });
+    if (!row) throw productNotFound(ref);
+    if (row.archived_at) throw archivedParent('product', ref);
+    return row;
+  }
+
+  async update(scope: ProductScope, ref: string, input: ProductUpdate): Promise<ProductWithPlans> {
+    const known = await repo.findProduct(this.db, scope.environmentId, ref);
+    if (!known) throw productNotFound(ref);
+    const staged = await this.stageImages(scope, input.imageKeys, known.id);
+    try {
+      return await inTransaction(this.db, async (tx) => {
+        const row = await this.livingProduct(tx, scope, ref);
+        const updated = await repo.updateProduct(tx, row.id, {
+          ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+          ...(input.description !== undefined ? { description: input.description ?? '' } : {}),
+          ...(input.taxCode !== undefined ? { tax_code: input.taxCode } : {}),
+          modified_at: this.clock.now(),
+        });
+        await this.attachImages(tx, scope, updated, staged);
+        return this.withPlans(tx, updated, scope.baseUrl);
+      });
+    } catch (error) {
+      await this.media.remove(staged.map((s) => s.key));
+      throw error;
+    }
+  }
+
+  async archive(scope: ProductScope, ref: string): Promise<void> {
+    await inTransaction(this.db, async (tx) => {
+      const row = await repo.findProduct(tx, scope.environmentId, ref, { forUpdate: true });
+      if (!row) throw productNotFound(ref);
+      if (row.archived_at) throw alreadyArchived('product', ref);
+      const now = this.clock.now();
+      await repo.updateProduct(tx, row.id, { archived_at: now, modified_at: now });
+    });
+  }
+
+  private toSettings(row: repo.ProductSettingsRow): ProductSettings {
+    return { vpn: row.vpn, tor: row.tor, proxy: row.proxy, currency: row.currency, productUrl: row.product_url };
+  }
+
+  async settings(scope: ProductScope, ref: string): Promise<ProductSettings> {
+    return inTransaction(this.db, async (tx) => {
+      const row = await repo.findProduct(tx, scope.environmentId, ref);
+      if (!row) throw productNotFound(ref);
+      return this.toSettings(await repo.settingsOf(tx, row, this.clock.now()));
+    });
+  }
+
+  async updateSettings(scope: ProductScope, ref: string, input: ProductSettingsUpdate): Promise<ProductSettings> {
+    let currency = input.currency;
+    if (typeof currency === 'string') {
+      currency = currency.trim().toUpperCase();
+      if (!isCurrency(currency)) throw invalid(`currency: "${input.currency}" is not an ISO 4217 currency code`);
+    }
+    return inTransaction(this.db, async (tx) => {
+      const row = await this.livingProduct(tx, scope, ref);
+      const now = this.clock.now();
+      await repo.settingsOf(tx, row, now);
+      const updated = await repo.updateSettings(tx, row.id, {
+        ...(input.vpn !== undefined ? { vpn: input.vpn } : {}),
+        ...(input.tor !== undefined ? { tor: input.tor } : {}),
+        ...(input.proxy !== undefined ? { proxy: input.proxy } : {}),
+        ...(currency !== undefined ? { currency } : {}),
+        ...(input.productUrl !== undefined ? { product_url: input.productUrl } : {}),
+        modified_at: now,
+      });
+      return this.toSettings(updated);
+    });
+  }
+
+  async updateImage(scope: ProductScope, ref: string, imageId: string, input: ProductImageUpdate): Promise<ProductImage> {
+    return inTransaction(this.db, async (tx) => {
+      const product = await this.livingProduct(tx, scope, ref);
+      const image = await repo.findImage(tx, product.id, imageId);
+      if (!image) throw notFound(`Product "${ref}" has no image "${imageId}"`, 'image_not_found');
+      if (input.thumbnail === true) await repo.clearThumbnail(tx, product.id);
+      const updated = await repo.updateImage(tx, image.id, {
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.ordering !== undefined ? { ordering: input.ordering } : {}),
+        ...(input.thumbnail !== undefined ? { thumbnail: input.thumbnail } : {}),
+        ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+      });
+      await repo.updateProduct(tx, product.id, { modified_at: this.clock.now() });
+      return this.toImage(updated, scope.baseUrl);
+    });
+  }
+
+  /** Deletes the record and, once that is committed, the stored file: for good. */
+  async deleteImage(scope: ProductScope, ref: string, imageId: string): Promise<void> {
+    const storageKey = await inTransaction(this.db, async (tx) => {
+      const product = await repo.findProduct(tx, scope.environmentId, ref, { forUpdate: true });
+      if (!product) throw productNotFound(ref);
+      const image = await repo.findImage(tx, product.id, imageId);
+      if (!image) throw notFound(`Product "${ref}" has no image "${imageId}"`, 'image_not_found');
+      await repo.deleteImage(tx, image.id);
+      await repo.updateProduct(tx, product.id, { modified_at: this.clock.now() });
+      return image.storage_key;
+    });
+    await this.media.remove([storageKey]);
+  }
+}

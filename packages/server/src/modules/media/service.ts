@@ -1,0 +1,229 @@
+import type { FastifyRequest } from 'fastify';
+import type { MediaUpload, MediaUploadCreate } from '@billow/contract';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/connect.js';
+import type { Tx } from '../../db/transaction.js';
+import type { Clock } from '../../lib/clock.js';
+import { newId } from '../../lib/crypto.js';
+import {
+  emptyFileName,
+  uploadConsumed,
+  uploadExpired,
+  uploadListedTwice,
+  uploadMissing,
+  uploadTooLarge,
+  uploadUnknown,
+} from './errors.js';
+import { sanitizeFileName } from './file-names.js';
+import { isPublicKey, isSafeKey, isValidPurpose, permanentKey, tmpKey, type Visibility } from './keys.js';
+import { LocalDiskStore } from './local-store.js';
+import * as repo from './repo.js';
+import { S3Store } from './s3-store.js';
+import { signingSecret } from './secret.js';
+import { MediaSigner } from './signing.js';
+import type { ObjectInfo, ObjectStore } from './store.js';
+
+/** How long a presigned upload, and the fileKey it yields, stays usable. */
+export const UPLOAD_TTL_MS = 60 * 60 * 1000;
+export const DEFAULT_DOWNLOAD_TTL_SECONDS = 5 * 60;
+/** Abandoned uploads are swept this long after they expire. */
+const SWEEP_GRACE_MS = 24 * 60 * 60 * 1000;
+const SWEEP_BATCH = 500;
+
+export interface MediaScope {
+  organizationId: string;
+  environmentId: string;
+}
+
+export interface StoredObject {
+  /** Permanent key; store it, and pass it to publicUrl, downloadUrl and remove. */
+  key: string;
+  fileName: string;
+  contentType: string;
+  size: number;
+  /** The tmp/ fileKey it came from, for consume. */
+  uploadKey: string;
+}
+
+export interface StageOptions {
+  /** `public`: served to anyone at publicUrl (product images). Default `private`: only through downloadUrl. */
+  visibility?: Visibility;
+}
+
+export interface MediaOptions {
+  maxUploadBytes: number;
+  /** BILLOW_PUBLIC_URL: the root every URL is built on when set. */
+  publicUrl: string | null;
+}
+
+/**
+ * Presigned uploads, and the hand-over of uploaded files to the modules that
+ * keep them (the catalog): stage copies a file out of tmp/, consume records the
+ * hand-over in the caller's transaction, remove deletes for good.
+ */
+export class MediaService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    readonly store: ObjectStore,
+    private readonly options: MediaOptions,
+  ) {}
+
+  get maxUploadBytes(): number {
+    return this.options.maxUploadBytes;
+  }
+
+  /** The absolute root URLs are built on: BILLOW_PUBLIC_URL, else the request's own. */
+  baseUrlOf(request: FastifyRequest): string {
+    return this.options.publicUrl ?? `${request.protocol}://${request.host}`;
+  }
+
+  async createUpload(scope: MediaScope, input: MediaUploadCreate, baseUrl: string): Promise<MediaUpload> {
+    const fileName = sanitizeFileName(input.fileName);
+    if (!fileName) throw emptyFileName();
+    const key = tmpKey(fileName);
+    const now = this.clock.now();
+    const expiresAt = new Date(now.getTime() + UPLOAD_TTL_MS);
+    const maxBytes = this.options.maxUploadBytes;
+    const presigned = await this.store.presignUpload({ baseUrl, key, contentType: input.fileType, maxBytes, expiresAt });
+    await repo.insertUpload(this.db, {
+      id: newId(),
+      environmentId: scope.environmentId,
+      fileKey: key,
+      fileName,
+      contentType: input.fileType,
+      maxSize: maxBytes,
+      at: now,
+      expiresAt,
+    });
+    return { url: presigned.url, fields: presigned.fields, fileKey: key };
+  }
+
+  /**
+   * Outside any transaction: checks that every key is an upload of this
+   * environment that was uploaded, is within its hour and is not consumed, then
+   * copies each to permanent storage under `purpose` (`products/<id>`) and
+   * deletes its previous copy. A refused key → ApiError 400 naming it, before
+   * anything is copied. Staging an upload again (the caller's transaction
+   * failed) moves it on from where the last staging put it.
+   */
+  async stage(scope: MediaScope, tmpKeys: string[], purpose: string, options: StageOptions = {}): Promise<StoredObject[]> {
+    if (!isValidPurpose(purpose)) throw new Error(`Invalid media purpose ${JSON.stringify(purpose)}`);
+    const visibility = options.visibility ?? 'private';
+    const rows = new Map((await repo.findUploads(this.db, scope.environmentId, [...new Set(tmpKeys)])).map((r) => [r.file_key, r]));
+    const now = this.clock.now().getTime();
+    const seen = new Set<string>();
+    const checked: { row: repo.UploadRow; source: string; info: ObjectInfo }[] = [];
+    for (const key of tmpKeys) {
+      if (seen.has(key)) throw uploadListedTwice(key);
+      seen.add(key);
+      const row = rows.get(key);
+      if (!row) throw uploadUnknown(key);
+      if (row.consumed_at) throw uploadConsumed(key);
+      if (row.expires_at.getTime() <= now) throw uploadExpired(key);
+      const source = row.stored_key ?? row.file_key;
+      const info = await this.store.head(source);
+      if (!info) throw uploadMissing(key);
+      if (info.size > Number(row.max_size)) throw uploadTooLarge(key, Number(row.max_size));
+      checked.push({ row, source, info });
+    }
+
+    const staged: StoredObject[] = [];
+    for (const { row, source, info } of checked) {
+      const destination = permanentKey(visibility, scope.environmentId, purpose, row.file_name);
+      // A concurrent staging of the same upload moved the source away, or won the race to record its copy.
+      if (!(await this.store.copy(source, destination))) throw uploadConsumed(row.file_key);
+      const recorded = await repo.recordStaging(this.db, {
+        id: row.id,
+        previousKey: row.stored_key,
+        storedKey: destination,
+        size: info.size,
+        uploadedAt: info.uploadedAt,
+      });
+      if (!recorded) {
+        await this.store.delete(destination);
+        throw uploadConsumed(row.file_key);
+      }
+      await this.store.delete(source);
+      staged.push({
+        key: destination,
+        fileName: row.file_name,
+        contentType: row.content_type,
+        size: info.size,
+        uploadKey: row.file_key,
+      });
+    }
+    return staged;
+  }
+
+  /** Inside the caller's transaction: marks the uploads consumed; one consumed (or staged again) meanwhile → 400 naming it. */
+  async consume(tx: Tx, scope: MediaScope, objects: StoredObject[]): Promise<void> {
+    const at = this.clock.now();
+    for (const object of objects) {
+      const done = await repo.markConsumed(tx, scope.environmentId, object.uploadKey, object.key, at);
+      if (!done) throw uploadConsumed(object.uploadKey);
+    }
+  }
+
+  /** After the caller's transaction committed: deletes permanent objects for good. Missing ones are not an error. */
+  async remove(keys: string[]): Promise<void> {
+    for (const key of keys) {
+      if (!isSafeKey(key)) throw new Error(`Invalid media key ${JSON.stringify(key)}`);
+    }
+    await Promise.all(keys.map((key) => this.store.delete(key)));
+  }
+
+  /** A URL anyone may fetch, for objects staged with visibility `public`; unguessable by its random key. */
+  publicUrl(baseUrl: string, key: string): string {
+    if (!isPublicKey(key)) throw new Error(`The media key ${JSON.stringify(key)} is not public; use downloadUrl`);
+    return this.store.publicUrl(baseUrl, key);
+  }
+
+  /** A short-lived URL that serves the object as a download named `fileName`. */
+  async downloadUrl(
+    baseUrl: string,
+    key: string,
+    fileName: string,
+    ttlSeconds: number = DEFAULT_DOWNLOAD_TTL_SECONDS,
+  ): Promise<string> {
+    if (!isSafeKey(key)) throw new Error(`Invalid media key ${JSON.stringify(key)}`);
+    const expiresAt = new Date(this.clock.now().getTime() + ttlSeconds * 1000);
+    return this.store.downloadUrl({ baseUrl, key, fileName, expiresAt });
+  }
+
+  /**
+   * Deletes uploads that were never attached, a day after they expired, with
+   * their files (in tmp/, or where a staging left them). Returns how many.
+   */
+  async sweep(): Promise<number> {
+    const cutoff = new Date(this.clock.now().getTime() - SWEEP_GRACE_MS);
+    const rows = await repo.findAbandonedUploads(this.db, cutoff, SWEEP_BATCH);
+    for (const row of rows) {
+      await this.store.delete(row.file_key);
+      if (row.stored_key) await this.store.delete(row.stored_key);
+    }
+    await repo.deleteUploads(this.db, rows.map((row) => row.id));
+    return rows.length;
+  }
+
+  close(): Promise<void> {
+    return this.store.close();
+  }
+}
+
+/** The store configuration asks for, around one MediaService per process. */
+export function createMediaService(deps: { config: Config; db: Db; clock: Clock }): MediaService {
+  const { config, db, clock } = deps;
+  const media = config.media;
+  let store: ObjectStore;
+  if (media.storage === 's3' && media.s3) {
+    store = S3Store.fromConfig(media.s3, clock);
+  } else {
+    const secret = signingSecret(db, clock, config.secret);
+    let signer: MediaSigner | null = null;
+    store = new LocalDiskStore(media.dir, async () => (signer ??= new MediaSigner(await secret())), clock);
+  }
+  return new MediaService(db, clock, store, { maxUploadBytes: media.maxUploadBytes, publicUrl: config.publicUrl });
+}
+
+export { requestBaseUrl } from './urls.js';

@@ -1,0 +1,46 @@
+import { ErrorBody, ProductOffering, ProductOfferingPath, ProductOfferingQuery } from '@billow/contract';
+import { authOf, SERVER_OR_CLIENT, type App } from '../../http/route-types.js';
+import type { Db } from '../../db/connect.js';
+import { OfferingService } from './service.js';
+
+const tags = ['Monetization'];
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+
+export interface MonetizationDeps {
+  db: Db;
+}
+
+/** The public read models that pricing pages are drawn from. */
+export function monetizationRoutes(app: App, { db }: MonetizationDeps): void {
+  const service = new OfferingService(db);
+  app.get(
+    '/api/v1/monetization/product-offering/:product_id/',
+    {
+      config: { auth: SERVER_OR_CLIENT },
+      schema: {
+        tags,
+        summary: 'Get a product offering',
+        description: [
+          'What a pricing page shows for a product, with a server or a client key: its published, visible,',
+          'non-archived plans (the published version of each, never a draft), each with its price in the',
+          'requested currency, else in the product settings\' currency, else its first enabled price',
+          '(`price.currency` says which); `billingPeriods` lists the charge periods those prices use.',
+          'Amounts are in the currency\'s major unit, exactly as set. With `customer_id`, `isCustomerExists`',
+          'says whether that customer exists (archived customers do not), and `countryCode` comes from its',
+          'billing address. The product is named by its id or its identifier; an unknown or archived product is 404.',
+        ].join(' '),
+        params: ProductOfferingPath,
+        querystring: ProductOfferingQuery,
+        response: { 200: ProductOffering, ...errors },
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      return service.productOffering(
+        { organizationId: auth.organizationId, environmentId: auth.environmentId, keyKind: auth.kind },
+        request.params.product_id,
+        request.query,
+      );
+    },
+  );
+}

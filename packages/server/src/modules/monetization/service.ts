@@ -1,0 +1,121 @@
+import { isIP } from 'node:net';
+import type { EntitlementDetails, ProductOffering, ProductOfferingQuery } from '@billow/contract';
+import type { Db } from '../../db/connect.js';
+import { badRequest } from '../../http/errors.js';
+import { normalizeCountry } from '../../lib/countries.js';
+import { isCurrency } from '../../lib/money.js';
+import { listEntitlements } from '../catalog/entitlements/repo.js';
+import { productNotFound } from '../catalog/errors.js';
+import { findFeaturesById } from '../catalog/features/repo.js';
+import { listPrices, toStored } from '../catalog/prices/repo.js';
+import { FALLBACK_CURRENCY } from '../catalog/prices/service.js';
+import { findProduct } from '../catalog/products/repo.js';
+import { findCustomer } from '../customers/repo.js';
+import { buildOffering, type OfferingFeatureInput, type OfferingPlanInput } from './offering.compute.js';
+import * as repo from './repo.js';
+
+export interface OfferingScope {
+  organizationId: string;
+  environmentId: string;
+  /** Which kind of key asked: some query parameters are honoured only for a server key. */
+  keyKind: 'server' | 'client';
+}
+
+const invalidQuery = (detail: string) => badRequest(`query parameter ${detail}`, 'validation_error');
+
+/** `currency_code`, upper-cased, or null; a code that is not ISO 4217 is refused. */
+function requestedCurrency(raw: string | undefined): string | null {
+  const code = raw?.trim().toUpperCase();
+  if (!code) return null;
+  if (!isCurrency(code)) throw invalidQuery(`currency_code: "${raw}" is not an ISO 4217 currency code`);
+  return code;
+}
+
+/** `plans_enabled` as a list of identifiers, or null when it does not narrow the plans. */
+function enabledPlans(raw: string | undefined): string[] | null {
+  if (raw === undefined) return null;
+  const identifiers = [...new Set(raw.split(',').map((s) => s.trim()).filter(Boolean))];
+  return identifiers.length > 0 ? identifiers : null;
+}
+
+/**
+ * `ip_address` is honoured only for a server key: a browser could otherwise
+ * claim any location. With a server key it must be an IP address. Billow has
+ * no geolocation yet, so even then it does not change the answer.
+ */
+function checkIpAddress(scope: OfferingScope, raw: string | undefined): void {
+  if (scope.keyKind !== 'server' || raw === undefined) return;
+  if (isIP(raw.trim()) === 0) throw invalidQuery(`ip_address: "${raw}" is not an IPv4 or IPv6 address`);
+}
+
+export class OfferingService {
+  constructor(private readonly db: Db) {}
+
+  /** What a pricing page shows for a product: its published plans with their prices, and the customer's state. */
+  async productOffering(scope: OfferingScope, productRef: string, query: ProductOfferingQuery): Promise<ProductOffering> {
+    const currency = requestedCurrency(query.currency_code);
+    const identifiers = enabledPlans(query.plans_enabled);
+    checkIpAddress(scope, query.ip_address);
+
+    const product = await findProduct(this.db, scope.environmentId, productRef);
+    if (!product || product.archived_at) throw productNotFound(productRef);
+
+    const [settingsCurrency, rows, customer] = await Promise.all([
+      repo.productCurrency(this.db, product.id),
+      repo.publishedPlans(this.db, scope.environmentId, product.id, identifiers),
+      query.customer_id === undefined ? undefined : findCustomer(this.db, scope.environmentId, query.customer_id),
+    ]);
+    const versionIds = rows.map((r) => r.version_id);
+    const [prices, entitlements] = await Promise.all([
+      listPrices(this.db, versionIds),
+      listEntitlements(this.db, versionIds),
+    ]);
+
+    const plans: OfferingPlanInput[] = rows.map((row) => ({
+      identifier: row.identifier,
+      version: row.version,
+      name: row.name,
+      description: row.description,
+      metadata: row.metadata,
+      isVisible: row.is_visible,
+      prices: prices.filter((p) => p.plan_version_id === row.version_id).map((p) => ({ id: p.id, price: toStored(p) })),
+      entitlements: entitlements
+        .filter((e) => e.plan_version_id === row.version_id)
+        .map((e) => ({ featureId: e.feature_id, details: e.details as EntitlementDetails })),
+    }));
+
+    const featureIds = new Set<string>();
+    for (const plan of plans) {
+      for (const e of plan.entitlements) featureIds.add(e.featureId);
+      for (const p of plan.prices) for (const entry of p.price.chargeCatalogPrice) if (entry.feature) featureIds.add(entry.feature);
+    }
+    const features = new Map<string, OfferingFeatureInput>();
+    for (const f of await findFeaturesById(this.db, [...featureIds])) {
+      if (f.environment_id !== scope.environmentId) continue;
+      features.set(f.id, {
+        id: f.id,
+        identifier: f.identifier,
+        name: f.name,
+        description: f.description,
+        featureType: f.feature_type,
+        featureDetails: f.feature_details,
+        metadata: f.metadata,
+        isArchived: f.archived_at !== null,
+      });
+    }
+
+    // An archived customer is gone for new purchases: it does not count as existing.
+    const liveCustomer = customer && customer.archived_at === null ? customer : null;
+    const country = (liveCustomer?.billing_address as { country?: unknown } | null)?.country;
+    return buildOffering({
+      organizationId: scope.organizationId,
+      countryCode: typeof country === 'string' ? normalizeCountry(country) : null,
+      requestedCurrency: currency,
+      productCurrency: settingsCurrency,
+      fallbackCurrency: FALLBACK_CURRENCY,
+      plans,
+      features,
+      isCustomerExists: liveCustomer !== null,
+    });
+  }
+}
