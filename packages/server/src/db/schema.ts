@@ -17,6 +17,8 @@ export interface OrganizationsTable {
   partner_id: string | null;
   partner_external_id: string | null;
   created_at: Timestamp;
+  blocked_at: Generated<Date | null>;
+  blocked_reason: Generated<string | null>;
 }
 
 export interface EnvironmentsTable {
@@ -51,6 +53,8 @@ export interface CustomersTable {
   created_at: Timestamp;
   modified_at: Timestamp;
   archived_at: Timestamp | null;
+  currency: Generated<string | null>;
+  credit_minor: Generated<number>;
 }
 
 export interface IdempotencyKeysTable {
@@ -203,6 +207,185 @@ export interface InstanceSecretsTable {
   created_at: Timestamp;
 }
 
+type Minor = ColumnType<number, number, number>;
+type JsonIn<T> = ColumnType<T, string, string>;
+
+export interface PaymentMethodsTable {
+  id: Generated<number>;
+  environment_id: string;
+  customer_id: string;
+  method_type: string;
+  brand: string | null;
+  last4: string | null;
+  exp_month: number | null;
+  exp_year: number | null;
+  funding: string | null;
+  country: string | null;
+  provider_ref: string;
+  status: 'succeeded' | 'requires_action';
+  is_default: boolean;
+  created_at: Timestamp;
+  modified_at: Timestamp;
+  deleted_at: Timestamp | null;
+}
+
+export interface SubscriptionsTable {
+  id: string;
+  seq: Generated<string>;
+  environment_id: string;
+  customer_id: string;
+  product_id: string;
+  plan_id: string;
+  plan_version_id: string;
+  price_id: string;
+  charge_period: string;
+  currency: string;
+  status: 'incomplete' | 'incomplete_expired' | 'trialing' | 'active' | 'past_due' | 'canceled' | 'superseded';
+  amount_minor: Minor;
+  quantities: JsonIn<Record<string, number>>;
+  start_date: Timestamp;
+  current_period_start: Timestamp | null;
+  current_period_end: Timestamp | null;
+  trial_end: Timestamp | null;
+  end_date: Timestamp | null;
+  canceled_at: Timestamp | null;
+  cancellation_reason: string | null;
+  cancellation_feedback: string | null;
+  cancellation_comment: string | null;
+  payment_method_id: number | null;
+  previous_subscription_id: string | null;
+  pending_expires_at: Timestamp | null;
+  created_at: Timestamp;
+  modified_at: Timestamp;
+}
+
+export interface OrdersTable {
+  id: string;
+  seq: Generated<string>;
+  environment_id: string;
+  customer_id: string;
+  product_id: string;
+  plan_id: string;
+  plan_version_id: string;
+  subscription_id: string | null;
+  status: 'PENDING' | 'COMPLETE' | 'FAILED' | 'REFUNDED' | 'PARTIAL_REFUND' | 'CANCELLED' | 'FRAUDULENT';
+  billing_type: 'ONE_TIME' | 'SUBSCRIPTION';
+  charge_period: string;
+  is_renewal: boolean;
+  is_trial: boolean;
+  currency: string;
+  subtotal_minor: Minor;
+  discount_minor: Minor;
+  tax_minor: Minor;
+  total_minor: Minor;
+  credit_applied_minor: Minor;
+  refunded_minor: Minor;
+  tax_rate_bp: number;
+  tax_behavior: string;
+  tax_country: string | null;
+  lines: JsonIn<unknown[]>;
+  billing_address: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  payment_method_id: number | null;
+  paid_at: Timestamp | null;
+  created_at: Timestamp;
+  modified_at: Timestamp;
+}
+
+export interface OrderEventsTable {
+  id: Generated<number>;
+  environment_id: string;
+  order_id: string;
+  subscription_id: string | null;
+  code: string;
+  title: string;
+  status: 'pending' | 'success' | 'failed';
+  metadata: JsonIn<Record<string, unknown>>;
+  created_at: Timestamp;
+}
+
+export interface InvoicesTable {
+  id: string;
+  seq: Generated<string>;
+  environment_id: string;
+  order_id: string;
+  customer_id: string;
+  status: 'OPEN' | 'PAID' | 'PAYMENT_FAILED';
+  currency: string;
+  subtotal_minor: Minor;
+  discount_minor: Minor;
+  tax_minor: Minor;
+  total_minor: Minor;
+  lines: JsonIn<unknown[]>;
+  seller: JsonIn<Record<string, unknown>>;
+  buyer: JsonIn<Record<string, unknown>>;
+  issued_at: Timestamp;
+  due_at: Timestamp | null;
+  paid_at: Timestamp | null;
+  modified_at: Timestamp;
+}
+
+export interface TransactionsTable {
+  id: string;
+  seq: Generated<string>;
+  environment_id: string;
+  order_id: string;
+  refund_id: string | null;
+  transaction_type: 'CHARGE' | 'REFUND' | 'CHARGEBACK' | 'CHARGEBACK_REVERSAL' | 'CREDIT' | 'PAYOUT' | 'ADJUSTMENT';
+  status: 'success' | 'failure' | 'pending';
+  currency: string;
+  amount_minor: Minor;
+  fee_minor: Minor;
+  fee_breakdown: JsonIn<unknown[]>;
+  tax_minor: Minor;
+  net_minor: Minor;
+  payment_method_id: number | null;
+  provider_ref: string | null;
+  failure_reason: string | null;
+  available_on: ColumnType<Date | null, string | null, string | null>;
+  created_at: Timestamp;
+}
+
+export interface RefundsTable {
+  id: string;
+  seq: Generated<string>;
+  environment_id: string;
+  order_id: string;
+  amount_minor: Minor;
+  currency: string;
+  reason: string;
+  internal_note: string | null;
+  status: 'PENDING' | 'PROCESSING' | 'SUCCEEDED' | 'FAILED' | 'CANCELED';
+  failure_reason: string | null;
+  provider_ref: string | null;
+  created_at: Timestamp;
+  modified_at: Timestamp;
+}
+
+export interface LicensesTable {
+  id: string;
+  environment_id: string;
+  customer_id: string;
+  order_id: string;
+  subscription_id: string | null;
+  plan_version_id: string;
+  license_key: string;
+  activation_limit: number | null;
+  activation_limit_enabled: boolean;
+  expires_on: Timestamp | null;
+  enabled: boolean;
+  created_at: Timestamp;
+}
+
+export interface EventsTable {
+  id: string;
+  seq: Generated<string>;
+  environment_id: string;
+  organization_id: string;
+  type: string;
+  payload: JsonIn<Record<string, unknown>>;
+  created_at: Timestamp;
+}
+
 export interface SchemaMigrationsTable {
   version: string;
   applied_at: Generated<Date>;
@@ -226,5 +409,14 @@ export interface Database {
   plan_files: PlanFilesTable;
   media_uploads: MediaUploadsTable;
   instance_secrets: InstanceSecretsTable;
+  payment_methods: PaymentMethodsTable;
+  subscriptions: SubscriptionsTable;
+  orders: OrdersTable;
+  order_events: OrderEventsTable;
+  invoices: InvoicesTable;
+  transactions: TransactionsTable;
+  refunds: RefundsTable;
+  licenses: LicensesTable;
+  events: EventsTable;
   schema_migrations: SchemaMigrationsTable;
 }

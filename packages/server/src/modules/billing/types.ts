@@ -1,0 +1,58 @@
+/**
+ * The vocabulary of billing maths. Every amount is an integer in the minor
+ * unit of `currency`; rates are integers in basis points (1 % = 100 bp).
+ */
+
+export type TaxBehavior = 'INCLUSIVE' | 'EXCLUSIVE' | 'UNSPECIFIED';
+
+export interface QuoteLine {
+  /** What the line is for, e.g. "Growth (MONTHLY)" or "Seats × 12". */
+  description: string;
+  /** The feature a usage line prices; null for the plan's base charge. */
+  featureId: string | null;
+  quantity: number;
+  /** Before discount and tax (for INCLUSIVE prices: the tax-inclusive amount). */
+  amountMinor: number;
+}
+
+export interface Quote {
+  currency: string;
+  chargePeriod: string;
+  lines: QuoteLine[];
+  /** Sum of the lines as priced (tax-inclusive for INCLUSIVE prices). */
+  subtotalMinor: number;
+  discountMinor: number;
+  taxMinor: number;
+  /** What the customer pays. */
+  totalMinor: number;
+  taxRateBp: number;
+  taxBehavior: TaxBehavior;
+  taxCountry: string | null;
+}
+
+export interface Discount {
+  percentOffBp?: number;
+  amountOffMinor?: number;
+}
+
+export interface FeeLine {
+  name: 'base_fee' | 'fixed_fee' | 'international_fee' | 'subscription_fee' | 'conversion_fee' | 'fee_adjustment';
+  /** As text, e.g. "2.9"; null for fixed amounts. */
+  percentage: string | null;
+  valueUnits: number;
+  currency: string;
+}
+
+export interface Fees {
+  totalMinor: number;
+  breakdown: FeeLine[];
+}
+
+export interface Proration {
+  /** Unused part of the current period's amount, given back. */
+  creditMinor: number;
+  /** The new plan's amount for the rest of the period. */
+  chargeMinor: number;
+  /** chargeMinor − creditMinor: positive is collected now, negative becomes customer credit. */
+  netMinor: number;
+}

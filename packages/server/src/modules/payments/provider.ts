@@ -1,0 +1,45 @@
+/** How Billow moves money. The sandbox provider needs no network; a Stripe one plugs in behind the same shape. */
+
+export interface ChargeRequest {
+  /** The payment method's provider handle (payment_methods.provider_ref). */
+  methodRef: string;
+  amountMinor: number;
+  currency: string;
+  /** True when the customer is not present (API charges, renewals): no authentication step is possible. */
+  offSession: boolean;
+  description: string;
+  /** Makes a retried call to the provider charge once. */
+  idempotencyKey: string;
+}
+
+export type ChargeOutcome =
+  | { status: 'succeeded'; providerRef: string }
+  | { status: 'requires_action'; providerRef: string }
+  | { status: 'failed'; code: 'card_declined' | 'insufficient_funds' | 'authentication_required' | 'processing_error'; message: string };
+
+export interface RefundRequest {
+  /** The provider reference of the charge being refunded. */
+  chargeRef: string;
+  amountMinor: number;
+  currency: string;
+  idempotencyKey: string;
+}
+
+export type RefundOutcome =
+  | { status: 'succeeded'; providerRef: string }
+  | { status: 'failed'; message: string };
+
+export interface CardDetails {
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+  funding: string;
+  country: string;
+}
+
+export interface PaymentProvider {
+  readonly name: string;
+  charge(request: ChargeRequest): Promise<ChargeOutcome>;
+  refund(request: RefundRequest): Promise<RefundOutcome>;
+}
