@@ -124,6 +124,56 @@ org
     process.stdout.write('\nKeep these keys safe: they are not shown again.\n');
   });
 
+/** Sets or clears an organization's block; unknown ids are a one-line error. */
+function setBlocked(organizationId: string, block: { reason: string | undefined } | null) {
+  return withDatabase((database, { tenancy, systemClock }) =>
+    tenancy.setOrganizationBlock(database.db, systemClock, organizationId, block),
+  );
+}
+
+function reasonArg(value: string): string {
+  const reason = value.trim();
+  if (!reason) throw new InvalidArgumentError('give a reason, or leave the option out');
+  if (reason.length > 500) throw new InvalidArgumentError('at most 500 characters');
+  return reason;
+}
+
+org
+  .command('block')
+  .description('Block an organization: charges and new purchases are refused until it is unblocked')
+  .argument('<organizationId>', 'organization id (a UUID)', organizationIdArg)
+  .option('--reason <text>', 'why it is blocked (kept with the organization)', reasonArg)
+  .option('--json', 'print the result as JSON')
+  .action(async (organizationId: string, options: { reason?: string; json?: boolean }) => {
+    const { changed, ...state } = await setBlocked(organizationId, { reason: options.reason });
+    if (options.json) {
+      print(state);
+      return;
+    }
+    const reason = state.blockedReason ? ` Reason: ${state.blockedReason}` : '';
+    process.stdout.write(
+      changed
+        ? `Blocked organization ${organizationId}.${reason}\n`
+        : `Organization ${organizationId} was already blocked (since ${state.blockedAt}).${reason}\n`,
+    );
+  });
+
+org
+  .command('unblock')
+  .description('Lift the block of an organization')
+  .argument('<organizationId>', 'organization id (a UUID)', organizationIdArg)
+  .option('--json', 'print the result as JSON')
+  .action(async (organizationId: string, options: { json?: boolean }) => {
+    const { changed, ...state } = await setBlocked(organizationId, null);
+    if (options.json) {
+      print(state);
+      return;
+    }
+    process.stdout.write(
+      changed ? `Unblocked organization ${organizationId}.\n` : `Organization ${organizationId} was not blocked.\n`,
+    );
+  });
+
 const keys = program.command('keys').description('Manage API keys');
 keys
   .command('create')

@@ -4,3 +4,6 @@ export * from './partner.js';
 export * from './catalog.js';
 export * from './media.js';
 export * from './monetization.js';
+export * from './commerce.js';
+export * from './payments.js';
+export * from './orders.js';

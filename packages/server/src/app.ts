@@ -19,13 +19,19 @@ import { registerRateLimit } from './http/rate-limit.js';
 import { registerValidation } from './http/validation.js';
 import type { App } from './http/route-types.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
+import { chargeRoutes } from './modules/charges/routes.js';
+import { ChargeService } from './modules/charges/service.js';
 import { customerRoutes } from './modules/customers/routes.js';
+import { ledgerRoutes } from './modules/orders/register.js';
+import { subscriptionRoutes } from './modules/subscriptions/routes.js';
+import { SubscriptionService } from './modules/subscriptions/service.js';
 import { monetizationRoutes } from './modules/monetization/routes.js';
 import { mediaRoutes } from './modules/media/routes.js';
 import { createMediaService, type MediaService } from './modules/media/service.js';
 import { CustomerService } from './modules/customers/service.js';
 import { opsRoutes } from './modules/ops/routes.js';
 import { partnerRoutes } from './modules/partner/routes.js';
+import { paymentMethodRoutes } from './modules/payments/routes.js';
 import { PartnerService } from './modules/partner/service.js';
 import { KEY_REVOKED_CHANNEL } from './modules/tenancy/service.js';
 
@@ -140,9 +146,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   if (role === 'all' || role === 'core') {
     mediaRoutes(app, media);
     catalogRoutes(app, { db: database.db, clock, media, publicUrl: config.publicUrl });
+    chargeRoutes(app, new ChargeService(database.db, clock));
+    subscriptionRoutes(app, new SubscriptionService(database.db, clock), config.publicUrl);
     customerRoutes(app, new CustomerService(database.db, clock));
+    ledgerRoutes(app, { db: database.db, clock, media, publicUrl: config.publicUrl });
     monetizationRoutes(app, { db: database.db });
     partnerRoutes(app, new PartnerService(database.db, clock));
+    paymentMethodRoutes(app, { db: database.db, clock });
   }
 
   await app.ready();

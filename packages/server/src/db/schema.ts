@@ -208,6 +208,8 @@ export interface InstanceSecretsTable {
 }
 
 type Minor = ColumnType<number, number, number>;
+/** A minor-unit column with a default in the database. */
+type MinorDefault = ColumnType<number, number | undefined, number>;
 type JsonIn<T> = ColumnType<T, string, string>;
 
 export interface PaymentMethodsTable {
@@ -278,8 +280,8 @@ export interface OrdersTable {
   discount_minor: Minor;
   tax_minor: Minor;
   total_minor: Minor;
-  credit_applied_minor: Minor;
-  refunded_minor: Minor;
+  credit_applied_minor: MinorDefault;
+  refunded_minor: MinorDefault;
   tax_rate_bp: number;
   tax_behavior: string;
   tax_country: string | null;

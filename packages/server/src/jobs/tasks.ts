@@ -1,6 +1,7 @@
 import type { Db } from '../db/connect.js';
 import type { Clock } from '../lib/clock.js';
 import { purgeExpiredIdempotencyKeys } from '../http/idempotency.js';
+import { SubscriptionService } from '../modules/subscriptions/service.js';
 import type { PeriodicTask } from './scheduler.js';
 
 export interface TaskDeps {
@@ -9,7 +10,16 @@ export interface TaskDeps {
 }
 
 export function backgroundTasks(db: Db, clock: Clock, deps: TaskDeps): PeriodicTask[] {
+  const subscriptions = new SubscriptionService(db, clock);
   return [
+    {
+      name: 'expire-pending-subscription-updates',
+      everyMs: 60 * 1000,
+      run: async () => {
+        const expired = await subscriptions.expirePendingUpdates();
+        return expired > 0 ? `expired ${expired} unpaid subscription changes` : undefined;
+      },
+    },
     {
       name: 'purge-idempotency-keys',
       everyMs: 15 * 60 * 1000,

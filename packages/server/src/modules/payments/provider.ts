@@ -43,3 +43,16 @@ export interface PaymentProvider {
   charge(request: ChargeRequest): Promise<ChargeOutcome>;
   refund(request: RefundRequest): Promise<RefundOutcome>;
 }
+
+export interface ConfirmRequest {
+  /** The provider reference of a charge that answered requires_action. */
+  chargeRef: string;
+  /** Whether the customer completed the authentication step (3-D Secure or the like). */
+  authenticated: boolean;
+  idempotencyKey: string;
+}
+
+/** A provider whose on-session charges can ask for a confirmation step (used by the hosted checkout). */
+export interface ConfirmingPaymentProvider extends PaymentProvider {
+  confirm(request: ConfirmRequest): Promise<ChargeOutcome>;
+}

@@ -169,3 +169,49 @@ export async function createPartnerWithKey(db: Db, clock: Clock, name: string) {
     return { partnerId, partnerKey: minted.secret, prefix: minted.prefix };
   });
 }
+
+export interface BlockState {
+  organizationId: string;
+  blocked: boolean;
+  blockedAt: string | null;
+  blockedReason: string | null;
+}
+
+/**
+ * Blocks an organization from taking payments (`block` given) or lifts the
+ * block (null). Blocking again keeps the original time, and the reason unless
+ * a new one is given. `changed` says whether the state moved.
+ */
+export async function setOrganizationBlock(
+  db: Db,
+  clock: Clock,
+  organizationId: string,
+  block: { reason: string | undefined } | null,
+): Promise<BlockState & { changed: boolean }> {
+  return inTransaction(db, async (tx) => {
+    const found = await tx
+      .selectFrom('organizations')
+      .select(['blocked_at', 'blocked_reason'])
+      .where('id', '=', organizationId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!found) throw new TenancyError('not_found', `No organization with id ${organizationId}`);
+    const updated = await tx
+      .updateTable('organizations')
+      .set(
+        block
+          ? { blocked_at: found.blocked_at ?? clock.now(), blocked_reason: block.reason ?? found.blocked_reason }
+          : { blocked_at: null, blocked_reason: null },
+      )
+      .where('id', '=', organizationId)
+      .returning(['blocked_at', 'blocked_reason'])
+      .executeTakeFirstOrThrow();
+    return {
+      organizationId,
+      blocked: updated.blocked_at !== null,
+      blockedAt: updated.blocked_at ? updated.blocked_at.toISOString() : null,
+      blockedReason: updated.blocked_reason,
+      changed: (found.blocked_at !== null) !== (updated.blocked_at !== null),
+    };
+  });
+}

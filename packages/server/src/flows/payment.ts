@@ -1,0 +1,60 @@
+import type { Tx } from '../db/transaction.js';
+import { type ApiError, badRequest } from '../http/errors.js';
+import { usableMethodFor } from '../modules/payments/methods.service.js';
+import { requireProvider } from '../modules/payments/providers.js';
+import type { ChargeOutcome } from '../modules/payments/provider.js';
+import { newId } from '../lib/crypto.js';
+import type { CustomerRow, PaymentMethodRow, PurchaseScope } from './purchase.js';
+
+export const NO_PAYMENT_METHOD = 'A payment method is required to complete this payment.';
+
+/** A saved method of the customer's, or else the one an active subscription of theirs pays with. */
+export async function chargeableMethod(tx: Tx, scope: PurchaseScope, customer: CustomerRow): Promise<PaymentMethodRow | undefined> {
+  const saved = await usableMethodFor(tx, scope.environmentId, customer.id);
+  if (saved) return saved;
+  return tx
+    .selectFrom('subscriptions as s')
+    .innerJoin('payment_methods as m', 'm.id', 's.payment_method_id')
+    .selectAll('m')
+    .where('s.customer_id', '=', customer.id)
+    .where('s.status', 'in', ['active', 'trialing'])
+    .where('m.status', '=', 'succeeded')
+    .where('m.deleted_at', 'is', null)
+    .orderBy('s.seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+function refusal(outcome: Exclude<ChargeOutcome, { status: 'succeeded' }>): ApiError {
+  if (outcome.status === 'requires_action') {
+    return badRequest('The payment requires authentication, which an off-session charge cannot give', 'authentication_required');
+  }
+  const reasons: Record<string, string> = {
+    card_declined: 'The card was declined',
+    insufficient_funds: 'The card has insufficient funds',
+    authentication_required: 'The payment requires authentication, which an off-session charge cannot give',
+    processing_error: 'The payment could not be processed',
+  };
+  return badRequest(reasons[outcome.code] ?? outcome.message, outcome.code);
+}
+
+/** Charges the method off-session; any outcome but success is a 400 that says why. */
+export async function chargeOffSession(
+  scope: PurchaseScope,
+  method: PaymentMethodRow,
+  amountMinor: number,
+  currency: string,
+  description: string,
+): Promise<string> {
+  const provider = requireProvider(scope.environment);
+  const outcome = await provider.charge({
+    methodRef: method.provider_ref,
+    amountMinor,
+    currency,
+    offSession: true,
+    description,
+    idempotencyKey: newId(),
+  });
+  if (outcome.status !== 'succeeded') throw refusal(outcome);
+  return outcome.providerRef;
+}

@@ -1,0 +1,163 @@
+import type { Selectable } from 'kysely';
+import type { EnvironmentKind } from '../config.js';
+import type { Tx } from '../db/transaction.js';
+import type { CustomersTable, PaymentMethodsTable, PlansTable, PlanVersionsTable, ProductsTable } from '../db/schema.js';
+import { badRequest } from '../http/errors.js';
+import { isCurrency } from '../lib/money.js';
+import { PricingError, quotePurchase } from '../modules/billing/pricing.compute.js';
+import { taxRateBp } from '../modules/billing/tax.compute.js';
+import type { Quote } from '../modules/billing/types.js';
+import { toStored } from '../modules/catalog/prices/repo.js';
+import type { StoredPrice } from '../modules/catalog/prices/prices.compute.js';
+
+export type CustomerRow = Selectable<CustomersTable>;
+export type PaymentMethodRow = Selectable<PaymentMethodsTable>;
+
+export interface PurchaseScope {
+  organizationId: string;
+  environmentId: string;
+  environment: EnvironmentKind;
+}
+
+export interface FeatureQuantity {
+  identifier: string;
+  quantity: number;
+}
+
+export interface PurchaseInput {
+  planIdentifier: string;
+  chargePeriod: string;
+  features?: FeatureQuantity[] | null;
+  currencyCode?: string | null;
+}
+
+export interface ResolvedPurchase {
+  product: Selectable<ProductsTable>;
+  plan: Selectable<PlansTable>;
+  version: Selectable<PlanVersionsTable>;
+  priceId: string;
+  price: StoredPrice;
+  quantities: Record<string, number>;
+  quote: Quote;
+}
+
+export const customerMissing = () => badRequest('Customer does not exist.', 'customer_not_found');
+
+/** The customer, locked for the rest of the transaction: money operations on one customer run one at a time. */
+export async function lockCustomer(tx: Tx, environmentId: string, customerId: string): Promise<CustomerRow> {
+  const customer = await tx
+    .selectFrom('customers')
+    .selectAll()
+    .where('environment_id', '=', environmentId)
+    .where('customer_id', '=', customerId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!customer || customer.archived_at) throw customerMissing();
+  return customer;
+}
+
+export async function assertNotBlocked(tx: Tx, organizationId: string): Promise<void> {
+  const org = await tx.selectFrom('organizations').select(['blocked_at', 'blocked_reason']).where('id', '=', organizationId).executeTakeFirst();
+  if (org?.blocked_at) {
+    throw badRequest(
+      `This organization is blocked from taking payments${org.blocked_reason ? `: ${org.blocked_reason}` : ''}`,
+      'organization_blocked',
+    );
+  }
+}
+
+/** Which currency a purchase is in: the customer's (fixed by its first purchase), else the one asked for, else the product's. */
+export function purchaseCurrency(customer: CustomerRow, requested: string | null | undefined, productCurrency: string | null): string {
+  const asked = requested ? requested.trim().toUpperCase() : null;
+  if (asked && !isCurrency(asked)) throw badRequest(`currencyCode: "${requested}" is not an ISO 4217 currency code`, 'validation_error');
+  if (customer.currency && asked && asked !== customer.currency) {
+    throw badRequest(
+      `currencyCode ${asked} differs from the customer's currency ${customer.currency}; a customer pays in one currency`,
+      'currency_mismatch',
+    );
+  }
+  return customer.currency ?? asked ?? productCurrency ?? 'USD';
+}
+
+/**
+ * What the customer buys and what it costs: the plan's published version, its
+ * enabled price in the purchase currency, quantities by feature id, and the quote.
+ */
+export async function resolvePurchase(tx: Tx, scope: PurchaseScope, customer: CustomerRow, input: PurchaseInput): Promise<ResolvedPurchase> {
+  const plan = await tx
+    .selectFrom('plans')
+    .selectAll()
+    .where('environment_id', '=', scope.environmentId)
+    .where('identifier', '=', input.planIdentifier)
+    .executeTakeFirst();
+  if (!plan) throw badRequest(`planIdentifier: no plan "${input.planIdentifier}"`, 'plan_not_found');
+  if (plan.archived_at) throw badRequest(`Plan "${input.planIdentifier}" is archived`, 'plan_archived');
+  if (plan.published_version === null) {
+    throw badRequest(`Plan "${input.planIdentifier}" is not published; publish it before selling it`, 'plan_not_published');
+  }
+  const version = await tx
+    .selectFrom('plan_versions')
+    .selectAll()
+    .where('plan_id', '=', plan.id)
+    .where('version', '=', plan.published_version)
+    .executeTakeFirstOrThrow();
+  const product = await tx.selectFrom('products').selectAll().where('id', '=', plan.product_id).executeTakeFirstOrThrow();
+  if (product.archived_at) throw badRequest(`The product of plan "${input.planIdentifier}" is archived`, 'product_archived');
+  const settings = await tx.selectFrom('product_settings').select('currency').where('product_id', '=', product.id).executeTakeFirst();
+
+  const currency = purchaseCurrency(customer, input.currencyCode, settings?.currency ?? null);
+  const priceRow = await tx
+    .selectFrom('plan_prices')
+    .selectAll()
+    .where('plan_version_id', '=', version.id)
+    .where('currency', '=', currency)
+    .where('enabled', '=', true)
+    .executeTakeFirst();
+  if (!priceRow) {
+    throw badRequest(`Plan "${input.planIdentifier}" has no enabled price in ${currency}`, 'price_not_found');
+  }
+  const price = toStored(priceRow);
+
+  const wanted = input.features ?? [];
+  const features = wanted.length
+    ? await tx
+        .selectFrom('features')
+        .select(['id', 'identifier', 'name'])
+        .where('environment_id', '=', scope.environmentId)
+        .where('identifier', 'in', wanted.map((f) => f.identifier))
+        .execute()
+    : [];
+  const quantities: Record<string, number> = {};
+  for (const [i, item] of wanted.entries()) {
+    const feature = features.find((f) => f.identifier === item.identifier);
+    if (!feature) throw badRequest(`features[${i}].identifier: no feature "${item.identifier}"`, 'validation_error');
+    quantities[feature.id] = item.quantity;
+  }
+  const names = Object.fromEntries(
+    (
+      await tx
+        .selectFrom('features')
+        .select(['id', 'name'])
+        .where('environment_id', '=', scope.environmentId)
+        .execute()
+    ).map((f) => [f.id, f.name]),
+  );
+
+  const country = (customer.billing_address as { country?: string } | null)?.country ?? null;
+  let quote: Quote;
+  try {
+    quote = quotePurchase({
+      price,
+      chargePeriod: input.chargePeriod,
+      quantities,
+      taxRateBp: taxRateBp(country),
+      taxCountry: country,
+      planName: version.name,
+      featureNames: names,
+    });
+  } catch (error) {
+    if (error instanceof PricingError) throw badRequest(error.message, 'pricing_error');
+    throw error;
+  }
+  return { product, plan, version, priceId: priceRow.id, price, quantities, quote };
+}

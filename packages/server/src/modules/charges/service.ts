@@ -1,0 +1,72 @@
+import type { ChargeCreate, ChargeRecord } from '@billow/contract';
+import type { Clock } from '../../lib/clock.js';
+import { currencyDigits, formatMinor } from '../../lib/money.js';
+import type { Db } from '../../db/connect.js';
+import { inTransaction } from '../../db/transaction.js';
+import { badRequest } from '../../http/errors.js';
+import { grantedFeatures } from '../../flows/features.js';
+import { chargeableMethod, chargeOffSession, NO_PAYMENT_METHOD } from '../../flows/payment.js';
+import { assertNotBlocked, lockCustomer, resolvePurchase, type PurchaseScope } from '../../flows/purchase.js';
+import { recordPaidOrder } from '../../flows/record.js';
+
+export class ChargeService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  /** A one-time purchase billed at once to the customer's saved method: no checkout. */
+  async create(scope: PurchaseScope, input: ChargeCreate): Promise<ChargeRecord> {
+    if (input.chargePeriod !== 'ONE_TIME') {
+      throw badRequest(
+        `chargePeriod must be ONE_TIME for a one-time charge, not ${input.chargePeriod}; recurring purchases use POST /subscriptions/create/`,
+        'invalid_charge_period',
+      );
+    }
+    return inTransaction(this.db, async (tx) => {
+      await assertNotBlocked(tx, scope.organizationId);
+      const customer = await lockCustomer(tx, scope.environmentId, input.customerId);
+      const purchase = await resolvePurchase(tx, scope, customer, input);
+      const total = purchase.quote.totalMinor;
+      const method = await chargeableMethod(tx, scope, customer);
+      if (total > 0 && !method) throw badRequest(NO_PAYMENT_METHOD, 'payment_method_required');
+      const chargeRef =
+        total > 0 && method
+          ? await chargeOffSession(scope, method, total, purchase.quote.currency, `${purchase.version.name} (one-time)`)
+          : null;
+      const order = await recordPaidOrder(tx, {
+        scope,
+        clock: this.clock,
+        customer,
+        purchase,
+        charged: purchase.quote,
+        billingType: 'ONE_TIME',
+        subscriptionId: null,
+        method: total > 0 ? (method ?? null) : null,
+        chargeRef,
+      });
+      const now = this.clock.now();
+      return {
+        id: order.chargeId,
+        startDate: now.toISOString().slice(0, 10),
+        endDate: null,
+        billingPeriodStartTime: null,
+        billingPeriodEndTime: null,
+        amount: formatMinor(total, currencyDigits(purchase.quote.currency)),
+        recurrence: '',
+        currency: purchase.quote.currency,
+        status: 'active',
+        product: { name: purchase.product.name, id: purchase.product.id, identifier: purchase.product.identifier },
+        plan: { name: purchase.version.name, identifier: purchase.plan.identifier },
+        features: await grantedFeatures(tx, purchase.version.id, purchase.quantities),
+        trialDaysRemaining: 0,
+        customerId: customer.customer_id,
+        billingType: 'ONE_TIME',
+        recurrenceUnit: null,
+        recurrenceType: null,
+        orderId: order.orderId,
+        invoiceId: order.invoiceId,
+      };
+    });
+  }
+}

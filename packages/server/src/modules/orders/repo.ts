@@ -1,0 +1,268 @@
+import type { Selectable } from 'kysely';
+import type { Executor } from '../../db/transaction.js';
+import type {
+  CustomersTable,
+  LicensesTable,
+  OrderEventsTable,
+  OrdersTable,
+  PaymentMethodsTable,
+  PlanVersionsTable,
+  PlansTable,
+  ProductsTable,
+  SubscriptionsTable,
+} from '../../db/schema.js';
+import { containsPattern } from '../../db/search.js';
+import type { DateRange } from './format.js';
+
+export type OrderRow = Selectable<OrdersTable>;
+export type OrderEventRow = Selectable<OrderEventsTable>;
+export type CustomerRow = Selectable<CustomersTable>;
+export type ProductRow = Selectable<ProductsTable>;
+export type PlanRow = Selectable<PlansTable>;
+export type VersionRow = Selectable<PlanVersionsTable>;
+export type SubscriptionRow = Selectable<SubscriptionsTable>;
+export type LicenseRow = Selectable<LicensesTable>;
+export type PaymentMethodRow = Selectable<PaymentMethodsTable>;
+
+export interface OrderFilters {
+  search?: string;
+  status?: OrderRow['status'];
+  billingType?: OrderRow['billing_type'];
+  isRenewal?: boolean;
+  paid: DateRange;
+}
+
+/** Orders the API shows: never PENDING ones (payment never completed). */
+function visibleOrders(db: Executor, environmentId: string, filters: OrderFilters) {
+  let query = db
+    .selectFrom('orders as o')
+    .innerJoin('customers as c', 'c.id', 'o.customer_id')
+    .where('o.environment_id', '=', environmentId)
+    .where('o.status', '!=', 'PENDING');
+  if (filters.status) query = query.where('o.status', '=', filters.status);
+  if (filters.billingType) query = query.where('o.billing_type', '=', filters.billingType);
+  if (filters.isRenewal !== undefined) query = query.where('o.is_renewal', '=', filters.isRenewal);
+  if (filters.paid.from) query = query.where('o.paid_at', '>=', filters.paid.from);
+  if (filters.paid.before) query = query.where('o.paid_at', '<', filters.paid.before);
+  if (filters.search) {
+    const pattern = containsPattern(filters.search);
+    query = query.where((eb) =>
+      eb.or([
+        eb('o.id', 'ilike', pattern),
+        eb('c.name', 'ilike', pattern),
+        eb('c.email', 'ilike', pattern),
+        eb('c.customer_id', 'ilike', pattern),
+      ]),
+    );
+  }
+  return query;
+}
+
+export async function countOrders(db: Executor, environmentId: string, filters: OrderFilters): Promise<number> {
+  const row = await visibleOrders(db, environmentId, filters)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Newest paid first; orders never paid (FAILED) come after, newest first. */
+export async function listOrders(
+  db: Executor,
+  environmentId: string,
+  filters: OrderFilters,
+  limit: number,
+  offset: number,
+): Promise<OrderRow[]> {
+  return visibleOrders(db, environmentId, filters)
+    .selectAll('o')
+    .orderBy('o.paid_at', (ob) => ob.desc().nullsLast())
+    .orderBy('o.created_at', 'desc')
+    .orderBy('o.seq', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+/** Any order of the environment, PENDING included: callers decide what they may show. */
+export async function findOrder(
+  db: Executor,
+  environmentId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<OrderRow | undefined> {
+  let query = db.selectFrom('orders').selectAll().where('environment_id', '=', environmentId).where('id', '=', id);
+  if (options.forUpdate) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+export async function ordersByIds(db: Executor, ids: string[]): Promise<OrderRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('orders').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+}
+
+/** The timeline of an order: its own events, and those of every order of the same subscription. */
+function timeline(db: Executor, order: OrderRow) {
+  let query = db.selectFrom('order_events as e').where('e.environment_id', '=', order.environment_id);
+  if (order.subscription_id === null) return query.where('e.order_id', '=', order.id);
+  const subscriptionId = order.subscription_id;
+  query = query.where((eb) =>
+    eb.or([
+      eb('e.subscription_id', '=', subscriptionId),
+      eb('e.order_id', 'in', eb.selectFrom('orders as so').select('so.id').where('so.subscription_id', '=', subscriptionId)),
+    ]),
+  );
+  return query;
+}
+
+export async function countOrderEvents(db: Executor, order: OrderRow): Promise<number> {
+  const row = await timeline(db, order)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Newest first. */
+export async function listOrderEvents(db: Executor, order: OrderRow, limit: number, offset: number): Promise<OrderEventRow[]> {
+  return timeline(db, order)
+    .selectAll('e')
+    .orderBy('e.created_at', 'desc')
+    .orderBy('e.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+export async function insertOrderEvent(
+  db: Executor,
+  event: {
+    environmentId: string;
+    orderId: string;
+    subscriptionId: string | null;
+    code: string;
+    title: string;
+    status: OrderEventRow['status'];
+    metadata: Record<string, unknown>;
+    at: Date;
+  },
+): Promise<void> {
+  await db
+    .insertInto('order_events')
+    .values({
+      environment_id: event.environmentId,
+      order_id: event.orderId,
+      subscription_id: event.subscriptionId,
+      code: event.code,
+      title: event.title,
+      status: event.status,
+      metadata: JSON.stringify(event.metadata),
+      created_at: event.at,
+    })
+    .execute();
+}
+
+export async function setRefunded(
+  db: Executor,
+  id: string,
+  changes: { refundedMinor: number; status: OrderRow['status']; at: Date },
+): Promise<OrderRow> {
+  return db
+    .updateTable('orders')
+    .set({ refunded_minor: changes.refundedMinor, status: changes.status, modified_at: changes.at })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+// What an order's representation needs, loaded for many orders at once.
+
+const unique = <T>(values: (T | null)[]): T[] => [...new Set(values.filter((v): v is T => v !== null))];
+
+export async function customersByIds(db: Executor, ids: string[]): Promise<CustomerRow[]> {
+  const wanted = unique(ids);
+  if (wanted.length === 0) return [];
+  return db.selectFrom('customers').selectAll().where('id', 'in', wanted).execute();
+}
+
+export async function productsByIds(db: Executor, ids: string[]): Promise<ProductRow[]> {
+  const wanted = unique(ids);
+  if (wanted.length === 0) return [];
+  return db.selectFrom('products').selectAll().where('id', 'in', wanted).execute();
+}
+
+export async function plansByIds(db: Executor, ids: string[]): Promise<PlanRow[]> {
+  const wanted = unique(ids);
+  if (wanted.length === 0) return [];
+  return db.selectFrom('plans').selectAll().where('id', 'in', wanted).execute();
+}
+
+export async function versionsByIds(db: Executor, ids: string[]): Promise<VersionRow[]> {
+  const wanted = unique(ids);
+  if (wanted.length === 0) return [];
+  return db.selectFrom('plan_versions').selectAll().where('id', 'in', wanted).execute();
+}
+
+export async function subscriptionsByIds(db: Executor, ids: (string | null)[]): Promise<SubscriptionRow[]> {
+  const wanted = unique(ids);
+  if (wanted.length === 0) return [];
+  return db.selectFrom('subscriptions').selectAll().where('id', 'in', wanted).execute();
+}
+
+export async function invoiceIdsOf(db: Executor, orderIds: string[]): Promise<{ id: string; order_id: string }[]> {
+  if (orderIds.length === 0) return [];
+  return db.selectFrom('invoices').select(['id', 'order_id']).where('order_id', 'in', orderIds).execute();
+}
+
+/** Licenses issued with the orders, or for their subscriptions. */
+export async function licensesOf(db: Executor, orderIds: string[], subscriptionIds: (string | null)[]): Promise<LicenseRow[]> {
+  const subscriptions = unique(subscriptionIds);
+  if (orderIds.length === 0) return [];
+  return db
+    .selectFrom('licenses')
+    .selectAll()
+    .where((eb) =>
+      subscriptions.length === 0
+        ? eb('order_id', 'in', orderIds)
+        : eb.or([eb('order_id', 'in', orderIds), eb('subscription_id', 'in', subscriptions)]),
+    )
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** For each order, the payment method of its first successful charge. */
+export async function firstPaymentMethods(
+  db: Executor,
+  orderIds: string[],
+): Promise<{ order_id: string; method: PaymentMethodRow }[]> {
+  if (orderIds.length === 0) return [];
+  const firsts = await db
+    .selectFrom('transactions')
+    .select(['order_id', 'payment_method_id'])
+    .distinctOn('order_id')
+    .where('order_id', 'in', orderIds)
+    .where('transaction_type', '=', 'CHARGE')
+    .where('status', '=', 'success')
+    .orderBy('order_id')
+    .orderBy('created_at')
+    .orderBy('seq')
+    .execute();
+  const methodIds = unique(firsts.map((f) => f.payment_method_id));
+  if (methodIds.length === 0) return [];
+  const methods = await paymentMethodsByIds(db, methodIds);
+  return firsts.flatMap((f) => {
+    const method = methods.find((m) => m.id === f.payment_method_id);
+    return method ? [{ order_id: f.order_id, method }] : [];
+  });
+}
+
+export async function paymentMethodsByIds(db: Executor, ids: (number | null)[]): Promise<PaymentMethodRow[]> {
+  const wanted = unique(ids);
+  if (wanted.length === 0) return [];
+  return db.selectFrom('payment_methods').selectAll().where('id', 'in', wanted).execute();
+}
+
+export async function organizationName(db: Executor, organizationId: string): Promise<string | null> {
+  const row = await db.selectFrom('organizations').select('name').where('id', '=', organizationId).executeTakeFirst();
+  return row?.name ?? null;
+}
+

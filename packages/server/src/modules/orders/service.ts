@@ -1,0 +1,60 @@
+import type { Order, OrderEvent, OrderListQuery } from '@billow/contract';
+import type { Db } from '../../db/connect.js';
+import type { PageRequest } from '../../http/pagination.js';
+import { orderNotFound } from './errors.js';
+import { dateRange, searchTerm } from './format.js';
+import type { OrderPresenter } from './presenter.js';
+import * as repo from './repo.js';
+import type { LedgerScope } from './scope.js';
+
+export function toOrderEvent(row: repo.OrderEventRow): OrderEvent {
+  return {
+    id: row.id,
+    order: row.order_id,
+    title: row.title,
+    code: row.code,
+    status: row.status,
+    timestamp: row.created_at.toISOString(),
+    metadata: row.metadata,
+  };
+}
+
+export class OrderService {
+  constructor(
+    private readonly db: Db,
+    private readonly presenter: OrderPresenter,
+  ) {}
+
+  async list(scope: LedgerScope, query: OrderListQuery, page: PageRequest): Promise<{ count: number; results: Order[] }> {
+    const filters: repo.OrderFilters = {
+      search: searchTerm(query.search),
+      status: query.status,
+      billingType: query.billing_type,
+      isRenewal: query.is_renewal,
+      paid: dateRange(query.start_date, query.end_date),
+    };
+    const count = await repo.countOrders(this.db, scope.environmentId, filters);
+    if (page.offset >= count) return { count, results: [] };
+    const rows = await repo.listOrders(this.db, scope.environmentId, filters, page.pageSize, page.offset);
+    return { count, results: await this.presenter.present(this.db, scope, rows) };
+  }
+
+  /** An order the API may show: PENDING orders are not (their payment never completed). */
+  private async visible(scope: LedgerScope, id: string): Promise<repo.OrderRow> {
+    const row = await repo.findOrder(this.db, scope.environmentId, id);
+    if (!row || row.status === 'PENDING') throw orderNotFound(id);
+    return row;
+  }
+
+  async get(scope: LedgerScope, id: string): Promise<Order> {
+    return this.presenter.presentOne(this.db, scope, await this.visible(scope, id));
+  }
+
+  async events(scope: LedgerScope, id: string, page: PageRequest): Promise<{ count: number; results: OrderEvent[] }> {
+    const order = await this.visible(scope, id);
+    const count = await repo.countOrderEvents(this.db, order);
+    if (page.offset >= count) return { count, results: [] };
+    const rows = await repo.listOrderEvents(this.db, order, page.pageSize, page.offset);
+    return { count, results: rows.map(toOrderEvent) };
+  }
+}

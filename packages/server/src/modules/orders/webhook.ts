@@ -1,0 +1,65 @@
+import { decimalText } from './format.js';
+import * as repo from './repo.js';
+import type { Executor } from '../../db/transaction.js';
+
+/** The customer inside webhook objects (snake_case, as the reference's examples). */
+export function customerWebhookObject(customer: repo.CustomerRow) {
+  const address = (customer.billing_address ?? {}) as Record<string, unknown>;
+  return {
+    id: customer.id,
+    name: customer.name,
+    email: customer.email,
+    customer_id: customer.customer_id,
+    billing_address: {
+      line1: address.line1 ?? null,
+      line2: address.line2 ?? null,
+      city: address.city ?? null,
+      state: address.state ?? null,
+      postal_code: address.postalCode ?? address.postal_code ?? null,
+      country: address.country ?? null,
+    },
+  };
+}
+
+export interface OrderWebhookParts {
+  customer: repo.CustomerRow;
+  product: repo.ProductRow;
+  plan: repo.PlanRow;
+  version: repo.VersionRow;
+}
+
+/** What the `order.*` events carry about the order. */
+export function orderWebhookObject(order: repo.OrderRow, parts: OrderWebhookParts, organizationId: string) {
+  return {
+    id: order.id,
+    object: 'order',
+    status: order.status,
+    billing_type: order.billing_type,
+    customer_id: order.customer_id,
+    customer: customerWebhookObject(parts.customer),
+    organization: organizationId,
+    is_renewal: order.is_renewal,
+    paid_at: order.paid_at ? order.paid_at.toISOString() : null,
+    amount_total: decimalText(order.total_minor, order.currency),
+    amount_total_units: order.total_minor,
+    currency: order.currency,
+    subscription_id: order.subscription_id,
+    product: { id: parts.product.id, name: parts.product.name },
+    plan: { name: parts.version.name, version: parts.version.version, identifier: parts.plan.identifier },
+    features: null,
+    created_on: order.created_at.toISOString(),
+    modified_on: order.modified_at.toISOString(),
+  };
+}
+
+/** Loads what orderWebhookObject needs for one order. */
+export async function orderWebhookParts(db: Executor, order: repo.OrderRow): Promise<OrderWebhookParts> {
+  const [[customer], [product], [plan], [version]] = await Promise.all([
+    repo.customersByIds(db, [order.customer_id]),
+    repo.productsByIds(db, [order.product_id]),
+    repo.plansByIds(db, [order.plan_id]),
+    repo.versionsByIds(db, [order.plan_version_id]),
+  ]);
+  if (!customer || !product || !plan || !version) throw new Error(`Order ${order.id} refers to rows that are missing`);
+  return { customer, product, plan, version };
+}

@@ -1,0 +1,32 @@
+import { ApiError, badRequest, notFound } from '../../http/errors.js';
+
+export const sandboxOnly = (): ApiError =>
+  new ApiError(
+    403,
+    'sandbox_only',
+    'Attaching a card through the API is a testing aid of the sandbox environment: use the /sandbox base URL. ' +
+      'In production, customers save their payment methods themselves, in the hosted checkout or the customer portal.',
+  );
+
+export const paymentMethodNotFound = (id: string): ApiError =>
+  notFound(`No payment method with id ${id}`, 'payment_method_not_found');
+
+export const unknownCustomer = (customerId: string): ApiError =>
+  badRequest(`customerId: no customer with customerId "${customerId}"`, 'customer_not_found');
+
+export const archivedCustomer = (customerId: string): ApiError =>
+  badRequest(`customerId: the customer "${customerId}" is archived and can't be given payment methods`, 'customer_archived');
+
+export const invalidCardNumber = (detail: string): ApiError => badRequest(`cardNumber: ${detail}`, 'invalid_card_number');
+
+export const cardExpired = (month: number, year: number): ApiError =>
+  badRequest(
+    `expMonth/expYear: the card expired at the end of ${String(month).padStart(2, '0')}/${year}`,
+    'card_expired',
+  );
+
+export const invalidCardField = (field: string, detail: string): ApiError =>
+  badRequest(`${field}: ${detail}`, 'validation_error');
+
+export const methodNotUsable = (id: number): ApiError =>
+  badRequest(`The payment method ${id} is not usable yet (its status is requires_action)`, 'payment_method_unusable');

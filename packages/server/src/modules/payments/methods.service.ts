@@ -1,0 +1,243 @@
+import type { BillingAddress, PaymentMethod, PaymentMethodCreate } from '@billow/contract';
+import type { EnvironmentKind } from '../../config.js';
+import type { Db } from '../../db/connect.js';
+import { inTransaction, type Executor } from '../../db/transaction.js';
+import type { PageRequest } from '../../http/pagination.js';
+import type { Clock } from '../../lib/clock.js';
+import { findCustomer } from '../customers/repo.js';
+import { recordEvent } from '../events/writer.js';
+import { cardBrand, cardDetails, luhnValid, normalizeCardNumber, sandboxCardRef } from './cards.js';
+import {
+  archivedCustomer,
+  cardExpired,
+  invalidCardField,
+  invalidCardNumber,
+  methodNotUsable,
+  paymentMethodNotFound,
+  sandboxOnly,
+  unknownCustomer,
+} from './errors.js';
+import * as repo from './repo.js';
+
+export type { PaymentMethodOwner, PaymentMethodRow } from './repo.js';
+
+export interface PaymentScope {
+  environmentId: string;
+  organizationId: string;
+  environment: EnvironmentKind;
+}
+
+/**
+ * The method a charge of the customer (`customers.id`) should use: its default
+ * succeeded, non-deleted method, else its newest such method. Call it inside the
+ * transaction that holds the customer's row lock.
+ */
+export async function usableMethodFor(
+  tx: Executor,
+  environmentId: string,
+  customerId: string,
+): Promise<repo.PaymentMethodRow | undefined> {
+  return repo.findUsableMethod(tx, environmentId, customerId);
+}
+
+/** A payment method as the API shows it (DOMAIN §2.11). */
+export function presentPaymentMethod(row: repo.PaymentMethodRow, customer: repo.PaymentMethodOwner): PaymentMethod {
+  return {
+    id: row.id,
+    customer: {
+      customerId: customer.customer_id,
+      name: customer.name,
+      email: customer.email,
+      billingAddress: (customer.billing_address as BillingAddress | null) ?? null,
+    },
+    methodType: row.method_type,
+    methodData: {
+      brand: row.brand,
+      last4: row.last4,
+      expMonth: row.exp_month,
+      expYear: row.exp_year,
+      funding: row.funding,
+      country: row.country,
+    },
+    isDefault: row.is_default,
+    status: row.status,
+    createdOn: row.created_at.toISOString(),
+    modifiedOn: row.modified_at.toISOString(),
+  };
+}
+
+const ADDRESS_FIELDS = ['line1', 'line2', 'city', 'state', 'postalCode', 'country'] as const;
+
+/** The `payment_method` object of webhook events, as in webhook-events.json (camelCase here; written snake_case). */
+export function paymentMethodEventObject(
+  row: repo.PaymentMethodRow,
+  customer: repo.PaymentMethodOwner,
+): Record<string, unknown> {
+  const stored = customer.billing_address as Record<string, unknown> | null;
+  const billingAddress = stored ? Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, stored[f] ?? null])) : {};
+  return {
+    id: row.id,
+    object: 'payment_method',
+    customerId: customer.customer_id,
+    customer: {
+      id: customer.id,
+      name: customer.name,
+      email: customer.email,
+      customerId: customer.customer_id,
+      billingAddress,
+    },
+    methodType: row.method_type,
+    methodData: {
+      brand: row.brand,
+      last4: row.last4,
+      expMonth: row.exp_month,
+      expYear: row.exp_year,
+      funding: row.funding,
+      country: row.country,
+    },
+    isDefault: row.is_default,
+    status: row.status,
+  };
+}
+
+/** Writes `payment_method.created`, `.updated` or `.deleted` in the caller's transaction. */
+export function recordPaymentMethodEvent(
+  tx: Executor,
+  type: 'payment_method.created' | 'payment_method.updated' | 'payment_method.deleted',
+  event: {
+    scope: Pick<PaymentScope, 'environmentId' | 'organizationId'>;
+    row: repo.PaymentMethodRow;
+    customer: repo.PaymentMethodOwner;
+    previousAttributes?: Record<string, unknown>;
+    at: Date;
+  },
+): Promise<string> {
+  return recordEvent(tx, {
+    environmentId: event.scope.environmentId,
+    organizationId: event.scope.organizationId,
+    type,
+    data: paymentMethodEventObject(event.row, event.customer),
+    ...(event.previousAttributes ? { previousAttributes: event.previousAttributes } : {}),
+    at: event.at,
+  });
+}
+
+/** Ids are bigint identities; anything else cannot name a method. */
+function parseMethodId(id: string): number | null {
+  return /^[1-9][0-9]{0,14}$/.test(id) ? Number(id) : null;
+}
+
+interface CheckedCard {
+  digits: string;
+  expMonth: number;
+  expYear: number;
+}
+
+/** The checks a card issuer would make before saving a card, against the clock. */
+export function checkCard(input: Pick<PaymentMethodCreate, 'cardNumber' | 'expMonth' | 'expYear' | 'cvc'>, now: Date): CheckedCard {
+  const digits = normalizeCardNumber(input.cardNumber);
+  if (!/^[0-9]+$/.test(digits)) throw invalidCardNumber('only digits, spaces and dashes are allowed');
+  if (digits.length < 12 || digits.length > 19) {
+    throw invalidCardNumber(`a card number has 12 to 19 digits; this one has ${digits.length}`);
+  }
+  if (!luhnValid(digits)) {
+    throw invalidCardNumber('the number fails the Luhn check (a mistyped digit?); try the test card 4242 4242 4242 4242');
+  }
+  const expYear = input.expYear < 100 ? 2000 + input.expYear : input.expYear;
+  if (expYear < 1000) throw invalidCardField('expYear', 'give four digits (2029) or two (29)');
+  const year = now.getUTCFullYear();
+  const month = now.getUTCMonth() + 1;
+  if (expYear < year || (expYear === year && input.expMonth < month)) throw cardExpired(input.expMonth, expYear);
+  if (expYear > year + 50) throw invalidCardField('expYear', `${expYear} is too far in the future`);
+  const cvcLength = cardBrand(digits) === 'amex' ? 4 : 3;
+  if (input.cvc.length !== cvcLength) {
+    throw invalidCardField('cvc', `this card's security code has ${cvcLength} digits`);
+  }
+  return { digits, expMonth: input.expMonth, expYear };
+}
+
+export class PaymentMethodService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(
+    scope: PaymentScope,
+    filter: { customerId?: string; customerEmail?: string },
+    page: PageRequest,
+  ): Promise<{ count: number; results: PaymentMethod[] }> {
+    const where: repo.ListFilter = {
+      environmentId: scope.environmentId,
+      ...(filter.customerId !== undefined ? { customerId: filter.customerId } : {}),
+      ...(filter.customerEmail !== undefined ? { customerEmail: filter.customerEmail.trim() } : {}),
+    };
+    const count = await repo.countPaymentMethods(this.db, where);
+    const rows = page.offset >= count ? [] : await repo.listPaymentMethods(this.db, where, page.pageSize, page.offset);
+    return { count, results: rows.map(({ method, owner }) => presentPaymentMethod(method, owner)) };
+  }
+
+  /** Billow's sandbox-only way to save a test card for a customer. */
+  async attach(scope: PaymentScope, input: PaymentMethodCreate): Promise<PaymentMethod> {
+    if (scope.environment !== 'sandbox') throw sandboxOnly();
+    const card = checkCard(input, this.clock.now());
+    return inTransaction(this.db, async (tx) => {
+      const customer = await findCustomer(tx, scope.environmentId, input.customerId, { forUpdate: true });
+      if (!customer) throw unknownCustomer(input.customerId);
+      if (customer.archived_at) throw archivedCustomer(input.customerId);
+      const at = this.clock.now();
+      const hasDefault = (await repo.findDefaultMethod(tx, scope.environmentId, customer.id)) !== undefined;
+      const details = cardDetails(card.digits, { expMonth: card.expMonth, expYear: card.expYear });
+      const row = await repo.insertPaymentMethod(tx, {
+        environmentId: scope.environmentId,
+        customerId: customer.id,
+        methodType: 'card',
+        ...details,
+        providerRef: sandboxCardRef(card.digits),
+        status: 'succeeded',
+        isDefault: !hasDefault,
+        at,
+      });
+      await recordPaymentMethodEvent(tx, 'payment_method.created', { scope, row, customer, at });
+      return presentPaymentMethod(row, customer);
+    });
+  }
+
+  /** Makes the method its customer's default; the previous default loses the flag in the same transaction. */
+  async makeDefault(scope: PaymentScope, id: string): Promise<PaymentMethod> {
+    const methodId = parseMethodId(id);
+    if (methodId === null) throw paymentMethodNotFound(id);
+    return inTransaction(this.db, async (tx) => {
+      const found = await repo.findPaymentMethod(tx, scope.environmentId, methodId);
+      if (!found) throw paymentMethodNotFound(id);
+      const customer = await repo.lockCustomerById(tx, scope.environmentId, found.customer_id);
+      // Read again under the customer's lock: another request may have changed it meanwhile.
+      const method = customer && (await repo.findPaymentMethod(tx, scope.environmentId, methodId, { forUpdate: true }));
+      if (!customer || !method) throw paymentMethodNotFound(id);
+      if (customer.archived_at) throw archivedCustomer(customer.customer_id);
+      if (method.status !== 'succeeded') throw methodNotUsable(method.id);
+      if (method.is_default) return presentPaymentMethod(method, customer);
+      const at = this.clock.now();
+      const previous = await repo.findDefaultMethod(tx, scope.environmentId, customer.id);
+      if (previous) {
+        const demoted = await repo.setDefaultFlag(tx, previous.id, false, at);
+        await recordPaymentMethodEvent(tx, 'payment_method.updated', {
+          scope,
+          row: demoted,
+          customer,
+          previousAttributes: { isDefault: true },
+          at,
+        });
+      }
+      const promoted = await repo.setDefaultFlag(tx, method.id, true, at);
+      await recordPaymentMethodEvent(tx, 'payment_method.updated', {
+        scope,
+        row: promoted,
+        customer,
+        previousAttributes: { isDefault: false },
+        at,
+      });
+      return presentPaymentMethod(promoted, customer);
+    });
+  }
+}

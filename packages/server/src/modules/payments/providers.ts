@@ -1,0 +1,43 @@
+import type { EnvironmentKind } from '../../config.js';
+import { ApiError } from '../../http/errors.js';
+import type { PaymentProvider } from './provider.js';
+import { SandboxProvider } from './sandbox-provider.js';
+
+export { cardDetails, luhnValid } from './cards.js';
+
+/** One sandbox provider per process, so that its idempotency memory spans requests. */
+const sandbox = new SandboxProvider();
+
+/**
+ * The provider that moves money in an environment, or null when there is none.
+ * Sandbox environments always have the built-in sandbox provider. Production has
+ * none yet: a Stripe provider (through Stripe's official library, configured
+ * per organization) plugs in here.
+ *
+ * Idempotency keys given to a provider must be unique across the installation
+ * (derive them from a row id, e.g. the order's): the sandbox provider serves
+ * every organization of the process.
+ */
+export function paymentProviderFor(environment: EnvironmentKind): PaymentProvider | null {
+  return environment === 'sandbox' ? sandbox : null;
+}
+
+/** The sandbox provider itself, for the steps only it offers (confirming a charge that required action). */
+export function sandboxProvider(): SandboxProvider {
+  return sandbox;
+}
+
+export const paymentProviderRequired = (): ApiError =>
+  new ApiError(
+    428,
+    'payment_provider_required',
+    'Production payments need a payment provider configured for the organization, and none is configured. ' +
+      'The sandbox environment (the /sandbox base URL) works without one, with test cards.',
+  );
+
+/** The environment's provider; 428 `payment_provider_required` when it has none. */
+export function requireProvider(environment: EnvironmentKind): PaymentProvider {
+  const provider = paymentProviderFor(environment);
+  if (!provider) throw paymentProviderRequired();
+  return provider;
+}

@@ -1,0 +1,132 @@
+import { sql, type Selectable } from 'kysely';
+import type { Executor } from '../../db/transaction.js';
+import type { RefundsTable, TransactionsTable } from '../../db/schema.js';
+import { containsPattern } from '../../db/search.js';
+import type { DateRange } from '../orders/format.js';
+
+export type RefundRow = Selectable<RefundsTable>;
+export type TransactionRow = Selectable<TransactionsTable>;
+
+export interface RefundFilters {
+  search?: string;
+  status?: RefundRow['status'];
+  created: DateRange;
+}
+
+function filtered(db: Executor, environmentId: string, filters: RefundFilters) {
+  let query = db
+    .selectFrom('refunds as r')
+    .innerJoin('orders as o', 'o.id', 'r.order_id')
+    .innerJoin('customers as c', 'c.id', 'o.customer_id')
+    .where('r.environment_id', '=', environmentId);
+  if (filters.status) query = query.where('r.status', '=', filters.status);
+  if (filters.created.from) query = query.where('r.created_at', '>=', filters.created.from);
+  if (filters.created.before) query = query.where('r.created_at', '<', filters.created.before);
+  if (filters.search) {
+    const pattern = containsPattern(filters.search);
+    query = query.where((eb) =>
+      eb.or([
+        eb(sql<string>`r.id::text`, 'ilike', pattern),
+        eb('r.order_id', 'ilike', pattern),
+        eb('c.name', 'ilike', pattern),
+        eb('c.email', 'ilike', pattern),
+        eb('c.customer_id', 'ilike', pattern),
+      ]),
+    );
+  }
+  return query;
+}
+
+export async function countRefunds(db: Executor, environmentId: string, filters: RefundFilters): Promise<number> {
+  const row = await filtered(db, environmentId, filters)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function listRefunds(
+  db: Executor,
+  environmentId: string,
+  filters: RefundFilters,
+  limit: number,
+  offset: number,
+): Promise<RefundRow[]> {
+  return filtered(db, environmentId, filters)
+    .selectAll('r')
+    .orderBy('r.created_at', 'desc')
+    .orderBy('r.seq', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+export async function findRefund(db: Executor, environmentId: string, id: string): Promise<RefundRow | undefined> {
+  return db.selectFrom('refunds').selectAll().where('environment_id', '=', environmentId).where('id', '=', id).executeTakeFirst();
+}
+
+/** The order's first successful charge: the payment a refund goes back to. */
+export async function chargeOf(db: Executor, orderId: string): Promise<TransactionRow | undefined> {
+  return db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('order_id', '=', orderId)
+    .where('transaction_type', '=', 'CHARGE')
+    .where('status', '=', 'success')
+    .orderBy('created_at')
+    .orderBy('seq')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export async function insertRefund(db: Executor, row: Omit<RefundRow, 'seq'>): Promise<RefundRow> {
+  return db.insertInto('refunds').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function settleRefund(
+  db: Executor,
+  id: string,
+  changes: Pick<RefundRow, 'status' | 'failure_reason' | 'provider_ref' | 'modified_at'>,
+): Promise<RefundRow> {
+  return db.updateTable('refunds').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function insertRefundTransaction(
+  db: Executor,
+  row: {
+    id: string;
+    environmentId: string;
+    orderId: string;
+    refundId: string;
+    currency: string;
+    amountMinor: number;
+    taxMinor: number;
+    netMinor: number;
+    paymentMethodId: number | null;
+    providerRef: string;
+    availableOn: string;
+    at: Date;
+  },
+): Promise<void> {
+  await db
+    .insertInto('transactions')
+    .values({
+      id: row.id,
+      environment_id: row.environmentId,
+      order_id: row.orderId,
+      refund_id: row.refundId,
+      transaction_type: 'REFUND',
+      status: 'success',
+      currency: row.currency,
+      amount_minor: row.amountMinor,
+      fee_minor: 0,
+      fee_breakdown: '[]',
+      tax_minor: row.taxMinor,
+      net_minor: row.netMinor,
+      payment_method_id: row.paymentMethodId,
+      provider_ref: row.providerRef,
+      failure_reason: null,
+      available_on: row.availableOn,
+      created_at: row.at,
+    })
+    .execute();
+}

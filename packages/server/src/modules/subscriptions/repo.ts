@@ -1,0 +1,74 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Executor } from '../../db/transaction.js';
+import type { SubscriptionsTable } from '../../db/schema.js';
+import { isUuid } from '../../db/search.js';
+
+export type SubscriptionRow = Selectable<SubscriptionsTable>;
+export const LIVE_SUCCESSOR_INDEX = 'subscriptions_one_live_successor';
+
+export async function insertSubscription(db: Executor, row: Insertable<SubscriptionsTable>): Promise<SubscriptionRow> {
+  return db.insertInto('subscriptions').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findSubscription(
+  db: Executor,
+  environmentId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<SubscriptionRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  let query = db.selectFrom('subscriptions').selectAll().where('environment_id', '=', environmentId).where('id', '=', id);
+  if (options.forUpdate) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+export async function updateSubscription(
+  db: Executor,
+  id: string,
+  changes: Partial<Omit<Insertable<SubscriptionsTable>, 'id'>>,
+): Promise<SubscriptionRow> {
+  return db.updateTable('subscriptions').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export interface ListFilter {
+  environmentId: string;
+  customerId: string;
+  statuses: SubscriptionRow['status'][] | null;
+  now: Date;
+}
+
+function listQuery(db: Executor, filter: ListFilter) {
+  let query = db
+    .selectFrom('subscriptions')
+    .where('environment_id', '=', filter.environmentId)
+    .where('customer_id', '=', filter.customerId);
+  if (filter.statuses) return query.where('status', 'in', filter.statuses);
+  // One row per subscription as the customer knows it: no superseded records, no
+  // pending successors, nothing expired or ended.
+  query = query
+    .where('status', 'not in', ['superseded', 'incomplete_expired'])
+    .where((eb) => eb.or([eb('status', '!=', 'incomplete'), eb('previous_subscription_id', 'is', null)]))
+    .where((eb) => eb.or([eb('status', '!=', 'canceled'), eb('end_date', '>', filter.now)]));
+  return query;
+}
+
+export async function countSubscriptions(db: Executor, filter: ListFilter): Promise<number> {
+  const row = await listQuery(db, filter)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function listSubscriptions(db: Executor, filter: ListFilter, limit: number, offset: number) {
+  return listQuery(db, filter).selectAll().orderBy('seq', 'desc').limit(limit).offset(offset).execute();
+}
+
+export async function expiredPendingUpdates(db: Executor, now: Date): Promise<SubscriptionRow[]> {
+  return db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('status', '=', 'incomplete')
+    .where('pending_expires_at', '<=', now)
+    .limit(500)
+    .execute();
+}

@@ -1,0 +1,111 @@
+import { Type } from 'typebox';
+import {
+  ErrorBody,
+  Subscription,
+  SubscriptionCancel,
+  SubscriptionCreate,
+  SubscriptionCreated,
+  SubscriptionList,
+  SubscriptionListQuery,
+  SubscriptionUpdate,
+} from '@billow/contract';
+import type { FastifyRequest } from 'fastify';
+import { pageOf, pageRequest } from '../../http/pagination.js';
+import { authOf, SERVER_ONLY, SERVER_OR_CLIENT, type App } from '../../http/route-types.js';
+import { apiBaseUrl } from '../../http/urls.js';
+import type { SubscriptionScope, SubscriptionService } from './service.js';
+
+const tags = ['Subscriptions'];
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const SubscriptionPath = Type.Object({ subscriptionId: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export function subscriptionRoutes(app: App, service: SubscriptionService, publicUrl: string | null): void {
+  const scopeOf = (request: FastifyRequest): SubscriptionScope => {
+    const auth = authOf(request);
+    return {
+      organizationId: auth.organizationId,
+      environmentId: auth.environmentId,
+      environment: auth.environment,
+      apiBase: apiBaseUrl(request, publicUrl),
+    };
+  };
+
+  app.get(
+    '/api/v1/subscriptions/',
+    {
+      config: { auth: SERVER_OR_CLIENT },
+      schema: {
+        tags,
+        summary: "List a customer's subscriptions",
+        description:
+          'customer_id is required. Without status, one row per subscription: superseded, expired and ended records and pending changes are left out. With status (a comma list), the records in those statuses.',
+        querystring: SubscriptionListQuery,
+        response: { 200: SubscriptionList, ...errors },
+      },
+    },
+    async (request) => {
+      const at = pageRequest(request.query);
+      const { count, results } = await service.list(scopeOf(request), request.query.customer_id, request.query.status, at);
+      return pageOf(request, at, count, results);
+    },
+  );
+
+  app.post(
+    '/api/v1/subscriptions/create/',
+    {
+      config: { auth: SERVER_ONLY },
+      schema: {
+        tags,
+        summary: 'Subscribe a customer without a checkout',
+        description:
+          "Charges the customer's default payment method off-session for the first period. A price with a free trial starts trialing and charges nothing until the trial ends; a free plan charges nothing.",
+        body: SubscriptionCreate,
+        response: { 201: SubscriptionCreated, ...errors, 428: ErrorBody },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await service.create(scopeOf(request), request.body)),
+  );
+
+  app.get(
+    '/api/v1/subscriptions/:subscriptionId/',
+    {
+      config: { auth: SERVER_OR_CLIENT },
+      schema: { tags, summary: 'Retrieve a subscription', params: SubscriptionPath, response: { 200: Subscription, ...errors } },
+    },
+    async (request) => service.get(scopeOf(request), request.params.subscriptionId),
+  );
+
+  app.post(
+    '/api/v1/subscriptions/:subscriptionId/update/',
+    {
+      config: { auth: SERVER_ONLY },
+      schema: {
+        tags,
+        summary: 'Change plan, period or quantities',
+        description:
+          'Makes a new subscription record and supersedes this one; answers with the new id. By default the change applies now and the difference for the rest of the period is settled at once (a negative difference becomes customer credit). probationBehaviour NEXT_BILLING_CYCLE switches without settling. With paymentBehavior activate_on_payment, the change applies only once paid: until then the new record is incomplete and this one stays active; unpaid, it expires after 23 hours.',
+        params: SubscriptionPath,
+        body: SubscriptionUpdate,
+        response: { 200: Type.Object({ subscriptionId: Type.String() }), ...errors, 428: ErrorBody },
+      },
+    },
+    async (request) => service.update(scopeOf(request), request.params.subscriptionId, request.body),
+  );
+
+  app.post(
+    '/api/v1/subscriptions/:subscriptionId/cancel/',
+    {
+      config: { auth: SERVER_ONLY },
+      schema: {
+        tags,
+        summary: 'Cancel a subscription',
+        description:
+          'IMMEDIATE ends it now; CURRENT_PERIOD_ENDS and SPECIFIC_DATE keep it until then. No refund is made for unused time.',
+        params: SubscriptionPath,
+        body: SubscriptionCancel,
+        response: { 200: Type.Object({ message: Type.String() }), ...errors },
+      },
+    },
+    async (request) => service.cancel(scopeOf(request), request.params.subscriptionId, request.body),
+  );
+}

@@ -1,0 +1,372 @@
+import type { SubscriptionCancel, SubscriptionCreate, SubscriptionUpdate } from '@billow/contract';
+import type { Clock } from '../../lib/clock.js';
+import { newId } from '../../lib/crypto.js';
+import type { Db } from '../../db/connect.js';
+import { inTransaction, isUniqueViolation, type Tx } from '../../db/transaction.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import type { PageRequest } from '../../http/pagination.js';
+import { customerObject } from '../../flows/payloads.js';
+import { chargeableMethod, chargeOffSession, NO_PAYMENT_METHOD } from '../../flows/payment.js';
+import {
+  assertNotBlocked,
+  lockCustomer,
+  resolvePurchase,
+  type CustomerRow,
+  type PurchaseScope,
+  type ResolvedPurchase,
+} from '../../flows/purchase.js';
+import { recordPaidOrder } from '../../flows/record.js';
+import { addPeriod, isRecurring } from '../billing/periods.compute.js';
+import { prorate } from '../billing/proration.compute.js';
+import type { Quote } from '../billing/types.js';
+import { recordEvent } from '../events/writer.js';
+import * as repo from './repo.js';
+import { presentCreated, presentSubscription, subscriptionObject } from './view.js';
+
+export interface SubscriptionScope extends PurchaseScope {
+  apiBase: string;
+}
+
+const DAY_MS = 86_400_000;
+/** How long an activate_on_payment update waits for its payment before it expires. */
+export const PENDING_UPDATE_TTL_MS = 23 * 60 * 60 * 1000;
+const LIVE = ['active', 'trialing', 'past_due'] as const;
+
+const STATUSES = ['incomplete', 'incomplete_expired', 'trialing', 'active', 'past_due', 'canceled', 'superseded'] as const;
+
+function parseStatuses(text: string): repo.SubscriptionRow['status'][] {
+  const wanted = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = wanted.find((s) => !(STATUSES as readonly string[]).includes(s));
+  if (unknown) throw badRequest(`query parameter status: "${unknown}" is not one of ${STATUSES.join(', ')}`, 'validation_error');
+  return wanted as repo.SubscriptionRow['status'][];
+}
+
+export const subscriptionNotFound = () => notFound('Subscription not found.', 'subscription_not_found');
+
+const zeroQuote = (quote: Quote): Quote => ({ ...quote, lines: [], subtotalMinor: 0, discountMinor: 0, taxMinor: 0, totalMinor: 0 });
+
+function productRef(purchase: ResolvedPurchase) {
+  return { id: purchase.product.id, name: purchase.product.name };
+}
+
+function planRef(purchase: ResolvedPurchase) {
+  return { name: purchase.version.name, version: purchase.version.version, identifier: purchase.plan.identifier };
+}
+
+export class SubscriptionService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  private event(tx: Tx, scope: SubscriptionScope, type: string, data: Record<string, unknown>, previous?: Record<string, unknown>) {
+    return recordEvent(tx, {
+      environmentId: scope.environmentId,
+      organizationId: scope.organizationId,
+      type,
+      data,
+      ...(previous ? { previousAttributes: previous } : {}),
+      at: this.clock.now(),
+    });
+  }
+
+  private subscriptionData(row: repo.SubscriptionRow, customer: CustomerRow, purchase: ResolvedPurchase, scope: SubscriptionScope) {
+    return subscriptionObject(row, {
+      plan: planRef(purchase),
+      product: productRef(purchase),
+      customer: customerObject(customer),
+      organization: scope.organizationId,
+      features: null,
+    });
+  }
+
+  /** Subscribes a customer off-session: a trial or a free plan charges nothing now; otherwise the first period is charged. */
+  async create(scope: SubscriptionScope, input: SubscriptionCreate) {
+    return inTransaction(this.db, async (tx) => {
+      await assertNotBlocked(tx, scope.organizationId);
+      const customer = await lockCustomer(tx, scope.environmentId, input.customerId);
+      const purchase = await resolvePurchase(tx, scope, customer, input);
+      const free = purchase.price.priceType === 'FREE' || purchase.quote.totalMinor === 0;
+      if (!isRecurring(input.chargePeriod) && !free) {
+        throw badRequest(
+          `chargePeriod ${input.chargePeriod} is not recurring; one-time purchases use POST /charges/`,
+          'invalid_charge_period',
+        );
+      }
+      const now = this.clock.now();
+      const recurring = isRecurring(input.chargePeriod);
+      const trial = recurring && purchase.price.freeTrial && purchase.price.trialPeriod > 0 && !free;
+      const method = await chargeableMethod(tx, scope, customer);
+      if (!free && !method) throw badRequest(NO_PAYMENT_METHOD, 'payment_method_required');
+
+      const trialEnd = trial ? new Date(now.getTime() + purchase.price.trialPeriod * DAY_MS) : null;
+      const periodEnd = trialEnd ?? (recurring ? addPeriod(now, input.chargePeriod) : null);
+      const chargeNow = trial || free ? 0 : purchase.quote.totalMinor;
+      const chargeRef =
+        chargeNow > 0 && method
+          ? await chargeOffSession(scope, method, chargeNow, purchase.quote.currency, `${purchase.version.name} (${input.chargePeriod})`)
+          : null;
+      const row = await repo.insertSubscription(tx, {
+        id: newId(),
+        environment_id: scope.environmentId,
+        customer_id: customer.id,
+        product_id: purchase.product.id,
+        plan_id: purchase.plan.id,
+        plan_version_id: purchase.version.id,
+        price_id: purchase.priceId,
+        charge_period: input.chargePeriod,
+        currency: purchase.quote.currency,
+        status: trial ? 'trialing' : 'active',
+        amount_minor: purchase.quote.totalMinor,
+        quantities: JSON.stringify(purchase.quantities),
+        start_date: now,
+        current_period_start: now,
+        current_period_end: periodEnd,
+        trial_end: trialEnd,
+        payment_method_id: method?.id ?? null,
+        created_at: now,
+        modified_at: now,
+      });
+      await recordPaidOrder(tx, {
+        scope,
+        clock: this.clock,
+        customer,
+        purchase,
+        charged: chargeNow > 0 ? purchase.quote : zeroQuote(purchase.quote),
+        billingType: 'SUBSCRIPTION',
+        subscriptionId: row.id,
+        isTrial: trial,
+        method: chargeNow > 0 ? (method ?? null) : null,
+        chargeRef,
+      });
+      await this.event(tx, scope, 'subscription.created', this.subscriptionData(row, customer, purchase, scope));
+      return presentCreated(tx, row, scope.apiBase, now);
+    });
+  }
+
+  async get(scope: SubscriptionScope, id: string) {
+    const row = await repo.findSubscription(this.db, scope.environmentId, id);
+    if (!row) throw subscriptionNotFound();
+    return presentSubscription(this.db, row, scope.apiBase, this.clock.now());
+  }
+
+  async list(scope: SubscriptionScope, customerId: string | undefined, status: string | undefined, page: PageRequest) {
+    if (!customerId) throw badRequest('query parameter customer_id is required', 'validation_error');
+    const statuses = status ? parseStatuses(status) : null;
+    const customer = await this.db
+      .selectFrom('customers')
+      .select('id')
+      .where('environment_id', '=', scope.environmentId)
+      .where('customer_id', '=', customerId)
+      .executeTakeFirst();
+    if (!customer) return { count: 0, results: [] };
+    const now = this.clock.now();
+    const filter = { environmentId: scope.environmentId, customerId: customer.id, statuses, now };
+    const count = await repo.countSubscriptions(this.db, filter);
+    const rows = page.offset >= count ? [] : await repo.listSubscriptions(this.db, filter, page.pageSize, page.offset);
+    const results = [];
+    for (const row of rows) results.push(await presentSubscription(this.db, row, scope.apiBase, now));
+    return { count, results };
+  }
+
+  /** Locks the customer, then the subscription: every money change of one customer runs alone. */
+  private async lockLive(tx: Tx, scope: SubscriptionScope, id: string) {
+    const found = await repo.findSubscription(tx, scope.environmentId, id);
+    if (!found) throw subscriptionNotFound();
+    const owner = await tx.selectFrom('customers').select('customer_id').where('id', '=', found.customer_id).executeTakeFirstOrThrow();
+    const customer = await lockCustomer(tx, scope.environmentId, owner.customer_id);
+    const row = (await repo.findSubscription(tx, scope.environmentId, id, { forUpdate: true }))!;
+    return { row, customer };
+  }
+
+  async cancel(scope: SubscriptionScope, id: string, input: SubscriptionCancel) {
+    await inTransaction(this.db, async (tx) => {
+      const { row } = await this.lockLive(tx, scope, id);
+      if (!(LIVE as readonly string[]).includes(row.status)) {
+        throw badRequest(`The subscription is ${row.status} and can't be cancelled`, 'not_cancellable');
+      }
+      const now = this.clock.now();
+      let endDate: Date;
+      if (input.cancellationType === 'IMMEDIATE') endDate = now;
+      else if (input.cancellationType === 'CURRENT_PERIOD_ENDS') endDate = row.current_period_end ?? now;
+      else {
+        if (!input.cancellationDate || !/^\d{4}-\d{2}-\d{2}$/.test(input.cancellationDate)) {
+          throw badRequest('cancellationDate (yyyy-MM-dd) is required for SPECIFIC_DATE', 'validation_error');
+        }
+        endDate = new Date(`${input.cancellationDate}T00:00:00Z`);
+        if (Number.isNaN(endDate.getTime())) throw badRequest('cancellationDate is not a date', 'validation_error');
+        if (endDate.getTime() < Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())) {
+          throw badRequest('cancellationDate is in the past', 'validation_error');
+        }
+      }
+      const immediate = endDate.getTime() <= now.getTime();
+      const updated = await repo.updateSubscription(tx, row.id, {
+        status: immediate ? 'canceled' : row.status,
+        end_date: immediate ? now : endDate,
+        canceled_at: now,
+        cancellation_reason: 'CANCELLED_BY_MERCHANT',
+        cancellation_feedback: input.cancellationFeedback ?? null,
+        cancellation_comment: input.cancellationComment ?? null,
+        modified_at: now,
+      });
+      const data = subscriptionObject(updated, { organization: scope.organizationId });
+      if (immediate) await this.event(tx, scope, 'subscription.cancelled', data, { status: row.status });
+      else await this.event(tx, scope, 'subscription.updated', data, { end_date: null });
+    });
+    return { message: 'Subscription cancellation processed successfully.' };
+  }
+
+  /**
+   * A plan, period or quantity change makes a new subscription record and
+   * supersedes the old one. Default: switch now and settle the difference for
+   * the rest of the period (credit for the unused part of the old price, charge
+   * for the new one; a negative net becomes customer credit).
+   */
+  async update(scope: SubscriptionScope, id: string, input: SubscriptionUpdate) {
+    try {
+      return await inTransaction(this.db, (tx) => this.applyUpdate(tx, scope, id, input));
+    } catch (error) {
+      if (isUniqueViolation(error, repo.LIVE_SUCCESSOR_INDEX)) {
+        throw badRequest('The subscription already has a pending or applied change', 'update_in_progress');
+      }
+      throw error;
+    }
+  }
+
+  private async applyUpdate(tx: Tx, scope: SubscriptionScope, id: string, input: SubscriptionUpdate) {
+    const { row, customer } = await this.lockLive(tx, scope, id);
+    if (!(LIVE as readonly string[]).includes(row.status)) {
+      throw badRequest(`The subscription is ${row.status}; only an active or trialing subscription can change`, 'not_updatable');
+    }
+    if (!isRecurring(input.chargePeriod)) {
+      throw badRequest(`chargePeriod ${input.chargePeriod} is not recurring`, 'invalid_charge_period');
+    }
+    if (input.paymentBehavior && input.paymentBehavior !== 'activate_on_payment') {
+      throw badRequest('paymentBehavior may only be activate_on_payment', 'validation_error');
+    }
+    const purchase = await resolvePurchase(tx, scope, customer, { ...input, currencyCode: row.currency });
+    const now = this.clock.now();
+    const method = await chargeableMethod(tx, scope, customer);
+
+    let trialEnd = row.status === 'trialing' ? row.trial_end : null;
+    if (input.trialEnd === 'now') trialEnd = null;
+    else if (input.trialEnd) {
+      const at = new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(input.trialEnd) ? input.trialEnd : `${input.trialEnd}Z`);
+      if (Number.isNaN(at.getTime()) || at.getTime() <= now.getTime()) {
+        throw badRequest('trialEnd must be "now" or a date-time in the future', 'validation_error');
+      }
+      trialEnd = at;
+    }
+    const trialing = trialEnd !== null;
+    const samePeriod = input.chargePeriod === row.charge_period;
+    const periodStart = trialing || !samePeriod ? now : (row.current_period_start ?? now);
+    const periodEnd = trialing ? trialEnd : samePeriod ? (row.current_period_end ?? addPeriod(now, input.chargePeriod)) : addPeriod(now, input.chargePeriod);
+
+    let due = 0;
+    let credit = 0;
+    const behaviour = input.probationBehaviour ?? 'IMMEDIATE_CHARGE';
+    if (!trialing) {
+      if (row.status === 'trialing' || !samePeriod) {
+        due = purchase.quote.totalMinor;
+      } else if (behaviour !== 'NEXT_BILLING_CYCLE') {
+        const proration = prorate({
+          oldAmountMinor: row.amount_minor,
+          newAmountMinor: purchase.quote.totalMinor,
+          periodStart: row.current_period_start ?? now,
+          periodEnd: row.current_period_end ?? now,
+          at: now,
+        });
+        due = Math.max(0, proration.netMinor);
+        credit = Math.max(0, -proration.netMinor);
+      }
+    }
+    const fromCredit = Math.min(due, customer.credit_minor);
+    const toCharge = due - fromCredit;
+    if (toCharge > 0 && !method) throw badRequest(NO_PAYMENT_METHOD, 'payment_method_required');
+
+    const successor = {
+      id: newId(),
+      environment_id: scope.environmentId,
+      customer_id: customer.id,
+      product_id: purchase.product.id,
+      plan_id: purchase.plan.id,
+      plan_version_id: purchase.version.id,
+      price_id: purchase.priceId,
+      charge_period: input.chargePeriod,
+      currency: row.currency,
+      amount_minor: purchase.quote.totalMinor,
+      quantities: JSON.stringify(purchase.quantities),
+      start_date: row.start_date,
+      current_period_start: periodStart,
+      current_period_end: periodEnd,
+      trial_end: trialEnd,
+      payment_method_id: method?.id ?? row.payment_method_id,
+      previous_subscription_id: row.id,
+      created_at: now,
+      modified_at: now,
+    };
+
+    const pending = input.paymentBehavior === 'activate_on_payment' && toCharge > 0;
+    let chargeRef: string | null = null;
+    if (toCharge > 0 && method) {
+      try {
+        chargeRef = await chargeOffSession(scope, method, toCharge, row.currency, `${purchase.version.name}: change of plan`);
+      } catch (error) {
+        if (!pending) throw error;
+      }
+    }
+    if (pending && chargeRef === null) {
+      // The change waits for its payment; the current subscription stays as it is.
+      const waiting = await repo.insertSubscription(tx, {
+        ...successor,
+        status: 'incomplete',
+        pending_expires_at: new Date(now.getTime() + PENDING_UPDATE_TTL_MS),
+      });
+      await this.event(tx, scope, 'subscription.updated', this.subscriptionData(waiting, customer, purchase, scope));
+      return { subscriptionId: waiting.id };
+    }
+
+    const old = await repo.updateSubscription(tx, row.id, { status: 'superseded', modified_at: now });
+    const next = await repo.insertSubscription(tx, { ...successor, status: trialing ? 'trialing' : 'active' });
+    const balance = customer.credit_minor - fromCredit + credit;
+    if (balance !== customer.credit_minor) {
+      await tx.updateTable('customers').set({ credit_minor: balance }).where('id', '=', customer.id).execute();
+    }
+    if (due > 0) {
+      const lines = [{ description: `${purchase.version.name} for the rest of the period`, featureId: null, quantity: 1, amountMinor: due }];
+      await recordPaidOrder(tx, {
+        scope,
+        clock: this.clock,
+        customer,
+        purchase,
+        charged: { ...purchase.quote, lines, subtotalMinor: due, discountMinor: fromCredit, taxMinor: 0, totalMinor: toCharge },
+        billingType: 'SUBSCRIPTION',
+        subscriptionId: next.id,
+        method: toCharge > 0 ? (method ?? null) : null,
+        chargeRef,
+      });
+    }
+    await this.event(
+      tx,
+      scope,
+      'subscription.plan_changed',
+      this.subscriptionData(next, customer, purchase, scope),
+      subscriptionObject(old, { organization: scope.organizationId }),
+    );
+    return { subscriptionId: next.id };
+  }
+
+  /** Pending activate_on_payment changes whose time ran out: they end, and the current subscription stays. */
+  async expirePendingUpdates(): Promise<number> {
+    const now = this.clock.now();
+    const due = await repo.expiredPendingUpdates(this.db, now);
+    for (const row of due) {
+      await inTransaction(this.db, async (tx) => {
+        const locked = await repo.findSubscription(tx, row.environment_id, row.id, { forUpdate: true });
+        if (locked?.status !== 'incomplete') return;
+        await repo.updateSubscription(tx, row.id, { status: 'incomplete_expired', modified_at: now });
+      });
+    }
+    return due.length;
+  }
+}
