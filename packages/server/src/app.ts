@@ -147,7 +147,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     mediaRoutes(app, media);
     catalogRoutes(app, { db: database.db, clock, media, publicUrl: config.publicUrl });
     chargeRoutes(app, new ChargeService(database.db, clock));
-    subscriptionRoutes(app, new SubscriptionService(database.db, clock), config.publicUrl);
+    subscriptionRoutes(app, new SubscriptionService(database.db, clock, config.pendingUpdateTtlMs), config.publicUrl);
     customerRoutes(app, new CustomerService(database.db, clock));
     ledgerRoutes(app, { db: database.db, clock, media, publicUrl: config.publicUrl });
     monetizationRoutes(app, { db: database.db });

@@ -40,6 +40,8 @@ export interface Config {
   keyCacheTtlMs: number;
   trustProxy: boolean;
   shutdownTimeoutMs: number;
+  /** How long an activate_on_payment subscription change waits for its payment. */
+  pendingUpdateTtlMs: number;
   /** Master secret for signed URLs; null: one is generated and kept in the database. */
   secret: string | null;
   media: MediaConfig;
@@ -140,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keyCacheTtlMs: integer(env, 'BILLOW_KEY_CACHE_TTL_MS', 5000),
     trustProxy: env.BILLOW_TRUST_PROXY === 'true' || env.BILLOW_TRUST_PROXY === '1',
     shutdownTimeoutMs: integer(env, 'BILLOW_SHUTDOWN_TIMEOUT_MS', 10000, 1),
+    pendingUpdateTtlMs: integer(env, 'BILLOW_PENDING_UPDATE_TTL_MS', 23 * 60 * 60 * 1000, 1),
     secret: parseSecret(env.BILLOW_SECRET),
     media: parseMedia(env, dataDir),
   };

@@ -138,3 +138,36 @@ describe('customers', () => {
     expect(res.body.billingAddress).toBeNull();
   });
 });
+
+describe('customer events', () => {
+  it('records customer.created and customer.updated with what changed, in the same transaction', async () => {
+    const customerId = uniqueId('evented');
+    const created = await post({ customerId, name: 'Before', billingAddress: { country: 'FR', postalCode: '75001' } });
+    await server.request('PATCH', `${base}${customerId}/`, { key: org.sandbox.serverKey, body: { name: 'After' } });
+    await server.request('PATCH', `${base}${customerId}/`, { key: org.sandbox.serverKey, body: { name: 'After' } });
+    const events = await server.database.db
+      .selectFrom('events')
+      .select(['type', 'payload'])
+      .where('payload', '@>', JSON.stringify({ data: { object: { id: created.body.id } } }))
+      .orderBy('seq')
+      .execute();
+    expect(events.map((e) => e.type)).toEqual(['customer.created', 'customer.updated']);
+    const [made, changed] = events.map((e) => e.payload as any);
+    expect(made.data.object).toMatchObject({
+      object: 'customer',
+      customer_id: customerId,
+      name: 'Before',
+      billing_address: { country: 'FR', postal_code: '75001' },
+      subscriptions: 0,
+    });
+    expect(changed.data.object.name).toBe('After');
+    expect(changed.data.previous_attributes).toEqual({ name: 'Before' });
+  });
+
+  it('records nothing when a request is refused', async () => {
+    const before = await server.database.db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    await post({ customerId: uniqueId('bad'), email: 'not-an-email' });
+    const after = await server.database.db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+  });
+});

@@ -6,7 +6,8 @@ import { morFee } from '../modules/billing/fees.compute.js';
 import type { Quote } from '../modules/billing/types.js';
 import { recordEvent } from '../modules/events/writer.js';
 import { invoiceId as newInvoiceId, licenseKey, orderId as newOrderId } from './ids.js';
-import { customerObject, money } from './payloads.js';
+import { decimalText } from '../modules/orders/format.js';
+import { customerWebhookObject, orderWebhookObject } from '../modules/orders/webhook.js';
 import type { CustomerRow, PaymentMethodRow, PurchaseScope, ResolvedPurchase } from './purchase.js';
 import { addPeriod } from '../modules/billing/periods.compute.js';
 
@@ -62,9 +63,8 @@ export async function recordPaidOrder(tx: Tx, input: PaidOrderInput): Promise<Pa
   const invoiceId = newInvoiceId(now);
   const address = customer.billing_address;
   const productRef = { id: purchase.product.id, name: purchase.product.name };
-  const planRef = { name: purchase.version.name, version: purchase.version.version, identifier: purchase.plan.identifier };
 
-  await tx
+  const order = await tx
     .insertInto('orders')
     .values({
       id: orderId,
@@ -94,7 +94,8 @@ export async function recordPaidOrder(tx: Tx, input: PaidOrderInput): Promise<Pa
       created_at: now,
       modified_at: now,
     })
-    .execute();
+    .returningAll()
+    .executeTakeFirstOrThrow();
 
   const org = await tx.selectFrom('organizations').select(['name']).where('id', '=', scope.organizationId).executeTakeFirstOrThrow();
   await tx
@@ -209,39 +210,24 @@ export async function recordPaidOrder(tx: Tx, input: PaidOrderInput): Promise<Pa
     .execute();
 
   const eventBase = { environmentId: scope.environmentId, organizationId: scope.organizationId, at: now };
-  const orderObject = {
-    id: orderId,
-    object: 'order',
-    status: 'COMPLETE',
-    billing_type: input.billingType,
-    customer_id: customer.id,
-    customer: customerObject(customer),
-    organization: scope.organizationId,
-    is_renewal: input.isRenewal ?? false,
-    paid_at: now.toISOString(),
-    amount_total: money(charged.totalMinor, charged.currency),
-    amount_total_units: charged.totalMinor,
-    currency: charged.currency,
-    subscription_id: input.subscriptionId,
-    product: productRef,
-    plan: planRef,
-    features: null,
-    created_on: now.toISOString(),
-    modified_on: now.toISOString(),
-  };
+  const orderObject = orderWebhookObject(
+    order,
+    { customer, product: purchase.product, plan: purchase.plan, version: purchase.version },
+    scope.organizationId,
+  );
   await recordEvent(tx, { ...eventBase, type: 'order.created', data: orderObject });
   const invoiceObject = {
     id: invoiceId,
     object: 'invoice',
     status: 'PAID',
     paid_at: now.toISOString(),
-    amount_total: money(charged.totalMinor, charged.currency),
+    amount_total: decimalText(charged.totalMinor, charged.currency),
     amount_total_units: charged.totalMinor,
     currency: charged.currency,
     due_date: null,
     order_id: orderId,
     customer_id: customer.id,
-    customer: customerObject(customer),
+    customer: customerWebhookObject(customer),
     subscription_id: input.subscriptionId,
     organization: scope.organizationId,
     product: productRef,

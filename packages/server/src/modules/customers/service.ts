@@ -4,7 +4,9 @@ import { newId } from '../../lib/crypto.js';
 import { normalizeCountry } from '../../lib/countries.js';
 import { metadataProblem } from '../../lib/metadata.js';
 import type { Db } from '../../db/connect.js';
-import { inTransaction, isUniqueViolation } from '../../db/transaction.js';
+import { inTransaction, isUniqueViolation, type Tx } from '../../db/transaction.js';
+import { camelToSnake } from '../../lib/casing.js';
+import { recordEvent } from '../events/writer.js';
 import { badRequest } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import * as repo from './repo.js';
@@ -21,6 +23,45 @@ const unaddressable = (customerId: string) => customerId === '.' || customerId =
 
 export interface CustomerScope {
   environmentId: string;
+  organizationId: string;
+}
+
+/** The snake_case object of customer webhooks. */
+function customerEventObject(row: repo.CustomerRow, subscriptions: number) {
+  const address = (row.billing_address ?? {}) as Record<string, unknown>;
+  return {
+    id: row.id,
+    object: 'customer',
+    customer_id: row.customer_id,
+    name: row.name,
+    email: row.email,
+    details: row.details,
+    metadata: row.metadata,
+    billing_address: Object.fromEntries(Object.entries(address).map(([k, v]) => [camelToSnake(k), v])),
+    subscriptions,
+    is_archived: row.archived_at !== null,
+    created_on: row.created_at.toISOString(),
+    modified_on: row.modified_at.toISOString(),
+  };
+}
+
+async function liveSubscriptions(tx: Tx, customerId: string): Promise<number> {
+  const row = await tx
+    .selectFrom('subscriptions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('customer_id', '=', customerId)
+    .where('status', 'in', ['active', 'trialing', 'past_due'])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The fields a change touched, with their values before it, for previous_attributes. */
+function previousAttributes(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> {
+  const changed: Record<string, unknown> = {};
+  for (const key of Object.keys(after)) {
+    if (key !== 'modified_on' && JSON.stringify(before[key]) !== JSON.stringify(after[key])) changed[key] = before[key];
+  }
+  return changed;
 }
 
 export function toCustomer(row: repo.CustomerRow): Customer {
@@ -95,6 +136,13 @@ export class CustomerService {
           billingAddress,
           at: this.clock.now(),
         });
+        await recordEvent(tx, {
+          environmentId: scope.environmentId,
+          organizationId: scope.organizationId,
+          type: 'customer.created',
+          data: customerEventObject(row, 0),
+          at: row.created_at,
+        });
         return toCustomer(row);
       } catch (error) {
         if (isUniqueViolation(error, repo.CUSTOMER_ID_CONSTRAINT)) throw customerExists(input.customerId);
@@ -131,6 +179,7 @@ export class CustomerService {
         billingAddress,
         at: this.clock.now(),
       });
+      await this.announceUpdate(tx, scope, row, updated);
       return toCustomer(updated);
     });
   }
@@ -140,7 +189,24 @@ export class CustomerService {
       const row = await repo.findCustomer(tx, scope.environmentId, customerId, { forUpdate: true });
       if (!row) throw customerNotFound(customerId);
       if (row.archived_at) throw badRequest(`The customer "${customerId}" is already archived`, 'customer_archived');
-      await repo.archiveCustomer(tx, row.id, this.clock.now());
+      const at = this.clock.now();
+      await repo.archiveCustomer(tx, row.id, at);
+      await this.announceUpdate(tx, scope, row, { ...row, archived_at: at, modified_at: at });
+    });
+  }
+
+  private async announceUpdate(tx: Tx, scope: CustomerScope, before: repo.CustomerRow, after: repo.CustomerRow) {
+    const subscriptions = await liveSubscriptions(tx, after.id);
+    const object = customerEventObject(after, subscriptions);
+    const previous = previousAttributes(customerEventObject(before, subscriptions), object);
+    if (Object.keys(previous).length === 0) return;
+    await recordEvent(tx, {
+      environmentId: scope.environmentId,
+      organizationId: scope.organizationId,
+      type: 'customer.updated',
+      data: object,
+      previousAttributes: previous,
+      at: after.modified_at,
     });
   }
 }

@@ -5,7 +5,7 @@ import type { Db } from '../../db/connect.js';
 import { inTransaction, isUniqueViolation, type Tx } from '../../db/transaction.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
-import { customerObject } from '../../flows/payloads.js';
+import { customerWebhookObject } from '../orders/webhook.js';
 import { chargeableMethod, chargeOffSession, NO_PAYMENT_METHOD } from '../../flows/payment.js';
 import {
   assertNotBlocked,
@@ -28,7 +28,7 @@ export interface SubscriptionScope extends PurchaseScope {
 }
 
 const DAY_MS = 86_400_000;
-/** How long an activate_on_payment update waits for its payment before it expires. */
+/** How long an activate_on_payment update waits for its payment before it expires, unless configured. */
 export const PENDING_UPDATE_TTL_MS = 23 * 60 * 60 * 1000;
 const LIVE = ['active', 'trialing', 'past_due'] as const;
 
@@ -57,6 +57,7 @@ export class SubscriptionService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly pendingUpdateTtlMs: number = PENDING_UPDATE_TTL_MS,
   ) {}
 
   private event(tx: Tx, scope: SubscriptionScope, type: string, data: Record<string, unknown>, previous?: Record<string, unknown>) {
@@ -74,7 +75,7 @@ export class SubscriptionService {
     return subscriptionObject(row, {
       plan: planRef(purchase),
       product: productRef(purchase),
-      customer: customerObject(customer),
+      customer: customerWebhookObject(customer),
       organization: scope.organizationId,
       features: null,
     });
@@ -320,7 +321,7 @@ export class SubscriptionService {
       const waiting = await repo.insertSubscription(tx, {
         ...successor,
         status: 'incomplete',
-        pending_expires_at: new Date(now.getTime() + PENDING_UPDATE_TTL_MS),
+        pending_expires_at: new Date(now.getTime() + this.pendingUpdateTtlMs),
       });
       await this.event(tx, scope, 'subscription.updated', this.subscriptionData(waiting, customer, purchase, scope));
       return { subscriptionId: waiting.id };
