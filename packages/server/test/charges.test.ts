@@ -171,4 +171,41 @@ describe('POST /charges/ (interface §4.1)', () => {
     expect(res.status).toBe(428);
     expect(res.body.detail).toMatch(/provider/);
   });
+
+  it('taxes by the country of ipAddress when the customer has no billing country, and by the billing country first', async () => {
+    const byIp = await s.customer();
+    await s.card(byIp);
+    const german = await charge(byIp, { ipAddress: '85.214.0.1' });
+    expect(german.body.amount).toBe('58.31');
+    const [order] = await ordersOf(byIp);
+    expect(order).toMatchObject({ tax_country: 'DE', tax_rate_bp: 1900, tax_minor: 931, total_minor: 5831 });
+
+    const british = await s.customer({ billingAddress: { country: 'GB' } });
+    await s.card(british);
+    expect((await charge(british, { ipAddress: '85.214.0.1' })).body.amount).toBe('58.80');
+
+    const american = await s.customer();
+    await s.card(american);
+    expect((await charge(american, { ipAddress: '8.8.8.8' })).body.amount).toBe('49.00');
+  });
+
+  it('raises the base fee rate once the environment has charged 5,000 USD', async () => {
+    const other = await server.createOrg();
+    const o = await shop(server, other.sandbox.serverKey);
+    const customerId = await o.customer();
+    await o.card(customerId);
+    const buy = () => o.call('POST', '/charges/', { planIdentifier: o.plans.lifetime, chargePeriod: 'ONE_TIME', customerId });
+    const feeOf = async (orderId: string) =>
+      (await server.database.db.selectFrom('transactions').select('fee_breakdown').where('order_id', '=', orderId).executeTakeFirstOrThrow())
+        .fee_breakdown as Array<{ name: string; percentage: string | null }>;
+    const first = (await buy()).body;
+    expect((await feeOf(first.orderId)).find((f) => f.name === 'base_fee')?.percentage).toBe('2.9');
+    const row = await server.database.db.selectFrom('transactions').selectAll().where('order_id', '=', first.orderId).executeTakeFirstOrThrow();
+    await server.database.db
+      .insertInto('transactions')
+      .values({ ...row, seq: undefined as never, id: crypto.randomUUID(), amount_minor: 500_000, fee_breakdown: '[]', available_on: null })
+      .execute();
+    const second = (await buy()).body;
+    expect((await feeOf(second.orderId)).find((f) => f.name === 'base_fee')?.percentage).toBe('3.5');
+  });
 });

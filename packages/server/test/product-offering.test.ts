@@ -319,6 +319,16 @@ describe('GET /monetization/product-offering/{product_id}/', () => {
     expect(identifiersOf(empty.body)).toEqual([a.identifier, b.identifier, d.identifier]);
   });
 
+  it('locates the buyer by ip_address for a server key, and by the caller for a client key', async () => {
+    const c = catalog();
+    const product = await c.product();
+    await c.plan(product.id, { prices: [paid('USD', { MONTHLY: 12 })] });
+    const located = await offering(product.id, '?ip_address=85.214.0.1');
+    expect(located.body.countryCode).toBe('DE');
+    const claimed = await offering(product.id, '?ip_address=85.214.0.1', { key: org.sandbox.clientKey });
+    expect(claimed.body.countryCode).toBeNull();
+  });
+
   it('answers a client key like a server key, and honours ip_address only for a server key', async () => {
     const c = catalog();
     const product = await c.product();

@@ -3,6 +3,7 @@ import type { EnvironmentKind } from '../config.js';
 import type { Tx } from '../db/transaction.js';
 import type { CustomersTable, PaymentMethodsTable, PlansTable, PlanVersionsTable, ProductsTable } from '../db/schema.js';
 import { badRequest } from '../http/errors.js';
+import { countryOfIp } from '../lib/geoip.js';
 import { isCurrency } from '../lib/money.js';
 import { PricingError, quotePurchase } from '../modules/billing/pricing.compute.js';
 import { taxRateBp } from '../modules/billing/tax.compute.js';
@@ -29,6 +30,8 @@ export interface PurchaseInput {
   chargePeriod: string;
   features?: FeatureQuantity[] | null;
   currencyCode?: string | null;
+  /** Locates the buyer for tax when the customer has no billing country. */
+  ipAddress?: string | null;
 }
 
 export interface ResolvedPurchase {
@@ -143,7 +146,7 @@ export async function resolvePurchase(tx: Tx, scope: PurchaseScope, customer: Cu
     ).map((f) => [f.id, f.name]),
   );
 
-  const country = (customer.billing_address as { country?: string } | null)?.country ?? null;
+  const country = (customer.billing_address as { country?: string } | null)?.country ?? countryOfIp(input.ipAddress);
   let quote: Quote;
   try {
     quote = quotePurchase({

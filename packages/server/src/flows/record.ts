@@ -51,6 +51,19 @@ function licenseExpiry(config: LicenseConfig, from: Date): Date | null {
   return addPeriod(from, config.durationUnit === 'DAY' ? 'DAILY' : config.durationUnit === 'MONTH' ? 'MONTHLY' : 'YEARLY', count);
 }
 
+/** What the environment has charged in USD so far: the fee schedule changes its rate past a volume threshold. */
+async function usdVolume(tx: Tx, environmentId: string): Promise<number> {
+  const row = await tx
+    .selectFrom('transactions')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_minor'), eb.lit(0)).as('total'))
+    .where('environment_id', '=', environmentId)
+    .where('transaction_type', '=', 'CHARGE')
+    .where('status', '=', 'success')
+    .where('currency', '=', 'USD')
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
 /**
  * A paid purchase, recorded in the caller's transaction: a COMPLETE order, its
  * PAID invoice, the CHARGE transaction (when money moved), license keys when
@@ -127,7 +140,9 @@ export async function recordPaidOrder(tx: Tx, input: PaidOrderInput): Promise<Pa
       grossMinor: charged.totalMinor,
       currency: charged.currency,
       recurring: input.billingType === 'SUBSCRIPTION',
+      // The seller's country is not known yet, so no card counts as foreign.
       international: false,
+      priorVolumeUsdMinor: await usdVolume(tx, scope.environmentId),
     });
     const available = new Date(now.getTime() + SETTLEMENT_DAYS * 86_400_000);
     await tx

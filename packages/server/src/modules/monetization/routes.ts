@@ -37,7 +37,7 @@ export function monetizationRoutes(app: App, { db }: MonetizationDeps): void {
     async (request) => {
       const auth = authOf(request);
       return service.productOffering(
-        { organizationId: auth.organizationId, environmentId: auth.environmentId, keyKind: auth.kind },
+        { organizationId: auth.organizationId, environmentId: auth.environmentId, keyKind: auth.kind, callerIp: request.ip },
         request.params.product_id,
         request.query,
       );

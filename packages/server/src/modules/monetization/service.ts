@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { countryOfIp } from '../../lib/geoip.js';
 import type { EntitlementDetails, ProductOffering, ProductOfferingQuery } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
 import { badRequest } from '../../http/errors.js';
@@ -19,6 +20,8 @@ export interface OfferingScope {
   environmentId: string;
   /** Which kind of key asked: some query parameters are honoured only for a server key. */
   keyKind: 'server' | 'client';
+  /** The address the request came from. */
+  callerIp: string;
 }
 
 const invalidQuery = (detail: string) => badRequest(`query parameter ${detail}`, 'validation_error');
@@ -39,13 +42,15 @@ function enabledPlans(raw: string | undefined): string[] | null {
 }
 
 /**
- * `ip_address` is honoured only for a server key: a browser could otherwise
- * claim any location. With a server key it must be an IP address. Billow has
- * no geolocation yet, so even then it does not change the answer.
+ * The address whose country the offering is for. `ip_address` is honoured only
+ * for a server key (a browser could otherwise claim any location) and must then
+ * be an IP address; a client key is located by where its request came from.
  */
-function checkIpAddress(scope: OfferingScope, raw: string | undefined): void {
-  if (scope.keyKind !== 'server' || raw === undefined) return;
+function addressToLocate(scope: OfferingScope, raw: string | undefined): string | null {
+  if (scope.keyKind !== 'server') return scope.callerIp;
+  if (raw === undefined) return null;
   if (isIP(raw.trim()) === 0) throw invalidQuery(`ip_address: "${raw}" is not an IPv4 or IPv6 address`);
+  return raw.trim();
 }
 
 export class OfferingService {
@@ -55,7 +60,7 @@ export class OfferingService {
   async productOffering(scope: OfferingScope, productRef: string, query: ProductOfferingQuery): Promise<ProductOffering> {
     const currency = requestedCurrency(query.currency_code);
     const identifiers = enabledPlans(query.plans_enabled);
-    checkIpAddress(scope, query.ip_address);
+    const locate = addressToLocate(scope, query.ip_address);
 
     const product = await findProduct(this.db, scope.environmentId, productRef);
     if (!product || product.archived_at) throw productNotFound(productRef);
@@ -109,7 +114,7 @@ export class OfferingService {
     const country = (liveCustomer?.billing_address as { country?: unknown } | null)?.country;
     return buildOffering({
       organizationId: scope.organizationId,
-      countryCode: typeof country === 'string' ? normalizeCountry(country) : null,
+      countryCode: (typeof country === 'string' ? normalizeCountry(country) : null) ?? countryOfIp(locate),
       requestedCurrency: currency,
       productCurrency: settingsCurrency,
       fallbackCurrency: FALLBACK_CURRENCY,
