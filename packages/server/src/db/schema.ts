@@ -388,6 +388,56 @@ export interface EventsTable {
   created_at: Timestamp;
 }
 
+export interface LicenseInstancesTable {
+  id: string;
+  environment_id: string;
+  license_id: string;
+  name: string;
+  metadata: JsonIn<Record<string, unknown>>;
+  created_at: Timestamp;
+  last_validated_at: Timestamp | null;
+  deactivated_at: Timestamp | null;
+}
+
+export interface UsageCountersTable {
+  environment_id: string;
+  subscription_id: string;
+  feature_id: string;
+  period_start: Timestamp;
+  period_end: Timestamp | null;
+  value: MinorDefault;
+  rollover: MinorDefault;
+  alerts_sent: ColumnType<unknown[], string | undefined, string>;
+  updated_at: Timestamp;
+}
+
+export interface UsageReportsTable {
+  id: string;
+  seq: Generated<number>;
+  environment_id: string;
+  customer_id: string;
+  feature_id: string;
+  subscription_id: string | null;
+  behaviour: 'SET' | 'DELTA';
+  value: number;
+  resource_id: string | null;
+  client_idempotency_key: string | null;
+  reported_at: Timestamp;
+  created_at: Timestamp;
+}
+
+export interface UsageEventsTable {
+  id: string;
+  environment_id: string;
+  customer_id: string;
+  event_name: string;
+  idempotency_key: string;
+  occurred_at: Timestamp;
+  properties: JsonIn<Record<string, unknown>>;
+  resource_id: string | null;
+  created_at: Timestamp;
+}
+
 export interface SchemaMigrationsTable {
   version: string;
   applied_at: Generated<Date>;
@@ -420,5 +470,9 @@ export interface Database {
   refunds: RefundsTable;
   licenses: LicensesTable;
   events: EventsTable;
+  license_instances: LicenseInstancesTable;
+  usage_counters: UsageCountersTable;
+  usage_reports: UsageReportsTable;
+  usage_events: UsageEventsTable;
   schema_migrations: SchemaMigrationsTable;
 }
