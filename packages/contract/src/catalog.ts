@@ -301,34 +301,31 @@ const fileKeys = Type.Array(Type.String({ minLength: 1, maxLength: 1024 }), {
   description: 'fileKey values from POST /media/ to attach as downloadable files (appended)',
 });
 
+/** What a plan's content may say, on create and on update alike. */
+const planContent = {
+  description: Type.Optional(NullableString({ maxLength: 5000 })),
+  metadata: Type.Optional(Metadata),
+  isVisible: Type.Optional(Type.Boolean()),
+  license: Type.Optional(Type.Union([LicenseConfig, Type.Null()])),
+  links: Type.Optional(Type.Array(PlanLink, { maxItems: 20 })),
+  fileKeys: Type.Optional(fileKeys),
+  ordering: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })),
+};
+const planName = Type.String({ minLength: 1, maxLength: 255, pattern: NOT_BLANK });
+
 export const PlanCreate = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 255, pattern: NOT_BLANK }),
+    name: planName,
     product: Type.String({ minLength: 1, description: 'The product id (or its identifier)' }),
     identifier: Type.Optional(Identifier),
-    description: Type.Optional(NullableString({ maxLength: 5000 })),
-    metadata: Type.Optional(Metadata),
-    isVisible: Type.Optional(Type.Boolean()),
-    license: Type.Optional(Type.Union([LicenseConfig, Type.Null()])),
-    links: Type.Optional(Type.Array(PlanLink, { maxItems: 20 })),
-    fileKeys: Type.Optional(fileKeys),
-    ordering: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })),
+    ...planContent,
   },
   { additionalProperties: false, title: 'PlanCreate' },
 );
 export type PlanCreate = Static<typeof PlanCreate>;
 
 export const PlanUpdate = Type.Object(
-  {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: NOT_BLANK })),
-    description: Type.Optional(NullableString({ maxLength: 5000 })),
-    metadata: Type.Optional(Metadata),
-    isVisible: Type.Optional(Type.Boolean()),
-    license: Type.Optional(Type.Union([LicenseConfig, Type.Null()])),
-    links: Type.Optional(Type.Array(PlanLink, { maxItems: 20 })),
-    fileKeys: Type.Optional(fileKeys),
-    ordering: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })),
-  },
+  { name: Type.Optional(planName), ...planContent },
   { additionalProperties: false, title: 'PlanUpdate' },
 );
 export type PlanUpdate = Static<typeof PlanUpdate>;
@@ -479,16 +476,8 @@ const OutChargeCatalogPrice = Type.Object({
   resetTime: Type.Union([Type.String(), Type.Null()]),
   hasUnlimitedUsage: Type.Boolean(),
   paymentType: Type.String(),
-  rollover: Type.Object({
-    enabled: Type.Optional(Type.Boolean()),
-    percentage: Type.Optional(Type.Number()),
-    limit: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
-  }),
-  usageAlerts: Type.Object({
-    enabled: Type.Optional(Type.Boolean()),
-    thresholds: Type.Optional(Type.Array(Type.Number())),
-    thresholdType: Type.Optional(Type.String()),
-  }),
+  rollover: Rollover,
+  usageAlerts: UsageAlerts,
   charges: Type.Array(OutCharge),
 });
 
