@@ -7,3 +7,5 @@ export * from './monetization.js';
 export * from './commerce.js';
 export * from './payments.js';
 export * from './orders.js';
+export * from './licenses.js';
+export * from './edge.js';

@@ -22,7 +22,12 @@ import { catalogRoutes } from './modules/catalog/routes.js';
 import { chargeRoutes } from './modules/charges/routes.js';
 import { ChargeService } from './modules/charges/service.js';
 import { customerRoutes } from './modules/customers/routes.js';
+import { entitlementRoutes } from './modules/entitlements/routes.js';
+import { EntitlementService, type CachedEntitlements } from './modules/entitlements/service.js';
+import { licenseRoutes } from './modules/licenses/routes.js';
 import { ledgerRoutes } from './modules/orders/register.js';
+import { usageRoutes } from './modules/usage/routes.js';
+import { UsageService } from './modules/usage/service.js';
 import { subscriptionRoutes } from './modules/subscriptions/routes.js';
 import { SubscriptionService } from './modules/subscriptions/service.js';
 import { monetizationRoutes } from './modules/monetization/routes.js';
@@ -34,6 +39,9 @@ import { partnerRoutes } from './modules/partner/routes.js';
 import { paymentMethodRoutes } from './modules/payments/routes.js';
 import { PartnerService } from './modules/partner/service.js';
 import { KEY_REVOKED_CHANNEL } from './modules/tenancy/service.js';
+import { feedEntitlementCache, notifyEntitlementsChanged } from './edge/change-feed.js';
+import { EntitlementCache } from './edge/entitlement-cache.js';
+import { servesCoreApi, servesEdgeApi } from './edge/roles.js';
 
 export interface AppDeps {
   config: Config;
@@ -52,7 +60,14 @@ export interface RouteInfo {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    billow: { keyCache: KeyCache; routes: RouteInfo[]; registry: Registry; media: MediaService };
+    billow: {
+      keyCache: KeyCache;
+      routes: RouteInfo[];
+      registry: Registry;
+      media: MediaService;
+      /** Entitlement answers of this process, kept fresh by the change feed (edge/change-feed.ts). */
+      entitlementCache: EntitlementCache<CachedEntitlements>;
+    };
   }
 }
 
@@ -89,10 +104,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     hash ? keyCache.forget(hash) : keyCache.clear(),
   );
   app.addHook('onClose', async () => stopListening());
+  const entitlementCache = new EntitlementCache<CachedEntitlements>({ clock });
+  const stopEntitlementFeed = await feedEntitlementCache(database, entitlementCache);
+  app.addHook('onClose', async () => stopEntitlementFeed());
   const routes: RouteInfo[] = [];
   const registry = new Registry();
+  entitlementCache.registerMetrics(registry);
   const media = createMediaService({ config, db: database.db, clock });
-  app.decorate('billow', { keyCache, routes, registry, media });
+  app.decorate('billow', { keyCache, routes, registry, media, entitlementCache });
 
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth;
@@ -143,16 +162,27 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   opsRoutes(app, { ping: database.ping, registry });
 
-  if (role === 'all' || role === 'core') {
+  if (servesCoreApi(role)) {
     mediaRoutes(app, media);
     catalogRoutes(app, { db: database.db, clock, media, publicUrl: config.publicUrl });
     chargeRoutes(app, new ChargeService(database.db, clock));
     subscriptionRoutes(app, new SubscriptionService(database.db, clock, config.pendingUpdateTtlMs), config.publicUrl);
     customerRoutes(app, new CustomerService(database.db, clock));
+    licenseRoutes(app, { db: database.db, clock });
     ledgerRoutes(app, { db: database.db, clock, media, publicUrl: config.publicUrl });
     monetizationRoutes(app, { db: database.db });
     partnerRoutes(app, new PartnerService(database.db, clock));
     paymentMethodRoutes(app, { db: database.db, clock });
+    usageRoutes(
+      app,
+      new UsageService(database.db, clock, {
+        announce: notifyEntitlementsChanged,
+        afterCommit: (environmentId, customerId) => entitlementCache.invalidateCustomer(environmentId, customerId),
+      }),
+    );
+  }
+  if (servesEdgeApi(role)) {
+    entitlementRoutes(app, new EntitlementService(database.db, clock));
   }
 
   await app.ready();

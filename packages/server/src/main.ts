@@ -5,6 +5,7 @@ import { ensureDemoOrganization, type FirstStart } from './bootstrap.js';
 import { loadConfig, type Config, type Role } from './config.js';
 import { connectDatabase, type DatabaseHandle } from './db/connect.js';
 import { migrate } from './db/migrate.js';
+import { runsBackgroundWork, servesCoreApi, servesEdgeApi } from './edge/roles.js';
 import { backgroundTasks } from './jobs/tasks.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -28,12 +29,20 @@ export function openDatabase(config: Config): Promise<DatabaseHandle> {
   return connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 }
 
-function summary(url: string, firstStart: FirstStart, config: Config, database: DatabaseHandle): string {
+/** What the printed base URLs serve, for the role of this process. */
+function servedApis(role: Role): string {
+  if (servesCoreApi(role) && servesEdgeApi(role)) return 'Core and Edge base URL (the official client\'s baseUrl and edgeApiUrl)';
+  if (servesEdgeApi(role)) return 'Edge base URL (the official client\'s edgeApiUrl; this process serves no Core API)';
+  if (servesCoreApi(role)) return 'Core base URL (the official client\'s baseUrl; this process serves no Edge API)';
+  return 'Base URL (a worker serves no API: only /healthz, /readyz, /metrics and /docs)';
+}
+
+function summary(url: string, firstStart: FirstStart, config: Config, database: DatabaseHandle, role: Role): string {
   const lines = [
     '',
     `Billow is running on ${database.kind === 'pglite' ? `the embedded database (${database.location})` : `PostgreSQL (${database.location})`}.`,
     '',
-    '  Environment   Core and Edge base URL (the official client\'s baseUrl and edgeApiUrl)',
+    `  Environment   ${servedApis(role)}`,
     `  production    ${url}`,
     `  sandbox       ${url}/sandbox`,
     '',
@@ -138,7 +147,7 @@ export async function startBillow(options: StartOptions = {}): Promise<RunningBi
     await app.listen({ port: config.port, host: config.host });
     const scheduler = new Scheduler(logger);
     const media = app.billow.media;
-    if (role === 'all' || role === 'worker') {
+    if (runsBackgroundWork(role)) {
       scheduler.start(backgroundTasks(database.db, clock, { sweepMedia: () => media.sweep() }));
     }
     const shutdown = gracefulShutdown({ app, scheduler, redis, database }, logger, config.shutdownTimeoutMs);
@@ -147,7 +156,7 @@ export async function startBillow(options: StartOptions = {}): Promise<RunningBi
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = displayUrl(config, port);
-    (options.print ?? ((text) => process.stdout.write(text)))(summary(url, firstStart, config, database));
+    (options.print ?? ((text) => process.stdout.write(text)))(summary(url, firstStart, config, database, role));
     logger.info({ url, role, database: database.kind }, 'billow started');
     return { url, shutdown };
   } catch (error) {

@@ -208,4 +208,18 @@ describe('POST /charges/ (interface §4.1)', () => {
     const second = (await buy()).body;
     expect((await feeOf(second.orderId)).find((f) => f.name === 'base_fee')?.percentage).toBe('3.5');
   });
+
+  it("shows a key's activations on its order", async () => {
+    const customerId = await s.customer();
+    await s.card(customerId);
+    const { orderId } = (await charge(customerId)).body;
+    const before = await s.call('GET', `/orders/${orderId}/`);
+    const key = before.body.license[0].licenseKey;
+    expect(before.body.license[0]).toMatchObject({ activationUsage: 0, activatedOn: null, activationLimit: 3 });
+    const activated = await s.call('POST', '/license/activate/', { licenseKey: key, instanceName: 'laptop' });
+    expect(activated.status).toBe(201);
+    const after = await s.call('GET', `/orders/${orderId}/`);
+    expect(after.body.license[0].activationUsage).toBe(1);
+    expect(after.body.license[0].activatedOn).toMatch(/Z$/);
+  });
 });

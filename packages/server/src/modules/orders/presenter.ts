@@ -1,5 +1,6 @@
-import type { BillingAddress, Order, OrderLicense, OrderSubscriptionSummary, Product } from '@billow/contract';
+import type { BillingAddress, Order, OrderSubscriptionSummary, Product } from '@billow/contract';
 import type { Executor } from '../../db/transaction.js';
+import { summarizeLicenses } from '../licenses/summary.js';
 import { imagesOf, type ProductImageRow } from '../catalog/products/repo.js';
 import { filesOf } from '../catalog/plans/repo.js';
 import { toPlan } from '../catalog/plans/view.js';
@@ -65,18 +66,6 @@ export function billingAddressOf(stored: Record<string, unknown> | null): Billin
   };
 }
 
-export function toLicense(row: repo.LicenseRow): OrderLicense {
-  return {
-    id: row.id,
-    licenseKey: row.license_key,
-    activatedOn: null,
-    expiresOn: row.expires_on ? row.expires_on.toISOString() : null,
-    activationUsage: 0,
-    activationLimit: row.activation_limit_enabled ? row.activation_limit : null,
-    enabled: row.enabled,
-  };
-}
-
 function toProduct(row: repo.ProductRow, images: ProductImageRow[], urls: ImageUrls, baseUrl: string): Product {
   return {
     id: row.id,
@@ -131,7 +120,7 @@ export class OrderPresenter {
       repo.licensesOf(db, orderIds, subscriptionIds),
       repo.firstPaymentMethods(db, orderIds),
     ]);
-    const [images, files] = await Promise.all([
+    const [images, files, summaries] = await Promise.all([
       imagesOf(
         db,
         products.map((p) => p.id),
@@ -140,7 +129,9 @@ export class OrderPresenter {
         db,
         versions.map((v) => v.id),
       ),
+      summarizeLicenses(db, rows[0]!.environment_id, licenses),
     ]);
+    const summaryOf = new Map(summaries.map((l) => [l.id, l]));
     const customerOf = byId(customers);
     const productOf = byId(products);
     const planOf = byId(plans);
@@ -182,7 +173,7 @@ export class OrderPresenter {
           context.apiBase,
         ),
         billingType: row.billing_type,
-        license: license.map(toLicense),
+        license: license.map((l) => summaryOf.get(l.id)!),
         isTrial: row.is_trial,
         isRenewal: row.is_renewal,
         subscription: subscriptionSummary(subscription),

@@ -4,6 +4,7 @@ import { currencyDigits, formatMinor } from '../../lib/money.js';
 import { recurrenceOf } from '../billing/periods.compute.js';
 import { grantedFeatures } from '../../flows/features.js';
 import { toPlanFile } from '../catalog/plans/view.js';
+import { summarizeLicenses } from '../licenses/summary.js';
 import type { SubscriptionRow } from './repo.js';
 
 const DAY_MS = 86_400_000;
@@ -49,15 +50,7 @@ export async function subscriptionCore(db: Executor, row: SubscriptionRow, apiBa
     recurrenceType: recurrence.recurrenceType,
     files: files.filter((f) => f.enabled).map((f) => toPlanFile(f, plan.identifier, apiBase)),
     links: version.links,
-    license: licenses.map((l) => ({
-      id: l.id,
-      licenseKey: l.license_key,
-      activatedOn: null,
-      expiresOn: iso(l.expires_on),
-      activationUsage: 0,
-      activationLimit: l.activation_limit,
-      enabled: l.enabled,
-    })),
+    license: await summarizeLicenses(db, row.environment_id, licenses),
     previousSubscriptionId: row.previous_subscription_id,
     createdOn: row.created_at.toISOString(),
   };

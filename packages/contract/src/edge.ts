@@ -1,0 +1,121 @@
+import { Type, type Static } from 'typebox';
+import { FEATURE_TYPES } from './catalog.js';
+import { NullableString } from './common.js';
+
+// Entitlement checks (GET /entitlements) and usage reporting (POST /report/usage/, /report/event/).
+
+export const USAGE_BEHAVIOURS = ['SET', 'DELTA'] as const;
+
+/** Query strings arrive in snake_case; camelCase names (customerId) are renamed before validation. */
+export const EntitlementsQuery = Type.Object({
+  customer_id: Type.String({ minLength: 1, maxLength: 255, description: "The customer's customerId" }),
+  feature_id: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 255, description: 'A feature identifier: only its entries are returned' }),
+  ),
+});
+export type EntitlementsQuery = Static<typeof EntitlementsQuery>;
+
+export const EntitlementDetail = Type.Object(
+  {
+    featureId: Type.String({ description: "The feature's identifier" }),
+    featureType: Type.Enum([...FEATURE_TYPES]),
+    hasAccess: Type.Boolean({
+      description: 'BOOLEAN: the granted value. METER: false only when hardLimit is set and nothing remains',
+    }),
+    resetAt: Type.Union([Type.String(), Type.Null()], {
+      description: 'METER: when the current usage period ends (yyyy-MM-dd HH:mm:ss, UTC); null when usage never resets',
+    }),
+    hardLimit: Type.Union([Type.Boolean(), Type.Null()]),
+    usageLimit: Type.Union([Type.Integer(), Type.Null()], {
+      description:
+        'METER: the entitled value plus purchased quantity plus rollover; CUSTOMIZABLE: the value. null: unlimited',
+    }),
+    currentUsage: Type.Union([Type.Integer(), Type.Null()], { description: 'METER: usage of the current period' }),
+    remaining: Type.Union([Type.Integer(), Type.Null()], { description: 'METER: usageLimit - currentUsage; null: unlimited' }),
+  },
+  { title: 'EntitlementDetail' },
+);
+export type EntitlementDetail = Static<typeof EntitlementDetail>;
+
+export const CheckEntitlementsResponse = Type.Object(
+  {
+    customerId: Type.String(),
+    entitlements: Type.Array(EntitlementDetail, {
+      description: 'One entry per granting subscription and feature: a feature granted twice appears twice',
+    }),
+  },
+  { title: 'CheckEntitlementsResponse' },
+);
+export type CheckEntitlementsResponse = Static<typeof CheckEntitlementsResponse>;
+
+const UsageValue = Type.Integer({ minimum: -1e15, maximum: 1e15 });
+
+export const ReportUsageRequest = Type.Object(
+  {
+    value: UsageValue,
+    customerId: Type.String({ minLength: 1, maxLength: 255 }),
+    featureId: Type.String({ minLength: 1, maxLength: 255, description: "The feature's identifier" }),
+    behaviour: Type.Enum([...USAGE_BEHAVIOURS], { description: 'SET replaces the period usage; DELTA adds to it (may be negative)' }),
+    resourceId: Type.Optional(NullableString({ maxLength: 255 })),
+    idempotencyKey: Type.Optional(
+      NullableString({
+        minLength: 1,
+        maxLength: 255,
+        description: 'Optional (a Billow addition): a report retried with the same key counts once',
+      }),
+    ),
+  },
+  { additionalProperties: false, title: 'ReportUsageRequest' },
+);
+export type ReportUsageRequest = Static<typeof ReportUsageRequest>;
+
+export const ReportUsageResponse = Type.Object(
+  {
+    value: Type.Integer(),
+    customerId: Type.String(),
+    featureId: Type.String(),
+    behaviour: Type.Enum([...USAGE_BEHAVIOURS]),
+    resourceId: Type.Union([Type.String(), Type.Null()]),
+    orgId: Type.String(),
+    eventName: Type.String({ description: 'Always aggregated.usage' }),
+    idempotencyKey: Type.String({ description: 'Server-generated, 32 hexadecimal characters' }),
+    timestamp: Type.String({ description: 'When the report was recorded: yyyy-MM-dd HH:mm:ss.ffffff, UTC' }),
+  },
+  { title: 'ReportUsageResponse' },
+);
+export type ReportUsageResponse = Static<typeof ReportUsageResponse>;
+
+export const ReportEventRequest = Type.Object(
+  {
+    customerId: Type.String({ minLength: 1, maxLength: 255 }),
+    eventName: Type.String({ minLength: 1, maxLength: 255 }),
+    idempotencyKey: Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'Unique per environment: an event sent again with the same key is accepted and counted once',
+    }),
+    timestamp: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'When the event happened: yyyy-MM-dd HH:mm:ss[.ffffff] in UTC, or an ISO 8601 date-time',
+    }),
+    properties: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
+    resourceId: Type.Optional(NullableString({ maxLength: 255 })),
+  },
+  { additionalProperties: false, title: 'ReportEventRequest' },
+);
+export type ReportEventRequest = Static<typeof ReportEventRequest>;
+
+export const ReportEventResponse = Type.Object(
+  {
+    customerId: Type.String(),
+    eventName: Type.String(),
+    idempotencyKey: Type.String(),
+    timestamp: Type.String(),
+    properties: Type.Record(Type.String(), Type.Unknown()),
+    resourceId: Type.Union([Type.String(), Type.Null()]),
+    orgId: Type.String(),
+  },
+  { title: 'ReportEventResponse' },
+);
+export type ReportEventResponse = Static<typeof ReportEventResponse>;

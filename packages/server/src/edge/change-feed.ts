@@ -1,0 +1,146 @@
+import { sql } from 'kysely';
+import type { DatabaseHandle, Db } from '../db/connect.js';
+import { inTransaction, type Executor, type Tx } from '../db/transaction.js';
+
+/**
+ * Every change that can alter a customer's entitlement answer is announced here with
+ * NOTIFY, and every server process LISTENs and drops what it has cached.
+ *
+ * Payloads: `<environmentId>:<customerId>` for one customer (the seller's customerId,
+ * as requests carry it), `<environmentId>:*` for a whole environment (a plan published
+ * with updateFeatures). A customer whose id is literally `*` is announced the same way,
+ * so a change to that customer drops its whole environment: more than needed, never less.
+ */
+export const ENTITLEMENTS_CHANNEL = 'billow_entitlements';
+
+/** The customerId that stands for every customer of an environment. */
+export const WHOLE_ENVIRONMENT = '*';
+
+export type EntitlementChange =
+  | { scope: 'customer'; environmentId: string; customerId: string }
+  | { scope: 'environment'; environmentId: string }
+  /** The listener reconnected (notifications may have been missed), or a payload it cannot read. */
+  | { scope: 'everything' };
+
+/**
+ * Announces that the entitlements of a customer (or with `*`, of every customer of the
+ * environment) may have changed. Call it with the transaction that makes the change:
+ * PostgreSQL delivers the notification when, and only if, that transaction commits, and
+ * sends identical notifications of one transaction once.
+ *
+ * Other processes learn of the change within milliseconds; the process that made the
+ * change must also drop its own entry after the commit (`EntitlementCache.invalidate*`),
+ * because its next request may arrive before its own notification does.
+ */
+export async function notifyEntitlementsChanged(tx: Executor, environmentId: string, customerId: string): Promise<void> {
+  await sql`select pg_notify(${ENTITLEMENTS_CHANNEL}, ${`${environmentId}:${customerId}`})`.execute(tx);
+}
+
+/** The same for many customers of one environment, in one statement (period resets, batch jobs). */
+export async function notifyManyEntitlementsChanged(
+  tx: Executor,
+  environmentId: string,
+  customerIds: readonly string[],
+): Promise<void> {
+  if (customerIds.length === 0) return;
+  await sql`select pg_notify(${ENTITLEMENTS_CHANNEL}, ${`${environmentId}:`} || c)
+    from unnest(${[...new Set(customerIds)]}::text[]) as c`.execute(tx);
+}
+
+/**
+ * The same for customers known by their row ids (`customers.id`, as subscriptions hold
+ * them), in one statement. Returns their customerIds, for the local invalidation after
+ * the commit.
+ */
+export async function notifyEntitlementsChangedForCustomerRows(
+  tx: Executor,
+  environmentId: string,
+  customerRowIds: readonly string[],
+): Promise<string[]> {
+  if (customerRowIds.length === 0) return [];
+  const { rows } = await sql<{ customer_id: string }>`
+    select c.customer_id, pg_notify(${ENTITLEMENTS_CHANNEL}, c.environment_id::text || ':' || c.customer_id)
+      from customers c
+     where c.environment_id = ${environmentId} and c.id = any(${[...new Set(customerRowIds)]}::uuid[])`.execute(tx);
+  return rows.map((row) => row.customer_id);
+}
+
+/** Announces a change to every customer of an environment. */
+export function notifyEnvironmentEntitlementsChanged(tx: Executor, environmentId: string): Promise<void> {
+  return notifyEntitlementsChanged(tx, environmentId, WHOLE_ENVIRONMENT);
+}
+
+/** Reads a notification; null (a reconnect) and anything unreadable mean "drop everything". */
+export function parseEntitlementChange(payload: string | null): EntitlementChange {
+  if (payload === null) return { scope: 'everything' };
+  const colon = payload.indexOf(':');
+  if (colon <= 0 || colon === payload.length - 1) return { scope: 'everything' };
+  const environmentId = payload.slice(0, colon);
+  const customerId = payload.slice(colon + 1);
+  return customerId === WHOLE_ENVIRONMENT
+    ? { scope: 'environment', environmentId }
+    : { scope: 'customer', environmentId, customerId };
+}
+
+/**
+ * Calls `handler` for every entitlement change announced by any process on this database
+ * (this one included). Returns the unsubscribe.
+ */
+export function subscribeEntitlementChanges(
+  database: Pick<DatabaseHandle, 'listen'>,
+  handler: (change: EntitlementChange) => void,
+): Promise<() => Promise<void>> {
+  return database.listen(ENTITLEMENTS_CHANNEL, (payload) => handler(parseEntitlementChange(payload)));
+}
+
+/** What a change feed drives: the entitlement cache, or anything shaped like it. */
+export interface EntitlementInvalidation {
+  invalidateCustomer(environmentId: string, customerId: string): void;
+  invalidateEnvironment(environmentId: string): void;
+  clear(): void;
+}
+
+/** Applies one change to a cache. */
+export function applyEntitlementChange(target: EntitlementInvalidation, change: EntitlementChange): void {
+  if (change.scope === 'customer') target.invalidateCustomer(change.environmentId, change.customerId);
+  else if (change.scope === 'environment') target.invalidateEnvironment(change.environmentId);
+  else target.clear();
+}
+
+/** Keeps `target` in step with the feed; returns the unsubscribe. */
+export function feedEntitlementCache(
+  database: Pick<DatabaseHandle, 'listen'>,
+  target: EntitlementInvalidation,
+): Promise<() => Promise<void>> {
+  return subscribeEntitlementChanges(database, (change) => applyEntitlementChange(target, change));
+}
+
+/** Announces, inside the transaction of `withEntitlementChanges`, that a customer (or `*`) changed. */
+export type AnnounceEntitlementChange = (environmentId: string, customerId: string) => Promise<void>;
+
+/**
+ * Runs `work` in a transaction in which `changed(environmentId, customerId)` announces a
+ * change to every process, and, once the transaction has committed, drops the entries
+ * from `local` (this process's cache) at once: the next request of this process reads the
+ * write even before its own notification comes back. Nothing is announced or dropped if
+ * the transaction rolls back.
+ */
+export async function withEntitlementChanges<T>(
+  db: Db,
+  local: EntitlementInvalidation | null,
+  work: (tx: Tx, changed: AnnounceEntitlementChange) => Promise<T>,
+): Promise<T> {
+  const changes: [string, string][] = [];
+  const result = await inTransaction(db, (tx) =>
+    work(tx, async (environmentId, customerId) => {
+      await notifyEntitlementsChanged(tx, environmentId, customerId);
+      changes.push([environmentId, customerId]);
+    }),
+  );
+  if (local) {
+    for (const [environmentId, customerId] of changes) {
+      applyEntitlementChange(local, parseEntitlementChange(`${environmentId}:${customerId}`));
+    }
+  }
+  return result;
+}

@@ -1,0 +1,28 @@
+import type { Role } from '../config.js';
+
+/**
+ * What a process started with `billow start --role <role>` does. Every role serves
+ * /healthz, /readyz, /metrics and the API reference (/docs, /api/v1/openapi.json).
+ *
+ * | role   | Core API | Edge API | background work |
+ * |--------|----------|----------|-----------------|
+ * | all    | yes      | yes      | yes             |
+ * | core   | yes      | no       | no              |
+ * | edge   | no       | yes      | no              |
+ * | worker | no       | no       | yes             |
+ *
+ * The Edge API is what the official client sends to its `edgeApiUrl`: the entitlement
+ * checks. Everything else (usage reports and license calls included, which the client
+ * sends to its `baseUrl`) is the Core API.
+ */
+export function servesCoreApi(role: Role): boolean {
+  return role === 'all' || role === 'core';
+}
+
+export function servesEdgeApi(role: Role): boolean {
+  return role === 'all' || role === 'edge';
+}
+
+export function runsBackgroundWork(role: Role): boolean {
+  return role === 'all' || role === 'worker';
+}

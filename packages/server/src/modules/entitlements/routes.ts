@@ -1,0 +1,30 @@
+import { CheckEntitlementsResponse, EntitlementsQuery, ErrorBody } from '@billow/contract';
+import { authOf, SERVER_OR_CLIENT, type App } from '../../http/route-types.js';
+import type { EntitlementService } from './service.js';
+
+const tags = ['Entitlements'];
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+
+export function entitlementRoutes(app: App, service: EntitlementService): void {
+  // Served with and without the trailing slash: the official node client calls /entitlements.
+  app.get(
+    '/api/v1/entitlements/',
+    {
+      config: { auth: SERVER_OR_CLIENT },
+      schema: {
+        tags,
+        summary: "Check a customer's entitlements",
+        description:
+          'One entry per granting subscription and feature (a feature granted by two subscriptions appears twice; clients sum them). ' +
+          'feature_id keeps only that feature\'s entries: an empty list when the customer lacks it. customerId and featureId are accepted too. ' +
+          'Server and client keys.',
+        querystring: EntitlementsQuery,
+        response: { 200: CheckEntitlementsResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const { environmentId } = authOf(request);
+      return service.check(environmentId, request.query.customer_id, request.query.feature_id);
+    },
+  );
+}

@@ -1,0 +1,247 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Executor, Tx } from '../../db/transaction.js';
+import type { RawMeter } from '../entitlements/compute.js';
+
+const REPORT_KEY_CONSTRAINT = 'usage_reports_client_key';
+const EVENT_KEY_CONSTRAINT = 'usage_events_idempotency_key';
+
+export interface CounterRow {
+  /** The subscription whose usage this is: the counter's own (depth 0) or a later record that replaced it. */
+  sub_id: string;
+  /** How many replacements lie between the counter's subscription and sub_id. */
+  depth: number;
+  feature_id: string;
+  period_start: Date;
+  value: number;
+  rollover: number;
+  alerts_sent: unknown[];
+}
+
+/**
+ * The customer's recent usage counters (current and previous periods,
+ * lifetime ones), nearest first: usage survives a plan change (DOMAIN.md
+ * §3.3), and a successor takes its predecessor's counter over on its first
+ * report. The SQL is the function billow_customer_counters (migration
+ * 20261121160000_usage.sql), whose plan PostgreSQL keeps.
+ */
+export async function findCustomerCounters(db: Executor, environmentId: string, customerId: string, now: Date): Promise<CounterRow[]> {
+  const { rows } = await sql<CounterRow>`
+    SELECT * FROM billow_customer_counters(${environmentId}::uuid, ${customerId}::text, ${now}::timestamptz)`.execute(db);
+  return rows;
+}
+
+export interface AggregateRequest {
+  key: string;
+  identifier: string;
+  meter: RawMeter;
+  start: Date;
+  end: Date | null;
+}
+
+function numeric(field: string): RawBuilder<unknown> {
+  return sql`CASE WHEN jsonb_typeof(properties -> ${field}::text) = 'number' THEN (properties ->> ${field}::text)::numeric END`;
+}
+
+function aggregate(meter: RawMeter): RawBuilder<unknown> {
+  const field = meter.field ?? 'value';
+  switch (meter.aggregation) {
+    case 'COUNT':
+      return sql`count(*)`;
+    case 'SUM':
+      return sql`coalesce(sum(${numeric(field)}), 0)`;
+    case 'MAX':
+      return sql`coalesce(max(${numeric(field)}), 0)`;
+    case 'MIN':
+      return sql`coalesce(min(${numeric(field)}), 0)`;
+    case 'UNIQUE_COUNT':
+      return sql`count(DISTINCT nullif(properties -> ${field}::text, 'null'::jsonb))`;
+    case 'LATEST':
+      return sql`coalesce((array_agg(${numeric(field)} ORDER BY occurred_at DESC, created_at DESC)
+        FILTER (WHERE ${numeric(field)} IS NOT NULL))[1], 0)`;
+  }
+}
+
+/** The value of each RAW_EVENTS meter over its period, from the customer's events (see events.compute.ts). */
+export async function aggregateEvents(
+  db: Executor,
+  environmentId: string,
+  customerPk: string,
+  requests: AggregateRequest[],
+): Promise<Map<string, number>> {
+  const values = new Map<string, number>();
+  if (requests.length === 0) return values;
+  const parts = requests.map(({ key, identifier, meter, start, end }) => {
+    const named = meter.eventName
+      ? sql`event_name = ${meter.eventName}`
+      : sql`(event_name = ${identifier} OR properties ->> 'featureId' = ${identifier})`;
+    const until = end === null ? sql`` : sql`AND occurred_at < ${end}`;
+    const filtered =
+      Object.keys(meter.properties).length === 0 ? sql`` : sql`AND properties @> ${JSON.stringify(meter.properties)}::jsonb`;
+    return sql`
+      SELECT ${key}::text AS key, (${aggregate(meter)})::text AS value FROM usage_events
+      WHERE environment_id = ${environmentId} AND customer_id = ${customerPk}
+        AND occurred_at >= ${start} ${until} AND ${named} ${filtered}`;
+  });
+  const { rows } = await sql<{ key: string; value: string }>`${sql.join(parts, sql` UNION ALL `)}`.execute(db);
+  for (const row of rows) values.set(row.key, Math.floor(Number(row.value)));
+  return values;
+}
+
+/**
+ * Adds to (DELTA) or replaces (SET) the counter of a meter's period; a
+ * missing counter is made with `create` (its rollover, and what it takes over
+ * from a predecessor). The row stays locked until the transaction ends, so
+ * concurrent reports on one counter queue and none is lost.
+ */
+export async function applyToCounter(
+  tx: Tx,
+  row: {
+    environmentId: string;
+    subscriptionId: string;
+    featureId: string;
+    periodStart: Date;
+    periodEnd: Date | null;
+    behaviour: 'SET' | 'DELTA';
+    value: number;
+    create: { value: number; rollover: number; alertsSent: unknown[] };
+    at: Date;
+  },
+): Promise<{ value: number; rollover: number; alerts_sent: unknown[] }> {
+  return tx
+    .insertInto('usage_counters')
+    .values({
+      environment_id: row.environmentId,
+      subscription_id: row.subscriptionId,
+      feature_id: row.featureId,
+      period_start: row.periodStart,
+      period_end: row.periodEnd,
+      value: row.create.value,
+      rollover: row.create.rollover,
+      alerts_sent: JSON.stringify(row.create.alertsSent),
+      updated_at: row.at,
+    })
+    .onConflict((conflict) =>
+      conflict.columns(['subscription_id', 'feature_id', 'period_start']).doUpdateSet({
+        value: row.behaviour === 'SET' ? row.value : sql<number>`usage_counters.value + ${row.value}`,
+        updated_at: row.at,
+      }),
+    )
+    .returning(['value', 'rollover', 'alerts_sent'])
+    .executeTakeFirstOrThrow();
+}
+
+export async function markAlertsSent(
+  tx: Tx,
+  counter: { subscriptionId: string; featureId: string; periodStart: Date },
+  sent: unknown[],
+): Promise<void> {
+  await tx
+    .updateTable('usage_counters')
+    .set({ alerts_sent: JSON.stringify(sent) })
+    .where('subscription_id', '=', counter.subscriptionId)
+    .where('feature_id', '=', counter.featureId)
+    .where('period_start', '=', counter.periodStart)
+    .execute();
+}
+
+export interface ReportRow {
+  id: string;
+  customer_id: string;
+  feature_id: string;
+  behaviour: 'SET' | 'DELTA';
+  value: number;
+  resource_id: string | null;
+  reported_at: Date;
+}
+
+/** Records a report; with a client key already used, records nothing and returns undefined. */
+export async function insertReport(
+  tx: Tx,
+  row: {
+    id: string;
+    environmentId: string;
+    customerPk: string;
+    featureId: string;
+    subscriptionId: string;
+    behaviour: 'SET' | 'DELTA';
+    value: number;
+    resourceId: string | null;
+    clientKey: string | null;
+    at: Date;
+  },
+): Promise<{ id: string } | undefined> {
+  return tx
+    .insertInto('usage_reports')
+    .values({
+      id: row.id,
+      environment_id: row.environmentId,
+      customer_id: row.customerPk,
+      feature_id: row.featureId,
+      subscription_id: row.subscriptionId,
+      behaviour: row.behaviour,
+      value: row.value,
+      resource_id: row.resourceId,
+      client_idempotency_key: row.clientKey,
+      reported_at: row.at,
+      created_at: row.at,
+    })
+    .onConflict((conflict) => conflict.constraint(REPORT_KEY_CONSTRAINT).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+}
+
+/** The report made with a client idempotency key, with the customer and feature as the caller named them. */
+export async function findReportByKey(db: Executor, environmentId: string, clientKey: string) {
+  return db
+    .selectFrom('usage_reports as r')
+    .innerJoin('customers as c', 'c.id', 'r.customer_id')
+    .innerJoin('features as f', 'f.id', 'r.feature_id')
+    .select(['r.id', 'r.behaviour', 'r.value', 'r.resource_id', 'r.reported_at', 'c.customer_id', 'f.identifier'])
+    .where('r.environment_id', '=', environmentId)
+    .where('r.client_idempotency_key', '=', clientKey)
+    .executeTakeFirst();
+}
+
+export interface EventRow {
+  customer_id: string;
+  event_name: string;
+  idempotency_key: string;
+  timestamp: string;
+  properties: Record<string, unknown>;
+  resource_id: string | null;
+}
+
+/** Stores an event; one whose idempotency key the environment already has is not stored again (undefined). */
+export async function insertEvent(
+  tx: Tx,
+  row: {
+    id: string;
+    environmentId: string;
+    customerPk: string;
+    eventName: string;
+    idempotencyKey: string;
+    /** The timestamp as PostgreSQL reads it, microseconds kept. */
+    occurredAt: string;
+    properties: Record<string, unknown>;
+    resourceId: string | null;
+    at: Date;
+  },
+): Promise<{ id: string; timestamp: string } | undefined> {
+  const { rows } = await sql<{ id: string; timestamp: string }>`
+    INSERT INTO usage_events (id, environment_id, customer_id, event_name, idempotency_key, occurred_at, properties, resource_id, created_at)
+    VALUES (${row.id}, ${row.environmentId}, ${row.customerPk}, ${row.eventName}, ${row.idempotencyKey},
+            ${row.occurredAt}::timestamptz, ${JSON.stringify(row.properties)}::jsonb, ${row.resourceId}, ${row.at})
+    ON CONFLICT ON CONSTRAINT ${sql.id(EVENT_KEY_CONSTRAINT)} DO NOTHING
+    RETURNING id, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') AS timestamp`.execute(tx);
+  return rows[0];
+}
+
+/** The stored event of an idempotency key, with its customer as the caller named it. */
+export async function findEventByKey(db: Executor, environmentId: string, idempotencyKey: string): Promise<EventRow | undefined> {
+  const { rows } = await sql<EventRow>`
+    SELECT c.customer_id, e.event_name, e.idempotency_key, e.properties, e.resource_id,
+           to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') AS timestamp
+    FROM usage_events e JOIN customers c ON c.id = e.customer_id
+    WHERE e.environment_id = ${environmentId} AND e.idempotency_key = ${idempotencyKey}`.execute(db);
+  return rows[0];
+}

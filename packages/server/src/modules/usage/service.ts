@@ -1,0 +1,343 @@
+/**
+ * Usage reporting: pre-aggregated reports (POST /report/usage/) and raw events
+ * (POST /report/event/).
+ *
+ * A report goes to one counter: the customer's most recent subscription that
+ * grants the feature (see entitlements/service.ts `usageOwner`), in its
+ * current reset period. In one transaction the report is recorded and the
+ * counter is made (with the rollover from the period before, and what a
+ * replaced subscription had counted) or locked and changed, so concurrent
+ * reports on one counter add up exactly. Reports count even past a hard limit:
+ * the work already happened, and the limit turns hasAccess off. A client
+ * `idempotencyKey` makes a retried report count once.
+ *
+ * Raw events are stored (once per idempotency key) and aggregated by
+ * RAW_EVENTS meters when entitlements are read, over each meter's current
+ * period by the events' own timestamps.
+ *
+ * Crossing a usage-alert threshold writes a `feature.usage_alert` event, once
+ * per threshold per period. Every change is announced through the options'
+ * `announce` (in its transaction) and `afterCommit`: the seam for the
+ * entitlement cache.
+ */
+import type {
+  ReportEventRequest,
+  ReportEventResponse,
+  ReportUsageRequest,
+  ReportUsageResponse,
+} from '@billow/contract';
+import type { Db } from '../../db/connect.js';
+import { inTransaction, type Tx } from '../../db/transaction.js';
+import type { Clock } from '../../lib/clock.js';
+import { newId } from '../../lib/crypto.js';
+import { findFeature } from '../catalog/features/repo.js';
+import { findCustomer } from '../customers/repo.js';
+import { meterState, meterTerms, rolloverInto, type Grant, type MeterState, type MeterTerms } from '../entitlements/compute.js';
+import { formatUsageTimestamp } from '../entitlements/periods.compute.js';
+import { loadCustomer, usageKey, usageOf, usageOwner } from '../entitlements/service.js';
+import { eventTimestamp, recordEvent } from '../events/writer.js';
+import { customerWebhookObject } from '../orders/webhook.js';
+import { crossedThresholds, type Crossing } from './alerts.compute.js';
+import {
+  featureFedByEvents,
+  featureNotGranted,
+  featureNotMetered,
+  featureUnknown,
+  invalidTimestamp,
+  negativeSet,
+  reportCustomerArchived,
+  reportCustomerUnknown,
+  reportKeyReused,
+} from './errors.js';
+import { echoedEventKey, parseEventTimestamp } from './events.compute.js';
+import * as repo from './repo.js';
+
+export interface UsageScope {
+  environmentId: string;
+  organizationId: string;
+}
+
+/** The seam for the entitlement cache: how a change to a customer's usage is announced. */
+export interface UsageServiceOptions {
+  /** Runs inside the transaction that changes the customer's usage (e.g. a NOTIFY that reaches every process on commit). */
+  announce?: (tx: Tx, environmentId: string, customerId: string) => Promise<void>;
+  /** Runs once that transaction has committed (e.g. drop this process's cached answer: read your own writes). */
+  afterCommit?: (environmentId: string, customerId: string) => void;
+}
+
+const AGGREGATED_EVENT = 'aggregated.usage';
+
+/** The server's idempotency key of a report: its id as 32 hexadecimal characters. */
+const serverKey = (reportId: string) => reportId.replace(/-/g, '');
+
+interface AlertContext {
+  scope: UsageScope;
+  customerId: string;
+  subscriptionId: string;
+  grant: Grant;
+  terms: MeterTerms;
+  state: MeterState;
+  crossings: Crossing[];
+  sent: unknown[];
+  at: Date;
+}
+
+export class UsageService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly options: UsageServiceOptions = {},
+  ) {}
+
+  async reportUsage(scope: UsageScope, input: ReportUsageRequest): Promise<ReportUsageResponse> {
+    if (input.behaviour === 'SET' && input.value < 0) throw negativeSet();
+    const clientKey = input.idempotencyKey ?? null;
+    if (clientKey) {
+      const prior = await repo.findReportByKey(this.db, scope.environmentId, clientKey);
+      if (prior) return this.replay(scope, input, prior);
+    }
+    const at = this.clock.now();
+    const snapshot = await loadCustomer(this.db, scope.environmentId, input.customerId, at, input.featureId);
+    if (!snapshot) throw reportCustomerUnknown(input.customerId);
+    if (snapshot.archived) throw reportCustomerArchived(input.customerId);
+    // Loaded for this one feature: the owner of its usage is the last subscription that grants it.
+    const target = snapshot.subscriptions.findLast((s) => s.grants.length > 0);
+    const grant = target?.grants[0];
+    if (!target || !grant) throw await this.notGranted(scope, input);
+    if (grant.featureType !== 'METER') throw featureNotMetered(input.featureId, grant.featureType);
+    if (grant.rawMeter) throw featureFedByEvents(input.featureId);
+
+    const terms = meterTerms(target, grant, at);
+    const counter = snapshot.counters.get(usageKey(target.id, grant.featureId, terms.window.start));
+    const previous = terms.previous ? snapshot.counters.get(usageKey(target.id, grant.featureId, terms.previous.start)) : undefined;
+    // A new counter starts from a replaced subscription's counter of the period, if any; else from zero and its rollover.
+    const startsFrom = counter && !counter.own ? counter.value : 0;
+    const create = {
+      value: input.behaviour === 'SET' ? input.value : startsFrom + input.value,
+      rollover: counter ? counter.rollover : rolloverInto(terms, previous),
+      alertsSent: counter ? counter.alertsSent : [],
+    };
+
+    const reportId = newId();
+    const recorded = await inTransaction(this.db, async (tx) => {
+      // The counter's row lock is held from its update to the commit: everything else comes first.
+      await this.options.announce?.(tx, scope.environmentId, input.customerId);
+      const inserted = await repo.insertReport(tx, {
+        id: reportId,
+        environmentId: scope.environmentId,
+        customerPk: snapshot.customerPk,
+        featureId: grant.featureId,
+        subscriptionId: target.id,
+        behaviour: input.behaviour,
+        value: input.value,
+        resourceId: input.resourceId ?? null,
+        clientKey,
+        at,
+      });
+      if (!inserted) return false;
+      const applied = await repo.applyToCounter(tx, {
+        environmentId: scope.environmentId,
+        subscriptionId: target.id,
+        featureId: grant.featureId,
+        periodStart: terms.window.start,
+        periodEnd: terms.window.end,
+        behaviour: input.behaviour,
+        value: input.value,
+        create,
+        at,
+      });
+      const state = meterState(terms, { value: applied.value, rollover: applied.rollover }, undefined);
+      const crossings = crossedThresholds(terms.alerts, state, applied.alerts_sent);
+      if (crossings.length > 0) {
+        await this.alert(tx, { scope, customerId: input.customerId, subscriptionId: target.id, grant, terms, state, crossings, sent: applied.alerts_sent, at });
+      }
+      return true;
+    });
+    if (!recorded) {
+      // A concurrent report with the same client key committed first.
+      const prior = await repo.findReportByKey(this.db, scope.environmentId, clientKey!);
+      return this.replay(scope, input, prior!);
+    }
+    this.options.afterCommit?.(scope.environmentId, input.customerId);
+    return {
+      value: input.value,
+      customerId: input.customerId,
+      featureId: input.featureId,
+      behaviour: input.behaviour,
+      resourceId: input.resourceId ?? null,
+      orgId: scope.organizationId,
+      eventName: AGGREGATED_EVENT,
+      idempotencyKey: serverKey(reportId),
+      timestamp: formatUsageTimestamp(at),
+    };
+  }
+
+  /** The first answer to a report retried with its client key; the key used for another report is refused. */
+  private replay(
+    scope: UsageScope,
+    input: ReportUsageRequest,
+    prior: NonNullable<Awaited<ReturnType<typeof repo.findReportByKey>>>,
+  ): ReportUsageResponse {
+    const same =
+      prior.customer_id === input.customerId &&
+      prior.identifier === input.featureId &&
+      prior.behaviour === input.behaviour &&
+      prior.value === input.value &&
+      prior.resource_id === (input.resourceId ?? null);
+    if (!same) throw reportKeyReused();
+    return {
+      value: prior.value,
+      customerId: prior.customer_id,
+      featureId: prior.identifier,
+      behaviour: prior.behaviour,
+      resourceId: prior.resource_id,
+      orgId: scope.organizationId,
+      eventName: AGGREGATED_EVENT,
+      idempotencyKey: serverKey(prior.id),
+      timestamp: formatUsageTimestamp(prior.reported_at),
+    };
+  }
+
+  /** Why a report names a feature the customer has no grant of: unknown, not a meter, or not granted. */
+  private async notGranted(scope: UsageScope, input: ReportUsageRequest) {
+    const feature = await findFeature(this.db, scope.environmentId, input.featureId);
+    if (!feature || feature.identifier !== input.featureId) return featureUnknown(input.featureId);
+    if (feature.feature_type !== 'METER') return featureNotMetered(input.featureId, feature.feature_type);
+    return featureNotGranted(input.featureId, input.customerId);
+  }
+
+  async reportEvent(scope: UsageScope, input: ReportEventRequest): Promise<ReportEventResponse> {
+    const timestamp = parseEventTimestamp(input.timestamp);
+    if (!timestamp) throw invalidTimestamp(input.timestamp);
+    const customer = await findCustomer(this.db, scope.environmentId, input.customerId);
+    if (!customer) throw reportCustomerUnknown(input.customerId);
+    if (customer.archived_at) throw reportCustomerArchived(input.customerId);
+    const at = this.clock.now();
+    const properties = input.properties ?? {};
+    const stored = await inTransaction(this.db, async (tx) => {
+      const inserted = await repo.insertEvent(tx, {
+        id: newId(),
+        environmentId: scope.environmentId,
+        customerPk: customer.id,
+        eventName: input.eventName,
+        idempotencyKey: input.idempotencyKey,
+        occurredAt: timestamp.text,
+        properties,
+        resourceId: input.resourceId ?? null,
+        at,
+      });
+      if (inserted) {
+        await this.eventAlerts(tx, scope, input.customerId, timestamp.at, at);
+        await this.options.announce?.(tx, scope.environmentId, input.customerId);
+      }
+      return inserted;
+    });
+    if (!stored) {
+      // Sent before: accepted, not counted again; the answer describes the stored event.
+      const prior = await repo.findEventByKey(this.db, scope.environmentId, input.idempotencyKey);
+      if (!prior) throw new Error('an event collided on its idempotency key but cannot be read');
+      return {
+        customerId: prior.customer_id,
+        eventName: prior.event_name,
+        idempotencyKey: echoedEventKey(prior.idempotency_key),
+        timestamp: prior.timestamp,
+        properties: prior.properties,
+        resourceId: prior.resource_id,
+        orgId: scope.organizationId,
+      };
+    }
+    this.options.afterCommit?.(scope.environmentId, input.customerId);
+    return {
+      customerId: input.customerId,
+      eventName: input.eventName,
+      idempotencyKey: echoedEventKey(input.idempotencyKey),
+      timestamp: stored.timestamp,
+      properties,
+      resourceId: input.resourceId ?? null,
+      orgId: scope.organizationId,
+    };
+  }
+
+  /**
+   * After an event of the current period: the usage alerts of the customer's
+   * RAW_EVENTS meters it may have pushed over a threshold. Their counters keep
+   * the alerts sent (and hold the aggregate at that moment).
+   */
+  private async eventAlerts(tx: Tx, scope: UsageScope, customerId: string, occurredAt: Date, at: Date) {
+    const snapshot = await loadCustomer(tx, scope.environmentId, customerId, at);
+    if (!snapshot) return;
+    const candidates: Array<{ subscriptionId: string; grant: Grant; terms: MeterTerms }> = [];
+    for (const subscription of snapshot.subscriptions) {
+      for (const grant of subscription.grants) {
+        if (!grant.rawMeter || usageOwner(snapshot, grant.featureId) !== subscription) continue;
+        const terms = meterTerms(subscription, grant, at);
+        const { start, end } = terms.window;
+        if (!terms.alerts || occurredAt < start || (end !== null && occurredAt >= end)) continue;
+        candidates.push({ subscriptionId: subscription.id, grant, terms });
+      }
+    }
+    if (candidates.length === 0) return;
+    const usage = await usageOf(tx, scope.environmentId, snapshot, at, (s, g) =>
+      candidates.some((c) => c.subscriptionId === s.id && c.grant === g),
+    );
+    for (const { subscriptionId, grant, terms } of candidates) {
+      const current = usage(subscriptionId, grant.featureId, terms.window.start);
+      const previous = terms.previous ? usage(subscriptionId, grant.featureId, terms.previous.start) : undefined;
+      const counter = snapshot.counters.get(usageKey(subscriptionId, grant.featureId, terms.window.start));
+      const value = current?.value ?? 0;
+      const rollover = counter ? counter.rollover : rolloverInto(terms, previous);
+      const state = meterState(terms, { value, rollover }, undefined);
+      if (crossedThresholds(terms.alerts, state, counter?.alertsSent ?? []).length === 0) continue;
+      const applied = await repo.applyToCounter(tx, {
+        environmentId: scope.environmentId,
+        subscriptionId,
+        featureId: grant.featureId,
+        periodStart: terms.window.start,
+        periodEnd: terms.window.end,
+        behaviour: 'SET',
+        value,
+        create: { value, rollover, alertsSent: counter?.alertsSent ?? [] },
+        at,
+      });
+      const crossings = crossedThresholds(terms.alerts, state, applied.alerts_sent);
+      if (crossings.length > 0) {
+        await this.alert(tx, { scope, customerId, subscriptionId, grant, terms, state, crossings, sent: applied.alerts_sent, at });
+      }
+    }
+  }
+
+  /** One `feature.usage_alert` event per threshold reached, and the counter remembers them. */
+  private async alert(tx: Tx, context: AlertContext): Promise<void> {
+    const { scope, grant, terms, state, at } = context;
+    const customer = await findCustomer(tx, scope.environmentId, context.customerId);
+    if (!customer) return;
+    for (const crossing of context.crossings) {
+      await recordEvent(tx, {
+        environmentId: scope.environmentId,
+        organizationId: scope.organizationId,
+        type: 'feature.usage_alert',
+        data: {
+          id: newId(),
+          object: 'feature_usage_alert',
+          feature: { id: grant.featureId, name: grant.name, identifier: grant.identifier, feature_type: grant.featureType },
+          customer: customerWebhookObject(customer),
+          usage_limit: state.usageLimit,
+          current_usage: state.currentUsage,
+          threshold_type: crossing.type,
+          threshold_value: crossing.threshold,
+          period_start_time: eventTimestamp(terms.window.start),
+          period_end_time: terms.window.end ? eventTimestamp(terms.window.end) : null,
+          subscription_id: context.subscriptionId,
+          created_on: eventTimestamp(at),
+          modified_on: eventTimestamp(at),
+        },
+        at,
+      });
+    }
+    await repo.markAlertsSent(
+      tx,
+      { subscriptionId: context.subscriptionId, featureId: grant.featureId, periodStart: terms.window.start },
+      [...context.sent, ...context.crossings.map((c) => c.key)],
+    );
+  }
+}
