@@ -11,7 +11,8 @@ export default defineConfig({
     include: ['packages/*/test/**/*.test.ts', 'packages/*/src/**/*.test.ts'],
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
-    testTimeout: 30_000,
+    // Generous: CLI and lifecycle tests start several processes, each opening the embedded database.
+    testTimeout: 120_000,
     hookTimeout: 60_000,
     reporters: ['default'],
   },

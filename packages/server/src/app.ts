@@ -39,7 +39,7 @@ import { partnerRoutes } from './modules/partner/routes.js';
 import { paymentMethodRoutes } from './modules/payments/routes.js';
 import { PartnerService } from './modules/partner/service.js';
 import { KEY_REVOKED_CHANNEL } from './modules/tenancy/service.js';
-import { feedEntitlementCache, notifyEntitlementsChanged } from './edge/change-feed.js';
+import { entitlementChangesFor, feedEntitlementCache, notifyEntitlementsChanged } from './edge/change-feed.js';
 import { EntitlementCache } from './edge/entitlement-cache.js';
 import { servesCoreApi, servesEdgeApi } from './edge/roles.js';
 
@@ -110,6 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const routes: RouteInfo[] = [];
   const registry = new Registry();
   entitlementCache.registerMetrics(registry);
+  const entitlementChanges = entitlementChangesFor(entitlementCache);
   const media = createMediaService({ config, db: database.db, clock });
   app.decorate('billow', { keyCache, routes, registry, media, entitlementCache });
 
@@ -164,10 +165,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   if (servesCoreApi(role)) {
     mediaRoutes(app, media);
-    catalogRoutes(app, { db: database.db, clock, media, publicUrl: config.publicUrl });
+    catalogRoutes(app, { db: database.db, clock, media, publicUrl: config.publicUrl, changes: entitlementChanges });
     chargeRoutes(app, new ChargeService(database.db, clock));
-    subscriptionRoutes(app, new SubscriptionService(database.db, clock, config.pendingUpdateTtlMs), config.publicUrl);
-    customerRoutes(app, new CustomerService(database.db, clock));
+    subscriptionRoutes(app, new SubscriptionService(database.db, clock, config.pendingUpdateTtlMs, entitlementChanges), config.publicUrl);
+    customerRoutes(app, new CustomerService(database.db, clock, entitlementChanges));
     licenseRoutes(app, { db: database.db, clock });
     ledgerRoutes(app, { db: database.db, clock, media, publicUrl: config.publicUrl });
     monetizationRoutes(app, { db: database.db });
@@ -182,7 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     );
   }
   if (servesEdgeApi(role)) {
-    entitlementRoutes(app, new EntitlementService(database.db, clock));
+    entitlementRoutes(app, new EntitlementService(database.db, clock, entitlementCache));
   }
 
   await app.ready();

@@ -30,10 +30,12 @@ async function fetchPdf(id: string, key = seller.key) {
 function pdfText(pdf: Buffer): string[] {
   const runs: string[] = [];
   const raw = pdf.toString('latin1');
-  for (const match of raw.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
+  // Each stream is read by its declared /Length: compressed bytes may end in \r or contain anything.
+  for (const match of raw.matchAll(/\/Length (\d+)[^>]*>>\s*stream\r?\n/g)) {
+    const start = match.index! + match[0].length;
     let content: string;
     try {
-      content = inflateSync(Buffer.from(match[1]!, 'latin1')).toString('latin1');
+      content = inflateSync(Buffer.from(raw.slice(start, start + Number(match[1])), 'latin1')).toString('latin1');
     } catch {
       continue;
     }

@@ -144,3 +144,24 @@ export async function withEntitlementChanges<T>(
   }
   return result;
 }
+
+/**
+ * What services that change entitlements are given: announce inside the
+ * transaction (every process hears it on commit), then forget locally right
+ * after commit, so this process reads its own writes at once.
+ */
+export interface EntitlementChanges {
+  announce(tx: Executor, environmentId: string, customerId: string): Promise<void>;
+  announceEnvironment(tx: Executor, environmentId: string): Promise<void>;
+  forget(environmentId: string, customerId: string): void;
+  forgetEnvironment(environmentId: string): void;
+}
+
+export function entitlementChangesFor(cache: EntitlementInvalidation): EntitlementChanges {
+  return {
+    announce: notifyEntitlementsChanged,
+    announceEnvironment: notifyEnvironmentEntitlementsChanged,
+    forget: (environmentId, customerId) => applyEntitlementChange(cache, { scope: 'customer', environmentId, customerId }),
+    forgetEnvironment: (environmentId) => applyEntitlementChange(cache, { scope: 'environment', environmentId }),
+  };
+}

@@ -7,6 +7,7 @@ import type { Db } from '../../db/connect.js';
 import { inTransaction, isUniqueViolation, type Tx } from '../../db/transaction.js';
 import { camelToSnake } from '../../lib/casing.js';
 import { recordEvent } from '../events/writer.js';
+import type { EntitlementChanges } from '../../edge/change-feed.js';
 import { badRequest } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import * as repo from './repo.js';
@@ -114,6 +115,7 @@ export class CustomerService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly changes: EntitlementChanges | null = null,
   ) {}
 
   async create(scope: CustomerScope, input: CustomerCreate): Promise<Customer> {
@@ -192,7 +194,10 @@ export class CustomerService {
       const at = this.clock.now();
       await repo.archiveCustomer(tx, row.id, at);
       await this.announceUpdate(tx, scope, row, { ...row, archived_at: at, modified_at: at });
+      // An archived customer is entitled to nothing.
+      await this.changes?.announce(tx, scope.environmentId, customerId);
     });
+    this.changes?.forget(scope.environmentId, customerId);
   }
 
   private async announceUpdate(tx: Tx, scope: CustomerScope, before: repo.CustomerRow, after: repo.CustomerRow) {

@@ -20,6 +20,7 @@ import { addPeriod, isRecurring } from '../billing/periods.compute.js';
 import { prorate } from '../billing/proration.compute.js';
 import type { Quote } from '../billing/types.js';
 import { recordEvent } from '../events/writer.js';
+import type { EntitlementChanges } from '../../edge/change-feed.js';
 import * as repo from './repo.js';
 import { presentCreated, presentSubscription, subscriptionObject } from './view.js';
 
@@ -58,7 +59,21 @@ export class SubscriptionService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly pendingUpdateTtlMs: number = PENDING_UPDATE_TTL_MS,
+    private readonly changes: EntitlementChanges | null = null,
   ) {}
+
+  /** Runs a change of the customer's subscriptions, announcing it to every entitlement cache. */
+  private async changing<T>(scope: SubscriptionScope, customerId: () => string | null, work: (tx: Tx) => Promise<T>): Promise<T> {
+    const result = await inTransaction(this.db, async (tx) => {
+      const value = await work(tx);
+      const id = customerId();
+      if (id && this.changes) await this.changes.announce(tx, scope.environmentId, id);
+      return value;
+    });
+    const id = customerId();
+    if (id) this.changes?.forget(scope.environmentId, id);
+    return result;
+  }
 
   private event(tx: Tx, scope: SubscriptionScope, type: string, data: Record<string, unknown>, previous?: Record<string, unknown>) {
     return recordEvent(tx, {
@@ -83,7 +98,7 @@ export class SubscriptionService {
 
   /** Subscribes a customer off-session: a trial or a free plan charges nothing now; otherwise the first period is charged. */
   async create(scope: SubscriptionScope, input: SubscriptionCreate) {
-    return inTransaction(this.db, async (tx) => {
+    return this.changing(scope, () => input.customerId, async (tx) => {
       await assertNotBlocked(tx, scope.organizationId);
       const customer = await lockCustomer(tx, scope.environmentId, input.customerId);
       const purchase = await resolvePurchase(tx, scope, customer, input);
@@ -181,8 +196,10 @@ export class SubscriptionService {
   }
 
   async cancel(scope: SubscriptionScope, id: string, input: SubscriptionCancel) {
-    await inTransaction(this.db, async (tx) => {
-      const { row } = await this.lockLive(tx, scope, id);
+    let owner: string | null = null;
+    await this.changing(scope, () => owner, async (tx) => {
+      const { row, customer } = await this.lockLive(tx, scope, id);
+      owner = customer.customer_id;
       if (!(LIVE as readonly string[]).includes(row.status)) {
         throw badRequest(`The subscription is ${row.status} and can't be cancelled`, 'not_cancellable');
       }
@@ -225,7 +242,12 @@ export class SubscriptionService {
    */
   async update(scope: SubscriptionScope, id: string, input: SubscriptionUpdate) {
     try {
-      return await inTransaction(this.db, (tx) => this.applyUpdate(tx, scope, id, input));
+      let owner: string | null = null;
+      return await this.changing(scope, () => owner, async (tx) => {
+        const result = await this.applyUpdate(tx, scope, id, input);
+        owner = result.customerId;
+        return { subscriptionId: result.subscriptionId };
+      });
     } catch (error) {
       if (isUniqueViolation(error, repo.LIVE_SUCCESSOR_INDEX)) {
         throw badRequest('The subscription already has a pending or applied change', 'update_in_progress');
@@ -324,7 +346,7 @@ export class SubscriptionService {
         pending_expires_at: new Date(now.getTime() + this.pendingUpdateTtlMs),
       });
       await this.event(tx, scope, 'subscription.updated', this.subscriptionData(waiting, customer, purchase, scope));
-      return { subscriptionId: waiting.id };
+      return { subscriptionId: waiting.id, customerId: customer.customer_id };
     }
 
     const old = await repo.updateSubscription(tx, row.id, { status: 'superseded', modified_at: now });
@@ -354,7 +376,7 @@ export class SubscriptionService {
       this.subscriptionData(next, customer, purchase, scope),
       subscriptionObject(old, { organization: scope.organizationId }),
     );
-    return { subscriptionId: next.id };
+    return { subscriptionId: next.id, customerId: customer.customer_id };
   }
 
   /** Pending activate_on_payment changes whose time ran out: they end, and the current subscription stays. */

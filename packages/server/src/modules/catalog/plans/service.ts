@@ -13,6 +13,7 @@ import type { CatalogMedia, StoredObject } from '../media-port.js';
 import { findProduct } from '../products/repo.js';
 import type { CatalogScope } from '../scope.js';
 import { draftOf, touch, type Draft } from './drafts.js';
+import type { EntitlementChanges } from '../../../edge/change-feed.js';
 import * as repo from './repo.js';
 import { toPlan, toPlanFile } from './view.js';
 
@@ -28,6 +29,7 @@ export class PlanService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly media: CatalogMedia,
+    private readonly changes: EntitlementChanges | null = null,
   ) {}
 
   /** A plan and one of its versions (the newest by default), ready to show. */
@@ -196,7 +198,7 @@ export class PlanService {
   }
 
   async publish(scope: CatalogScope, identifier: string, options: PlanPublish) {
-    return inTransaction(this.db, async (tx) => {
+    const published = await inTransaction(this.db, async (tx) => {
       const plan = await repo.findPlan(tx, scope.environmentId, identifier, { forUpdate: true });
       if (!plan) throw planNotFound(identifier);
       if (plan.archived_at) throw archivedParent('plan', identifier);
@@ -224,8 +226,12 @@ export class PlanService {
         updatePricing: options.updatePricing ?? false,
       });
       await repo.setPlan(tx, plan.id, { published_version: draft.version });
+      // Subscribers move to the new entitlements only with updateFeatures.
+      if (options.updateFeatures) await this.changes?.announceEnvironment(tx, scope.environmentId);
       return { status: 'published' as const, identifier, version: draft.version };
     });
+    if (options.updateFeatures) this.changes?.forgetEnvironment(scope.environmentId);
+    return published;
   }
 
   /** Deletes the newest version when it is a draft; a plan that never was published goes with it. */
