@@ -125,7 +125,7 @@ function collect(child: ChildProcess): { stdout: () => string; stderr: () => str
 }
 
 /** Runs `billow ...args` to completion. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 20_000): Promise<RunResult> {
+export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { env, cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     const output = collect(child);
@@ -200,7 +200,7 @@ function summaryComplete(stdout: string): boolean {
 }
 
 /** Starts `billow start ...args` and resolves once it has printed its base URLs. */
-export function startServer(workspace: Workspace, args: string[] = [], timeoutMs = 30_000): Promise<StartedServer> {
+export function startServer(workspace: Workspace, args: string[] = [], timeoutMs = 90_000): Promise<StartedServer> {
   const child = spawn(process.execPath, [CLI, 'start', ...args], {
     env: workspace.env,
     cwd: REPO_ROOT,
