@@ -102,6 +102,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const port = typeof address === 'object' && address ? address.port : 0;
   const url = `http://127.0.0.1:${port}`;
 
+  let closing: Promise<void> | undefined;
+
   async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<Response<T>> {
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.key) headers.authorization = `Bearer ${opts.key}`;
@@ -136,10 +138,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       app.billow.keyCache.forget(hash);
     },
     request,
-    close: async () => {
-      await app.close();
-      if (ownsDatabase) await database.close();
-    },
+    // Idempotent: a test may close a server early and its cleanup close it again.
+    close: () =>
+      (closing ??= (async () => {
+        await app.close();
+        if (ownsDatabase) await database.close();
+      })()),
   };
 }
 
