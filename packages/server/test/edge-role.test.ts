@@ -80,7 +80,9 @@ describe(`billow start --role edge on ${DATABASE_KIND}`, () => {
     const metrics = await api(`${server.url}/metrics`, 'GET');
     expect(metrics.status).toBe(200);
     expect(metrics.body).toContain('billow_entitlement_cache_entries');
-    expect((await fetch(`${server.url}/docs`)).status).toBe(200);
+    const docs = await fetch(`${server.url}/docs`);
+    expect(docs.status).toBe(200);
+    await docs.text();
 
     const openapi = await api(`${server.url}/api/v1/openapi.json`, 'GET');
     expect(openapi.status).toBe(200);
