@@ -136,13 +136,11 @@ export async function resolvePurchase(tx: Tx, scope: PurchaseScope, customer: Cu
     if (!feature) throw badRequest(`features[${i}].identifier: no feature "${item.identifier}"`, 'validation_error');
     quantities[feature.id] = item.quantity;
   }
+  const priced = price.chargeCatalogPrice.flatMap((entry) => (entry.feature ? [entry.feature] : []));
   const names = Object.fromEntries(
-    (
-      await tx
-        .selectFrom('features')
-        .select(['id', 'name'])
-        .where('environment_id', '=', scope.environmentId)
-        .execute()
+    (priced.length
+      ? await tx.selectFrom('features').select(['id', 'name']).where('id', 'in', priced).execute()
+      : []
     ).map((f) => [f.id, f.name]),
   );
 

@@ -51,18 +51,23 @@ export function presentPaymentMethod(row: repo.PaymentMethodRow, customer: repo.
       billingAddress: (customer.billing_address as BillingAddress | null) ?? null,
     },
     methodType: row.method_type,
-    methodData: {
-      brand: row.brand,
-      last4: row.last4,
-      expMonth: row.exp_month,
-      expYear: row.exp_year,
-      funding: row.funding,
-      country: row.country,
-    },
+    methodData: methodData(row),
     isDefault: row.is_default,
     status: row.status,
     createdOn: row.created_at.toISOString(),
     modifiedOn: row.modified_at.toISOString(),
+  };
+}
+
+/** The card details a payment method shows, in the API and in its events alike. */
+function methodData(row: repo.PaymentMethodRow) {
+  return {
+    brand: row.brand,
+    last4: row.last4,
+    expMonth: row.exp_month,
+    expYear: row.exp_year,
+    funding: row.funding,
+    country: row.country,
   };
 }
 
@@ -87,14 +92,7 @@ export function paymentMethodEventObject(
       billingAddress,
     },
     methodType: row.method_type,
-    methodData: {
-      brand: row.brand,
-      last4: row.last4,
-      expMonth: row.exp_month,
-      expYear: row.exp_year,
-      funding: row.funding,
-      country: row.country,
-    },
+    methodData: methodData(row),
     isDefault: row.is_default,
     status: row.status,
   };
