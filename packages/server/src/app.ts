@@ -39,7 +39,7 @@ import { partnerRoutes } from './modules/partner/routes.js';
 import { paymentMethodRoutes } from './modules/payments/routes.js';
 import { PartnerService } from './modules/partner/service.js';
 import { KEY_REVOKED_CHANNEL } from './modules/tenancy/service.js';
-import { entitlementChangesFor, feedEntitlementCache, notifyEntitlementsChanged } from './edge/change-feed.js';
+import { entitlementChangesFor, feedEntitlementCache, entitlementsChangedNotice } from './edge/change-feed.js';
 import { EntitlementCache } from './edge/entitlement-cache.js';
 import { servesCoreApi, servesEdgeApi } from './edge/roles.js';
 
@@ -177,7 +177,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     usageRoutes(
       app,
       new UsageService(database.db, clock, {
-        announce: notifyEntitlementsChanged,
+        notice: entitlementsChangedNotice,
         afterCommit: (environmentId, customerId) => entitlementCache.invalidateCustomer(environmentId, customerId),
       }),
     );

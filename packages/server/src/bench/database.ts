@@ -88,3 +88,20 @@ export function postgresVersion(url: string): Promise<string> {
     return result.rows[0]?.server_version ?? 'unknown';
   });
 }
+
+/** What the usage counters of a meter hold, summed per customer (every period, every subscription). */
+export function meterTotals(url: string, meterIdentifier: string): Promise<Map<string, number>> {
+  return withClient(url, async (client) => {
+    const result = await client.query<{ customer_id: string; total: string }>(
+      `SELECT c.customer_id, sum(u.value)::text AS total
+         FROM usage_counters u
+         JOIN features f ON f.id = u.feature_id
+         JOIN subscriptions s ON s.id = u.subscription_id
+         JOIN customers c ON c.id = s.customer_id
+        WHERE f.identifier = $1
+        GROUP BY c.customer_id`,
+      [meterIdentifier],
+    );
+    return new Map(result.rows.map((row) => [row.customer_id, Number(row.total)]));
+  });
+}

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 
 export interface Measurement {
@@ -9,6 +10,8 @@ export interface Measurement {
   /** Connection errors, timeouts and answers that were not 2xx. */
   errors: number;
   requests: number;
+  /** 2xx answers of the measured run: what the server accepted. */
+  accepted: number;
   /** CPU time the server process spent per answered request, when it can be read. */
   serverCpuUsPerRequest: number | null;
 }
@@ -21,6 +24,12 @@ export interface LoadPlan {
   headers?: Record<string, string>;
   /** CPU seconds the server process has used so far, or null when unknown. */
   serverCpuSeconds: () => number | null;
+  /**
+   * Measure a fixed number of requests (the warm-up's rate times the duration)
+   * instead of a fixed time, so that every request sent gets its answer and
+   * `accepted` is exact; `beforeMeasured` runs once the warm-up's last answers are in.
+   */
+  exact?: { beforeMeasured: () => Promise<void> };
 }
 
 export interface LoadShape {
@@ -29,25 +38,30 @@ export interface LoadShape {
   warmupSeconds: number;
 }
 
-function fire(plan: LoadPlan, connections: number, durationSeconds: number): Promise<autocannon.Result> {
+/** Long enough for a request the warm-up left in flight to be answered and committed. */
+const SETTLE_MS = 1000;
+
+function fire(plan: LoadPlan, connections: number, length: { duration: number } | { amount: number }): Promise<autocannon.Result> {
   return autocannon({
     url: plan.url,
     connections,
-    duration: durationSeconds,
+    ...length,
     headers: plan.headers ?? {},
     requests: [plan.request],
   });
 }
 
-function toMeasurement(label: string, result: autocannon.Result, cpuSeconds: number | null): Measurement {
+function toMeasurement(label: string, result: autocannon.Result, exact: boolean, cpuSeconds: number | null): Measurement {
   return {
     label,
-    requestsPerSecond: result.requests.average,
+    // A fixed number of requests ends in a partial second, which the per-second mean would count as a whole one.
+    requestsPerSecond: exact ? result.requests.total / result.duration : result.requests.average,
     p50Ms: result.latency.p50,
     p975Ms: result.latency.p97_5,
     p99Ms: result.latency.p99,
     errors: result.errors + result.non2xx,
     requests: result.requests.total,
+    accepted: result['2xx'],
     serverCpuUsPerRequest:
       cpuSeconds === null || result.requests.total === 0 ? null : (cpuSeconds * 1e6) / result.requests.total,
   };
@@ -56,14 +70,23 @@ function toMeasurement(label: string, result: autocannon.Result, cpuSeconds: num
 /** A warm-up whose figures are thrown away (JIT, pools, caches), then the measured run. */
 export async function measure(plan: LoadPlan, shape: LoadShape, progress: (line: string) => void): Promise<Measurement> {
   progress(`  warming up for ${shape.warmupSeconds} s`);
-  const warmup = await fire(plan, shape.connections, shape.warmupSeconds);
+  const warmup = await fire(plan, shape.connections, { duration: shape.warmupSeconds });
   if (warmup.requests.total === 0) throw new Error(`${plan.label}: no response during the warm-up`);
-  progress(`  measuring for ${shape.durationSeconds} s at ${shape.connections} connections`);
+  let length: { duration: number } | { amount: number } = { duration: shape.durationSeconds };
+  if (plan.exact) {
+    await sleep(SETTLE_MS);
+    await plan.exact.beforeMeasured();
+    const amount = Math.max(shape.connections, Math.round((warmup.requests.total / warmup.duration) * shape.durationSeconds));
+    length = { amount };
+    progress(`  measuring ${amount} requests (about ${shape.durationSeconds} s) at ${shape.connections} connections`);
+  } else {
+    progress(`  measuring for ${shape.durationSeconds} s at ${shape.connections} connections`);
+  }
   const cpuBefore = plan.serverCpuSeconds();
-  const result = await fire(plan, shape.connections, shape.durationSeconds);
+  const result = await fire(plan, shape.connections, length);
   const cpuAfter = plan.serverCpuSeconds();
   const cpu = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
-  const measurement = toMeasurement(plan.label, result, cpu);
+  const measurement = toMeasurement(plan.label, result, plan.exact !== undefined, cpu);
   const cpuText = measurement.serverCpuUsPerRequest === null ? '' : `, server CPU ${Math.round(measurement.serverCpuUsPerRequest)} µs/req`;
   progress(
     `  ${Math.round(measurement.requestsPerSecond)} req/s, p99 ${measurement.p99Ms} ms, ${measurement.errors} errors${cpuText}`,
@@ -89,3 +112,4 @@ export function numberedPost(path: string, bodyFor: (n: number) => unknown): aut
     setupRequest: (request) => ({ ...request, body: JSON.stringify(bodyFor(next++)) }),
   };
 }
+

@@ -6,6 +6,12 @@ export interface BenchOptions {
   durationSeconds: number;
   warmupSeconds: number;
   customers: number;
+  /** Customers the usage scenario spreads its reports over. */
+  usageCustomers: number;
+  /** Customers (each with 3 subscriptions) the entitlement check draws from. */
+  checkCustomers: number;
+  /** Where Billow's process writes a V8 CPU profile (node --cpu-prof) when it stops; null: no profile. */
+  cpuProfileDir: string | null;
 }
 
 const DEFAULT_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -26,5 +32,8 @@ export function benchOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions
     durationSeconds: positiveInteger(env, 'BENCH_DURATION_S', 10),
     warmupSeconds: positiveInteger(env, 'BENCH_WARMUP_S', 3),
     customers: positiveInteger(env, 'BENCH_CUSTOMERS', 5000),
+    usageCustomers: positiveInteger(env, 'BENCH_USAGE_CUSTOMERS', 1000),
+    checkCustomers: positiveInteger(env, 'BENCH_CHECK_CUSTOMERS', 100),
+    cpuProfileDir: env.BENCH_CPU_PROFILE_DIR || null,
   };
 }

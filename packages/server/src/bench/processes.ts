@@ -44,17 +44,23 @@ async function stopChild(child: ChildProcess): Promise<void> {
   }
 }
 
-function spawnNode(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+function spawnNode(script: string, args: string[], env: NodeJS.ProcessEnv, nodeArgs: string[] = []): ChildProcess {
   if (closing) throw new Error('The benchmark is stopping; no new process is started');
-  const child = spawn(process.execPath, [script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   child.once('exit', () => running.delete(child));
   return child;
 }
 
 /** Starts a long-running Node.js child; its output is kept, not shown. */
-export function startNode(label: string, script: string, args: string[], env: NodeJS.ProcessEnv): ServerProcess & { child: ChildProcess } {
-  const child = spawnNode(script, args, env);
+export function startNode(
+  label: string,
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  nodeArgs: string[] = [],
+): ServerProcess & { child: ChildProcess } {
+  const child = spawnNode(script, args, env, nodeArgs);
   const output = captureOutput(child);
   return { label, child, output, stop: () => stopChild(child) };
 }

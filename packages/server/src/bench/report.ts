@@ -1,12 +1,27 @@
 import type { Measurement } from './load.js';
 
-export const TARGETS = { getShareOfPgCeiling: 0.6, getP99Ms: 25 } as const;
+export const TARGETS = {
+  getShareOfPgCeiling: 0.6,
+  getP99Ms: 25,
+  checkShareOfPgCeiling: 0.6,
+  checkP99Ms: 5,
+  usagePerSecond: 2000,
+} as const;
+
+export interface EdgeResults {
+  entitlements: Measurement;
+  usageHot: Measurement;
+  usageSpread: Measurement;
+  /** How much the meter's counters grew during each usage scenario's measured run (every report adds 1). */
+  counted: { hot: number; spread: number };
+}
 
 export interface Results {
   get: Measurement;
   post: Measurement;
   jsonCeiling: Measurement;
   pgCeiling: Measurement;
+  edge: EdgeResults;
 }
 
 function pad(text: string, width: number, align: 'left' | 'right'): string {
@@ -40,28 +55,44 @@ function cpuRatio(a: Measurement, b: Measurement): string {
 }
 const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
 
-export interface Verdicts {
-  getShare: number;
-  getShareMet: boolean;
-  getP99Met: boolean;
-}
+const percent = (share: number) => `${(share * 100).toFixed(0)}%`;
 
-export function verdicts(results: Results): Verdicts {
-  const getShare = ratio(results.get, results.pgCeiling);
-  return {
-    getShare,
-    getShareMet: getShare >= TARGETS.getShareOfPgCeiling,
-    getP99Met: results.get.p99Ms < TARGETS.getP99Ms,
-  };
+/** Each target as one line: what was asked, what was measured, met or MISSED. */
+function targetLines(results: Results): string[] {
+  const { get, pgCeiling, edge } = results;
+  const getShare = ratio(get, pgCeiling);
+  const checkShare = ratio(edge.entitlements, pgCeiling);
+  const lines = [
+    `GET /customers at least ${percent(TARGETS.getShareOfPgCeiling)} of (4)'s requests per second: ` +
+      `${percent(getShare)} -> ${verdict(getShare >= TARGETS.getShareOfPgCeiling)}`,
+    `GET /customers p99 under ${TARGETS.getP99Ms} ms: ${get.p99Ms} ms -> ${verdict(get.p99Ms < TARGETS.getP99Ms)}`,
+    `GET /entitlements at least ${percent(TARGETS.checkShareOfPgCeiling)} of (4)'s requests per second: ` +
+      `${percent(checkShare)} -> ${verdict(checkShare >= TARGETS.checkShareOfPgCeiling)}`,
+    `GET /entitlements p99 under ${TARGETS.checkP99Ms} ms: ${edge.entitlements.p99Ms} ms -> ` +
+      verdict(edge.entitlements.p99Ms < TARGETS.checkP99Ms),
+  ];
+  const usage: Array<[Measurement, number]> = [
+    [edge.usageHot, edge.counted.hot],
+    [edge.usageSpread, edge.counted.spread],
+  ];
+  for (const [m, counted] of usage) {
+    const name = m.label.replace(/^\(\d\) Billow /, '');
+    lines.push(
+      `${name}: at least ${TARGETS.usagePerSecond.toLocaleString('en-US')}/s: ${Math.round(m.requestsPerSecond).toLocaleString('en-US')}/s -> ` +
+        verdict(m.requestsPerSecond >= TARGETS.usagePerSecond),
+      `${name}: counter equals the accepted reports: ${counted.toLocaleString('en-US')} counted, ` +
+        `${m.accepted.toLocaleString('en-US')} accepted -> ${verdict(counted === m.accepted)}`,
+    );
+  }
+  return lines;
 }
 
 /** The table of figures, the ratios, and the targets with met or MISSED. */
 export function formatReport(results: Results): string {
-  const { get, post, jsonCeiling, pgCeiling } = results;
-  const v = verdicts(results);
+  const { get, post, jsonCeiling, pgCeiling, edge } = results;
   const figures = table(
     ['scenario', 'req/s', 'p50 ms', 'p97.5 ms', 'p99 ms', 'errors', 'server CPU µs/req'],
-    [get, post, jsonCeiling, pgCeiling].map(measurementRow),
+    [get, post, jsonCeiling, pgCeiling, edge.entitlements, edge.usageHot, edge.usageSpread].map(measurementRow),
   );
   const ratios = table(
     ['ratio', 'value'],
@@ -70,12 +101,11 @@ export function formatReport(results: Results): string {
       ['req/s, GET (1) / Fastify JSON (3)', ratio(get, jsonCeiling).toFixed(2)],
       ['req/s, POST (2) / Fastify + pg (4)', ratio(post, pgCeiling).toFixed(2)],
       ['server CPU per request, GET (1) / (4)', cpuRatio(get, pgCeiling)],
+      ['req/s, entitlements (5) / Fastify + pg (4)', ratio(edge.entitlements, pgCeiling).toFixed(2)],
+      ['req/s, entitlements (5) / Fastify JSON (3)', ratio(edge.entitlements, jsonCeiling).toFixed(2)],
+      ['server CPU per request, entitlements (5) / (4)', cpuRatio(edge.entitlements, pgCeiling)],
     ],
   );
-  const targets = [
-    `GET at least ${TARGETS.getShareOfPgCeiling * 100}% of (4)'s requests per second: ` +
-      `${(v.getShare * 100).toFixed(0)}% -> ${verdict(v.getShareMet)}`,
-    `GET p99 under ${TARGETS.getP99Ms} ms: ${get.p99Ms} ms -> ${verdict(v.getP99Met)}`,
-  ];
+  const targets = targetLines(results);
   return ['', figures, '', ratios, '', 'Targets', ...targets.map((t) => `  ${t}`), ''].join('\n');
 }

@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchDatabase, postgresVersion, seedCustomers, type BenchDatabase, type SeededCustomer } from './database.js';
+import { benchDatabase, meterTotals, postgresVersion, seedCustomers, type BenchDatabase, type SeededCustomer } from './database.js';
+import { billowApi, seedEdgeCatalog, subscribeAll } from './edge-seed.js';
 import { measure, numberedPost, randomGet, type LoadPlan, type LoadShape, type Measurement } from './load.js';
 import { benchOptions, type BenchOptions } from './options.js';
 import {
@@ -19,7 +20,7 @@ import {
   stopAllChildren,
   waitUntilServing,
 } from './processes.js';
-import { formatReport, type Results } from './report.js';
+import { formatReport, type EdgeResults, type Results } from './report.js';
 
 const CLI = fileURLToPath(new URL('../../../cli/dist/main.js', import.meta.url));
 const CEILING_SERVER = fileURLToPath(new URL('./ceiling-server.js', import.meta.url));
@@ -70,9 +71,10 @@ async function withServer<T>(
   args: string[],
   env: NodeJS.ProcessEnv,
   work: (target: Target) => Promise<T>,
+  nodeArgs: string[] = [],
 ): Promise<T> {
   const port = await freePort();
-  const server = startNode(label, script, args, { ...env, PORT: String(port), HOST: '127.0.0.1' });
+  const server = startNode(label, script, args, { ...env, PORT: String(port), HOST: '127.0.0.1' }, nodeArgs);
   try {
     const baseUrl = `http://127.0.0.1:${port}`;
     await waitUntilServing(server, `${baseUrl}/healthz`);
@@ -115,46 +117,139 @@ async function measurePgCeiling(shape: LoadShape, databaseUrl: string, customers
   });
 }
 
+/** Which seeded customers each Edge scenario uses; none is shared, so every counter belongs to one scenario. */
+function edgeCustomers(customers: SeededCustomer[], options: BenchOptions) {
+  const needed = options.usageCustomers + 1 + options.checkCustomers;
+  if (customers.length < needed) {
+    throw new Error(`BENCH_CUSTOMERS must be at least ${needed} (usage customers + 1 hot customer + check customers)`);
+  }
+  const ids = customers.map((c) => c.customerId);
+  return {
+    spread: ids.slice(0, options.usageCustomers),
+    hot: ids[options.usageCustomers] as string,
+    check: ids.slice(options.usageCustomers + 1, needed),
+  };
+}
+
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
+
+async function measureCustomers(shape: LoadShape, target: Target, authorization: string, customers: SeededCustomer[]) {
+  const paths = customers.map((c) => `${API}/customers/${encodeURIComponent(c.customerId)}/`);
+  await probe(`${target.baseUrl}${paths[0]}`, { headers: { authorization } }, 200);
+  const get = await run(
+    {
+      label: '(1) Billow GET /customers/{id}/',
+      url: target.baseUrl,
+      headers: { authorization },
+      request: randomGet(paths),
+      serverCpuSeconds: target.serverCpuSeconds,
+    },
+    shape,
+  );
+  const runId = `${process.pid}-${Date.now().toString(36)}`;
+  const post = await run(
+    {
+      label: '(2) Billow POST /customers/',
+      url: target.baseUrl,
+      headers: { authorization, 'content-type': 'application/json' },
+      request: numberedPost(`${API}/customers/`, (n) => ({
+        customerId: `post-${runId}-${n}`,
+        name: `Posted customer ${n}`,
+        email: `posted${n}@bench.example`,
+      })),
+      serverCpuSeconds: target.serverCpuSeconds,
+    },
+    shape,
+  );
+  return { get, post };
+}
+
+async function measureEdge(
+  shape: LoadShape,
+  options: BenchOptions,
+  databaseUrl: string,
+  target: Target,
+  serverKey: string,
+  customers: SeededCustomer[],
+): Promise<EdgeResults> {
+  const authorization = `Bearer ${serverKey}`;
+  const { spread, hot, check } = edgeCustomers(customers, options);
+  const api = billowApi(target.baseUrl, serverKey);
+  say('Seeding the Edge scenarios through the API: 20 features, 3 plans granting all of them');
+  const catalog = await seedEdgeCatalog(api);
+  say(`  subscribing ${check.length} customers to the 3 plans, and ${spread.length + 1} to the first`);
+  await subscribeAll(api, check, catalog.plans);
+  await subscribeAll(api, [hot, ...spread], catalog.plans.slice(0, 1));
+
+  const checkPaths = check.map((id) => `${API}/entitlements?customer_id=${encodeURIComponent(id)}`);
+  await probe(`${target.baseUrl}${checkPaths[0]}`, { headers: { authorization } }, 200);
+  const entitlements = await run(
+    {
+      label: '(5) Billow GET /entitlements (3 subs x 20 features)',
+      url: target.baseUrl,
+      headers: { authorization },
+      request: randomGet(checkPaths),
+      serverCpuSeconds: target.serverCpuSeconds,
+    },
+    shape,
+  );
+  const report = (customerId: string) => ({ customerId, featureId: catalog.meter, value: 1, behaviour: 'DELTA' });
+  const usage = async (label: string, body: () => unknown, counted: (totals: Map<string, number>) => number) => {
+    let before = 0;
+    const measurement = await run(
+      {
+        label,
+        url: target.baseUrl,
+        headers: { authorization, 'content-type': 'application/json' },
+        request: numberedPost(`${API}/report/usage/`, body),
+        serverCpuSeconds: target.serverCpuSeconds,
+        exact: { beforeMeasured: async () => void (before = counted(await meterTotals(databaseUrl, catalog.meter))) },
+      },
+      shape,
+    );
+    return { measurement, counted: counted(await meterTotals(databaseUrl, catalog.meter)) - before };
+  };
+  const sumOf = (ids: readonly string[]) => (totals: Map<string, number>) => ids.reduce((sum, id) => sum + (totals.get(id) ?? 0), 0);
+  const hotRun = await usage('(6) Billow POST /report/usage/ DELTA, one counter', () => report(hot), sumOf([hot]));
+  const spreadRun = await usage(
+    `(7) Billow POST /report/usage/ DELTA, ${spread.length} customers`,
+    () => report(pick(spread)),
+    sumOf(spread),
+  );
+  return {
+    entitlements,
+    usageHot: hotRun.measurement,
+    usageSpread: spreadRun.measurement,
+    counted: { hot: hotRun.counted, spread: spreadRun.counted },
+  };
+}
+
 async function measureBillow(
   shape: LoadShape,
+  options: BenchOptions,
+  database: BenchDatabase,
   env: NodeJS.ProcessEnv,
   organization: Organization,
   customers: SeededCustomer[],
-): Promise<{ get: Measurement; post: Measurement }> {
+) {
   say(`Starting Billow (node packages/cli/dist/main.js start) with BILLOW_RATE_LIMIT_MAX=${RATE_LIMIT_MAX}:`);
   say('  the rate limiter still runs on every request but is raised so that it refuses none of the load');
   const billow = { ...env, BILLOW_RATE_LIMIT_MAX: RATE_LIMIT_MAX };
-  return withServer('Billow', CLI, ['start'], billow, async ({ baseUrl, serverCpuSeconds }) => {
-    const authorization = `Bearer ${organization.serverKey}`;
-    const paths = customers.map((c) => `${API}/customers/${encodeURIComponent(c.customerId)}/`);
-    await probe(`${baseUrl}${paths[0]}`, { headers: { authorization } }, 200);
-    const get = await run(
-      {
-        label: '(1) Billow GET /customers/{id}/',
-        url: baseUrl,
-        headers: { authorization },
-        request: randomGet(paths),
-        serverCpuSeconds,
-      },
-      shape,
-    );
-    const runId = `${process.pid}-${Date.now().toString(36)}`;
-    const post = await run(
-      {
-        label: '(2) Billow POST /customers/',
-        url: baseUrl,
-        headers: { authorization, 'content-type': 'application/json' },
-        request: numberedPost(`${API}/customers/`, (n) => ({
-          customerId: `post-${runId}-${n}`,
-          name: `Posted customer ${n}`,
-          email: `posted${n}@bench.example`,
-        })),
-        serverCpuSeconds,
-      },
-      shape,
-    );
-    return { get, post };
-  });
+  const profile = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.cpuProfileDir)}`] : [];
+  if (profile.length > 0) say(`  with a CPU profile written to ${options.cpuProfileDir} when it stops`);
+  return withServer(
+    'Billow',
+    CLI,
+    ['start'],
+    billow,
+    async (target) => {
+      const authorization = `Bearer ${organization.serverKey}`;
+      const core = await measureCustomers(shape, target, authorization, customers);
+      const edge = await measureEdge(shape, options, database.url, target, organization.serverKey, customers);
+      return { ...core, edge };
+    },
+    profile,
+  );
 }
 
 /**
@@ -190,8 +285,8 @@ async function benchmark(options: BenchOptions, database: BenchDatabase, scratch
 
   const jsonCeiling = await measureJsonCeiling(shape);
   const pgCeiling = await measurePgCeiling(shape, database.url, customers);
-  const { get, post } = await measureBillow(shape, env, organization, customers);
-  return { get, post, jsonCeiling, pgCeiling };
+  const { get, post, edge } = await measureBillow(shape, options, database, env, organization, customers);
+  return { get, post, jsonCeiling, pgCeiling, edge };
 }
 
 /** Children first, then the database and the scratch directory; safe to call from a signal too. */

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { DatabaseHandle, Db } from '../db/connect.js';
 import { inTransaction, type Executor, type Tx } from '../db/transaction.js';
 
@@ -33,7 +33,19 @@ export type EntitlementChange =
  * because its next request may arrive before its own notification does.
  */
 export async function notifyEntitlementsChanged(tx: Executor, environmentId: string, customerId: string): Promise<void> {
-  await sql`select pg_notify(${ENTITLEMENTS_CHANNEL}, ${`${environmentId}:${customerId}`})`.execute(tx);
+  await sql`select ${entitlementsChangedNotice(environmentId, customerId)}`.execute(tx);
+}
+
+/** A value (sent as a parameter) or an SQL expression (a column of the statement) that reads as text. */
+export type SqlText = string | RawBuilder<string>;
+
+/**
+ * The same announcement as an SQL expression, for a statement that makes the change
+ * and announces it in one round trip (usage reports). It is sent if that statement's
+ * transaction commits and evaluates the expression.
+ */
+export function entitlementsChangedNotice(environmentId: SqlText, customerId: SqlText): RawBuilder<unknown> {
+  return sql`pg_notify(${ENTITLEMENTS_CHANNEL}, ${environmentId}::text || ':' || ${customerId}::text)`;
 }
 
 /** The same for many customers of one environment, in one statement (period resets, batch jobs). */

@@ -23,30 +23,69 @@ export interface GrantRow {
   charge: Record<string, unknown> | null;
 }
 
+/** One usage counter of the customer's subscriptions, as billow_customer_counters returns it. */
+export interface CounterRow {
+  /** The subscription whose usage this is: the counter's own (depth 0) or a later record that replaced it. */
+  sub_id: string;
+  /** How many replacements lie between the counter's subscription and sub_id. */
+  depth: number;
+  feature_id: string;
+  period_start: Date;
+  value: number;
+  rollover: number;
+  alerts_sent: unknown[];
+}
+
+/** A row of billow_customer_state: a grant (side 1) or a counter (side 2, its columns prefixed with c_). */
+type StateRow = GrantRow & { side: 1 | 2 } & { [K in keyof CounterRow as `c_${K}`]: CounterRow[K] | null };
+
 /**
- * The customer, its granting subscriptions and what each grants, in one
- * statement: the hot path of every entitlement check. Nothing for an unknown
- * customer.
+ * The two reads behind every entitlement answer and usage report, in one
+ * statement (one round trip):
  *
- * Granting: active, trialing or past_due and not past its end date; canceled
- * while its end date is still ahead. Never superseded, incomplete or
- * incomplete_expired.
+ * The customer, its granting subscriptions and what each grants (`grants`):
+ * one row per (granting subscription, granted feature); nothing for an unknown
+ * customer. Granting: active, trialing or past_due and not past its end date;
+ * canceled while its end date is still ahead. Never superseded, incomplete or
+ * incomplete_expired. Each subscription grants the entitlements of its own
+ * plan version, unless a later version of the plan was published with
+ * updateFeatures: then those of the newest such version.
  *
- * Each subscription grants the entitlements of its own plan version, unless a
- * later version of the plan was published with updateFeatures: then those of
- * the newest such version.
+ * The customer's recent usage counters (`counters`: current and previous
+ * periods, lifetime ones), nearest first: usage survives a plan change
+ * (DOMAIN.md §3.3), and a successor takes its predecessor's counter over on
+ * its first report.
  *
- * The SQL is the function billow_entitlement_grants (migration
- * 20261121160000_usage.sql), whose plan PostgreSQL keeps per session.
+ * The SQL is the function billow_customer_state (migration
+ * 20261121170000_usage_counter_lookup.sql) over billow_entitlement_grants and
+ * billow_customer_counters (20261121160000_usage.sql); PostgreSQL keeps their
+ * plans per session.
  */
-export async function findGrants(
+export async function findCustomerState(
   db: Executor,
   environmentId: string,
   customerId: string,
   now: Date,
   featureIdentifier?: string,
-): Promise<GrantRow[]> {
-  const { rows } = await sql<GrantRow>`
-    SELECT * FROM billow_entitlement_grants(${environmentId}::uuid, ${customerId}::text, ${now}::timestamptz, ${featureIdentifier ?? null}::text)`.execute(db);
-  return rows;
+): Promise<{ grants: GrantRow[]; counters: CounterRow[] }> {
+  const { rows } = await sql<StateRow>`
+    SELECT * FROM billow_customer_state(${environmentId}::uuid, ${customerId}::text, ${now}::timestamptz, ${featureIdentifier ?? null}::text)`.execute(db);
+  const grants: GrantRow[] = [];
+  const counters: CounterRow[] = [];
+  for (const row of rows) {
+    if (row.side === 1) {
+      grants.push(row);
+    } else {
+      counters.push({
+        sub_id: row.c_sub_id!,
+        depth: row.c_depth!,
+        feature_id: row.c_feature_id!,
+        period_start: row.c_period_start!,
+        value: row.c_value!,
+        rollover: row.c_rollover!,
+        alerts_sent: row.c_alerts_sent!,
+      });
+    }
+  }
+  return { grants, counters };
 }

@@ -1,5 +1,5 @@
 import { CheckEntitlementsResponse, EntitlementsQuery, ErrorBody } from '@billow/contract';
-import { authOf, SERVER_OR_CLIENT, type App } from '../../http/route-types.js';
+import { authOf, sendJson, SERVER_OR_CLIENT, type App } from '../../http/route-types.js';
 import type { EntitlementService } from './service.js';
 
 const tags = ['Entitlements'];
@@ -22,9 +22,11 @@ export function entitlementRoutes(app: App, service: EntitlementService): void {
         response: { 200: CheckEntitlementsResponse, ...errors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { environmentId } = authOf(request);
-      return service.check(environmentId, request.query.customer_id, request.query.feature_id);
+      // Already JSON: the response schema documents it, and the body skips serialization.
+      const body = await service.checkBody(environmentId, request.query.customer_id, request.query.feature_id);
+      return sendJson(reply, body);
     },
   );
 }

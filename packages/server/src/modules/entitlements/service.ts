@@ -1,8 +1,8 @@
 /**
- * Entitlement checks: the Edge API's hot path. An answer is loaded with two
- * statements run side by side (the customer with its grants; its recent usage
- * counters), a third only for RAW_EVENTS meters (the aggregates of their
- * events), and computed by compute.ts.
+ * Entitlement checks: the Edge API's hot path. An answer is loaded with one
+ * statement (the customer with its grants, and its recent usage counters), a
+ * second only for RAW_EVENTS meters (the aggregates of their events), and
+ * computed by compute.ts.
  *
  * Caching seam. `EntitlementService` takes an optional `EntitlementAnswerCache`
  * (get/set by `entitlementCacheKey(environmentId, customerId)`) holding a
@@ -29,7 +29,7 @@ import type { Executor } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { customerNotFound } from '../customers/errors.js';
 import { rawMeterOf } from '../usage/events.compute.js';
-import { aggregateEvents, findCustomerCounters, type AggregateRequest, type CounterRow } from '../usage/repo.js';
+import { aggregateEvents, type AggregateRequest } from '../usage/repo.js';
 import {
   computeEntitlements,
   meterTerms,
@@ -38,7 +38,7 @@ import {
   type PriceCharge,
   type UsageLookup,
 } from './compute.js';
-import { findGrants, type GrantRow } from './repo.js';
+import { findCustomerState, type CounterRow, type GrantRow } from './repo.js';
 
 export const usageKey = (subscriptionId: string, featureId: string, periodStart: Date) =>
   `${subscriptionId}|${featureId}|${periodStart.getTime()}`;
@@ -109,8 +109,8 @@ function countersOf(rows: CounterRow[]): Map<string, Counter> {
 
 /**
  * The customer's granting subscriptions (only their grants of
- * `featureIdentifier` when given) and recent usage counters, read side by
- * side; null for an unknown customer.
+ * `featureIdentifier` when given) and recent usage counters, read in one
+ * statement; null for an unknown customer.
  */
 export async function loadCustomer(
   db: Executor,
@@ -119,10 +119,7 @@ export async function loadCustomer(
   at: Date,
   featureIdentifier?: string,
 ): Promise<CustomerSnapshot | null> {
-  const [rows, counterRows] = await Promise.all([
-    findGrants(db, environmentId, customerId, at, featureIdentifier),
-    findCustomerCounters(db, environmentId, customerId, at),
-  ]);
+  const { grants: rows, counters: counterRows } = await findCustomerState(db, environmentId, customerId, at, featureIdentifier);
   const first = rows[0];
   if (!first) return null;
   const archived = first.customer_archived_at !== null;
@@ -223,6 +220,14 @@ export async function customerEntitlements(
   return { customerId, ...answer };
 }
 
+/** The bodies served for a cached answer, kept as long as the answer is: by feature identifier, and WHOLE_ANSWER. */
+const serializedAnswers = new WeakMap<CachedEntitlements, Map<string | symbol, Buffer>>();
+const WHOLE_ANSWER = Symbol('whole answer');
+
+function entriesOf(answer: CachedEntitlements, featureIdentifier?: string): EntitlementDetail[] {
+  return featureIdentifier === undefined ? answer.entitlements : answer.entitlements.filter((e) => e.featureId === featureIdentifier);
+}
+
 export class EntitlementService {
   constructor(
     private readonly db: Db,
@@ -240,9 +245,26 @@ export class EntitlementService {
       return { customerId, entitlements: answer.entitlements };
     }
     const answer = await this.cached(environmentId, customerId, at);
-    const entitlements =
-      featureIdentifier === undefined ? answer.entitlements : answer.entitlements.filter((e) => e.featureId === featureIdentifier);
-    return { customerId, entitlements };
+    return { customerId, entitlements: entriesOf(answer, featureIdentifier) };
+  }
+
+  /**
+   * The same answer as `check`, as the JSON body of the response. A cached
+   * answer keeps its bodies (the whole one, and one per feature asked for), so
+   * the hot path of repeated checks serializes nothing.
+   */
+  async checkBody(environmentId: string, customerId: string, featureIdentifier?: string): Promise<Buffer> {
+    if (!this.cache) return Buffer.from(JSON.stringify(await this.check(environmentId, customerId, featureIdentifier)));
+    const answer = await this.cached(environmentId, customerId, this.clock.now());
+    let bodies = serializedAnswers.get(answer);
+    if (!bodies) serializedAnswers.set(answer, (bodies = new Map()));
+    const slot = featureIdentifier ?? WHOLE_ANSWER;
+    let body = bodies.get(slot);
+    if (!body) {
+      body = Buffer.from(JSON.stringify({ customerId, entitlements: entriesOf(answer, featureIdentifier) }));
+      bodies.set(slot, body);
+    }
+    return body;
   }
 
   /** The customer's whole answer from the cache, or loaded and stored there. */

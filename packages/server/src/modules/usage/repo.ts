@@ -5,31 +5,6 @@ import type { RawMeter } from '../entitlements/compute.js';
 const REPORT_KEY_CONSTRAINT = 'usage_reports_client_key';
 const EVENT_KEY_CONSTRAINT = 'usage_events_idempotency_key';
 
-export interface CounterRow {
-  /** The subscription whose usage this is: the counter's own (depth 0) or a later record that replaced it. */
-  sub_id: string;
-  /** How many replacements lie between the counter's subscription and sub_id. */
-  depth: number;
-  feature_id: string;
-  period_start: Date;
-  value: number;
-  rollover: number;
-  alerts_sent: unknown[];
-}
-
-/**
- * The customer's recent usage counters (current and previous periods,
- * lifetime ones), nearest first: usage survives a plan change (DOMAIN.md
- * §3.3), and a successor takes its predecessor's counter over on its first
- * report. The SQL is the function billow_customer_counters (migration
- * 20261121160000_usage.sql), whose plan PostgreSQL keeps.
- */
-export async function findCustomerCounters(db: Executor, environmentId: string, customerId: string, now: Date): Promise<CounterRow[]> {
-  const { rows } = await sql<CounterRow>`
-    SELECT * FROM billow_customer_counters(${environmentId}::uuid, ${customerId}::text, ${now}::timestamptz)`.execute(db);
-  return rows;
-}
-
 export interface AggregateRequest {
   key: string;
   identifier: string;
@@ -93,20 +68,19 @@ export async function aggregateEvents(
  * from a predecessor). The row stays locked until the transaction ends, so
  * concurrent reports on one counter queue and none is lost.
  */
-export async function applyToCounter(
-  tx: Tx,
-  row: {
-    environmentId: string;
-    subscriptionId: string;
-    featureId: string;
-    periodStart: Date;
-    periodEnd: Date | null;
-    behaviour: 'SET' | 'DELTA';
-    value: number;
-    create: { value: number; rollover: number; alertsSent: unknown[] };
-    at: Date;
-  },
-): Promise<{ value: number; rollover: number; alerts_sent: unknown[] }> {
+export interface CounterChange {
+  environmentId: string;
+  subscriptionId: string;
+  featureId: string;
+  periodStart: Date;
+  periodEnd: Date | null;
+  behaviour: 'SET' | 'DELTA';
+  value: number;
+  create: { value: number; rollover: number; alertsSent: unknown[] };
+  at: Date;
+}
+
+export async function applyToCounter(tx: Tx, row: CounterChange): Promise<{ value: number; rollover: number; alerts_sent: unknown[] }> {
   return tx
     .insertInto('usage_counters')
     .values({
@@ -128,6 +102,35 @@ export async function applyToCounter(
     )
     .returning(['value', 'rollover', 'alerts_sent'])
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * Records a report and applies it to its counter (as `insertReport` then
+ * `applyToCounter`), evaluating `notice` (the announcement of the change), in
+ * one statement: one round trip and one transaction, and the counter's row
+ * lock is held only while that statement commits. False when the client key
+ * was used before: then nothing is counted or announced.
+ */
+export async function recordReport(db: Executor, report: ReportInsert, counter: CounterChange, notice: RawBuilder<unknown>): Promise<boolean> {
+  const next = counter.behaviour === 'SET' ? sql`${counter.value}::bigint` : sql`usage_counters.value + ${counter.value}::bigint`;
+  const { rows } = await sql<{ id: string }>`
+    WITH report AS (
+      INSERT INTO usage_reports (id, environment_id, customer_id, feature_id, subscription_id, behaviour, value,
+                                 resource_id, client_idempotency_key, reported_at, created_at)
+      VALUES (${report.id}, ${report.environmentId}, ${report.customerPk}, ${report.featureId}, ${report.subscriptionId},
+              ${report.behaviour}, ${report.value}, ${report.resourceId}, ${report.clientKey}, ${report.at}, ${report.at})
+      ON CONFLICT ON CONSTRAINT ${sql.id(REPORT_KEY_CONSTRAINT)} DO NOTHING
+      RETURNING id
+    ), counted AS (
+      INSERT INTO usage_counters (environment_id, subscription_id, feature_id, period_start, period_end, value, rollover, alerts_sent, updated_at)
+      SELECT ${counter.environmentId}, ${counter.subscriptionId}, ${counter.featureId}, ${counter.periodStart}, ${counter.periodEnd},
+             ${counter.create.value}, ${counter.create.rollover}, ${JSON.stringify(counter.create.alertsSent)}::jsonb, ${counter.at}
+        FROM report
+      ON CONFLICT (subscription_id, feature_id, period_start) DO UPDATE SET value = ${next}, updated_at = ${counter.at}
+      RETURNING 1
+    )
+    SELECT report.id, ${notice} FROM report`.execute(db);
+  return rows.length > 0;
 }
 
 export async function markAlertsSent(
@@ -154,22 +157,21 @@ export interface ReportRow {
   reported_at: Date;
 }
 
+export interface ReportInsert {
+  id: string;
+  environmentId: string;
+  customerPk: string;
+  featureId: string;
+  subscriptionId: string;
+  behaviour: 'SET' | 'DELTA';
+  value: number;
+  resourceId: string | null;
+  clientKey: string | null;
+  at: Date;
+}
+
 /** Records a report; with a client key already used, records nothing and returns undefined. */
-export async function insertReport(
-  tx: Tx,
-  row: {
-    id: string;
-    environmentId: string;
-    customerPk: string;
-    featureId: string;
-    subscriptionId: string;
-    behaviour: 'SET' | 'DELTA';
-    value: number;
-    resourceId: string | null;
-    clientKey: string | null;
-    at: Date;
-  },
-): Promise<{ id: string } | undefined> {
+export async function insertReport(tx: Tx, row: ReportInsert): Promise<{ id: string } | undefined> {
   return tx
     .insertInto('usage_reports')
     .values({

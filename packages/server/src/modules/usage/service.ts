@@ -26,6 +26,7 @@ import type {
   ReportUsageRequest,
   ReportUsageResponse,
 } from '@billow/contract';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, type Tx } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
@@ -51,6 +52,7 @@ import {
 } from './errors.js';
 import { echoedEventKey, parseEventTimestamp } from './events.compute.js';
 import * as repo from './repo.js';
+import { ReportWriter, type NoticeOf } from './report-writer.js';
 
 export interface UsageScope {
   environmentId: string;
@@ -59,8 +61,11 @@ export interface UsageScope {
 
 /** The seam for the entitlement cache: how a change to a customer's usage is announced. */
 export interface UsageServiceOptions {
-  /** Runs inside the transaction that changes the customer's usage (e.g. a NOTIFY that reaches every process on commit). */
-  announce?: (tx: Tx, environmentId: string, customerId: string) => Promise<void>;
+  /**
+   * An SQL expression evaluated by the statement or transaction that changes the
+   * customer's usage (e.g. a NOTIFY that reaches every process on commit).
+   */
+  notice?: NoticeOf;
   /** Runs once that transaction has committed (e.g. drop this process's cached answer: read your own writes). */
   afterCommit?: (environmentId: string, customerId: string) => void;
 }
@@ -83,11 +88,15 @@ interface AlertContext {
 }
 
 export class UsageService {
+  private readonly writer: ReportWriter;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly options: UsageServiceOptions = {},
-  ) {}
+  ) {
+    this.writer = new ReportWriter(db, options.notice ?? null);
+  }
 
   async reportUsage(scope: UsageScope, input: ReportUsageRequest): Promise<ReportUsageResponse> {
     if (input.behaviour === 'SET' && input.value < 0) throw negativeSet();
@@ -119,40 +128,35 @@ export class UsageService {
     };
 
     const reportId = newId();
-    const recorded = await inTransaction(this.db, async (tx) => {
-      // The counter's row lock is held from its update to the commit: everything else comes first.
-      await this.options.announce?.(tx, scope.environmentId, input.customerId);
-      const inserted = await repo.insertReport(tx, {
-        id: reportId,
-        environmentId: scope.environmentId,
-        customerPk: snapshot.customerPk,
-        featureId: grant.featureId,
-        subscriptionId: target.id,
-        behaviour: input.behaviour,
-        value: input.value,
-        resourceId: input.resourceId ?? null,
-        clientKey,
-        at,
-      });
-      if (!inserted) return false;
-      const applied = await repo.applyToCounter(tx, {
-        environmentId: scope.environmentId,
-        subscriptionId: target.id,
-        featureId: grant.featureId,
-        periodStart: terms.window.start,
-        periodEnd: terms.window.end,
-        behaviour: input.behaviour,
-        value: input.value,
-        create,
-        at,
-      });
-      const state = meterState(terms, { value: applied.value, rollover: applied.rollover }, undefined);
-      const crossings = crossedThresholds(terms.alerts, state, applied.alerts_sent);
-      if (crossings.length > 0) {
-        await this.alert(tx, { scope, customerId: input.customerId, subscriptionId: target.id, grant, terms, state, crossings, sent: applied.alerts_sent, at });
-      }
-      return true;
-    });
+    const report: repo.ReportInsert = {
+      id: reportId,
+      environmentId: scope.environmentId,
+      customerPk: snapshot.customerPk,
+      featureId: grant.featureId,
+      subscriptionId: target.id,
+      behaviour: input.behaviour,
+      value: input.value,
+      resourceId: input.resourceId ?? null,
+      clientKey,
+      at,
+    };
+    const change: repo.CounterChange = {
+      environmentId: scope.environmentId,
+      subscriptionId: target.id,
+      featureId: grant.featureId,
+      periodStart: terms.window.start,
+      periodEnd: terms.window.end,
+      behaviour: input.behaviour,
+      value: input.value,
+      create,
+      at,
+    };
+    const batchable = !terms.alerts && input.behaviour === 'DELTA' && startsFrom === 0;
+    const recorded = batchable
+      ? await this.writer.write({ ...report, customerId: input.customerId, periodStart: change.periodStart, periodEnd: change.periodEnd, rollover: create.rollover })
+      : terms.alerts
+        ? await this.recordWithAlerts({ scope, customerId: input.customerId, subscriptionId: target.id, grant, terms }, report, change)
+        : await repo.recordReport(this.db, report, change, this.notice(scope.environmentId, input.customerId));
     if (!recorded) {
       // A concurrent report with the same client key committed first.
       const prior = await repo.findReportByKey(this.db, scope.environmentId, clientKey!);
@@ -170,6 +174,38 @@ export class UsageService {
       idempotencyKey: serverKey(reportId),
       timestamp: formatUsageTimestamp(at),
     };
+  }
+
+  /** The announcement of a change to the customer's usage; a no-op expression without a cache to tell. */
+  private notice(environmentId: string, customerId: string): RawBuilder<unknown> {
+    return this.options.notice?.(environmentId, customerId) ?? sql`NULL`;
+  }
+
+  /** The same announcement as a statement of a transaction. */
+  private async announceIn(tx: Tx, environmentId: string, customerId: string): Promise<void> {
+    if (this.options.notice) await sql`SELECT ${this.options.notice(environmentId, customerId)}`.execute(tx);
+  }
+
+  /**
+   * A report on a meter with usage alerts: recorded, counted and alerted in one
+   * transaction, so that an alert is sent exactly when the usage that crosses
+   * its threshold is counted. False when the client key was used before.
+   */
+  private recordWithAlerts(
+    context: Pick<AlertContext, 'scope' | 'customerId' | 'subscriptionId' | 'grant' | 'terms'>,
+    report: repo.ReportInsert,
+    change: repo.CounterChange,
+  ): Promise<boolean> {
+    return inTransaction(this.db, async (tx) => {
+      // The counter's row lock is held from its update to the commit: everything else comes first.
+      await this.announceIn(tx, context.scope.environmentId, context.customerId);
+      if (!(await repo.insertReport(tx, report))) return false;
+      const applied = await repo.applyToCounter(tx, change);
+      const state = meterState(context.terms, { value: applied.value, rollover: applied.rollover }, undefined);
+      const crossings = crossedThresholds(context.terms.alerts, state, applied.alerts_sent);
+      if (crossings.length > 0) await this.alert(tx, { ...context, state, crossings, sent: applied.alerts_sent, at: change.at });
+      return true;
+    });
   }
 
   /** The first answer to a report retried with its client key; the key used for another report is refused. */
@@ -228,7 +264,7 @@ export class UsageService {
       });
       if (inserted) {
         await this.eventAlerts(tx, scope, input.customerId, timestamp.at, at);
-        await this.options.announce?.(tx, scope.environmentId, input.customerId);
+        await this.announceIn(tx, scope.environmentId, input.customerId);
       }
       return inserted;
     });
