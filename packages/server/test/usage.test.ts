@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { InvalidRequestError, Kelviq } from '@kelviq/node-sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/lib/clock.js';
+import { ReportWriter } from '../src/modules/usage/report-writer.js';
 import { catalogClient } from './catalog-support.js';
 import { CARDS } from './commerce-support.js';
 import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
@@ -181,6 +182,51 @@ describe('reporting usage', () => {
     expect((await s.entry(customerId, calls.identifier)).currentUsage).toBe(1275);
     const counters = await db().selectFrom('usage_counters').select('value').where('subscription_id', '=', subscriptionId).execute();
     expect(counters).toEqual([{ value: 1275 }]);
+  });
+
+  it('sums concurrent DELTAs of many customers exactly, each on its own counter', async () => {
+    const calls = await s.meter();
+    const customers = await Promise.all(Array.from({ length: 8 }, () => s.subscribed(calls, { value: 100000 })));
+    const reports = customers.flatMap(({ customerId }, c) =>
+      Array.from({ length: 15 }, (_, i) => ({ customerId, featureId: calls.identifier, value: c * 100 + i, behaviour: 'DELTA' })),
+    );
+    const results = await Promise.all(reports.map((body) => s.report(body)));
+    expect(results.map((r) => r.status)).toEqual(Array(reports.length).fill(200));
+    for (const [c, { customerId }] of customers.entries()) {
+      expect((await s.entry(customerId, calls.identifier)).currentUsage).toBe(15 * c * 100 + 105);
+    }
+    const recorded = await db().selectFrom('usage_reports').select(db().fn.countAll<number>().as('n')).where('feature_id', '=', calls.id).executeTakeFirstOrThrow();
+    expect(Number(recorded.n)).toBe(reports.length);
+  });
+
+  it('writes reports that wait together, and a report that cannot be written fails alone', async () => {
+    const calls = await s.meter();
+    const { customerId, subscriptionId } = await s.subscribed(calls, { value: 1000 });
+    const customer = await db().selectFrom('customers').select(['id', 'environment_id']).where('customer_id', '=', customerId).executeTakeFirstOrThrow();
+    const writer = new ReportWriter(db(), null, { concurrency: 1 });
+    const periodStart = new Date('2026-03-01T00:00:00Z');
+    const report = (value: number, subscription = subscriptionId) => ({
+      id: randomUUID(),
+      environmentId: customer.environment_id,
+      customerId,
+      customerPk: customer.id,
+      featureId: calls.id,
+      subscriptionId: subscription,
+      value,
+      resourceId: null,
+      clientKey: null,
+      periodStart,
+      periodEnd: new Date('2026-04-01T00:00:00Z'),
+      rollover: 0,
+      at: START,
+    });
+    // The first is written at once; the next three wait, and are written as one batch that fails on the unknown subscription.
+    const first = writer.write(report(1));
+    const waiting = [writer.write(report(2)), writer.write(report(4, randomUUID())), writer.write(report(8))];
+    const settled = await Promise.allSettled([first, ...waiting]);
+    expect(settled.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    const counter = await db().selectFrom('usage_counters').select('value').where('subscription_id', '=', subscriptionId).execute();
+    expect(counter).toEqual([{ value: 11 }]);
   });
 
   it('puts usage on the most recent granting subscription', async () => {
