@@ -13,6 +13,8 @@ const SEED_CONCURRENCY = 8;
 export interface EdgeCatalog {
   /** The identifier of the meter the usage scenarios report on. */
   meter: string;
+  /** The identifiers of all twenty features. */
+  features: string[];
   plans: string[];
 }
 
@@ -92,7 +94,7 @@ export async function seedEdgeCatalog(api: Api): Promise<EdgeCatalog> {
   }
   const meter = features.find((feature) => feature.type === 'METER');
   if (!meter) throw new Error('the bench catalog has no meter');
-  return { meter: meter.identifier, plans };
+  return { meter: meter.identifier, features: features.map((feature) => feature.identifier), plans };
 }
 
 /** Subscribes each customer to each plan (monthly, free), `SEED_CONCURRENCY` at a time. */

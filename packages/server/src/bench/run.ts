@@ -181,18 +181,17 @@ async function measureEdge(
   await subscribeAll(api, check, catalog.plans);
   await subscribeAll(api, [hot, ...spread], catalog.plans.slice(0, 1));
 
-  const checkPaths = check.map((id) => `${API}/entitlements?customer_id=${encodeURIComponent(id)}`);
-  await probe(`${target.baseUrl}${checkPaths[0]}`, { headers: { authorization } }, 200);
-  const entitlements = await run(
-    {
-      label: '(5) Billow GET /entitlements (3 subs x 20 features)',
-      url: target.baseUrl,
-      headers: { authorization },
-      request: randomGet(checkPaths),
-      serverCpuSeconds: target.serverCpuSeconds,
-    },
-    shape,
+  // As the official client's hasAccess and getEntitlement ask: one feature of the customer's twenty.
+  const checkPaths = check.flatMap((id) =>
+    catalog.features.map((feature) => `${API}/entitlements?customer_id=${encodeURIComponent(id)}&feature_id=${feature}`),
   );
+  // As getEntitlements asks: all sixty entries (three subscriptions, twenty features each).
+  const listPaths = check.map((id) => `${API}/entitlements?customer_id=${encodeURIComponent(id)}`);
+  await probe(`${target.baseUrl}${checkPaths[0]}`, { headers: { authorization } }, 200);
+  const measureCheck = (label: string, paths: string[]) =>
+    run({ label, url: target.baseUrl, headers: { authorization }, request: randomGet(paths), serverCpuSeconds: target.serverCpuSeconds }, shape);
+  const entitlements = await measureCheck('(5) Billow GET /entitlements, one feature (hasAccess)', checkPaths);
+  const entitlementList = await measureCheck('(6) Billow GET /entitlements, all 60 entries', listPaths);
   const report = (customerId: string) => ({ customerId, featureId: catalog.meter, value: 1, behaviour: 'DELTA' });
   const usage = async (label: string, body: () => unknown, counted: (totals: Map<string, number>) => number) => {
     let before = 0;
@@ -210,14 +209,15 @@ async function measureEdge(
     return { measurement, counted: counted(await meterTotals(databaseUrl, catalog.meter)) - before };
   };
   const sumOf = (ids: readonly string[]) => (totals: Map<string, number>) => ids.reduce((sum, id) => sum + (totals.get(id) ?? 0), 0);
-  const hotRun = await usage('(6) Billow POST /report/usage/ DELTA, one counter', () => report(hot), sumOf([hot]));
+  const hotRun = await usage('(7) Billow POST /report/usage/ DELTA, one counter', () => report(hot), sumOf([hot]));
   const spreadRun = await usage(
-    `(7) Billow POST /report/usage/ DELTA, ${spread.length} customers`,
+    `(8) Billow POST /report/usage/ DELTA, ${spread.length} customers`,
     () => report(pick(spread)),
     sumOf(spread),
   );
   return {
     entitlements,
+    entitlementList,
     usageHot: hotRun.measurement,
     usageSpread: spreadRun.measurement,
     counted: { hot: hotRun.counted, spread: spreadRun.counted },

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
+import { preparingPool } from './prepared.js';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { lockDataDirectory, type DirectoryLock } from './lock.js';
@@ -48,7 +49,7 @@ const pgTypes = {
 };
 
 async function connectPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes });
+  const pool = preparingPool(new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes }));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

@@ -24,22 +24,36 @@ export function registerObservability(app: FastifyInstance, registry: Registry):
     done();
   });
 
+  // The line per request is at info: below that level, skip building it.
+  const logsRequests = ['trace', 'debug', 'info'].includes(app.log.level);
+
+  // One child per (method, route, status), so that an observation does not hash its labels.
+  const timers = new Map<string, Histogram.Internal<'method' | 'route' | 'status_code'>>();
+  const timerOf = (method: string, route: string, statusCode: number) => {
+    const key = `${method} ${statusCode} ${route}`;
+    let timer = timers.get(key);
+    if (!timer) {
+      timer = latency.labels({ method, route, status_code: String(statusCode) });
+      timers.set(key, timer);
+    }
+    return timer;
+  };
+
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    latency.observe(
-      { method: request.method, route, status_code: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
-    request.log.info(
-      {
-        method: request.method,
-        url: request.originalUrl,
-        environment: request.environment,
-        statusCode: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 100) / 100,
-      },
-      'request',
-    );
+    timerOf(request.method, route, reply.statusCode).observe(reply.elapsedTime / 1000);
+    if (logsRequests) {
+      request.log.info(
+        {
+          method: request.method,
+          url: request.originalUrl,
+          environment: request.environment,
+          statusCode: reply.statusCode,
+          ms: Math.round(reply.elapsedTime * 100) / 100,
+        },
+        'request',
+      );
+    }
     done();
   });
 }

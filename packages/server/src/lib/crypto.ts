@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import crypto, { createHash, randomBytes, randomUUID } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -14,8 +14,11 @@ export function randomBase62(length: number): string {
   return out;
 }
 
+/** Node's one-shot hash (20.12 and later) is about three times cheaper than a Hash object; it runs on every request. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
 export function sha256Hex(input: string): string {
-  return createHash('sha256').update(input).digest('hex');
+  return oneShot ? oneShot('sha256', input, 'hex') : createHash('sha256').update(input).digest('hex');
 }
 
 export const newId = (): string => randomUUID();

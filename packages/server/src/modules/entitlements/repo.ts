@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { PREPARED } from '../../db/prepared.js';
 import type { Executor } from '../../db/transaction.js';
 
 /** One row per (granting subscription, granted feature); a customer without any has one row of nulls. */
@@ -68,7 +69,7 @@ export async function findCustomerState(
   now: Date,
   featureIdentifier?: string,
 ): Promise<{ grants: GrantRow[]; counters: CounterRow[] }> {
-  const { rows } = await sql<StateRow>`
+  const { rows } = await sql<StateRow>`${PREPARED}
     SELECT * FROM billow_customer_state(${environmentId}::uuid, ${customerId}::text, ${now}::timestamptz, ${featureIdentifier ?? null}::text)`.execute(db);
   const grants: GrantRow[] = [];
   const counters: CounterRow[] = [];

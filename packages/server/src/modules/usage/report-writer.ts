@@ -15,6 +15,7 @@
  * others (SET, carried-over usage, meters with alerts) on their own.
  */
 import { sql, type RawBuilder } from 'kysely';
+import { PREPARED } from '../../db/prepared.js';
 import type { Executor } from '../../db/transaction.js';
 import type { SqlText } from '../../edge/change-feed.js';
 
@@ -77,7 +78,7 @@ export async function writeReports(db: Executor, reports: readonly BatchedReport
     })),
   );
   const announce = notice ? notice(sql<string>`changed.environment_id`, sql<string>`changed.customer`) : sql`NULL`;
-  const { rows: recorded } = await sql<{ id: string }>`
+  const { rows: recorded } = await sql<{ id: string }>`${PREPARED}
     WITH input AS (
       SELECT * FROM jsonb_to_recordset(${rows}::jsonb) AS i(
         id uuid, environment_id uuid, customer text, customer_pk uuid, feature_id uuid, subscription_id uuid, value bigint,
