@@ -30,6 +30,8 @@ export interface LoadPlan {
    * `accepted` is exact; `beforeMeasured` runs once the warm-up's last answers are in.
    */
   exact?: { beforeMeasured: () => Promise<void> };
+  /** Runs between the warm-up and the measured run (after `exact`'s settling, when both are given). */
+  beforeMeasured?: () => Promise<void>;
 }
 
 export interface LoadShape {
@@ -82,6 +84,7 @@ export async function measure(plan: LoadPlan, shape: LoadShape, progress: (line:
   } else {
     progress(`  measuring for ${shape.durationSeconds} s at ${shape.connections} connections`);
   }
+  await plan.beforeMeasured?.();
   const cpuBefore = plan.serverCpuSeconds();
   const result = await fire(plan, shape.connections, length);
   const cpuAfter = plan.serverCpuSeconds();

@@ -8,11 +8,14 @@ export const TARGETS = {
   usagePerSecond: 2000,
 } as const;
 
+/** A check, with the server's own p99 (the bound of its /metrics bucket, in ms). */
+export type CheckMeasurement = Measurement & { serverP99Ms: number | null };
+
 export interface EdgeResults {
   /** A check of one feature, as hasAccess sends it: the target's measure. */
-  entitlements: Measurement;
+  entitlements: CheckMeasurement;
   /** All of a customer's entries, as getEntitlements asks: reported, with the same ratios. */
-  entitlementList: Measurement;
+  entitlementList: CheckMeasurement;
   usageHot: Measurement;
   usageSpread: Measurement;
   /** How much the meter's counters grew during each usage scenario's measured run (every report adds 1). */
@@ -72,7 +75,9 @@ function targetLines(results: Results): string[] {
     `Entitlement check (5) at least ${percent(TARGETS.checkShareOfPgCeiling)} of (4)'s requests per second: ` +
       `${percent(checkShare)} -> ${verdict(checkShare >= TARGETS.checkShareOfPgCeiling)}`,
     `Entitlement check (5) p99 under ${TARGETS.checkP99Ms} ms: ${edge.entitlements.p99Ms} ms -> ` +
-      verdict(edge.entitlements.p99Ms < TARGETS.checkP99Ms),
+      verdict(edge.entitlements.p99Ms < TARGETS.checkP99Ms) +
+      ` (autocannon's 1 ms histogram: ${edge.entitlements.p99Ms} means ${edge.entitlements.p99Ms} to ${edge.entitlements.p99Ms + 1} ms;` +
+      ` inside Billow, p99 under ${edge.entitlements.serverP99Ms ?? '?'} ms)`,
   ];
   const usage: Array<[Measurement, number]> = [
     [edge.usageHot, edge.counted.hot],

@@ -21,6 +21,7 @@ import {
   waitUntilServing,
 } from './processes.js';
 import { formatReport, type EdgeResults, type Results } from './report.js';
+import { percentileBound, readBuckets, type Buckets } from './server-latency.js';
 
 const CLI = fileURLToPath(new URL('../../../cli/dist/main.js', import.meta.url));
 const CEILING_SERVER = fileURLToPath(new URL('./ceiling-server.js', import.meta.url));
@@ -188,8 +189,16 @@ async function measureEdge(
   // As getEntitlements asks: all sixty entries (three subscriptions, twenty features each).
   const listPaths = check.map((id) => `${API}/entitlements?customer_id=${encodeURIComponent(id)}`);
   await probe(`${target.baseUrl}${checkPaths[0]}`, { headers: { authorization } }, 200);
-  const measureCheck = (label: string, paths: string[]) =>
-    run({ label, url: target.baseUrl, headers: { authorization }, request: randomGet(paths), serverCpuSeconds: target.serverCpuSeconds }, shape);
+  const measureCheck = async (label: string, paths: string[]) => {
+    const read = () => readBuckets(target.baseUrl, 'GET', `${API}/entitlements/`);
+    let before: Buckets = new Map();
+    const plan = { label, url: target.baseUrl, headers: { authorization }, request: randomGet(paths), serverCpuSeconds: target.serverCpuSeconds };
+    const measurement = await run({ ...plan, beforeMeasured: async () => void (before = await read()) }, shape);
+    const total = measurement.accepted;
+    const serverP99 = percentileBound(before, await read(), total, 0.99);
+    say(`  server-side p99 (Billow's own request timer, /metrics buckets): under ${serverP99 ?? '?'} ms`);
+    return { ...measurement, serverP99Ms: serverP99 };
+  };
   const entitlements = await measureCheck('(5) Billow GET /entitlements, one feature (hasAccess)', checkPaths);
   const entitlementList = await measureCheck('(6) Billow GET /entitlements, all 60 entries', listPaths);
   const report = (customerId: string) => ({ customerId, featureId: catalog.meter, value: 1, behaviour: 'DELTA' });

@@ -50,7 +50,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock): void {
   app.decorateRequest('idempotency', null);
 
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+  const claimKey = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method !== 'POST') return;
     const header = request.headers['idempotency-key'];
     if (header === undefined) return;
@@ -129,9 +129,9 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock):
       }
       await sleep(WAIT_STEP_MS);
     }
-  });
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const keepAnswer = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const claim = request.idempotency;
     if (!claim) return payload;
     request.idempotency = null;
@@ -151,8 +151,18 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock):
         .execute();
     }
     return payload;
+  };
+
+  // Only POST routes carry the hooks: every other request pays nothing for them.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes('POST')) return;
+    route.preHandler = [...hooksOf(route.preHandler), claimKey];
+    route.onSend = [...hooksOf(route.onSend), keepAnswer];
   });
 }
+
+const hooksOf = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);
 
 export async function purgeExpiredIdempotencyKeys(db: Db, clock: Clock): Promise<number> {
   const cutoff = new Date(clock.now().getTime() - IDEMPOTENCY_TTL_MS);
