@@ -166,7 +166,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   if (servesCoreApi(role)) {
     mediaRoutes(app, media);
     catalogRoutes(app, { db: database.db, clock, media, publicUrl: config.publicUrl, changes: entitlementChanges });
-    chargeRoutes(app, new ChargeService(database.db, clock));
+    chargeRoutes(app, new ChargeService(database.db, clock, entitlementChanges));
     subscriptionRoutes(app, new SubscriptionService(database.db, clock, config.pendingUpdateTtlMs, entitlementChanges), config.publicUrl);
     customerRoutes(app, new CustomerService(database.db, clock, entitlementChanges));
     licenseRoutes(app, { db: database.db, clock });

@@ -227,6 +227,51 @@ describe('which subscriptions grant', () => {
   });
 });
 
+describe('one-time purchases', () => {
+  const oneTime = (amount: number) => ({
+    priceType: 'PAID',
+    currency: 'USD',
+    chargeCatalogPrice: [{ charges: [{ chargePeriod: 'ONE_TIME', priceData: { amount } }] }],
+  });
+  const granted = async (customerId: string) => (await s.check(customerId)).body.entitlements.length;
+
+  it('a one-time charge grants its plan for good, at once, and is listed with billingType ONE_TIME', async () => {
+    const lifetime = await s.plan([{ feature: s.sso.id, details: { value: true } }, { feature: s.calls.id, details: { value: 500, reset: 'NEVER' } }], [oneTime(99)]);
+    const customerId = await s.customer(true);
+    expect((await s.check(customerId)).body.entitlements).toEqual([]);
+    const charge = await s.call('POST', '/charges/', { planIdentifier: lifetime, chargePeriod: 'ONE_TIME', customerId });
+    expect(charge.status, charge.text).toBe(201);
+    // The answer cached before the purchase was dropped by it.
+    expect((await s.check(customerId)).body.entitlements.map((e: any) => [e.featureId, e.hasAccess, e.usageLimit])).toEqual([
+      [s.sso.identifier, true, null],
+      [s.calls.identifier, true, 500],
+    ]);
+    await s.report(customerId, s.calls.identifier, 20);
+    clock.set(new Date('2031-01-01T00:00:00Z'));
+    expect((await s.check(customerId, s.calls.identifier)).body.entitlements).toEqual([
+      expect.objectContaining({ hasAccess: true, usageLimit: 500, currentUsage: 20, remaining: 480, resetAt: null }),
+    ]);
+    const listed = await s.call('GET', `/subscriptions/?customer_id=${customerId}`);
+    expect(listed.body.results).toEqual([
+      expect.objectContaining({ id: charge.body.id, billingType: 'ONE_TIME', status: 'active', endDate: null }),
+    ]);
+  });
+
+  it('a one-time purchase does not change plan; cancelling it ends its access', async () => {
+    const lifetime = await s.plan([{ feature: s.sso.id, details: { value: true } }], [oneTime(49)]);
+    const customerId = await s.customer(true);
+    const charge = await s.call('POST', '/charges/', { planIdentifier: lifetime, chargePeriod: 'ONE_TIME', customerId });
+    const monthly = await s.plan([{ feature: s.sso.id, details: { value: true } }], [paid(10)]);
+    const update = await s.call('POST', `/subscriptions/${charge.body.id}/update/`, { planIdentifier: monthly, chargePeriod: 'MONTHLY' });
+    expect(update.status).toBe(400);
+    expect(update.body).toMatchObject({ code: 'not_updatable', detail: expect.stringMatching(/one-time purchase/) });
+    expect(await granted(customerId)).toBe(1);
+    const cancelled = await s.call('POST', `/subscriptions/${charge.body.id}/cancel/`, { cancellationType: 'IMMEDIATE' });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(await granted(customerId)).toBe(0);
+  });
+});
+
 describe('plan versions', () => {
   it('moves subscribers to entitlements published with updateFeatures, and only those', async () => {
     const plan = await s.plan([{ feature: s.calls.id, details: { value: 100 } }]);

@@ -8,15 +8,31 @@ import { grantedFeatures } from '../../flows/features.js';
 import { chargeableMethod, chargeOffSession, NO_PAYMENT_METHOD } from '../../flows/payment.js';
 import { assertNotBlocked, lockCustomer, resolvePurchase, type PurchaseScope } from '../../flows/purchase.js';
 import { recordPaidOrder } from '../../flows/record.js';
+import type { EntitlementChanges } from '../../edge/change-feed.js';
+import { newId } from '../../lib/crypto.js';
+import { insertSubscription } from '../subscriptions/repo.js';
 
 export class ChargeService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly changes: EntitlementChanges | null = null,
   ) {}
 
-  /** A one-time purchase billed at once to the customer's saved method: no checkout. */
+  /**
+   * A one-time purchase billed at once to the customer's saved method: no
+   * checkout. It grants the plan's entitlements for good, through a
+   * subscription record of chargePeriod ONE_TIME (no period end), which
+   * GET /subscriptions/ lists with billingType ONE_TIME, as a free plan
+   * taken through POST /subscriptions/create/ is.
+   */
   async create(scope: PurchaseScope, input: ChargeCreate): Promise<ChargeRecord> {
+    const record = await this.record(scope, input);
+    this.changes?.forget(scope.environmentId, input.customerId);
+    return record;
+  }
+
+  private record(scope: PurchaseScope, input: ChargeCreate): Promise<ChargeRecord> {
     if (input.chargePeriod !== 'ONE_TIME') {
       throw badRequest(
         `chargePeriod must be ONE_TIME for a one-time charge, not ${input.chargePeriod}; recurring purchases use POST /subscriptions/create/`,
@@ -34,6 +50,29 @@ export class ChargeService {
         total > 0 && method
           ? await chargeOffSession(scope, method, total, purchase.quote.currency, `${purchase.version.name} (one-time)`)
           : null;
+      const now = this.clock.now();
+      const granted = await insertSubscription(tx, {
+        id: newId(),
+        environment_id: scope.environmentId,
+        customer_id: customer.id,
+        product_id: purchase.product.id,
+        plan_id: purchase.plan.id,
+        plan_version_id: purchase.version.id,
+        price_id: purchase.priceId,
+        charge_period: 'ONE_TIME',
+        currency: purchase.quote.currency,
+        status: 'active',
+        amount_minor: total,
+        quantities: JSON.stringify(purchase.quantities),
+        start_date: now,
+        current_period_start: now,
+        current_period_end: null,
+        trial_end: null,
+        payment_method_id: total > 0 ? (method?.id ?? null) : null,
+        created_at: now,
+        modified_at: now,
+      });
+      await this.changes?.announce(tx, scope.environmentId, customer.customer_id);
       const order = await recordPaidOrder(tx, {
         scope,
         clock: this.clock,
@@ -45,9 +84,8 @@ export class ChargeService {
         method: total > 0 ? (method ?? null) : null,
         chargeRef,
       });
-      const now = this.clock.now();
       return {
-        id: order.chargeId,
+        id: granted.id,
         startDate: now.toISOString().slice(0, 10),
         endDate: null,
         billingPeriodStartTime: null,

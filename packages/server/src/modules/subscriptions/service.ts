@@ -261,6 +261,12 @@ export class SubscriptionService {
     if (!(LIVE as readonly string[]).includes(row.status)) {
       throw badRequest(`The subscription is ${row.status}; only an active or trialing subscription can change`, 'not_updatable');
     }
+    if (row.charge_period === 'ONE_TIME') {
+      throw badRequest(
+        'A one-time purchase does not change plan or period; sell the new plan with POST /subscriptions/create/ or POST /charges/',
+        'not_updatable',
+      );
+    }
     if (!isRecurring(input.chargePeriod)) {
       throw badRequest(`chargePeriod ${input.chargePeriod} is not recurring`, 'invalid_charge_period');
     }
