@@ -13,6 +13,7 @@ import { parseQuery, registerJsonBodyParser } from './http/casing.js';
 import { environmentRewriter } from './http/environment.js';
 import { registerErrorHandler } from './http/errors.js';
 import { registerIdempotency } from './http/idempotency.js';
+import { lazyRequestLogger } from './http/request-logger.js';
 import { registerNotFound } from './http/method-not-allowed.js';
 import { REQUEST_ID_HEADER, registerObservability, validRequestId } from './http/observability.js';
 import { registerRateLimit } from './http/rate-limit.js';
@@ -79,6 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const role = deps.role ?? 'all';
   const app = Fastify({
     loggerInstance: deps.logger,
+    childLoggerFactory: lazyRequestLogger,
     logController: new LogController({ disableRequestLogging: true }),
     // genReqId reads the header itself, so that an invalid id is replaced rather than echoed.
     requestIdHeader: false,

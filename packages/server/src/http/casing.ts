@@ -1,4 +1,4 @@
-import { parse as parseQueryString } from 'node:querystring';
+import { parse as parseQueryString } from 'fast-querystring';
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { camelToSnake, renameKeysDeep, snakeToCamel } from '../lib/casing.js';
@@ -33,6 +33,6 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
 export function parseQuery(query: string): Record<string, unknown> {
   const parsed = parseQueryString(query);
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(parsed)) out[camelToSnake(key)] = value;
+  for (const key in parsed) out[camelToSnake(key)] = parsed[key];
   return out;
 }

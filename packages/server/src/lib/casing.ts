@@ -4,8 +4,10 @@ export function snakeToCamel(key: string): string {
   return key.includes('_') ? key.replace(/_+([a-z0-9])/g, (_, c: string) => c.toUpperCase()) : key;
 }
 
+const UPPER = /[A-Z]/;
+
 export function camelToSnake(key: string): string {
-  return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  return UPPER.test(key) ? key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) : key;
 }
 
 /**
