@@ -3,6 +3,7 @@ import type { EnvironmentKind } from '../config.js';
 import type { Tx } from '../db/transaction.js';
 import type { CustomersTable, PaymentMethodsTable, PlansTable, PlanVersionsTable, ProductsTable } from '../db/schema.js';
 import { badRequest } from '../http/errors.js';
+import { newId } from '../lib/crypto.js';
 import { countryOfIp } from '../lib/geoip.js';
 import { isCurrency } from '../lib/money.js';
 import { PricingError, quotePurchase } from '../modules/billing/pricing.compute.js';
@@ -42,6 +43,45 @@ export interface ResolvedPurchase {
   price: StoredPrice;
   quantities: Record<string, number>;
   quote: Quote;
+}
+
+/** How a purchase starts a subscription record (a recurring subscription, or a one-time purchase's grant). */
+export interface SubscriptionStart {
+  chargePeriod: string;
+  status: 'active' | 'trialing';
+  now: Date;
+  /** When the customer first subscribed (a plan change keeps it); now by default. */
+  startDate?: Date;
+  /** The current period's start; now by default. */
+  periodStart?: Date;
+  periodEnd: Date | null;
+  trialEnd: Date | null;
+  paymentMethodId: number | null;
+}
+
+/** The subscriptions row of a purchase: its product, plan version, price, currency, amount and quantities. */
+export function subscriptionValues(scope: PurchaseScope, customer: CustomerRow, purchase: ResolvedPurchase, start: SubscriptionStart) {
+  return {
+    id: newId(),
+    environment_id: scope.environmentId,
+    customer_id: customer.id,
+    product_id: purchase.product.id,
+    plan_id: purchase.plan.id,
+    plan_version_id: purchase.version.id,
+    price_id: purchase.priceId,
+    charge_period: start.chargePeriod,
+    currency: purchase.quote.currency,
+    status: start.status,
+    amount_minor: purchase.quote.totalMinor,
+    quantities: JSON.stringify(purchase.quantities),
+    start_date: start.startDate ?? start.now,
+    current_period_start: start.periodStart ?? start.now,
+    current_period_end: start.periodEnd,
+    trial_end: start.trialEnd,
+    payment_method_id: start.paymentMethodId,
+    created_at: start.now,
+    modified_at: start.now,
+  };
 }
 
 export const customerMissing = () => badRequest('Customer does not exist.', 'customer_not_found');

@@ -6,10 +6,9 @@ import { inTransaction } from '../../db/transaction.js';
 import { badRequest } from '../../http/errors.js';
 import { grantedFeatures } from '../../flows/features.js';
 import { chargeableMethod, chargeOffSession, NO_PAYMENT_METHOD } from '../../flows/payment.js';
-import { assertNotBlocked, lockCustomer, resolvePurchase, type PurchaseScope } from '../../flows/purchase.js';
+import { assertNotBlocked, lockCustomer, resolvePurchase, subscriptionValues, type PurchaseScope } from '../../flows/purchase.js';
 import { recordPaidOrder } from '../../flows/record.js';
 import type { EntitlementChanges } from '../../edge/change-feed.js';
-import { newId } from '../../lib/crypto.js';
 import { insertSubscription } from '../subscriptions/repo.js';
 
 export class ChargeService {
@@ -51,27 +50,17 @@ export class ChargeService {
           ? await chargeOffSession(scope, method, total, purchase.quote.currency, `${purchase.version.name} (one-time)`)
           : null;
       const now = this.clock.now();
-      const granted = await insertSubscription(tx, {
-        id: newId(),
-        environment_id: scope.environmentId,
-        customer_id: customer.id,
-        product_id: purchase.product.id,
-        plan_id: purchase.plan.id,
-        plan_version_id: purchase.version.id,
-        price_id: purchase.priceId,
-        charge_period: 'ONE_TIME',
-        currency: purchase.quote.currency,
-        status: 'active',
-        amount_minor: total,
-        quantities: JSON.stringify(purchase.quantities),
-        start_date: now,
-        current_period_start: now,
-        current_period_end: null,
-        trial_end: null,
-        payment_method_id: total > 0 ? (method?.id ?? null) : null,
-        created_at: now,
-        modified_at: now,
-      });
+      const granted = await insertSubscription(
+        tx,
+        subscriptionValues(scope, customer, purchase, {
+          chargePeriod: 'ONE_TIME',
+          status: 'active',
+          now,
+          periodEnd: null,
+          trialEnd: null,
+          paymentMethodId: total > 0 ? (method?.id ?? null) : null,
+        }),
+      );
       await this.changes?.announce(tx, scope.environmentId, customer.customer_id);
       const order = await recordPaidOrder(tx, {
         scope,

@@ -1,6 +1,5 @@
 import type { SubscriptionCancel, SubscriptionCreate, SubscriptionUpdate } from '@billow/contract';
 import type { Clock } from '../../lib/clock.js';
-import { newId } from '../../lib/crypto.js';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, isUniqueViolation, type Tx } from '../../db/transaction.js';
 import { badRequest, notFound } from '../../http/errors.js';
@@ -11,6 +10,7 @@ import {
   assertNotBlocked,
   lockCustomer,
   resolvePurchase,
+  subscriptionValues,
   type CustomerRow,
   type PurchaseScope,
   type ResolvedPurchase,
@@ -122,27 +122,17 @@ export class SubscriptionService {
         chargeNow > 0 && method
           ? await chargeOffSession(scope, method, chargeNow, purchase.quote.currency, `${purchase.version.name} (${input.chargePeriod})`)
           : null;
-      const row = await repo.insertSubscription(tx, {
-        id: newId(),
-        environment_id: scope.environmentId,
-        customer_id: customer.id,
-        product_id: purchase.product.id,
-        plan_id: purchase.plan.id,
-        plan_version_id: purchase.version.id,
-        price_id: purchase.priceId,
-        charge_period: input.chargePeriod,
-        currency: purchase.quote.currency,
-        status: trial ? 'trialing' : 'active',
-        amount_minor: purchase.quote.totalMinor,
-        quantities: JSON.stringify(purchase.quantities),
-        start_date: now,
-        current_period_start: now,
-        current_period_end: periodEnd,
-        trial_end: trialEnd,
-        payment_method_id: method?.id ?? null,
-        created_at: now,
-        modified_at: now,
-      });
+      const row = await repo.insertSubscription(
+        tx,
+        subscriptionValues(scope, customer, purchase, {
+          chargePeriod: input.chargePeriod,
+          status: trial ? 'trialing' : 'active',
+          now,
+          periodEnd,
+          trialEnd,
+          paymentMethodId: method?.id ?? null,
+        }),
+      );
       await recordPaidOrder(tx, {
         scope,
         clock: this.clock,
@@ -314,25 +304,18 @@ export class SubscriptionService {
     if (toCharge > 0 && !method) throw badRequest(NO_PAYMENT_METHOD, 'payment_method_required');
 
     const successor = {
-      id: newId(),
-      environment_id: scope.environmentId,
-      customer_id: customer.id,
-      product_id: purchase.product.id,
-      plan_id: purchase.plan.id,
-      plan_version_id: purchase.version.id,
-      price_id: purchase.priceId,
-      charge_period: input.chargePeriod,
+      ...subscriptionValues(scope, customer, purchase, {
+        chargePeriod: input.chargePeriod,
+        status: trialing ? 'trialing' : 'active',
+        now,
+        startDate: row.start_date,
+        periodStart,
+        periodEnd,
+        trialEnd,
+        paymentMethodId: method?.id ?? row.payment_method_id,
+      }),
       currency: row.currency,
-      amount_minor: purchase.quote.totalMinor,
-      quantities: JSON.stringify(purchase.quantities),
-      start_date: row.start_date,
-      current_period_start: periodStart,
-      current_period_end: periodEnd,
-      trial_end: trialEnd,
-      payment_method_id: method?.id ?? row.payment_method_id,
       previous_subscription_id: row.id,
-      created_at: now,
-      modified_at: now,
     };
 
     const pending = input.paymentBehavior === 'activate_on_payment' && toCharge > 0;
@@ -356,7 +339,7 @@ export class SubscriptionService {
     }
 
     const old = await repo.updateSubscription(tx, row.id, { status: 'superseded', modified_at: now });
-    const next = await repo.insertSubscription(tx, { ...successor, status: trialing ? 'trialing' : 'active' });
+    const next = await repo.insertSubscription(tx, successor);
     const balance = customer.credit_minor - fromCredit + credit;
     if (balance !== customer.credit_minor) {
       await tx.updateTable('customers').set({ credit_minor: balance }).where('id', '=', customer.id).execute();
