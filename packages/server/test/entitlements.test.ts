@@ -1,8 +1,7 @@
 import { Kelviq, NotFoundError } from '@kelviq/node-sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/lib/clock.js';
-import { catalogClient } from './catalog-support.js';
-import { CARDS } from './commerce-support.js';
+import { sandboxSeller } from './edge-support.js';
 import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
 
 // GET /entitlements through HTTP and through the official client (DOMAIN.md §2.3, §3.3).
@@ -14,7 +13,6 @@ let server: TestServer;
 let org: TestOrg;
 let s: Awaited<ReturnType<typeof seller>>;
 
-const free = { priceType: 'FREE', currency: 'USD', chargeCatalogPrice: [{ charges: [{ chargePeriod: 'MONTHLY', priceData: { amount: 0 } }] }] };
 const paid = (amount: number, extra: Record<string, unknown> = {}) => ({
   priceType: 'PAID',
   currency: 'USD',
@@ -25,37 +23,10 @@ const meter = { featureSubType: 'PRE_AGGREGATED_USAGE', units: { singular: 'call
 
 /** A sandbox with a product and three features (BOOLEAN, CUSTOMIZABLE, METER), and short calls. */
 async function seller(key: string) {
-  const api = catalogClient(server, key, '/sandbox');
-  const product = await api.product();
+  const { api, product, call, expectOk, plan, customer, subscribe } = await sandboxSeller(server, key);
   const sso = await api.feature({ name: 'SSO', identifier: uniqueId('sso'), featureType: 'BOOLEAN' });
   const projects = await api.feature({ name: 'Projects', identifier: uniqueId('projects'), featureType: 'CUSTOMIZABLE' });
   const calls = await api.feature({ name: 'API calls', identifier: uniqueId('calls'), featureType: 'METER', featureDetails: meter });
-  const call = (method: string, path: string, body?: unknown, asKey = key) =>
-    server.request(method, `/sandbox/api/v1${path}`, { key: asKey, ...(body !== undefined ? { body } : {}) });
-  const expectOk = (res: { status: number; text: string }, status: number) => {
-    if (res.status !== status) throw new Error(`${status} expected: ${res.status} ${res.text}`);
-  };
-  /** A published plan granting `entitlements` ({feature, details}). */
-  const plan = async (entitlements: unknown[], prices: unknown[] = [free]) => {
-    const created = await api.plan(product.id);
-    if (entitlements.length) expectOk(await call('POST', `/catalog/plans/${created.identifier}/features/`, { planEntitlements: entitlements }), 201);
-    await api.prices(created.identifier, prices);
-    await api.publish(created.identifier);
-    return created.identifier as string;
-  };
-  const customer = async (card = false) => {
-    const customerId = uniqueId('cust');
-    expectOk(await call('POST', '/customers/', { customerId, name: 'Ada', email: `${customerId}@example.com` }), 201);
-    if (card) {
-      expectOk(await call('POST', '/payment-methods/', { customerId, cardNumber: CARDS.ok, expMonth: 12, expYear: 2035, cvc: '123' }), 201);
-    }
-    return customerId;
-  };
-  const subscribe = async (customerId: string, planIdentifier: string, extra: Record<string, unknown> = {}) => {
-    const res = await call('POST', '/subscriptions/create/', { planIdentifier, chargePeriod: 'MONTHLY', customerId, ...extra });
-    expectOk(res, 201);
-    return res.body.id as string;
-  };
   const check = (customerId: string, featureId?: string, asKey = key) =>
     call('GET', `/entitlements?customer_id=${encodeURIComponent(customerId)}${featureId ? `&feature_id=${featureId}` : ''}`, undefined, asKey);
   const report = (customerId: string, featureId: string, value: number, behaviour = 'DELTA') =>

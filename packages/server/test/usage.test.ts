@@ -3,8 +3,7 @@ import { InvalidRequestError, Kelviq } from '@kelviq/node-sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/lib/clock.js';
 import { ReportWriter } from '../src/modules/usage/report-writer.js';
-import { catalogClient } from './catalog-support.js';
-import { CARDS } from './commerce-support.js';
+import { sandboxSeller } from './edge-support.js';
 import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
 
 // POST /report/usage/ and /report/event/, reset periods, rollover and usage alerts (DOMAIN.md §2.4, §3.3, §3.4).
@@ -16,7 +15,6 @@ let server: TestServer;
 let org: TestOrg;
 let s: Awaited<ReturnType<typeof seller>>;
 
-const free = { priceType: 'FREE', currency: 'USD', chargeCatalogPrice: [{ charges: [{ chargePeriod: 'MONTHLY', priceData: { amount: 0 } }] }] };
 const paid = (amount: number) => ({
   priceType: 'PAID',
   currency: 'USD',
@@ -26,35 +24,9 @@ const preAggregated = { featureSubType: 'PRE_AGGREGATED_USAGE', units: { singula
 const rawEvents = { featureSubType: 'RAW_EVENTS', units: { singular: 'unit', plural: 'units' } };
 
 async function seller(key: string) {
-  const api = catalogClient(server, key, '/sandbox');
-  const product = await api.product();
-  const call = (method: string, path: string, body?: unknown, asKey = key) =>
-    server.request(method, `/sandbox/api/v1${path}`, { key: asKey, ...(body !== undefined ? { body } : {}) });
-  const expectOk = (res: { status: number; text: string }, status: number) => {
-    if (res.status !== status) throw new Error(`${status} expected: ${res.status} ${res.text}`);
-  };
+  const { api, call, expectOk, plan, customer, subscribe } = await sandboxSeller(server, key);
   const meter = (extra: Record<string, unknown> = {}) =>
     api.feature({ name: 'Calls', identifier: uniqueId('calls'), featureType: 'METER', featureDetails: preAggregated, ...extra });
-  const plan = async (entitlements: unknown[], prices: unknown[] = [free]) => {
-    const created = await api.plan(product.id);
-    expectOk(await call('POST', `/catalog/plans/${created.identifier}/features/`, { planEntitlements: entitlements }), 201);
-    await api.prices(created.identifier, prices);
-    await api.publish(created.identifier);
-    return created.identifier as string;
-  };
-  const customer = async (card = false) => {
-    const customerId = uniqueId('cust');
-    expectOk(await call('POST', '/customers/', { customerId, name: 'Ada', email: `${customerId}@example.com` }), 201);
-    if (card) {
-      expectOk(await call('POST', '/payment-methods/', { customerId, cardNumber: CARDS.ok, expMonth: 12, expYear: 2035, cvc: '123' }), 201);
-    }
-    return customerId;
-  };
-  const subscribe = async (customerId: string, planIdentifier: string, extra: Record<string, unknown> = {}) => {
-    const res = await call('POST', '/subscriptions/create/', { planIdentifier, chargePeriod: 'MONTHLY', customerId, ...extra });
-    expectOk(res, 201);
-    return res.body.id as string;
-  };
   /** A customer subscribed to a new plan granting `feature` with `details`. */
   const subscribed = async (feature: { id: string }, details: Record<string, unknown>) => {
     const customerId = await customer();

@@ -27,10 +27,10 @@ export interface LoadPlan {
   /**
    * Measure a fixed number of requests (the warm-up's rate times the duration)
    * instead of a fixed time, so that every request sent gets its answer and
-   * `accepted` is exact; `beforeMeasured` runs once the warm-up's last answers are in.
+   * `accepted` is exact; the warm-up's last answers are awaited first.
    */
-  exact?: { beforeMeasured: () => Promise<void> };
-  /** Runs between the warm-up and the measured run (after `exact`'s settling, when both are given). */
+  exact?: boolean;
+  /** Runs between the warm-up and the measured run. */
   beforeMeasured?: () => Promise<void>;
 }
 
@@ -77,7 +77,6 @@ export async function measure(plan: LoadPlan, shape: LoadShape, progress: (line:
   let length: { duration: number } | { amount: number } = { duration: shape.durationSeconds };
   if (plan.exact) {
     await sleep(SETTLE_MS);
-    await plan.exact.beforeMeasured();
     const amount = Math.max(shape.connections, Math.round((warmup.requests.total / warmup.duration) * shape.durationSeconds));
     length = { amount };
     progress(`  measuring ${amount} requests (about ${shape.durationSeconds} s) at ${shape.connections} connections`);
@@ -89,7 +88,7 @@ export async function measure(plan: LoadPlan, shape: LoadShape, progress: (line:
   const result = await fire(plan, shape.connections, length);
   const cpuAfter = plan.serverCpuSeconds();
   const cpu = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
-  const measurement = toMeasurement(plan.label, result, plan.exact !== undefined, cpu);
+  const measurement = toMeasurement(plan.label, result, plan.exact === true, cpu);
   const cpuText = measurement.serverCpuUsPerRequest === null ? '' : `, server CPU ${Math.round(measurement.serverCpuUsPerRequest)} µs/req`;
   progress(
     `  ${Math.round(measurement.requestsPerSecond)} req/s, p99 ${measurement.p99Ms} ms, ${measurement.errors} errors${cpuText}`,

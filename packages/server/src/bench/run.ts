@@ -211,7 +211,8 @@ async function measureEdge(
         headers: { authorization, 'content-type': 'application/json' },
         request: numberedPost(`${API}/report/usage/`, body),
         serverCpuSeconds: target.serverCpuSeconds,
-        exact: { beforeMeasured: async () => void (before = counted(await meterTotals(databaseUrl, catalog.meter))) },
+        exact: true,
+        beforeMeasured: async () => void (before = counted(await meterTotals(databaseUrl, catalog.meter))),
       },
       shape,
     );
