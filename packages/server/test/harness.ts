@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
+import { inject } from 'vitest';
 import { loadConfig, type Config } from '../src/config.js';
 import { buildApp } from '../src/app.js';
 import { connectDatabase, type DatabaseHandle } from '../src/db/connect.js';
@@ -52,9 +54,23 @@ export interface TestServerOptions {
   database?: DatabaseHandle;
 }
 
+let migratedDump: Promise<Blob | undefined> | undefined;
+
+/** The migrated embedded database that the global setup saved, read once per worker. */
+function migratedPgliteDump(): Promise<Blob | undefined> {
+  migratedDump ??= (async () => {
+    const file = inject('pgliteTemplate');
+    return file ? new Blob([await fs.promises.readFile(file)]) : undefined;
+  })();
+  return migratedDump;
+}
+
 /** The database tests run on: PostgreSQL when DATABASE_URL is set, else an in-memory PGlite. */
 export async function openTestDatabase(): Promise<DatabaseHandle> {
-  const database = await connectDatabase({ databaseUrl: process.env.DATABASE_URL ?? null, dataDir: null, poolSize: 5 });
+  const databaseUrl = process.env.DATABASE_URL || null;
+  const fromDump = databaseUrl ? undefined : await migratedPgliteDump();
+  const database = await connectDatabase({ databaseUrl, dataDir: null, poolSize: 5, fromDump });
+  // Applies nothing when the copy or the shared database is current; a no-op check otherwise.
   await migrate(database.db);
   return database;
 }

@@ -18,6 +18,8 @@ export interface DatabaseHandle {
   ping(): Promise<void>;
   /** Calls `handler` for each NOTIFY on `channel`, from any process; returns the unsubscribe. */
   listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>>;
+  /** The embedded database's data directory as an uncompressed tar (PGlite only). */
+  dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -26,6 +28,11 @@ export interface ConnectOptions {
   /** Directory for the embedded database; `null` keeps it in memory (tests). */
   dataDir: string | null;
   poolSize?: number;
+  /**
+   * For an in-memory embedded database: start from this dump of a data directory
+   * (PGlite's dumpDataDir) instead of an empty cluster. Tests use a migrated one.
+   */
+  fromDump?: Blob;
 }
 
 function redact(url: string): string {
@@ -63,7 +70,7 @@ async function connectPostgres(url: string, poolSize: number): Promise<DatabaseH
   };
 }
 
-async function connectPglite(dataDir: string | null): Promise<DatabaseHandle> {
+async function connectPglite(dataDir: string | null, fromDump?: Blob): Promise<DatabaseHandle> {
   const { PGlite } = await import('@electric-sql/pglite');
   let lock: DirectoryLock | null = null;
   if (dataDir) {
@@ -71,7 +78,9 @@ async function connectPglite(dataDir: string | null): Promise<DatabaseHandle> {
     lock = lockDataDirectory(dataDir);
   }
   try {
-    const pglite = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+    const pglite = dataDir
+      ? await PGlite.create(dataDir)
+      : await PGlite.create(fromDump ? { loadDataDir: fromDump } : {});
     const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
     return {
       db,
@@ -88,6 +97,7 @@ async function connectPglite(dataDir: string | null): Promise<DatabaseHandle> {
             if (!pglite.closed) await db.connection().execute(() => unlisten());
           };
         }),
+      dumpDataDir: () => db.connection().execute(async () => (await pglite.dumpDataDir('none')) as Blob),
       close: async () => {
         await db.destroy();
         lock?.release();
@@ -102,5 +112,5 @@ async function connectPglite(dataDir: string | null): Promise<DatabaseHandle> {
 export function connectDatabase(options: ConnectOptions): Promise<DatabaseHandle> {
   return options.databaseUrl
     ? connectPostgres(options.databaseUrl, options.poolSize ?? 10)
-    : connectPglite(options.dataDir);
+    : connectPglite(options.dataDir, options.fromDump);
 }

@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import { percentText } from '../billing/rounding.compute.js';
 import { decimalText } from '../orders/format.js';
 
@@ -71,7 +70,9 @@ export function countryName(code: string): string {
 }
 
 /** An A4 invoice: seller and buyer, number and dates, the lines, subtotal, discount, tax and total, and the status. */
-export function renderInvoicePdf(invoice: InvoicePdf): Promise<Buffer> {
+export async function renderInvoicePdf(invoice: InvoicePdf): Promise<Buffer> {
+  // Loaded on first use: most processes (and every CLI command) never draw an invoice.
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'A4',
     margin: 50,
