@@ -25,6 +25,28 @@ export async function chargeableMethod(tx: Tx, scope: PurchaseScope, customer: C
     .executeTakeFirst();
 }
 
+/**
+ * A payment needs a provider in the environment, checked first (428: production can
+ * hold no method without one), and then a usable method of the customer's (400).
+ */
+export function assertCanPay(scope: PurchaseScope, method: PaymentMethodRow | undefined): asserts method is PaymentMethodRow {
+  requireProvider(scope.environment);
+  if (!method) throw badRequest(NO_PAYMENT_METHOD, 'payment_method_required');
+}
+
+/** The method a purchase pays with; when it must pay (`required`), see assertCanPay. */
+export async function paymentMethodFor(
+  tx: Tx,
+  scope: PurchaseScope,
+  customer: CustomerRow,
+  required: boolean,
+): Promise<PaymentMethodRow | undefined> {
+  if (required) requireProvider(scope.environment);
+  const method = await chargeableMethod(tx, scope, customer);
+  if (required) assertCanPay(scope, method);
+  return method;
+}
+
 function refusal(outcome: Exclude<ChargeOutcome, { status: 'succeeded' }>): ApiError {
   if (outcome.status === 'requires_action') {
     return badRequest('The payment requires authentication, which an off-session charge cannot give', 'authentication_required');

@@ -5,7 +5,7 @@ import type { Db } from '../../db/connect.js';
 import { inTransaction } from '../../db/transaction.js';
 import { badRequest } from '../../http/errors.js';
 import { grantedFeatures } from '../../flows/features.js';
-import { chargeableMethod, chargeOffSession, NO_PAYMENT_METHOD } from '../../flows/payment.js';
+import { chargeOffSession, paymentMethodFor } from '../../flows/payment.js';
 import { assertNotBlocked, lockCustomer, resolvePurchase, subscriptionValues, type PurchaseScope } from '../../flows/purchase.js';
 import { recordPaidOrder } from '../../flows/record.js';
 import type { EntitlementChanges } from '../../edge/change-feed.js';
@@ -43,8 +43,7 @@ export class ChargeService {
       const customer = await lockCustomer(tx, scope.environmentId, input.customerId);
       const purchase = await resolvePurchase(tx, scope, customer, input);
       const total = purchase.quote.totalMinor;
-      const method = await chargeableMethod(tx, scope, customer);
-      if (total > 0 && !method) throw badRequest(NO_PAYMENT_METHOD, 'payment_method_required');
+      const method = await paymentMethodFor(tx, scope, customer, total > 0);
       const chargeRef =
         total > 0 && method
           ? await chargeOffSession(scope, method, total, purchase.quote.currency, `${purchase.version.name} (one-time)`)

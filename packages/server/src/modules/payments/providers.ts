@@ -32,7 +32,8 @@ export const paymentProviderRequired = (): ApiError =>
     428,
     'payment_provider_required',
     'Production payments need a payment provider configured for the organization, and none is configured. ' +
-      'The sandbox environment (the /sandbox base URL) works without one, with test cards.',
+      'This version of Billow has no production provider yet (Stripe is planned; see docs/billing.md, "Payment providers"), ' +
+      'so production takes only free purchases. The sandbox environment (the /sandbox base URL) works without one, with test cards.',
   );
 
 /** The environment's provider; 428 `payment_provider_required` when it has none. */

@@ -5,7 +5,7 @@ import { inTransaction, isUniqueViolation, type Tx } from '../../db/transaction.
 import { badRequest, notFound } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import { customerWebhookObject } from '../orders/webhook.js';
-import { chargeableMethod, chargeOffSession, NO_PAYMENT_METHOD } from '../../flows/payment.js';
+import { assertCanPay, chargeableMethod, chargeOffSession, paymentMethodFor } from '../../flows/payment.js';
 import {
   assertNotBlocked,
   lockCustomer,
@@ -16,6 +16,7 @@ import {
   type ResolvedPurchase,
 } from '../../flows/purchase.js';
 import { recordPaidOrder } from '../../flows/record.js';
+import { requireProvider } from '../payments/providers.js';
 import { addPeriod, isRecurring } from '../billing/periods.compute.js';
 import { prorate } from '../billing/proration.compute.js';
 import type { Quote } from '../billing/types.js';
@@ -112,8 +113,7 @@ export class SubscriptionService {
       const now = this.clock.now();
       const recurring = isRecurring(input.chargePeriod);
       const trial = recurring && purchase.price.freeTrial && purchase.price.trialPeriod > 0 && !free;
-      const method = await chargeableMethod(tx, scope, customer);
-      if (!free && !method) throw badRequest(NO_PAYMENT_METHOD, 'payment_method_required');
+      const method = await paymentMethodFor(tx, scope, customer, !free);
 
       const trialEnd = trial ? new Date(now.getTime() + purchase.price.trialPeriod * DAY_MS) : null;
       const periodEnd = trialEnd ?? (recurring ? addPeriod(now, input.chargePeriod) : null);
@@ -301,7 +301,9 @@ export class SubscriptionService {
     }
     const fromCredit = Math.min(due, customer.credit_minor);
     const toCharge = due - fromCredit;
-    if (toCharge > 0 && !method) throw badRequest(NO_PAYMENT_METHOD, 'payment_method_required');
+    // A paid plan needs a provider even when nothing is due today: it renews.
+    if (purchase.quote.totalMinor > 0) requireProvider(scope.environment);
+    if (toCharge > 0) assertCanPay(scope, method);
 
     const successor = {
       ...subscriptionValues(scope, customer, purchase, {
