@@ -34,6 +34,8 @@ export interface Config {
   publicUrl: string | null;
   hostEnvironments: Map<string, EnvironmentKind>;
   logLevel: string;
+  /** `auto`: human-readable lines when standard output is a terminal, JSON lines otherwise. */
+  logFormat: LogFormat;
   bodyLimitBytes: number;
   rateLimit: { max: number; windowMs: number };
   redisUrl: string | null;
@@ -48,6 +50,19 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+export type LogFormat = 'auto' | 'pretty' | 'json';
+const LOG_FORMATS: readonly LogFormat[] = ['auto', 'pretty', 'json'];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
   const raw = env[name];
@@ -132,7 +147,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     credentialsFile: path.join(path.dirname(dataDir), 'credentials.json'),
     publicUrl: env.BILLOW_PUBLIC_URL ? env.BILLOW_PUBLIC_URL.replace(/\/$/, '') : null,
     hostEnvironments: parseHostEnvironments(env.BILLOW_HOST_ENVIRONMENTS),
-    logLevel: env.LOG_LEVEL || 'info',
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    logFormat: oneOf(env, 'LOG_FORMAT', LOG_FORMATS, 'auto'),
     bodyLimitBytes: integer(env, 'BILLOW_BODY_LIMIT_BYTES', 1024 * 1024, 1),
     rateLimit: {
       max: integer(env, 'BILLOW_RATE_LIMIT_MAX', 100, 1),

@@ -9,7 +9,7 @@ import { runsBackgroundWork, servesCoreApi, servesEdgeApi } from './edge/roles.j
 import { backgroundTasks } from './jobs/tasks.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { systemClock, type Clock } from './lib/clock.js';
-import { createLogger } from './logger.js';
+import { createLogOutput } from './logger.js';
 import type { App } from './http/route-types.js';
 
 export interface StartOptions {
@@ -135,7 +135,8 @@ export async function startBillow(options: StartOptions = {}): Promise<RunningBi
   const config = options.config ?? loadConfig();
   const role = options.role ?? 'all';
   const clock = options.clock ?? systemClock;
-  const logger = createLogger(config.logLevel) as unknown as FastifyBaseLogger;
+  const output = createLogOutput(config.logLevel, config.logFormat);
+  const logger = output.logger as unknown as FastifyBaseLogger;
   const database = await openDatabase(config);
   let redis: Redis | null = null;
   let app: App | null = null;
@@ -156,8 +157,9 @@ export async function startBillow(options: StartOptions = {}): Promise<RunningBi
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = displayUrl(config, port);
-    (options.print ?? ((text) => process.stdout.write(text)))(summary(url, firstStart, config, database, role));
     logger.info({ url, role, database: database.kind }, 'billow started');
+    // Last, once listening: the start-up log lines above it, the requests' below it.
+    (options.print ?? output.print)(summary(url, firstStart, config, database, role));
     return { url, shutdown };
   } catch (error) {
     await app?.close().catch(() => undefined);

@@ -149,6 +149,38 @@ describe(`billow start on ${DATABASE_KIND}`, () => {
     }
   });
 
+  it('prints the summary last, once listening; log lines are readable with LOG_FORMAT=pretty and JSON through a pipe', async () => {
+    const w = await workspace();
+    const bannerAt = (stdout: string) => stdout.indexOf('\nBillow is running');
+    const untilLogged = async (server: { stdout(): string }, pattern: RegExp) => {
+      for (let waited = 0; waited < 5_000 && !pattern.test(server.stdout()); waited += 20) await new Promise((r) => setTimeout(r, 20));
+      return server.stdout();
+    };
+
+    const pretty = await startServer({ ...w, env: { ...w.env, LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' } });
+    expect((await api(`${pretty.url}/healthz`, 'GET')).status).toBe(200);
+    const prettyOut = await untilLogged(pretty, /GET \/healthz 200 [\d.]+ ms/);
+    const [beforeBanner, afterBanner] = [prettyOut.slice(0, bannerAt(prettyOut)), prettyOut.slice(bannerAt(prettyOut))];
+    expect(beforeBanner).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: billow started /m);
+    expect(beforeBanner).not.toMatch(/^\{/m);
+    expect(afterBanner).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/healthz 200 [\d.]+ ms/m);
+    expect(await pretty.stop()).toEqual({ code: 0, signal: null });
+
+    const json = await startServer({ ...w, env: { ...w.env, LOG_LEVEL: 'info' } });
+    expect((await api(`${json.url}/healthz`, 'GET')).status).toBe(200);
+    const jsonOut = await untilLogged(json, /"url":"\/healthz"/);
+    const logLines = jsonOut.split('\n').filter((line) => line.startsWith('{'));
+    const started = logLines.findIndex((line) => JSON.parse(line).msg === 'billow started');
+    expect(started).toBeGreaterThanOrEqual(0);
+    expect(jsonOut.indexOf(logLines[started]!)).toBeLessThan(bannerAt(jsonOut));
+    expect(JSON.parse(logLines.at(-1)!)).toMatchObject({ msg: 'request', method: 'GET', url: '/healthz', statusCode: 200 });
+    expect(await json.stop()).toEqual({ code: 0, signal: null });
+
+    const wrong = await runCli(['start'], { ...w.env, LOG_FORMAT: 'fancy' });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/LOG_FORMAT must be one of auto, pretty, json, got "fancy"/);
+  });
+
   // Roles all and core serve the Core API in the first test.
   it('--role edge and --role worker start without the Core API', async () => {
     const w = await workspace();
