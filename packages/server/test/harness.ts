@@ -157,7 +157,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     // Idempotent: a test may close a server early and its cleanup close it again.
     close: () =>
       (closing ??= (async () => {
-        await app.close();
+        // A response a test left unread keeps its connection busy, and close() would wait for it forever.
+        const force = setTimeout(() => app.server.closeAllConnections(), 2_000);
+        try {
+          await app.close();
+        } finally {
+          clearTimeout(force);
+        }
         if (ownsDatabase) await database.close();
       })()),
   };
