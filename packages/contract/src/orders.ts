@@ -126,8 +126,18 @@ export const Order = Type.Object(
 );
 export type Order = Static<typeof Order>;
 
+/** Ours: the reference lists have no customer filter, only a free-text search. */
+const CustomerFilter = Type.Optional(
+  Type.String({
+    minLength: 1,
+    maxLength: 255,
+    description: "Only this customer's: their customerId (or the customer's UUID). An unknown customer gives an empty list.",
+  }),
+);
+
 export const OrderListQuery = Type.Object({
   ...PageQuery.properties,
+  customer_id: CustomerFilter,
   search: Type.Optional(Type.String({ maxLength: 200, description: "Matches the order id and the customer's name, email and customerId" })),
   status: Type.Optional(Type.Enum([...ORDER_STATUSES])),
   billing_type: Type.Optional(Type.Enum([...BILLING_TYPES])),
@@ -218,7 +228,7 @@ export type Invoice = Static<typeof Invoice>;
 
 export const InvoiceListQuery = Type.Object({
   ...PageQuery.properties,
-  customer_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: "The customer's customerId (or its UUID)" })),
+  customer_id: CustomerFilter,
   status: Type.Optional(Type.Enum([...INVOICE_STATUSES])),
 });
 export type InvoiceListQuery = Static<typeof InvoiceListQuery>;
@@ -271,6 +281,7 @@ export type Transaction = Static<typeof Transaction>;
 
 export const TransactionListQuery = Type.Object({
   ...PageQuery.properties,
+  customer_id: CustomerFilter,
   search: Type.Optional(
     Type.String({
       maxLength: 200,
@@ -331,6 +342,7 @@ export type RefundCreate = Static<typeof RefundCreate>;
 
 export const RefundListQuery = Type.Object({
   ...PageQuery.properties,
+  customer_id: CustomerFilter,
   search: Type.Optional(
     Type.String({ maxLength: 200, description: "Matches the refund id, the order id and the customer's name, email and customerId" }),
   ),

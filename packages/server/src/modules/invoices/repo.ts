@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/transaction.js';
 import type { InvoicesTable } from '../../db/schema.js';
-import { isUuid } from '../../db/search.js';
+import { isCustomer } from '../../db/search.js';
 
 export type InvoiceRow = Selectable<InvoicesTable>;
 
@@ -22,12 +22,7 @@ function invoices(db: Executor, environmentId: string) {
 function filtered(db: Executor, environmentId: string, filters: InvoiceFilters) {
   let query = invoices(db, environmentId);
   if (filters.status) query = query.where('i.status', '=', filters.status);
-  const customer = filters.customer;
-  if (customer !== undefined) {
-    query = query.where((eb) =>
-      isUuid(customer) ? eb.or([eb('c.customer_id', '=', customer), eb('c.id', '=', customer)]) : eb('c.customer_id', '=', customer),
-    );
-  }
+  if (filters.customer !== undefined) query = query.where(isCustomer(filters.customer));
   return query;
 }
 

@@ -31,7 +31,7 @@ export class InvoiceService {
   constructor(private readonly db: Db) {}
 
   async list(scope: LedgerScope, query: InvoiceListQuery, page: PageRequest): Promise<{ count: number; results: Invoice[] }> {
-    const filters: repo.InvoiceFilters = { customer: query.customer_id?.trim() || undefined, status: query.status };
+    const filters: repo.InvoiceFilters = { customer: query.customer_id?.trim(), status: query.status };
     const count = await repo.countInvoices(this.db, scope.environmentId, filters);
     if (page.offset >= count) return { count, results: [] };
     const rows = await repo.listInvoices(this.db, scope.environmentId, filters, page.pageSize, page.offset);

@@ -11,7 +11,7 @@ import type {
   ProductsTable,
   SubscriptionsTable,
 } from '../../db/schema.js';
-import { containsPattern } from '../../db/search.js';
+import { containsPattern, isCustomer } from '../../db/search.js';
 import type { DateRange } from './format.js';
 
 export type OrderRow = Selectable<OrdersTable>;
@@ -25,6 +25,8 @@ export type LicenseRow = Selectable<LicensesTable>;
 export type PaymentMethodRow = Selectable<PaymentMethodsTable>;
 
 export interface OrderFilters {
+  /** The customer's customerId, or its UUID. */
+  customer?: string;
   search?: string;
   status?: OrderRow['status'];
   billingType?: OrderRow['billing_type'];
@@ -39,6 +41,7 @@ function visibleOrders(db: Executor, environmentId: string, filters: OrderFilter
     .innerJoin('customers as c', 'c.id', 'o.customer_id')
     .where('o.environment_id', '=', environmentId)
     .where('o.status', '!=', 'PENDING');
+  if (filters.customer !== undefined) query = query.where(isCustomer(filters.customer));
   if (filters.status) query = query.where('o.status', '=', filters.status);
   if (filters.billingType) query = query.where('o.billing_type', '=', filters.billingType);
   if (filters.isRenewal !== undefined) query = query.where('o.is_renewal', '=', filters.isRenewal);

@@ -27,6 +27,7 @@ export class OrderService {
 
   async list(scope: LedgerScope, query: OrderListQuery, page: PageRequest): Promise<{ count: number; results: Order[] }> {
     const filters: repo.OrderFilters = {
+      customer: query.customer_id?.trim(),
       search: searchTerm(query.search),
       status: query.status,
       billingType: query.billing_type,

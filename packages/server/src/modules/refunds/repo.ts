@@ -1,13 +1,15 @@
 import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../../db/transaction.js';
 import type { RefundsTable, TransactionsTable } from '../../db/schema.js';
-import { containsPattern } from '../../db/search.js';
+import { containsPattern, isCustomer } from '../../db/search.js';
 import type { DateRange } from '../orders/format.js';
 
 export type RefundRow = Selectable<RefundsTable>;
 export type TransactionRow = Selectable<TransactionsTable>;
 
 export interface RefundFilters {
+  /** The customer's customerId, or its UUID. */
+  customer?: string;
   search?: string;
   status?: RefundRow['status'];
   created: DateRange;
@@ -19,6 +21,7 @@ function filtered(db: Executor, environmentId: string, filters: RefundFilters) {
     .innerJoin('orders as o', 'o.id', 'r.order_id')
     .innerJoin('customers as c', 'c.id', 'o.customer_id')
     .where('r.environment_id', '=', environmentId);
+  if (filters.customer !== undefined) query = query.where(isCustomer(filters.customer));
   if (filters.status) query = query.where('r.status', '=', filters.status);
   if (filters.created.from) query = query.where('r.created_at', '>=', filters.created.from);
   if (filters.created.before) query = query.where('r.created_at', '<', filters.created.before);

@@ -242,6 +242,7 @@ export class RefundService {
 
   async list(scope: LedgerScope, query: RefundListQuery, page: PageRequest): Promise<{ count: number; results: Refund[] }> {
     const filters: repo.RefundFilters = {
+      customer: query.customer_id?.trim(),
       search: searchTerm(query.search),
       status: query.status,
       created: dateRange(query.start_date, query.end_date),

@@ -1,10 +1,12 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/transaction.js';
 import type { TransactionsTable } from '../../db/schema.js';
-import { containsPattern } from '../../db/search.js';
+import { containsPattern, isCustomer } from '../../db/search.js';
 import type { DateRange } from '../orders/format.js';
 
 export interface TransactionFilters {
+  /** The customer's customerId, or its UUID. */
+  customer?: string;
   search?: string;
   status?: TransactionsTable['status'];
   created: DateRange;
@@ -18,6 +20,7 @@ function filtered(db: Executor, environmentId: string, filters: TransactionFilte
     .innerJoin('products as p', 'p.id', 'o.product_id')
     .leftJoin('payment_methods as pm', 'pm.id', 't.payment_method_id')
     .where('t.environment_id', '=', environmentId);
+  if (filters.customer !== undefined) query = query.where(isCustomer(filters.customer));
   if (filters.status) query = query.where('t.status', '=', filters.status);
   if (filters.created.from) query = query.where('t.created_at', '>=', filters.created.from);
   if (filters.created.before) query = query.where('t.created_at', '<', filters.created.before);

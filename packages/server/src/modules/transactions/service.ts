@@ -37,6 +37,7 @@ export class TransactionService {
     page: PageRequest,
   ): Promise<{ count: number; results: Transaction[] }> {
     const filters: repo.TransactionFilters = {
+      customer: query.customer_id?.trim(),
       search: searchTerm(query.search),
       status: query.status,
       created: dateRange(query.start_date, query.end_date),
