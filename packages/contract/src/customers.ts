@@ -75,4 +75,12 @@ export type CustomerListQuery = Static<typeof CustomerListQuery>;
 
 export const CustomerPath = Type.Object({ customerId: Type.String({ minLength: 1 }) });
 
+export const CustomerArchiveQuery = Type.Object({
+  cancel_subscriptions: Type.Optional(
+    Type.Boolean({
+      description: "Ours: cancel the customer's active, trialing and past_due subscriptions immediately, as part of the archive",
+    }),
+  ),
+});
+
 export const CustomerList = Paginated(Customer, 'CustomerList');

@@ -173,7 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     customerRoutes(app, new CustomerService(database.db, clock, entitlementChanges));
     licenseRoutes(app, { db: database.db, clock });
     ledgerRoutes(app, { db: database.db, clock, media, publicUrl: config.publicUrl });
-    monetizationRoutes(app, { db: database.db });
+    monetizationRoutes(app, { db: database.db, clock });
     partnerRoutes(app, new PartnerService(database.db, clock));
     paymentMethodRoutes(app, { db: database.db, clock });
     usageRoutes(

@@ -289,7 +289,11 @@ describe('the request', () => {
     const gone = await s.customer();
     await s.subscribe(gone, await s.plan([{ feature: s.sso.id, details: { value: true } }]));
     expect((await s.check(gone)).body.entitlements).toHaveLength(1);
-    expect((await server.request('DELETE', `/sandbox/api/v1/customers/${gone}/`, { key: org.sandbox.serverKey })).status).toBe(204);
+    // A customer with a live subscription is archived only with cancel_subscriptions (DOMAIN.md §2.1).
+    expect((await server.request('DELETE', `/sandbox/api/v1/customers/${gone}/`, { key: org.sandbox.serverKey })).status).toBe(400);
+    expect((await s.check(gone)).body.entitlements).toHaveLength(1);
+    const archived = await server.request('DELETE', `/sandbox/api/v1/customers/${gone}/?cancel_subscriptions=true`, { key: org.sandbox.serverKey });
+    expect(archived.status).toBe(204);
     expect((await s.check(gone)).body.entitlements).toEqual([]);
   });
 

@@ -389,6 +389,58 @@ describe('GET /monetization/product-offering/{product_id}/', () => {
     }
   });
 
+  it("reports the customer's subscription of this product: the one that grants it now, or only that there was one", async () => {
+    const c = catalog();
+    const product = await c.product();
+    const other = await c.product();
+    const basic = await c.plan(product.id, { prices: [paid('USD', { MONTHLY: 12, YEARLY: 120 })] });
+    const pro = await c.plan(product.id, { prices: [paid('USD', { MONTHLY: 24 })] });
+    await c.plan(other.id, { prices: [paid('USD', { MONTHLY: 5 })] });
+    const buyer = async () => {
+      const customerId = uniqueId('cust');
+      await c.call('POST', '/customers/', { customerId });
+      await c.call('POST', '/payment-methods/', { customerId, cardNumber: '4242424242424242', expMonth: 12, expYear: 2035, cvc: '123' });
+      return customerId;
+    };
+    const subscribe = async (customerId: string, planIdentifier: string, chargePeriod = 'MONTHLY') =>
+      (await c.call('POST', '/subscriptions/create/', { customerId, planIdentifier, chargePeriod })).id as string;
+    const stateOf = async (customerId: string, productId = product.id, options: { key?: string } = {}) => {
+      const res = await offering(productId, `?customer_id=${customerId}`, options);
+      expect(res.status).toBe(200);
+      return res.body.subscription;
+    };
+
+    const yearly = await buyer();
+    const yearlyId = await subscribe(yearly, basic.identifier, 'YEARLY');
+    const current = { hasPreviousSubscription: true, planIdentifier: basic.identifier, subscriptionId: yearlyId, chargePeriod: 'YEARLY' };
+    expect(await stateOf(yearly)).toEqual(current);
+    expect(await stateOf(yearly, product.id, { key: org.sandbox.clientKey })).toEqual(current);
+    expect(await stateOf(yearly, other.id)).toEqual({ hasPreviousSubscription: false });
+
+    // Until a cancellation at the period's end takes effect, the subscription still grants.
+    await c.call('POST', `/subscriptions/${yearlyId}/cancel/`, { cancellationType: 'CURRENT_PERIOD_ENDS' });
+    expect(await stateOf(yearly)).toEqual(current);
+
+    const gone = await buyer();
+    const goneId = await subscribe(gone, basic.identifier);
+    await c.call('POST', `/subscriptions/${goneId}/cancel/`, { cancellationType: 'IMMEDIATE' });
+    expect(await stateOf(gone)).toEqual({ hasPreviousSubscription: true, planIdentifier: null, subscriptionId: null, chargePeriod: null });
+
+    const upgraded = await buyer();
+    const firstId = await subscribe(upgraded, basic.identifier);
+    const { subscriptionId: nextId } = await c.call('POST', `/subscriptions/${firstId}/update/`, {
+      planIdentifier: pro.identifier,
+      chargePeriod: 'MONTHLY',
+    });
+    expect(nextId).not.toBe(firstId);
+    expect(await stateOf(upgraded)).toEqual({
+      hasPreviousSubscription: true,
+      planIdentifier: pro.identifier,
+      subscriptionId: nextId,
+      chargePeriod: 'MONTHLY',
+    });
+  });
+
   it('finds a product by identifier too, and answers 404 for unknown and archived products', async () => {
     const c = catalog();
     const product = await c.product();

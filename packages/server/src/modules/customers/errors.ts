@@ -16,3 +16,10 @@ export const customerIdUnaddressable = (customerId: string): ApiError =>
     `customerId "${customerId}" can't be used in a URL path: it may not be "." or "..", nor contain /, ?, # or %`,
     'validation_error',
   );
+export const customerHasSubscriptions = (customerId: string, count: number): ApiError =>
+  badRequest(
+    `The customer "${customerId}" has ${count === 1 ? 'an active subscription' : `${count} active subscriptions`}, ` +
+      'and a customer with an active subscription can\'t be archived. Cancel the subscriptions first, ' +
+      'or archive with ?cancel_subscriptions=true to cancel them immediately as part of the archive.',
+    'customer_has_active_subscriptions',
+  );

@@ -4,6 +4,7 @@ import {
   CustomerCreate,
   CustomerList,
   CustomerListQuery,
+  CustomerArchiveQuery,
   CustomerPath,
   CustomerUpdate,
   ErrorBody,
@@ -89,13 +90,21 @@ export function customerRoutes(app: App, service: CustomerService): void {
       schema: {
         tags,
         summary: 'Archive a customer',
-        description: 'A soft delete: the customer leaves the list, and its customerId can never be used again.',
+        description:
+          'A soft delete: the customer leaves the list, loses every entitlement, and its customerId can never be used again. ' +
+          'A customer with a subscription that would bill again (active, trialing or past_due) is refused with 400 ' +
+          '`customer_has_active_subscriptions`, unless `cancel_subscriptions=true` (ours) is given: those subscriptions are then ' +
+          'cancelled immediately, with their `subscription.cancelled` events, in the same transaction as the archive. ' +
+          'One-time purchases do not block it.',
         params: CustomerPath,
+        querystring: CustomerArchiveQuery,
         response: { 204: Type.Null(), ...errors },
       },
     },
     async (request, reply) => {
-      await service.archive(authOf(request), request.params.customerId);
+      await service.archive(authOf(request), request.params.customerId, {
+        cancelSubscriptions: request.query.cancel_subscriptions === true,
+      });
       return reply.code(204).send(null);
     },
   );

@@ -10,10 +10,12 @@ import { recordEvent } from '../events/writer.js';
 import type { EntitlementChanges } from '../../edge/change-feed.js';
 import { badRequest } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
+import { countBillingSubscriptions, endBillingSubscriptions } from '../subscriptions/end-all.js';
 import * as repo from './repo.js';
 import {
   customerArchived,
   customerExists,
+  customerHasSubscriptions,
   customerIdRetired,
   customerIdUnaddressable,
   customerNotFound,
@@ -186,12 +188,23 @@ export class CustomerService {
     });
   }
 
-  async archive(scope: CustomerScope, customerId: string): Promise<void> {
+  /**
+   * Archives the customer. One with a subscription that would bill again is refused,
+   * unless `cancelSubscriptions` ends those subscriptions in the same transaction.
+   */
+  async archive(scope: CustomerScope, customerId: string, options: { cancelSubscriptions?: boolean } = {}): Promise<void> {
     await inTransaction(this.db, async (tx) => {
       const row = await repo.findCustomer(tx, scope.environmentId, customerId, { forUpdate: true });
       if (!row) throw customerNotFound(customerId);
       if (row.archived_at) throw badRequest(`The customer "${customerId}" is already archived`, 'customer_archived');
       const at = this.clock.now();
+      if (options.cancelSubscriptions) {
+        // The seller archives: a cancellation by the merchant, as the reference names its reasons.
+        await endBillingSubscriptions(tx, scope, row.id, at, 'CANCELLED_BY_MERCHANT');
+      } else {
+        const live = await countBillingSubscriptions(tx, scope.environmentId, row.id);
+        if (live > 0) throw customerHasSubscriptions(customerId, live);
+      }
       await repo.archiveCustomer(tx, row.id, at);
       await this.announceUpdate(tx, scope, row, { ...row, archived_at: at, modified_at: at });
       // An archived customer is entitled to nothing.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chargeId, choosePrice, currencySymbol, periodDisplayName, pricingLocaleOf } from './offering.compute.js';
+import { chargeId, choosePrice, currencySymbol, offeringSubscription, periodDisplayName, pricingLocaleOf } from './offering.compute.js';
 import type { StoredPrice } from '../catalog/prices/prices.compute.js';
 
 const price = (currency: string, enabled = true): { price: StoredPrice } => ({
@@ -43,5 +43,44 @@ describe('offering computations', () => {
     expect(choosePrice(prices, 'JPY', 'EUR')?.price.currency).toBe('EUR');
     expect(choosePrice(prices, 'GBP', null)?.price.currency).toBe('USD');
     expect(choosePrice([price('GBP', false)], 'GBP', null)).toBeNull();
+  });
+});
+
+describe("the customer's subscription on an offering", () => {
+  const now = new Date('2026-06-15T12:00:00Z');
+  const row = (id: string, status: string, endDate: string | null = null, planIdentifier = `plan-${id}`) => ({
+    id,
+    status,
+    chargePeriod: 'MONTHLY',
+    endDate: endDate ? new Date(endDate) : null,
+    planIdentifier,
+  });
+
+  it('is only "never subscribed" without subscriptions', () => {
+    expect(offeringSubscription([], now)).toEqual({ hasPreviousSubscription: false });
+  });
+
+  it.each(['active', 'trialing', 'past_due'])('names a %s subscription as the current one', (status) => {
+    expect(offeringSubscription([row('a', status)], now)).toEqual({
+      hasPreviousSubscription: true,
+      planIdentifier: 'plan-a',
+      subscriptionId: 'a',
+      chargePeriod: 'MONTHLY',
+    });
+  });
+
+  it('counts a cancelled subscription as current until its end date, and as previous after it', () => {
+    expect(offeringSubscription([row('a', 'canceled', '2026-06-15T12:00:01Z')], now).subscriptionId).toBe('a');
+    expect(offeringSubscription([row('a', 'canceled', '2026-06-15T12:00:00Z')], now)).toEqual({
+      hasPreviousSubscription: true,
+      planIdentifier: null,
+      subscriptionId: null,
+      chargePeriod: null,
+    });
+  });
+
+  it('takes the newest granting subscription, passing over ended ones before it', () => {
+    const rows = [row('newest', 'canceled', '2026-01-01T00:00:00Z'), row('older', 'active'), row('oldest', 'active')];
+    expect(offeringSubscription(rows, now).subscriptionId).toBe('older');
   });
 });

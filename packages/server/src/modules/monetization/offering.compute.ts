@@ -6,6 +6,7 @@ import {
   type OfferingCharge,
   type OfferingFeature,
   type OfferingPlan,
+  type OfferingSubscription,
   type PlanPrice,
   type ProductOffering,
 } from '@billow/contract';
@@ -47,6 +48,37 @@ export interface OfferingInput {
   plans: OfferingPlanInput[];
   features: Map<string, OfferingFeatureInput>;
   isCustomerExists: boolean;
+  subscription: OfferingSubscription;
+}
+
+/** One of the customer's subscriptions of the product, as the offering reads it. */
+export interface CustomerSubscriptionInput {
+  id: string;
+  status: string;
+  chargePeriod: string;
+  endDate: Date | null;
+  planIdentifier: string;
+}
+
+const GRANTING = ['active', 'trialing', 'past_due'];
+
+/**
+ * The customer's subscription state for a pricing page: whether they ever subscribed to
+ * the product, and the subscription that grants them the product now (the newest), if
+ * any, so the page can mark the current plan. A cancelled subscription whose end date is
+ * still ahead grants until then; one that has ended is only a previous subscription.
+ */
+export function offeringSubscription(rows: CustomerSubscriptionInput[], now: Date): OfferingSubscription {
+  if (rows.length === 0) return { hasPreviousSubscription: false };
+  const current = rows.find(
+    (row) => GRANTING.includes(row.status) || (row.status === 'canceled' && row.endDate !== null && row.endDate > now),
+  );
+  return {
+    hasPreviousSubscription: true,
+    planIdentifier: current?.planIdentifier ?? null,
+    subscriptionId: current?.id ?? null,
+    chargePeriod: current?.chargePeriod ?? null,
+  };
 }
 
 const PERIOD_NAMES: Record<string, string> = {
@@ -264,9 +296,7 @@ export function buildOffering(input: OfferingInput): ProductOffering {
     baseCurrencyCode,
     baseCurrencySymbol: currencySymbol(baseCurrencyCode, pricingLocale),
     plans,
-    // Subscriptions do not exist in Billow yet, so no customer has had one. When they do, this reports the
-    // customer's current or last subscription of this product (planIdentifier, subscriptionId, chargePeriod).
-    subscription: { hasPreviousSubscription: false },
+    subscription: input.subscription,
     isCustomerExists: input.isCustomerExists,
     billingPeriods: billingPeriodsOf(plans),
   };

@@ -50,3 +50,20 @@ export async function publishedPlans(
   }
   return query.orderBy('v.ordering').orderBy('p.seq').execute();
 }
+
+/**
+ * The customer's subscriptions of the product that ever took effect, newest first:
+ * never the records a change replaced (superseded) nor changes that never completed.
+ */
+export async function customerSubscriptionsOfProduct(db: Executor, environmentId: string, customerUuid: string, productId: string) {
+  return db
+    .selectFrom('subscriptions as s')
+    .innerJoin('plans as p', 'p.id', 's.plan_id')
+    .select(['s.id', 's.status', 's.charge_period', 's.end_date', 'p.identifier as plan_identifier'])
+    .where('s.environment_id', '=', environmentId)
+    .where('s.customer_id', '=', customerUuid)
+    .where('s.product_id', '=', productId)
+    .where('s.status', 'not in', ['superseded', 'incomplete', 'incomplete_expired'])
+    .orderBy('s.seq', 'desc')
+    .execute();
+}

@@ -1,6 +1,7 @@
 import { ErrorBody, ProductOffering, ProductOfferingPath, ProductOfferingQuery } from '@billow/contract';
 import { authOf, SERVER_OR_CLIENT, type App } from '../../http/route-types.js';
 import type { Db } from '../../db/connect.js';
+import type { Clock } from '../../lib/clock.js';
 import { OfferingService } from './service.js';
 
 const tags = ['Monetization'];
@@ -8,11 +9,12 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody 
 
 export interface MonetizationDeps {
   db: Db;
+  clock: Clock;
 }
 
 /** The public read models that pricing pages are drawn from. */
-export function monetizationRoutes(app: App, { db }: MonetizationDeps): void {
-  const service = new OfferingService(db);
+export function monetizationRoutes(app: App, { db, clock }: MonetizationDeps): void {
+  const service = new OfferingService(db, clock);
   app.get(
     '/api/v1/monetization/product-offering/:product_id/',
     {
@@ -26,8 +28,11 @@ export function monetizationRoutes(app: App, { db }: MonetizationDeps): void {
           'requested currency, else in the product settings\' currency, else its first enabled price',
           '(`price.currency` says which); `billingPeriods` lists the charge periods those prices use.',
           'Amounts are in the currency\'s major unit, exactly as set. With `customer_id`, `isCustomerExists`',
-          'says whether that customer exists (archived customers do not), and `countryCode` comes from its',
-          'billing address. The product is named by its id or its identifier; an unknown or archived product is 404.',
+          'says whether that customer exists (archived customers do not), `countryCode` comes from its',
+          'billing address, and `subscription` says whether the customer ever subscribed to the product',
+          '(`hasPreviousSubscription`) and which subscription grants it the product now (`planIdentifier`,',
+          '`subscriptionId`, `chargePeriod`; null when none does, e.g. after a cancellation took effect).',
+          'The product is named by its id or its identifier; an unknown or archived product is 404.',
         ].join(' '),
         params: ProductOfferingPath,
         querystring: ProductOfferingQuery,

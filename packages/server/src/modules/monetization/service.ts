@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { countryOfIp } from '../../lib/geoip.js';
-import type { EntitlementDetails, ProductOffering, ProductOfferingQuery } from '@billow/contract';
+import type { EntitlementDetails, OfferingSubscription, ProductOffering, ProductOfferingQuery } from '@billow/contract';
+import type { Clock } from '../../lib/clock.js';
 import type { Db } from '../../db/connect.js';
 import { badRequest } from '../../http/errors.js';
 import { normalizeCountry } from '../../lib/countries.js';
@@ -12,7 +13,7 @@ import { listPrices, toStored } from '../catalog/prices/repo.js';
 import { FALLBACK_CURRENCY } from '../catalog/prices/service.js';
 import { findProduct } from '../catalog/products/repo.js';
 import { findCustomer } from '../customers/repo.js';
-import { buildOffering, type OfferingFeatureInput, type OfferingPlanInput } from './offering.compute.js';
+import { buildOffering, offeringSubscription, type OfferingFeatureInput, type OfferingPlanInput } from './offering.compute.js';
 import * as repo from './repo.js';
 
 export interface OfferingScope {
@@ -54,7 +55,10 @@ function addressToLocate(scope: OfferingScope, raw: string | undefined): string 
 }
 
 export class OfferingService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
 
   /** What a pricing page shows for a product: its published plans with their prices, and the customer's state. */
   async productOffering(scope: OfferingScope, productRef: string, query: ProductOfferingQuery): Promise<ProductOffering> {
@@ -111,6 +115,7 @@ export class OfferingService {
 
     // An archived customer is gone for new purchases: it does not count as existing.
     const liveCustomer = customer && customer.archived_at === null ? customer : null;
+    const subscription = await this.subscriptionState(scope, liveCustomer?.id ?? null, product.id);
     const country = (liveCustomer?.billing_address as { country?: unknown } | null)?.country;
     return buildOffering({
       organizationId: scope.organizationId,
@@ -121,6 +126,22 @@ export class OfferingService {
       plans,
       features,
       isCustomerExists: liveCustomer !== null,
+      subscription,
     });
+  }
+
+  private async subscriptionState(scope: OfferingScope, customerUuid: string | null, productId: string): Promise<OfferingSubscription> {
+    if (customerUuid === null) return { hasPreviousSubscription: false };
+    const rows = await repo.customerSubscriptionsOfProduct(this.db, scope.environmentId, customerUuid, productId);
+    return offeringSubscription(
+      rows.map((row) => ({
+        id: row.id,
+        status: row.status,
+        chargePeriod: row.charge_period,
+        endDate: row.end_date,
+        planIdentifier: row.plan_identifier,
+      })),
+      this.clock.now(),
+    );
   }
 }

@@ -72,3 +72,21 @@ export async function expiredPendingUpdates(db: Executor, now: Date): Promise<Su
     .limit(500)
     .execute();
 }
+
+/**
+ * The customer's subscriptions that would bill again or are waiting to: live recurring
+ * ones and pending changes (incomplete), locked, oldest first. ONE_TIME records are not
+ * among them: they were paid for once and bill nothing more.
+ */
+export async function billingSubscriptionsOf(db: Executor, environmentId: string, customerUuid: string): Promise<SubscriptionRow[]> {
+  return db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('environment_id', '=', environmentId)
+    .where('customer_id', '=', customerUuid)
+    .where('status', 'in', ['active', 'trialing', 'past_due', 'incomplete'])
+    .where('charge_period', '!=', 'ONE_TIME')
+    .orderBy('seq')
+    .forUpdate()
+    .execute();
+}
