@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Metadata, NullableString, Paginated, PageQuery, Timestamp } from './common.js';
+import { INT4_MAX, Metadata, NullableString, Paginated, PageQuery, Timestamp } from './common.js';
 
 export const TAX_CODES = [
   'saas',
@@ -346,7 +346,7 @@ export const PlanPublished = Type.Object(
 
 export const PlanPath = Type.Object({ identifier: Type.String({ minLength: 1, maxLength: 200 }) });
 export const VersionQuery = Type.Object({
-  version: Type.Optional(Type.Integer({ minimum: 1, description: 'A plan version; the newest when omitted' })),
+  version: Type.Optional(Type.Integer({ minimum: 1, maximum: INT4_MAX, description: 'A plan version; the newest when omitted' })),
 });
 export const VersionPageQuery = Type.Object({ ...PageQuery.properties, ...VersionQuery.properties });
 

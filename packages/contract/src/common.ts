@@ -9,6 +9,9 @@ export const ErrorBody = Type.Object(
 );
 export type ErrorBody = Static<typeof ErrorBody>;
 
+/** The largest value of a PostgreSQL integer column: numbers that name such a row are bounded by it. */
+export const INT4_MAX = 2_147_483_647;
+
 export const PageQuery = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, description: 'Page number, from 1' })),
   page_size: Type.Optional(

@@ -11,6 +11,8 @@ import type { Clock } from './lib/clock.js';
 import { KeyCache, registerAuth, type AuthPolicy } from './http/auth.js';
 import { parseQuery, registerJsonBodyParser } from './http/casing.js';
 import { environmentRewriter } from './http/environment.js';
+import { clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
+import { registerInputGuards } from './http/input-guards.js';
 import { registerErrorHandler } from './http/errors.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { lazyRequestLogger } from './http/request-logger.js';
@@ -97,8 +99,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       querystringParser: parseQuery,
       maxParamLength: 500,
     },
-    return503OnClosing: true,
+    // Our own onRequest hook answers 503 in the one error format (http/input-guards.ts).
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const keyCache = new KeyCache(database.db, clock, config.keyCacheTtlMs);
@@ -130,6 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerValidation(app);
   registerJsonBodyParser(app);
   registerErrorHandler(app);
+  registerInputGuards(app);
   registerNotFound(app);
   registerObservability(app, registry);
   registerAuth(app, keyCache);

@@ -1,5 +1,5 @@
 import { catalogClient } from './catalog-support.js';
-import { uniqueId, type TestServer } from './harness.js';
+import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
 
 export const CARDS = {
   ok: '4242 4242 4242 4242',
@@ -63,4 +63,13 @@ export async function shop(server: TestServer, key: string, prefix = '/sandbox')
     return res.body;
   };
   return { api, call, product, seats, plans, customer, card };
+}
+
+export type Shop = Awaited<ReturnType<typeof shop>>;
+
+/** A test server with a new organization whose sandbox has a shop: the usual start of a commerce test. */
+export async function openShop(): Promise<{ server: TestServer; org: TestOrg; s: Shop }> {
+  const server = await startTestServer();
+  const org = await server.createOrg();
+  return { server, org, s: await shop(server, org.sandbox.serverKey) };
 }

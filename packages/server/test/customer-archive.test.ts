@@ -1,17 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shop } from './commerce-support.js';
-import { startTestServer, type TestOrg, type TestServer } from './harness.js';
+import { openShop, type Shop } from './commerce-support.js';
+import type { TestServer } from './harness.js';
 
 /** DOMAIN.md §2.1: a customer with an active subscription can't be archived, unless ?cancel_subscriptions=true (ours). */
 let server: TestServer;
-let org: TestOrg;
-let s: Awaited<ReturnType<typeof shop>>;
+let s: Shop;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  org = await server.createOrg();
-  s = await shop(server, org.sandbox.serverKey);
-});
+beforeAll(async () => ({ server, s } = await openShop()));
 afterAll(() => server.close());
 
 const archive = (customerId: string, query = '') => s.call('DELETE', `/customers/${customerId}/${query}`);

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { camelToSnake, renameKeysDeep, snakeToCamel } from '../lib/casing.js';
 import { ApiError } from './errors.js';
+import { assertNoNul, assertShallow } from './input-guards.js';
 
 /**
  * Request bodies are accepted in camelCase or snake_case, deeply, and handed to
@@ -19,10 +20,17 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       if (text === '') return done(null, undefined);
       let parsed: unknown;
       try {
+        assertShallow(text);
         parsed = secureJson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' });
       } catch (error) {
+        if (error instanceof ApiError) return done(error);
         const reason = error instanceof Error ? error.message : 'it could not be parsed';
         return done(new ApiError(400, 'invalid_json', `The request body is not valid JSON: ${reason}`));
+      }
+      try {
+        assertNoNul(text, parsed);
+      } catch (error) {
+        return done(error as ApiError);
       }
       done(null, renameKeysDeep(parsed, snakeToCamel));
     },
