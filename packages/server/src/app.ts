@@ -9,6 +9,7 @@ import type { Config, Role } from './config.js';
 import type { DatabaseHandle } from './db/connect.js';
 import type { Clock } from './lib/clock.js';
 import { KeyCache, registerAuth, type AuthPolicy } from './http/auth.js';
+import { AuthFailureLimiter } from './http/auth-failures.js';
 import { parseQuery, registerJsonBodyParser } from './http/casing.js';
 import { environmentRewriter } from './http/environment.js';
 import { clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
@@ -138,7 +139,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerInputGuards(app);
   registerNotFound(app);
   registerObservability(app, registry);
-  registerAuth(app, keyCache);
+  registerAuth(app, {
+    cache: keyCache,
+    failures: new AuthFailureLimiter({ ...config.authFailureLimit, redis: deps.redis ?? null }),
+  });
   await registerRateLimit(app, { ...config.rateLimit, redis: deps.redis ?? null });
   registerIdempotency(app, database.db, clock);
 

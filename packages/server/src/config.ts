@@ -38,6 +38,8 @@ export interface Config {
   logFormat: LogFormat;
   bodyLimitBytes: number;
   rateLimit: { max: number; windowMs: number };
+  /** Failed authentications (401) one client address may cause per window before it gets 429. */
+  authFailureLimit: { max: number; windowMs: number };
   redisUrl: string | null;
   keyCacheTtlMs: number;
   trustProxy: boolean;
@@ -153,6 +155,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: {
       max: integer(env, 'BILLOW_RATE_LIMIT_MAX', 100, 1),
       windowMs: integer(env, 'BILLOW_RATE_LIMIT_WINDOW_MS', 1000, 1),
+    },
+    authFailureLimit: {
+      max: integer(env, 'BILLOW_AUTH_FAILURE_LIMIT_MAX', 30, 1),
+      windowMs: integer(env, 'BILLOW_AUTH_FAILURE_WINDOW_MS', 60_000, 1000),
     },
     redisUrl: env.REDIS_URL || null,
     keyCacheTtlMs: integer(env, 'BILLOW_KEY_CACHE_TTL_MS', 5000),

@@ -105,6 +105,7 @@ function viaNodeHttp(
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const config = loadConfig({
     BILLOW_RATE_LIMIT_MAX: '100000',
+    BILLOW_AUTH_FAILURE_LIMIT_MAX: '100000',
     LOG_LEVEL: 'silent',
     ...options.env,
   } as NodeJS.ProcessEnv);

@@ -39,6 +39,60 @@ describe('rate limiting in process', () => {
   });
 });
 
+describe('requests without a valid key', () => {
+  let server: TestServer;
+  let lookups = 0;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { BILLOW_AUTH_FAILURE_LIMIT_MAX: '3', BILLOW_AUTH_FAILURE_WINDOW_MS: '60000' } });
+    // Counts the key lookups that reach the database (cache misses).
+    const cache = server.app.billow.keyCache;
+    const lookup = cache.lookup.bind(cache);
+    cache.lookup = (secret: string) => {
+      lookups++;
+      return lookup(secret);
+    };
+  });
+  afterAll(() => server.close());
+
+  const bogus = (i: number) => `sk_live_${String(i).padStart(40, 'x')}`;
+
+  it('are limited per address: past the budget, 429 before any key lookup; a cached valid key still works', async () => {
+    const org = await server.createOrg();
+    expect((await server.request('GET', '/api/v1/customers/', { key: org.production.serverKey })).status).toBe(200);
+    lookups = 0;
+    for (let i = 0; i < 3; i++) expect((await server.request('GET', '/api/v1/customers/', { key: bogus(i) })).status).toBe(401);
+    expect(lookups).toBe(3);
+
+    const statuses: number[] = [];
+    for (let i = 3; i < 23; i++) {
+      const res = await server.request('GET', '/api/v1/customers/', { key: bogus(i) });
+      statuses.push(res.status);
+      if (res.status === 429) {
+        expect(res.body).toEqual({ detail: expect.stringMatching(/without a valid key from this address/), code: 'rate_limited' });
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect(res.headers.get('ratelimit-remaining')).toBe('0');
+      }
+    }
+    // One lookup a second is still allowed from a blocked address; the rest never reach the database.
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(18);
+    expect(lookups - 3).toBe(statuses.filter((status) => status === 401).length);
+    expect(lookups - 3).toBeLessThanOrEqual(2);
+
+    const none = await server.request('GET', '/api/v1/customers/');
+    expect([401, 429]).toContain(none.status);
+    const partner = await server.request('GET', '/api/v1/partner/organizations/', { headers: { 'x-billow-partner-key': 'bpk_nope' } });
+    expect([401, 429]).toContain(partner.status);
+    expect((await server.request('GET', '/api/v1/customers/', { key: org.production.serverKey })).status).toBe(200);
+  });
+
+  it('let a blocked address have a valid, uncached key looked up once a second', async () => {
+    const org = await server.createOrg();
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const fresh = await server.request('GET', '/sandbox/api/v1/customers/', { key: org.sandbox.serverKey });
+    expect(fresh.status).toBe(200);
+  });
+});
+
 async function redisReachable(): Promise<boolean> {
   const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 500, retryStrategy: () => null });
@@ -66,8 +120,12 @@ describe.skipIf(!haveRedis)('rate limiting shared through Redis', () => {
     redisA = new Redis(url);
     redisB = new Redis(url);
     database = await openTestDatabase();
-    a = await startTestServer({ env: LIMITS, database, redis: redisA });
-    b = await startTestServer({ env: LIMITS, database, redis: redisB });
+    // Failures counted by an earlier run (in the last minute) must not count against this one.
+    const stale = await redisA.keys('billow-authfail*');
+    if (stale.length > 0) await redisA.del(...stale);
+    const env = { ...LIMITS, BILLOW_AUTH_FAILURE_LIMIT_MAX: '3' };
+    a = await startTestServer({ env, database, redis: redisA });
+    b = await startTestServer({ env, database, redis: redisB });
   });
   afterAll(async () => {
     await a.close();
@@ -83,5 +141,18 @@ describe.skipIf(!haveRedis)('rate limiting shared through Redis', () => {
     const statuses = [];
     for (const server of [a, b, a, b]) statuses.push((await server.request('GET', '/api/v1/customers/', { key })).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
+  it('counts failed authentications of one address across two processes', async () => {
+    const bogus = `sk_live_${'y'.repeat(40)}`;
+    const statuses = [];
+    for (const server of [a, b, a, b]) statuses.push((await server.request('GET', '/api/v1/customers/', { key: bogus })).status);
+    expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
+    // Past the shared budget: 429, unless this second's one lookup of a blocked address is still unused.
+    expect([429, 401]).toContain(statuses[3]);
+    const next = await a.request('GET', '/api/v1/customers/', { key: bogus });
+    expect(next.status).toBe(429);
+    const stale = await redisA.keys('billow-authfail*');
+    if (stale.length > 0) await redisA.del(...stale);
   });
 });

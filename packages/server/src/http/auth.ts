@@ -4,6 +4,7 @@ import type { Db } from '../db/connect.js';
 import type { EnvironmentKind } from '../config.js';
 import { claimedEnvironment, hashKey, type KeyKind } from '../modules/tenancy/keys.js';
 import { findKeyByHash, type KeyRecord } from '../modules/tenancy/repo.js';
+import { countAuthFailures, type AuthFailureLimiter } from './auth-failures.js';
 import { environmentOf } from './environment.js';
 import { forbidden, unauthorized } from './errors.js';
 
@@ -56,6 +57,12 @@ export class KeyCache {
     const hit = this.entries.get(hash);
     if (hit && hit.expires > this.clock.now().getTime()) return hit.record;
     return this.load(hash);
+  }
+
+  /** True when the key's record is in memory: checking it costs no database read. */
+  has(secret: string): boolean {
+    const hit = this.entries.get(hashKey(secret));
+    return hit !== undefined && hit.expires > this.clock.now().getTime();
   }
 
   async lookup(secret: string): Promise<KeyRecord | null> {
@@ -128,20 +135,30 @@ function admitEnvironmentKey(
 /** Synchronous when the key is cached; a promise only when the database must be read. */
 function authenticateEnvironment(
   request: FastifyRequest,
-  cache: KeyCache,
+  guard: AuthGuard,
   accepted: readonly ('server' | 'client')[],
 ): void | Promise<void> {
+  const { cache, failures } = guard;
   const secret = bearerToken(request);
   if (!secret) {
-    throw unauthorized('Authentication required: send your API key as "Authorization: Bearer <key>"');
+    return failures.refuseIfBlocked(request.ip).then(() => {
+      throw unauthorized('Authentication required: send your API key as "Authorization: Bearer <key>"');
+    });
+  }
+  if (!cache.has(secret)) {
+    return failures
+      .refuseIfBlocked(request.ip)
+      .then(() => cache.lookup(secret))
+      .then((record) => admitEnvironmentKey(request, secret, record, accepted));
   }
   const key = cache.find(secret);
   if (key instanceof Promise) return key.then((record) => admitEnvironmentKey(request, secret, record, accepted));
   admitEnvironmentKey(request, secret, key, accepted);
 }
 
-async function authenticatePartner(request: FastifyRequest, cache: KeyCache): Promise<void> {
+async function authenticatePartner(request: FastifyRequest, { cache, failures }: AuthGuard): Promise<void> {
   const header = PARTNER_KEY_HEADERS.map((name) => request.headers[name]).find((v) => typeof v === 'string');
+  if (typeof header !== 'string' || !cache.has(header.trim())) await failures.refuseIfBlocked(request.ip);
   if (typeof header !== 'string' || header.trim() === '') {
     throw unauthorized('Partner authentication required: send your partner key in the X-Billow-Partner-Key header');
   }
@@ -151,7 +168,14 @@ async function authenticatePartner(request: FastifyRequest, cache: KeyCache): Pr
   request.partner = { keyId: key.id, partnerId: key.partnerId };
 }
 
-export function registerAuth(app: FastifyInstance, cache: KeyCache): void {
+/** What authentication needs: the key cache, and the count of failures per address. */
+export interface AuthGuard {
+  cache: KeyCache;
+  failures: AuthFailureLimiter;
+}
+
+export function registerAuth(app: FastifyInstance, guard: AuthGuard): void {
+  countAuthFailures(app, guard.failures);
   app.decorateRequest('environment', 'production');
   app.decorateRequest('auth', null);
   app.decorateRequest('partner', null);
@@ -160,7 +184,7 @@ export function registerAuth(app: FastifyInstance, cache: KeyCache): void {
     request.environment = environmentOf(request.raw);
     let pending: void | Promise<void>;
     try {
-      pending = authenticate(request, cache);
+      pending = authenticate(request, guard);
     } catch (error) {
       return done(error as Error);
     }
@@ -169,11 +193,11 @@ export function registerAuth(app: FastifyInstance, cache: KeyCache): void {
   });
 }
 
-function authenticate(request: FastifyRequest, cache: KeyCache): void | Promise<void> {
+function authenticate(request: FastifyRequest, guard: AuthGuard): void | Promise<void> {
   const policy = request.routeOptions.config.auth;
   if (!policy || policy === 'public') return;
-  if (policy === 'partner') return authenticatePartner(request, cache);
-  return authenticateEnvironment(request, cache, policy);
+  if (policy === 'partner') return authenticatePartner(request, guard);
+  return authenticateEnvironment(request, guard, policy);
 }
 
 export type { KeyKind };

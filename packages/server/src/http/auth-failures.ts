@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { ApiError } from './errors.js';
+
+export interface AuthFailureLimits {
+  /** Failed authentications an address may make in a window before it is turned away. */
+  max: number;
+  windowMs: number;
+  /** Shares the counts between processes when set. */
+  redis: Redis | null;
+}
+
+function limiter(limits: AuthFailureLimits, points: number, durationSeconds: number, keyPrefix: string): RateLimiterAbstract {
+  const options = { points, duration: durationSeconds, keyPrefix };
+  return limits.redis
+    ? new RateLimiterRedis({ ...options, storeClient: limits.redis, useRedisPackage: false })
+    : new RateLimiterMemory(options);
+}
+
+/**
+ * Counts failed authentications (401s) per client address. An address over its budget
+ * is answered 429 before its key is looked up, so guessing keys costs the guesser, not
+ * the database. Requests with a valid key that is already cached are never slowed, and
+ * a blocked address still has one key a second looked up, so that a valid key behind an
+ * address it shares with a guesser (a NAT, a proxy) keeps working.
+ */
+export class AuthFailureLimiter {
+  private readonly failures: RateLimiterAbstract;
+  private readonly probes: RateLimiterAbstract;
+
+  constructor(private readonly limits: AuthFailureLimits) {
+    this.failures = limiter(limits, limits.max, Math.max(1, Math.ceil(limits.windowMs / 1000)), 'billow-authfail');
+    this.probes = limiter(limits, 1, 1, 'billow-authfail-probe');
+  }
+
+  /** Refuses (429) an address that has used up its failures; a store that can't answer lets it through. */
+  async refuseIfBlocked(address: string): Promise<void> {
+    const state = await this.failures.get(address).catch(() => null);
+    if (!state || state.consumedPoints < this.limits.max) return;
+    if (await this.probes.consume(address).then(() => true, () => false)) return;
+    const seconds = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+    throw new ApiError(
+      429,
+      'rate_limited',
+      `Too many requests without a valid key from this address: at most ${this.limits.max} per ${this.limits.windowMs / 1000} s; retry in ${seconds} s`,
+      {
+        'retry-after': String(seconds),
+        'ratelimit-limit': String(this.limits.max),
+        'ratelimit-remaining': '0',
+        'ratelimit-reset': String(seconds),
+      },
+    );
+  }
+
+  recordFailure(address: string): Promise<void> {
+    return this.failures.penalty(address, 1).then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+}
+
+/** Every 401 counts against the address it came from. */
+export function countAuthFailures(app: FastifyInstance, limiter: AuthFailureLimiter): void {
+  app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode === 401) await limiter.recordFailure(request.ip);
+  });
+}
