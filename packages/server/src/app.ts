@@ -105,6 +105,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     forceCloseConnections: 'idle',
     frameworkErrors,
     clientErrorHandler,
+    // A connection that sends nothing, or its headers or body too slowly, is answered 408 and closed
+    // (checked every second at most), so that slow or stalled clients cannot hold connections forever.
+    http: {
+      headersTimeout: config.timeouts.headersMs,
+      connectionsCheckingInterval: Math.min(1_000, Math.ceil(config.timeouts.headersMs / 2)),
+    },
+    requestTimeout: config.timeouts.requestMs,
+    keepAliveTimeout: config.timeouts.keepAliveMs,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const keyCache = new KeyCache(database.db, clock, config.keyCacheTtlMs);

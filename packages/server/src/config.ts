@@ -38,6 +38,8 @@ export interface Config {
   logFormat: LogFormat;
   bodyLimitBytes: number;
   rateLimit: { max: number; windowMs: number };
+  /** How long a connection may take to send its headers, its whole request, and stay idle between requests. */
+  timeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
   /** Failed authentications (401) one client address may cause per window before it gets 429. */
   authFailureLimit: { max: number; windowMs: number };
   redisUrl: string | null;
@@ -138,6 +140,18 @@ function parseMedia(env: NodeJS.ProcessEnv, dataDir: string): MediaConfig {
   };
 }
 
+function parseTimeouts(env: NodeJS.ProcessEnv): Config['timeouts'] {
+  const timeouts = {
+    headersMs: integer(env, 'BILLOW_HEADERS_TIMEOUT_MS', 10_000, 100),
+    requestMs: integer(env, 'BILLOW_REQUEST_TIMEOUT_MS', 120_000, 100),
+    keepAliveMs: integer(env, 'BILLOW_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100),
+  };
+  if (timeouts.headersMs > timeouts.requestMs) {
+    throw new ConfigError('BILLOW_HEADERS_TIMEOUT_MS may not be longer than BILLOW_REQUEST_TIMEOUT_MS');
+  }
+  return timeouts;
+}
+
 /** The only place that reads process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.BILLOW_DATA_DIR || './.billow/data');
@@ -156,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       max: integer(env, 'BILLOW_RATE_LIMIT_MAX', 100, 1),
       windowMs: integer(env, 'BILLOW_RATE_LIMIT_WINDOW_MS', 1000, 1),
     },
+    timeouts: parseTimeouts(env),
     authFailureLimit: {
       max: integer(env, 'BILLOW_AUTH_FAILURE_LIMIT_MAX', 30, 1),
       windowMs: integer(env, 'BILLOW_AUTH_FAILURE_WINDOW_MS', 60_000, 1000),
