@@ -282,6 +282,29 @@ describe('local uploads', () => {
     expect((await upload(presigned, randomBytes(MAX_BYTES))).status).toBe(204);
   });
 
+  it('uses each form once: a second upload answers 409 and leaves the first file as it was', async () => {
+    const presigned = await presign();
+    const first = randomBytes(64);
+    expect((await upload(presigned, first)).status).toBe(204);
+    const again = await upload(presigned, randomBytes(64));
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({ detail: expect.stringMatching(/already been used/), code: 'upload_form_used' });
+    expect(fs.readFileSync(objectFile(presigned.fileKey)).equals(first)).toBe(true);
+  });
+
+  it('lets exactly one of two concurrent uploads through one form win', async () => {
+    for (let round = 0; round < 5; round++) {
+      const presigned = await presign();
+      const bodies = [randomBytes(2_000), randomBytes(2_000)];
+      const answers = await Promise.all(bodies.map((bytes) => upload(presigned, bytes)));
+      const statuses = answers.map((res) => res.status).sort();
+      await Promise.all(answers.map((res) => res.arrayBuffer()));
+      expect(statuses).toEqual([204, 409]);
+      const winner = bodies[answers.findIndex((res) => res.status === 204)]!;
+      expect(fs.readFileSync(objectFile(presigned.fileKey)).equals(winner)).toBe(true);
+    }
+  });
+
   it('answers 4xx, never 500, to malformed forms', async () => {
     const presigned = await presign();
     const json = await fetch(presigned.url, {

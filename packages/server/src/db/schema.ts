@@ -199,6 +199,7 @@ export interface MediaUploadsTable {
   size: ColumnType<string | null, number | null, number | null>;
   stored_key: string | null;
   consumed_at: Timestamp | null;
+  form_used_at: Timestamp | null;
 }
 
 export interface InstanceSecretsTable {

@@ -26,3 +26,9 @@ export const linkRefused = (detail: string) => forbidden(detail);
 export const fileTooLarge = (maxBytes: number) =>
   new ApiError(413, 'payload_too_large', `The file is larger than this upload allows (${maxBytes} bytes)`);
 export const mediaNotFound = () => notFound('No such file', 'file_not_found');
+export const uploadFormUsed = () =>
+  new ApiError(
+    409,
+    'upload_form_used',
+    'This upload form has already been used: a form uploads one file, once. Request a new upload with POST /media/.',
+  );

@@ -7,6 +7,7 @@ import { fileTooLarge, mediaNotFound } from './errors.js';
 import { attachmentDisposition } from './file-names.js';
 import { DOWNLOAD_PATH, type DownloadQuery, type LocalDiskStore, UPLOAD_FIELDS, UPLOAD_PATH } from './local-store.js';
 import { sendFile } from './serve.js';
+import type { MediaService } from './service.js';
 
 /** Room for the form fields and multipart framing around the file itself. */
 const FORM_OVERHEAD_BYTES = 64 * 1024;
@@ -29,8 +30,8 @@ function uploadError(error: unknown, maxUploadBytes: number): unknown {
   return badRequest(`The upload is not a valid multipart/form-data body: ${e?.message ?? 'it could not be read'}`);
 }
 
-/** The form's fields, then its file streamed into the store: the S3 form-upload protocol. */
-async function receiveForm(request: FastifyRequest, store: LocalDiskStore): Promise<void> {
+/** The form's fields, then its file streamed into the store: the S3 form-upload protocol, each form once. */
+async function receiveForm(request: FastifyRequest, store: LocalDiskStore, media: MediaService): Promise<void> {
   const fields: Record<string, string> = {};
   for await (const part of request.parts()) {
     if (part.type === 'field') {
@@ -40,14 +41,15 @@ async function receiveForm(request: FastifyRequest, store: LocalDiskStore): Prom
     }
     if (part.fieldname !== 'file') throw badRequest('The file must be sent last, in a field named "file"');
     const policy = await store.verifyUpload(fields);
-    await store.receive(policy, part.file);
+    await media.throughFormOnce(policy.key, () => store.receive(policy, part.file));
     return;
   }
   throw badRequest('The form has no "file" field');
 }
 
 /** Routes that stand in for S3 when files are on local disk: the upload form target and signed downloads. */
-export function localStoreRoutes(app: App, store: LocalDiskStore, maxUploadBytes: number): void {
+export function localStoreRoutes(app: App, store: LocalDiskStore, media: MediaService): void {
+  const maxUploadBytes = media.maxUploadBytes;
   // Encapsulated, so that only this route accepts multipart bodies.
   void app.register(async (scope: FastifyInstance) => {
     await scope.register(multipart, {
@@ -63,7 +65,7 @@ export function localStoreRoutes(app: App, store: LocalDiskStore, maxUploadBytes
       if (declared > maxUploadBytes + FORM_OVERHEAD_BYTES) throw fileTooLarge(maxUploadBytes);
       if (!request.isMultipart()) throw unsupportedMediaType();
       try {
-        await receiveForm(request, store);
+        await receiveForm(request, store, media);
       } catch (error) {
         throw uploadError(error, maxUploadBytes);
       }

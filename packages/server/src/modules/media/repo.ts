@@ -113,3 +113,20 @@ export async function insertSecretIfAbsent(db: Executor, name: string, value: st
     .onConflict((oc) => oc.column('name').doNothing())
     .execute();
 }
+
+/** Marks the upload form of `fileKey` used; false when it already was (or never existed). */
+export async function claimUploadForm(db: Executor, fileKey: string, at: Date): Promise<boolean> {
+  const claimed = await db
+    .updateTable('media_uploads')
+    .set({ form_used_at: at })
+    .where('file_key', '=', fileKey)
+    .where('form_used_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  return claimed !== undefined;
+}
+
+/** Lets the form of `fileKey` be used again, after an upload through it failed. */
+export async function releaseUploadForm(db: Executor, fileKey: string): Promise<void> {
+  await db.updateTable('media_uploads').set({ form_used_at: null }).where('file_key', '=', fileKey).execute();
+}

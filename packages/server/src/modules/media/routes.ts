@@ -47,6 +47,6 @@ export function mediaRoutes(app: App, media: MediaService): void {
     },
   );
 
-  if (store instanceof LocalDiskStore) localStoreRoutes(app, store, media.maxUploadBytes);
+  if (store instanceof LocalDiskStore) localStoreRoutes(app, store, media);
   app.addHook('onClose', () => media.close());
 }

@@ -9,6 +9,7 @@ import {
   emptyFileName,
   uploadConsumed,
   uploadExpired,
+  uploadFormUsed,
   uploadListedTwice,
   uploadMissing,
   uploadTooLarge,
@@ -71,6 +72,20 @@ export class MediaService {
 
   get maxUploadBytes(): number {
     return this.options.maxUploadBytes;
+  }
+
+  /**
+   * Runs an upload through the form of `fileKey` once: a second use, even while the
+   * first is still arriving, is refused (409); a failed upload frees the form again.
+   */
+  async throughFormOnce<T>(fileKey: string, upload: () => Promise<T>): Promise<T> {
+    if (!(await repo.claimUploadForm(this.db, fileKey, this.clock.now()))) throw uploadFormUsed();
+    try {
+      return await upload();
+    } catch (error) {
+      await repo.releaseUploadForm(this.db, fileKey);
+      throw error;
+    }
   }
 
   /** The absolute root URLs are built on: BILLOW_PUBLIC_URL, else the request's own. */
