@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { PREPARED } from '../../db/prepared.js';
 import type { Executor } from '../../db/transaction.js';
+import type { RawMeter } from './compute.js';
 
 /** One row per (granting subscription, granted feature); a customer without any has one row of nulls. */
 export interface GrantRow {
@@ -89,4 +90,61 @@ export async function findCustomerState(
     }
   }
   return { grants, counters };
+}
+
+export interface AggregateRequest {
+  key: string;
+  identifier: string;
+  meter: RawMeter;
+  start: Date;
+  end: Date | null;
+}
+
+function numeric(field: string): RawBuilder<unknown> {
+  return sql`CASE WHEN jsonb_typeof(properties -> ${field}::text) = 'number' THEN (properties ->> ${field}::text)::numeric END`;
+}
+
+function aggregate(meter: RawMeter): RawBuilder<unknown> {
+  const field = meter.field ?? 'value';
+  switch (meter.aggregation) {
+    case 'COUNT':
+      return sql`count(*)`;
+    case 'SUM':
+      return sql`coalesce(sum(${numeric(field)}), 0)`;
+    case 'MAX':
+      return sql`coalesce(max(${numeric(field)}), 0)`;
+    case 'MIN':
+      return sql`coalesce(min(${numeric(field)}), 0)`;
+    case 'UNIQUE_COUNT':
+      return sql`count(DISTINCT nullif(properties -> ${field}::text, 'null'::jsonb))`;
+    case 'LATEST':
+      return sql`coalesce((array_agg(${numeric(field)} ORDER BY occurred_at DESC, created_at DESC)
+        FILTER (WHERE ${numeric(field)} IS NOT NULL))[1], 0)`;
+  }
+}
+
+/** The value of each RAW_EVENTS meter over its period, from the customer's events (see events.compute.ts); the events are written by the usage module. */
+export async function aggregateEvents(
+  db: Executor,
+  environmentId: string,
+  customerPk: string,
+  requests: AggregateRequest[],
+): Promise<Map<string, number>> {
+  const values = new Map<string, number>();
+  if (requests.length === 0) return values;
+  const parts = requests.map(({ key, identifier, meter, start, end }) => {
+    const named = meter.eventName
+      ? sql`event_name = ${meter.eventName}`
+      : sql`(event_name = ${identifier} OR properties ->> 'featureId' = ${identifier})`;
+    const until = end === null ? sql`` : sql`AND occurred_at < ${end}`;
+    const filtered =
+      Object.keys(meter.properties).length === 0 ? sql`` : sql`AND properties @> ${JSON.stringify(meter.properties)}::jsonb`;
+    return sql`
+      SELECT ${key}::text AS key, (${aggregate(meter)})::text AS value FROM usage_events
+      WHERE environment_id = ${environmentId} AND customer_id = ${customerPk}
+        AND occurred_at >= ${start} ${until} AND ${named} ${filtered}`;
+  });
+  const { rows } = await sql<{ key: string; value: string }>`${sql.join(parts, sql` UNION ALL `)}`.execute(db);
+  for (const row of rows) values.set(row.key, Math.floor(Number(row.value)));
+  return values;
 }

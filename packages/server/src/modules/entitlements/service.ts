@@ -28,8 +28,8 @@ import type { Db } from '../../db/connect.js';
 import type { Executor } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { customerNotFound } from '../customers/errors.js';
-import { rawMeterOf } from '../usage/events.compute.js';
-import { aggregateEvents, type AggregateRequest } from '../usage/repo.js';
+import { rawMeterOf } from './events.compute.js';
+import { aggregateEvents, type AggregateRequest } from './repo.js';
 import {
   computeEntitlements,
   meterTerms,

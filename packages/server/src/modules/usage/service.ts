@@ -50,7 +50,7 @@ import {
   reportCustomerUnknown,
   reportKeyReused,
 } from './errors.js';
-import { echoedEventKey, parseEventTimestamp } from './events.compute.js';
+import { echoedEventKey, parseEventTimestamp } from '../entitlements/events.compute.js';
 import * as repo from './repo.js';
 import { ReportWriter, type NoticeOf } from './report-writer.js';
 

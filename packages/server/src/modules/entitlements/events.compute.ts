@@ -19,7 +19,7 @@
  * count, so events may arrive late or out of order.
  */
 import { snakeToCamel } from '../../lib/casing.js';
-import { AGGREGATIONS, type Aggregation, type RawMeter } from '../entitlements/compute.js';
+import { AGGREGATIONS, type Aggregation, type RawMeter } from './compute.js';
 
 const EVENT_NAME_KEYS = new Set(['eventName', 'event_name', 'event']);
 
