@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import { Registry } from 'prom-client';
 import { randomUUID } from 'node:crypto';
 import type { Config, Role } from './config.js';
-import type { DatabaseHandle } from './db/connect.js';
+import type { DatabaseHandle, Db } from './db/connect.js';
 import type { Clock } from './lib/clock.js';
 import { KeyCache, registerAuth, type AuthPolicy } from './http/auth.js';
 import { AuthFailureLimiter } from './http/auth-failures.js';
@@ -29,7 +29,16 @@ import { customerRoutes } from './modules/customers/routes.js';
 import { entitlementRoutes } from './modules/entitlements/routes.js';
 import { EntitlementService, type CachedEntitlements } from './modules/entitlements/service.js';
 import { licenseRoutes } from './modules/licenses/routes.js';
-import { ledgerRoutes } from './modules/orders/register.js';
+import { invoiceRoutes } from './modules/invoices/routes.js';
+import { InvoiceService } from './modules/invoices/service.js';
+import { OrderPresenter, type ImageUrls } from './modules/ledger/presenter.js';
+import { ledgerScopeResolver } from './modules/ledger/scope.js';
+import { orderRoutes } from './modules/orders/routes.js';
+import { OrderService } from './modules/orders/service.js';
+import { refundRoutes } from './modules/refunds/routes.js';
+import { RefundService } from './modules/refunds/service.js';
+import { transactionRoutes } from './modules/transactions/routes.js';
+import { TransactionService } from './modules/transactions/service.js';
 import { usageRoutes } from './modules/usage/routes.js';
 import { UsageService } from './modules/usage/service.js';
 import { subscriptionRoutes } from './modules/subscriptions/routes.js';
@@ -38,6 +47,7 @@ import { monetizationRoutes } from './modules/monetization/routes.js';
 import { mediaRoutes } from './modules/media/routes.js';
 import { createMediaService, type MediaService } from './modules/media/service.js';
 import { CustomerService } from './modules/customers/service.js';
+import { countBillingSubscriptions, endBillingSubscriptions } from './modules/subscriptions/end-all.js';
 import { opsRoutes } from './modules/ops/routes.js';
 import { partnerRoutes } from './modules/partner/routes.js';
 import { paymentMethodRoutes } from './modules/payments/routes.js';
@@ -78,6 +88,24 @@ declare module 'fastify' {
 export const API_PREFIX = '/api/v1';
 
 /** Builds the HTTP application without listening, so tests and main share it. */
+interface LedgerDeps {
+  db: Db;
+  clock: Clock;
+  /** Public URLs of product images (the media service). */
+  media: ImageUrls;
+  publicUrl: string | null;
+}
+
+/** The money records, over the ledger module: orders and their timelines, invoices (with PDFs), transactions, refunds. */
+function ledgerRoutes(app: App, { db, clock, media, publicUrl }: LedgerDeps): void {
+  const scopeOf = ledgerScopeResolver(publicUrl);
+  const presenter = new OrderPresenter(media);
+  orderRoutes(app, new OrderService(db, presenter), scopeOf);
+  invoiceRoutes(app, new InvoiceService(db), scopeOf);
+  transactionRoutes(app, new TransactionService(db, clock, presenter), scopeOf);
+  refundRoutes(app, new RefundService(db, clock, presenter), scopeOf);
+}
+
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, database, clock } = deps;
   const role = deps.role ?? 'all';
@@ -188,7 +216,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     catalogRoutes(app, { db: database.db, clock, media, publicUrl: config.publicUrl, changes: entitlementChanges });
     chargeRoutes(app, new ChargeService(database.db, clock, entitlementChanges));
     subscriptionRoutes(app, new SubscriptionService(database.db, clock, config.pendingUpdateTtlMs, entitlementChanges), config.publicUrl);
-    customerRoutes(app, new CustomerService(database.db, clock, entitlementChanges));
+    customerRoutes(
+      app,
+      new CustomerService(database.db, clock, entitlementChanges, {
+        countBilling: countBillingSubscriptions,
+        endBilling: endBillingSubscriptions,
+      }),
+    );
     licenseRoutes(app, { db: database.db, clock });
     ledgerRoutes(app, { db: database.db, clock, media, publicUrl: config.publicUrl });
     monetizationRoutes(app, { db: database.db, clock });

@@ -6,8 +6,8 @@ import { morFee } from '../modules/billing/fees.compute.js';
 import type { Quote } from '../modules/billing/types.js';
 import { recordEvent } from '../modules/events/writer.js';
 import { invoiceId as newInvoiceId, licenseKey, orderId as newOrderId } from './ids.js';
-import { decimalText } from '../modules/orders/format.js';
-import { customerWebhookObject, orderWebhookObject } from '../modules/orders/webhook.js';
+import { decimalText } from '../modules/ledger/format.js';
+import { customerWebhookObject, orderWebhookObject } from '../modules/ledger/webhook.js';
 import type { CustomerRow, PaymentMethodRow, PurchaseScope, ResolvedPurchase } from './purchase.js';
 import { addPeriod } from '../modules/billing/periods.compute.js';
 

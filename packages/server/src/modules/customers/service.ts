@@ -10,7 +10,6 @@ import { recordEvent } from '../events/writer.js';
 import type { EntitlementChanges } from '../../edge/change-feed.js';
 import { badRequest } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
-import { countBillingSubscriptions, endBillingSubscriptions } from '../subscriptions/end-all.js';
 import * as repo from './repo.js';
 import {
   customerArchived,
@@ -20,6 +19,17 @@ import {
   customerIdUnaddressable,
   customerNotFound,
 } from './errors.js';
+
+/**
+ * What archiving needs of the subscriptions module, handed in by app.ts so that
+ * customers (which most modules read) depends on none of them.
+ */
+export interface CustomerSubscriptions {
+  /** How many of the customer's subscriptions would bill again. */
+  countBilling(tx: Tx, environmentId: string, customerPk: string): Promise<number>;
+  /** Ends them in the caller's transaction. */
+  endBilling(tx: Tx, scope: CustomerScope, customerPk: string, at: Date, reason: string): Promise<number>;
+}
 
 /** Ids that the official client, which does not encode path segments, could never address. */
 const unaddressable = (customerId: string) => customerId === '.' || customerId === '..' || /[/?#%]/.test(customerId);
@@ -117,7 +127,8 @@ export class CustomerService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly changes: EntitlementChanges | null = null,
+    private readonly changes: EntitlementChanges | null,
+    private readonly subscriptions: CustomerSubscriptions,
   ) {}
 
   async create(scope: CustomerScope, input: CustomerCreate): Promise<Customer> {
@@ -200,9 +211,9 @@ export class CustomerService {
       const at = this.clock.now();
       if (options.cancelSubscriptions) {
         // The seller archives: a cancellation by the merchant, as the reference names its reasons.
-        await endBillingSubscriptions(tx, scope, row.id, at, 'CANCELLED_BY_MERCHANT');
+        await this.subscriptions.endBilling(tx, scope, row.id, at, 'CANCELLED_BY_MERCHANT');
       } else {
-        const live = await countBillingSubscriptions(tx, scope.environmentId, row.id);
+        const live = await this.subscriptions.countBilling(tx, scope.environmentId, row.id);
         if (live > 0) throw customerHasSubscriptions(customerId, live);
       }
       await repo.archiveCustomer(tx, row.id, at);

@@ -1,5 +1,5 @@
 import { percentText } from '../billing/rounding.compute.js';
-import { decimalText } from '../orders/format.js';
+import { decimalText } from '../ledger/format.js';
 
 /** Everything printed on an invoice; amounts in minor units of `currency`. */
 export interface InvoicePdf {

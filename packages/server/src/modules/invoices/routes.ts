@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { ErrorBody, Invoice, InvoiceList, InvoiceListQuery, InvoicePath } from '@billow/contract';
 import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
-import type { LedgerScopeOf } from '../orders/scope.js';
+import type { LedgerScopeOf } from '../ledger/scope.js';
 import type { InvoiceService } from './service.js';
 
 const tags = ['Invoices'];

@@ -1,8 +1,8 @@
 import type { Invoice, InvoiceListQuery } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
 import type { PageRequest } from '../../http/pagination.js';
-import { organizationName } from '../orders/repo.js';
-import type { LedgerScope } from '../orders/scope.js';
+import { organizationName } from '../ledger/repo.js';
+import type { LedgerScope } from '../ledger/scope.js';
 import { countryName, renderInvoicePdf, type InvoicePdf } from './pdf.js';
 import { invoiceNotFound } from './errors.js';
 import * as repo from './repo.js';

@@ -1,6 +1,6 @@
 import type { Invoice, InvoiceLine } from '@billow/contract';
 import { percentText } from '../billing/rounding.compute.js';
-import { currencySymbol, decimalText } from '../orders/format.js';
+import { currencySymbol, decimalText } from '../ledger/format.js';
 import type { InvoiceDetailRow } from './repo.js';
 
 export const invoicePdfUrl = (apiBase: string, id: string) => `${apiBase}/invoices/${encodeURIComponent(id)}/pdf/`;

@@ -1,7 +1,7 @@
 import { ErrorBody, Order, OrderEventList, OrderList, OrderListQuery, OrderPath, PageQuery } from '@billow/contract';
 import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
-import type { LedgerScopeOf } from './scope.js';
+import type { LedgerScopeOf } from '../ledger/scope.js';
 import type { OrderService } from './service.js';
 
 const tags = ['Orders'];

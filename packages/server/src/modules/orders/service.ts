@@ -1,11 +1,11 @@
 import type { Order, OrderEvent, OrderListQuery } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
 import type { PageRequest } from '../../http/pagination.js';
-import { orderNotFound } from './errors.js';
-import { dateRange, searchTerm } from './format.js';
-import type { OrderPresenter } from './presenter.js';
-import * as repo from './repo.js';
-import type { LedgerScope } from './scope.js';
+import { orderNotFound } from '../ledger/errors.js';
+import { dateRange, searchTerm } from '../ledger/format.js';
+import type { OrderPresenter } from '../ledger/presenter.js';
+import * as repo from '../ledger/repo.js';
+import type { LedgerScope } from '../ledger/scope.js';
 
 export function toOrderEvent(row: repo.OrderEventRow): OrderEvent {
   return {

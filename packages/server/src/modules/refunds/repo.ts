@@ -2,7 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../../db/transaction.js';
 import type { RefundsTable, TransactionsTable } from '../../db/schema.js';
 import { containsPattern, isCustomer } from '../../db/search.js';
-import type { DateRange } from '../orders/format.js';
+import type { DateRange } from '../ledger/format.js';
 
 export type RefundRow = Selectable<RefundsTable>;
 export type TransactionRow = Selectable<TransactionsTable>;

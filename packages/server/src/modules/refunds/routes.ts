@@ -1,7 +1,7 @@
 import { ErrorBody, Refund, RefundCreate, RefundList, RefundListQuery, RefundPath } from '@billow/contract';
 import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
-import type { LedgerScopeOf } from '../orders/scope.js';
+import type { LedgerScopeOf } from '../ledger/scope.js';
 import type { RefundService } from './service.js';
 
 const tags = ['Refunds'];

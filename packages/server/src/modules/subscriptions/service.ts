@@ -4,7 +4,7 @@ import type { Db } from '../../db/connect.js';
 import { inTransaction, isUniqueViolation, type Tx } from '../../db/transaction.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
-import { customerWebhookObject } from '../orders/webhook.js';
+import { customerWebhookObject } from '../ledger/webhook.js';
 import { assertCanPay, chargeableMethod, chargeOffSession, paymentMethodFor } from '../../flows/payment.js';
 import {
   assertNotBlocked,

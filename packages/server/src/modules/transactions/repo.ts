@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/transaction.js';
 import type { TransactionsTable } from '../../db/schema.js';
 import { containsPattern, isCustomer } from '../../db/search.js';
-import type { DateRange } from '../orders/format.js';
+import type { DateRange } from '../ledger/format.js';
 
 export interface TransactionFilters {
   /** The customer's customerId, or its UUID. */

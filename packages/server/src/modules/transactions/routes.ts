@@ -1,7 +1,7 @@
 import { ErrorBody, TransactionList, TransactionListQuery } from '@billow/contract';
 import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
-import type { LedgerScopeOf } from '../orders/scope.js';
+import type { LedgerScopeOf } from '../ledger/scope.js';
 import type { TransactionService } from './service.js';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody };

@@ -2,9 +2,9 @@ import type { Transaction, TransactionListQuery } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
 import type { Clock } from '../../lib/clock.js';
 import type { PageRequest } from '../../http/pagination.js';
-import { currencySymbol, dateRange, majorNumber, searchTerm } from '../orders/format.js';
-import type { OrderPresenter } from '../orders/presenter.js';
-import type { LedgerScope } from '../orders/scope.js';
+import { currencySymbol, dateRange, majorNumber, searchTerm } from '../ledger/format.js';
+import type { OrderPresenter } from '../ledger/presenter.js';
+import type { LedgerScope } from '../ledger/scope.js';
 import * as repo from './repo.js';
 
 type FeeComponent = Transaction['morFeeBreakdown'][number];

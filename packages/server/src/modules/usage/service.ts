@@ -37,7 +37,7 @@ import { meterState, meterTerms, rolloverInto, type Grant, type MeterState, type
 import { formatUsageTimestamp } from '../entitlements/periods.compute.js';
 import { loadCustomer, usageKey, usageOf, usageOwner } from '../entitlements/service.js';
 import { eventTimestamp, recordEvent } from '../events/writer.js';
-import { customerWebhookObject } from '../orders/webhook.js';
+import { customerWebhookObject } from '../ledger/webhook.js';
 import { crossedThresholds, type Crossing } from './alerts.compute.js';
 import {
   featureFedByEvents,

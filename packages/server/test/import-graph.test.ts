@@ -1,0 +1,82 @@
+/**
+ * The shape of the source tree: folders depend on each other in one direction only.
+ * A folder is a module (`src/modules/<name>`) or another folder of `src/` (http, db,
+ * lib, flows, edge, jobs, bench); files at the root of `src/` (app.ts, config.ts, ...)
+ * are each their own node: app.ts composes everything, config.ts depends on nothing.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+const IMPORT = /(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g;
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [full] : [];
+  });
+}
+
+/** The folder a file belongs to, as a node of the graph. */
+export function nodeOf(file: string): string {
+  const parts = path.relative(SRC, file).split(path.sep);
+  if (parts[0] === 'modules') return `modules/${parts[1]}`;
+  return parts.length > 1 ? parts[0]! : parts[0]!.replace(/\.ts$/, '');
+}
+
+/** Folder-level imports, each with one file-level example. */
+function folderEdges(): Map<string, Map<string, string>> {
+  const edges = new Map<string, Map<string, string>>();
+  for (const file of sourceFiles(SRC)) {
+    const from = nodeOf(file);
+    for (const match of fs.readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const target = path.resolve(path.dirname(file), match[1]!).replace(/\.js$/, '.ts');
+      const to = nodeOf(target);
+      if (to === from) continue;
+      if (!edges.has(from)) edges.set(from, new Map());
+      if (!edges.get(from)!.has(to)) edges.get(from)!.set(to, `${path.relative(SRC, file)} imports ${match[1]}`);
+    }
+  }
+  return edges;
+}
+
+/** Every cycle of the graph, found by depth-first search (each reported once, from its smallest node). */
+function cycles(edges: Map<string, Map<string, string>>): string[][] {
+  const found = new Map<string, string[]>();
+  const walk = (start: string, node: string, trail: string[]) => {
+    for (const next of edges.get(node)?.keys() ?? []) {
+      if (next === start) {
+        const cycle = [...trail, start];
+        if (cycle.every((n) => n >= start)) found.set(cycle.join(' -> '), cycle);
+      } else if (!trail.includes(next) && next > start) {
+        walk(start, next, [...trail, next]);
+      }
+    }
+  };
+  for (const node of edges.keys()) walk(node, node, [node]);
+  return [...found.values()];
+}
+
+describe('the import graph', () => {
+  const edges = folderEdges();
+
+  it('sees the tree: the modules and the folders beside them', () => {
+    const nodes = new Set([...edges.keys(), ...[...edges.values()].flatMap((to) => [...to.keys()])]);
+    for (const expected of ['modules/ledger', 'modules/orders', 'modules/usage', 'modules/entitlements', 'http', 'db', 'flows']) {
+      expect(nodes).toContain(expected);
+    }
+  });
+
+  it('has no two folders that import each other, nor any longer cycle between folders', () => {
+    const described = cycles(edges).map((cycle) =>
+      cycle
+        .slice(0, -1)
+        .map((node, i) => `${node} -> ${cycle[i + 1]} (${edges.get(node)!.get(cycle[i + 1]!)})`)
+        .join('\n  '),
+    );
+    expect(described, described.join('\n\n')).toEqual([]);
+  });
+});
