@@ -66,10 +66,10 @@ function migratedPgliteDump(): Promise<Blob | undefined> {
 }
 
 /** The database tests run on: PostgreSQL when DATABASE_URL is set, else an in-memory PGlite. */
-export async function openTestDatabase(): Promise<DatabaseHandle> {
+export async function openTestDatabase(options: { onQuery?: () => void } = {}): Promise<DatabaseHandle> {
   const databaseUrl = process.env.DATABASE_URL || null;
   const fromDump = databaseUrl ? undefined : await migratedPgliteDump();
-  const database = await connectDatabase({ databaseUrl, dataDir: null, poolSize: 5, fromDump });
+  const database = await connectDatabase({ databaseUrl, dataDir: null, poolSize: 5, fromDump, onQuery: options.onQuery });
   // Applies nothing when the copy or the shared database is current; a no-op check otherwise.
   await migrate(database.db);
   return database;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql, type KyselyConfig } from 'kysely';
 import { preparingPool } from './prepared.js';
 import pg from 'pg';
 import type { Database } from './schema.js';
@@ -33,6 +33,8 @@ export interface ConnectOptions {
    * (PGlite's dumpDataDir) instead of an empty cluster. Tests use a migrated one.
    */
   fromDump?: Blob;
+  /** Called for each query run (tests count queries with it). */
+  onQuery?: () => void;
 }
 
 function redact(url: string): string {
@@ -55,9 +57,13 @@ const pgTypes = {
     oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
-async function connectPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
+function queryLog(onQuery: (() => void) | undefined): KyselyConfig['log'] {
+  return onQuery ? (event) => (event.level === 'query' ? onQuery() : undefined) : undefined;
+}
+
+async function connectPostgres(url: string, poolSize: number, onQuery?: () => void): Promise<DatabaseHandle> {
   const pool = preparingPool(new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes }));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: queryLog(onQuery) });
   return {
     db,
     kind: 'postgres',
@@ -70,7 +76,7 @@ async function connectPostgres(url: string, poolSize: number): Promise<DatabaseH
   };
 }
 
-async function connectPglite(dataDir: string | null, fromDump?: Blob): Promise<DatabaseHandle> {
+async function connectPglite(dataDir: string | null, fromDump?: Blob, onQuery?: () => void): Promise<DatabaseHandle> {
   const { PGlite } = await import('@electric-sql/pglite');
   let lock: DirectoryLock | null = null;
   if (dataDir) {
@@ -81,7 +87,7 @@ async function connectPglite(dataDir: string | null, fromDump?: Blob): Promise<D
     const pglite = dataDir
       ? await PGlite.create(dataDir)
       : await PGlite.create(fromDump ? { loadDataDir: fromDump } : {});
-    const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+    const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), log: queryLog(onQuery) });
     return {
       db,
       kind: 'pglite',
@@ -111,6 +117,6 @@ async function connectPglite(dataDir: string | null, fromDump?: Blob): Promise<D
 
 export function connectDatabase(options: ConnectOptions): Promise<DatabaseHandle> {
   return options.databaseUrl
-    ? connectPostgres(options.databaseUrl, options.poolSize ?? 10)
-    : connectPglite(options.dataDir, options.fromDump);
+    ? connectPostgres(options.databaseUrl, options.poolSize ?? 10, options.onQuery)
+    : connectPglite(options.dataDir, options.fromDump, options.onQuery);
 }

@@ -1,11 +1,13 @@
 import type { Executor } from '../db/transaction.js';
 
-/** The features a plan version grants, in the shape subscriptions and charges answer with. */
-export async function grantedFeatures(db: Executor, versionId: string, quantities: Record<string, number>) {
-  const rows = await db
+/** The entitlements of plan versions with their features, in each version's order: one query for many versions. */
+export async function entitlementFeatureRows(db: Executor, versionIds: string[]) {
+  if (versionIds.length === 0) return [];
+  return db
     .selectFrom('plan_entitlements as e')
     .innerJoin('features as f', 'f.id', 'e.feature_id')
     .select([
+      'e.plan_version_id',
       'f.id',
       'f.identifier',
       'f.name',
@@ -18,28 +20,38 @@ export async function grantedFeatures(db: Executor, versionId: string, quantitie
       'f.modified_at',
       'e.details',
     ])
-    .where('e.plan_version_id', '=', versionId)
+    .where('e.plan_version_id', 'in', versionIds)
     .orderBy('e.seq')
     .execute();
-  return rows.map((row) => {
-    const details = row.details as Record<string, unknown>;
-    return {
-      id: row.id,
-      identifier: row.identifier,
-      name: row.name,
-      description: row.description,
-      featureType: row.feature_type,
-      details,
-      isArchived: row.archived_at !== null,
-      metadata: row.metadata,
-      modifiedOn: row.modified_at.toISOString(),
-      meter: row.meter,
-      featureDetails: row.feature_details,
-      reset: (details.reset as string | null) ?? null,
-      resetTime: (details.resetTime as string | null) ?? null,
-      value: (details.value as number | boolean | null) ?? null,
-      hardLimit: Boolean(details.hardLimit),
-      quantity: quantities[row.id] ?? null,
-    };
-  });
+}
+
+/** A plan version's entitlement with its feature: what `grantedFeature` shapes. */
+export type EntitlementFeatureRow = Awaited<ReturnType<typeof entitlementFeatureRows>>[number];
+
+/** A granted feature in the shape subscriptions and charges answer with. */
+export function grantedFeature(row: EntitlementFeatureRow, quantities: Record<string, number>) {
+  const details = row.details as Record<string, unknown>;
+  return {
+    id: row.id,
+    identifier: row.identifier,
+    name: row.name,
+    description: row.description,
+    featureType: row.feature_type,
+    details,
+    isArchived: row.archived_at !== null,
+    metadata: row.metadata,
+    modifiedOn: row.modified_at.toISOString(),
+    meter: row.meter,
+    featureDetails: row.feature_details,
+    reset: (details.reset as string | null) ?? null,
+    resetTime: (details.resetTime as string | null) ?? null,
+    value: (details.value as number | boolean | null) ?? null,
+    hardLimit: Boolean(details.hardLimit),
+    quantity: quantities[row.id] ?? null,
+  };
+}
+
+/** The features a plan version grants, in the shape subscriptions and charges answer with. */
+export async function grantedFeatures(db: Executor, versionId: string, quantities: Record<string, number>) {
+  return (await entitlementFeatureRows(db, [versionId])).map((row) => grantedFeature(row, quantities));
 }

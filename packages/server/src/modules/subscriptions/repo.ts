@@ -90,3 +90,23 @@ export async function billingSubscriptionsOf(db: Executor, environmentId: string
     .forUpdate()
     .execute();
 }
+
+/**
+ * Everything a page of subscriptions is shown with, one query per kind of row however
+ * many subscriptions there are: their plan versions, plans, products, customers, plan
+ * files and license keys.
+ */
+export async function presentationRows(db: Executor, rows: SubscriptionRow[]) {
+  const ids = (pick: (row: SubscriptionRow) => string) => [...new Set(rows.map(pick))];
+  const versionIds = ids((r) => r.plan_version_id);
+  if (rows.length === 0) return { versions: [], plans: [], products: [], customers: [], files: [], licenses: [] };
+  const [versions, plans, products, customers, files, licenses] = await Promise.all([
+    db.selectFrom('plan_versions').selectAll().where('id', 'in', versionIds).execute(),
+    db.selectFrom('plans').select(['id', 'identifier']).where('id', 'in', ids((r) => r.plan_id)).execute(),
+    db.selectFrom('products').select(['id', 'name', 'identifier']).where('id', 'in', ids((r) => r.product_id)).execute(),
+    db.selectFrom('customers').select(['id', 'customer_id']).where('id', 'in', ids((r) => r.customer_id)).execute(),
+    db.selectFrom('plan_files').selectAll().where('plan_version_id', 'in', versionIds).orderBy('ordering').execute(),
+    db.selectFrom('licenses').selectAll().where('subscription_id', 'in', ids((r) => r.id)).orderBy('created_at').execute(),
+  ]);
+  return { versions, plans, products, customers, files, licenses };
+}

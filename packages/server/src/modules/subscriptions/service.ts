@@ -23,7 +23,7 @@ import type { Quote } from '../billing/types.js';
 import { recordEvent } from '../events/writer.js';
 import type { EntitlementChanges } from '../../edge/change-feed.js';
 import * as repo from './repo.js';
-import { presentCreated, presentSubscription, subscriptionObject } from './view.js';
+import { presentCreated, presentSubscription, presentSubscriptions, subscriptionObject } from './view.js';
 
 export interface SubscriptionScope extends PurchaseScope {
   apiBase: string;
@@ -170,9 +170,7 @@ export class SubscriptionService {
     const filter = { environmentId: scope.environmentId, customerId: customer.id, statuses, now };
     const count = await repo.countSubscriptions(this.db, filter);
     const rows = page.offset >= count ? [] : await repo.listSubscriptions(this.db, filter, page.pageSize, page.offset);
-    const results = [];
-    for (const row of rows) results.push(await presentSubscription(this.db, row, scope.apiBase, now));
-    return { count, results };
+    return { count, results: await presentSubscriptions(this.db, rows, scope.apiBase, now) };
   }
 
   /** Locks the customer, then the subscription: every money change of one customer runs alone. */

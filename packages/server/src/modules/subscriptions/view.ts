@@ -2,29 +2,55 @@ import type { Subscription, SubscriptionCreated } from '@billow/contract';
 import type { Executor } from '../../db/transaction.js';
 import { currencyDigits, formatMinor } from '../../lib/money.js';
 import { recurrenceOf } from '../billing/periods.compute.js';
-import { grantedFeatures } from '../../flows/features.js';
+import { entitlementFeatureRows, grantedFeature } from '../../flows/features.js';
 import { toPlanFile } from '../catalog/plans/view.js';
 import { summarizeLicenses } from '../licenses/summary.js';
-import type { SubscriptionRow } from './repo.js';
+import { presentationRows, type SubscriptionRow } from './repo.js';
 
 const DAY_MS = 86_400_000;
 const iso = (at: Date | null) => (at ? at.toISOString() : null);
 
-/** What list, retrieve and create share; `product` and `currency` differ between them, as in the reference. */
-export async function subscriptionCore(db: Executor, row: SubscriptionRow, apiBase: string, now: Date) {
-  const [version, plan, product, customer, files, licenses] = await Promise.all([
-    db.selectFrom('plan_versions').selectAll().where('id', '=', row.plan_version_id).executeTakeFirstOrThrow(),
-    db.selectFrom('plans').select(['identifier']).where('id', '=', row.plan_id).executeTakeFirstOrThrow(),
-    db.selectFrom('products').select(['id', 'name', 'identifier']).where('id', '=', row.product_id).executeTakeFirstOrThrow(),
-    db.selectFrom('customers').select(['customer_id']).where('id', '=', row.customer_id).executeTakeFirstOrThrow(),
-    db.selectFrom('plan_files').selectAll().where('plan_version_id', '=', row.plan_version_id).orderBy('ordering').execute(),
-    db
-      .selectFrom('licenses')
-      .selectAll()
-      .where('subscription_id', '=', row.id)
-      .orderBy('created_at')
-      .execute(),
+type Related = Awaited<ReturnType<typeof presentationRows>>;
+
+function byId<T extends { id: string }>(rows: T[]): Map<string, T> {
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+function groupedBy<T>(rows: T[], key: (row: T) => string | null): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    if (k !== null) groups.set(k, [...(groups.get(k) ?? []), row]);
+  }
+  return groups;
+}
+
+/** Everything a page of subscriptions is shown with, read in a constant number of queries. */
+async function loadRelated(db: Executor, rows: SubscriptionRow[]) {
+  const related: Related = await presentationRows(db, rows);
+  const environmentId = rows[0]?.environment_id;
+  const [features, licenseSummaries] = await Promise.all([
+    entitlementFeatureRows(db, [...new Set(rows.map((r) => r.plan_version_id))]),
+    environmentId ? summarizeLicenses(db, environmentId, related.licenses) : [],
   ]);
+  const summaryById = byId(licenseSummaries);
+  return {
+    versions: byId(related.versions),
+    plans: byId(related.plans),
+    products: byId(related.products),
+    customers: byId(related.customers),
+    files: groupedBy(related.files, (f) => f.plan_version_id),
+    features: groupedBy(features, (f) => f.plan_version_id),
+    licenses: groupedBy(related.licenses, (l) => l.subscription_id),
+    licenseSummary: (id: string) => summaryById.get(id)!,
+  };
+}
+
+/** What list, retrieve and create share; `product` and `currency` differ between them, as in the reference. */
+function subscriptionCore(row: SubscriptionRow, related: Awaited<ReturnType<typeof loadRelated>>, apiBase: string, now: Date) {
+  const version = related.versions.get(row.plan_version_id)!;
+  const plan = related.plans.get(row.plan_id)!;
+  const product = related.products.get(row.product_id)!;
   const recurrence = recurrenceOf(row.charge_period);
   const trialDaysRemaining =
     row.status === 'trialing' && row.trial_end ? Math.max(0, Math.ceil((row.trial_end.getTime() - now.getTime()) / DAY_MS)) : 0;
@@ -42,36 +68,44 @@ export async function subscriptionCore(db: Executor, row: SubscriptionRow, apiBa
     plan: { name: version.name, identifier: plan.identifier },
     planVersion: version.version,
     chargePeriod: row.charge_period,
-    features: await grantedFeatures(db, row.plan_version_id, row.quantities),
+    features: (related.features.get(row.plan_version_id) ?? []).map((f) => grantedFeature(f, row.quantities)),
     trialDaysRemaining,
-    customerId: customer.customer_id,
+    customerId: related.customers.get(row.customer_id)!.customer_id,
     billingType: row.charge_period === 'ONE_TIME' ? 'ONE_TIME' : 'SUBSCRIPTION',
     recurrenceUnit: recurrence.recurrenceUnit,
     recurrenceType: recurrence.recurrenceType,
-    files: files.filter((f) => f.enabled).map((f) => toPlanFile(f, plan.identifier, apiBase)),
+    files: (related.files.get(row.plan_version_id) ?? []).filter((f) => f.enabled).map((f) => toPlanFile(f, plan.identifier, apiBase)),
     links: version.links,
-    license: await summarizeLicenses(db, row.environment_id, licenses),
+    license: (related.licenses.get(row.id) ?? []).map((l) => related.licenseSummary(l.id)),
     previousSubscriptionId: row.previous_subscription_id,
     createdOn: row.created_at.toISOString(),
   };
   return { core, product };
 }
 
+/** A page of subscriptions as the API lists them. */
+export async function presentSubscriptions(db: Executor, rows: SubscriptionRow[], apiBase: string, now: Date): Promise<Subscription[]> {
+  const related = await loadRelated(db, rows);
+  return rows.map((row) => {
+    const { core, product } = subscriptionCore(row, related, apiBase, now);
+    return {
+      ...core,
+      currency: row.currency.toLowerCase(),
+      product: product.name,
+      canceledAt: iso(row.canceled_at),
+      cancellationReason: row.cancellation_reason,
+      cancellationFeedback: row.cancellation_feedback,
+      cancellationComment: row.cancellation_comment,
+    };
+  });
+}
+
 export async function presentSubscription(db: Executor, row: SubscriptionRow, apiBase: string, now: Date): Promise<Subscription> {
-  const { core, product } = await subscriptionCore(db, row, apiBase, now);
-  return {
-    ...core,
-    currency: row.currency.toLowerCase(),
-    product: product.name,
-    canceledAt: iso(row.canceled_at),
-    cancellationReason: row.cancellation_reason,
-    cancellationFeedback: row.cancellation_feedback,
-    cancellationComment: row.cancellation_comment,
-  };
+  return (await presentSubscriptions(db, [row], apiBase, now))[0]!;
 }
 
 export async function presentCreated(db: Executor, row: SubscriptionRow, apiBase: string, now: Date): Promise<SubscriptionCreated> {
-  const { core, product } = await subscriptionCore(db, row, apiBase, now);
+  const { core, product } = subscriptionCore(row, await loadRelated(db, [row]), apiBase, now);
   return { ...core, currency: row.currency, product };
 }
 
