@@ -1,4 +1,5 @@
 import type { Clock } from '../lib/clock.js';
+import { DAY_MS } from '../lib/time.js';
 import { newId } from '../lib/crypto.js';
 import { currencyDigits, formatMinor } from '../lib/money.js';
 import type { Tx } from '../db/transaction.js';
@@ -9,7 +10,7 @@ import { invoiceId as newInvoiceId, licenseKey, orderId as newOrderId } from './
 import { decimalText } from '../modules/ledger/format.js';
 import { customerWebhookObject, orderWebhookObject } from '../modules/ledger/webhook.js';
 import type { CustomerRow, PaymentMethodRow, PurchaseScope, ResolvedPurchase } from './purchase.js';
-import { addPeriod } from '../modules/billing/periods.compute.js';
+import { addPeriod } from '../modules/billing/billing-periods.compute.js';
 
 const SETTLEMENT_DAYS = 7;
 
@@ -144,7 +145,7 @@ export async function recordPaidOrder(tx: Tx, input: PaidOrderInput): Promise<Pa
       international: false,
       priorVolumeUsdMinor: await usdVolume(tx, scope.environmentId),
     });
-    const available = new Date(now.getTime() + SETTLEMENT_DAYS * 86_400_000);
+    const available = new Date(now.getTime() + SETTLEMENT_DAYS * DAY_MS);
     await tx
       .insertInto('transactions')
       .values({

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../lib/clock.js';
 import { sha256Hex } from '../lib/crypto.js';
+import { DAY_MS } from '../lib/time.js';
 import type { Db } from '../db/connect.js';
 import { ApiError, badRequest, conflict } from './errors.js';
 
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_TTL_MS = DAY_MS;
 /** How long a request may hold its key before another may take it over (its process died). */
 const LEASE_MS = 60_000;
 const WAIT_STEP_MS = 20;

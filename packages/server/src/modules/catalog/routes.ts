@@ -1,7 +1,7 @@
 import type { Db } from '../../db/connect.js';
 import type { Clock } from '../../lib/clock.js';
 import type { App } from '../../http/route-types.js';
-import { EntitlementService } from './entitlements/service.js';
+import { PlanEntitlementService } from './entitlements/service.js';
 import { featureRoutes } from './features/routes.js';
 import { FeatureService } from './features/service.js';
 import type { CatalogMedia } from './media-port.js';
@@ -30,7 +30,7 @@ export function catalogRoutes(app: App, { db, clock, media, publicUrl, changes }
   planRoutes(app, {
     plans,
     prices: new PriceService(db, plans, clock),
-    entitlements: new EntitlementService(db, clock, plans),
+    entitlements: new PlanEntitlementService(db, clock, plans),
     scopeOf,
     publicUrl,
   });

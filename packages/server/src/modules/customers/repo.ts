@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/transaction.js';
 import type { CustomersTable } from '../../db/schema.js';
+import { containsPattern } from '../../db/search.js';
 import { createQueryId, type CompiledQuery, type Selectable } from 'kysely';
 
 export type CustomerRow = Selectable<CustomersTable>;
@@ -79,14 +80,10 @@ export async function findCustomer(
   return rows[0];
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 function listQuery(db: Executor, environmentId: string, search: string | undefined) {
   let query = db.selectFrom('customers').where('environment_id', '=', environmentId).where('archived_at', 'is', null);
   if (search) {
-    const pattern = `%${escapeLike(search)}%`;
+    const pattern = containsPattern(search);
     query = query.where((eb) =>
       eb.or([eb('name', 'ilike', pattern), eb('email', 'ilike', pattern), eb('customer_id', 'ilike', pattern)]),
     );

@@ -31,7 +31,7 @@ import {
   type ResetTime,
   type RolloverTerms,
   type Window,
-} from './periods.compute.js';
+} from './reset-periods.compute.js';
 
 export type FeatureType = 'BOOLEAN' | 'CUSTOMIZABLE' | 'METER';
 

@@ -39,6 +39,7 @@ import {
   type UsageLookup,
 } from './compute.js';
 import { findCustomerState, type CounterRow, type GrantRow } from './repo.js';
+import { entitlementCacheKey } from '../../edge/entitlement-cache.js';
 
 export const usageKey = (subscriptionId: string, featureId: string, periodStart: Date) =>
   `${subscriptionId}|${featureId}|${periodStart.getTime()}`;
@@ -200,7 +201,6 @@ export interface EntitlementAnswerCache {
 }
 
 /** `<environmentId>:<customerId>`: environment ids are UUIDs, so the first colon ends them. */
-export const entitlementCacheKey = (environmentId: string, customerId: string) => `${environmentId}:${customerId}`;
 
 /**
  * The customer's entitlement entries at `at` (all of them, or one feature's);

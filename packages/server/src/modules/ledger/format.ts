@@ -1,5 +1,6 @@
 import { currencyDigits, formatMinor, fromMinor } from '../../lib/money.js';
 import { badRequest } from '../../http/errors.js';
+import { DAY_MS } from '../../lib/time.js';
 
 /** Wire forms of an integer amount: decimal text for orders and invoices, a number for transactions and refunds. */
 export const decimalText = (minor: number, currency: string): string => formatMinor(minor, currencyDigits(currency));
@@ -29,7 +30,6 @@ export interface DateRange {
   before?: Date;
 }
 
-const DAY_MS = 86_400_000;
 
 function parseBound(text: string, name: string, end: boolean): Date {
   const trimmed = text.trim();

@@ -13,7 +13,7 @@ import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/crypto.js';
 import { metadataProblem } from '../../lib/metadata.js';
 import { currencyDigits, formatMinor } from '../../lib/money.js';
-import { recurrenceOf } from '../billing/periods.compute.js';
+import { recurrenceOf } from '../billing/billing-periods.compute.js';
 import {
   activationLimitReached,
   fieldProblem,
@@ -24,12 +24,12 @@ import {
   licenseExpired,
 } from './errors.js';
 import * as repo from './repo.js';
+import { DAY_MS } from '../../lib/time.js';
 
 export interface LicenseScope {
   environmentId: string;
 }
 
-const DAY_MS = 86_400_000;
 const iso = (at: Date | null) => (at ? at.toISOString() : null);
 const day = (at: Date | null) => (at ? at.toISOString().slice(0, 10) : null);
 

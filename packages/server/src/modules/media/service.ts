@@ -5,6 +5,7 @@ import type { Db } from '../../db/connect.js';
 import type { Tx } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/crypto.js';
+import { DAY_MS } from '../../lib/time.js';
 import {
   emptyFileName,
   uploadConsumed,
@@ -28,7 +29,7 @@ import type { ObjectInfo, ObjectStore } from './store.js';
 export const UPLOAD_TTL_MS = 60 * 60 * 1000;
 export const DEFAULT_DOWNLOAD_TTL_SECONDS = 5 * 60;
 /** Abandoned uploads are swept this long after they expire. */
-const SWEEP_GRACE_MS = 24 * 60 * 60 * 1000;
+const SWEEP_GRACE_MS = DAY_MS;
 const SWEEP_BATCH = 500;
 
 export interface MediaScope {

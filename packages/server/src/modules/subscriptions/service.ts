@@ -17,19 +17,19 @@ import {
 } from '../../flows/purchase.js';
 import { recordPaidOrder } from '../../flows/record.js';
 import { requireProvider } from '../payments/providers.js';
-import { addPeriod, isRecurring } from '../billing/periods.compute.js';
+import { addPeriod, isRecurring } from '../billing/billing-periods.compute.js';
 import { prorate } from '../billing/proration.compute.js';
 import type { Quote } from '../billing/types.js';
 import { recordEvent } from '../events/writer.js';
 import type { EntitlementChanges } from '../../edge/change-feed.js';
 import * as repo from './repo.js';
 import { presentCreated, presentSubscription, presentSubscriptions, subscriptionObject } from './view.js';
+import { DAY_MS } from '../../lib/time.js';
 
 export interface SubscriptionScope extends PurchaseScope {
   apiBase: string;
 }
 
-const DAY_MS = 86_400_000;
 /** How long an activate_on_payment update waits for its payment before it expires, unless configured. */
 export const PENDING_UPDATE_TTL_MS = 23 * 60 * 60 * 1000;
 const LIVE = ['active', 'trialing', 'past_due'] as const;

@@ -1,13 +1,13 @@
 import type { Subscription, SubscriptionCreated } from '@billow/contract';
 import type { Executor } from '../../db/transaction.js';
 import { currencyDigits, formatMinor } from '../../lib/money.js';
-import { recurrenceOf } from '../billing/periods.compute.js';
+import { recurrenceOf } from '../billing/billing-periods.compute.js';
 import { entitlementFeatureRows, grantedFeature } from '../../flows/features.js';
 import { toPlanFile } from '../catalog/plans/view.js';
 import { summarizeLicenses } from '../licenses/summary.js';
 import { presentationRows, type SubscriptionRow } from './repo.js';
+import { DAY_MS } from '../../lib/time.js';
 
-const DAY_MS = 86_400_000;
 const iso = (at: Date | null) => (at ? at.toISOString() : null);
 
 type Related = Awaited<ReturnType<typeof presentationRows>>;

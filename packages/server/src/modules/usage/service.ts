@@ -34,7 +34,7 @@ import { newId } from '../../lib/crypto.js';
 import { findFeature } from '../catalog/features/repo.js';
 import { findCustomer } from '../customers/repo.js';
 import { meterState, meterTerms, rolloverInto, type Grant, type MeterState, type MeterTerms } from '../entitlements/compute.js';
-import { formatUsageTimestamp } from '../entitlements/periods.compute.js';
+import { formatUsageTimestamp } from '../entitlements/reset-periods.compute.js';
 import { loadCustomer, usageKey, usageOf, usageOwner } from '../entitlements/service.js';
 import { eventTimestamp, recordEvent } from '../events/writer.js';
 import { customerWebhookObject } from '../ledger/webhook.js';

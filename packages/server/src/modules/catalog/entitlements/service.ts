@@ -28,7 +28,7 @@ function detailsOrFail(...args: Parameters<typeof resolveDetails>): EntitlementD
   }
 }
 
-export class EntitlementService {
+export class PlanEntitlementService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,

@@ -24,7 +24,7 @@ import {
 import { CATALOG_PAGE_SIZE, pageOf, pageRequest } from '../../../http/pagination.js';
 import { SERVER_ONLY, SERVER_OR_CLIENT, type App } from '../../../http/route-types.js';
 import { rootUrl } from '../../../http/urls.js';
-import type { EntitlementService } from '../entitlements/service.js';
+import type { PlanEntitlementService } from '../entitlements/service.js';
 import type { PriceService } from '../prices/service.js';
 import type { ScopeOf } from '../scope.js';
 import type { PlanService } from './service.js';
@@ -41,7 +41,7 @@ const FilePath = Type.Object({ ...PlanPath.properties, pk: Type.String({ format:
 export interface PlanRouteDeps {
   plans: PlanService;
   prices: PriceService;
-  entitlements: EntitlementService;
+  entitlements: PlanEntitlementService;
   scopeOf: ScopeOf;
   publicUrl: string | null;
 }

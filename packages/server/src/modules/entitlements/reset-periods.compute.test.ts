@@ -8,7 +8,7 @@ import {
   rolloverAmount,
   type Reset,
   type ResetTime,
-} from './periods.compute.js';
+} from './reset-periods.compute.js';
 
 const at = (iso: string) => new Date(iso);
 const span = (window: { start: Date; end: Date | null }) => [window.start.toISOString(), window.end?.toISOString() ?? null];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addPeriod, isRecurring, recurrenceOf } from './periods.compute.js';
+import { addPeriod, isRecurring, recurrenceOf } from './billing-periods.compute.js';
 
 const at = (iso: string) => new Date(iso);
 const iso = (date: Date) => date.toISOString();

@@ -3,7 +3,8 @@
  * in, how the reference writes `resetAt`, and what a period carries over into
  * the next. Pure; all arithmetic in UTC.
  */
-import { addPeriod } from '../billing/periods.compute.js';
+import { addPeriod } from '../billing/billing-periods.compute.js';
+import { DAY_MS } from '../../lib/time.js';
 
 export const RESETS = ['NEVER', 'EVERY_DAY', 'EVERY_28_DAYS', 'EVERY_MONTH', 'EVERY_QUARTER', 'EVERY_YEAR'] as const;
 export type Reset = (typeof RESETS)[number];
@@ -15,7 +16,6 @@ export interface Window {
   end: Date | null;
 }
 
-const DAY_MS = 86_400_000;
 
 /** The charge period that steps a cadence forward, for billing/periods.compute's addPeriod. */
 const STEP: Record<Exclude<Reset, 'NEVER'>, string> = {

@@ -3,7 +3,7 @@
  * names it on a subscription. All arithmetic is in UTC.
  */
 
-const DAY_MS = 86_400_000;
+import { DAY_MS } from '../../lib/time.js';
 
 const DAYS: Record<string, number> = { DAILY: 1, WEEKLY: 7, TWENTY_EIGHT_DAYS: 28 };
 const MONTHS: Record<string, number> = { MONTHLY: 1, QUARTERLY: 3, THREE_MONTHS: 3, SIX_MONTHS: 6, YEARLY: 12 };
