@@ -149,7 +149,9 @@ export async function startBillow(options: StartOptions = {}): Promise<RunningBi
     const scheduler = new Scheduler(logger);
     const media = app.billow.media;
     if (runsBackgroundWork(role)) {
-      scheduler.start(backgroundTasks(database.db, clock, { sweepMedia: () => media.sweep() }));
+      scheduler.start(
+        backgroundTasks(database.db, clock, { sweepMedia: () => media.sweep(), pendingUpdateTtlMs: config.pendingUpdateTtlMs }),
+      );
     }
     const shutdown = gracefulShutdown({ app, scheduler, redis, database }, logger, config.shutdownTimeoutMs);
     // Before the summary announces the server: whoever reads it may signal at once.

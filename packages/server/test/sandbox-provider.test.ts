@@ -142,11 +142,13 @@ describe('the sandbox provider: idempotency and refunds', () => {
     expect(outcome).toMatchObject({ status: 'failed', message: expect.stringMatching(/not a charge of the sandbox/) });
   });
 
-  it('separate provider instances do not share idempotency memory; paymentProviderFor shares one', async () => {
+  it('a new provider instance (a restarted process) answers a key with the same charge; paymentProviderFor shares one', async () => {
     const idempotencyKey = key();
     const a = await new SandboxProvider().charge(charge(SANDBOX_CARDS.success, true, { idempotencyKey }));
     const b = await new SandboxProvider().charge(charge(SANDBOX_CARDS.success, true, { idempotencyKey }));
-    expect(a).not.toEqual(b);
+    expect(b).toEqual(a);
+    const other = await new SandboxProvider().charge(charge(SANDBOX_CARDS.success, true, { idempotencyKey: key() }));
+    expect(other).not.toEqual(a);
     const shared = paymentProviderFor('sandbox');
     expect(shared).toBe(paymentProviderFor('sandbox'));
     const c = await shared!.charge(charge(SANDBOX_CARDS.success, true, { idempotencyKey }));

@@ -379,6 +379,30 @@ export interface LicensesTable {
   created_at: Timestamp;
 }
 
+export interface PaymentIntentsTable {
+  id: string;
+  environment_id: string;
+  customer_id: string;
+  kind: 'charge' | 'subscription_create';
+  status: 'processing' | 'succeeded' | 'failed' | 'reversed';
+  amount_minor: Minor;
+  currency: string;
+  provider_key: string;
+  provider_ref: string | null;
+  payment_method_id: number | null;
+  method_ref: string;
+  description: string;
+  plan_version_id: string;
+  request: JsonIn<Record<string, unknown>>;
+  result: JsonIn<Record<string, unknown>> | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  idempotency_scope: string | null;
+  idempotency_key: string | null;
+  created_at: Timestamp;
+  settled_at: Timestamp | null;
+}
+
 export interface EventsTable {
   id: string;
   seq: Generated<string>;
@@ -471,6 +495,7 @@ export interface Database {
   refunds: RefundsTable;
   licenses: LicensesTable;
   events: EventsTable;
+  payment_intents: PaymentIntentsTable;
   license_instances: LicenseInstancesTable;
   usage_counters: UsageCountersTable;
   usage_reports: UsageReportsTable;

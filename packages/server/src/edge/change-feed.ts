@@ -177,3 +177,13 @@ export function entitlementChangesFor(cache: EntitlementInvalidation): Entitleme
     forgetEnvironment: (environmentId) => applyEntitlementChange(cache, { scope: 'environment', environmentId }),
   };
 }
+
+/** Announces changes to every process's cache through the database, and keeps no cache of its own (background work). */
+export function entitlementAnnouncer(): EntitlementChanges {
+  return {
+    announce: notifyEntitlementsChanged,
+    announceEnvironment: notifyEnvironmentEntitlementsChanged,
+    forget: () => undefined,
+    forgetEnvironment: () => undefined,
+  };
+}

@@ -60,23 +60,51 @@ function refusal(outcome: Exclude<ChargeOutcome, { status: 'succeeded' }>): ApiE
   return badRequest(reasons[outcome.code] ?? outcome.message, outcome.code);
 }
 
-/** Charges the method off-session; any outcome but success is a 400 that says why. */
-export async function chargeOffSession(
-  scope: PurchaseScope,
-  method: PaymentMethodRow,
-  amountMinor: number,
-  currency: string,
-  description: string,
-): Promise<string> {
-  const provider = requireProvider(scope.environment);
-  const outcome = await provider.charge({
-    methodRef: method.provider_ref,
-    amountMinor,
-    currency,
-    offSession: true,
-    description,
-    idempotencyKey: newId(),
-  });
-  if (outcome.status !== 'succeeded') throw refusal(outcome);
-  return outcome.providerRef;
+/** A payment a purchase flow needs, at the point where money must move. */
+export interface PaymentRequest {
+  method: PaymentMethodRow;
+  amountMinor: number;
+  currency: string;
+  description: string;
+  planVersionId: string;
+}
+
+/**
+ * How a purchase flow takes its payment. The flow calls `charge` where money must
+ * move and `finish` with its answer once everything is recorded, both in its own
+ * transaction; the step decides whether money moves there and then (`liveStep`), or
+ * in a second phase outside any transaction (flows/pipeline.ts).
+ */
+export interface PaymentStep {
+  /** The provider's reference of the charge, or an error that says why there is none. */
+  charge(tx: Tx, request: PaymentRequest): Promise<string>;
+  finish(tx: Tx, result: Record<string, unknown>): Promise<void>;
+}
+
+export function refusalOf(outcome: ChargeOutcome): ApiError | null {
+  return outcome.status === 'succeeded' ? null : refusal(outcome);
+}
+
+/**
+ * Charges the method off-session inside the flow's transaction, with a new provider
+ * key per call: what every flow did before the two-phase pipeline, and what plan
+ * changes still do until they move to it.
+ */
+export function liveStep(scope: PurchaseScope): PaymentStep {
+  return {
+    async charge(_tx, request) {
+      const provider = requireProvider(scope.environment);
+      const outcome = await provider.charge({
+        methodRef: request.method.provider_ref,
+        amountMinor: request.amountMinor,
+        currency: request.currency,
+        offSession: true,
+        description: request.description,
+        idempotencyKey: newId(),
+      });
+      if (outcome.status !== 'succeeded') throw refusal(outcome);
+      return outcome.providerRef;
+    },
+    finish: async () => undefined,
+  };
 }

@@ -3,8 +3,11 @@ import type { Clock } from '../lib/clock.js';
 import { purgeExpiredIdempotencyKeys } from '../http/idempotency.js';
 import { SubscriptionService } from '../modules/subscriptions/service.js';
 import type { PeriodicTask } from './scheduler.js';
+import { recoverPayments, recoverRefunds } from './recover-payments.js';
 
 export interface TaskDeps {
+  /** How long an activate_on_payment change waits for its payment (config). */
+  pendingUpdateTtlMs: number;
   /** Deletes uploads that were never attached, a while after they expired. */
   sweepMedia(): Promise<number>;
 }
@@ -12,6 +15,17 @@ export interface TaskDeps {
 export function backgroundTasks(db: Db, clock: Clock, deps: TaskDeps): PeriodicTask[] {
   const subscriptions = new SubscriptionService(db, clock);
   return [
+    {
+      name: 'recover-payments',
+      everyMs: 30 * 1000,
+      run: async () => {
+        const refunds = await recoverRefunds(db, clock);
+        const { settled: charges, failures } = await recoverPayments(db, clock, deps.pendingUpdateTtlMs);
+        const settled = charges + refunds;
+        if (failures.length > 0) return `settled ${settled} payments left processing by a stopped process; ${failures.join('; ')}`;
+        return settled > 0 ? `settled ${settled} payments left processing by a stopped process` : undefined;
+      },
+    },
     {
       name: 'expire-pending-subscription-updates',
       everyMs: 60 * 1000,

@@ -22,3 +22,13 @@ export function sha256Hex(input: string): string {
 }
 
 export const newId = (): string => randomUUID();
+
+/** A base62 string derived from `input` (SHA-256): the same input always gives the same string. */
+export function derivedBase62(input: string, length: number): string {
+  let out = '';
+  for (const byte of createHash('sha256').update(input).digest()) {
+    if (byte < 248) out += BASE62[byte % 62];
+    if (out.length === length) break;
+  }
+  return out;
+}

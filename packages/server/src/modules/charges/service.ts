@@ -5,7 +5,8 @@ import type { Db } from '../../db/connect.js';
 import { inTransaction } from '../../db/transaction.js';
 import { badRequest } from '../../http/errors.js';
 import { grantedFeatures } from '../../flows/features.js';
-import { chargeOffSession, paymentMethodFor } from '../../flows/payment.js';
+import { paymentMethodFor, type PaymentStep } from '../../flows/payment.js';
+import { purchaseTwoPhase, type IdempotencyClaim } from '../../flows/pipeline.js';
 import { assertNotBlocked, lockCustomer, resolvePurchase, subscriptionValues, type PurchaseScope } from '../../flows/purchase.js';
 import { recordPaidOrder } from '../../flows/record.js';
 import type { EntitlementChanges } from '../../edge/change-feed.js';
@@ -25,19 +26,26 @@ export class ChargeService {
    * GET /subscriptions/ lists with billingType ONE_TIME, as a free plan
    * taken through POST /subscriptions/create/ is.
    */
-  async create(scope: PurchaseScope, input: ChargeCreate): Promise<ChargeRecord> {
-    const record = await this.record(scope, input);
-    this.changes?.forget(scope.environmentId, input.customerId);
-    return record;
-  }
-
-  private record(scope: PurchaseScope, input: ChargeCreate): Promise<ChargeRecord> {
+  async create(scope: PurchaseScope, input: ChargeCreate, idempotency: IdempotencyClaim | null = null): Promise<ChargeRecord> {
     if (input.chargePeriod !== 'ONE_TIME') {
       throw badRequest(
         `chargePeriod must be ONE_TIME for a one-time charge, not ${input.chargePeriod}; recurring purchases use POST /subscriptions/create/`,
         'invalid_charge_period',
       );
     }
+    const record = await purchaseTwoPhase(this.db, this.clock, {
+      kind: 'charge',
+      request: { scope, body: input as unknown as Record<string, unknown> },
+      idempotency,
+      status: 201,
+      run: (step) => this.record(scope, input, step),
+    });
+    this.changes?.forget(scope.environmentId, input.customerId);
+    return record;
+  }
+
+  /** The purchase in one transaction, taking its payment through `step` (flows/pipeline.ts). */
+  record(scope: PurchaseScope, input: ChargeCreate, step: PaymentStep): Promise<ChargeRecord> {
     return inTransaction(this.db, async (tx) => {
       await assertNotBlocked(tx, scope.organizationId);
       const customer = await lockCustomer(tx, scope.environmentId, input.customerId);
@@ -46,7 +54,13 @@ export class ChargeService {
       const method = await paymentMethodFor(tx, scope, customer, total > 0);
       const chargeRef =
         total > 0 && method
-          ? await chargeOffSession(scope, method, total, purchase.quote.currency, `${purchase.version.name} (one-time)`)
+          ? await step.charge(tx, {
+              method,
+              amountMinor: total,
+              currency: purchase.quote.currency,
+              description: `${purchase.version.name} (one-time)`,
+              planVersionId: purchase.version.id,
+            })
           : null;
       const now = this.clock.now();
       const granted = await insertSubscription(
@@ -72,7 +86,7 @@ export class ChargeService {
         method: total > 0 ? (method ?? null) : null,
         chargeRef,
       });
-      return {
+      const record: ChargeRecord = {
         id: granted.id,
         startDate: now.toISOString().slice(0, 10),
         endDate: null,
@@ -93,6 +107,8 @@ export class ChargeService {
         orderId: order.orderId,
         invoiceId: order.invoiceId,
       };
+      await step.finish(tx, record);
+      return record;
     });
   }
 }

@@ -6,7 +6,18 @@ import { SandboxProvider } from './sandbox-provider.js';
 export { cardDetails, luhnValid } from './cards.js';
 
 /** One sandbox provider per process, so that its idempotency memory spans requests. */
-const sandbox = new SandboxProvider();
+const builtInSandbox = new SandboxProvider();
+let sandbox: PaymentProvider = builtInSandbox;
+
+/**
+ * Puts another provider in the place of the sandbox environments' own, process-wide,
+ * and returns the one it replaced: tests put doubles there that block, fail or count.
+ */
+export function replaceSandboxProvider(provider: PaymentProvider): PaymentProvider {
+  const previous = sandbox;
+  sandbox = provider;
+  return previous;
+}
 
 /**
  * The provider that moves money in an environment, or null when there is none.
@@ -24,7 +35,7 @@ export function paymentProviderFor(environment: EnvironmentKind): PaymentProvide
 
 /** The sandbox provider itself, for the steps only it offers (confirming a charge that required action). */
 export function sandboxProvider(): SandboxProvider {
-  return sandbox;
+  return builtInSandbox;
 }
 
 export const paymentProviderRequired = (): ApiError =>

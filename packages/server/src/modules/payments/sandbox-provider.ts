@@ -1,4 +1,4 @@
-import { randomBase62 } from '../../lib/crypto.js';
+import { derivedBase62 } from '../../lib/crypto.js';
 import { cardNumberOfRef, luhnValid } from './cards.js';
 import type {
   ChargeOutcome,
@@ -81,7 +81,7 @@ export class SandboxProvider implements ConfirmingPaymentProvider {
         return { status: 'failed', message: `${request.chargeRef} is not a charge of the sandbox provider` };
       }
       if (request.amountMinor === 0) return { status: 'failed', message: 'A refund must be of a positive amount' };
-      return { status: 'succeeded', providerRef: `re_sandbox_${randomBase62(24)}` };
+      return { status: 'succeeded', providerRef: `re_sandbox_${derivedBase62(request.idempotencyKey, 24)}` };
     });
   }
 
@@ -111,7 +111,8 @@ function outcomeOf(request: ChargeRequest): ChargeOutcome {
   if (number === null || !luhnValid(number)) {
     return failed('processing_error', `${request.methodRef} is not a payment method of the sandbox provider`);
   }
-  const providerRef = `ch_sandbox_${randomBase62(24)}`;
+  // Derived from the idempotency key: a retry after a restart (which forgets the keys) gets the same charge back.
+  const providerRef = `ch_sandbox_${derivedBase62(request.idempotencyKey, 24)}`;
   switch (number) {
     case SANDBOX_CARDS.declined:
       return failed('card_declined', 'The card was declined');

@@ -133,3 +133,37 @@ export async function insertRefundTransaction(
     })
     .execute();
 }
+
+/** What refunds of the order still being processed by the provider hold back from its refundable amount. */
+export async function processingRefundsTotal(db: Executor, orderId: string): Promise<number> {
+  const row = await db
+    .selectFrom('refunds')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_minor'), eb.lit(0)).as('total'))
+    .where('order_id', '=', orderId)
+    .where('status', '=', 'PROCESSING')
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+/** The refund, locked, while it is still PROCESSING; undefined once settled. */
+export async function lockProcessingRefund(db: Executor, id: string): Promise<RefundRow | undefined> {
+  return db.selectFrom('refunds').selectAll().where('id', '=', id).where('status', '=', 'PROCESSING').forUpdate().executeTakeFirst();
+}
+
+/** Refunds still PROCESSING since before `before`: their process most likely died. */
+export async function staleProcessingRefunds(db: Executor, before: Date, limit: number): Promise<RefundRow[]> {
+  return db
+    .selectFrom('refunds')
+    .selectAll()
+    .where('status', '=', 'PROCESSING')
+    .where('created_at', '<', before)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+}
+
+/** The organization and kind of an environment: what settling a refund found by the recovery task needs. */
+export async function environmentScope(db: Executor, environmentId: string) {
+  const row = await db.selectFrom('environments').select(['organization_id', 'kind']).where('id', '=', environmentId).executeTakeFirst();
+  return row ? { organizationId: row.organization_id, environmentId, environment: row.kind } : undefined;
+}

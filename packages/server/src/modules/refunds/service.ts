@@ -13,10 +13,13 @@ import { dateRange, decimalText, majorNumber, searchTerm } from '../ledger/forma
 import type { OrderPresenter } from '../ledger/presenter.js';
 import * as orders from '../ledger/repo.js';
 import type { LedgerScope } from '../ledger/scope.js';
-import { customerWebhookObject, orderWebhookObject, orderWebhookParts } from '../ledger/webhook.js';
+import { orderWebhookParts } from '../ledger/webhook.js';
+import type { RefundOutcome } from '../payments/provider.js';
 import { RefundAmountError, requestedAmountMinor } from './amount.compute.js';
 import { invalidRefundAmount, orderNotRefundable, refundNotFound } from './errors.js';
 import * as repo from './repo.js';
+import { settleFailed, settleSucceeded, type SettleContext } from './settle.js';
+import { refundWebhookObject } from './webhook.js';
 
 const REFUNDABLE = new Set<orders.OrderRow['status']>(['COMPLETE', 'PARTIAL_REFUND']);
 
@@ -38,25 +41,6 @@ export function toRefund(row: repo.RefundRow, order: Order): Refund {
   };
 }
 
-/** What the `refund.*` events carry. */
-function refundWebhookObject(refund: repo.RefundRow, order: orders.OrderRow, customer: orders.CustomerRow, organizationId: string) {
-  return {
-    id: refund.id,
-    object: 'refund',
-    status: refund.status,
-    amount: decimalText(refund.amount_minor, refund.currency),
-    amount_units: refund.amount_minor,
-    currency: refund.currency,
-    reason: refund.reason,
-    order_id: refund.order_id,
-    customer: customerWebhookObject(customer),
-    subscription_id: order.subscription_id,
-    organization: organizationId,
-    created_on: refund.created_at.toISOString(),
-    modified_on: refund.modified_at.toISOString(),
-  };
-}
-
 export class RefundService {
   constructor(
     private readonly db: Db,
@@ -65,26 +49,31 @@ export class RefundService {
   ) {}
 
   /**
-   * Refunds an order, in one transaction with the order row locked: concurrent
-   * refunds of one order run one after the other, each against what the
-   * previous left, so the refunded total can never pass the order's total.
-   * The provider's answer decides the refund's status (SUCCEEDED or FAILED);
-   * only a successful refund changes the order and writes a REFUND transaction.
+   * Refunds an order in two phases (decision 0026): a first transaction locks the order,
+   * checks the amount against what is neither refunded nor being refunded, and records
+   * the refund as PROCESSING; the provider is asked outside any transaction, with a key
+   * derived from the refund; a second transaction records its answer (SUCCEEDED, with
+   * the order's new refunded total and a REFUND transaction, or FAILED). Concurrent
+   * refunds of one order can never pass its total.
    */
   async create(scope: LedgerScope, input: RefundCreate): Promise<Refund> {
-    const refund = await inTransaction(this.db, (tx) => this.refund(tx, scope, input));
-    return this.present(scope, [refund]).then(([r]) => r!);
+    const { refund, chargeRef } = await inTransaction(this.db, (tx) => this.reserve(tx, scope, input));
+    const settled = await this.complete(scope, refund, chargeRef);
+    return this.present(scope, [settled]).then(([r]) => r!);
   }
 
-  private async refund(tx: Tx, scope: LedgerScope, input: RefundCreate): Promise<repo.RefundRow> {
-    const order = await orders.findOrder(tx, scope.environmentId, input.orderId, { forUpdate: true });
-    if (!order || order.status === 'PENDING') throw orderNotFound(input.orderId);
-    if (order.is_trial) throw orderNotRefundable(`Order ${order.id} is a trial order: nothing was paid, so nothing can be refunded`);
-    if (order.status === 'REFUNDED') throw orderNotRefundable(`Order ${order.id} has already been refunded in full`);
-    if (!REFUNDABLE.has(order.status)) {
-      throw orderNotRefundable(`Order ${order.id} is ${order.status}: only COMPLETE and PARTIAL_REFUND orders can be refunded`);
-    }
+  /** Phases two and three of a PROCESSING refund: the provider, under the refund's own key, then its answer recorded. */
+  private async complete(scope: SettleContext['scope'], refund: repo.RefundRow, chargeRef: string): Promise<repo.RefundRow> {
+    const outcome = await requireProvider(scope.environment).refund({
+      chargeRef,
+      amountMinor: refund.amount_minor,
+      currency: refund.currency,
+      idempotencyKey: `refund:${refund.id}`,
+    });
+    return inTransaction(this.db, (tx) => this.settle(tx, scope, refund.id, outcome));
+  }
 
+  private async validAmount(tx: Tx, order: orders.OrderRow, input: RefundCreate) {
     let amountMinor: number | null;
     try {
       amountMinor = requestedAmountMinor(input, order.currency);
@@ -92,32 +81,36 @@ export class RefundService {
       if (error instanceof RefundAmountError) throw invalidRefundAmount(error.message);
       throw error;
     }
-    let split;
     try {
-      split = splitRefund({
+      return splitRefund({
         currency: order.currency,
         orderTotalMinor: order.total_minor,
         orderTaxMinor: order.tax_minor,
-        refundedMinor: order.refunded_minor,
+        refundedMinor: order.refunded_minor + (await repo.processingRefundsTotal(tx, order.id)),
         amountMinor,
       });
     } catch (error) {
       if (error instanceof RefundError) throw invalidRefundAmount(sentence(error.message));
       throw error;
     }
+  }
 
-    const charge = await repo.chargeOf(tx, order.id);
-    if (!charge?.provider_ref) {
-      throw orderNotRefundable(`Order ${order.id} has no captured payment to refund`);
+  private async reserve(tx: Tx, scope: LedgerScope, input: RefundCreate) {
+    const order = await orders.findOrder(tx, scope.environmentId, input.orderId, { forUpdate: true });
+    if (!order || order.status === 'PENDING') throw orderNotFound(input.orderId);
+    if (order.is_trial) throw orderNotRefundable(`Order ${order.id} is a trial order: nothing was paid, so nothing can be refunded`);
+    if (order.status === 'REFUNDED') throw orderNotRefundable(`Order ${order.id} has already been refunded in full`);
+    if (!REFUNDABLE.has(order.status)) {
+      throw orderNotRefundable(`Order ${order.id} is ${order.status}: only COMPLETE and PARTIAL_REFUND orders can be refunded`);
     }
-    const provider = requireProvider(scope.environment);
+    const split = await this.validAmount(tx, order, input);
+    const charge = await repo.chargeOf(tx, order.id);
+    if (!charge?.provider_ref) throw orderNotRefundable(`Order ${order.id} has no captured payment to refund`);
+    requireProvider(scope.environment);
     const parts = await orderWebhookParts(tx, order);
-    const events = { environmentId: scope.environmentId, organizationId: scope.organizationId };
     const now = this.clock.now();
-    const refundId = newId();
-
-    const pending = await repo.insertRefund(tx, {
-      id: refundId,
+    const refund = await repo.insertRefund(tx, {
+      id: newId(),
       environment_id: scope.environmentId,
       order_id: order.id,
       amount_minor: split.amountMinor,
@@ -131,104 +124,45 @@ export class RefundService {
       modified_at: now,
     });
     await recordEvent(tx, {
-      ...events,
+      environmentId: scope.environmentId,
+      organizationId: scope.organizationId,
       type: 'refund.created',
-      data: refundWebhookObject(pending, order, parts.customer, scope.organizationId),
+      data: refundWebhookObject(refund, order, parts.customer, scope.organizationId),
       at: now,
     });
+    return { refund, chargeRef: charge.provider_ref };
+  }
 
-    const outcome = await provider.refund({
-      chargeRef: charge.provider_ref,
-      amountMinor: split.amountMinor,
-      currency: order.currency,
-      idempotencyKey: `refund:${refundId}`,
-    });
-    const [method] = await orders.paymentMethodsByIds(tx, [charge.payment_method_id]);
-    const timelineBase = {
-      environmentId: scope.environmentId,
-      orderId: order.id,
-      subscriptionId: order.subscription_id,
-      at: now,
+  /** Records the provider's answer for a PROCESSING refund, once: a refund settled already is returned as it is. */
+  private async settle(tx: Tx, scope: SettleContext['scope'], refundId: string, outcome: RefundOutcome): Promise<repo.RefundRow> {
+    const pending = await repo.findRefund(tx, scope.environmentId, refundId);
+    const order = pending && (await orders.findOrder(tx, scope.environmentId, pending.order_id, { forUpdate: true }));
+    const refund = order && (await repo.lockProcessingRefund(tx, refundId));
+    if (!order || !refund) return (await repo.findRefund(tx, scope.environmentId, refundId))!;
+    const charge = await repo.chargeOf(tx, order.id);
+    const [method] = await orders.paymentMethodsByIds(tx, [charge?.payment_method_id ?? null]);
+    const context: SettleContext = {
+      tx,
+      scope,
+      order,
+      refund,
+      parts: await orderWebhookParts(tx, order),
+      now: this.clock.now(),
+      primary: `-${decimalText(refund.amount_minor, order.currency)}`,
+      paymentMethodId: charge?.payment_method_id ?? null,
+      last4: method?.last4 ?? null,
     };
-    const primary = `-${decimalText(split.amountMinor, order.currency)}`;
+    return outcome.status === 'succeeded' ? settleSucceeded(context, outcome.providerRef) : settleFailed(context, outcome.message);
+  }
 
-    if (outcome.status !== 'succeeded') {
-      const failed = await repo.settleRefund(tx, refundId, {
-        status: 'FAILED',
-        failure_reason: outcome.message,
-        provider_ref: null,
-        modified_at: now,
-      });
-      await orders.insertOrderEvent(tx, {
-        ...timelineBase,
-        code: 'refund.failed',
-        title: 'Refund failed',
-        status: 'failed',
-        metadata: { primary, secondary: outcome.message, refundId },
-      });
-      await recordEvent(tx, {
-        ...events,
-        type: 'refund.updated',
-        data: refundWebhookObject(failed, order, parts.customer, scope.organizationId),
-        previousAttributes: { status: 'PROCESSING' },
-        at: now,
-      });
-      return failed;
+  /** Refunds whose process died between asking the provider and recording its answer. */
+  async recoverStale(olderThanMs: number): Promise<number> {
+    const stale = await repo.staleProcessingRefunds(this.db, new Date(this.clock.now().getTime() - olderThanMs), 50);
+    for (const refund of stale) {
+      const [scope, charge] = await Promise.all([repo.environmentScope(this.db, refund.environment_id), repo.chargeOf(this.db, refund.order_id)]);
+      if (scope && charge?.provider_ref) await this.complete(scope, refund, charge.provider_ref);
     }
-
-    const succeeded = await repo.settleRefund(tx, refundId, {
-      status: 'SUCCEEDED',
-      failure_reason: null,
-      provider_ref: outcome.providerRef,
-      modified_at: now,
-    });
-    const updated = await orders.setRefunded(tx, order.id, {
-      refundedMinor: split.refundedAfterMinor,
-      status: split.orderStatus,
-      at: now,
-    });
-    await repo.insertRefundTransaction(tx, {
-      id: newId(),
-      environmentId: scope.environmentId,
-      orderId: order.id,
-      refundId,
-      currency: order.currency,
-      amountMinor: -split.amountMinor,
-      taxMinor: -split.taxMinor,
-      netMinor: -split.netMinor,
-      paymentMethodId: charge.payment_method_id,
-      providerRef: outcome.providerRef,
-      // A refund leaves the balance at once.
-      availableOn: now.toISOString().slice(0, 10),
-      at: now,
-    });
-    await orders.insertOrderEvent(tx, {
-      ...timelineBase,
-      code: 'refund.succeeded',
-      title: split.orderStatus === 'REFUNDED' ? 'Order refunded in full' : 'Order partially refunded',
-      status: 'success',
-      metadata: {
-        primary,
-        secondary: method?.last4 ? `card ending ${method.last4}` : 'original payment method',
-        refundId,
-        reason: succeeded.reason,
-      },
-    });
-    await recordEvent(tx, {
-      ...events,
-      type: 'order.refunded',
-      data: orderWebhookObject(updated, parts, scope.organizationId),
-      previousAttributes: { status: order.status },
-      at: now,
-    });
-    await recordEvent(tx, {
-      ...events,
-      type: 'refund.updated',
-      data: refundWebhookObject(succeeded, updated, parts.customer, scope.organizationId),
-      previousAttributes: { status: 'PROCESSING' },
-      at: now,
-    });
-    return succeeded;
+    return stale.length;
   }
 
   private async present(scope: LedgerScope, rows: repo.RefundRow[]): Promise<Refund[]> {

@@ -60,10 +60,10 @@ export function subscriptionRoutes(app: App, service: SubscriptionService, publi
         description:
           "Charges the customer's default payment method off-session for the first period. A price with a free trial starts trialing and charges nothing until the trial ends; a free plan charges nothing.",
         body: SubscriptionCreate,
-        response: { 201: SubscriptionCreated, ...errors, 428: ErrorBody },
+        response: { 201: SubscriptionCreated, ...errors, 409: ErrorBody, 428: ErrorBody },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.create(scopeOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await service.create(scopeOf(request), request.body, request.idempotency)),
   );
 
   app.get(

@@ -5,7 +5,8 @@ import { inTransaction, isUniqueViolation, type Tx } from '../../db/transaction.
 import { badRequest, notFound } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import { customerWebhookObject } from '../ledger/webhook.js';
-import { assertCanPay, chargeableMethod, chargeOffSession, paymentMethodFor } from '../../flows/payment.js';
+import { assertCanPay, chargeableMethod, liveStep, paymentMethodFor, type PaymentStep } from '../../flows/payment.js';
+import { purchaseTwoPhase, type IdempotencyClaim } from '../../flows/pipeline.js';
 import {
   assertNotBlocked,
   lockCustomer,
@@ -98,7 +99,18 @@ export class SubscriptionService {
   }
 
   /** Subscribes a customer off-session: a trial or a free plan charges nothing now; otherwise the first period is charged. */
-  async create(scope: SubscriptionScope, input: SubscriptionCreate) {
+  async create(scope: SubscriptionScope, input: SubscriptionCreate, idempotency: IdempotencyClaim | null = null) {
+    return purchaseTwoPhase(this.db, this.clock, {
+      kind: 'subscription_create',
+      request: { scope, body: input as unknown as Record<string, unknown> },
+      idempotency,
+      status: 201,
+      run: (step) => this.createWith(scope, input, step),
+    });
+  }
+
+  /** The subscription in one transaction, taking its first payment through `step` (flows/pipeline.ts). */
+  createWith(scope: SubscriptionScope, input: SubscriptionCreate, step: PaymentStep) {
     return this.changing(scope, () => input.customerId, async (tx) => {
       await assertNotBlocked(tx, scope.organizationId);
       const customer = await lockCustomer(tx, scope.environmentId, input.customerId);
@@ -120,7 +132,13 @@ export class SubscriptionService {
       const chargeNow = trial || free ? 0 : purchase.quote.totalMinor;
       const chargeRef =
         chargeNow > 0 && method
-          ? await chargeOffSession(scope, method, chargeNow, purchase.quote.currency, `${purchase.version.name} (${input.chargePeriod})`)
+          ? await step.charge(tx, {
+              method,
+              amountMinor: chargeNow,
+              currency: purchase.quote.currency,
+              description: `${purchase.version.name} (${input.chargePeriod})`,
+              planVersionId: purchase.version.id,
+            })
           : null;
       const row = await repo.insertSubscription(
         tx,
@@ -146,7 +164,9 @@ export class SubscriptionService {
         chargeRef,
       });
       await this.event(tx, scope, 'subscription.created', this.subscriptionData(row, customer, purchase, scope));
-      return presentCreated(tx, row, scope.apiBase, now);
+      const created = await presentCreated(tx, row, scope.apiBase, now);
+      await step.finish(tx, created);
+      return created;
     });
   }
 
@@ -322,7 +342,14 @@ export class SubscriptionService {
     let chargeRef: string | null = null;
     if (toCharge > 0 && method) {
       try {
-        chargeRef = await chargeOffSession(scope, method, toCharge, row.currency, `${purchase.version.name}: change of plan`);
+        // Plan changes still charge inside their transaction; they move to the two-phase pipeline next.
+        chargeRef = await liveStep(scope).charge(tx, {
+          method,
+          amountMinor: toCharge,
+          currency: row.currency,
+          description: `${purchase.version.name}: change of plan`,
+          planVersionId: purchase.version.id,
+        });
       } catch (error) {
         if (!pending) throw error;
       }

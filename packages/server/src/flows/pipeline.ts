@@ -1,0 +1,219 @@
+/**
+ * Money moves in two phases, never waiting on the network inside a transaction
+ * (decision 0026):
+ *
+ *   (a) the purchase flow runs in a transaction that locks, validates and computes;
+ *       at the point where money must move it stops, and a payment intent is recorded
+ *       (status processing, a provider key derived from the intent);
+ *   (b) the provider is called outside any transaction, with that key;
+ *   (c) the flow runs again in a second transaction, which re-validates and records
+ *       the order, invoice, transaction and events with the provider's answer, and
+ *       settles the intent, in the same transaction, with the request's answer.
+ *
+ * A process that dies between (a) and (c) leaves a processing intent: a retry with the
+ * same Idempotency-Key, or the recovery task, completes it by asking the provider again
+ * under the same key, so a card is charged once and never without its order.
+ */
+import type { Clock } from '../lib/clock.js';
+import { newId } from '../lib/crypto.js';
+import type { Db } from '../db/connect.js';
+import { inTransaction, isUniqueViolation, type Tx } from '../db/transaction.js';
+import type { EnvironmentKind } from '../config.js';
+import { ApiError } from '../http/errors.js';
+import { paymentInProgress, purchaseChangedWhilePaying } from '../modules/intents/errors.js';
+import * as intents from '../modules/intents/repo.js';
+import type { ChargeOutcome } from '../modules/payments/provider.js';
+import { requireProvider } from '../modules/payments/providers.js';
+import { refusalOf, type PaymentRequest, type PaymentStep } from './payment.js';
+
+export interface IdempotencyClaim {
+  scope: string;
+  key: string;
+}
+
+/** What a purchase needs to run again after a crash: its environment and its request. */
+export interface StoredRequest {
+  scope: { organizationId: string; environmentId: string; environment: EnvironmentKind; apiBase?: string };
+  body: Record<string, unknown>;
+}
+
+export interface TwoPhasePurchase<R> {
+  kind: intents.IntentRow['kind'];
+  request: StoredRequest;
+  idempotency: IdempotencyClaim | null;
+  /** Status of the answer, as the route sends it (kept with the Idempotency-Key). */
+  status: number;
+  /** The purchase flow, in one transaction, taking its payment through `step`. */
+  run(step: PaymentStep): Promise<R>;
+}
+
+/** Phase (a) found that money must move: the flow stops there, having written nothing. */
+class PaymentNeeded extends Error {
+  constructor(readonly request: PaymentRequest) {
+    super('a payment is needed');
+  }
+}
+
+/** Someone else (a retry, the recovery task) settled the intent first. */
+class AlreadySettled extends Error {}
+
+/** The purchase that phase (c) computed is not the one phase (a) paid for. */
+class ChangedWhilePaying extends Error {}
+
+function keepAnswer(claim: IdempotencyClaim | null, status: number): (tx: Tx, result: Record<string, unknown>) => Promise<void> {
+  return async (tx, result) => {
+    if (claim) await intents.keepIdempotentAnswer(tx, claim.scope, claim.key, status, JSON.stringify(result));
+  };
+}
+
+function reserveStep(claim: IdempotencyClaim | null, status: number): PaymentStep {
+  return {
+    charge: async (_tx, request) => {
+      throw new PaymentNeeded(request);
+    },
+    // Nothing to pay: the purchase completed in one transaction, its answer kept there too.
+    finish: keepAnswer(claim, status),
+  };
+}
+
+function settledStep(intent: intents.IntentRow, outcome: ChargeOutcome, clock: Clock, claim: IdempotencyClaim | null, status: number): PaymentStep {
+  return {
+    async charge(_tx, request) {
+      const same =
+        request.amountMinor === intent.amount_minor &&
+        request.currency === intent.currency &&
+        request.method.id === intent.payment_method_id &&
+        request.planVersionId === intent.plan_version_id;
+      if (!same) throw new ChangedWhilePaying();
+      const refused = refusalOf(outcome);
+      if (refused) throw refused;
+      return (outcome as { providerRef: string }).providerRef;
+    },
+    async finish(tx, result) {
+      const settled = await intents.settleIntent(tx, intent.id, {
+        status: 'succeeded',
+        provider_ref: (outcome as { providerRef: string }).providerRef,
+        failure_code: null,
+        failure_message: null,
+        result,
+        at: clock.now(),
+      });
+      if (!settled) throw new AlreadySettled();
+      await keepAnswer(claim, status)(tx, result);
+    },
+  };
+}
+
+async function recordIntent<R>(db: Db, clock: Clock, purchase: TwoPhasePurchase<R>, request: PaymentRequest): Promise<intents.IntentRow> {
+  const id = newId();
+  try {
+    return await intents.insertIntent(db, {
+      id,
+      environment_id: purchase.request.scope.environmentId,
+      customer_id: request.method.customer_id,
+      kind: purchase.kind,
+      status: 'processing',
+      amount_minor: request.amountMinor,
+      currency: request.currency,
+      provider_key: `billow_pi_${id}`,
+      payment_method_id: request.method.id,
+      method_ref: request.method.provider_ref,
+      description: request.description,
+      plan_version_id: request.planVersionId,
+      request: JSON.stringify(purchase.request),
+      idempotency_scope: purchase.idempotency?.scope ?? null,
+      idempotency_key: purchase.idempotency?.key ?? null,
+      created_at: clock.now(),
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, intents.ONE_PROCESSING_INDEX)) throw paymentInProgress();
+    if (isUniqueViolation(error, intents.IDEMPOTENCY_INDEX)) throw paymentInProgress();
+    throw error;
+  }
+}
+
+/** The answer of an intent that is settled already: its result, or the error it ended with. */
+function answerOf<R>(intent: intents.IntentRow): R {
+  if (intent.status === 'succeeded') return intent.result as R;
+  if (intent.status === 'processing') throw paymentInProgress();
+  throw new ApiError(400, intent.failure_code ?? 'payment_failed', intent.failure_message ?? 'The payment failed');
+}
+
+async function settleFailure(db: Db, clock: Clock, intent: intents.IntentRow, status: 'failed' | 'reversed', error: ApiError): Promise<void> {
+  await inTransaction(db, (tx) =>
+    intents.settleIntent(tx, intent.id, {
+      status,
+      provider_ref: null,
+      failure_code: error.code,
+      failure_message: error.detail,
+      result: null,
+      at: clock.now(),
+    }),
+  );
+}
+
+/** Phase (c) could not record a payment that went through: the money goes back. */
+async function reverse(db: Db, clock: Clock, intent: intents.IntentRow, chargeRef: string, error: ApiError): Promise<void> {
+  const provider = requireProvider((intent.request as unknown as StoredRequest).scope.environment);
+  const outcome = await provider.refund({
+    chargeRef,
+    amountMinor: intent.amount_minor,
+    currency: intent.currency,
+    idempotencyKey: `billow_pi_reverse_${intent.id}`,
+  });
+  if (outcome.status !== 'succeeded') throw new Error(`could not give back payment ${intent.id}: ${outcome.message}`);
+  await settleFailure(db, clock, intent, 'reversed', error);
+}
+
+/** Phases (b) and (c) of an intent: ask the provider under the intent's key, then settle. */
+export async function completeIntent<R>(
+  db: Db,
+  clock: Clock,
+  intent: intents.IntentRow,
+  purchase: Pick<TwoPhasePurchase<R>, 'run' | 'idempotency' | 'status'>,
+): Promise<R> {
+  const provider = requireProvider((intent.request as unknown as StoredRequest).scope.environment);
+  const outcome = await provider.charge({
+    methodRef: intent.method_ref,
+    amountMinor: intent.amount_minor,
+    currency: intent.currency,
+    offSession: true,
+    description: intent.description,
+    idempotencyKey: intent.provider_key,
+  });
+  try {
+    return await purchase.run(settledStep(intent, outcome, clock, purchase.idempotency, purchase.status));
+  } catch (error) {
+    if (error instanceof AlreadySettled) return answerOf<R>((await intents.findIntent(db, intent.id))!);
+    const apiError = error instanceof ChangedWhilePaying ? purchaseChangedWhilePaying() : error;
+    if (!(apiError instanceof ApiError)) throw error;
+    if (outcome.status === 'succeeded') await reverse(db, clock, intent, outcome.providerRef, apiError);
+    else await settleFailure(db, clock, intent, 'failed', apiError);
+    throw apiError;
+  }
+}
+
+/**
+ * Runs a purchase through the pipeline. A purchase that moves no money completes in
+ * its one transaction; a retry of a request (same Idempotency-Key) whose intent is
+ * recorded gets that intent's answer, completing it first if it is still processing.
+ */
+export async function purchaseTwoPhase<R>(db: Db, clock: Clock, purchase: TwoPhasePurchase<R>): Promise<R> {
+  const claim = purchase.idempotency;
+  const earlier = claim ? await intents.intentOfIdempotencyKey(db, claim.scope, claim.key) : undefined;
+  if (earlier) return earlier.status === 'processing' ? completeIntent(db, clock, earlier, purchase) : answerOf<R>(earlier);
+  let needed: PaymentNeeded;
+  try {
+    return await purchase.run(reserveStep(claim, purchase.status));
+  } catch (error) {
+    if (!(error instanceof PaymentNeeded)) throw error;
+    needed = error;
+  }
+  const intent = await recordIntent(db, clock, purchase, needed.request);
+  return completeIntent(db, clock, intent, purchase);
+}
+
+/** Intents whose process died before settling them: completed again under their own keys. */
+export async function staleIntentsOf(db: Db, clock: Clock, olderThanMs: number): Promise<intents.IntentRow[]> {
+  return intents.staleIntents(db, new Date(clock.now().getTime() - olderThanMs), 50);
+}

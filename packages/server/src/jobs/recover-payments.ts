@@ -1,0 +1,56 @@
+import type { ChargeCreate, SubscriptionCreate } from '@billow/contract';
+import type { Db } from '../db/connect.js';
+import type { Clock } from '../lib/clock.js';
+import { entitlementAnnouncer } from '../edge/change-feed.js';
+import { completeIntent, staleIntentsOf, type IdempotencyClaim, type StoredRequest } from '../flows/pipeline.js';
+import type { IntentRow } from '../modules/intents/repo.js';
+import { ChargeService } from '../modules/charges/service.js';
+import { RefundService } from '../modules/refunds/service.js';
+import { OrderPresenter } from '../modules/ledger/presenter.js';
+import { SubscriptionService, type SubscriptionScope } from '../modules/subscriptions/service.js';
+
+/** How long an intent may stay processing before its process is taken for dead. */
+export const STALE_INTENT_MS = 60_000;
+
+function claimOf(intent: IntentRow): IdempotencyClaim | null {
+  return intent.idempotency_scope && intent.idempotency_key ? { scope: intent.idempotency_scope, key: intent.idempotency_key } : null;
+}
+
+/**
+ * Completes the payments whose process died between recording the intent and settling
+ * it: the provider is asked again under the intent's own key (so it charges once), and
+ * the purchase is recorded, or the intent marked failed, as the request would have.
+ */
+export async function recoverPayments(db: Db, clock: Clock, pendingUpdateTtlMs: number, olderThanMs = STALE_INTENT_MS) {
+  const charges = new ChargeService(db, clock, entitlementAnnouncer());
+  const subscriptions = new SubscriptionService(db, clock, pendingUpdateTtlMs, entitlementAnnouncer());
+  let settled = 0;
+  const failures: string[] = [];
+  for (const intent of await staleIntentsOf(db, clock, olderThanMs)) {
+    const { scope, body } = intent.request as unknown as StoredRequest;
+    const settle = { idempotency: claimOf(intent), status: 201 };
+    try {
+      if (intent.kind === 'charge') {
+        await completeIntent(db, clock, intent, { ...settle, run: (step) => charges.record(scope, body as unknown as ChargeCreate, step) });
+      } else {
+        const subscriptionScope = { apiBase: '', ...scope } as SubscriptionScope;
+        await completeIntent(db, clock, intent, {
+          ...settle,
+          run: (step) => subscriptions.createWith(subscriptionScope, body as unknown as SubscriptionCreate, step),
+        });
+      }
+      settled++;
+    } catch (error) {
+      // A refused payment is settled (failed) by completeIntent; anything else stays processing, retried next time.
+      failures.push(`${intent.id}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return { settled, failures };
+}
+
+/** Refunds whose process died between asking the provider and recording its answer, settled under their own keys. */
+export async function recoverRefunds(db: Db, clock: Clock, olderThanMs = STALE_INTENT_MS): Promise<number> {
+  // Settling records no presentation: image URLs are never asked for.
+  const refunds = new RefundService(db, clock, new OrderPresenter({ publicUrl: () => '' }));
+  return refunds.recoverStale(olderThanMs);
+}

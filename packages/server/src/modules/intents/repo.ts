@@ -1,0 +1,76 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Executor, Tx } from '../../db/transaction.js';
+import type { PaymentIntentsTable } from '../../db/schema.js';
+
+export type IntentRow = Selectable<PaymentIntentsTable>;
+export const ONE_PROCESSING_INDEX = 'payment_intents_one_processing';
+export const IDEMPOTENCY_INDEX = 'payment_intents_idempotency';
+
+export async function insertIntent(db: Executor, row: Insertable<PaymentIntentsTable>): Promise<IntentRow> {
+  return db.insertInto('payment_intents').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findIntent(db: Executor, id: string): Promise<IntentRow | undefined> {
+  return db.selectFrom('payment_intents').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The intent a request with this Idempotency-Key recorded, if any. */
+export async function intentOfIdempotencyKey(db: Executor, scope: string, key: string): Promise<IntentRow | undefined> {
+  return db
+    .selectFrom('payment_intents')
+    .selectAll()
+    .where('idempotency_scope', '=', scope)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
+}
+
+/**
+ * Settles a processing intent in the caller's transaction; false when it was settled
+ * already (by the request itself, a retry or the recovery task, whichever came first).
+ */
+export async function settleIntent(
+  tx: Tx,
+  id: string,
+  settlement: Pick<IntentRow, 'status' | 'provider_ref' | 'failure_code' | 'failure_message'> & {
+    result: Record<string, unknown> | null;
+    at: Date;
+  },
+): Promise<boolean> {
+  const settled = await tx
+    .updateTable('payment_intents')
+    .set({
+      status: settlement.status,
+      provider_ref: settlement.provider_ref,
+      failure_code: settlement.failure_code,
+      failure_message: settlement.failure_message,
+      result: settlement.result === null ? null : JSON.stringify(settlement.result),
+      settled_at: settlement.at,
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'processing')
+    .returning('id')
+    .executeTakeFirst();
+  return settled !== undefined;
+}
+
+/** Intents still processing since before `before`: their process most likely died. */
+export async function staleIntents(db: Executor, before: Date, limit: number): Promise<IntentRow[]> {
+  return db
+    .selectFrom('payment_intents')
+    .selectAll()
+    .where('status', '=', 'processing')
+    .where('created_at', '<', before)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Stores a request's answer under its Idempotency-Key, in the transaction that made it. */
+export async function keepIdempotentAnswer(tx: Tx, scope: string, key: string, status: number, body: string): Promise<void> {
+  await tx
+    .updateTable('idempotency_keys')
+    .set({ response_status: status, response_body: body, locked_until: null })
+    .where('scope', '=', scope)
+    .where('key', '=', key)
+    .execute();
+}

@@ -1,0 +1,101 @@
+import type { Tx } from '../../db/transaction.js';
+import type { EnvironmentKind } from '../../config.js';
+import { newId } from '../../lib/crypto.js';
+import { splitRefund } from '../billing/refunds.compute.js';
+import { recordEvent } from '../events/writer.js';
+import * as orders from '../ledger/repo.js';
+import { orderWebhookObject, type orderWebhookParts } from '../ledger/webhook.js';
+import * as repo from './repo.js';
+import { refundWebhookObject } from './webhook.js';
+
+/** Where a refund is settled: the environment, and what its events and timeline need. */
+export interface SettleContext {
+  tx: Tx;
+  scope: { organizationId: string; environmentId: string; environment: EnvironmentKind };
+  order: orders.OrderRow;
+  refund: repo.RefundRow;
+  parts: Awaited<ReturnType<typeof orderWebhookParts>>;
+  now: Date;
+  /** The amount as the timeline shows it, e.g. "-12.50". */
+  primary: string;
+  paymentMethodId: number | null;
+  last4: string | null;
+}
+
+function timelineOf(c: SettleContext) {
+  return { environmentId: c.scope.environmentId, orderId: c.order.id, subscriptionId: c.order.subscription_id, at: c.now };
+}
+
+function announceRefund(c: SettleContext, refund: repo.RefundRow, order: orders.OrderRow) {
+  return recordEvent(c.tx, {
+    environmentId: c.scope.environmentId,
+    organizationId: c.scope.organizationId,
+    type: 'refund.updated',
+    data: refundWebhookObject(refund, order, c.parts.customer, c.scope.organizationId),
+    previousAttributes: { status: 'PROCESSING' },
+    at: c.now,
+  });
+}
+
+/** The provider refused: the refund is FAILED, and the order stays as it was. */
+export async function settleFailed(c: SettleContext, reason: string): Promise<repo.RefundRow> {
+  const failed = await repo.settleRefund(c.tx, c.refund.id, { status: 'FAILED', failure_reason: reason, provider_ref: null, modified_at: c.now });
+  await orders.insertOrderEvent(c.tx, {
+    ...timelineOf(c),
+    code: 'refund.failed',
+    title: 'Refund failed',
+    status: 'failed',
+    metadata: { primary: c.primary, secondary: reason, refundId: c.refund.id },
+  });
+  await announceRefund(c, failed, c.order);
+  return failed;
+}
+
+/**
+ * The money went back: the refund is SUCCEEDED, the order's refunded total grows (its
+ * tax share computed against what was refunded before it), and a REFUND transaction
+ * takes it from the seller's balance.
+ */
+export async function settleSucceeded(c: SettleContext, providerRef: string): Promise<repo.RefundRow> {
+  const split = splitRefund({
+    currency: c.order.currency,
+    orderTotalMinor: c.order.total_minor,
+    orderTaxMinor: c.order.tax_minor,
+    refundedMinor: c.order.refunded_minor,
+    amountMinor: c.refund.amount_minor,
+  });
+  const succeeded = await repo.settleRefund(c.tx, c.refund.id, { status: 'SUCCEEDED', failure_reason: null, provider_ref: providerRef, modified_at: c.now });
+  const updated = await orders.setRefunded(c.tx, c.order.id, { refundedMinor: split.refundedAfterMinor, status: split.orderStatus, at: c.now });
+  await repo.insertRefundTransaction(c.tx, {
+    id: newId(),
+    environmentId: c.scope.environmentId,
+    orderId: c.order.id,
+    refundId: c.refund.id,
+    currency: c.order.currency,
+    amountMinor: -split.amountMinor,
+    taxMinor: -split.taxMinor,
+    netMinor: -split.netMinor,
+    paymentMethodId: c.paymentMethodId,
+    providerRef,
+    // A refund leaves the balance at once.
+    availableOn: c.now.toISOString().slice(0, 10),
+    at: c.now,
+  });
+  await orders.insertOrderEvent(c.tx, {
+    ...timelineOf(c),
+    code: 'refund.succeeded',
+    title: split.orderStatus === 'REFUNDED' ? 'Order refunded in full' : 'Order partially refunded',
+    status: 'success',
+    metadata: { primary: c.primary, secondary: c.last4 ? `card ending ${c.last4}` : 'original payment method', refundId: c.refund.id, reason: succeeded.reason },
+  });
+  await recordEvent(c.tx, {
+    environmentId: c.scope.environmentId,
+    organizationId: c.scope.organizationId,
+    type: 'order.refunded',
+    data: orderWebhookObject(updated, c.parts, c.scope.organizationId),
+    previousAttributes: { status: c.order.status },
+    at: c.now,
+  });
+  await announceRefund(c, succeeded, updated);
+  return succeeded;
+}
