@@ -128,6 +128,32 @@ describe('money moves outside transactions', () => {
   });
 });
 
+describe('plan changes', () => {
+  it('pay outside the transaction too: nothing waits on the provider, and the change is recorded once', async () => {
+    const customerId = await buyer();
+    const created = await s.call('POST', '/subscriptions/create/', { planIdentifier: s.plans.basic, chargePeriod: 'MONTHLY', customerId });
+    expect(created.status).toBe(201);
+    let release!: () => void;
+    provider.gate = new Promise((resolve) => (release = resolve));
+    const pending = s.call('POST', `/subscriptions/${created.body.id}/update/`, { planIdentifier: s.plans.pro, chargePeriod: 'MONTHLY' });
+    await expect.poll(async () => (await intentsOf(customerId)).filter((i) => i.kind === 'subscription_update').length).toBe(1);
+
+    provider.gate = null;
+    expect((await buy(await buyer())).status).toBe(201);
+    expect((await buy(customerId)).status).toBe(409);
+    release();
+    const changed = await pending;
+    expect(changed.status).toBe(200);
+    const live = await s.call('GET', `/subscriptions/?customer_id=${customerId}`);
+    expect(live.body.results.map((r: { plan: { identifier: string } }) => r.plan.identifier)).toEqual([s.plans.pro]);
+    expect((await intentsOf(customerId)).map((i) => [i.kind, i.status])).toEqual([
+      ['subscription_create', 'succeeded'],
+      ['subscription_update', 'succeeded'],
+    ]);
+    chargedOncePerKey();
+  });
+});
+
 describe('a process that dies mid-payment', () => {
   it('after the provider charged: the recovery task records the order once, and the retry gets the first answer', async () => {
     const customerId = await buyer();

@@ -383,7 +383,7 @@ export interface PaymentIntentsTable {
   id: string;
   environment_id: string;
   customer_id: string;
-  kind: 'charge' | 'subscription_create';
+  kind: 'charge' | 'subscription_create' | 'subscription_update';
   status: 'processing' | 'succeeded' | 'failed' | 'reversed';
   amount_minor: Minor;
   currency: string;

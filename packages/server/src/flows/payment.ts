@@ -3,7 +3,6 @@ import { type ApiError, badRequest } from '../http/errors.js';
 import { usableMethodFor } from '../modules/payments/methods.service.js';
 import { requireProvider } from '../modules/payments/providers.js';
 import type { ChargeOutcome } from '../modules/payments/provider.js';
-import { newId } from '../lib/crypto.js';
 import type { CustomerRow, PaymentMethodRow, PurchaseScope } from './purchase.js';
 
 export const NO_PAYMENT_METHOD = 'A payment method is required to complete this payment.';
@@ -76,6 +75,8 @@ export interface PaymentRequest {
  * in a second phase outside any transaction (flows/pipeline.ts).
  */
 export interface PaymentStep {
+  /** When the purchase is priced (a plan change is prorated at it); null: now. */
+  readonly pricedAt: Date | null;
   /** The provider's reference of the charge, or an error that says why there is none. */
   charge(tx: Tx, request: PaymentRequest): Promise<string>;
   finish(tx: Tx, result: Record<string, unknown>): Promise<void>;
@@ -83,28 +84,4 @@ export interface PaymentStep {
 
 export function refusalOf(outcome: ChargeOutcome): ApiError | null {
   return outcome.status === 'succeeded' ? null : refusal(outcome);
-}
-
-/**
- * Charges the method off-session inside the flow's transaction, with a new provider
- * key per call: what every flow did before the two-phase pipeline, and what plan
- * changes still do until they move to it.
- */
-export function liveStep(scope: PurchaseScope): PaymentStep {
-  return {
-    async charge(_tx, request) {
-      const provider = requireProvider(scope.environment);
-      const outcome = await provider.charge({
-        methodRef: request.method.provider_ref,
-        amountMinor: request.amountMinor,
-        currency: request.currency,
-        offSession: true,
-        description: request.description,
-        idempotencyKey: newId(),
-      });
-      if (outcome.status !== 'succeeded') throw refusal(outcome);
-      return outcome.providerRef;
-    },
-    finish: async () => undefined,
-  };
 }

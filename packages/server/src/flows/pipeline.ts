@@ -66,8 +66,9 @@ function keepAnswer(claim: IdempotencyClaim | null, status: number): (tx: Tx, re
   };
 }
 
-function reserveStep(claim: IdempotencyClaim | null, status: number): PaymentStep {
+function reserveStep(claim: IdempotencyClaim | null, status: number, pricedAt: Date): PaymentStep {
   return {
+    pricedAt,
     charge: async (_tx, request) => {
       throw new PaymentNeeded(request);
     },
@@ -77,7 +78,9 @@ function reserveStep(claim: IdempotencyClaim | null, status: number): PaymentSte
 }
 
 function settledStep(intent: intents.IntentRow, outcome: ChargeOutcome, clock: Clock, claim: IdempotencyClaim | null, status: number): PaymentStep {
+  const refused = refusalOf(outcome);
   return {
+    pricedAt: intent.created_at,
     async charge(_tx, request) {
       const same =
         request.amountMinor === intent.amount_minor &&
@@ -85,16 +88,16 @@ function settledStep(intent: intents.IntentRow, outcome: ChargeOutcome, clock: C
         request.method.id === intent.payment_method_id &&
         request.planVersionId === intent.plan_version_id;
       if (!same) throw new ChangedWhilePaying();
-      const refused = refusalOf(outcome);
       if (refused) throw refused;
       return (outcome as { providerRef: string }).providerRef;
     },
+    // A refused payment can still end in a recorded result: a plan change that waits for its payment.
     async finish(tx, result) {
       const settled = await intents.settleIntent(tx, intent.id, {
-        status: 'succeeded',
-        provider_ref: (outcome as { providerRef: string }).providerRef,
-        failure_code: null,
-        failure_message: null,
+        status: refused ? 'failed' : 'succeeded',
+        provider_ref: refused ? null : (outcome as { providerRef: string }).providerRef,
+        failure_code: refused?.code ?? null,
+        failure_message: refused?.detail ?? null,
         result,
         at: clock.now(),
       });
@@ -134,7 +137,7 @@ async function recordIntent<R>(db: Db, clock: Clock, purchase: TwoPhasePurchase<
 
 /** The answer of an intent that is settled already: its result, or the error it ended with. */
 function answerOf<R>(intent: intents.IntentRow): R {
-  if (intent.status === 'succeeded') return intent.result as R;
+  if (intent.result !== null) return intent.result as R;
   if (intent.status === 'processing') throw paymentInProgress();
   throw new ApiError(400, intent.failure_code ?? 'payment_failed', intent.failure_message ?? 'The payment failed');
 }
@@ -204,7 +207,7 @@ export async function purchaseTwoPhase<R>(db: Db, clock: Clock, purchase: TwoPha
   if (earlier) return earlier.status === 'processing' ? completeIntent(db, clock, earlier, purchase) : answerOf<R>(earlier);
   let needed: PaymentNeeded;
   try {
-    return await purchase.run(reserveStep(claim, purchase.status));
+    return await purchase.run(reserveStep(claim, purchase.status, clock.now()));
   } catch (error) {
     if (!(error instanceof PaymentNeeded)) throw error;
     needed = error;

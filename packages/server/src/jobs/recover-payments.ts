@@ -1,4 +1,4 @@
-import type { ChargeCreate, SubscriptionCreate } from '@billow/contract';
+import type { ChargeCreate, SubscriptionCreate, SubscriptionUpdate } from '@billow/contract';
 import type { Db } from '../db/connect.js';
 import type { Clock } from '../lib/clock.js';
 import { entitlementAnnouncer } from '../edge/change-feed.js';
@@ -32,11 +32,18 @@ export async function recoverPayments(db: Db, clock: Clock, pendingUpdateTtlMs: 
     try {
       if (intent.kind === 'charge') {
         await completeIntent(db, clock, intent, { ...settle, run: (step) => charges.record(scope, body as unknown as ChargeCreate, step) });
-      } else {
+      } else if (intent.kind === 'subscription_create') {
         const subscriptionScope = { apiBase: '', ...scope } as SubscriptionScope;
         await completeIntent(db, clock, intent, {
           ...settle,
           run: (step) => subscriptions.createWith(subscriptionScope, body as unknown as SubscriptionCreate, step),
+        });
+      } else {
+        const { subscriptionId, ...change } = body as unknown as SubscriptionUpdate & { subscriptionId: string };
+        await completeIntent(db, clock, intent, {
+          ...settle,
+          status: 200,
+          run: (step) => subscriptions.updateWith({ apiBase: '', ...scope } as SubscriptionScope, subscriptionId, change, step),
         });
       }
       settled++;

@@ -5,7 +5,7 @@ CREATE TABLE payment_intents (
   id uuid PRIMARY KEY,
   environment_id uuid NOT NULL REFERENCES environments (id),
   customer_id uuid NOT NULL REFERENCES customers (id),
-  kind text NOT NULL CHECK (kind IN ('charge', 'subscription_create')),
+  kind text NOT NULL CHECK (kind IN ('charge', 'subscription_create', 'subscription_update')),
   status text NOT NULL CHECK (status IN ('processing', 'succeeded', 'failed', 'reversed')),
   amount_minor bigint NOT NULL CHECK (amount_minor > 0),
   currency text NOT NULL,

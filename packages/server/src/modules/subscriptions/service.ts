@@ -2,10 +2,10 @@ import type { SubscriptionCancel, SubscriptionCreate, SubscriptionUpdate } from 
 import type { Clock } from '../../lib/clock.js';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, isUniqueViolation, type Tx } from '../../db/transaction.js';
-import { badRequest, notFound } from '../../http/errors.js';
+import { ApiError, badRequest, notFound } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import { customerWebhookObject } from '../ledger/webhook.js';
-import { assertCanPay, chargeableMethod, liveStep, paymentMethodFor, type PaymentStep } from '../../flows/payment.js';
+import { assertCanPay, chargeableMethod, paymentMethodFor, type PaymentStep } from '../../flows/payment.js';
 import { purchaseTwoPhase, type IdempotencyClaim } from '../../flows/pipeline.js';
 import {
   assertNotBlocked,
@@ -248,13 +248,26 @@ export class SubscriptionService {
    * the rest of the period (credit for the unused part of the old price, charge
    * for the new one; a negative net becomes customer credit).
    */
-  async update(scope: SubscriptionScope, id: string, input: SubscriptionUpdate) {
+  async update(scope: SubscriptionScope, id: string, input: SubscriptionUpdate, idempotency: IdempotencyClaim | null = null) {
+    return purchaseTwoPhase(this.db, this.clock, {
+      kind: 'subscription_update',
+      request: { scope, body: { ...input, subscriptionId: id } as unknown as Record<string, unknown> },
+      idempotency,
+      status: 200,
+      run: (step) => this.updateWith(scope, id, input, step),
+    });
+  }
+
+  /** The change in one transaction, taking its payment through `step` (flows/pipeline.ts). */
+  async updateWith(scope: SubscriptionScope, id: string, input: SubscriptionUpdate, step: PaymentStep) {
     try {
       let owner: string | null = null;
       return await this.changing(scope, () => owner, async (tx) => {
-        const result = await this.applyUpdate(tx, scope, id, input);
+        const result = await this.applyUpdate(tx, scope, id, input, step);
         owner = result.customerId;
-        return { subscriptionId: result.subscriptionId };
+        const answer = { subscriptionId: result.subscriptionId };
+        await step.finish(tx, answer);
+        return answer;
       });
     } catch (error) {
       if (isUniqueViolation(error, repo.LIVE_SUCCESSOR_INDEX)) {
@@ -264,7 +277,7 @@ export class SubscriptionService {
     }
   }
 
-  private async applyUpdate(tx: Tx, scope: SubscriptionScope, id: string, input: SubscriptionUpdate) {
+  private async applyUpdate(tx: Tx, scope: SubscriptionScope, id: string, input: SubscriptionUpdate, step: PaymentStep) {
     const { row, customer } = await this.lockLive(tx, scope, id);
     if (!(LIVE as readonly string[]).includes(row.status)) {
       throw badRequest(`The subscription is ${row.status}; only an active or trialing subscription can change`, 'not_updatable');
@@ -282,7 +295,8 @@ export class SubscriptionService {
       throw badRequest('paymentBehavior may only be activate_on_payment', 'validation_error');
     }
     const purchase = await resolvePurchase(tx, scope, customer, { ...input, currencyCode: row.currency });
-    const now = this.clock.now();
+    // Prorated at the moment the change was asked for, however long its payment took.
+    const now = step.pricedAt ?? this.clock.now();
     const method = await chargeableMethod(tx, scope, customer);
 
     let trialEnd = row.status === 'trialing' ? row.trial_end : null;
@@ -342,8 +356,7 @@ export class SubscriptionService {
     let chargeRef: string | null = null;
     if (toCharge > 0 && method) {
       try {
-        // Plan changes still charge inside their transaction; they move to the two-phase pipeline next.
-        chargeRef = await liveStep(scope).charge(tx, {
+        chargeRef = await step.charge(tx, {
           method,
           amountMinor: toCharge,
           currency: row.currency,
@@ -351,7 +364,8 @@ export class SubscriptionService {
           planVersionId: purchase.version.id,
         });
       } catch (error) {
-        if (!pending) throw error;
+        // activate_on_payment: a refused payment leaves the change waiting for one.
+        if (!pending || !(error instanceof ApiError)) throw error;
       }
     }
     if (pending && chargeRef === null) {
