@@ -180,7 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     failures: new AuthFailureLimiter({ ...config.authFailureLimit, redis: deps.redis ?? null }),
   });
   await registerRateLimit(app, { ...config.rateLimit, redis: deps.redis ?? null });
-  registerIdempotency(app, database.db, clock);
+  registerIdempotency(app, database.db, clock, config.idempotencyLeaseMs);
 
   await app.register(swagger, {
     openapi: {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { FAILPOINTS, type Failpoint } from './lib/failpoints.js';
 
 export type Role = 'all' | 'core' | 'edge' | 'worker';
 export type EnvironmentKind = 'sandbox' | 'production';
@@ -40,6 +41,12 @@ export interface Config {
   rateLimit: { max: number; windowMs: number };
   /** How long a connection may take to send its headers, its whole request, and stay idle between requests. */
   timeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
+  /** How long a request holds its Idempotency-Key before a retry may take it over (its process died). */
+  idempotencyLeaseMs: number;
+  /** A payment still processing after this long belongs to a process that died: the recovery task completes it. */
+  paymentRecoveryAfterMs: number;
+  /** Crash points armed for tests of crash recovery (BILLOW_FAILPOINTS); empty in production. */
+  failpoints: Failpoint[];
   /** Failed authentications (401) one client address may cause per window before it gets 429. */
   authFailureLimit: { max: number; windowMs: number };
   redisUrl: string | null;
@@ -152,6 +159,13 @@ function parseTimeouts(env: NodeJS.ProcessEnv): Config['timeouts'] {
   return timeouts;
 }
 
+function parseFailpoints(raw: string | undefined): Failpoint[] {
+  const names = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = names.find((name) => !(FAILPOINTS as readonly string[]).includes(name));
+  if (unknown) throw new ConfigError(`BILLOW_FAILPOINTS: "${unknown}" is not one of ${FAILPOINTS.join(', ')}`);
+  return names as Failpoint[];
+}
+
 /** The only place that reads process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.BILLOW_DATA_DIR || './.billow/data');
@@ -171,6 +185,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowMs: integer(env, 'BILLOW_RATE_LIMIT_WINDOW_MS', 1000, 1),
     },
     timeouts: parseTimeouts(env),
+    idempotencyLeaseMs: integer(env, 'BILLOW_IDEMPOTENCY_LEASE_MS', 60_000, 100),
+    paymentRecoveryAfterMs: integer(env, 'BILLOW_PAYMENT_RECOVERY_AFTER_MS', 60_000, 100),
+    failpoints: parseFailpoints(env.BILLOW_FAILPOINTS),
     authFailureLimit: {
       max: integer(env, 'BILLOW_AUTH_FAILURE_LIMIT_MAX', 30, 1),
       windowMs: integer(env, 'BILLOW_AUTH_FAILURE_WINDOW_MS', 60_000, 1000),

@@ -10,6 +10,7 @@ import { backgroundTasks } from './jobs/tasks.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createLogOutput } from './logger.js';
+import { armFailpoints } from './lib/failpoints.js';
 import type { App } from './http/route-types.js';
 
 export interface StartOptions {
@@ -137,6 +138,7 @@ export async function startBillow(options: StartOptions = {}): Promise<RunningBi
   const clock = options.clock ?? systemClock;
   const output = createLogOutput(config.logLevel, config.logFormat);
   const logger = output.logger as unknown as FastifyBaseLogger;
+  armFailpoints(config.failpoints);
   const database = await openDatabase(config);
   let redis: Redis | null = null;
   let app: App | null = null;
@@ -150,7 +152,11 @@ export async function startBillow(options: StartOptions = {}): Promise<RunningBi
     const media = app.billow.media;
     if (runsBackgroundWork(role)) {
       scheduler.start(
-        backgroundTasks(database.db, clock, { sweepMedia: () => media.sweep(), pendingUpdateTtlMs: config.pendingUpdateTtlMs }),
+        backgroundTasks(database.db, clock, {
+          sweepMedia: () => media.sweep(),
+          pendingUpdateTtlMs: config.pendingUpdateTtlMs,
+          paymentRecoveryAfterMs: config.paymentRecoveryAfterMs,
+        }),
       );
     }
     const shutdown = gracefulShutdown({ app, scheduler, redis, database }, logger, config.shutdownTimeoutMs);

@@ -16,6 +16,7 @@
  */
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/crypto.js';
+import { failpoint } from '../lib/failpoints.js';
 import type { Db } from '../db/connect.js';
 import { inTransaction, isUniqueViolation, type Tx } from '../db/transaction.js';
 import type { EnvironmentKind } from '../config.js';
@@ -184,8 +185,11 @@ export async function completeIntent<R>(
     description: intent.description,
     idempotencyKey: intent.provider_key,
   });
+  failpoint('payment.after-provider');
   try {
-    return await purchase.run(settledStep(intent, outcome, clock, purchase.idempotency, purchase.status));
+    const result = await purchase.run(settledStep(intent, outcome, clock, purchase.idempotency, purchase.status));
+    failpoint('payment.after-settle');
+    return result;
   } catch (error) {
     if (error instanceof AlreadySettled) return answerOf<R>((await intents.findIntent(db, intent.id))!);
     const apiError = error instanceof ChangedWhilePaying ? purchaseChangedWhilePaying() : error;
@@ -213,6 +217,7 @@ export async function purchaseTwoPhase<R>(db: Db, clock: Clock, purchase: TwoPha
     needed = error;
   }
   const intent = await recordIntent(db, clock, purchase, needed.request);
+  failpoint('payment.after-intent');
   return completeIntent(db, clock, intent, purchase);
 }
 

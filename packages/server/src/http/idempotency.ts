@@ -6,8 +6,8 @@ import type { Db } from '../db/connect.js';
 import { ApiError, badRequest, conflict } from './errors.js';
 
 export const IDEMPOTENCY_TTL_MS = DAY_MS;
-/** How long a request may hold its key before another may take it over (its process died). */
-const LEASE_MS = 60_000;
+/** How long a request may hold its key before another may take it over (its process died), unless configured. */
+export const IDEMPOTENCY_LEASE_MS = 60_000;
 const WAIT_STEP_MS = 20;
 const MAX_WAIT_MS = 30_000;
 
@@ -48,7 +48,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * route marks in `secretFields` are shown once and replayed as null. A request
  * that arrives while the first is still running waits for its answer.
  */
-export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock): void {
+export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, leaseMs = IDEMPOTENCY_LEASE_MS): void {
   app.decorateRequest('idempotency', null);
 
   const claimKey = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -70,7 +70,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock):
           scope,
           key,
           request_hash: hash,
-          locked_until: new Date(now.getTime() + LEASE_MS),
+          locked_until: new Date(now.getTime() + leaseMs),
           created_at: now,
         })
         .onConflict((oc) => oc.columns(['scope', 'key']).doNothing())
@@ -112,7 +112,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock):
       if (existing.locked_until && existing.locked_until.getTime() <= now.getTime()) {
         const taken = await db
           .updateTable('idempotency_keys')
-          .set({ locked_until: new Date(now.getTime() + LEASE_MS) })
+          .set({ locked_until: new Date(now.getTime() + leaseMs) })
           .where('scope', '=', scope)
           .where('key', '=', key)
           .where('response_status', 'is', null)

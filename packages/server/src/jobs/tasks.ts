@@ -8,6 +8,8 @@ import { recoverPayments, recoverRefunds } from './recover-payments.js';
 export interface TaskDeps {
   /** How long an activate_on_payment change waits for its payment (config). */
   pendingUpdateTtlMs: number;
+  /** How long a payment may stay processing before the recovery task completes it (config). */
+  paymentRecoveryAfterMs: number;
   /** Deletes uploads that were never attached, a while after they expired. */
   sweepMedia(): Promise<number>;
 }
@@ -17,10 +19,10 @@ export function backgroundTasks(db: Db, clock: Clock, deps: TaskDeps): PeriodicT
   return [
     {
       name: 'recover-payments',
-      everyMs: 30 * 1000,
+      everyMs: Math.min(30_000, Math.ceil(deps.paymentRecoveryAfterMs / 2)),
       run: async () => {
-        const refunds = await recoverRefunds(db, clock);
-        const { settled: charges, failures } = await recoverPayments(db, clock, deps.pendingUpdateTtlMs);
+        const refunds = await recoverRefunds(db, clock, deps.paymentRecoveryAfterMs);
+        const { settled: charges, failures } = await recoverPayments(db, clock, deps.pendingUpdateTtlMs, deps.paymentRecoveryAfterMs);
         const settled = charges + refunds;
         if (failures.length > 0) return `settled ${settled} payments left processing by a stopped process; ${failures.join('; ')}`;
         return settled > 0 ? `settled ${settled} payments left processing by a stopped process` : undefined;
