@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError, Option } from 'commander';
-import type * as BillowServer from '@billow/server';
-import type { DatabaseHandle } from '@billow/server';
+import type * as BillowAdmin from '@billow/server/admin';
+import type { DatabaseHandle } from '@billow/server/admin';
 import { printTable } from './table.js';
 
-type Server = typeof BillowServer;
+type Server = typeof BillowAdmin;
 
-/** The service loads only for commands that run: help and usage errors stay instant. */
-const loadServer = (): Promise<Server> => import('@billow/server');
+/**
+ * Code loads only for commands that run: help and usage errors stay instant, and admin
+ * commands load the database and organizations, not the HTTP service (`start` does).
+ */
+const loadServer = (): Promise<Server> => import('@billow/server/admin');
+const loadService = () => import('@billow/server');
 
 const program = new Command();
 
@@ -75,7 +79,7 @@ program
     new Option('--role <role>', 'what this process does').choices(['all', 'core', 'edge', 'worker']).default('all'),
   )
   .action(async (options: { role: 'all' | 'core' | 'edge' | 'worker' }) => {
-    const { startBillow } = await loadServer();
+    const { startBillow } = await loadService();
     await startBillow({ role: options.role });
   });
 

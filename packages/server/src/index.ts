@@ -1,5 +1,6 @@
 export { buildApp, API_PREFIX, type AppDeps, type RouteInfo } from './app.js';
-export { startBillow, openDatabase, type StartOptions, type RunningBillow } from './main.js';
+export { startBillow, type StartOptions, type RunningBillow } from './main.js';
+export { openDatabase } from './admin.js';
 export { loadConfig, ConfigError, type Config, type Role, type EnvironmentKind } from './config.js';
 export { connectDatabase, type DatabaseHandle, type Db } from './db/connect.js';
 export { DataDirectoryLockedError } from './db/lock.js';

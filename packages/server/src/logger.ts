@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import type { LogFormat } from './config.js';
 
 const REDACTED_HEADERS = ['req.headers.authorization', 'req.headers["x-billow-partner-key"]', 'req.headers["x-kelviq-partner-key"]'];
@@ -14,6 +15,8 @@ function humanMessage(log: Record<string, unknown>, messageKey: string): string 
 
 /** Human-readable lines for a person at a terminal; written synchronously, so none is lost at exit. */
 function prettyStream(): DestinationStream {
+  // Loaded only for a person at a terminal: servers and commands writing JSON never pay for it.
+  const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
   return pretty({
     sync: true,
     colorize: Boolean(process.stdout.isTTY),

@@ -3,7 +3,8 @@ import { Redis } from 'ioredis';
 import { buildApp } from './app.js';
 import { ensureDemoOrganization, type FirstStart } from './bootstrap.js';
 import { loadConfig, type Config, type Role } from './config.js';
-import { connectDatabase, type DatabaseHandle } from './db/connect.js';
+import type { DatabaseHandle } from './db/connect.js';
+import { openDatabase } from './admin.js';
 import { migrate } from './db/migrate.js';
 import { runsBackgroundWork, servesCoreApi, servesEdgeApi } from './edge/roles.js';
 import { backgroundTasks } from './jobs/tasks.js';
@@ -26,9 +27,6 @@ export interface RunningBillow {
   shutdown(reason?: string): Promise<void>;
 }
 
-export function openDatabase(config: Config): Promise<DatabaseHandle> {
-  return connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-}
 
 /** What the printed base URLs serve, for the role of this process. */
 function servedApis(role: Role): string {

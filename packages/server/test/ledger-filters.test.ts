@@ -100,6 +100,10 @@ describe('customer_id on the ledger lists', () => {
       expect(res.status, bad).toBe(400);
       expect(res.body.detail, bad).toEqual(expect.any(String));
     }
+    // Given twice, under both names, a filter is refused rather than one value silently winning.
+    const twice = await s.call('GET', `/orders/?customer_id=${many.customerId}&customerId=someone-else`);
+    expect(twice.status).toBe(400);
+    expect(twice.body.detail).toMatch(/customer_id/);
     const ignored = await s.call('GET', `/orders/?customer_id=${many.customerId}&colour=blue`);
     expect(ignored.body.count).toBe(2);
   });

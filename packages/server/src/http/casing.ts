@@ -37,10 +37,18 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
   );
 }
 
-/** Query parameters are documented in snake_case; camelCase names are accepted too. */
+/**
+ * Query parameters are documented in snake_case; camelCase names are accepted too. A
+ * parameter given under both names keeps both values, so validation refuses the pair
+ * as it refuses a repeated parameter, rather than one silently winning.
+ */
 export function parseQuery(query: string): Record<string, unknown> {
   const parsed = parseQueryString(query);
-  const out: Record<string, unknown> = {};
-  for (const key in parsed) out[camelToSnake(key)] = parsed[key];
+  // No prototype: `__proto__` and `constructor` are plain names here, as in fast-querystring's own result.
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const key in parsed) {
+    const name = camelToSnake(key);
+    out[name] = Object.hasOwn(out, name) ? [out[name], parsed[key]].flat() : parsed[key];
+  }
   return out;
 }
