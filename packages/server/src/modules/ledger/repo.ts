@@ -1,6 +1,8 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../db/transaction.js';
 import type {
+  InvoicesTable,
+  TransactionsTable,
   CustomersTable,
   LicensesTable,
   OrderEventsTable,
@@ -269,3 +271,40 @@ export async function organizationName(db: Executor, organizationId: string): Pr
   return row?.name ?? null;
 }
 
+/** What the environment has charged in USD so far: the fee schedule changes its rate past a volume threshold. */
+export async function usdChargedVolume(db: Executor, environmentId: string): Promise<number> {
+  const row = await db
+    .selectFrom('transactions')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_minor'), eb.lit(0)).as('total'))
+    .where('environment_id', '=', environmentId)
+    .where('transaction_type', '=', 'CHARGE')
+    .where('status', '=', 'success')
+    .where('currency', '=', 'USD')
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+export async function insertOrder(db: Executor, row: Insertable<OrdersTable>): Promise<OrderRow> {
+  return db.insertInto('orders').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function insertInvoice(db: Executor, row: Insertable<InvoicesTable>): Promise<void> {
+  await db.insertInto('invoices').values(row).execute();
+}
+
+export async function insertTransaction(db: Executor, row: Insertable<TransactionsTable>): Promise<void> {
+  await db.insertInto('transactions').values(row).execute();
+}
+
+export async function insertLicense(db: Executor, row: Insertable<LicensesTable>): Promise<void> {
+  await db.insertInto('licenses').values(row).execute();
+}
+
+export async function insertOrderEvents(db: Executor, rows: Insertable<OrderEventsTable>[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('order_events').values(rows).execute();
+}
+
+/** A customer's currency is set by their first purchase. */
+export async function setCustomerCurrency(db: Executor, customerId: string, currency: string): Promise<void> {
+  await db.updateTable('customers').set({ currency }).where('id', '=', customerId).where('currency', 'is', null).execute();
+}
