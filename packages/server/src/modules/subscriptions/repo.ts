@@ -110,3 +110,8 @@ export async function presentationRows(db: Executor, rows: SubscriptionRow[]) {
   ]);
   return { versions, plans, products, customers, files, licenses };
 }
+
+/** The customer's credit from downgrades, in minor units, which later charges use first. */
+export async function setCustomerCredit(db: Executor, customerId: string, creditMinor: number): Promise<void> {
+  await db.updateTable('customers').set({ credit_minor: creditMinor }).where('id', '=', customerId).execute();
+}

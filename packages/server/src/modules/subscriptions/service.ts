@@ -14,16 +14,19 @@ import {
   subscriptionValues,
   type CustomerRow,
   type PurchaseScope,
+  type PaymentMethodRow,
   type ResolvedPurchase,
 } from '../../flows/purchase.js';
 import { recordPaidOrder } from '../../flows/record.js';
 import { requireProvider } from '../payments/providers.js';
 import { addPeriod, isRecurring } from '../billing/billing-periods.compute.js';
-import { prorate } from '../billing/proration.compute.js';
 import type { Quote } from '../billing/types.js';
 import { recordEvent } from '../events/writer.js';
 import type { EntitlementChanges } from '../../edge/change-feed.js';
+import type { Insertable } from 'kysely';
+import type { SubscriptionsTable } from '../../db/schema.js';
 import * as repo from './repo.js';
+import { assertChangeable, changeTerms, type ChangeTerms } from './change.compute.js';
 import { presentCreated, presentSubscription, presentSubscriptions, subscriptionObject } from './view.js';
 import { DAY_MS } from '../../lib/time.js';
 
@@ -279,60 +282,14 @@ export class SubscriptionService {
 
   private async applyUpdate(tx: Tx, scope: SubscriptionScope, id: string, input: SubscriptionUpdate, step: PaymentStep) {
     const { row, customer } = await this.lockLive(tx, scope, id);
-    if (!(LIVE as readonly string[]).includes(row.status)) {
-      throw badRequest(`The subscription is ${row.status}; only an active or trialing subscription can change`, 'not_updatable');
-    }
-    if (row.charge_period === 'ONE_TIME') {
-      throw badRequest(
-        'A one-time purchase does not change plan or period; sell the new plan with POST /subscriptions/create/ or POST /charges/',
-        'not_updatable',
-      );
-    }
-    if (!isRecurring(input.chargePeriod)) {
-      throw badRequest(`chargePeriod ${input.chargePeriod} is not recurring`, 'invalid_charge_period');
-    }
-    if (input.paymentBehavior && input.paymentBehavior !== 'activate_on_payment') {
-      throw badRequest('paymentBehavior may only be activate_on_payment', 'validation_error');
-    }
+    assertChangeable(row, input);
     const purchase = await resolvePurchase(tx, scope, customer, { ...input, currencyCode: row.currency });
     // Prorated at the moment the change was asked for, however long its payment took.
     const now = step.pricedAt ?? this.clock.now();
     const method = await chargeableMethod(tx, scope, customer);
-
-    let trialEnd = row.status === 'trialing' ? row.trial_end : null;
-    if (input.trialEnd === 'now') trialEnd = null;
-    else if (input.trialEnd) {
-      const at = new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(input.trialEnd) ? input.trialEnd : `${input.trialEnd}Z`);
-      if (Number.isNaN(at.getTime()) || at.getTime() <= now.getTime()) {
-        throw badRequest('trialEnd must be "now" or a date-time in the future', 'validation_error');
-      }
-      trialEnd = at;
-    }
-    const trialing = trialEnd !== null;
-    const samePeriod = input.chargePeriod === row.charge_period;
-    const periodStart = trialing || !samePeriod ? now : (row.current_period_start ?? now);
-    const periodEnd = trialing ? trialEnd : samePeriod ? (row.current_period_end ?? addPeriod(now, input.chargePeriod)) : addPeriod(now, input.chargePeriod);
-
-    let due = 0;
-    let credit = 0;
-    const behaviour = input.probationBehaviour ?? 'IMMEDIATE_CHARGE';
-    if (!trialing) {
-      if (row.status === 'trialing' || !samePeriod) {
-        due = purchase.quote.totalMinor;
-      } else if (behaviour !== 'NEXT_BILLING_CYCLE') {
-        const proration = prorate({
-          oldAmountMinor: row.amount_minor,
-          newAmountMinor: purchase.quote.totalMinor,
-          periodStart: row.current_period_start ?? now,
-          periodEnd: row.current_period_end ?? now,
-          at: now,
-        });
-        due = Math.max(0, proration.netMinor);
-        credit = Math.max(0, -proration.netMinor);
-      }
-    }
-    const fromCredit = Math.min(due, customer.credit_minor);
-    const toCharge = due - fromCredit;
+    const terms = changeTerms(row, input, purchase.quote.totalMinor, now);
+    const fromCredit = Math.min(terms.dueMinor, customer.credit_minor);
+    const toCharge = terms.dueMinor - fromCredit;
     // A paid plan needs a provider even when nothing is due today: it renews.
     if (purchase.quote.totalMinor > 0) requireProvider(scope.environment);
     if (toCharge > 0) assertCanPay(scope, method);
@@ -340,12 +297,12 @@ export class SubscriptionService {
     const successor = {
       ...subscriptionValues(scope, customer, purchase, {
         chargePeriod: input.chargePeriod,
-        status: trialing ? 'trialing' : 'active',
+        status: terms.trialEnd ? 'trialing' : 'active',
         now,
         startDate: row.start_date,
-        periodStart,
-        periodEnd,
-        trialEnd,
+        periodStart: terms.periodStart,
+        periodEnd: terms.periodEnd,
+        trialEnd: terms.trialEnd,
         paymentMethodId: method?.id ?? row.payment_method_id,
       }),
       currency: row.currency,
@@ -378,35 +335,54 @@ export class SubscriptionService {
       await this.event(tx, scope, 'subscription.updated', this.subscriptionData(waiting, customer, purchase, scope));
       return { subscriptionId: waiting.id, customerId: customer.customer_id };
     }
+    const settled = { row, customer, purchase, successor, now, fromCredit, toCharge, terms, method, chargeRef };
+    return this.commitChange(tx, scope, settled);
+  }
 
-    const old = await repo.updateSubscription(tx, row.id, { status: 'superseded', modified_at: now });
-    const next = await repo.insertSubscription(tx, successor);
-    const balance = customer.credit_minor - fromCredit + credit;
-    if (balance !== customer.credit_minor) {
-      await tx.updateTable('customers').set({ credit_minor: balance }).where('id', '=', customer.id).execute();
-    }
+  /** The change takes effect: the old record is superseded, credit moves, the amount due gets its order. */
+  private async commitChange(
+    tx: Tx,
+    scope: SubscriptionScope,
+    c: {
+      row: repo.SubscriptionRow;
+      customer: CustomerRow;
+      purchase: ResolvedPurchase;
+      successor: Insertable<SubscriptionsTable>;
+      now: Date;
+      fromCredit: number;
+      toCharge: number;
+      terms: ChangeTerms;
+      method: PaymentMethodRow | undefined;
+      chargeRef: string | null;
+    },
+  ) {
+    const old = await repo.updateSubscription(tx, c.row.id, { status: 'superseded', modified_at: c.now });
+    const next = await repo.insertSubscription(tx, c.successor);
+    const balance = c.customer.credit_minor - c.fromCredit + c.terms.creditMinor;
+    if (balance !== c.customer.credit_minor) await repo.setCustomerCredit(tx, c.customer.id, balance);
+    const due = c.terms.dueMinor;
     if (due > 0) {
-      const lines = [{ description: `${purchase.version.name} for the rest of the period`, featureId: null, quantity: 1, amountMinor: due }];
+      const lines = [{ description: `${c.purchase.version.name} for the rest of the period`, featureId: null, quantity: 1, amountMinor: due }];
       await recordPaidOrder(tx, {
         scope,
         clock: this.clock,
-        customer,
-        purchase,
-        charged: { ...purchase.quote, lines, subtotalMinor: due, discountMinor: fromCredit, taxMinor: 0, totalMinor: toCharge },
+        customer: c.customer,
+        purchase: c.purchase,
+        charged: { ...c.purchase.quote, lines, subtotalMinor: due, discountMinor: c.fromCredit, taxMinor: 0, totalMinor: c.toCharge },
         billingType: 'SUBSCRIPTION',
         subscriptionId: next.id,
-        method: toCharge > 0 ? (method ?? null) : null,
-        chargeRef,
+        method: c.toCharge > 0 ? (c.method ?? null) : null,
+        chargeRef: c.chargeRef,
       });
     }
     await this.event(
       tx,
       scope,
       'subscription.plan_changed',
-      this.subscriptionData(next, customer, purchase, scope),
+      this.subscriptionData(next, c.customer, c.purchase, scope),
       subscriptionObject(old, { organization: scope.organizationId }),
     );
-    return { subscriptionId: next.id, customerId: customer.customer_id };
+    return { subscriptionId: next.id, customerId: c.customer.customer_id };
   }
 
   /** Pending activate_on_payment changes whose time ran out: they end, and the current subscription stays. */
