@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -100,10 +101,13 @@ export class LocalDiskStore implements ObjectStore {
       }
     };
     const partial = await this.incomingFile();
+    const out = fs.createWriteStream(partial, { flags: 'wx' });
     try {
-      await pipeline(body, limit, fs.createWriteStream(partial, { flags: 'wx' }));
+      await pipeline(body, limit, out);
       await this.commit(policy.key, partial, { contentType: policy.contentType, size, uploadedAt: this.clock.now().toISOString() });
     } finally {
+      // A refused upload may end while the file is still being opened: wait for it to close, or it outlives the rm.
+      if (!out.closed) await once(out, 'close').catch(() => undefined);
       await fsp.rm(partial, { force: true });
     }
     return size;
