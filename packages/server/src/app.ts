@@ -155,7 +155,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const registry = new Registry();
   entitlementCache.registerMetrics(registry);
   const entitlementChanges = entitlementChangesFor(entitlementCache);
-  const media = createMediaService({ config, db: database.db, clock });
+  const media = await createMediaService({ config, db: database.db, clock });
   app.decorate('billow', { keyCache, routes, registry, media, entitlementCache });
 
   app.addHook('onRoute', (route) => {

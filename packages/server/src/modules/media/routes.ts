@@ -5,7 +5,6 @@ import { mediaNotFound } from './errors.js';
 import { isPublicKey } from './keys.js';
 import { LocalDiskStore } from './local-store.js';
 import { localStoreRoutes } from './local-routes.js';
-import { S3Store } from './s3-store.js';
 import { sendFile } from './serve.js';
 import { requestBaseUrl, type MediaService } from './service.js';
 
@@ -35,7 +34,7 @@ export function mediaRoutes(app: App, media: MediaService): void {
     async (request, reply) => {
       const key = `public/${request.params['*']}`;
       if (!isPublicKey(key)) throw mediaNotFound();
-      if (store instanceof S3Store) {
+      if (store.inlineUrl) {
         reply.header('cache-control', 'private, max-age=300');
         return reply.redirect(await store.inlineUrl(key, PUBLIC_REDIRECT_TTL_SECONDS), 302);
       }

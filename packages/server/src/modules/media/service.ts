@@ -20,7 +20,6 @@ import { sanitizeFileName } from './file-names.js';
 import { isPublicKey, isSafeKey, isValidPurpose, permanentKey, tmpKey, type Visibility } from './keys.js';
 import { LocalDiskStore } from './local-store.js';
 import * as repo from './repo.js';
-import { S3Store } from './s3-store.js';
 import { signingSecret } from './secret.js';
 import { MediaSigner } from './signing.js';
 import type { ObjectInfo, ObjectStore } from './store.js';
@@ -227,12 +226,16 @@ export class MediaService {
   }
 }
 
-/** The store configuration asks for, around one MediaService per process. */
-export function createMediaService(deps: { config: Config; db: Db; clock: Clock }): MediaService {
+/**
+ * The store configuration asks for, around one MediaService per process. The S3 store
+ * (and the AWS SDK, a tenth of a second to load) is loaded only when configured.
+ */
+export async function createMediaService(deps: { config: Config; db: Db; clock: Clock }): Promise<MediaService> {
   const { config, db, clock } = deps;
   const media = config.media;
   let store: ObjectStore;
   if (media.storage === 's3' && media.s3) {
+    const { S3Store } = await import('./s3-store.js');
     store = S3Store.fromConfig(media.s3, clock);
   } else {
     const secret = signingSecret(db, clock, config.secret);

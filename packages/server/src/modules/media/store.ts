@@ -39,5 +39,7 @@ export interface ObjectStore {
   downloadUrl(grant: DownloadGrant): Promise<string>;
   /** A URL that serves a `public/` object to anyone. */
   publicUrl(baseUrl: string, key: string): string;
+  /** A short-lived URL that serves the object as it is, when the store serves objects itself (S3); absent otherwise. */
+  inlineUrl?(key: string, ttlSeconds: number): Promise<string>;
   close(): Promise<void>;
 }
