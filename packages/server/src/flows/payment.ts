@@ -1,6 +1,6 @@
 import type { Tx } from '../db/transaction.js';
 import { type ApiError, badRequest } from '../http/errors.js';
-import { usableMethodFor } from '../modules/payments/methods.service.js';
+import { chargeableMethodFor } from '../modules/payments/methods.service.js';
 import { requireProvider } from '../modules/payments/providers.js';
 import type { ChargeOutcome } from '../modules/payments/provider.js';
 import type { CustomerRow, PaymentMethodRow, PurchaseScope } from './purchase.js';
@@ -8,20 +8,8 @@ import type { CustomerRow, PaymentMethodRow, PurchaseScope } from './purchase.js
 export const NO_PAYMENT_METHOD = 'A payment method is required to complete this payment.';
 
 /** A saved method of the customer's, or else the one an active subscription of theirs pays with. */
-export async function chargeableMethod(tx: Tx, scope: PurchaseScope, customer: CustomerRow): Promise<PaymentMethodRow | undefined> {
-  const saved = await usableMethodFor(tx, scope.environmentId, customer.id);
-  if (saved) return saved;
-  return tx
-    .selectFrom('subscriptions as s')
-    .innerJoin('payment_methods as m', 'm.id', 's.payment_method_id')
-    .selectAll('m')
-    .where('s.customer_id', '=', customer.id)
-    .where('s.status', 'in', ['active', 'trialing'])
-    .where('m.status', '=', 'succeeded')
-    .where('m.deleted_at', 'is', null)
-    .orderBy('s.seq', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+export function chargeableMethod(tx: Tx, scope: PurchaseScope, customer: CustomerRow): Promise<PaymentMethodRow | undefined> {
+  return chargeableMethodFor(tx, scope.environmentId, customer.id);
 }
 
 /**

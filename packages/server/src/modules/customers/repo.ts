@@ -143,3 +143,14 @@ export async function updateCustomer(
 export async function archiveCustomer(db: Executor, id: string, at: Date): Promise<void> {
   await db.updateTable('customers').set({ archived_at: at, modified_at: at }).where('id', '=', id).execute();
 }
+
+/** How many of the customer's subscriptions are live (active, trialing or past_due), for the customer's events. */
+export async function liveSubscriptionCount(db: Executor, customerPk: string): Promise<number> {
+  const row = await db
+    .selectFrom('subscriptions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('customer_id', '=', customerPk)
+    .where('status', 'in', ['active', 'trialing', 'past_due'])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -58,16 +58,6 @@ function customerEventObject(row: repo.CustomerRow, subscriptions: number) {
   };
 }
 
-async function liveSubscriptions(tx: Tx, customerId: string): Promise<number> {
-  const row = await tx
-    .selectFrom('subscriptions')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('customer_id', '=', customerId)
-    .where('status', 'in', ['active', 'trialing', 'past_due'])
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 /** The fields a change touched, with their values before it, for previous_attributes. */
 function previousAttributes(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> {
   const changed: Record<string, unknown> = {};
@@ -225,7 +215,7 @@ export class CustomerService {
   }
 
   private async announceUpdate(tx: Tx, scope: CustomerScope, before: repo.CustomerRow, after: repo.CustomerRow) {
-    const subscriptions = await liveSubscriptions(tx, after.id);
+    const subscriptions = await repo.liveSubscriptionCount(tx, after.id);
     const object = customerEventObject(after, subscriptions);
     const previous = previousAttributes(customerEventObject(before, subscriptions), object);
     if (Object.keys(previous).length === 0) return;

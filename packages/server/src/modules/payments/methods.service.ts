@@ -40,6 +40,11 @@ export async function usableMethodFor(
   return repo.findUsableMethod(tx, environmentId, customerId);
 }
 
+/** A saved method of the customer's, or else the one an active subscription of theirs pays with. */
+export async function chargeableMethodFor(tx: Executor, environmentId: string, customerPk: string): Promise<repo.PaymentMethodRow | undefined> {
+  return (await repo.findUsableMethod(tx, environmentId, customerPk)) ?? repo.subscriptionMethodOf(tx, customerPk);
+}
+
 /** A payment method as the API shows it (DOMAIN §2.11). */
 export function presentPaymentMethod(row: repo.PaymentMethodRow, customer: repo.PaymentMethodOwner): PaymentMethod {
   return {

@@ -198,3 +198,18 @@ export async function listPaymentMethods(
     },
   }));
 }
+
+/** The method the customer's newest active or trialing subscription pays with, when it is still usable. */
+export async function subscriptionMethodOf(db: Executor, customerPk: string): Promise<PaymentMethodRow | undefined> {
+  return db
+    .selectFrom('subscriptions as s')
+    .innerJoin('payment_methods as m', 'm.id', 's.payment_method_id')
+    .selectAll('m')
+    .where('s.customer_id', '=', customerPk)
+    .where('s.status', 'in', ['active', 'trialing'])
+    .where('m.status', '=', 'succeeded')
+    .where('m.deleted_at', 'is', null)
+    .orderBy('s.seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}

@@ -115,3 +115,20 @@ export async function presentationRows(db: Executor, rows: SubscriptionRow[]) {
 export async function setCustomerCredit(db: Executor, customerId: string, creditMinor: number): Promise<void> {
   await db.updateTable('customers').set({ credit_minor: creditMinor }).where('id', '=', customerId).execute();
 }
+
+/** The customer's primary key, by the seller's customerId in the environment. */
+export async function customerPkOf(db: Executor, environmentId: string, customerId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('customers')
+    .select('id')
+    .where('environment_id', '=', environmentId)
+    .where('customer_id', '=', customerId)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** The seller's customerId of a customer, by its primary key. */
+export async function customerIdOf(db: Executor, customerPk: string): Promise<string> {
+  const row = await db.selectFrom('customers').select('customer_id').where('id', '=', customerPk).executeTakeFirstOrThrow();
+  return row.customer_id;
+}

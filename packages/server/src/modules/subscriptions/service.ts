@@ -182,15 +182,10 @@ export class SubscriptionService {
   async list(scope: SubscriptionScope, customerId: string | undefined, status: string | undefined, page: PageRequest) {
     if (!customerId) throw badRequest('query parameter customer_id is required', 'validation_error');
     const statuses = status ? parseStatuses(status) : null;
-    const customer = await this.db
-      .selectFrom('customers')
-      .select('id')
-      .where('environment_id', '=', scope.environmentId)
-      .where('customer_id', '=', customerId)
-      .executeTakeFirst();
-    if (!customer) return { count: 0, results: [] };
+    const customerPk = await repo.customerPkOf(this.db, scope.environmentId, customerId);
+    if (!customerPk) return { count: 0, results: [] };
     const now = this.clock.now();
-    const filter = { environmentId: scope.environmentId, customerId: customer.id, statuses, now };
+    const filter = { environmentId: scope.environmentId, customerId: customerPk, statuses, now };
     const count = await repo.countSubscriptions(this.db, filter);
     const rows = page.offset >= count ? [] : await repo.listSubscriptions(this.db, filter, page.pageSize, page.offset);
     return { count, results: await presentSubscriptions(this.db, rows, scope.apiBase, now) };
@@ -200,8 +195,7 @@ export class SubscriptionService {
   private async lockLive(tx: Tx, scope: SubscriptionScope, id: string) {
     const found = await repo.findSubscription(tx, scope.environmentId, id);
     if (!found) throw subscriptionNotFound();
-    const owner = await tx.selectFrom('customers').select('customer_id').where('id', '=', found.customer_id).executeTakeFirstOrThrow();
-    const customer = await lockCustomer(tx, scope.environmentId, owner.customer_id);
+    const customer = await lockCustomer(tx, scope.environmentId, await repo.customerIdOf(tx, found.customer_id));
     const row = (await repo.findSubscription(tx, scope.environmentId, id, { forUpdate: true }))!;
     return { row, customer };
   }

@@ -46,3 +46,28 @@ export async function updateDetails(db: Executor, id: string, details: object): 
 export async function deleteEntitlement(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('plan_entitlements').where('id', '=', id).execute();
 }
+
+/** The entitlements of plan versions with their features, in each version's order: one query for many versions. */
+export async function entitlementFeatureRows(db: Executor, versionIds: string[]) {
+  if (versionIds.length === 0) return [];
+  return db
+    .selectFrom('plan_entitlements as e')
+    .innerJoin('features as f', 'f.id', 'e.feature_id')
+    .select([
+      'e.plan_version_id',
+      'f.id',
+      'f.identifier',
+      'f.name',
+      'f.description',
+      'f.feature_type',
+      'f.feature_details',
+      'f.meter',
+      'f.metadata',
+      'f.archived_at',
+      'f.modified_at',
+      'e.details',
+    ])
+    .where('e.plan_version_id', 'in', versionIds)
+    .orderBy('e.seq')
+    .execute();
+}
