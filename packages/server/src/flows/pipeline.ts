@@ -22,6 +22,7 @@ import { inTransaction, isUniqueViolation, type Tx } from '../db/transaction.js'
 import type { EnvironmentKind } from '../config.js';
 import { ApiError } from '../http/errors.js';
 import { paymentInProgress, purchaseChangedWhilePaying } from '../modules/intents/errors.js';
+import * as idempotencyKeys from '../modules/idempotency/repo.js';
 import * as intents from '../modules/intents/repo.js';
 import type { ChargeOutcome } from '../modules/payments/provider.js';
 import { requireProvider } from '../modules/payments/providers.js';
@@ -63,7 +64,7 @@ class ChangedWhilePaying extends Error {}
 
 function keepAnswer(claim: IdempotencyClaim | null, status: number): (tx: Tx, result: Record<string, unknown>) => Promise<void> {
   return async (tx, result) => {
-    if (claim) await intents.keepIdempotentAnswer(tx, claim.scope, claim.key, status, JSON.stringify(result));
+    if (claim) await idempotencyKeys.keepAnswer(tx, claim.scope, claim.key, status, JSON.stringify(result));
   };
 }
 

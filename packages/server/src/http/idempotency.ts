@@ -4,6 +4,7 @@ import { sha256Hex } from '../lib/crypto.js';
 import { DAY_MS } from '../lib/time.js';
 import type { Db } from '../db/connect.js';
 import { ApiError, badRequest, conflict } from './errors.js';
+import * as keys from '../modules/idempotency/repo.js';
 
 export const IDEMPOTENCY_TTL_MS = DAY_MS;
 /** How long a request may hold its key before another may take it over (its process died), unless configured. */
@@ -64,36 +65,14 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
 
     for (;;) {
       const now = clock.now();
-      const claimed = await db
-        .insertInto('idempotency_keys')
-        .values({
-          scope,
-          key,
-          request_hash: hash,
-          locked_until: new Date(now.getTime() + leaseMs),
-          created_at: now,
-        })
-        .onConflict((oc) => oc.columns(['scope', 'key']).doNothing())
-        .returning('key')
-        .executeTakeFirst();
-      if (claimed) {
+      if (await keys.claimKey(db, { scope, key, hash, lockedUntil: new Date(now.getTime() + leaseMs), at: now })) {
         request.idempotency = { scope, key };
         return;
       }
-      const existing = await db
-        .selectFrom('idempotency_keys')
-        .selectAll()
-        .where('scope', '=', scope)
-        .where('key', '=', key)
-        .executeTakeFirst();
+      const existing = await keys.findKey(db, scope, key);
       if (!existing) continue;
       if (existing.created_at.getTime() + IDEMPOTENCY_TTL_MS <= now.getTime()) {
-        await db
-          .deleteFrom('idempotency_keys')
-          .where('scope', '=', scope)
-          .where('key', '=', key)
-          .where('created_at', '=', existing.created_at)
-          .execute();
+        await keys.deleteKey(db, scope, key, existing.created_at);
         continue;
       }
       if (existing.request_hash !== hash) {
@@ -110,16 +89,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
           .send(existing.response_body);
       }
       if (existing.locked_until && existing.locked_until.getTime() <= now.getTime()) {
-        const taken = await db
-          .updateTable('idempotency_keys')
-          .set({ locked_until: new Date(now.getTime() + leaseMs) })
-          .where('scope', '=', scope)
-          .where('key', '=', key)
-          .where('response_status', 'is', null)
-          .where('locked_until', '=', existing.locked_until)
-          .returning('key')
-          .executeTakeFirst();
-        if (taken) {
+        if (await keys.takeOverLease(db, scope, key, existing.locked_until, new Date(now.getTime() + leaseMs))) {
           request.idempotency = { scope, key };
           return;
         }
@@ -138,18 +108,9 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
     request.idempotency = null;
     const status = reply.statusCode;
     if (status >= 500 || status === 429 || typeof payload !== 'string') {
-      await db.deleteFrom('idempotency_keys').where('scope', '=', claim.scope).where('key', '=', claim.key).execute();
+      await keys.deleteKey(db, claim.scope, claim.key);
     } else {
-      await db
-        .updateTable('idempotency_keys')
-        .set({
-          response_status: status,
-          response_body: withoutSecrets(payload, request.routeOptions.config.secretFields),
-          locked_until: null,
-        })
-        .where('scope', '=', claim.scope)
-        .where('key', '=', claim.key)
-        .execute();
+      await keys.keepAnswer(db, claim.scope, claim.key, status, withoutSecrets(payload, request.routeOptions.config.secretFields));
     }
     return payload;
   };
@@ -166,7 +127,5 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
 const hooksOf = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);
 
 export async function purgeExpiredIdempotencyKeys(db: Db, clock: Clock): Promise<number> {
-  const cutoff = new Date(clock.now().getTime() - IDEMPOTENCY_TTL_MS);
-  const result = await db.deleteFrom('idempotency_keys').where('created_at', '<', cutoff).executeTakeFirst();
-  return Number(result.numDeletedRows ?? 0);
+  return keys.purgeKeysBefore(db, new Date(clock.now().getTime() - IDEMPOTENCY_TTL_MS));
 }

@@ -64,13 +64,3 @@ export async function staleIntents(db: Executor, before: Date, limit: number): P
     .limit(limit)
     .execute();
 }
-
-/** Stores a request's answer under its Idempotency-Key, in the transaction that made it. */
-export async function keepIdempotentAnswer(tx: Tx, scope: string, key: string, status: number, body: string): Promise<void> {
-  await tx
-    .updateTable('idempotency_keys')
-    .set({ response_status: status, response_body: body, locked_until: null })
-    .where('scope', '=', scope)
-    .where('key', '=', key)
-    .execute();
-}
