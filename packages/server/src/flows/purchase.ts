@@ -9,7 +9,12 @@ import { isCurrency } from '../lib/money.js';
 import { PricingError, quotePurchase } from '../modules/billing/pricing.compute.js';
 import { taxRateBp } from '../modules/billing/tax.compute.js';
 import type { Quote } from '../modules/billing/types.js';
-import { toStored } from '../modules/catalog/prices/repo.js';
+import { findFeatures, findFeaturesById } from '../modules/catalog/features/repo.js';
+import { findPlan, findVersion } from '../modules/catalog/plans/repo.js';
+import { enabledPrice, toStored } from '../modules/catalog/prices/repo.js';
+import { findProduct, settingsCurrency } from '../modules/catalog/products/repo.js';
+import { lockCustomerRow } from '../modules/customers/repo.js';
+import { organizationBlock } from '../modules/tenancy/repo.js';
 import type { StoredPrice } from '../modules/catalog/prices/prices.compute.js';
 
 export type CustomerRow = Selectable<CustomersTable>;
@@ -88,19 +93,13 @@ export const customerMissing = () => badRequest('Customer does not exist.', 'cus
 
 /** The customer, locked for the rest of the transaction: money operations on one customer run one at a time. */
 export async function lockCustomer(tx: Tx, environmentId: string, customerId: string): Promise<CustomerRow> {
-  const customer = await tx
-    .selectFrom('customers')
-    .selectAll()
-    .where('environment_id', '=', environmentId)
-    .where('customer_id', '=', customerId)
-    .forUpdate()
-    .executeTakeFirst();
+  const customer = await lockCustomerRow(tx, environmentId, customerId);
   if (!customer || customer.archived_at) throw customerMissing();
   return customer;
 }
 
 export async function assertNotBlocked(tx: Tx, organizationId: string): Promise<void> {
-  const org = await tx.selectFrom('organizations').select(['blocked_at', 'blocked_reason']).where('id', '=', organizationId).executeTakeFirst();
+  const org = await organizationBlock(tx, organizationId);
   if (org?.blocked_at) {
     throw badRequest(
       `This organization is blocked from taking payments${org.blocked_reason ? `: ${org.blocked_reason}` : ''}`,
@@ -127,49 +126,25 @@ export function purchaseCurrency(customer: CustomerRow, requested: string | null
  * enabled price in the purchase currency, quantities by feature id, and the quote.
  */
 export async function resolvePurchase(tx: Tx, scope: PurchaseScope, customer: CustomerRow, input: PurchaseInput): Promise<ResolvedPurchase> {
-  const plan = await tx
-    .selectFrom('plans')
-    .selectAll()
-    .where('environment_id', '=', scope.environmentId)
-    .where('identifier', '=', input.planIdentifier)
-    .executeTakeFirst();
+  const plan = await findPlan(tx, scope.environmentId, input.planIdentifier);
   if (!plan) throw badRequest(`planIdentifier: no plan "${input.planIdentifier}"`, 'plan_not_found');
   if (plan.archived_at) throw badRequest(`Plan "${input.planIdentifier}" is archived`, 'plan_archived');
   if (plan.published_version === null) {
     throw badRequest(`Plan "${input.planIdentifier}" is not published; publish it before selling it`, 'plan_not_published');
   }
-  const version = await tx
-    .selectFrom('plan_versions')
-    .selectAll()
-    .where('plan_id', '=', plan.id)
-    .where('version', '=', plan.published_version)
-    .executeTakeFirstOrThrow();
-  const product = await tx.selectFrom('products').selectAll().where('id', '=', plan.product_id).executeTakeFirstOrThrow();
+  const version = (await findVersion(tx, plan.id, plan.published_version))!;
+  const product = (await findProduct(tx, scope.environmentId, plan.product_id))!;
   if (product.archived_at) throw badRequest(`The product of plan "${input.planIdentifier}" is archived`, 'product_archived');
-  const settings = await tx.selectFrom('product_settings').select('currency').where('product_id', '=', product.id).executeTakeFirst();
 
-  const currency = purchaseCurrency(customer, input.currencyCode, settings?.currency ?? null);
-  const priceRow = await tx
-    .selectFrom('plan_prices')
-    .selectAll()
-    .where('plan_version_id', '=', version.id)
-    .where('currency', '=', currency)
-    .where('enabled', '=', true)
-    .executeTakeFirst();
+  const currency = purchaseCurrency(customer, input.currencyCode, await settingsCurrency(tx, product.id));
+  const priceRow = await enabledPrice(tx, version.id, currency);
   if (!priceRow) {
     throw badRequest(`Plan "${input.planIdentifier}" has no enabled price in ${currency}`, 'price_not_found');
   }
   const price = toStored(priceRow);
 
   const wanted = input.features ?? [];
-  const features = wanted.length
-    ? await tx
-        .selectFrom('features')
-        .select(['id', 'identifier', 'name'])
-        .where('environment_id', '=', scope.environmentId)
-        .where('identifier', 'in', wanted.map((f) => f.identifier))
-        .execute()
-    : [];
+  const features = await findFeatures(tx, scope.environmentId, wanted.map((f) => f.identifier));
   const quantities: Record<string, number> = {};
   for (const [i, item] of wanted.entries()) {
     const feature = features.find((f) => f.identifier === item.identifier);
@@ -177,12 +152,7 @@ export async function resolvePurchase(tx: Tx, scope: PurchaseScope, customer: Cu
     quantities[feature.id] = item.quantity;
   }
   const priced = price.chargeCatalogPrice.flatMap((entry) => (entry.feature ? [entry.feature] : []));
-  const names = Object.fromEntries(
-    (priced.length
-      ? await tx.selectFrom('features').select(['id', 'name']).where('id', 'in', priced).execute()
-      : []
-    ).map((f) => [f.id, f.name]),
-  );
+  const names = Object.fromEntries((await findFeaturesById(tx, priced)).map((f) => [f.id, f.name]));
 
   const country = (customer.billing_address as { country?: string } | null)?.country ?? countryOfIp(input.ipAddress);
   let quote: Quote;

@@ -154,3 +154,14 @@ export async function liveSubscriptionCount(db: Executor, customerPk: string): P
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** The customer by its customerId, locked until the transaction ends. */
+export async function lockCustomerRow(db: Executor, environmentId: string, customerId: string): Promise<CustomerRow | undefined> {
+  return db
+    .selectFrom('customers')
+    .selectAll()
+    .where('environment_id', '=', environmentId)
+    .where('customer_id', '=', customerId)
+    .forUpdate()
+    .executeTakeFirst();
+}

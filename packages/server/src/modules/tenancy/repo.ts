@@ -160,3 +160,8 @@ export async function countOrganizations(db: Executor): Promise<number> {
 export async function insertPartner(db: Executor, partner: { id: string; name: string; createdAt: Date }) {
   await db.insertInto('partners').values({ id: partner.id, name: partner.name, created_at: partner.createdAt }).execute();
 }
+
+/** Whether (since when, and why) the organization is blocked from taking payments. */
+export async function organizationBlock(db: Executor, organizationId: string) {
+  return db.selectFrom('organizations').select(['blocked_at', 'blocked_reason']).where('id', '=', organizationId).executeTakeFirst();
+}

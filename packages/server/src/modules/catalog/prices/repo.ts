@@ -61,3 +61,14 @@ export async function listPrices(db: Executor, versionIds: string[], limit?: num
   if (limit !== undefined) query = query.limit(limit).offset(offset);
   return query.execute();
 }
+
+/** The version's enabled price in `currency`, if it has one. */
+export async function enabledPrice(db: Executor, versionId: string, currency: string): Promise<PriceRow | undefined> {
+  return db
+    .selectFrom('plan_prices')
+    .selectAll()
+    .where('plan_version_id', '=', versionId)
+    .where('currency', '=', currency)
+    .where('enabled', '=', true)
+    .executeTakeFirst();
+}

@@ -144,3 +144,9 @@ export async function updateSettings(
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/** The currency set in the product's settings, without creating the settings row. */
+export async function settingsCurrency(db: Executor, productId: string): Promise<string | null> {
+  const row = await db.selectFrom('product_settings').select('currency').where('product_id', '=', productId).executeTakeFirst();
+  return row?.currency ?? null;
+}
