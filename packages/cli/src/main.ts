@@ -246,14 +246,61 @@ partnerKey
     );
   });
 
+const JOB_STATES = ['dead', 'failed', 'pending', 'running'] as const;
+
+function jobStateArg(value: string): (typeof JOB_STATES)[number] {
+  if (!(JOB_STATES as readonly string[]).includes(value)) throw new InvalidArgumentError(`use ${JOB_STATES.join(', ')}`);
+  return value as (typeof JOB_STATES)[number];
+}
+
+function jobIdArg(value: string): number {
+  if (!/^[1-9][0-9]{0,15}$/.test(value)) throw new InvalidArgumentError('expected a job id, as `jobs list` prints it');
+  return Number(value);
+}
+
+/** The first line of a stored error (the rest is its stack). */
+const firstLine = (text: string | null) => (text ?? '').split('\n')[0] ?? '';
+
+const jobs = program.command('jobs').description('Inspect background jobs and requeue dead ones');
+jobs
+  .command('list')
+  .description('List the newest jobs that have not succeeded (at most 100), or those in one state')
+  .addOption(new Option('--state <state>', `one of ${JOB_STATES.join(', ')}`).argParser(jobStateArg))
+  .option('--json', 'print the result as JSON')
+  .action(async (options: { state?: (typeof JOB_STATES)[number]; json?: boolean }) => {
+    const rows = await withDatabase((database, billow) => billow.jobs.listJobs(database.db, { state: options.state }));
+    if (options.json) {
+      print(rows);
+      return;
+    }
+    printTable(
+      ['id', 'name', 'state', 'attempts', 'run at', 'key', 'last error'],
+      rows.map((r) => [String(r.id), r.name, r.state, String(r.attempts), r.runAt ?? 'at once', r.key ?? '', firstLine(r.lastError)]),
+    );
+  });
+
+jobs
+  .command('retry')
+  .description('Put a dead job back in the queue, due at once, with a fresh count of attempts')
+  .argument('<id>', 'the job id, as `jobs list` prints it', jobIdArg)
+  .action(async (id: number) => {
+    const job = await withDatabase((database, billow) => billow.jobs.retryDeadJob(database.db, id));
+    process.stdout.write(`Requeued job ${job.id} (${job.name}): a worker runs it at its next look at the queue.\n`);
+  });
+
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH']);
 /** SQLSTATE classes 08 (connection), 28 (authorization) and 3D (no such database): a DATABASE_URL problem. */
 const CONNECTION_REFUSED = /^(08|28|3D)[0-9A-Z]{3}$/;
 
 /** One line for the errors a user can fix; the stack only for the unexpected ones. */
 async function failure(error: unknown): Promise<string> {
-  const { tenancy, ConfigError, DataDirectoryLockedError } = await loadServer();
-  if (error instanceof tenancy.TenancyError || error instanceof ConfigError || error instanceof DataDirectoryLockedError) {
+  const { tenancy, ConfigError, DataDirectoryLockedError, JobError } = await loadServer();
+  if (
+    error instanceof tenancy.TenancyError ||
+    error instanceof ConfigError ||
+    error instanceof DataDirectoryLockedError ||
+    error instanceof JobError
+  ) {
     return error.message;
   }
   const code = String((error as NodeJS.ErrnoException | null)?.code ?? '');

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { connectDatabase } from '@billow/server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   DATABASE_KIND,
+  POSTGRES_URL,
   api,
   assertBuilt,
   createOrganization,
@@ -189,5 +191,64 @@ describe(`billow migrate on ${DATABASE_KIND}`, () => {
     } finally {
       await empty.cleanup();
     }
+  });
+});
+
+/** Runs `work` on the workspace's database while no command has it open. */
+async function withDb<T>(work: (db: Awaited<ReturnType<typeof connectDatabase>>['db']) => Promise<T>): Promise<T> {
+  const database = await connectDatabase({ databaseUrl: POSTGRES_URL, dataDir: POSTGRES_URL ? null : workspace.dataDir });
+  try {
+    return await work(database.db);
+  } finally {
+    await database.close();
+  }
+}
+
+/** A job that ran out of attempts, as the runner leaves it. */
+function insertDeadJob(name: string): Promise<number> {
+  return withDb(async (db) => {
+    const row = await db
+      .insertInto('jobs')
+      .values({
+        name,
+        payload: JSON.stringify({ invoiceId: 'INV-7' }),
+        state: 'dead',
+        attempts: 5,
+        last_error: 'Error: provider unreachable\n    at charge (provider.ts:1:1)',
+        finished_at: new Date(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  });
+}
+
+describe(`billow jobs on ${DATABASE_KIND}`, () => {
+  it('lists dead jobs with their last error, requeues one, and refuses to requeue it twice', async () => {
+    // Unique: on PostgreSQL the database is shared by every test file.
+    const name = `test-dead-${randomUUID().slice(0, 8)}`;
+    const id = await insertDeadJob(name);
+
+    const listed = parseJsonLine(await runOk(['jobs', 'list', '--state', 'dead', '--json'], workspace.env)) as any[];
+    expect(listed.find((job) => job.id === id)).toMatchObject({
+      name,
+      state: 'dead',
+      attempts: 5,
+      payload: { invoiceId: 'INV-7' },
+      lastError: expect.stringContaining('provider unreachable'),
+    });
+    const table = await runOk(['jobs', 'list', '--state', 'dead'], workspace.env);
+    const line = table.split('\n').find((l) => l.includes(name));
+    expect(line).toMatch(new RegExp(`^${id} +${name} +dead +5 +at once +Error: provider unreachable$`));
+
+    expect(await runOk(['jobs', 'retry', String(id)], workspace.env)).toBe(`Requeued job ${id} (${name}): a worker runs it at its next look at the queue.\n`);
+    const requeued = await withDb((db) => db.selectFrom('jobs').select(['state', 'attempts', 'run_at']).where('id', '=', id).executeTakeFirst());
+    expect(requeued).toEqual({ state: 'pending', attempts: 0, run_at: null });
+
+    const again = await runCli(['jobs', 'retry', String(id)], workspace.env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe(`billow: Job ${id} is pending, not dead: only dead jobs are retried by hand\n`);
+    const unknown = await runCli(['jobs', 'retry', '987654321'], workspace.env);
+    expect(unknown.stderr).toBe('billow: No job with id 987654321\n');
   });
 });

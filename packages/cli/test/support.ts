@@ -57,6 +57,8 @@ function childEnv(dataDir: string, databaseUrl: string | null): NodeJS.ProcessEn
     ...env,
     BILLOW_DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
+    // Tests share one PostgreSQL database: a server of one test must not renew another test's subscriptions.
+    BILLOW_BILLING_SWEEP_MS: '0',
     HOST: '127.0.0.1',
     PORT: '0',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
@@ -161,6 +163,22 @@ export interface OrganizationKeys {
   organizationId: string;
   sandbox: { serverKey: string; clientKey: string };
   production: { serverKey: string; clientKey: string };
+}
+
+const PRINTED_ORGANIZATION = /Demo organization ([0-9a-f-]{36}):|Created the demo organization ([0-9a-f-]{36}):/;
+const PRINTED_KEYS =
+  /sandbox +server key +(\S+)\n +client key +(\S+)\n +production +server key +(\S+)\n +client key +(\S+)\n/;
+
+/** The demo organization and keys as the server's start-up summary prints them. */
+export function printedCredentials(stdout: string): OrganizationKeys {
+  const id = PRINTED_ORGANIZATION.exec(stdout);
+  const keys = PRINTED_KEYS.exec(stdout);
+  if (!id || !keys) throw new Error(`no demo organization in:\n${stdout}`);
+  return {
+    organizationId: id[1] ?? id[2] ?? '',
+    sandbox: { serverKey: keys[1] ?? '', clientKey: keys[2] ?? '' },
+    production: { serverKey: keys[3] ?? '', clientKey: keys[4] ?? '' },
+  };
 }
 
 export async function createOrganization(env: NodeJS.ProcessEnv, name = 'Acme'): Promise<OrganizationKeys> {

@@ -24,6 +24,7 @@ export const Customer = Type.Object(
     metadata: Metadata,
     billingAddress: Type.Union([BillingAddress, Type.Null()]),
     isArchived: Type.Boolean(),
+    testClockId: Type.Optional(Type.String({ description: 'Sandbox, ours: the test clock the customer lives by; absent for customers in real time' })),
     createdOn: Timestamp,
     modifiedOn: Timestamp,
   },
@@ -45,6 +46,11 @@ export const CustomerCreate = Type.Object(
     email: Type.Optional(NullableString({ format: 'email', maxLength: 254 })),
     metadata: Type.Optional(Type.Union([Metadata, Type.Null()])),
     billingAddress: Type.Optional(Type.Union([BillingAddress, Type.Null()])),
+    testClockId: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], {
+        description: 'Sandbox only (ours): attach the customer to a test clock, for good; its subscriptions then follow that clock',
+      }),
+    ),
   },
   { additionalProperties: false, title: 'CustomerCreate' },
 );

@@ -9,3 +9,4 @@ export * from './payments.js';
 export * from './orders.js';
 export * from './licenses.js';
 export * from './edge.js';
+export * from './test-clocks.js';

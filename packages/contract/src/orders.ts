@@ -221,6 +221,13 @@ export const Invoice = Type.Object(
     paidAt: Type.Union([Timestamp, Type.Null()]),
     modifiedOn: Timestamp,
     pdfUrl: Type.String({ description: 'GET it with the same key for the PDF' }),
+    periodStart: Type.Union([Timestamp, Type.Null()], { description: 'The period a renewal invoice bills; null for a purchase' }),
+    periodEnd: Type.Union([Timestamp, Type.Null()]),
+    attemptCount: Type.Integer({ description: 'Attempts made to collect a renewal invoice (0 for a purchase)' }),
+    nextPaymentAttempt: Type.Union([Timestamp, Type.Null()], { description: 'When dunning tries an unpaid renewal invoice again' }),
+    lastPaymentError: Type.Union([Type.Object({ code: Type.String(), message: Type.Union([Type.String(), Type.Null()]) }), Type.Null()], {
+      description: 'Why the last attempt to collect it failed',
+    }),
   },
   { title: 'Invoice' },
 );
@@ -355,3 +362,27 @@ export type RefundListQuery = Static<typeof RefundListQuery>;
 export const RefundPath = Type.Object({ refundId: Type.String({ minLength: 1, maxLength: 200, description: 'The refund UUID' }) });
 
 export const RefundList = Paginated(Refund, 'RefundList');
+
+/** What the next renewal of a subscription will charge, if nothing changes before it (ours). */
+export const UpcomingInvoice = Type.Object(
+  {
+    subscriptionId: Type.String({ format: 'uuid' }),
+    currency: Type.String(),
+    periodStart: Timestamp,
+    periodEnd: Timestamp,
+    /** When the charge is made: the start of the period it pays for. */
+    nextPaymentAttempt: Timestamp,
+    lines: Type.Array(InvoiceLine),
+    amountSubtotal: Decimal('Sum of the lines'),
+    amountDiscount: Decimal('Discount, customer credit included'),
+    amountTax: Decimal('Tax'),
+    amountTotal: Decimal('What will be charged'),
+    amountSubtotalUnits: Units('Sum of the lines'),
+    amountDiscountUnits: Units('Discount, customer credit included'),
+    amountTaxUnits: Units('Tax'),
+    amountTotalUnits: Units('What will be charged'),
+    creditAppliedUnits: Units('Customer credit (from downgrades) spent on it'),
+  },
+  { title: 'UpcomingInvoice' },
+);
+export type UpcomingInvoice = Static<typeof UpcomingInvoice>;

@@ -13,6 +13,8 @@ export { migrate } from './db/migrate.js';
 export { systemClock, type Clock } from './lib/clock.js';
 export { credentialsJson, writeCredentials, type Credentials } from './bootstrap.js';
 export * as tenancy from './modules/tenancy/service.js';
+export * as jobs from './modules/jobs/service.js';
+export { JobError } from './modules/jobs/errors.js';
 
 export function openDatabase(config: Config): Promise<DatabaseHandle> {
   return connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });

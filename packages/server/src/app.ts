@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import { Registry } from 'prom-client';
 import { randomUUID } from 'node:crypto';
 import type { Config, Role } from './config.js';
-import type { DatabaseHandle, Db } from './db/connect.js';
+import type { DatabaseHandle } from './db/connect.js';
 import type { Clock } from './lib/clock.js';
 import { KeyCache, registerAuth, type AuthPolicy } from './http/auth.js';
 import { AuthFailureLimiter } from './http/auth-failures.js';
@@ -22,38 +22,32 @@ import { REQUEST_ID_HEADER, registerObservability, validRequestId } from './http
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerValidation } from './http/validation.js';
 import type { App } from './http/route-types.js';
-import { catalogRoutes } from './modules/catalog/routes.js';
-import { chargeRoutes } from './modules/charges/routes.js';
-import { ChargeService } from './modules/charges/service.js';
-import { customerRoutes } from './modules/customers/routes.js';
-import { entitlementRoutes } from './modules/entitlements/routes.js';
-import { EntitlementService, type CachedEntitlements } from './modules/entitlements/service.js';
-import { licenseRoutes } from './modules/licenses/routes.js';
-import { invoiceRoutes } from './modules/invoices/routes.js';
-import { InvoiceService } from './modules/invoices/service.js';
-import { OrderPresenter, type ImageUrls } from './modules/ledger/presenter.js';
-import { ledgerScopeResolver } from './modules/ledger/scope.js';
-import { orderRoutes } from './modules/orders/routes.js';
-import { OrderService } from './modules/orders/service.js';
-import { refundRoutes } from './modules/refunds/routes.js';
-import { RefundService } from './modules/refunds/service.js';
-import { transactionRoutes } from './modules/transactions/routes.js';
-import { TransactionService } from './modules/transactions/service.js';
-import { usageRoutes } from './modules/usage/routes.js';
-import { UsageService } from './modules/usage/service.js';
-import { subscriptionRoutes } from './modules/subscriptions/routes.js';
-import { SubscriptionService } from './modules/subscriptions/service.js';
-import { monetizationRoutes } from './modules/monetization/routes.js';
-import { mediaRoutes } from './modules/media/routes.js';
+import { catalogModule } from './modules/catalog/module.js';
+import { chargesModule } from './modules/charges/module.js';
+import type { ModuleContext } from './modules/context.js';
+import { customersModule } from './modules/customers/module.js';
+import { entitlementsModule } from './modules/entitlements/module.js';
+import type { CachedEntitlements } from './modules/entitlements/service.js';
+import { invoicesModule } from './modules/invoices/module.js';
+import type { InvoiceCollector } from './modules/invoices/routes.js';
+import { licensesModule } from './modules/licenses/module.js';
+import { mediaModule } from './modules/media/module.js';
 import { createMediaService, type MediaService } from './modules/media/service.js';
-import { CustomerService } from './modules/customers/service.js';
+import { monetizationModule } from './modules/monetization/module.js';
+import { opsModule } from './modules/ops/module.js';
+import { ordersModule } from './modules/orders/module.js';
+import { partnerModule } from './modules/partner/module.js';
+import { paymentsModule } from './modules/payments/module.js';
+import { refundsModule } from './modules/refunds/module.js';
+import { subscriptionsModule } from './modules/subscriptions/module.js';
+import { BillingEngine } from './modules/subscriptions/billing-engine.js';
 import { countBillingSubscriptions, endBillingSubscriptions } from './modules/subscriptions/end-all.js';
-import { opsRoutes } from './modules/ops/routes.js';
-import { partnerRoutes } from './modules/partner/routes.js';
-import { paymentMethodRoutes } from './modules/payments/routes.js';
-import { PartnerService } from './modules/partner/service.js';
+import { testClocksModule } from './modules/test-clocks/module.js';
+import { transactionsModule } from './modules/transactions/module.js';
+import { usageModule } from './modules/usage/module.js';
+import { registerQueueDepth } from './modules/jobs/metrics.js';
 import { KEY_REVOKED_CHANNEL } from './modules/tenancy/service.js';
-import { entitlementChangesFor, feedEntitlementCache, entitlementsChangedNotice } from './edge/change-feed.js';
+import { entitlementChangesFor, feedEntitlementCache } from './edge/change-feed.js';
 import { EntitlementCache } from './edge/entitlement-cache.js';
 import { servesCoreApi, servesEdgeApi } from './edge/roles.js';
 
@@ -87,25 +81,40 @@ declare module 'fastify' {
 
 export const API_PREFIX = '/api/v1';
 
+/** What app.ts hands every module's factory: the shared context and the parts only some modules take. */
+interface AppContext extends ModuleContext {
+  media: MediaService;
+  entitlementCache: EntitlementCache<CachedEntitlements>;
+  customerSubscriptions: { countBilling: typeof countBillingSubscriptions; endBilling: typeof endBillingSubscriptions };
+  ping: () => Promise<void>;
+  registry: Registry;
+  invoiceCollector: InvoiceCollector;
+}
+
+/** Every module is wired the same way: its factory takes the app and the context, and registers its routes. */
+type ModuleFactory = (app: App, context: AppContext) => void;
+
+/** The Core API's modules, in the order their routes are registered. */
+const CORE_MODULES: ModuleFactory[] = [
+  mediaModule,
+  catalogModule,
+  chargesModule,
+  subscriptionsModule,
+  customersModule,
+  licensesModule,
+  ordersModule,
+  invoicesModule,
+  transactionsModule,
+  refundsModule,
+  monetizationModule,
+  partnerModule,
+  paymentsModule,
+  usageModule,
+  testClocksModule,
+];
+const EDGE_MODULES: ModuleFactory[] = [entitlementsModule];
+
 /** Builds the HTTP application without listening, so tests and main share it. */
-interface LedgerDeps {
-  db: Db;
-  clock: Clock;
-  /** Public URLs of product images (the media service). */
-  media: ImageUrls;
-  publicUrl: string | null;
-}
-
-/** The money records, over the ledger module: orders and their timelines, invoices (with PDFs), transactions, refunds. */
-function ledgerRoutes(app: App, { db, clock, media, publicUrl }: LedgerDeps): void {
-  const scopeOf = ledgerScopeResolver(publicUrl);
-  const presenter = new OrderPresenter(media);
-  orderRoutes(app, new OrderService(db, presenter), scopeOf);
-  invoiceRoutes(app, new InvoiceService(db), scopeOf);
-  transactionRoutes(app, new TransactionService(db, clock, presenter), scopeOf);
-  refundRoutes(app, new RefundService(db, clock, presenter), scopeOf);
-}
-
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, database, clock } = deps;
   const role = deps.role ?? 'all';
@@ -154,6 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const routes: RouteInfo[] = [];
   const registry = new Registry();
   entitlementCache.registerMetrics(registry);
+  registerQueueDepth(registry, database.db);
   const entitlementChanges = entitlementChangesFor(entitlementCache);
   const media = await createMediaService({ config, db: database.db, clock });
   app.decorate('billow', { keyCache, routes, registry, media, entitlementCache });
@@ -177,6 +187,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerObservability(app, registry);
   registerAuth(app, {
     cache: keyCache,
+    scope: { clock, publicUrl: config.publicUrl },
     failures: new AuthFailureLimiter({ ...config.authFailureLimit, redis: deps.redis ?? null }),
   });
   await registerRateLimit(app, { ...config.rateLimit, redis: deps.redis ?? null });
@@ -209,36 +220,22 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     app.swagger(),
   );
 
-  opsRoutes(app, { ping: database.ping, registry });
-
-  if (servesCoreApi(role)) {
-    mediaRoutes(app, media);
-    catalogRoutes(app, { db: database.db, clock, media, publicUrl: config.publicUrl, changes: entitlementChanges });
-    chargeRoutes(app, new ChargeService(database.db, clock, entitlementChanges));
-    subscriptionRoutes(app, new SubscriptionService(database.db, clock, config.pendingUpdateTtlMs, entitlementChanges), config.publicUrl);
-    customerRoutes(
-      app,
-      new CustomerService(database.db, clock, entitlementChanges, {
-        countBilling: countBillingSubscriptions,
-        endBilling: endBillingSubscriptions,
-      }),
-    );
-    licenseRoutes(app, { db: database.db, clock });
-    ledgerRoutes(app, { db: database.db, clock, media, publicUrl: config.publicUrl });
-    monetizationRoutes(app, { db: database.db, clock });
-    partnerRoutes(app, new PartnerService(database.db, clock));
-    paymentMethodRoutes(app, { db: database.db, clock });
-    usageRoutes(
-      app,
-      new UsageService(database.db, clock, {
-        notice: entitlementsChangedNotice,
-        afterCommit: (environmentId, customerId) => entitlementCache.invalidateCustomer(environmentId, customerId),
-      }),
-    );
-  }
-  if (servesEdgeApi(role)) {
-    entitlementRoutes(app, new EntitlementService(database.db, clock, entitlementCache));
-  }
+  const billing = new BillingEngine({ db: database.db, clock, changes: entitlementChanges, dunning: config.billing.dunningDays });
+  const context: AppContext = {
+    db: database.db,
+    clock,
+    config,
+    publicUrl: config.publicUrl,
+    entitlementChanges,
+    media,
+    entitlementCache,
+    customerSubscriptions: { countBilling: countBillingSubscriptions, endBilling: endBillingSubscriptions },
+    ping: database.ping,
+    registry,
+    invoiceCollector: (scope, invoiceId) => billing.collectNow(scope, invoiceId),
+  };
+  const modules = [opsModule, ...(servesCoreApi(role) ? CORE_MODULES : []), ...(servesEdgeApi(role) ? EDGE_MODULES : [])];
+  for (const register of modules) register(app, context);
 
   await app.ready();
   return app;

@@ -1,16 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { sql } from 'kysely';
 import type { Config } from './config.js';
 import type { Db } from './db/connect.js';
-import { inTransaction } from './db/transaction.js';
 import type { Clock } from './lib/clock.js';
-import { hashKey } from './modules/tenancy/keys.js';
-import { countOrganizations } from './modules/tenancy/repo.js';
-import { createOrganizationIn, type CreatedOrganization } from './modules/tenancy/service.js';
-
-/** Advisory lock key under which one starting process at a time may create the demo organization. */
-const DEMO_ORGANIZATION_LOCK = 7_100_222;
+import { createFirstOrganization, keysStillWork, type CreatedOrganization } from './modules/tenancy/service.js';
 
 export type Credentials = Omit<CreatedOrganization, 'slug'>;
 
@@ -27,16 +20,9 @@ function readCredentials(file: string): Credentials | null {
   }
 }
 
-async function stillValid(db: Db, credentials: Credentials): Promise<boolean> {
-  const hashes = [credentials.sandbox, credentials.production].flatMap((k) => [k.serverKey, k.clientKey]).map(hashKey);
-  const rows = await db
-    .selectFrom('api_keys')
-    .select('id')
-    .where('key_hash', 'in', hashes)
-    .where('revoked_at', 'is', null)
-    .where('organization_id', '=', credentials.organizationId)
-    .execute();
-  return rows.length === hashes.length;
+function stillValid(db: Db, credentials: Credentials): Promise<boolean> {
+  const keys = [credentials.sandbox, credentials.production].flatMap((k) => [k.serverKey, k.clientKey]);
+  return keysStillWork(db, credentials.organizationId, keys);
 }
 
 export function writeCredentials(file: string, credentials: Credentials): void {
@@ -59,12 +45,7 @@ export type FirstStart =
 export async function ensureDemoOrganization(db: Db, clock: Clock, config: Config): Promise<FirstStart> {
   const saved = readCredentials(config.credentialsFile);
   if (saved && (await stillValid(db, saved))) return { kind: 'reused', credentials: saved };
-  // Processes starting together on an empty PostgreSQL database must create one organization, not one each.
-  const created = await inTransaction(db, async (tx) => {
-    await sql`select pg_advisory_xact_lock(${DEMO_ORGANIZATION_LOCK})`.execute(tx);
-    if ((await countOrganizations(tx)) > 0) return null;
-    return createOrganizationIn(tx, clock, { name: 'Demo' });
-  });
+  const created = await createFirstOrganization(db, clock, { name: 'Demo' });
   if (!created) return { kind: 'existing' };
   const credentials = credentialsJson(created);
   writeCredentials(config.credentialsFile, credentials);

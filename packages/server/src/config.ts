@@ -55,6 +55,9 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** How long an activate_on_payment subscription change waits for its payment. */
   pendingUpdateTtlMs: number;
+  /** Background jobs (decision 0027): how often an idle runner looks for due jobs, how long it holds one, how long succeeded ones are kept. */
+  jobs: { pollIntervalMs: number; leaseMs: number; retentionMs: number };
+  billing: { sweepIntervalMs: number; dunningDays: readonly number[]; concurrency: number };
   /** Master secret for signed URLs; null: one is generated and kept in the database. */
   secret: string | null;
   media: MediaConfig;
@@ -108,6 +111,20 @@ const MIN_SECRET_LENGTH = 32;
 
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   return env[name] === 'true' || env[name] === '1';
+}
+
+/** Dunning: eight more attempts over fourteen days after a renewal fails (decision 0029). */
+export const DEFAULT_DUNNING_RETRY_DAYS: readonly number[] = [1, 2, 3, 5, 7, 9, 11, 14];
+
+/** Days after the first failure, comma-separated and increasing ("1,2,3,5,7,9,11,14"). */
+export function parseDunningDays(raw: string | undefined): readonly number[] {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_DUNNING_RETRY_DAYS;
+  const days = raw.split(',').map((part) => Number(part.trim()));
+  const valid = days.every((d, i) => Number.isInteger(d) && d > 0 && d <= 365 && (i === 0 || d > days[i - 1]!));
+  if (!valid || days.length > 30) {
+    throw new ConfigError(`BILLOW_DUNNING_RETRY_DAYS must be increasing whole days between 1 and 365 (at most 30), got "${raw}"`);
+  }
+  return days;
 }
 
 function parseSecret(raw: string | undefined): string | null {
@@ -197,6 +214,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.BILLOW_TRUST_PROXY === 'true' || env.BILLOW_TRUST_PROXY === '1',
     shutdownTimeoutMs: integer(env, 'BILLOW_SHUTDOWN_TIMEOUT_MS', 10000, 1),
     pendingUpdateTtlMs: integer(env, 'BILLOW_PENDING_UPDATE_TTL_MS', 23 * 60 * 60 * 1000, 1),
+    jobs: {
+      pollIntervalMs: integer(env, 'BILLOW_JOB_POLL_INTERVAL_MS', 1000, 10),
+      leaseMs: integer(env, 'BILLOW_JOB_LEASE_MS', 5 * 60 * 1000, 1000),
+      retentionMs: integer(env, 'BILLOW_JOB_RETENTION_MS', 7 * 24 * 60 * 60 * 1000, 0),
+    },
+    billing: {
+      sweepIntervalMs: integer(env, 'BILLOW_BILLING_SWEEP_MS', 10_000, 0),
+      dunningDays: parseDunningDays(env.BILLOW_DUNNING_RETRY_DAYS),
+      concurrency: integer(env, 'BILLOW_BILLING_CONCURRENCY', 8, 1),
+    },
     secret: parseSecret(env.BILLOW_SECRET),
     media: parseMedia(env, dataDir),
   };

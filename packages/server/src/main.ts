@@ -7,8 +7,9 @@ import type { DatabaseHandle } from './db/connect.js';
 import { openDatabase } from './admin.js';
 import { migrate } from './db/migrate.js';
 import { runsBackgroundWork, servesCoreApi, servesEdgeApi } from './edge/roles.js';
-import { backgroundTasks } from './jobs/tasks.js';
-import { Scheduler } from './jobs/scheduler.js';
+import { backgroundJobs } from './jobs/tasks.js';
+import { entitlementChangesFor } from './edge/change-feed.js';
+import { JobRunner } from './modules/jobs/runner.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createLogOutput } from './logger.js';
 import { armFailpoints } from './lib/failpoints.js';
@@ -88,12 +89,13 @@ async function closeGracefully(app: App): Promise<void> {
 
 interface Running {
   app: App;
-  scheduler: Scheduler;
+  /** Null when the role runs no background work. */
+  jobs: JobRunner | null;
   redis: Redis | null;
   database: DatabaseHandle;
 }
 
-/** Finishes the requests in flight, then stops background work and closes connections; once. */
+/** Finishes the requests in flight and the running jobs (claiming no more), then closes connections; once. */
 function gracefulShutdown(running: Running, logger: FastifyBaseLogger, timeoutMs: number): (reason?: string) => Promise<void> {
   let closing: Promise<void> | null = null;
   return (reason = 'shutdown') => {
@@ -104,8 +106,8 @@ function gracefulShutdown(running: Running, logger: FastifyBaseLogger, timeoutMs
         process.exit(1);
       }, timeoutMs);
       timer.unref();
-      await closeGracefully(running.app);
-      await running.scheduler.stop();
+      // Jobs stop being claimed at once; those running finish while the requests in flight do.
+      await Promise.all([closeGracefully(running.app), running.jobs?.stop()]);
       await running.redis?.quit().catch(() => undefined);
       await running.database.close();
       clearTimeout(timer);
@@ -129,6 +131,32 @@ function exitOnSignals(shutdown: (reason: string) => Promise<void>, logger: Fast
   }
 }
 
+function jobRunner(app: App, database: DatabaseHandle, clock: Clock, config: Config, logger: FastifyBaseLogger): JobRunner {
+  const media = app.billow.media;
+  const handlers = backgroundJobs(database.db, clock, {
+    sweepMedia: () => media.sweep(),
+    pendingUpdateTtlMs: config.pendingUpdateTtlMs,
+    paymentRecoveryAfterMs: config.paymentRecoveryAfterMs,
+    jobRetentionMs: config.jobs.retentionMs,
+    billing: config.billing,
+    entitlementChanges: entitlementChangesFor(app.billow.entitlementCache),
+  });
+  const { pollIntervalMs, leaseMs } = config.jobs;
+  return new JobRunner({
+    db: database.db,
+    clock,
+    log: logger,
+    registry: app.billow.registry,
+    handlers,
+    pollIntervalMs,
+    leaseMs,
+    // Renewals run as a job per subscription: this many at once, each in its own transactions.
+    concurrency: config.billing.concurrency,
+    // The embedded database is locked by this process: no other can be running its jobs.
+    soleRunner: database.kind === 'pglite',
+  });
+}
+
 /** config -> dependencies -> buildApp -> listen, with graceful shutdown on SIGTERM and SIGINT. */
 export async function startBillow(options: StartOptions = {}): Promise<RunningBillow> {
   const config = options.config ?? loadConfig();
@@ -146,18 +174,9 @@ export async function startBillow(options: StartOptions = {}): Promise<RunningBi
     redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : null;
     app = await buildApp({ config, database, clock, logger, role, redis });
     await app.listen({ port: config.port, host: config.host });
-    const scheduler = new Scheduler(logger);
-    const media = app.billow.media;
-    if (runsBackgroundWork(role)) {
-      scheduler.start(
-        backgroundTasks(database.db, clock, {
-          sweepMedia: () => media.sweep(),
-          pendingUpdateTtlMs: config.pendingUpdateTtlMs,
-          paymentRecoveryAfterMs: config.paymentRecoveryAfterMs,
-        }),
-      );
-    }
-    const shutdown = gracefulShutdown({ app, scheduler, redis, database }, logger, config.shutdownTimeoutMs);
+    const jobs = runsBackgroundWork(role) ? jobRunner(app, database, clock, config, logger) : null;
+    await jobs?.start();
+    const shutdown = gracefulShutdown({ app, jobs, redis, database }, logger, config.shutdownTimeoutMs);
     // Before the summary announces the server: whoever reads it may signal at once.
     exitOnSignals(shutdown, logger);
     const address = app.server.address();

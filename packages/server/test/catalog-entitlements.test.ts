@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
+import { environmentApi, monthly, type Env } from './catalog-support.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -9,24 +10,9 @@ let sso: any; // BOOLEAN
 let calls: any; // METER
 let projects: any; // CUSTOMIZABLE
 
-const monthly = {
-  priceType: 'PAID',
-  currency: 'USD',
-  chargeCatalogPrice: [{ charges: [{ chargePeriod: 'MONTHLY', priceData: { amount: 10 } }] }],
-};
 const meterDetails = { featureSubType: 'PRE_AGGREGATED_USAGE', units: { singular: 'call', plural: 'calls' } };
 
-type Env = 'sandbox' | 'production';
-
-function api(env: Env = 'sandbox', who: TestOrg = org) {
-  const prefix = env === 'sandbox' ? '/sandbox/api/v1' : '/api/v1';
-  const key = who[env].serverKey;
-  return {
-    call: (method: string, path: string, body?: unknown, asKey = key) =>
-      server.request(method, `${prefix}${path}`, { key: asKey, ...(body !== undefined ? { body } : {}) }),
-    clientKey: who[env].clientKey,
-  };
-}
+const api = (env: Env = 'sandbox', who: TestOrg = org) => environmentApi(server, who, env);
 const call = (method: string, path: string, body?: unknown) => api().call(method, path, body);
 
 async function feature(body: Record<string, unknown>, env: Env = 'sandbox') {
@@ -49,7 +35,7 @@ async function grant(identifier: string, planEntitlements: unknown[]) {
 }
 
 async function publish(identifier: string) {
-  expect((await call('POST', `/catalog/plans/${identifier}/prices/bulk/`, { prices: [monthly] })).status).toBe(200);
+  expect((await call('POST', `/catalog/plans/${identifier}/prices/bulk/`, { prices: [monthly(10)] })).status).toBe(200);
   const res = await call('POST', `/catalog/plans/${identifier}/publish/`, {});
   expect(res.status, res.text).toBe(200);
 }
@@ -374,7 +360,7 @@ describe('plan entitlements', () => {
     it('publishes the draft without a request body, since its options are optional', async () => {
       const identifier = await plan();
       await grant(identifier, [{ feature: sso.id }]);
-      expect((await call('POST', `/catalog/plans/${identifier}/prices/bulk/`, { prices: [monthly] })).status).toBe(200);
+      expect((await call('POST', `/catalog/plans/${identifier}/prices/bulk/`, { prices: [monthly(10)] })).status).toBe(200);
       const res = await call('POST', `/catalog/plans/${identifier}/publish/`);
       expect(res.status, res.text).toBe(200);
       expect(res.body).toEqual({ status: 'published', identifier, version: 1 });

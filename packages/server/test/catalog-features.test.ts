@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
+import { environmentApi, monthly, SLUG, type Env } from './catalog-support.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -11,25 +12,9 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const SLUG = /^[a-z0-9][a-z0-9-_]*$/;
 const units = { singular: 'call', plural: 'calls' };
-const monthly = {
-  priceType: 'PAID',
-  currency: 'USD',
-  chargeCatalogPrice: [{ charges: [{ chargePeriod: 'MONTHLY', priceData: { amount: 10 } }] }],
-};
 
-type Env = 'sandbox' | 'production';
-
-function api(env: Env = 'sandbox', who: TestOrg = org) {
-  const prefix = env === 'sandbox' ? '/sandbox/api/v1' : '/api/v1';
-  const key = who[env].serverKey;
-  return {
-    call: (method: string, path: string, body?: unknown, asKey = key) =>
-      server.request(method, `${prefix}${path}`, { key: asKey, ...(body !== undefined ? { body } : {}) }),
-    clientKey: who[env].clientKey,
-  };
-}
+const api = (env: Env = 'sandbox', who: TestOrg = org) => environmentApi(server, who, env);
 
 async function createFeature(body: Record<string, unknown>, env: Env = 'sandbox', who: TestOrg = org) {
   const res = await api(env, who).call('POST', '/catalog/features/', { featureType: 'BOOLEAN', ...body });
@@ -255,7 +240,7 @@ describe('features', () => {
       planEntitlements: [{ feature: feature.id, details: { value: 500, hardLimit: true } }],
     });
     expect(granted.status).toBe(201);
-    expect((await call('POST', `/catalog/plans/${identifier}/prices/bulk/`, { prices: [monthly] })).status).toBe(200);
+    expect((await call('POST', `/catalog/plans/${identifier}/prices/bulk/`, { prices: [monthly(10)] })).status).toBe(200);
     expect((await call('POST', `/catalog/plans/${identifier}/publish/`, {})).status).toBe(200);
 
     expect((await call('DELETE', `/catalog/features/${feature.id}/`)).status).toBe(204);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
+import { environmentApi, monthly, SLUG, type Env } from './catalog-support.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -11,7 +12,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const SLUG = /^[a-z0-9][a-z0-9-_]*$/;
 const TAX_CODES = [
   'saas',
   'saas_business',
@@ -24,24 +24,8 @@ const TAX_CODES = [
   'eservice',
   'training',
 ];
-const monthly = {
-  priceType: 'PAID',
-  currency: 'USD',
-  chargeCatalogPrice: [{ charges: [{ chargePeriod: 'MONTHLY', priceData: { amount: 10 } }] }],
-};
 
-type Env = 'sandbox' | 'production';
-
-/** Short calls against one environment with its server key (or another key). */
-function api(env: Env = 'sandbox', who: TestOrg = org) {
-  const prefix = env === 'sandbox' ? '/sandbox/api/v1' : '/api/v1';
-  const key = who[env].serverKey;
-  return {
-    call: (method: string, path: string, body?: unknown, asKey = key) =>
-      server.request(method, `${prefix}${path}`, { key: asKey, ...(body !== undefined ? { body } : {}) }),
-    clientKey: who[env].clientKey,
-  };
-}
+const api = (env: Env = 'sandbox', who: TestOrg = org) => environmentApi(server, who, env);
 
 async function createProduct(body: Record<string, unknown>, env: Env = 'sandbox', who: TestOrg = org) {
   const res = await api(env, who).call('POST', '/catalog/products/', { taxCode: 'saas', ...body });
@@ -262,7 +246,7 @@ describe('products', () => {
       expect(res.status, res.text).toBe(201);
     };
     const publish = async (identifier: string) => {
-      expect((await call('POST', `/catalog/plans/${identifier}/prices/bulk/`, { prices: [monthly] })).status).toBe(200);
+      expect((await call('POST', `/catalog/plans/${identifier}/prices/bulk/`, { prices: [monthly(10)] })).status).toBe(200);
       const res = await call('POST', `/catalog/plans/${identifier}/publish/`, {});
       expect(res.status, res.text).toBe(200);
     };

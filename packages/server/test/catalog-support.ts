@@ -1,5 +1,20 @@
-import type { TestServer } from './harness.js';
-import { uniqueId } from './harness.js';
+import type { TestOrg, TestServer } from './harness.js';
+import { prefixOf, uniqueId } from './harness.js';
+
+export type Env = 'sandbox' | 'production';
+
+/** What the catalog makes of a name when no identifier is given. */
+export const SLUG = /^[a-z0-9][a-z0-9-_]*$/;
+
+/** Short calls against one environment of an org with its server key (or another key, per call). */
+export function environmentApi(server: TestServer, who: TestOrg, env: Env = 'sandbox') {
+  const key = who[env].serverKey;
+  return {
+    call: (method: string, path: string, body?: unknown, asKey = key) =>
+      server.request(method, `${prefixOf(env)}/api/v1${path}`, { key: asKey, ...(body !== undefined ? { body } : {}) }),
+    clientKey: who[env].clientKey,
+  };
+}
 
 /** A small helper for catalog tests: one key, one environment, short calls. */
 export function catalogClient(server: TestServer, key: string, prefix = '') {

@@ -3,7 +3,7 @@ import { randomBase62 } from '../src/lib/crypto.js';
 import { currencyDigits, formatMinor } from '../src/lib/money.js';
 import { morFee } from '../src/modules/billing/fees.compute.js';
 import { catalogClient, monthly } from './catalog-support.js';
-import { prefixOf, uniqueId, type TestOrg, type TestServer } from './harness.js';
+import { environmentIdOf, prefixOf, uniqueId, type TestOrg, type TestServer } from './harness.js';
 
 /**
  * Money records written straight into the database, as the charge and
@@ -47,12 +47,7 @@ export async function commerceSeller(server: TestServer, org: TestOrg, environme
   const product = await catalog.product(productName);
   const plan = await catalog.plan(product.id, { name: 'Growth plan' });
   await catalog.prices(plan.identifier, [monthly(1000)]);
-  const environmentRow = await server.database.db
-    .selectFrom('environments')
-    .select('id')
-    .where('organization_id', '=', org.organizationId)
-    .where('kind', '=', environment)
-    .executeTakeFirstOrThrow();
+  const environmentId = await environmentIdOf(server, org.organizationId, environment);
   const organization = await server.database.db
     .selectFrom('organizations')
     .select('name')
@@ -63,7 +58,7 @@ export async function commerceSeller(server: TestServer, org: TestOrg, environme
     .innerJoin('plan_versions as v', 'v.plan_id', 'p.id')
     .innerJoin('plan_prices as pp', 'pp.plan_version_id', 'v.id')
     .select(['p.id', 'v.id as version_id', 'v.version', 'pp.id as price_id'])
-    .where('p.environment_id', '=', environmentRow.id)
+    .where('p.environment_id', '=', environmentId)
     .where('p.identifier', '=', plan.identifier)
     .orderBy('v.version', 'desc')
     .executeTakeFirstOrThrow();
@@ -71,7 +66,7 @@ export async function commerceSeller(server: TestServer, org: TestOrg, environme
     server,
     org,
     environment,
-    environmentId: environmentRow.id,
+    environmentId,
     organizationId: org.organizationId,
     organizationName: organization.name,
     key,

@@ -26,7 +26,7 @@ import type { NotificationHandler } from '../src/db/notifications.js';
 import { ManualClock, systemClock } from '../src/lib/clock.js';
 import { EntitlementService } from '../src/modules/entitlements/service.js';
 import { catalogClient } from './catalog-support.js';
-import { startTestServer, uniqueId, type TestServer } from './harness.js';
+import { environmentIdOf, startTestServer, uniqueId, type TestServer } from './harness.js';
 
 const POSTGRES_URL = process.env.DATABASE_URL || null;
 const DATABASE_KIND = POSTGRES_URL ? 'PostgreSQL' : 'the embedded database';
@@ -346,15 +346,10 @@ async function meteredCustomer(server: TestServer) {
   const customerId = uniqueId('cust');
   await call('POST', '/customers/', { customerId, name: 'Ada' }, 201);
   await call('POST', '/subscriptions/create/', { planIdentifier: plan.identifier, chargePeriod: 'MONTHLY', customerId }, 201);
-  const environment = await server.database.db
-    .selectFrom('environments')
-    .select('id')
-    .where('organization_id', '=', org.organizationId)
-    .where('kind', '=', 'sandbox')
-    .executeTakeFirstOrThrow();
+  const environmentId = await environmentIdOf(server, org.organizationId, 'sandbox');
   return {
     customerId,
-    environmentId: environment.id,
+    environmentId,
     featureId: feature.identifier as string,
     report: (value: number) =>
       call('POST', '/report/usage/', { customerId, featureId: feature.identifier, value, behaviour: 'DELTA' }, 200),

@@ -11,6 +11,7 @@ import {
   assertBuilt,
   killServers,
   makeWorkspace,
+  printedCredentials,
   startServer,
   type OrganizationKeys,
   type Workspace,
@@ -29,19 +30,6 @@ afterEach(async () => {
   await killServers();
   await Promise.all(workspaces.splice(0).map((w) => w.cleanup()));
 });
-
-const PRINTED_KEYS =
-  /sandbox +server key +(\S+)\n +client key +(\S+)\n +production +server key +(\S+)\n +client key +(\S+)\n/;
-
-function printedKeys(stdout: string): OrganizationKeys {
-  const keys = PRINTED_KEYS.exec(stdout);
-  if (!keys) throw new Error(`no keys in:\n${stdout}`);
-  return {
-    organizationId: '',
-    sandbox: { serverKey: keys[1] ?? '', clientKey: keys[2] ?? '' },
-    production: { serverKey: keys[3] ?? '', clientKey: keys[4] ?? '' },
-  };
-}
 
 /** Core API calls, each with a key that a server with the Core API would accept. */
 function coreCalls(keys: OrganizationKeys): { method: string; path: string; key: string; body?: unknown }[] {
@@ -73,7 +61,7 @@ describe(`billow start --role edge on ${DATABASE_KIND}`, () => {
     const w = await workspace();
     const server = await startServer(w, ['--role', 'edge']);
     expect(server.stdout()).toContain("Edge base URL (the official client's edgeApiUrl; this process serves no Core API)");
-    const keys = printedKeys(server.stdout());
+    const keys = printedCredentials(server.stdout());
 
     expect(await api(`${server.url}/healthz`, 'GET')).toEqual({ status: 200, body: { status: 'ok' } });
     expect(await api(`${server.url}/readyz`, 'GET')).toEqual({ status: 200, body: { status: 'ok', database: 'reachable' } });
@@ -111,7 +99,7 @@ describe(`billow start --role edge on ${DATABASE_KIND}`, () => {
     const w = await workspace();
     const server = await startServer(w, ['--role', 'core']);
     expect(server.stdout()).toContain("Core base URL (the official client's baseUrl; this process serves no Edge API)");
-    const keys = printedKeys(server.stdout());
+    const keys = printedCredentials(server.stdout());
     expectNoRoute(
       await api(`${server.url}/api/v1/entitlements?customer_id=nobody`, 'GET', { key: keys.production.serverKey }),
       'GET /api/v1/entitlements',
@@ -176,7 +164,7 @@ describe(`an edge process beside the Core API on ${DATABASE_KIND}`, () => {
       edgeSpace.env.DATABASE_URL = coreSpace.env.DATABASE_URL;
       const core = await startServer(coreSpace, ['--role', 'core']);
       const edge = await startServer(edgeSpace, ['--role', 'edge']);
-      const key = printedKeys(core.stdout()).sandbox.serverKey;
+      const key = printedCredentials(core.stdout()).sandbox.serverKey;
       const customer = await meteredCustomer(core.sandboxUrl, edge.sandboxUrl, key);
       expect(await customer.usage()).toEqual([[0, 100, true]]);
       const delays: number[] = [];
@@ -195,7 +183,7 @@ describe(`an edge process beside the Core API on ${DATABASE_KIND}`, () => {
 
   it('--role all answers at once for a usage report it took itself', async () => {
     const server = await startServer(await workspace(), ['--role', 'all']);
-    const key = printedKeys(server.stdout()).sandbox.serverKey;
+    const key = printedCredentials(server.stdout()).sandbox.serverKey;
     const customer = await meteredCustomer(server.sandboxUrl, server.sandboxUrl, key);
     expect(await customer.usage()).toEqual([[0, 100, true]]);
     for (let n = 1; n <= 3; n++) {

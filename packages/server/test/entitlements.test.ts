@@ -1,8 +1,9 @@
-import { Kelviq, NotFoundError } from '@kelviq/node-sdk';
+import { NotFoundError } from '@kelviq/node-sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/lib/clock.js';
 import { sandboxSeller } from './edge-support.js';
 import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
+import { officialClient } from './official-client-support.js';
 
 // GET /entitlements through HTTP and through the official client (DOMAIN.md §2.3, §3.3).
 
@@ -323,8 +324,7 @@ describe('the request', () => {
 });
 
 describe('the official client', () => {
-  const client = (key = org.sandbox.serverKey) =>
-    new Kelviq({ accessToken: key, environment: 'sandbox', baseUrl: `${server.url}/sandbox`, edgeApiUrl: `${server.url}/sandbox`, logger: false });
+  const client = (key = org.sandbox.serverKey) => officialClient(server, key);
 
   it('hasAccess, getEntitlement, getEntitlements and the raw calls give correct answers', async () => {
     const base = await s.plan([

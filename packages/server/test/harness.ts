@@ -7,6 +7,10 @@ import { buildApp } from '../src/app.js';
 import { connectDatabase, type DatabaseHandle } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrate.js';
 import { systemClock, type Clock } from '../src/lib/clock.js';
+import { Registry } from 'prom-client';
+import { backgroundJobs } from '../src/jobs/tasks.js';
+import { entitlementChangesFor } from '../src/edge/change-feed.js';
+import { JobRunner } from '../src/modules/jobs/runner.js';
 import { createLogger } from '../src/logger.js';
 import type { App } from '../src/http/route-types.js';
 import { createOrganization, createPartnerWithKey, revokeKey } from '../src/modules/tenancy/service.js';
@@ -43,6 +47,13 @@ export interface TestServer {
   createPartnerKey(): Promise<string>;
   revoke(keyOrPrefix: string): Promise<void>;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<Response<T>>;
+  /**
+   * Runs the background jobs due by the server's clock, as a worker would (test
+   * servers run none on their own): by default the billing engine's (test clock
+   * advances and subscriptions' due items). On a shared database, other tests' jobs
+   * of those names may run here too, as they would on any worker. Returns how many ran.
+   */
+  runJobs(names?: string[]): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -53,6 +64,9 @@ export interface TestServerOptions {
   /** Share one database between servers (for cross-process behaviour). */
   database?: DatabaseHandle;
 }
+
+/** The jobs a test server's runJobs() runs unless told otherwise: the billing engine's. */
+const BILLING_JOBS = ['advance-test-clock', 'bill-subscription'];
 
 let migratedDump: Promise<Blob | undefined> | undefined;
 
@@ -143,11 +157,25 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     return { status: res.status, body: parsed as T, text, headers: res.headers };
   }
 
+  const runJobs = (names = BILLING_JOBS) => {
+    const all = backgroundJobs(database.db, clock, {
+      sweepMedia: () => app.billow.media.sweep(),
+      pendingUpdateTtlMs: config.pendingUpdateTtlMs,
+      paymentRecoveryAfterMs: config.paymentRecoveryAfterMs,
+      jobRetentionMs: config.jobs.retentionMs,
+      billing: config.billing,
+      entitlementChanges: entitlementChangesFor(app.billow.entitlementCache),
+    });
+    const handlers = Object.fromEntries(names.map((name) => [name, all[name]!]));
+    return new JobRunner({ db: database.db, clock, log: logger, registry: new Registry(), handlers }).runDue();
+  };
+
   return {
     url,
     app,
     database,
     config,
+    runJobs,
     createOrg: (name = `Test ${randomUUID().slice(0, 8)}`) => createOrganization(database.db, clock, { name }),
     createPartnerKey: async () => (await createPartnerWithKey(database.db, clock, 'Test partner')).partnerKey,
     revoke: async (keyOrPrefix) => {
@@ -168,6 +196,17 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         if (ownsDatabase) await database.close();
       })()),
   };
+}
+
+/** The id of an organization's sandbox or production environment, for tests that read or write rows directly. */
+export async function environmentIdOf(server: TestServer, organizationId: string, kind: 'sandbox' | 'production'): Promise<string> {
+  const row = await server.database.db
+    .selectFrom('environments')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('kind', '=', kind)
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 /** Path prefix of an environment's base URL. */

@@ -1,8 +1,9 @@
-import { ApiError, AuthenticationError, InvalidRequestError, Kelviq, NotFoundError } from '@kelviq/node-sdk';
+import { AuthenticationError, InvalidRequestError, NotFoundError, type Kelviq } from '@kelviq/node-sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/lib/clock.js';
 import { shop } from './commerce-support.js';
 import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
+import { failureOf, officialClient } from './official-client-support.js';
 
 // License keys (DOMAIN.md §2.5, §3.5): activation, deactivation and validation over HTTP,
 // and through the unmodified official client.
@@ -493,24 +494,8 @@ describe('keys and environments', () => {
 describe('@kelviq/node-sdk license.* against Billow', () => {
   let client: Kelviq;
   beforeAll(() => {
-    client = new Kelviq({
-      accessToken: org.sandbox.serverKey,
-      environment: 'sandbox',
-      baseUrl: `${server.url}/sandbox`,
-      edgeApiUrl: `${server.url}/sandbox`,
-      logger: false,
-    });
+    client = officialClient(server, org.sandbox.serverKey);
   });
-
-  async function failureOf(promise: Promise<unknown>): Promise<ApiError> {
-    try {
-      await promise;
-    } catch (error) {
-      expect(error).toBeInstanceOf(ApiError);
-      return error as ApiError;
-    }
-    throw new Error('expected the call to fail, but it succeeded');
-  }
 
   it('activates, validates and deactivates', async () => {
     const { customerId, licenseKey } = await buy();

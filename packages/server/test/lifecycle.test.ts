@@ -18,9 +18,9 @@ import {
   assertBuilt,
   killServers,
   makeWorkspace,
+  printedCredentials,
   runCli,
   startServer,
-  type OrganizationKeys,
   type RunResult,
   type StartedServer,
   type Workspace,
@@ -40,21 +40,6 @@ afterEach(async () => {
   await killServers();
   await Promise.all(workspaces.splice(0).map((w) => w.cleanup()));
 });
-
-const PRINTED_KEYS =
-  /sandbox +server key +(\S+)\n +client key +(\S+)\n +production +server key +(\S+)\n +client key +(\S+)\n/;
-
-/** The demo organization and keys as the start-up summary prints them. */
-function printedCredentials(stdout: string): OrganizationKeys {
-  const id = /Demo organization ([0-9a-f-]{36}):|Created the demo organization ([0-9a-f-]{36}):/.exec(stdout);
-  const keys = PRINTED_KEYS.exec(stdout);
-  if (!id || !keys) throw new Error(`no demo organization in:\n${stdout}`);
-  return {
-    organizationId: id[1] ?? id[2] ?? '',
-    sandbox: { serverKey: keys[1] ?? '', clientKey: keys[2] ?? '' },
-    production: { serverKey: keys[3] ?? '', clientKey: keys[4] ?? '' },
-  };
-}
 
 async function organizationCount(w: Workspace): Promise<number> {
   const url = w.env.DATABASE_URL ?? null;

@@ -8,7 +8,7 @@ import type { DatabaseHandle } from '../src/db/connect.js';
 import { ManualClock } from '../src/lib/clock.js';
 import { sanitizeFileName } from '../src/modules/media/file-names.js';
 import { UPLOAD_TTL_MS, type MediaScope, type MediaService, type StoredObject } from '../src/modules/media/service.js';
-import { openTestDatabase, startTestServer, type TestOrg, type TestServer } from './harness.js';
+import { environmentIdOf, openTestDatabase, startTestServer, type TestOrg, type TestServer } from './harness.js';
 
 const MAX_BYTES = 4096;
 const HOUR_MS = 60 * 60 * 1000;
@@ -43,13 +43,7 @@ afterAll(async () => {
 const media = (): MediaService => server.app.billow.media;
 
 async function scopeOf(on: TestServer, of: TestOrg, kind: 'sandbox' | 'production'): Promise<MediaScope> {
-  const row = await on.database.db
-    .selectFrom('environments')
-    .select('id')
-    .where('organization_id', '=', of.organizationId)
-    .where('kind', '=', kind)
-    .executeTakeFirstOrThrow();
-  return { organizationId: of.organizationId, environmentId: row.id };
+  return { organizationId: of.organizationId, environmentId: await environmentIdOf(on, of.organizationId, kind) };
 }
 
 async function presign(

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ApiError,
   AuthenticationError,
   InvalidRequestError,
-  Kelviq,
   NotFoundError,
   type CustomerResponse,
+  type Kelviq,
 } from '@kelviq/node-sdk';
 import { ManualClock } from '../src/lib/clock.js';
 import { prefixOf, startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
+import { failureOf, officialClient } from './official-client-support.js';
 
 // Billow driven through the unmodified official client, @kelviq/node-sdk 2.6.0.
 
@@ -28,22 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** The official client configured as a user would: host root in both URLs, environment named. */
-function kelviq(environment: Environment, accessToken: string): Kelviq {
-  const root = `${server.url}${prefixOf(environment)}`;
-  return new Kelviq({ accessToken, environment, baseUrl: root, edgeApiUrl: root, logger: false });
-}
-
-/** Resolves to the error a promise rejects with; fails the test when it resolves. */
-async function failureOf(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    return error as ApiError;
-  }
-  throw new Error('expected the call to fail, but it succeeded');
-}
+const kelviq = (environment: Environment, accessToken: string) => officialClient(server, accessToken, environment);
 
 describe.each(environments)('@kelviq/node-sdk customers against Billow %s', (environment) => {
   let client: Kelviq;

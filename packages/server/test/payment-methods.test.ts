@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/lib/clock.js';
 import { recordEvent, snakeCaseKeys } from '../src/modules/events/writer.js';
 import { usableMethodFor } from '../src/modules/payments/methods.service.js';
-import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
+import { environmentIdOf, startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
 
 // A fixed clock makes expiry checks exact: it is June 2030.
 const clock = new ManualClock(new Date('2030-06-15T12:00:00Z'));
@@ -61,6 +61,15 @@ async function environmentOf(customerUuid: string): Promise<string> {
     .executeTakeFirstOrThrow();
   return row.environment_id;
 }
+
+/** The customer's methods marked as the default (there must never be two). */
+const defaultMethodsOf = (customerUuid: string) =>
+  server.database.db
+    .selectFrom('payment_methods')
+    .select('id')
+    .where('customer_id', '=', customerUuid)
+    .where('is_default', '=', true)
+    .execute();
 
 async function eventsOf(methodId: number) {
   const rows = await server.database.db
@@ -252,13 +261,7 @@ describe('POST /payment-methods/ (sandbox test cards)', () => {
     const results = await Promise.all(Array.from({ length: 8 }, () => attach(card(customerId))));
     expect(results.map((r) => r.status)).toEqual(Array(8).fill(201));
     expect(results.filter((r) => r.body.isDefault)).toHaveLength(1);
-    const defaults = await server.database.db
-      .selectFrom('payment_methods')
-      .select('id')
-      .where('customer_id', '=', id)
-      .where('is_default', '=', true)
-      .execute();
-    expect(defaults).toHaveLength(1);
+    expect(await defaultMethodsOf(id)).toHaveLength(1);
   });
 });
 
@@ -415,13 +418,7 @@ describe('POST /payment-methods/{id}/default/', () => {
     for (let i = 0; i < 5; i++) methods.push((await attach(card(customerId))).body.id);
     const results = await Promise.all(methods.flatMap((m) => [makeDefault(m), makeDefault(m)]));
     expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
-    const defaults = await server.database.db
-      .selectFrom('payment_methods')
-      .select('id')
-      .where('customer_id', '=', id)
-      .where('is_default', '=', true)
-      .execute();
-    expect(defaults).toHaveLength(1);
+    expect(await defaultMethodsOf(id)).toHaveLength(1);
   });
 
   it('answers 404 for an unknown id, a non-numeric one and another environment’s method', async () => {
@@ -491,13 +488,8 @@ describe('usableMethodFor', () => {
     await db.updateTable('payment_methods').set({ deleted_at: clock.now() }).where('id', '=', first).execute();
     expect((await usableMethodFor(db, environmentId, id))?.id).toBe(second);
     // Never another environment's.
-    const otherEnv = await db
-      .selectFrom('environments')
-      .select('id')
-      .where('organization_id', '=', other.organizationId)
-      .where('kind', '=', 'sandbox')
-      .executeTakeFirstOrThrow();
-    expect(await usableMethodFor(db, otherEnv.id, id)).toBeUndefined();
+    const otherEnvironmentId = await environmentIdOf(server, other.organizationId, 'sandbox');
+    expect(await usableMethodFor(db, otherEnvironmentId, id)).toBeUndefined();
   });
 });
 
@@ -522,15 +514,10 @@ describe('the events writer', () => {
   });
 
   it('writes the envelope: id, type, created_at, data.object with object and organization, previous_attributes', async () => {
-    const env = await server.database.db
-      .selectFrom('environments')
-      .select('id')
-      .where('organization_id', '=', org.organizationId)
-      .where('kind', '=', 'sandbox')
-      .executeTakeFirstOrThrow();
+    const environmentId = await environmentIdOf(server, org.organizationId, 'sandbox');
     const at = new Date('2030-06-15T12:34:56.789Z');
     const eventId = await recordEvent(server.database.db, {
-      environmentId: env.id,
+      environmentId,
       organizationId: org.organizationId,
       type: 'checkout.completed',
       data: { id: 'cs_123', checkoutType: 'ONE_TIME', metadata: { orderRef: 'A' } },
@@ -542,7 +529,7 @@ describe('the events writer', () => {
       .selectAll()
       .where('id', '=', eventId)
       .executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ type: 'checkout.completed', environment_id: env.id, organization_id: org.organizationId });
+    expect(row).toMatchObject({ type: 'checkout.completed', environment_id: environmentId, organization_id: org.organizationId });
     expect(row.payload).toEqual({
       id: eventId,
       type: 'checkout.completed',
@@ -559,7 +546,7 @@ describe('the events writer', () => {
       },
     });
     const plain = await recordEvent(server.database.db, {
-      environmentId: env.id,
+      environmentId,
       organizationId: org.organizationId,
       type: 'order.created',
       data: { id: 'ORD-1', object: 'order', organization: 'kept-as-given' },

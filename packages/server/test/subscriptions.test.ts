@@ -1,9 +1,12 @@
-import { Kelviq } from '@kelviq/node-sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/lib/clock.js';
-import { SubscriptionService } from '../src/modules/subscriptions/service.js';
+import { Registry } from 'prom-client';
+import { backgroundJobs } from '../src/jobs/tasks.js';
+import { JobRunner } from '../src/modules/jobs/runner.js';
+import { EXPIRE_PENDING_UPDATE_JOB } from '../src/modules/subscriptions/service.js';
 import { CARDS, shop } from './commerce-support.js';
 import { startTestServer, type TestOrg, type TestServer } from './harness.js';
+import { officialClient } from './official-client-support.js';
 
 const START = new Date('2026-01-01T00:00:00Z');
 const DAY = 86_400_000;
@@ -24,6 +27,19 @@ const subscribe = (customerId: string, planIdentifier: string, extra: Record<str
   s.call('POST', '/subscriptions/create/', { planIdentifier, chargePeriod: 'MONTHLY', customerId, ...extra });
 const update = (id: string, body: Record<string, unknown>) => s.call('POST', `/subscriptions/${id}/update/`, body);
 const get = (id: string) => s.call('GET', `/subscriptions/${id}/`);
+
+/** Runs the pending-update expiry jobs only: on a shared database, other jobs belong to other tests. */
+function expiryRunner(): JobRunner {
+  const all = backgroundJobs(server.database.db, clock, {
+    pendingUpdateTtlMs: server.config.pendingUpdateTtlMs,
+    paymentRecoveryAfterMs: server.config.paymentRecoveryAfterMs,
+    jobRetentionMs: server.config.jobs.retentionMs,
+    billing: server.config.billing,
+    sweepMedia: async () => 0,
+  });
+  const handlers = { [EXPIRE_PENDING_UPDATE_JOB]: all[EXPIRE_PENDING_UPDATE_JOB]! };
+  return new JobRunner({ db: server.database.db, clock, log: server.app.log, registry: new Registry(), handlers });
+}
 
 async function paidCustomer(number: string = CARDS.ok) {
   const customerId = await s.customer();
@@ -161,9 +177,16 @@ describe('changing subscriptions (interface part 3)', () => {
     const again = await update(first, { planIdentifier: s.plans.pro, chargePeriod: 'MONTHLY', paymentBehavior: 'activate_on_payment' });
     expect(again.status).toBe(400);
 
-    clock.advance(23 * 60 * 60 * 1000 + 1000);
-    expect(await new SubscriptionService(server.database.db, clock).expirePendingUpdates()).toBe(1);
+    // The expiry is a job, queued with the change and due 23 hours later by the clock.
+    const expiries = expiryRunner();
+    clock.advance(23 * 60 * 60 * 1000 - 1000);
+    await expiries.runDue();
+    expect((await get(pending)).body.status).toBe('incomplete');
+    clock.advance(2000);
+    expect(await expiries.runDue()).toBeGreaterThanOrEqual(1);
     expect((await get(pending)).body.status).toBe('incomplete_expired');
+    const job = await server.database.db.selectFrom('jobs').select(['state', 'attempts']).where('unique_key', '=', `expire-pending-update:${pending}`).execute();
+    expect(job).toEqual([{ state: 'succeeded', attempts: 1 }]);
     expect((await get(first)).body).toMatchObject({ status: 'active', amount: '10.00' });
   });
 
@@ -227,13 +250,7 @@ describe('cancelling subscriptions', () => {
 
 describe('the official client', () => {
   it('updates and cancels subscriptions through subscriptions.update and subscriptions.cancel', async () => {
-    const client = new Kelviq({
-      accessToken: org.sandbox.serverKey,
-      environment: 'sandbox',
-      baseUrl: `${server.url}/sandbox`,
-      edgeApiUrl: `${server.url}/sandbox`,
-      logger: false,
-    });
+    const client = officialClient(server, org.sandbox.serverKey);
     const customerId = await paidCustomer();
     const first = (await subscribe(customerId, s.plans.basic)).body.id;
     const updated = (await client.subscriptions.update({ subscriptionId: first, planIdentifier: s.plans.pro, chargePeriod: 'MONTHLY' } as any)) as any;

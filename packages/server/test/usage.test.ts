@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { InvalidRequestError, Kelviq } from '@kelviq/node-sdk';
+import { InvalidRequestError } from '@kelviq/node-sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/lib/clock.js';
 import { ReportWriter } from '../src/modules/usage/report-writer.js';
 import { sandboxSeller } from './edge-support.js';
 import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
+import { officialClient } from './official-client-support.js';
 
 // POST /report/usage/ and /report/event/, reset periods, rollover and usage alerts (DOMAIN.md §2.4, §3.3, §3.4).
 
@@ -59,8 +60,7 @@ afterAll(() => server.close());
 beforeEach(() => clock.set(START));
 
 const db = () => server.database.db;
-const client = () =>
-  new Kelviq({ accessToken: org.sandbox.serverKey, environment: 'sandbox', baseUrl: `${server.url}/sandbox`, edgeApiUrl: `${server.url}/sandbox`, logger: false });
+const client = () => officialClient(server, org.sandbox.serverKey);
 
 async function alertsOf(customerId: string) {
   const rows = await db()

@@ -41,7 +41,7 @@ export function billowApi(baseUrl: string, serverKey: string): Api {
 }
 
 /** Runs `work` over `items` with at most `limit` at a time. */
-async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+export async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const lane = async () => {
     while (next < items.length) await work(items[next++] as T);

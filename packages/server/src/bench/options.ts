@@ -12,6 +12,21 @@ export interface BenchOptions {
   checkCustomers: number;
   /** Where Billow's process writes a V8 CPU profile (node --cpu-prof) when it stops; null: no profile. */
   cpuProfileDir: string | null;
+  /** Which scenarios run: the HTTP and Edge ones, the renewal run, or both (the default). */
+  scenarios: { http: boolean; renewals: boolean };
+  /** Subscriptions the renewal scenario renews, all due at one instant. */
+  renewals: number;
+  /** The worker's BILLOW_BILLING_CONCURRENCY in the renewal scenario; null: Billow's default. */
+  renewalConcurrency: number | null;
+}
+
+const SCENARIOS = ['all', 'http', 'renewals'] as const;
+
+/** `npm run bench -- renewals` runs the renewal scenario only, `-- http` the others only. */
+function scenariosOf(args: readonly string[]): BenchOptions['scenarios'] {
+  const named = args[0] ?? 'all';
+  if (!(SCENARIOS as readonly string[]).includes(named)) throw new Error(`Unknown scenario "${named}": use ${SCENARIOS.join(', ')}`);
+  return { http: named !== 'renewals', renewals: named !== 'http' };
 }
 
 const DEFAULT_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -25,7 +40,7 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number)
 }
 
 /** The benchmark's only reader of process.env (the servers it starts read their own). */
-export function benchOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions {
+export function benchOptions(env: NodeJS.ProcessEnv = process.env, args: readonly string[] = process.argv.slice(2)): BenchOptions {
   return {
     adminUrl: env.BENCH_DATABASE_URL || DEFAULT_ADMIN_URL,
     connections: positiveInteger(env, 'BENCH_CONNECTIONS', 50),
@@ -35,5 +50,8 @@ export function benchOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions
     usageCustomers: positiveInteger(env, 'BENCH_USAGE_CUSTOMERS', 1000),
     checkCustomers: positiveInteger(env, 'BENCH_CHECK_CUSTOMERS', 100),
     cpuProfileDir: env.BENCH_CPU_PROFILE_DIR || null,
+    scenarios: scenariosOf(args),
+    renewals: positiveInteger(env, 'BENCH_RENEWALS', 10_000),
+    renewalConcurrency: env.BENCH_RENEWAL_CONCURRENCY ? positiveInteger(env, 'BENCH_RENEWAL_CONCURRENCY', 1) : null,
   };
 }

@@ -1,4 +1,5 @@
 import type { Measurement } from './load.js';
+import type { RenewalResults } from './renewals.js';
 
 export const TARGETS = {
   getShareOfPgCeiling: 0.6,
@@ -117,4 +118,42 @@ export function formatReport(results: Results): string {
   );
   const targets = targetLines(results);
   return ['', figures, '', ratios, '', 'Targets', ...targets.map((t) => `  ${t}`), ''].join('\n');
+}
+
+export const RENEWAL_TARGETS = { perSecond: 200, ceilingSeconds: 60 } as const;
+
+/** The renewal run's figures, its two targets and the exactly-once check, with met or MISSED. */
+export function formatRenewalReport(r: RenewalResults): string {
+  const rate = r.subscriptions / r.wallSeconds;
+  const { check } = r;
+  const exact =
+    check.oneInvoice === r.subscriptions && check.oneCharge === r.subscriptions && check.stillDue === 0 &&
+    check.invoices === r.subscriptions && check.charges === r.subscriptions;
+  const figures = table(
+    ['renewal run', 'value'],
+    [
+      ['subscriptions due at one instant', `${r.subscriptions.toLocaleString('en-US')} (${r.throughApi} through the API, the rest copied)`],
+      ['worker', `1 JobRunner, concurrency ${r.concurrency}, sweep every ${r.sweepIntervalMs} ms`],
+      ['wall time, first claim to last renewal', `${r.wallSeconds.toFixed(1)} s`],
+      ['renewals per second', rate.toFixed(0)],
+      ['bill-subscription jobs run', r.jobs.toLocaleString('en-US')],
+      ['per renewal (job handler), p50 / p99 / max', `${r.p50Ms.toFixed(1)} / ${r.p99Ms.toFixed(1)} / ${r.maxMs.toFixed(1)} ms`],
+      ['jobs retried, failed or dead', String(r.failedJobs)],
+      ['worker CPU (this process)', `${r.cpuSeconds.toFixed(1)} s, ${((r.cpuSeconds * 1e6) / r.subscriptions).toFixed(0)} µs per renewal`],
+      [
+        'statements / transactions per renewal',
+        `${(r.queries / r.subscriptions).toFixed(1)} / ${(r.transactions / r.subscriptions).toFixed(1)}`,
+      ],
+      ['ratio, renewals/s / 200 target', (rate / RENEWAL_TARGETS.perSecond).toFixed(2)],
+      ['ratio, wall time / 60 s ceiling', (r.wallSeconds / RENEWAL_TARGETS.ceilingSeconds).toFixed(2)],
+    ],
+  );
+  const targets = [
+    `Renewals at least ${RENEWAL_TARGETS.perSecond}/s with one worker: ${rate.toFixed(0)}/s -> ${verdict(rate >= RENEWAL_TARGETS.perSecond)}`,
+    `${r.subscriptions.toLocaleString('en-US')} renewals within ${RENEWAL_TARGETS.ceilingSeconds} s: ${r.wallSeconds.toFixed(1)} s -> ` +
+      verdict(r.wallSeconds <= RENEWAL_TARGETS.ceilingSeconds),
+    `Each renewed exactly once: ${check.oneInvoice} with one paid renewal invoice, ${check.oneCharge} with one charge, ` +
+      `${check.invoices} invoices and ${check.charges} charges in all, ${check.stillDue} still due -> ${verdict(exact)}`,
+  ];
+  return ['', figures, '', 'Targets (renewals)', ...targets.map((t) => `  ${t}`), ''].join('\n');
 }

@@ -20,7 +20,9 @@ import {
   stopAllChildren,
   waitUntilServing,
 } from './processes.js';
-import { formatReport, type EdgeResults, type Results } from './report.js';
+import { seedRenewals } from './renewal-seed.js';
+import { measureRenewals } from './renewals.js';
+import { formatRenewalReport, formatReport, type EdgeResults, type Results } from './report.js';
 import { percentileBound, readBuckets, type Buckets } from './server-latency.js';
 
 const CLI = fileURLToPath(new URL('../../../cli/dist/main.js', import.meta.url));
@@ -34,6 +36,7 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 interface Organization {
   organizationId: string;
   serverKey: string;
+  sandboxServerKey: string;
 }
 
 interface Target {
@@ -58,11 +61,12 @@ function billowEnv(databaseUrl: string, dataDir: string): NodeJS.ProcessEnv {
 
 async function createOrganization(env: NodeJS.ProcessEnv): Promise<Organization> {
   const output = await runNode(CLI, ['org', 'create', '--name', 'Bench', '--json'], env);
-  const created = JSON.parse(output) as { organizationId?: string; production?: { serverKey?: string } };
-  if (!created.organizationId || !created.production?.serverKey) {
+  type Keys = { serverKey?: string };
+  const created = JSON.parse(output) as { organizationId?: string; production?: Keys; sandbox?: Keys };
+  if (!created.organizationId || !created.production?.serverKey || !created.sandbox?.serverKey) {
     throw new Error(`Unexpected output of billow org create --json: ${output}`);
   }
-  return { organizationId: created.organizationId, serverKey: created.production.serverKey };
+  return { organizationId: created.organizationId, serverKey: created.production.serverKey, sandboxServerKey: created.sandbox.serverKey };
 }
 
 /** Starts a server child on a free port, waits until it serves, runs `work`, and stops it. */
@@ -285,11 +289,8 @@ async function describeMachine(options: BenchOptions, database: BenchDatabase): 
   reportLoad();
 }
 
-async function benchmark(options: BenchOptions, database: BenchDatabase, scratch: string): Promise<Results> {
+async function benchmark(options: BenchOptions, database: BenchDatabase, env: NodeJS.ProcessEnv, organization: Organization): Promise<Results> {
   const shape: LoadShape = options;
-  const env = billowEnv(database.url, path.join(scratch, 'data'));
-  say('Creating an organization (billow org create --json, which also migrates)');
-  const organization = await createOrganization(env);
   say(`Seeding ${options.customers} customers`);
   const customers = await seedCustomers(database.url, organization.organizationId, options.customers);
 
@@ -297,6 +298,30 @@ async function benchmark(options: BenchOptions, database: BenchDatabase, scratch
   const pgCeiling = await measurePgCeiling(shape, database.url, customers);
   const { get, post, edge } = await measureBillow(shape, options, database, env, organization, customers);
   return { get, post, jsonCeiling, pgCeiling, edge };
+}
+
+/**
+ * Seeds the renewal scenario through a Billow child (then stopped, so that the
+ * worker measured has the database to itself), and renews in this process.
+ */
+async function renewalScenario(options: BenchOptions, database: BenchDatabase, env: NodeJS.ProcessEnv, organization: Organization) {
+  say(`Renewal scenario: seeding ${options.renewals.toLocaleString('en-US')} monthly paid subscriptions in the sandbox (card 4242)`);
+  const seed = await withServer('Billow', CLI, ['start'], env, ({ baseUrl }) =>
+    seedRenewals(baseUrl, organization.sandboxServerKey, database.url, options.renewals),
+  );
+  say(`  all due at ${seed.instant.toISOString()}; Billow stopped. Renewing with one worker in this process, its clock 1 s past that instant`);
+  reportLoad();
+  return formatRenewalReport(await measureRenewals(database.url, seed, options, say));
+}
+
+async function benchmarks(options: BenchOptions, database: BenchDatabase, scratch: string): Promise<string[]> {
+  const env = billowEnv(database.url, path.join(scratch, 'data'));
+  say('Creating an organization (billow org create --json, which also migrates)');
+  const organization = await createOrganization(env);
+  const reports: string[] = [];
+  if (options.scenarios.http) reports.push(formatReport(await benchmark(options, database, env, organization)));
+  if (options.scenarios.renewals) reports.push(await renewalScenario(options, database, env, organization));
+  return reports;
 }
 
 /** Children first, then the database and the scratch directory; safe to call from a signal too. */
@@ -328,7 +353,7 @@ async function main(): Promise<void> {
   try {
     await database.create();
     await describeMachine(options, database);
-    say(formatReport(await benchmark(options, database, scratch)));
+    for (const report of await benchmarks(options, database, scratch)) say(report);
   } finally {
     await cleanup();
   }

@@ -63,6 +63,10 @@ function queryLog(onQuery: (() => void) | undefined): KyselyConfig['log'] {
 
 async function connectPostgres(url: string, poolSize: number, onQuery?: () => void): Promise<DatabaseHandle> {
   const pool = preparingPool(new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes }));
+  // An idle connection that the server closes (a restart, a failover, DROP DATABASE ... FORCE) is an 'error'
+  // event on the pool, which would end the process if unheard. The pool drops that connection; the next
+  // query opens a new one, and a query on a dead connection fails on its own with its error.
+  pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: queryLog(onQuery) });
   return {
     db,

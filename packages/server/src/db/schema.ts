@@ -55,6 +55,7 @@ export interface CustomersTable {
   archived_at: Timestamp | null;
   currency: Generated<string | null>;
   credit_minor: Generated<number>;
+  test_clock_id: Generated<string | null>;
 }
 
 export interface IdempotencyKeysTable {
@@ -258,6 +259,8 @@ export interface SubscriptionsTable {
   payment_method_id: number | null;
   previous_subscription_id: string | null;
   pending_expires_at: Timestamp | null;
+  /** Periods are counted from it (month ends and leap days stay anchored). */
+  billing_anchor: Timestamp | null;
   created_at: Timestamp;
   modified_at: Timestamp;
 }
@@ -325,6 +328,27 @@ export interface InvoicesTable {
   due_at: Timestamp | null;
   paid_at: Timestamp | null;
   modified_at: Timestamp;
+  subscription_id: string | null;
+  period_start: Timestamp | null;
+  period_end: Timestamp | null;
+  attempt_count: Generated<number>;
+  next_attempt_at: Timestamp | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  last_method_id: number | null;
+}
+
+export interface TestClocksTable {
+  id: string;
+  seq: Generated<string>;
+  environment_id: string;
+  name: string | null;
+  frozen_time: Timestamp;
+  target_time: Timestamp;
+  status: 'ready' | 'advancing' | 'internal_failure';
+  failure: string | null;
+  created_at: Timestamp;
+  deleted_at: Timestamp | null;
 }
 
 export interface TransactionsTable {
@@ -383,7 +407,7 @@ export interface PaymentIntentsTable {
   id: string;
   environment_id: string;
   customer_id: string;
-  kind: 'charge' | 'subscription_create' | 'subscription_update';
+  kind: 'charge' | 'subscription_create' | 'subscription_update' | 'renewal' | 'invoice_payment';
   status: 'processing' | 'succeeded' | 'failed' | 'reversed';
   amount_minor: Minor;
   currency: string;
@@ -463,6 +487,23 @@ export interface UsageEventsTable {
   created_at: Timestamp;
 }
 
+export type JobState = 'pending' | 'running' | 'failed' | 'succeeded' | 'dead';
+
+export interface JobsTable {
+  id: Generated<number>;
+  name: string;
+  payload: JsonIn<Record<string, unknown>>;
+  unique_key: string | null;
+  state: JobState;
+  run_at: Timestamp | null;
+  attempts: Generated<number>;
+  last_error: string | null;
+  locked_by: string | null;
+  locked_until: Timestamp | null;
+  created_at: Generated<Date>;
+  finished_at: Timestamp | null;
+}
+
 export interface SchemaMigrationsTable {
   version: string;
   applied_at: Generated<Date>;
@@ -491,6 +532,7 @@ export interface Database {
   orders: OrdersTable;
   order_events: OrderEventsTable;
   invoices: InvoicesTable;
+  test_clocks: TestClocksTable;
   transactions: TransactionsTable;
   refunds: RefundsTable;
   licenses: LicensesTable;
@@ -500,5 +542,6 @@ export interface Database {
   usage_counters: UsageCountersTable;
   usage_reports: UsageReportsTable;
   usage_events: UsageEventsTable;
+  jobs: JobsTable;
   schema_migrations: SchemaMigrationsTable;
 }

@@ -1,7 +1,3 @@
-import { sql, type RawBuilder } from 'kysely';
-import type { DatabaseHandle, Db } from '../db/connect.js';
-import { inTransaction, type Executor, type Tx } from '../db/transaction.js';
-
 /**
  * Every change that can alter a customer's entitlement answer is announced here with
  * NOTIFY, and every server process LISTENs and drops what it has cached.
@@ -11,7 +7,18 @@ import { inTransaction, type Executor, type Tx } from '../db/transaction.js';
  * with updateFeatures). A customer whose id is literally `*` is announced the same way,
  * so a change to that customer drops its whole environment: more than needed, never less.
  */
-export const ENTITLEMENTS_CHANNEL = 'billow_entitlements';
+import type { DatabaseHandle, Db } from '../db/connect.js';
+import { inTransaction, type Executor, type Tx } from '../db/transaction.js';
+import { ENTITLEMENTS_CHANNEL, notifyEntitlementsChanged } from './repo.js';
+
+export {
+  ENTITLEMENTS_CHANNEL,
+  entitlementsChangedNotice,
+  notifyEntitlementsChanged,
+  notifyEntitlementsChangedForCustomerRows,
+  notifyManyEntitlementsChanged,
+  type SqlText,
+} from './repo.js';
 
 /** The customerId that stands for every customer of an environment. */
 export const WHOLE_ENVIRONMENT = '*';
@@ -21,61 +28,6 @@ export type EntitlementChange =
   | { scope: 'environment'; environmentId: string }
   /** The listener reconnected (notifications may have been missed), or a payload it cannot read. */
   | { scope: 'everything' };
-
-/**
- * Announces that the entitlements of a customer (or with `*`, of every customer of the
- * environment) may have changed. Call it with the transaction that makes the change:
- * PostgreSQL delivers the notification when, and only if, that transaction commits, and
- * sends identical notifications of one transaction once.
- *
- * Other processes learn of the change within milliseconds; the process that made the
- * change must also drop its own entry after the commit (`EntitlementCache.invalidate*`),
- * because its next request may arrive before its own notification does.
- */
-export async function notifyEntitlementsChanged(tx: Executor, environmentId: string, customerId: string): Promise<void> {
-  await sql`select ${entitlementsChangedNotice(environmentId, customerId)}`.execute(tx);
-}
-
-/** A value (sent as a parameter) or an SQL expression (a column of the statement) that reads as text. */
-export type SqlText = string | RawBuilder<string>;
-
-/**
- * The same announcement as an SQL expression, for a statement that makes the change
- * and announces it in one round trip (usage reports). It is sent if that statement's
- * transaction commits and evaluates the expression.
- */
-export function entitlementsChangedNotice(environmentId: SqlText, customerId: SqlText): RawBuilder<unknown> {
-  return sql`pg_notify(${ENTITLEMENTS_CHANNEL}, ${environmentId}::text || ':' || ${customerId}::text)`;
-}
-
-/** The same for many customers of one environment, in one statement (period resets, batch jobs). */
-export async function notifyManyEntitlementsChanged(
-  tx: Executor,
-  environmentId: string,
-  customerIds: readonly string[],
-): Promise<void> {
-  if (customerIds.length === 0) return;
-  await sql`select pg_notify(${ENTITLEMENTS_CHANNEL}, ${`${environmentId}:`} || c)
-    from unnest(${[...new Set(customerIds)]}::text[]) as c`.execute(tx);
-}
-
-/**
- * The same for customers known by their row ids (`customers.id`, as subscriptions hold
- * them), in one statement. Returns their customerIds, for the local invalidation after
- * the commit.
- */
-export async function notifyEntitlementsChangedForCustomerRows(
-  tx: Executor,
-  environmentId: string,
-  customerRowIds: readonly string[],
-): Promise<string[]> {
-  if (customerRowIds.length === 0) return [];
-  const { rows } = await sql<{ customer_id: string }>`
-    select c.customer_id, pg_notify(${ENTITLEMENTS_CHANNEL}, c.environment_id::text || ':' || c.customer_id)
-      from customers c
-     where c.environment_id = ${environmentId} and c.id = any(${[...new Set(customerRowIds)]}::uuid[])`.execute(tx);
-  return rows.map((row) => row.customer_id);
-}
 
 /** Announces a change to every customer of an environment. */
 export function notifyEnvironmentEntitlementsChanged(tx: Executor, environmentId: string): Promise<void> {

@@ -1,11 +1,10 @@
 import type { Tx } from '../db/transaction.js';
-import { type ApiError, badRequest } from '../http/errors.js';
+import type { ApiError } from '../http/errors.js';
 import { chargeableMethodFor } from '../modules/payments/methods.service.js';
 import { requireProvider } from '../modules/payments/providers.js';
 import type { ChargeOutcome } from '../modules/payments/provider.js';
+import { paymentMethodRequired, paymentNeedsAuthentication, paymentRefused } from './errors.js';
 import type { CustomerRow, PaymentMethodRow, PurchaseScope } from './purchase.js';
-
-export const NO_PAYMENT_METHOD = 'A payment method is required to complete this payment.';
 
 /** A saved method of the customer's, or else the one an active subscription of theirs pays with. */
 export function chargeableMethod(tx: Tx, scope: PurchaseScope, customer: CustomerRow): Promise<PaymentMethodRow | undefined> {
@@ -18,7 +17,7 @@ export function chargeableMethod(tx: Tx, scope: PurchaseScope, customer: Custome
  */
 export function assertCanPay(scope: PurchaseScope, method: PaymentMethodRow | undefined): asserts method is PaymentMethodRow {
   requireProvider(scope.environment);
-  if (!method) throw badRequest(NO_PAYMENT_METHOD, 'payment_method_required');
+  if (!method) throw paymentMethodRequired();
 }
 
 /** The method a purchase pays with; when it must pay (`required`), see assertCanPay. */
@@ -35,16 +34,8 @@ export async function paymentMethodFor(
 }
 
 function refusal(outcome: Exclude<ChargeOutcome, { status: 'succeeded' }>): ApiError {
-  if (outcome.status === 'requires_action') {
-    return badRequest('The payment requires authentication, which an off-session charge cannot give', 'authentication_required');
-  }
-  const reasons: Record<string, string> = {
-    card_declined: 'The card was declined',
-    insufficient_funds: 'The card has insufficient funds',
-    authentication_required: 'The payment requires authentication, which an off-session charge cannot give',
-    processing_error: 'The payment could not be processed',
-  };
-  return badRequest(reasons[outcome.code] ?? outcome.message, outcome.code);
+  if (outcome.status === 'requires_action') return paymentNeedsAuthentication();
+  return paymentRefused(outcome.code, outcome.message);
 }
 
 /** A payment a purchase flow needs, at the point where money must move. */

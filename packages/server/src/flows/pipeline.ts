@@ -22,8 +22,9 @@ import { inTransaction, isUniqueViolation, type Tx } from '../db/transaction.js'
 import type { EnvironmentKind } from '../config.js';
 import { ApiError } from '../http/errors.js';
 import { paymentInProgress, purchaseChangedWhilePaying } from '../modules/intents/errors.js';
-import * as idempotencyKeys from '../modules/idempotency/repo.js';
-import * as intents from '../modules/intents/repo.js';
+import { recordedPaymentFailure } from './errors.js';
+import * as idempotencyKeys from '../modules/idempotency/queries.js';
+import * as intents from '../modules/intents/queries.js';
 import type { ChargeOutcome } from '../modules/payments/provider.js';
 import { requireProvider } from '../modules/payments/providers.js';
 import { refusalOf, type PaymentRequest, type PaymentStep } from './payment.js';
@@ -141,7 +142,7 @@ async function recordIntent<R>(db: Db, clock: Clock, purchase: TwoPhasePurchase<
 function answerOf<R>(intent: intents.IntentRow): R {
   if (intent.result !== null) return intent.result as R;
   if (intent.status === 'processing') throw paymentInProgress();
-  throw new ApiError(400, intent.failure_code ?? 'payment_failed', intent.failure_message ?? 'The payment failed');
+  throw recordedPaymentFailure(intent.failure_code, intent.failure_message);
 }
 
 async function settleFailure(db: Db, clock: Clock, intent: intents.IntentRow, status: 'failed' | 'reversed', error: ApiError): Promise<void> {
@@ -195,6 +196,10 @@ export async function completeIntent<R>(
     if (error instanceof AlreadySettled) return answerOf<R>((await intents.findIntent(db, intent.id))!);
     const apiError = error instanceof ChangedWhilePaying ? purchaseChangedWhilePaying() : error;
     if (!(apiError instanceof ApiError)) throw error;
+    // Another completer of this intent (a second worker, a retry) recorded it first, which is why
+    // the purchase is no longer due: the payment is theirs, kept, and so is their answer.
+    const current = (await intents.findIntent(db, intent.id))!;
+    if (current.status !== 'processing') return answerOf<R>(current);
     if (outcome.status === 'succeeded') await reverse(db, clock, intent, outcome.providerRef, apiError);
     else await settleFailure(db, clock, intent, 'failed', apiError);
     throw apiError;

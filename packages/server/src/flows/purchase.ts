@@ -2,20 +2,41 @@ import type { Selectable } from 'kysely';
 import type { EnvironmentKind } from '../config.js';
 import type { Tx } from '../db/transaction.js';
 import type { CustomersTable, PaymentMethodsTable, PlansTable, PlanVersionsTable, ProductsTable } from '../db/schema.js';
-import { badRequest } from '../http/errors.js';
 import { newId } from '../lib/crypto.js';
 import { countryOfIp } from '../lib/geoip.js';
 import { isCurrency } from '../lib/money.js';
-import { PricingError, quotePurchase } from '../modules/billing/pricing.compute.js';
+import { PricingError, quotePurchase, type PurchaseRequest } from '../modules/billing/pricing.compute.js';
 import { taxRateBp } from '../modules/billing/tax.compute.js';
 import type { Quote } from '../modules/billing/types.js';
-import { findFeatures, findFeaturesById } from '../modules/catalog/features/repo.js';
-import { findPlan, findVersion } from '../modules/catalog/plans/repo.js';
-import { enabledPrice, toStored } from '../modules/catalog/prices/repo.js';
-import { findProduct, settingsCurrency } from '../modules/catalog/products/repo.js';
-import { lockCustomerRow } from '../modules/customers/repo.js';
-import { organizationBlock } from '../modules/tenancy/repo.js';
+import {
+  enabledPrice,
+  findFeatures,
+  findFeaturesById,
+  findPlan,
+  findPlanById,
+  findPrice,
+  findProduct,
+  findVersion,
+  findVersionById,
+  settingsCurrency,
+  toStored,
+} from '../modules/catalog/queries.js';
+import { lockCustomerRow } from '../modules/customers/queries.js';
+import { organizationBlock } from '../modules/tenancy/queries.js';
 import type { StoredPrice } from '../modules/catalog/prices/prices.compute.js';
+import {
+  currencyMismatch,
+  customerMissing,
+  featureUnknown,
+  invalidCurrencyCode,
+  noPriceInCurrency,
+  organizationBlocked,
+  planArchived,
+  planNotPublished,
+  planUnknown,
+  pricingFailed,
+  productOfPlanArchived,
+} from './errors.js';
 
 export type CustomerRow = Selectable<CustomersTable>;
 export type PaymentMethodRow = Selectable<PaymentMethodsTable>;
@@ -62,6 +83,8 @@ export interface SubscriptionStart {
   periodEnd: Date | null;
   trialEnd: Date | null;
   paymentMethodId: number | null;
+  /** Where its periods are counted from; by default the trial's end, else the period's start. */
+  anchor?: Date | null;
 }
 
 /** The subscriptions row of a purchase: its product, plan version, price, currency, amount and quantities. */
@@ -83,13 +106,12 @@ export function subscriptionValues(scope: PurchaseScope, customer: CustomerRow, 
     current_period_start: start.periodStart ?? start.now,
     current_period_end: start.periodEnd,
     trial_end: start.trialEnd,
+    billing_anchor: start.anchor ?? start.trialEnd ?? start.periodStart ?? start.now,
     payment_method_id: start.paymentMethodId,
     created_at: start.now,
     modified_at: start.now,
   };
 }
-
-export const customerMissing = () => badRequest('Customer does not exist.', 'customer_not_found');
 
 /** The customer, locked for the rest of the transaction: money operations on one customer run one at a time. */
 export async function lockCustomer(tx: Tx, environmentId: string, customerId: string): Promise<CustomerRow> {
@@ -101,22 +123,16 @@ export async function lockCustomer(tx: Tx, environmentId: string, customerId: st
 export async function assertNotBlocked(tx: Tx, organizationId: string): Promise<void> {
   const org = await organizationBlock(tx, organizationId);
   if (org?.blocked_at) {
-    throw badRequest(
-      `This organization is blocked from taking payments${org.blocked_reason ? `: ${org.blocked_reason}` : ''}`,
-      'organization_blocked',
-    );
+    throw organizationBlocked(org.blocked_reason);
   }
 }
 
 /** Which currency a purchase is in: the customer's (fixed by its first purchase), else the one asked for, else the product's. */
 export function purchaseCurrency(customer: CustomerRow, requested: string | null | undefined, productCurrency: string | null): string {
   const asked = requested ? requested.trim().toUpperCase() : null;
-  if (asked && !isCurrency(asked)) throw badRequest(`currencyCode: "${requested}" is not an ISO 4217 currency code`, 'validation_error');
+  if (asked && !isCurrency(asked)) throw invalidCurrencyCode(requested);
   if (customer.currency && asked && asked !== customer.currency) {
-    throw badRequest(
-      `currencyCode ${asked} differs from the customer's currency ${customer.currency}; a customer pays in one currency`,
-      'currency_mismatch',
-    );
+    throw currencyMismatch(asked, customer.currency);
   }
   return customer.currency ?? asked ?? productCurrency ?? 'USD';
 }
@@ -127,19 +143,19 @@ export function purchaseCurrency(customer: CustomerRow, requested: string | null
  */
 export async function resolvePurchase(tx: Tx, scope: PurchaseScope, customer: CustomerRow, input: PurchaseInput): Promise<ResolvedPurchase> {
   const plan = await findPlan(tx, scope.environmentId, input.planIdentifier);
-  if (!plan) throw badRequest(`planIdentifier: no plan "${input.planIdentifier}"`, 'plan_not_found');
-  if (plan.archived_at) throw badRequest(`Plan "${input.planIdentifier}" is archived`, 'plan_archived');
+  if (!plan) throw planUnknown(input.planIdentifier);
+  if (plan.archived_at) throw planArchived(input.planIdentifier);
   if (plan.published_version === null) {
-    throw badRequest(`Plan "${input.planIdentifier}" is not published; publish it before selling it`, 'plan_not_published');
+    throw planNotPublished(input.planIdentifier);
   }
   const version = (await findVersion(tx, plan.id, plan.published_version))!;
   const product = (await findProduct(tx, scope.environmentId, plan.product_id))!;
-  if (product.archived_at) throw badRequest(`The product of plan "${input.planIdentifier}" is archived`, 'product_archived');
+  if (product.archived_at) throw productOfPlanArchived(input.planIdentifier);
 
   const currency = purchaseCurrency(customer, input.currencyCode, await settingsCurrency(tx, product.id));
   const priceRow = await enabledPrice(tx, version.id, currency);
   if (!priceRow) {
-    throw badRequest(`Plan "${input.planIdentifier}" has no enabled price in ${currency}`, 'price_not_found');
+    throw noPriceInCurrency(input.planIdentifier, currency);
   }
   const price = toStored(priceRow);
 
@@ -148,27 +164,75 @@ export async function resolvePurchase(tx: Tx, scope: PurchaseScope, customer: Cu
   const quantities: Record<string, number> = {};
   for (const [i, item] of wanted.entries()) {
     const feature = features.find((f) => f.identifier === item.identifier);
-    if (!feature) throw badRequest(`features[${i}].identifier: no feature "${item.identifier}"`, 'validation_error');
+    if (!feature) throw featureUnknown(i, item.identifier);
     quantities[feature.id] = item.quantity;
   }
-  const priced = price.chargeCatalogPrice.flatMap((entry) => (entry.feature ? [entry.feature] : []));
-  const names = Object.fromEntries((await findFeaturesById(tx, priced)).map((f) => [f.id, f.name]));
-
   const country = (customer.billing_address as { country?: string } | null)?.country ?? countryOfIp(input.ipAddress);
-  let quote: Quote;
+  const quote = quoteOrRefuse({
+    price,
+    chargePeriod: input.chargePeriod,
+    quantities,
+    taxRateBp: taxRateBp(country),
+    taxCountry: country,
+    planName: version.name,
+    featureNames: await featureNamesOf(tx, price),
+  });
+  return { product, plan, version, priceId: priceRow.id, price, quantities, quote };
+}
+
+/** Display names of the features a price charges for, for its quote's lines. */
+async function featureNamesOf(tx: Tx, price: StoredPrice): Promise<Record<string, string>> {
+  const priced = price.chargeCatalogPrice.flatMap((entry) => (entry.feature ? [entry.feature] : []));
+  return Object.fromEntries((await findFeaturesById(tx, priced)).map((f) => [f.id, f.name]));
+}
+
+function quoteOrRefuse(request: PurchaseRequest): Quote {
   try {
-    quote = quotePurchase({
-      price,
-      chargePeriod: input.chargePeriod,
-      quantities,
-      taxRateBp: taxRateBp(country),
-      taxCountry: country,
-      planName: version.name,
-      featureNames: names,
-    });
+    return quotePurchase(request);
   } catch (error) {
-    if (error instanceof PricingError) throw badRequest(error.message, 'pricing_error');
+    if (error instanceof PricingError) throw pricingFailed(error.message);
     throw error;
   }
-  return { product, plan, version, priceId: priceRow.id, price, quantities, quote };
+}
+
+/** What a subscription bills for: its own plan version and price, never changed once published. */
+export interface SubscribedTerms {
+  product_id: string;
+  plan_id: string;
+  plan_version_id: string;
+  price_id: string;
+  charge_period: string;
+  quantities: Record<string, number>;
+}
+
+/**
+ * What the next period of a subscription costs: its plan version's price at its
+ * quantities, with the pay-as-you-go usage of the period that ended (`arrears`).
+ */
+export async function resolveRenewal(
+  tx: Tx,
+  customer: CustomerRow,
+  terms: SubscribedTerms,
+  arrears: Record<string, number>,
+): Promise<ResolvedPurchase> {
+  const [plan, version, priceRow, product] = await Promise.all([
+    findPlanById(tx, terms.plan_id),
+    findVersionById(tx, terms.plan_version_id),
+    findPrice(tx, terms.price_id),
+    findProduct(tx, customer.environment_id, terms.product_id),
+  ]);
+  if (!plan || !version || !priceRow || !product) throw new Error(`the catalog rows of a subscription are missing (price ${terms.price_id})`);
+  const price = toStored(priceRow);
+  const country = (customer.billing_address as { country?: string } | null)?.country ?? null;
+  const quote = quoteOrRefuse({
+    price,
+    chargePeriod: terms.charge_period,
+    quantities: terms.quantities,
+    arrears,
+    taxRateBp: taxRateBp(country),
+    taxCountry: country,
+    planName: version.name,
+    featureNames: await featureNamesOf(tx, price),
+  });
+  return { product, plan, version, priceId: priceRow.id, price, quantities: terms.quantities, quote };
 }

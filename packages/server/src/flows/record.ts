@@ -2,14 +2,15 @@ import type { Clock } from '../lib/clock.js';
 import { DAY_MS } from '../lib/time.js';
 import { newId } from '../lib/crypto.js';
 import { currencyDigits, formatMinor } from '../lib/money.js';
+import type { Insertable } from 'kysely';
+import type { InvoicesTable } from '../db/schema.js';
 import type { Tx } from '../db/transaction.js';
-import { morFee } from '../modules/billing/fees.compute.js';
+import { DEFAULT_FEE_SCHEDULE, morFee } from '../modules/billing/fees.compute.js';
 import type { Quote } from '../modules/billing/types.js';
 import { recordEvent } from '../modules/events/writer.js';
 import { invoiceId as newInvoiceId, licenseKey, orderId as newOrderId } from './ids.js';
-import { decimalText } from '../modules/ledger/format.js';
-import * as ledger from '../modules/ledger/repo.js';
-import { customerWebhookObject, orderWebhookObject } from '../modules/ledger/webhook.js';
+import * as ledger from '../modules/ledger/queries.js';
+import { invoiceWebhookObject, orderWebhookObject } from '../modules/ledger/webhook.js';
 import type { CustomerRow, PaymentMethodRow, PurchaseScope, ResolvedPurchase } from './purchase.js';
 import { addPeriod } from '../modules/billing/billing-periods.compute.js';
 
@@ -28,6 +29,8 @@ export interface PaidOrderInput {
   isTrial?: boolean;
   method: PaymentMethodRow | null;
   chargeRef: string | null;
+  /** The period a subscription's invoice bills, when the billing engine issues it (one invoice a period). */
+  period?: { start: Date; end: Date };
 }
 
 export interface PaidOrder {
@@ -53,9 +56,24 @@ function licenseExpiry(config: LicenseConfig, from: Date): Date | null {
   return addPeriod(from, config.durationUnit === 'DAY' ? 'DAILY' : config.durationUnit === 'MONTH' ? 'MONTHLY' : 'YEARLY', count);
 }
 
-type Recorded = PaidOrderInput & { now: Date; orderId: string; invoiceId: string };
+export type Recorded = PaidOrderInput & { now: Date; orderId: string; invoiceId: string };
 
-async function writeOrder(tx: Tx, r: Recorded) {
+/** A payment of an order that was collected: what its transaction and timeline are written from. */
+export interface CollectedPayment {
+  scope: PurchaseScope;
+  now: Date;
+  orderId: string;
+  invoiceId: string;
+  subscriptionId: string | null;
+  billingType: 'ONE_TIME' | 'SUBSCRIPTION';
+  charged: Pick<Quote, 'totalMinor' | 'currency' | 'taxMinor'>;
+  method: PaymentMethodRow | null;
+  chargeRef: string | null;
+  isTrial?: boolean;
+}
+
+/** The order of a purchase: COMPLETE once paid, PENDING while a renewal waits for its payment (never shown). */
+export async function writeOrder(tx: Tx, r: Recorded, status: 'COMPLETE' | 'PENDING' = 'COMPLETE') {
   const { scope, customer, purchase, charged } = r;
   const address = customer.billing_address;
   return ledger.insertOrder(tx, {
@@ -66,7 +84,7 @@ async function writeOrder(tx: Tx, r: Recorded) {
     plan_id: purchase.plan.id,
     plan_version_id: purchase.version.id,
     subscription_id: r.subscriptionId,
-    status: 'COMPLETE',
+    status,
     billing_type: r.billingType,
     charge_period: charged.chargePeriod,
     is_renewal: r.isRenewal ?? false,
@@ -82,13 +100,14 @@ async function writeOrder(tx: Tx, r: Recorded) {
     lines: JSON.stringify(charged.lines),
     billing_address: address === null ? null : JSON.stringify(address),
     payment_method_id: r.method?.id ?? null,
-    paid_at: r.now,
+    paid_at: status === 'COMPLETE' ? r.now : null,
     created_at: r.now,
     modified_at: r.now,
   });
 }
 
-async function writeInvoice(tx: Tx, r: Recorded): Promise<void> {
+/** The order's invoice: PAID with it, unless `unpaid` says how a renewal's invoice waits (OPEN or PAYMENT_FAILED). */
+export async function writeInvoice(tx: Tx, r: Recorded, unpaid: Partial<Insertable<InvoicesTable>> = {}): Promise<void> {
   const { scope, customer, charged } = r;
   await ledger.insertInvoice(tx, {
     id: r.invoiceId,
@@ -108,11 +127,25 @@ async function writeInvoice(tx: Tx, r: Recorded): Promise<void> {
     due_at: null,
     paid_at: r.now,
     modified_at: r.now,
+    ...unpaid,
   });
 }
 
+/**
+ * Environments whose volume has reached the fee schedule's threshold: volume only
+ * grows, so once known, a process never asks again.
+ */
+const highVolumeEnvironments = new Set<string>();
+
+async function highVolumeSeller(tx: Tx, environmentId: string): Promise<boolean> {
+  if (highVolumeEnvironments.has(environmentId)) return true;
+  const reached = await ledger.usdVolumeReached(tx, environmentId, DEFAULT_FEE_SCHEDULE.highVolumeThresholdUsdMinor);
+  if (reached) highVolumeEnvironments.add(environmentId);
+  return reached;
+}
+
 /** The CHARGE transaction with its merchant-of-record fee, when money moved. */
-async function writeCharge(tx: Tx, r: Recorded, chargeId: string): Promise<void> {
+export async function writeCharge(tx: Tx, r: CollectedPayment, chargeId: string): Promise<void> {
   const { scope, charged } = r;
   const fees = morFee({
     grossMinor: charged.totalMinor,
@@ -120,7 +153,7 @@ async function writeCharge(tx: Tx, r: Recorded, chargeId: string): Promise<void>
     recurring: r.billingType === 'SUBSCRIPTION',
     // The seller's country is not known yet, so no card counts as foreign.
     international: false,
-    priorVolumeUsdMinor: await ledger.usdChargedVolume(tx, scope.environmentId),
+    highVolume: await highVolumeSeller(tx, scope.environmentId),
   });
   const available = new Date(r.now.getTime() + SETTLEMENT_DAYS * DAY_MS);
   await ledger.insertTransaction(tx, {
@@ -166,7 +199,7 @@ async function issueLicense(tx: Tx, r: Recorded): Promise<string[]> {
   return [id];
 }
 
-async function writeTimeline(tx: Tx, r: Recorded): Promise<void> {
+export async function writeTimeline(tx: Tx, r: CollectedPayment): Promise<void> {
   const { charged } = r;
   const method = r.method ? `card ending ${r.method.last4}` : r.isTrial ? 'trial' : 'no payment needed';
   const timeline = [
@@ -203,26 +236,33 @@ async function announce(tx: Tx, r: Recorded, order: ledger.OrderRow): Promise<vo
     scope.organizationId,
   );
   await recordEvent(tx, { ...eventBase, type: 'order.created', data: orderObject });
-  const invoiceObject = {
+  const invoice = {
     id: r.invoiceId,
-    object: 'invoice',
-    status: 'PAID',
-    paid_at: r.now.toISOString(),
-    amount_total: decimalText(charged.totalMinor, charged.currency),
-    amount_total_units: charged.totalMinor,
+    status: 'PAID' as const,
+    paid_at: r.now,
+    total_minor: charged.totalMinor,
     currency: charged.currency,
-    due_date: null,
+    due_at: null,
     order_id: r.orderId,
-    customer_id: customer.id,
-    customer: customerWebhookObject(customer),
-    subscription_id: r.subscriptionId,
-    organization: scope.organizationId,
-    product: { id: purchase.product.id, name: purchase.product.name },
-    created_on: r.now.toISOString(),
-    modified_on: r.now.toISOString(),
+    issued_at: r.now,
+    modified_at: r.now,
   };
+  const parts = { customer, product: purchase.product, subscriptionId: r.subscriptionId };
+  const invoiceObject = invoiceWebhookObject(invoice, parts, scope.organizationId);
   await recordEvent(tx, { ...eventBase, type: 'invoice.created', data: { ...invoiceObject, status: 'OPEN', paid_at: null } });
   await recordEvent(tx, { ...eventBase, type: 'invoice.paid', data: invoiceObject, previousAttributes: { status: 'OPEN', paid_at: null } });
+}
+
+/** The columns that tie a billing engine's invoice to its subscription and period. */
+export function periodFields(input: PaidOrderInput, attempts: number): Partial<Insertable<InvoicesTable>> {
+  if (!input.period) return {};
+  return { subscription_id: input.subscriptionId, period_start: input.period.start, period_end: input.period.end, attempt_count: attempts };
+}
+
+/** A purchase about to be recorded, with its time and the ids of its order and invoice. */
+export function recordedOf(input: PaidOrderInput): Recorded {
+  const now = input.clock.now();
+  return { ...input, now, orderId: newOrderId(now), invoiceId: newInvoiceId(now) };
 }
 
 /**
@@ -231,13 +271,13 @@ async function announce(tx: Tx, r: Recorded, order: ledger.OrderRow): Promise<vo
  * the plan issues them, the order's timeline, and the business events.
  */
 export async function recordPaidOrder(tx: Tx, input: PaidOrderInput): Promise<PaidOrder> {
-  const now = input.clock.now();
-  const recorded: Recorded = { ...input, now, orderId: newOrderId(now), invoiceId: newInvoiceId(now) };
+  const recorded = recordedOf(input);
   const order = await writeOrder(tx, recorded);
-  await writeInvoice(tx, recorded);
+  await writeInvoice(tx, recorded, periodFields(input, 1));
   const chargeId = newId();
   if (input.charged.totalMinor > 0) await writeCharge(tx, recorded, chargeId);
-  const licenseIds = await issueLicense(tx, recorded);
+  // A renewal keeps the license keys of the first purchase.
+  const licenseIds = input.isRenewal ? [] : await issueLicense(tx, recorded);
   if (input.customer.currency === null) await ledger.setCustomerCurrency(tx, input.customer.id, input.charged.currency);
   await writeTimeline(tx, recorded);
   await announce(tx, recorded, order);

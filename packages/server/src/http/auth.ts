@@ -3,21 +3,16 @@ import type { Clock } from '../lib/clock.js';
 import type { Db } from '../db/connect.js';
 import type { EnvironmentKind } from '../config.js';
 import { claimedEnvironment, hashKey, type KeyKind } from '../modules/tenancy/keys.js';
-import { findKeyByHash, type KeyRecord } from '../modules/tenancy/repo.js';
+import { findKeyByHash, type KeyRecord } from '../modules/tenancy/queries.js';
 import { countAuthFailures, type AuthFailureLimiter } from './auth-failures.js';
 import { environmentOf } from './environment.js';
 import { forbidden, unauthorized } from './errors.js';
+import { RequestScope, type EnvironmentAuth, type ScopeSettings } from './scope.js';
 
 /** Which keys a route accepts; `public` routes take none. */
 export type AuthPolicy = readonly ('server' | 'client')[] | 'partner' | 'public';
 
-export interface EnvironmentAuth {
-  keyId: string;
-  kind: 'server' | 'client';
-  organizationId: string;
-  environmentId: string;
-  environment: EnvironmentKind;
-}
+export type { EnvironmentAuth };
 
 export interface PartnerAuth {
   keyId: string;
@@ -30,7 +25,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     environment: EnvironmentKind;
-    auth: EnvironmentAuth | null;
+    /** The caller's scope, built once when an environment key is admitted (http/scope.ts). */
+    auth: RequestScope | null;
     partner: PartnerAuth | null;
   }
 }
@@ -108,7 +104,7 @@ function admitEnvironmentKey(
   request: FastifyRequest,
   secret: string,
   key: KeyRecord | null,
-  accepted: readonly ('server' | 'client')[],
+  { accepted, scope }: { accepted: readonly ('server' | 'client')[]; scope: ScopeSettings },
 ): void {
   const environment = request.environment;
   if (!key || key.kind === 'partner' || !key.environmentId || !key.organizationId) {
@@ -123,13 +119,8 @@ function admitEnvironmentKey(
   if (!accepted.includes(key.kind)) {
     throw forbidden(`This operation needs a ${accepted.join(' or ')} key; a ${key.kind} key may not use it`);
   }
-  request.auth = {
-    keyId: key.id,
-    kind: key.kind,
-    organizationId: key.organizationId,
-    environmentId: key.environmentId,
-    environment,
-  };
+  const auth = { keyId: key.id, kind: key.kind, organizationId: key.organizationId, environmentId: key.environmentId, environment };
+  request.auth = new RequestScope(request, auth, scope);
 }
 
 /** Synchronous when the key is cached; a promise only when the database must be read. */
@@ -139,6 +130,7 @@ function authenticateEnvironment(
   accepted: readonly ('server' | 'client')[],
 ): void | Promise<void> {
   const { cache, failures } = guard;
+  const admission = { accepted, scope: guard.scope };
   const secret = bearerToken(request);
   if (!secret) {
     return failures.refuseIfBlocked(request.ip).then(() => {
@@ -149,11 +141,11 @@ function authenticateEnvironment(
     return failures
       .refuseIfBlocked(request.ip)
       .then(() => cache.lookup(secret))
-      .then((record) => admitEnvironmentKey(request, secret, record, accepted));
+      .then((record) => admitEnvironmentKey(request, secret, record, admission));
   }
   const key = cache.find(secret);
-  if (key instanceof Promise) return key.then((record) => admitEnvironmentKey(request, secret, record, accepted));
-  admitEnvironmentKey(request, secret, key, accepted);
+  if (key instanceof Promise) return key.then((record) => admitEnvironmentKey(request, secret, record, admission));
+  admitEnvironmentKey(request, secret, key, admission);
 }
 
 async function authenticatePartner(request: FastifyRequest, { cache, failures }: AuthGuard): Promise<void> {
@@ -172,6 +164,8 @@ async function authenticatePartner(request: FastifyRequest, { cache, failures }:
 export interface AuthGuard {
   cache: KeyCache;
   failures: AuthFailureLimiter;
+  /** What each admitted request's scope is built with. */
+  scope: ScopeSettings;
 }
 
 export function registerAuth(app: FastifyInstance, guard: AuthGuard): void {

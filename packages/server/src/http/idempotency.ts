@@ -4,7 +4,7 @@ import { sha256Hex } from '../lib/crypto.js';
 import { DAY_MS } from '../lib/time.js';
 import type { Db } from '../db/connect.js';
 import { ApiError, badRequest, conflict } from './errors.js';
-import * as keys from '../modules/idempotency/repo.js';
+import * as keys from '../modules/idempotency/queries.js';
 
 export const IDEMPOTENCY_TTL_MS = DAY_MS;
 /** How long a request may hold its key before another may take it over (its process died), unless configured. */

@@ -3,7 +3,10 @@ import type { Db } from '../db/connect.js';
 import type { Clock } from '../lib/clock.js';
 import { entitlementAnnouncer } from '../edge/change-feed.js';
 import { completeIntent, staleIntentsOf, type IdempotencyClaim, type StoredRequest } from '../flows/pipeline.js';
-import type { IntentRow } from '../modules/intents/repo.js';
+import type { IntentRow } from '../modules/intents/queries.js';
+import { DEFAULT_DUNNING_RETRY_DAYS } from '../config.js';
+import type { DunningSchedule } from '../modules/billing/renewal.compute.js';
+import { BillingEngine } from '../modules/subscriptions/billing-engine.js';
 import { ChargeService } from '../modules/charges/service.js';
 import { RefundService } from '../modules/refunds/service.js';
 import { OrderPresenter } from '../modules/ledger/presenter.js';
@@ -21,8 +24,15 @@ function claimOf(intent: IntentRow): IdempotencyClaim | null {
  * it: the provider is asked again under the intent's own key (so it charges once), and
  * the purchase is recorded, or the intent marked failed, as the request would have.
  */
-export async function recoverPayments(db: Db, clock: Clock, pendingUpdateTtlMs: number, olderThanMs = STALE_INTENT_MS) {
+export async function recoverPayments(
+  db: Db,
+  clock: Clock,
+  pendingUpdateTtlMs: number,
+  olderThanMs = STALE_INTENT_MS,
+  dunning: DunningSchedule = DEFAULT_DUNNING_RETRY_DAYS,
+) {
   const charges = new ChargeService(db, clock, entitlementAnnouncer());
+  const billing = new BillingEngine({ db, clock, changes: entitlementAnnouncer(), dunning });
   const subscriptions = new SubscriptionService(db, clock, pendingUpdateTtlMs, entitlementAnnouncer());
   let settled = 0;
   const failures: string[] = [];
@@ -38,6 +48,8 @@ export async function recoverPayments(db: Db, clock: Clock, pendingUpdateTtlMs: 
           ...settle,
           run: (step) => subscriptions.createWith(subscriptionScope, body as unknown as SubscriptionCreate, step),
         });
+      } else if (intent.kind === 'renewal' || intent.kind === 'invoice_payment') {
+        await billing.completeStale(intent);
       } else {
         const { subscriptionId, ...change } = body as unknown as SubscriptionUpdate & { subscriptionId: string };
         await completeIntent(db, clock, intent, {

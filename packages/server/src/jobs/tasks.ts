@@ -1,56 +1,73 @@
 import type { Db } from '../db/connect.js';
+import { entitlementAnnouncer, type EntitlementChanges } from '../edge/change-feed.js';
 import type { Clock } from '../lib/clock.js';
 import { purgeExpiredIdempotencyKeys } from '../http/idempotency.js';
-import { SubscriptionService } from '../modules/subscriptions/service.js';
-import type { PeriodicTask } from './scheduler.js';
+import type { JobHandlers } from '../modules/jobs/runner.js';
+import { purgeSucceededJobs } from '../modules/jobs/service.js';
+import { EXPIRE_PENDING_UPDATE_JOB, SubscriptionService } from '../modules/subscriptions/service.js';
+import { billingJobs, type BillingSettings } from './billing.js';
 import { recoverPayments, recoverRefunds } from './recover-payments.js';
+import { stringField } from './payload.js';
 
 export interface TaskDeps {
   /** How long an activate_on_payment change waits for its payment (config). */
   pendingUpdateTtlMs: number;
   /** How long a payment may stay processing before the recovery task completes it (config). */
   paymentRecoveryAfterMs: number;
+  /** How long a succeeded job is kept before it is purged (config). */
+  jobRetentionMs: number;
   /** Deletes uploads that were never attached, a while after they expired. */
   sweepMedia(): Promise<number>;
+  /** Renewals and dunning (config). */
+  billing: BillingSettings;
+  /** How billing announces what customers may use: this process's cache too, when it serves the Edge API. */
+  entitlementChanges?: EntitlementChanges;
 }
 
-export function backgroundTasks(db: Db, clock: Clock, deps: TaskDeps): PeriodicTask[] {
-  const subscriptions = new SubscriptionService(db, clock);
-  return [
-    {
-      name: 'recover-payments',
+const MINUTE = 60 * 1000;
+
+/** Every job Billow runs in the background: the recurring tasks and the jobs that domain changes enqueue. */
+export function backgroundJobs(db: Db, clock: Clock, deps: TaskDeps): JobHandlers {
+  const subscriptions = new SubscriptionService(db, clock, deps.pendingUpdateTtlMs);
+  return {
+    ...billingJobs(db, clock, deps.billing, deps.entitlementChanges ?? entitlementAnnouncer()),
+    'recover-payments': {
       everyMs: Math.min(30_000, Math.ceil(deps.paymentRecoveryAfterMs / 2)),
       run: async () => {
         const refunds = await recoverRefunds(db, clock, deps.paymentRecoveryAfterMs);
-        const { settled: charges, failures } = await recoverPayments(db, clock, deps.pendingUpdateTtlMs, deps.paymentRecoveryAfterMs);
+        const { settled: charges, failures } = await recoverPayments(db, clock, deps.pendingUpdateTtlMs, deps.paymentRecoveryAfterMs, deps.billing.dunningDays);
         const settled = charges + refunds;
         if (failures.length > 0) return `settled ${settled} payments left processing by a stopped process; ${failures.join('; ')}`;
         return settled > 0 ? `settled ${settled} payments left processing by a stopped process` : undefined;
       },
     },
-    {
-      name: 'expire-pending-subscription-updates',
-      everyMs: 60 * 1000,
-      run: async () => {
-        const expired = await subscriptions.expirePendingUpdates();
-        return expired > 0 ? `expired ${expired} unpaid subscription changes` : undefined;
+    [EXPIRE_PENDING_UPDATE_JOB]: {
+      run: async (payload) => {
+        const subscriptionId = stringField(payload, 'subscriptionId');
+        const expired = await subscriptions.expirePendingUpdate(stringField(payload, 'environmentId'), subscriptionId);
+        return expired ? `expired the unpaid subscription change ${subscriptionId}` : undefined;
       },
     },
-    {
-      name: 'purge-idempotency-keys',
-      everyMs: 15 * 60 * 1000,
+    'purge-idempotency-keys': {
+      everyMs: 15 * MINUTE,
       run: async () => {
         const purged = await purgeExpiredIdempotencyKeys(db, clock);
         return purged > 0 ? `purged ${purged} expired idempotency keys` : undefined;
       },
     },
-    {
-      name: 'sweep-unused-uploads',
-      everyMs: 60 * 60 * 1000,
+    'sweep-unused-uploads': {
+      everyMs: 60 * MINUTE,
       run: async () => {
         const swept = await deps.sweepMedia();
         return swept > 0 ? `deleted ${swept} uploads that were never attached` : undefined;
       },
     },
-  ];
+    'purge-finished-jobs': {
+      everyMs: 60 * MINUTE,
+      run: async () => {
+        const purged = await purgeSucceededJobs(db, clock, deps.jobRetentionMs);
+        return purged > 0 ? `purged ${purged} succeeded jobs` : undefined;
+      },
+    },
+  };
 }

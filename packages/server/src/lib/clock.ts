@@ -17,3 +17,6 @@ export class ManualClock implements Clock {
     this.current = new Date(this.current.getTime() + ms);
   }
 }
+
+/** A clock that stands still at `at`: work done at a test clock's time, or at a due instant. */
+export const clockAt = (at: Date): Clock => ({ now: () => new Date(at.getTime()) });

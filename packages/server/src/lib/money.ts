@@ -12,9 +12,17 @@ export function isCurrency(code: string): boolean {
   return /^[A-Z]{3}$/.test(code) && ISO_CURRENCIES.has(code);
 }
 
-/** Decimal places of the currency's minor unit (USD 2, JPY 0, BHD 3). */
+const DIGITS = new Map<string, number>();
+
+/** Decimal places of the currency's minor unit (USD 2, JPY 0, BHD 3); remembered per code, as making a NumberFormat is slow. */
 export function currencyDigits(code: string): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+  let digits = DIGITS.get(code);
+  if (digits === undefined) {
+    digits = new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+    // A malformed code throws above; well-formed ones are three letters, so the map stays small (at most 26³).
+    DIGITS.set(code, digits);
+  }
+  return digits;
 }
 
 export class AmountError extends Error {}

@@ -2,6 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_FEE_SCHEDULE, fixedFeeFor, morFee, type FeeSchedule } from './fees.compute.js';
 
 describe('morFee', () => {
+  it('takes the high-volume rate when the seller is known to have reached the threshold, whatever the prior volume says', () => {
+    const known = morFee({ grossMinor: 10_000, currency: 'USD', recurring: false, international: false, highVolume: true });
+    const below = morFee({ grossMinor: 10_000, currency: 'USD', recurring: false, international: false, priorVolumeUsdMinor: 0 });
+    expect(known.breakdown.find((l) => l.name === 'base_fee')?.percentage).toBe('3.5');
+    expect(below.breakdown.find((l) => l.name === 'base_fee')?.percentage).toBe('2.9');
+  });
+
   it('takes 2.9 % + 0.40 on a one-time domestic charge below the volume threshold', () => {
     expect(morFee({ grossMinor: 10000, currency: 'USD', recurring: false, international: false })).toEqual({
       totalMinor: 330,

@@ -69,14 +69,22 @@ export function fixedFeeFor(currency: string, schedule: FeeSchedule = DEFAULT_FE
  * threshold. A zero gross bears no fee at all.
  */
 export function morFee(
-  input: { grossMinor: number; currency: string; recurring: boolean; international: boolean; priorVolumeUsdMinor?: number },
+  input: {
+    grossMinor: number;
+    currency: string;
+    recurring: boolean;
+    international: boolean;
+    priorVolumeUsdMinor?: number;
+    /** Known already: the seller's volume has reached the threshold (overrides priorVolumeUsdMinor). */
+    highVolume?: boolean;
+  },
   schedule: FeeSchedule = DEFAULT_FEE_SCHEDULE,
 ): Fees {
   const gross = exact(input.grossMinor, 'the gross amount');
   if (gross < 0n) throw new RangeError(`a fee is taken on a charge, not on ${input.grossMinor}`);
   if (gross === 0n) return { totalMinor: 0, breakdown: [] };
   const { currency } = input;
-  const highVolume = (input.priorVolumeUsdMinor ?? 0) >= schedule.highVolumeThresholdUsdMinor;
+  const highVolume = input.highVolume ?? (input.priorVolumeUsdMinor ?? 0) >= schedule.highVolumeThresholdUsdMinor;
   const lines: FeeLine[] = [];
   const percent = (name: FeeLine['name'], bp: number) => {
     if (bp === 0) return;

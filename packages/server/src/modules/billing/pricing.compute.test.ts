@@ -209,6 +209,20 @@ describe('quotePurchase', () => {
     expect(quote.totalMinor).toBe(3900);
   });
 
+  it('bills pay-as-you-go usage of the ended period in arrears, by its model, taxed with the rest', () => {
+    const used = priceQuantity(charge({ tiers: TIERS }), 'TIERED', 1500);
+    const quote = quotePurchase(request({ arrears: { [CALLS]: 1500, [SEATS]: 7 }, taxRateBp: 1000 }));
+    expect(quote.lines.map((l) => [l.description, l.amountMinor])).toEqual([
+      ['Pro (MONTHLY)', 2900],
+      ['Seats × 1', 1000],
+      ['Storage (GB) × 0', 0],
+      ['API calls: 1500 used', used],
+    ]);
+    expect(quote.subtotalMinor).toBe(3900 + used);
+    expect(quote.taxMinor).toBe(Math.round((3900 + used) / 10));
+    expect(quotePurchase(request({ arrears: { [CALLS]: 0 } })).lines).toHaveLength(3);
+  });
+
   it('prices another period with the charges of that period only', () => {
     const quote = quotePurchase(request({ chargePeriod: 'YEARLY' }));
     expect(quote.lines).toEqual([{ description: 'Pro (YEARLY)', featureId: null, quantity: 1, amountMinor: 29000 }]);

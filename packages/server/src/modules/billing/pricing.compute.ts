@@ -96,6 +96,8 @@ export interface PurchaseRequest {
   chargePeriod: string;
   /** Feature id -> quantity, for ADVANCE_COMMITMENT features. */
   quantities: Record<string, number>;
+  /** Feature id -> units used in the period that ended, for PAY_AS_YOU_GO features billed at renewal. */
+  arrears?: Record<string, number>;
   discount?: Discount;
   taxRateBp: number;
   taxCountry: string | null;
@@ -119,12 +121,28 @@ function discountOf(subtotal: number, discount: Discount | undefined): number {
   return total > BigInt(subtotal) ? subtotal : Number(total);
 }
 
+/** The PAY_AS_YOU_GO lines of a renewal: each unit used in the period that ended, priced by its model. */
+function arrearsLines(request: PurchaseRequest, names: Record<string, string>): QuoteLine[] {
+  const lines: QuoteLine[] = [];
+  for (const entry of request.price.chargeCatalogPrice) {
+    const used = entry.feature === null ? 0 : (request.arrears?.[entry.feature] ?? 0);
+    if (entry.paymentType !== 'PAY_AS_YOU_GO' || used <= 0 || entry.feature === null) continue;
+    // PAY_AS_YOU_GO is sold with a MONTHLY charge only (prices.compute.ts).
+    const charge = entry.charges.find((c) => c.chargePeriod === 'MONTHLY') ?? entry.charges[0];
+    if (!charge) continue;
+    const name = names[entry.feature] ?? entry.feature;
+    lines.push({ description: `${name}: ${used} used`, featureId: entry.feature, quantity: used, amountMinor: priceQuantity(charge, entry.priceModel, used) });
+  }
+  return lines;
+}
+
 /**
  * What a purchase costs: the plan's base charge for the period, the
  * ADVANCE_COMMITMENT features at the quantities bought, then the discount
  * (percentage first, then the fixed amount, never more than the subtotal),
  * then tax on what remains, by the price's tax behaviour.
- * PAY_AS_YOU_GO features bill in arrears and add no line.
+ * PAY_AS_YOU_GO features bill in arrears: a line each for the usage in `arrears`
+ * (a renewal), none on a purchase.
  */
 export function quotePurchase(request: PurchaseRequest): Quote {
   const { price, chargePeriod, planName } = request;
@@ -186,6 +204,7 @@ export function quotePurchase(request: PurchaseRequest): Quote {
     lines.push({ description: `${names[featureId] ?? featureId} × ${quantity}`, featureId, quantity, amountMinor });
   }
 
+  lines.push(...arrearsLines(request, names));
   const subtotalMinor = checked(
     lines.reduce((sum, line) => sum + BigInt(line.amountMinor), 0n),
     'the subtotal',

@@ -12,3 +12,19 @@ export const alreadyArchived = (kind: string, id: string) =>
 export const archivedParent = (kind: string, id: string) =>
   badRequest(`The ${kind} "${id}" is archived and can't be changed`, 'archived');
 export const invalid = (detail: string): ApiError => badRequest(detail, 'validation_error');
+export const planProductArchived = () => badRequest(`The plan's product is archived`, 'archived');
+export const nothingToPublish = (identifier: string, newestVersion: number | undefined) =>
+  badRequest(`Plan "${identifier}" has no draft to publish: version ${newestVersion} is already published`, 'nothing_to_publish');
+export const noEnabledPrice = (identifier: string, version: number) =>
+  badRequest(
+    `Plan "${identifier}" version ${version} has no enabled price; add one with POST .../prices/bulk/ first`,
+    'no_enabled_price',
+  );
+export const nothingToDiscard = (identifier: string) =>
+  badRequest(`Plan "${identifier}" has no draft to discard: its latest version is published`, 'nothing_to_discard');
+export const planFileNotFound = (identifier: string, fileId: string) =>
+  notFound(`Plan "${identifier}" has no file "${fileId}"`, 'file_not_found');
+export const entitlementNotFound = (identifier: string, featureIdentifier: string) =>
+  notFound(`Plan "${identifier}" does not grant "${featureIdentifier}"`, 'entitlement_not_found');
+export const productImageNotFound = (ref: string, imageId: string) =>
+  notFound(`Product "${ref}" has no image "${imageId}"`, 'image_not_found');

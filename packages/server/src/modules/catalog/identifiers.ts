@@ -1,7 +1,6 @@
 import type { Executor } from '../../db/transaction.js';
 import { slugify } from '../../lib/slug.js';
-
-type SluggedTable = 'products' | 'features' | 'plans';
+import { identifiersLike, type SluggedTable } from './repo.js';
 
 /** A free identifier for `name` in the environment: its slug, or the slug with -2, -3, ... */
 export async function freeIdentifier(
@@ -11,13 +10,7 @@ export async function freeIdentifier(
   name: string,
 ): Promise<string> {
   const base = slugify(name, table.slice(0, -1));
-  const rows = await db
-    .selectFrom(table)
-    .select('identifier')
-    .where('environment_id', '=', environmentId)
-    .where((eb) => eb.or([eb('identifier', '=', base), eb('identifier', 'like', `${base}-%`)]))
-    .execute();
-  const taken = new Set(rows.map((r) => r.identifier));
+  const taken = await identifiersLike(db, table, environmentId, base);
   if (!taken.has(base)) return base;
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }

@@ -1,7 +1,4 @@
-import type { FastifyRequest } from 'fastify';
-import { authOf } from '../../http/route-types.js';
-import { apiBaseUrl, rootUrl } from '../../http/urls.js';
-
+/** What the catalog's services need to know of the caller: where, and how to link. */
 export interface CatalogScope {
   organizationId: string;
   environmentId: string;
@@ -9,18 +6,4 @@ export interface CatalogScope {
   baseUrl: string;
   /** The caller's API base, environment prefix included. */
   apiBase: string;
-}
-
-export type ScopeOf = (request: FastifyRequest) => CatalogScope;
-
-export function scopeResolver(publicUrl: string | null): ScopeOf {
-  return (request) => {
-    const auth = authOf(request);
-    return {
-      organizationId: auth.organizationId,
-      environmentId: auth.environmentId,
-      baseUrl: rootUrl(request, publicUrl),
-      apiBase: apiBaseUrl(request, publicUrl),
-    };
-  };
 }

@@ -1,6 +1,7 @@
 import { ChargeCreate, ChargeRecord, ErrorBody } from '@billow/contract';
-import { authOf, SERVER_ONLY, type App } from '../../http/route-types.js';
+import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import type { ChargeService } from './service.js';
+import { scopeOf } from '../../http/scope.js';
 
 export function chargeRoutes(app: App, service: ChargeService): void {
   app.post(
@@ -17,7 +18,7 @@ export function chargeRoutes(app: App, service: ChargeService): void {
       },
     },
     async (request, reply) => {
-      const auth = authOf(request);
+      const auth = scopeOf(request);
       const scope = { organizationId: auth.organizationId, environmentId: auth.environmentId, environment: auth.environment };
       return reply.code(201).send(await service.create(scope, request.body, request.idempotency));
     },

@@ -3,14 +3,14 @@ import type { Clock } from '../../lib/clock.js';
 import { currencyDigits, formatMinor } from '../../lib/money.js';
 import type { Db } from '../../db/connect.js';
 import { inTransaction } from '../../db/transaction.js';
-import { badRequest } from '../../http/errors.js';
 import { grantedFeatures } from '../../flows/features.js';
 import { paymentMethodFor, type PaymentStep } from '../../flows/payment.js';
 import { purchaseTwoPhase, type IdempotencyClaim } from '../../flows/pipeline.js';
 import { assertNotBlocked, lockCustomer, resolvePurchase, subscriptionValues, type PurchaseScope } from '../../flows/purchase.js';
 import { recordPaidOrder } from '../../flows/record.js';
 import type { EntitlementChanges } from '../../edge/change-feed.js';
-import { insertSubscription } from '../subscriptions/repo.js';
+import { insertSubscription } from '../subscriptions/queries.js';
+import { recurringChargePeriod } from './errors.js';
 
 export class ChargeService {
   constructor(
@@ -28,10 +28,7 @@ export class ChargeService {
    */
   async create(scope: PurchaseScope, input: ChargeCreate, idempotency: IdempotencyClaim | null = null): Promise<ChargeRecord> {
     if (input.chargePeriod !== 'ONE_TIME') {
-      throw badRequest(
-        `chargePeriod must be ONE_TIME for a one-time charge, not ${input.chargePeriod}; recurring purchases use POST /subscriptions/create/`,
-        'invalid_charge_period',
-      );
+      throw recurringChargePeriod(input.chargePeriod);
     }
     const record = await purchaseTwoPhase(this.db, this.clock, {
       kind: 'charge',

@@ -1,4 +1,4 @@
-import { type ApiError, badRequest, conflict, notFound } from '../../http/errors.js';
+import { ApiError, badRequest, conflict, notFound } from '../../http/errors.js';
 
 export const customerNotFound = (customerId: string) =>
   notFound(`No customer with customerId "${customerId}"`, 'customer_not_found');
@@ -23,3 +23,14 @@ export const customerHasSubscriptions = (customerId: string, count: number): Api
       'or archive with ?cancel_subscriptions=true to cancel them immediately as part of the archive.',
     'customer_has_active_subscriptions',
   );
+export const customerAlreadyArchived = (customerId: string): ApiError =>
+  badRequest(`The customer "${customerId}" is already archived`, 'customer_archived');
+export const invalidMetadata = (problem: string): ApiError => badRequest(problem, 'validation_error');
+export const invalidCountry = (country: string): ApiError =>
+  badRequest(`billingAddress.country: "${country}" is not an ISO 3166-1 alpha-2 country code`, 'validation_error');
+export const testClocksSandboxOnly = (): ApiError =>
+  new ApiError(403, 'test_clocks_sandbox_only', 'Test clocks exist in the sandbox only; production customers live in real time');
+export const testClockUnknown = (testClockId: string): ApiError =>
+  badRequest(`testClockId: no test clock "${testClockId}" in this environment`, 'test_clock_not_found');
+export const testClockFull = (testClockId: string, max: number): ApiError =>
+  badRequest(`Test clock "${testClockId}" has ${max} customers already, the most one clock takes`, 'test_clock_full');

@@ -17,6 +17,7 @@ export async function insertCustomer(
     email: string | null;
     metadata: Record<string, unknown>;
     billingAddress: Record<string, unknown> | null;
+    testClockId?: string | null;
     at: Date;
   },
 ): Promise<CustomerRow> {
@@ -31,6 +32,7 @@ export async function insertCustomer(
       details: '{}',
       metadata: JSON.stringify(row.metadata),
       billing_address: row.billingAddress === null ? null : JSON.stringify(row.billingAddress),
+      test_clock_id: row.testClockId ?? null,
       created_at: row.at,
       modified_at: row.at,
     })
@@ -164,4 +166,41 @@ export async function lockCustomerRow(db: Executor, environmentId: string, custo
     .where('customer_id', '=', customerId)
     .forUpdate()
     .executeTakeFirst();
+}
+
+/** The time of the customer's test clock, or null for a customer who lives in real time. */
+export async function testClockTimeOf(db: Executor, customerPk: string): Promise<Date | null> {
+  const row = await db
+    .selectFrom('customers as c')
+    .innerJoin('test_clocks as t', 't.id', 'c.test_clock_id')
+    .select('t.frozen_time')
+    .where('c.id', '=', customerPk)
+    .executeTakeFirst();
+  return row?.frozen_time ?? null;
+}
+
+/** A live test clock of the environment, locked while a customer is attached to it. */
+export async function lockTestClock(db: Executor, environmentId: string, id: string) {
+  return db
+    .selectFrom('test_clocks')
+    .select(['id', 'frozen_time'])
+    .where('environment_id', '=', environmentId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function countClockCustomers(db: Executor, testClockId: string): Promise<number> {
+  const row = await db
+    .selectFrom('customers')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('test_clock_id', '=', testClockId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** The customers attached to a test clock. */
+export async function customersOnClock(db: Executor, testClockId: string): Promise<{ environment_id: string; customer_id: string }[]> {
+  return db.selectFrom('customers').select(['environment_id', 'customer_id']).where('test_clock_id', '=', testClockId).execute();
 }

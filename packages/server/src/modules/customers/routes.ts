@@ -10,8 +10,9 @@ import {
   ErrorBody,
 } from '@billow/contract';
 import { pageOf, pageRequest } from '../../http/pagination.js';
-import { authOf, SERVER_ONLY, type App } from '../../http/route-types.js';
+import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import type { CustomerService } from './service.js';
+import { scopeOf } from '../../http/scope.js';
 
 const tags = ['Customers'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
@@ -30,7 +31,7 @@ export function customerRoutes(app: App, service: CustomerService): void {
     },
     async (request) => {
       const at = pageRequest(request.query);
-      const { count, results } = await service.list(authOf(request), request.query.search, at);
+      const { count, results } = await service.list(scopeOf(request), request.query.search, at);
       return pageOf(request, at, count, results);
     },
   );
@@ -47,7 +48,7 @@ export function customerRoutes(app: App, service: CustomerService): void {
       },
     },
     async (request, reply) => {
-      const customer = await service.create(authOf(request), request.body);
+      const customer = await service.create(scopeOf(request), request.body);
       return reply.code(201).send(customer);
     },
   );
@@ -63,7 +64,7 @@ export function customerRoutes(app: App, service: CustomerService): void {
         response: { 200: Customer, ...errors },
       },
     },
-    async (request) => service.get(authOf(request), request.params.customerId),
+    async (request) => service.get(scopeOf(request), request.params.customerId),
   );
 
   app.patch(
@@ -80,7 +81,7 @@ export function customerRoutes(app: App, service: CustomerService): void {
         response: { 200: Customer, ...errors },
       },
     },
-    async (request) => service.update(authOf(request), request.params.customerId, request.body),
+    async (request) => service.update(scopeOf(request), request.params.customerId, request.body),
   );
 
   app.delete(
@@ -102,7 +103,7 @@ export function customerRoutes(app: App, service: CustomerService): void {
       },
     },
     async (request, reply) => {
-      await service.archive(authOf(request), request.params.customerId, {
+      await service.archive(scopeOf(request), request.params.customerId, {
         cancelSubscriptions: request.query.cancel_subscriptions === true,
       });
       return reply.code(204).send(null);

@@ -8,16 +8,21 @@ import { inTransaction, isUniqueViolation, type Tx } from '../../db/transaction.
 import { camelToSnake } from '../../lib/casing.js';
 import { recordEvent } from '../events/writer.js';
 import type { EntitlementChanges } from '../../edge/change-feed.js';
-import { badRequest } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import * as repo from './repo.js';
 import {
+  customerAlreadyArchived,
   customerArchived,
   customerExists,
   customerHasSubscriptions,
   customerIdRetired,
   customerIdUnaddressable,
   customerNotFound,
+  invalidCountry,
+  invalidMetadata,
+  testClockFull,
+  testClocksSandboxOnly,
+  testClockUnknown,
 } from './errors.js';
 
 /**
@@ -37,6 +42,7 @@ const unaddressable = (customerId: string) => customerId === '.' || customerId =
 export interface CustomerScope {
   environmentId: string;
   organizationId: string;
+  environment: 'sandbox' | 'production';
 }
 
 /** The snake_case object of customer webhooks. */
@@ -77,6 +83,7 @@ export function toCustomer(row: repo.CustomerRow): Customer {
     metadata: row.metadata,
     billingAddress: row.billing_address as BillingAddress | null,
     isArchived: row.archived_at !== null,
+    ...(row.test_clock_id ? { testClockId: row.test_clock_id } : {}),
     createdOn: row.created_at.toISOString(),
     modifiedOn: row.modified_at.toISOString(),
   };
@@ -86,7 +93,7 @@ function checkedMetadata(metadata: Record<string, unknown> | null | undefined): 
   if (metadata === undefined) return undefined;
   if (metadata === null) return {};
   const problem = metadataProblem(metadata);
-  if (problem) throw badRequest(problem, 'validation_error');
+  if (problem) throw invalidMetadata(problem);
   return metadata;
 }
 
@@ -100,10 +107,7 @@ function checkedAddress(address: BillingAddress | null | undefined): Record<stri
   if (typeof address.country === 'string') {
     const country = normalizeCountry(address.country);
     if (!country) {
-      throw badRequest(
-        `billingAddress.country: "${address.country}" is not an ISO 3166-1 alpha-2 country code`,
-        'validation_error',
-      );
+      throw invalidCountry(address.country);
     }
     out.country = country;
   }
@@ -112,6 +116,9 @@ function checkedAddress(address: BillingAddress | null | undefined): Record<stri
 
 const normalizeEmail = (email: string | null | undefined) =>
   email === undefined || email === null ? email : email.trim();
+
+/** Each advance of a clock runs every item of every customer on it: kept small, as test clocks are for tests. */
+const MAX_CUSTOMERS_PER_CLOCK = 100;
 
 export class CustomerService {
   constructor(
@@ -130,6 +137,7 @@ export class CustomerService {
       if (existing) {
         throw existing.archived_at ? customerIdRetired(input.customerId) : customerExists(input.customerId);
       }
+      const testClock = input.testClockId ? await this.attachableClock(tx, scope, input.testClockId) : null;
       try {
         const row = await repo.insertCustomer(tx, {
           id: newId(),
@@ -139,7 +147,9 @@ export class CustomerService {
           email: normalizeEmail(input.email) ?? null,
           metadata,
           billingAddress,
-          at: this.clock.now(),
+          testClockId: testClock?.id ?? null,
+          // A customer of a test clock is created at the clock's time.
+          at: testClock?.frozen_time ?? this.clock.now(),
         });
         await recordEvent(tx, {
           environmentId: scope.environmentId,
@@ -154,6 +164,15 @@ export class CustomerService {
         throw error;
       }
     });
+  }
+
+  /** A test clock of the sandbox with room for one more customer, locked while it is attached. */
+  private async attachableClock(tx: Tx, scope: CustomerScope, testClockId: string) {
+    if (scope.environment !== 'sandbox') throw testClocksSandboxOnly();
+    const clock = await repo.lockTestClock(tx, scope.environmentId, testClockId);
+    if (!clock) throw testClockUnknown(testClockId);
+    if ((await repo.countClockCustomers(tx, clock.id)) >= MAX_CUSTOMERS_PER_CLOCK) throw testClockFull(testClockId, MAX_CUSTOMERS_PER_CLOCK);
+    return clock;
   }
 
   async get(scope: CustomerScope, customerId: string): Promise<Customer> {
@@ -197,7 +216,7 @@ export class CustomerService {
     await inTransaction(this.db, async (tx) => {
       const row = await repo.findCustomer(tx, scope.environmentId, customerId, { forUpdate: true });
       if (!row) throw customerNotFound(customerId);
-      if (row.archived_at) throw badRequest(`The customer "${customerId}" is already archived`, 'customer_archived');
+      if (row.archived_at) throw customerAlreadyArchived(customerId);
       const at = this.clock.now();
       if (options.cancelSubscriptions) {
         // The seller archives: a cancellation by the merchant, as the reference names its reasons.

@@ -38,8 +38,8 @@ export interface CounterRow {
   alerts_sent: unknown[];
 }
 
-/** A row of billow_customer_state: a grant (side 1) or a counter (side 2, its columns prefixed with c_). */
-type StateRow = GrantRow & { side: 1 | 2 } & { [K in keyof CounterRow as `c_${K}`]: CounterRow[K] | null };
+/** A row of billow_customer_state: the test clock's time (side 0), a grant (side 1) or a counter (side 2, its columns prefixed with c_). */
+type StateRow = GrantRow & { side: 0 | 1 | 2 } & { [K in keyof CounterRow as `c_${K}`]: CounterRow[K] | null };
 
 /**
  * The two reads behind every entitlement answer and usage report, in one
@@ -69,13 +69,16 @@ export async function findCustomerState(
   customerId: string,
   now: Date,
   featureIdentifier?: string,
-): Promise<{ grants: GrantRow[]; counters: CounterRow[] }> {
+): Promise<{ grants: GrantRow[]; counters: CounterRow[]; testClockTime: Date | null }> {
   const { rows } = await sql<StateRow>`${PREPARED}
     SELECT * FROM billow_customer_state(${environmentId}::uuid, ${customerId}::text, ${now}::timestamptz, ${featureIdentifier ?? null}::text)`.execute(db);
   const grants: GrantRow[] = [];
   const counters: CounterRow[] = [];
+  let testClockTime: Date | null = null;
   for (const row of rows) {
-    if (row.side === 1) {
+    if (row.side === 0) {
+      testClockTime = row.current_period_start;
+    } else if (row.side === 1) {
       grants.push(row);
     } else {
       counters.push({
@@ -89,7 +92,7 @@ export async function findCustomerState(
       });
     }
   }
-  return { grants, counters };
+  return { grants, counters, testClockTime };
 }
 
 export interface AggregateRequest {

@@ -1,6 +1,7 @@
 import { CheckEntitlementsResponse, EntitlementsQuery, ErrorBody } from '@billow/contract';
-import { authOf, sendJson, SERVER_OR_CLIENT, type App } from '../../http/route-types.js';
+import { sendJson, SERVER_OR_CLIENT, type App } from '../../http/route-types.js';
 import type { EntitlementService } from './service.js';
+import { scopeOf } from '../../http/scope.js';
 
 const tags = ['Entitlements'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
@@ -23,7 +24,7 @@ export function entitlementRoutes(app: App, service: EntitlementService): void {
       },
     },
     async (request, reply) => {
-      const { environmentId } = authOf(request);
+      const { environmentId } = scopeOf(request);
       // Already JSON: the response schema documents it, and the body skips serialization.
       const body = await service.checkBody(environmentId, request.query.customer_id, request.query.feature_id);
       return sendJson(reply, body);

@@ -61,6 +61,9 @@ export interface CustomerSnapshot {
   subscriptions: GrantingSubscription[];
   /** The recent counters by usageKey, each subscription's own winning over its predecessors'. */
   counters: Map<string, Counter>;
+  /** The customer's time: their test clock's (sandbox), else the time asked about. */
+  at: Date;
+  onTestClock: boolean;
 }
 
 function subscriptionsOf(rows: GrantRow[]): GrantingSubscription[] {
@@ -120,7 +123,7 @@ export async function loadCustomer(
   at: Date,
   featureIdentifier?: string,
 ): Promise<CustomerSnapshot | null> {
-  const { grants: rows, counters: counterRows } = await findCustomerState(db, environmentId, customerId, at, featureIdentifier);
+  const { grants: rows, counters: counterRows, testClockTime } = await findCustomerState(db, environmentId, customerId, at, featureIdentifier);
   const first = rows[0];
   if (!first) return null;
   const archived = first.customer_archived_at !== null;
@@ -129,6 +132,8 @@ export async function loadCustomer(
     archived,
     subscriptions: archived ? [] : subscriptionsOf(rows),
     counters: countersOf(counterRows),
+    at: testClockTime ?? at,
+    onTestClock: testClockTime !== null,
   };
 }
 
@@ -215,9 +220,10 @@ export async function customerEntitlements(
 ): Promise<CachedEntitlements | null> {
   const snapshot = await loadCustomer(db, environmentId, customerId, at, featureIdentifier);
   if (!snapshot) return null;
-  const usage = await usageOf(db, environmentId, snapshot, at);
-  const answer = computeEntitlements({ subscriptions: snapshot.subscriptions, usage, at, featureIdentifier });
-  return { customerId, ...answer };
+  const usage = await usageOf(db, environmentId, snapshot, snapshot.at);
+  const answer = computeEntitlements({ subscriptions: snapshot.subscriptions, usage, at: snapshot.at, featureIdentifier });
+  // A test clock's time moves only when it is advanced, and the advance announces it: until then the answer holds.
+  return { customerId, ...answer, ...(snapshot.onTestClock ? { validUntil: null } : {}) };
 }
 
 /** The bodies served for a cached answer, kept as long as the answer is: by feature identifier, and WHOLE_ANSWER. */

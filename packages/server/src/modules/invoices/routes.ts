@@ -2,8 +2,9 @@ import { Type } from 'typebox';
 import { ErrorBody, Invoice, InvoiceList, InvoiceListQuery, InvoicePath } from '@billow/contract';
 import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
-import type { LedgerScopeOf } from '../ledger/scope.js';
 import type { InvoiceService } from './service.js';
+import { scopeOf, type RequestScope } from '../../http/scope.js';
+import { invoiceNotPaid } from './errors.js';
 
 const tags = ['Invoices'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
@@ -11,7 +12,37 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody 
 /** Only characters a quoted header parameter can carry. */
 const safeFileName = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_');
 
-export function invoiceRoutes(app: App, service: InvoiceService, scopeOf: LedgerScopeOf): void {
+/** Collects an unpaid renewal invoice now (the billing engine's dunning attempt, asked for by hand). */
+export type InvoiceCollector = (
+  scope: RequestScope,
+  invoiceId: string,
+) => Promise<{ outcome: 'paid' | 'failed' | 'ended'; code: string | null; message: string | null }>;
+
+export function invoiceRoutes(app: App, service: InvoiceService, collect: InvoiceCollector): void {
+  app.post(
+    '/api/v1/invoices/:id/pay/',
+    {
+      config: { auth: SERVER_ONLY },
+      schema: {
+        tags,
+        summary: 'Pay an unpaid renewal invoice now',
+        description:
+          "Ours. Charges the customer's default payment method (else the subscription's) for an OPEN or PAYMENT_FAILED " +
+          'renewal invoice. Paid, the invoice is answered and a past_due subscription is active again; refused, the attempt ' +
+          'is counted on the invoice and the answer is 400 with the reason (card_declined, insufficient_funds, ...).',
+        params: InvoicePath,
+        response: { 200: Invoice, ...errors, 409: ErrorBody, 428: ErrorBody },
+      },
+    },
+    async (request) => {
+      const scope = scopeOf(request);
+      const result = await collect(scope, request.params.id);
+      if (result.outcome !== 'paid') throw invoiceNotPaid(result.code, result.message);
+      return service.get(scope, request.params.id);
+    },
+  );
+
+
   app.get(
     '/api/v1/invoices/',
     {

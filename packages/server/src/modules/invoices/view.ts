@@ -52,5 +52,10 @@ export function toInvoice(row: InvoiceDetailRow, apiBase: string): Invoice {
     paidAt: row.paid_at ? row.paid_at.toISOString() : null,
     modifiedOn: row.modified_at.toISOString(),
     pdfUrl: invoicePdfUrl(apiBase, row.id),
+    periodStart: row.period_start ? row.period_start.toISOString() : null,
+    periodEnd: row.period_end ? row.period_end.toISOString() : null,
+    attemptCount: row.attempt_count,
+    nextPaymentAttempt: row.next_attempt_at ? row.next_attempt_at.toISOString() : null,
+    lastPaymentError: row.status !== 'PAID' && row.failure_code ? { code: row.failure_code, message: row.failure_message } : null,
   };
 }

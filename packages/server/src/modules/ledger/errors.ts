@@ -1,3 +1,7 @@
-import { notFound } from '../../http/errors.js';
+import { badRequest, notFound } from '../../http/errors.js';
 
 export const orderNotFound = (id: string) => notFound(`No order with id "${id}"`, 'order_not_found');
+export const notACalendarDate = (parameter: string, text: string) =>
+  badRequest(`${parameter}: "${text}" is not a calendar date`, 'validation_error');
+export const notADate = (parameter: string, text: string) =>
+  badRequest(`${parameter} must be a date (YYYY-MM-DD) or an ISO 8601 date-time, got "${text}"`, 'validation_error');

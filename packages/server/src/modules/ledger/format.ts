@@ -1,5 +1,5 @@
 import { currencyDigits, formatMinor, fromMinor } from '../../lib/money.js';
-import { badRequest } from '../../http/errors.js';
+import { notACalendarDate, notADate } from './errors.js';
 import { DAY_MS } from '../../lib/time.js';
 
 /** Wire forms of an integer amount: decimal text for orders and invoices, a number for transactions and refunds. */
@@ -36,7 +36,7 @@ function parseBound(text: string, name: string, end: boolean): Date {
   const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(trimmed);
   if (day) {
     const at = new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3])));
-    if (at.toISOString().slice(0, 10) !== trimmed) throw badRequest(`${name}: "${text}" is not a calendar date`, 'validation_error');
+    if (at.toISOString().slice(0, 10) !== trimmed) throw notACalendarDate(name, text);
     // A whole day: end_date=2026-01-31 includes everything on the 31st.
     return end ? new Date(at.getTime() + DAY_MS) : at;
   }
@@ -44,7 +44,7 @@ function parseBound(text: string, name: string, end: boolean): Date {
     const at = new Date(trimmed);
     if (!Number.isNaN(at.getTime())) return end ? new Date(at.getTime() + 1) : at;
   }
-  throw badRequest(`${name} must be a date (YYYY-MM-DD) or an ISO 8601 date-time, got "${text}"`, 'validation_error');
+  throw notADate(name, text);
 }
 
 /** start_date / end_date of the list endpoints, both inclusive. */

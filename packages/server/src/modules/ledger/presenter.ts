@@ -1,21 +1,18 @@
-import type { BillingAddress, Order, OrderSubscriptionSummary, Product } from '@billow/contract';
+import type { BillingAddress, Order, OrderSubscriptionSummary } from '@billow/contract';
 import type { Executor } from '../../db/transaction.js';
 import { summarizeLicenses } from '../licenses/summary.js';
-import { imagesOf, type ProductImageRow } from '../catalog/products/repo.js';
-import { filesOf } from '../catalog/plans/repo.js';
+import { filesOf, imagesOf } from '../catalog/queries.js';
+import { toProduct, type ImageUrls } from '../catalog/products/view.js';
 import { toPlan } from '../catalog/plans/view.js';
 import { currencySymbol, decimalText } from './format.js';
 import * as repo from './repo.js';
+
+export type { ImageUrls };
 
 /** Where links in a representation point: the caller's root and API base. */
 export interface PresentContext {
   baseUrl: string;
   apiBase: string;
-}
-
-/** Public URLs of stored images (the media service provides it). */
-export interface ImageUrls {
-  publicUrl(baseUrl: string, key: string): string;
 }
 
 const INTERVALS: Record<string, string> = {
@@ -63,30 +60,6 @@ export function billingAddressOf(stored: Record<string, unknown> | null): Billin
     postalCode: text('postalCode', 'postal_code'),
     city: text('city'),
     state: text('state'),
-  };
-}
-
-function toProduct(row: repo.ProductRow, images: ProductImageRow[], urls: ImageUrls, baseUrl: string): Product {
-  return {
-    id: row.id,
-    identifier: row.identifier,
-    name: row.name,
-    description: row.description,
-    taxCode: row.tax_code,
-    createdBy: null,
-    isArchived: row.archived_at !== null,
-    images: images
-      .filter((i) => i.product_id === row.id)
-      .map((i) => ({
-        id: i.id,
-        name: i.name,
-        image: urls.publicUrl(baseUrl, i.storage_key),
-        ordering: i.ordering,
-        thumbnail: i.thumbnail,
-        enabled: i.enabled,
-      })),
-    createdOn: row.created_at.toISOString(),
-    modifiedOn: row.modified_at.toISOString(),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Executor } from '../../db/transaction.js';
 import type {
   InvoicesTable,
@@ -17,6 +17,7 @@ import { containsPattern, isCustomer } from '../../db/search.js';
 import type { DateRange } from './format.js';
 
 export type OrderRow = Selectable<OrdersTable>;
+export type InvoiceRow = Selectable<InvoicesTable>;
 export type OrderEventRow = Selectable<OrderEventsTable>;
 export type CustomerRow = Selectable<CustomersTable>;
 export type ProductRow = Selectable<ProductsTable>;
@@ -272,16 +273,22 @@ export async function organizationName(db: Executor, organizationId: string): Pr
 }
 
 /** What the environment has charged in USD so far: the fee schedule changes its rate past a volume threshold. */
-export async function usdChargedVolume(db: Executor, environmentId: string): Promise<number> {
-  const row = await db
+/**
+ * Whether the environment's successful USD charges add up to `thresholdMinor`. The
+ * running sum stops at the first charge that reaches it, so the cost is bounded by
+ * the charges below the threshold, however many come after.
+ */
+export async function usdVolumeReached(db: Executor, environmentId: string, thresholdMinor: number): Promise<boolean> {
+  const running = db
     .selectFrom('transactions')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_minor'), eb.lit(0)).as('total'))
+    .select(sql<number>`sum(amount_minor) OVER (ORDER BY seq ROWS UNBOUNDED PRECEDING)`.as('running'))
     .where('environment_id', '=', environmentId)
     .where('transaction_type', '=', 'CHARGE')
     .where('status', '=', 'success')
     .where('currency', '=', 'USD')
-    .executeTakeFirstOrThrow();
-  return Number(row.total);
+    .as('charges');
+  const row = await db.selectFrom(running).select(sql<number>`1`.as('reached')).where('running', '>=', thresholdMinor).limit(1).executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function insertOrder(db: Executor, row: Insertable<OrdersTable>): Promise<OrderRow> {
@@ -307,4 +314,46 @@ export async function insertOrderEvents(db: Executor, rows: Insertable<OrderEven
 /** A customer's currency is set by their first purchase. */
 export async function setCustomerCurrency(db: Executor, customerId: string, currency: string): Promise<void> {
   await db.updateTable('customers').set({ currency }).where('id', '=', customerId).where('currency', 'is', null).execute();
+}
+
+/** An invoice of the environment, locked for the rest of the transaction. */
+export async function lockInvoice(db: Executor, environmentId: string, id: string): Promise<InvoiceRow | undefined> {
+  return db.selectFrom('invoices').selectAll().where('environment_id', '=', environmentId).where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export async function updateInvoice(db: Executor, id: string, changes: Updateable<InvoicesTable>): Promise<InvoiceRow> {
+  return db.updateTable('invoices').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateOrder(db: Executor, id: string, changes: Updateable<OrdersTable>): Promise<OrderRow> {
+  return db.updateTable('orders').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** The subscriptions' renewal invoices still to be paid (OPEN or PAYMENT_FAILED), oldest first. */
+export async function unpaidInvoicesOf(db: Executor, subscriptionIds: string[]): Promise<InvoiceRow[]> {
+  if (subscriptionIds.length === 0) return [];
+  return db
+    .selectFrom('invoices')
+    .selectAll()
+    .where('subscription_id', 'in', subscriptionIds)
+    .where('status', 'in', ['OPEN', 'PAYMENT_FAILED'])
+    .orderBy('seq')
+    .execute();
+}
+
+/**
+ * A new default method is how a customer fixes a failed payment: the customer's unpaid
+ * renewal invoices still in dunning are tried again at `at`, rather than at their next date.
+ */
+export async function bringCollectionForward(db: Executor, customerPk: string, at: Date): Promise<number> {
+  const rows = await db
+    .updateTable('invoices')
+    .set({ next_attempt_at: at })
+    .where('customer_id', '=', customerPk)
+    .where('status', 'in', ['OPEN', 'PAYMENT_FAILED'])
+    .where('next_attempt_at', 'is not', null)
+    .where('next_attempt_at', '>', at)
+    .returning('id')
+    .execute();
+  return rows.length;
 }

@@ -63,3 +63,29 @@ export async function orderWebhookParts(db: Executor, order: repo.OrderRow): Pro
   if (!customer || !product || !plan || !version) throw new Error(`Order ${order.id} refers to rows that are missing`);
   return { customer, product, plan, version };
 }
+
+/** What the `invoice.*` events carry about an invoice. */
+export function invoiceWebhookObject(
+  invoice: Pick<repo.InvoiceRow, 'id' | 'status' | 'paid_at' | 'total_minor' | 'currency' | 'due_at' | 'order_id' | 'issued_at' | 'modified_at'>,
+  parts: { customer: repo.CustomerRow; product: { id: string; name: string }; subscriptionId: string | null },
+  organizationId: string,
+) {
+  return {
+    id: invoice.id,
+    object: 'invoice',
+    status: invoice.status,
+    paid_at: invoice.paid_at ? invoice.paid_at.toISOString() : null,
+    amount_total: decimalText(invoice.total_minor, invoice.currency),
+    amount_total_units: invoice.total_minor,
+    currency: invoice.currency,
+    due_date: invoice.due_at ? invoice.due_at.toISOString() : null,
+    order_id: invoice.order_id,
+    customer_id: parts.customer.id,
+    customer: customerWebhookObject(parts.customer),
+    subscription_id: parts.subscriptionId,
+    organization: organizationId,
+    product: { id: parts.product.id, name: parts.product.name },
+    created_on: invoice.issued_at.toISOString(),
+    modified_on: invoice.modified_at.toISOString(),
+  };
+}

@@ -13,9 +13,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connect.js';
 import type { Clock } from '../../lib/clock.js';
 import { ApiError } from '../../http/errors.js';
-import { authOf, SERVER_OR_CLIENT, type App } from '../../http/route-types.js';
+import { SERVER_OR_CLIENT, type App } from '../../http/route-types.js';
 import { activationFailed, LicenseProblem, validationProblem } from './errors.js';
 import { LicenseService } from './service.js';
+import { scopeOf } from '../../http/scope.js';
 
 const tags = ['License keys'];
 /** Authentication, and an Idempotency-Key reused with another body. */
@@ -93,7 +94,7 @@ export function licenseRoutes(app: App, deps: { db: Db; clock: Clock }): void {
       answer(
         request,
         reply,
-        async () => reply.code(201).send(await service.activate(authOf(request), request.body)),
+        async () => reply.code(201).send(await service.activate(scopeOf(request), request.body)),
         activationFailed,
       ),
   );
@@ -114,7 +115,7 @@ export function licenseRoutes(app: App, deps: { db: Db; clock: Clock }): void {
         response: { 200: LicenseDeactivation, 400: LicenseFieldErrors, 404: LicenseErrorBody, ...common },
       },
     },
-    async (request, reply) => answer(request, reply, async () => service.deactivate(authOf(request), request.body)),
+    async (request, reply) => answer(request, reply, async () => service.deactivate(scopeOf(request), request.body)),
   );
 
   app.post(
@@ -136,7 +137,7 @@ export function licenseRoutes(app: App, deps: { db: Db; clock: Clock }): void {
     },
     async (request, reply) =>
       answer(request, reply, async () => {
-        const { status, body } = await service.validate(authOf(request), request.body);
+        const { status, body } = await service.validate(scopeOf(request), request.body);
         return reply.code(status).send(body);
       }),
   );

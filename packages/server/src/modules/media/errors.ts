@@ -32,3 +32,10 @@ export const uploadFormUsed = () =>
     'upload_form_used',
     'This upload form has already been used: a form uploads one file, once. Request a new upload with POST /media/.',
   );
+export const uploadNotMultipart = () =>
+  new ApiError(415, 'unsupported_media_type', 'Send the upload as multipart/form-data, with the file last in a field named "file"');
+export const malformedForm = (reason: string) =>
+  badRequest(`The upload is not a valid multipart/form-data body: ${reason}`);
+export const unknownFormField = (fieldName: string) => badRequest(`The form field "${fieldName}" is not part of the upload`);
+export const fileFieldNotLast = () => badRequest('The file must be sent last, in a field named "file"');
+export const fileFieldMissing = () => badRequest('The form has no "file" field');

@@ -1,9 +1,17 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { ApiError, badRequest } from '../../http/errors.js';
+import { ApiError } from '../../http/errors.js';
 import type { App } from '../../http/route-types.js';
-import { fileTooLarge, mediaNotFound } from './errors.js';
+import {
+  fileFieldMissing,
+  fileFieldNotLast,
+  fileTooLarge,
+  malformedForm,
+  mediaNotFound,
+  unknownFormField,
+  uploadNotMultipart,
+} from './errors.js';
 import { attachmentDisposition } from './file-names.js';
 import { DOWNLOAD_PATH, type DownloadQuery, type LocalDiskStore, UPLOAD_FIELDS, UPLOAD_PATH } from './local-store.js';
 import { sendFile } from './serve.js';
@@ -12,9 +20,6 @@ import type { MediaService } from './service.js';
 /** Room for the form fields and multipart framing around the file itself. */
 const FORM_OVERHEAD_BYTES = 64 * 1024;
 const uploadFields = new Set<string>(UPLOAD_FIELDS);
-
-const unsupportedMediaType = () =>
-  new ApiError(415, 'unsupported_media_type', 'Send the upload as multipart/form-data, with the file last in a field named "file"');
 
 /**
  * Errors of a malformed form arrive as plain errors from the multipart parser:
@@ -27,7 +32,7 @@ function uploadError(error: unknown, maxUploadBytes: number): unknown {
   if (e?.code === 'FST_REQ_FILE_TOO_LARGE') return fileTooLarge(maxUploadBytes);
   if (e?.syscall) return error;
   if (e?.statusCode && e.statusCode >= 400 && e.statusCode < 500) return error;
-  return badRequest(`The upload is not a valid multipart/form-data body: ${e?.message ?? 'it could not be read'}`);
+  return malformedForm(e?.message ?? 'it could not be read');
 }
 
 /** The form's fields, then its file streamed into the store: the S3 form-upload protocol, each form once. */
@@ -35,16 +40,16 @@ async function receiveForm(request: FastifyRequest, store: LocalDiskStore, media
   const fields: Record<string, string> = {};
   for await (const part of request.parts()) {
     if (part.type === 'field') {
-      if (!uploadFields.has(part.fieldname)) throw badRequest(`The form field "${part.fieldname}" is not part of the upload`);
+      if (!uploadFields.has(part.fieldname)) throw unknownFormField(part.fieldname);
       fields[part.fieldname] = String(part.value);
       continue;
     }
-    if (part.fieldname !== 'file') throw badRequest('The file must be sent last, in a field named "file"');
+    if (part.fieldname !== 'file') throw fileFieldNotLast();
     const policy = await store.verifyUpload(fields);
     await media.throughFormOnce(policy.key, () => store.receive(policy, part.file));
     return;
   }
-  throw badRequest('The form has no "file" field');
+  throw fileFieldMissing();
 }
 
 /** Routes that stand in for S3 when files are on local disk: the upload form target and signed downloads. */
@@ -63,7 +68,7 @@ export function localStoreRoutes(app: App, store: LocalDiskStore, media: MediaSe
       reply.header('access-control-allow-origin', '*');
       const declared = Number(request.headers['content-length']);
       if (declared > maxUploadBytes + FORM_OVERHEAD_BYTES) throw fileTooLarge(maxUploadBytes);
-      if (!request.isMultipart()) throw unsupportedMediaType();
+      if (!request.isMultipart()) throw uploadNotMultipart();
       try {
         await receiveForm(request, store, media);
       } catch (error) {

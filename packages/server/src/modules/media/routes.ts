@@ -1,12 +1,13 @@
 import { ErrorBody, MediaUpload, MediaUploadCreate } from '@billow/contract';
 import { Type } from 'typebox';
-import { authOf, SERVER_ONLY, type App } from '../../http/route-types.js';
+import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import { mediaNotFound } from './errors.js';
 import { isPublicKey } from './keys.js';
 import { LocalDiskStore } from './local-store.js';
 import { localStoreRoutes } from './local-routes.js';
 import { sendFile } from './serve.js';
 import { requestBaseUrl, type MediaService } from './service.js';
+import { scopeOf } from '../../http/scope.js';
 
 const PUBLIC_REDIRECT_TTL_SECONDS = 60 * 60;
 
@@ -24,7 +25,7 @@ export function mediaRoutes(app: App, media: MediaService): void {
         response: { 200: MediaUpload, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
       },
     },
-    async (request) => media.createUpload(authOf(request), request.body, requestBaseUrl(request)),
+    async (request) => media.createUpload(scopeOf(request), request.body, requestBaseUrl(request)),
   );
 
   const store = media.store;

@@ -1,8 +1,9 @@
 import { ErrorBody, ProductOffering, ProductOfferingPath, ProductOfferingQuery } from '@billow/contract';
-import { authOf, SERVER_OR_CLIENT, type App } from '../../http/route-types.js';
+import { SERVER_OR_CLIENT, type App } from '../../http/route-types.js';
 import type { Db } from '../../db/connect.js';
 import type { Clock } from '../../lib/clock.js';
 import { OfferingService } from './service.js';
+import { scopeOf } from '../../http/scope.js';
 
 const tags = ['Monetization'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
@@ -40,7 +41,7 @@ export function monetizationRoutes(app: App, { db, clock }: MonetizationDeps): v
       },
     },
     async (request) => {
-      const auth = authOf(request);
+      const auth = scopeOf(request);
       return service.productOffering(
         { organizationId: auth.organizationId, environmentId: auth.environmentId, keyKind: auth.kind, callerIp: request.ip },
         request.params.product_id,

@@ -3,18 +3,15 @@ import { countryOfIp } from '../../lib/geoip.js';
 import type { EntitlementDetails, OfferingSubscription, ProductOffering, ProductOfferingQuery } from '@billow/contract';
 import type { Clock } from '../../lib/clock.js';
 import type { Db } from '../../db/connect.js';
-import { badRequest } from '../../http/errors.js';
 import { normalizeCountry } from '../../lib/countries.js';
 import { isCurrency } from '../../lib/money.js';
-import { listEntitlements } from '../catalog/entitlements/repo.js';
+import { findFeaturesById, findProduct, listEntitlements, listPrices, toStored } from '../catalog/queries.js';
 import { productNotFound } from '../catalog/errors.js';
-import { findFeaturesById } from '../catalog/features/repo.js';
-import { listPrices, toStored } from '../catalog/prices/repo.js';
 import { FALLBACK_CURRENCY } from '../catalog/prices/service.js';
-import { findProduct } from '../catalog/products/repo.js';
-import { findCustomer } from '../customers/repo.js';
+import { findCustomer } from '../customers/queries.js';
 import { buildOffering, offeringSubscription, type OfferingFeatureInput, type OfferingPlanInput } from './offering.compute.js';
 import * as repo from './repo.js';
+import { invalidCurrencyCode, invalidIpAddress } from './errors.js';
 
 export interface OfferingScope {
   organizationId: string;
@@ -25,13 +22,11 @@ export interface OfferingScope {
   callerIp: string;
 }
 
-const invalidQuery = (detail: string) => badRequest(`query parameter ${detail}`, 'validation_error');
-
 /** `currency_code`, upper-cased, or null; a code that is not ISO 4217 is refused. */
 function requestedCurrency(raw: string | undefined): string | null {
   const code = raw?.trim().toUpperCase();
   if (!code) return null;
-  if (!isCurrency(code)) throw invalidQuery(`currency_code: "${raw}" is not an ISO 4217 currency code`);
+  if (!isCurrency(code)) throw invalidCurrencyCode(raw);
   return code;
 }
 
@@ -50,7 +45,7 @@ function enabledPlans(raw: string | undefined): string[] | null {
 function addressToLocate(scope: OfferingScope, raw: string | undefined): string | null {
   if (scope.keyKind !== 'server') return scope.callerIp;
   if (raw === undefined) return null;
-  if (isIP(raw.trim()) === 0) throw invalidQuery(`ip_address: "${raw}" is not an IPv4 or IPv6 address`);
+  if (isIP(raw.trim()) === 0) throw invalidIpAddress(raw);
   return raw.trim();
 }
 

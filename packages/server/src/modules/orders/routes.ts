@@ -1,13 +1,13 @@
 import { ErrorBody, Order, OrderEventList, OrderList, OrderListQuery, OrderPath, PageQuery } from '@billow/contract';
 import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
-import type { LedgerScopeOf } from '../ledger/scope.js';
 import type { OrderService } from './service.js';
+import { scopeOf } from '../../http/scope.js';
 
 const tags = ['Orders'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
-export function orderRoutes(app: App, service: OrderService, scopeOf: LedgerScopeOf): void {
+export function orderRoutes(app: App, service: OrderService): void {
   app.get(
     '/api/v1/orders/',
     {

@@ -4,10 +4,10 @@ import type { PageRequest } from '../../http/pagination.js';
 import { orderNotFound } from '../ledger/errors.js';
 import { dateRange, searchTerm } from '../ledger/format.js';
 import type { OrderPresenter } from '../ledger/presenter.js';
-import * as repo from '../ledger/repo.js';
+import * as ledger from '../ledger/queries.js';
 import type { LedgerScope } from '../ledger/scope.js';
 
-export function toOrderEvent(row: repo.OrderEventRow): OrderEvent {
+export function toOrderEvent(row: ledger.OrderEventRow): OrderEvent {
   return {
     id: row.id,
     order: row.order_id,
@@ -26,7 +26,7 @@ export class OrderService {
   ) {}
 
   async list(scope: LedgerScope, query: OrderListQuery, page: PageRequest): Promise<{ count: number; results: Order[] }> {
-    const filters: repo.OrderFilters = {
+    const filters: ledger.OrderFilters = {
       customer: query.customer_id?.trim(),
       search: searchTerm(query.search),
       status: query.status,
@@ -34,15 +34,15 @@ export class OrderService {
       isRenewal: query.is_renewal,
       paid: dateRange(query.start_date, query.end_date),
     };
-    const count = await repo.countOrders(this.db, scope.environmentId, filters);
+    const count = await ledger.countOrders(this.db, scope.environmentId, filters);
     if (page.offset >= count) return { count, results: [] };
-    const rows = await repo.listOrders(this.db, scope.environmentId, filters, page.pageSize, page.offset);
+    const rows = await ledger.listOrders(this.db, scope.environmentId, filters, page.pageSize, page.offset);
     return { count, results: await this.presenter.present(this.db, scope, rows) };
   }
 
   /** An order the API may show: PENDING orders are not (their payment never completed). */
-  private async visible(scope: LedgerScope, id: string): Promise<repo.OrderRow> {
-    const row = await repo.findOrder(this.db, scope.environmentId, id);
+  private async visible(scope: LedgerScope, id: string): Promise<ledger.OrderRow> {
+    const row = await ledger.findOrder(this.db, scope.environmentId, id);
     if (!row || row.status === 'PENDING') throw orderNotFound(id);
     return row;
   }
@@ -53,9 +53,9 @@ export class OrderService {
 
   async events(scope: LedgerScope, id: string, page: PageRequest): Promise<{ count: number; results: OrderEvent[] }> {
     const order = await this.visible(scope, id);
-    const count = await repo.countOrderEvents(this.db, order);
+    const count = await ledger.countOrderEvents(this.db, order);
     if (page.offset >= count) return { count, results: [] };
-    const rows = await repo.listOrderEvents(this.db, order, page.pageSize, page.offset);
+    const rows = await ledger.listOrderEvents(this.db, order, page.pageSize, page.offset);
     return { count, results: rows.map(toOrderEvent) };
   }
 }

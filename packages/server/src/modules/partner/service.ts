@@ -2,9 +2,9 @@ import type { PartnerOrganization, PartnerOrganizationCreate } from '@billow/con
 import type { Clock } from '../../lib/clock.js';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, isUniqueViolation } from '../../db/transaction.js';
-import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { createOrganizationIn, type CreatedOrganization } from '../tenancy/service.js';
 import * as repo from './repo.js';
+import { duplicateEmail, duplicateExternalId, externalIdNotFound, organizationNotFound } from './errors.js';
 
 type OrgRow = NonNullable<Awaited<ReturnType<typeof repo.findById>>>;
 
@@ -23,10 +23,6 @@ function toPartnerOrganization(row: OrgRow, keys: CreatedOrganization | null): P
     createdOn: row.created_at.toISOString(),
   };
 }
-
-const duplicateExternalId = (externalId: string) =>
-  badRequest(`An organization with externalId "${externalId}" already exists`, 'duplicate_external_id');
-const duplicateEmail = (email: string) => conflict(`An account with email "${email}" already exists`, 'email_exists');
 
 export class PartnerService {
   constructor(
@@ -65,13 +61,13 @@ export class PartnerService {
 
   async get(partnerId: string, id: string): Promise<PartnerOrganization> {
     const row = /^[0-9a-f-]{36}$/i.test(id) ? await repo.findById(this.db, partnerId, id) : undefined;
-    if (!row) throw notFound(`No organization ${id} provisioned by this partner`, 'organization_not_found');
+    if (!row) throw organizationNotFound(id);
     return toPartnerOrganization(row, null);
   }
 
   async getByExternalId(partnerId: string, externalId: string): Promise<PartnerOrganization> {
     const row = await repo.findByExternalId(this.db, partnerId, externalId);
-    if (!row) throw notFound(`No organization with externalId "${externalId}"`, 'organization_not_found');
+    if (!row) throw externalIdNotFound(externalId);
     return toPartnerOrganization(row, null);
   }
 }

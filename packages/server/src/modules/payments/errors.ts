@@ -30,3 +30,12 @@ export const invalidCardField = (field: string, detail: string): ApiError =>
 
 export const methodNotUsable = (id: number): ApiError =>
   badRequest(`The payment method ${id} is not usable yet (its status is requires_action)`, 'payment_method_unusable');
+
+export const paymentProviderRequired = (): ApiError =>
+  new ApiError(
+    428,
+    'payment_provider_required',
+    'Production payments need a payment provider configured for the organization, and none is configured. ' +
+      'This version of Billow has no production provider yet (Stripe is planned; see docs/billing.md, "Payment providers"), ' +
+      'so production takes only free purchases. The sandbox environment (the /sandbox base URL) works without one, with test cards.',
+  );

@@ -4,7 +4,8 @@ import type { Db } from '../../db/connect.js';
 import { inTransaction, type Executor } from '../../db/transaction.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { Clock } from '../../lib/clock.js';
-import { findCustomer } from '../customers/repo.js';
+import { findCustomer, testClockTimeOf } from '../customers/queries.js';
+import { bringCollectionForward } from '../ledger/queries.js';
 import { recordEvent } from '../events/writer.js';
 import { cardBrand, cardDetails, luhnValid, normalizeCardNumber, sandboxCardRef } from './cards.js';
 import {
@@ -159,6 +160,11 @@ export function checkCard(input: Pick<PaymentMethodCreate, 'cardNumber' | 'expMo
   return { digits, expMonth: input.expMonth, expYear };
 }
 
+/** A new default method: the customer's invoices in dunning are tried again with it, at the customer's time. */
+async function retryUnpaidInvoices(tx: Executor, customerPk: string, at: Date): Promise<void> {
+  await bringCollectionForward(tx, customerPk, (await testClockTimeOf(tx, customerPk)) ?? at);
+}
+
 export class PaymentMethodService {
   constructor(
     private readonly db: Db,
@@ -202,6 +208,7 @@ export class PaymentMethodService {
         at,
       });
       await recordPaymentMethodEvent(tx, 'payment_method.created', { scope, row, customer, at });
+      if (row.is_default) await retryUnpaidInvoices(tx, customer.id, at);
       return presentPaymentMethod(row, customer);
     });
   }
@@ -233,6 +240,7 @@ export class PaymentMethodService {
         });
       }
       const promoted = await repo.setDefaultFlag(tx, method.id, true, at);
+      await retryUnpaidInvoices(tx, customer.id, at);
       await recordPaymentMethodEvent(tx, 'payment_method.updated', {
         scope,
         row: promoted,
@@ -243,4 +251,11 @@ export class PaymentMethodService {
       return presentPaymentMethod(promoted, customer);
     });
   }
+}
+
+/** A method of the environment that can still be charged (succeeded, not deleted), by id. */
+export async function chargeableMethodById(tx: Executor, environmentId: string, id: number | null): Promise<repo.PaymentMethodRow | undefined> {
+  if (id === null) return undefined;
+  const method = await repo.findPaymentMethod(tx, environmentId, id);
+  return method?.status === 'succeeded' ? method : undefined;
 }

@@ -15,7 +15,11 @@ export interface ChargeRequest {
 export type ChargeOutcome =
   | { status: 'succeeded'; providerRef: string }
   | { status: 'requires_action'; providerRef: string }
-  | { status: 'failed'; code: 'card_declined' | 'insufficient_funds' | 'authentication_required' | 'processing_error'; message: string };
+  | {
+      status: 'failed';
+      code: 'card_declined' | 'insufficient_funds' | 'authentication_required' | 'processing_error' | 'stolen_card';
+      message: string;
+    };
 
 export interface RefundRequest {
   /** The provider reference of the charge being refunded. */

@@ -1,5 +1,5 @@
 import type { EnvironmentKind } from '../../config.js';
-import { ApiError } from '../../http/errors.js';
+import { paymentProviderRequired } from './errors.js';
 import type { PaymentProvider } from './provider.js';
 import { SandboxProvider } from './sandbox-provider.js';
 
@@ -37,15 +37,6 @@ export function paymentProviderFor(environment: EnvironmentKind): PaymentProvide
 export function sandboxProvider(): SandboxProvider {
   return builtInSandbox;
 }
-
-export const paymentProviderRequired = (): ApiError =>
-  new ApiError(
-    428,
-    'payment_provider_required',
-    'Production payments need a payment provider configured for the organization, and none is configured. ' +
-      'This version of Billow has no production provider yet (Stripe is planned; see docs/billing.md, "Payment providers"), ' +
-      'so production takes only free purchases. The sandbox environment (the /sandbox base URL) works without one, with test cards.',
-  );
 
 /** The environment's provider; 428 `payment_provider_required` when it has none. */
 export function requireProvider(environment: EnvironmentKind): PaymentProvider {

@@ -9,9 +9,10 @@ import {
 } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
 import { pageOf, pageRequest } from '../../http/pagination.js';
-import { authOf, SERVER_ONLY, type App } from '../../http/route-types.js';
+import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import type { Clock } from '../../lib/clock.js';
 import { PaymentMethodService } from './methods.service.js';
+import { scopeOf } from '../../http/scope.js';
 
 const tags = ['Payment methods'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
@@ -35,7 +36,7 @@ export function paymentMethodRoutes(app: App, deps: { db: Db; clock: Clock }): v
     async (request) => {
       const at = pageRequest(request.query);
       const { count, results } = await service.list(
-        authOf(request),
+        scopeOf(request),
         { customerId: request.query.customer_id, customerEmail: request.query.customer_email },
         at,
       );
@@ -63,7 +64,7 @@ export function paymentMethodRoutes(app: App, deps: { db: Db; clock: Clock }): v
       },
     },
     async (request, reply) => {
-      const method = await service.attach(authOf(request), request.body);
+      const method = await service.attach(scopeOf(request), request.body);
       return reply.code(201).send(method);
     },
   );
@@ -86,6 +87,6 @@ export function paymentMethodRoutes(app: App, deps: { db: Db; clock: Clock }): v
         request.body ??= {};
       },
     },
-    async (request) => service.makeDefault(authOf(request), request.params.id),
+    async (request) => service.makeDefault(scopeOf(request), request.params.id),
   );
 }

@@ -15,6 +15,8 @@ export const SANDBOX_CARDS = {
   declined: '4000000000000002',
   authenticationRequired: '4000002500003155',
   insufficientFunds: '4000000000009995',
+  /** Reported stolen: a hard decline, which dunning does not retry on the same card. */
+  stolen: '4000000000009979',
 } as const;
 
 /** How many idempotency keys each operation remembers; the oldest are forgotten first. */
@@ -55,6 +57,7 @@ function checkAmount(amountMinor: number, currency: string): void {
  * - 4242 4242 4242 4242 and any other Luhn-valid number succeed;
  * - 4000 0000 0000 0002 is declined (`card_declined`);
  * - 4000 0000 0000 9995 has insufficient funds (`insufficient_funds`);
+ * - 4000 0000 0000 9979 is reported stolen (`stolen_card`, a hard decline);
  * - 4000 0025 0000 3155 needs authentication: off session (API charges,
  *   renewals) it fails with `authentication_required`; on session it answers
  *   `requires_action`, and `confirm()` completes or fails it.
@@ -118,6 +121,8 @@ function outcomeOf(request: ChargeRequest): ChargeOutcome {
       return failed('card_declined', 'The card was declined');
     case SANDBOX_CARDS.insufficientFunds:
       return failed('insufficient_funds', 'The card has insufficient funds');
+    case SANDBOX_CARDS.stolen:
+      return failed('stolen_card', 'The card was reported stolen');
     case SANDBOX_CARDS.authenticationRequired:
       return request.offSession
         ? failed(

@@ -1,13 +1,13 @@
 import { ErrorBody, Refund, RefundCreate, RefundList, RefundListQuery, RefundPath } from '@billow/contract';
 import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
-import type { LedgerScopeOf } from '../ledger/scope.js';
 import type { RefundService } from './service.js';
+import { scopeOf } from '../../http/scope.js';
 
 const tags = ['Refunds'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
-export function refundRoutes(app: App, service: RefundService, scopeOf: LedgerScopeOf): void {
+export function refundRoutes(app: App, service: RefundService): void {
   app.get(
     '/api/v1/refunds/',
     {

@@ -11,7 +11,7 @@ import { requireProvider } from '../payments/providers.js';
 import { orderNotFound } from '../ledger/errors.js';
 import { dateRange, decimalText, majorNumber, searchTerm } from '../ledger/format.js';
 import type { OrderPresenter } from '../ledger/presenter.js';
-import * as orders from '../ledger/repo.js';
+import * as orders from '../ledger/queries.js';
 import type { LedgerScope } from '../ledger/scope.js';
 import { orderWebhookParts } from '../ledger/webhook.js';
 import type { RefundOutcome } from '../payments/provider.js';

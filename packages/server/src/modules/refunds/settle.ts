@@ -3,7 +3,7 @@ import type { EnvironmentKind } from '../../config.js';
 import { newId } from '../../lib/crypto.js';
 import { splitRefund } from '../billing/refunds.compute.js';
 import { recordEvent } from '../events/writer.js';
-import * as orders from '../ledger/repo.js';
+import * as orders from '../ledger/queries.js';
 import { orderWebhookObject, type orderWebhookParts } from '../ledger/webhook.js';
 import * as repo from './repo.js';
 import { refundWebhookObject } from './webhook.js';

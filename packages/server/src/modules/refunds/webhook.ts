@@ -1,5 +1,5 @@
 import { decimalText } from '../ledger/format.js';
-import type * as orders from '../ledger/repo.js';
+import type * as orders from '../ledger/queries.js';
 import { customerWebhookObject } from '../ledger/webhook.js';
 import type * as repo from './repo.js';
 

@@ -1,27 +1,30 @@
 import type { SubscriptionUpdate } from '@billow/contract';
-import { badRequest } from '../../http/errors.js';
 import { addPeriod, isRecurring } from '../billing/billing-periods.compute.js';
 import { prorate } from '../billing/proration.compute.js';
 import type { SubscriptionRow } from './repo.js';
+import {
+  changeNotRecurring,
+  invalidTrialEnd,
+  notUpdatable,
+  oneTimePurchaseNotUpdatable,
+  unsupportedPaymentBehavior,
+} from './errors.js';
 
 const LIVE = ['active', 'trialing', 'past_due'];
 
 /** Why the subscription can't take this change, as a 400; nothing when it can. */
 export function assertChangeable(row: SubscriptionRow, input: SubscriptionUpdate): void {
   if (!LIVE.includes(row.status)) {
-    throw badRequest(`The subscription is ${row.status}; only an active or trialing subscription can change`, 'not_updatable');
+    throw notUpdatable(row.status);
   }
   if (row.charge_period === 'ONE_TIME') {
-    throw badRequest(
-      'A one-time purchase does not change plan or period; sell the new plan with POST /subscriptions/create/ or POST /charges/',
-      'not_updatable',
-    );
+    throw oneTimePurchaseNotUpdatable();
   }
   if (!isRecurring(input.chargePeriod)) {
-    throw badRequest(`chargePeriod ${input.chargePeriod} is not recurring`, 'invalid_charge_period');
+    throw changeNotRecurring(input.chargePeriod);
   }
   if (input.paymentBehavior && input.paymentBehavior !== 'activate_on_payment') {
-    throw badRequest('paymentBehavior may only be activate_on_payment', 'validation_error');
+    throw unsupportedPaymentBehavior();
   }
 }
 
@@ -31,7 +34,7 @@ function trialEndOf(row: SubscriptionRow, input: SubscriptionUpdate, now: Date):
   if (!input.trialEnd) return row.status === 'trialing' ? row.trial_end : null;
   const at = new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(input.trialEnd) ? input.trialEnd : `${input.trialEnd}Z`);
   if (Number.isNaN(at.getTime()) || at.getTime() <= now.getTime()) {
-    throw badRequest('trialEnd must be "now" or a date-time in the future', 'validation_error');
+    throw invalidTrialEnd();
   }
   return at;
 }

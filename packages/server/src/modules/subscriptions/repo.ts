@@ -63,16 +63,6 @@ export async function listSubscriptions(db: Executor, filter: ListFilter, limit:
   return listQuery(db, filter).selectAll().orderBy('seq', 'desc').limit(limit).offset(offset).execute();
 }
 
-export async function expiredPendingUpdates(db: Executor, now: Date): Promise<SubscriptionRow[]> {
-  return db
-    .selectFrom('subscriptions')
-    .selectAll()
-    .where('status', '=', 'incomplete')
-    .where('pending_expires_at', '<=', now)
-    .limit(500)
-    .execute();
-}
-
 /**
  * The customer's subscriptions that would bill again or are waiting to: live recurring
  * ones and pending changes (incomplete), locked, oldest first. ONE_TIME records are not
@@ -128,7 +118,63 @@ export async function customerPkOf(db: Executor, environmentId: string, customer
 }
 
 /** The seller's customerId of a customer, by its primary key. */
+/** The identifier of the subscription's customer (one query where findSubscription and customerIdOf take two); undefined: no such subscription. */
+export async function customerIdOfSubscription(db: Executor, environmentId: string, id: string): Promise<string | undefined> {
+  if (!isUuid(id)) return undefined;
+  const row = await db
+    .selectFrom('subscriptions as s')
+    .innerJoin('customers as c', 'c.id', 's.customer_id')
+    .select('c.customer_id')
+    .where('s.environment_id', '=', environmentId)
+    .where('s.id', '=', id)
+    .executeTakeFirst();
+  return row?.customer_id;
+}
+
 export async function customerIdOf(db: Executor, customerPk: string): Promise<string> {
   const row = await db.selectFrom('customers').select('customer_id').where('id', '=', customerPk).executeTakeFirstOrThrow();
   return row.customer_id;
+}
+
+const LIVE_STATUSES = ['active', 'trialing', 'past_due'] as const;
+
+/**
+ * Subscriptions of real-time customers (no test clock) with something due by `at`: a
+ * period end, a trial end, a scheduled end, or an attempt to collect an unpaid invoice.
+ * Each condition reads its own partial index.
+ */
+export async function dueSubscriptions(db: Executor, at: Date, limit: number): Promise<{ id: string; environment_id: string }[]> {
+  const live = db.selectFrom('subscriptions as s').innerJoin('customers as c', 'c.id', 's.customer_id').where('c.test_clock_id', 'is', null);
+  const [renewals, trials, ends, attempts] = await Promise.all([
+    live.select(['s.id', 's.environment_id']).where('s.status', 'in', ['active', 'past_due']).where('s.current_period_end', '<=', at).orderBy('s.current_period_end').limit(limit).execute(),
+    live.select(['s.id', 's.environment_id']).where('s.status', '=', 'trialing').where('s.trial_end', '<=', at).orderBy('s.trial_end').limit(limit).execute(),
+    live.select(['s.id', 's.environment_id']).where('s.status', 'in', [...LIVE_STATUSES]).where('s.end_date', '<=', at).orderBy('s.end_date').limit(limit).execute(),
+    live
+      .innerJoin('invoices as i', 'i.subscription_id', 's.id')
+      .select(['s.id', 's.environment_id'])
+      .where('i.status', 'in', ['OPEN', 'PAYMENT_FAILED'])
+      .where('i.next_attempt_at', '<=', at)
+      .where('s.status', 'in', [...LIVE_STATUSES])
+      .orderBy('i.next_attempt_at')
+      .limit(limit)
+      .execute(),
+  ]);
+  const unique = new Map([...ends, ...attempts, ...trials, ...renewals].map((row) => [row.id, row]));
+  return [...unique.values()].slice(0, limit);
+}
+
+/** The live subscriptions of the customers attached to a test clock. */
+export async function liveSubscriptionsOnClock(db: Executor, testClockId: string): Promise<SubscriptionRow[]> {
+  return db
+    .selectFrom('subscriptions as s')
+    .innerJoin('customers as c', 'c.id', 's.customer_id')
+    .selectAll('s')
+    .where('c.test_clock_id', '=', testClockId)
+    .where('s.status', 'in', [...LIVE_STATUSES])
+    .execute();
+}
+
+/** A subscription by id alone, for background work that knows no environment but the row's own. */
+export async function findSubscriptionById(db: Executor, id: string): Promise<SubscriptionRow | undefined> {
+  return db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -8,28 +8,18 @@ import {
   SubscriptionList,
   SubscriptionListQuery,
   SubscriptionUpdate,
+  UpcomingInvoice,
 } from '@billow/contract';
-import type { FastifyRequest } from 'fastify';
 import { pageOf, pageRequest } from '../../http/pagination.js';
-import { authOf, SERVER_ONLY, SERVER_OR_CLIENT, type App } from '../../http/route-types.js';
-import { apiBaseUrl } from '../../http/urls.js';
-import type { SubscriptionScope, SubscriptionService } from './service.js';
+import { SERVER_ONLY, SERVER_OR_CLIENT, type App } from '../../http/route-types.js';
+import type { SubscriptionService } from './service.js';
+import { scopeOf } from '../../http/scope.js';
 
 const tags = ['Subscriptions'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 const SubscriptionPath = Type.Object({ subscriptionId: Type.String({ minLength: 1, maxLength: 100 }) });
 
-export function subscriptionRoutes(app: App, service: SubscriptionService, publicUrl: string | null): void {
-  const scopeOf = (request: FastifyRequest): SubscriptionScope => {
-    const auth = authOf(request);
-    return {
-      organizationId: auth.organizationId,
-      environmentId: auth.environmentId,
-      environment: auth.environment,
-      apiBase: apiBaseUrl(request, publicUrl),
-    };
-  };
-
+export function subscriptionRoutes(app: App, service: SubscriptionService): void {
   app.get(
     '/api/v1/subscriptions/',
     {
@@ -73,6 +63,24 @@ export function subscriptionRoutes(app: App, service: SubscriptionService, publi
       schema: { tags, summary: 'Retrieve a subscription', params: SubscriptionPath, response: { 200: Subscription, ...errors } },
     },
     async (request) => service.get(scopeOf(request), request.params.subscriptionId),
+  );
+
+  app.get(
+    '/api/v1/subscriptions/:subscriptionId/upcoming-invoice/',
+    {
+      config: { auth: SERVER_ONLY },
+      schema: {
+        tags,
+        summary: 'Preview the next renewal',
+        description:
+          'Ours. What the next renewal (or the end of the trial) will charge if nothing changes before it: the plan version and ' +
+          'quantities of the subscription, pay-as-you-go usage so far, tax, and customer credit spent first. Nothing is charged or ' +
+          'recorded. 400 no_upcoming_invoice when the subscription will not renew.',
+        params: SubscriptionPath,
+        response: { 200: UpcomingInvoice, ...errors },
+      },
+    },
+    async (request) => service.upcomingInvoice(scopeOf(request), request.params.subscriptionId),
   );
 
   app.post(

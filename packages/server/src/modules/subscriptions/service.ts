@@ -1,8 +1,9 @@
 import type { SubscriptionCancel, SubscriptionCreate, SubscriptionUpdate } from '@billow/contract';
-import type { Clock } from '../../lib/clock.js';
+import { clockAt, type Clock } from '../../lib/clock.js';
+import { testClockTimeOf } from '../customers/queries.js';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, isUniqueViolation, type Tx } from '../../db/transaction.js';
-import { ApiError, badRequest, notFound } from '../../http/errors.js';
+import { ApiError } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import { customerWebhookObject } from '../ledger/webhook.js';
 import { assertCanPay, chargeableMethod, paymentMethodFor, type PaymentStep } from '../../flows/payment.js';
@@ -22,11 +23,21 @@ import { requireProvider } from '../payments/providers.js';
 import { addPeriod, isRecurring } from '../billing/billing-periods.compute.js';
 import type { Quote } from '../billing/types.js';
 import { recordEvent } from '../events/writer.js';
+import { enqueueJob } from '../jobs/service.js';
 import type { EntitlementChanges } from '../../edge/change-feed.js';
 import type { Insertable } from 'kysely';
 import type { SubscriptionsTable } from '../../db/schema.js';
 import * as repo from './repo.js';
+import {
+  createNotRecurring,
+  customerFilterMissing,
+  notCancellable,
+  subscriptionNotFound,
+  updateInProgress,
+} from './errors.js';
 import { assertChangeable, changeTerms, type ChangeTerms } from './change.compute.js';
+import { upcomingInvoice } from './preview.js';
+import { cancellationEnd, parseStatuses } from './requests.compute.js';
 import { presentCreated, presentSubscription, presentSubscriptions, subscriptionObject } from './view.js';
 import { DAY_MS } from '../../lib/time.js';
 
@@ -34,20 +45,12 @@ export interface SubscriptionScope extends PurchaseScope {
   apiBase: string;
 }
 
+/** The job that ends a pending activate_on_payment change at its expiry (payload: environmentId, subscriptionId). */
+export const EXPIRE_PENDING_UPDATE_JOB = 'expire-pending-subscription-update';
+
 /** How long an activate_on_payment update waits for its payment before it expires, unless configured. */
 export const PENDING_UPDATE_TTL_MS = 23 * 60 * 60 * 1000;
 const LIVE = ['active', 'trialing', 'past_due'] as const;
-
-const STATUSES = ['incomplete', 'incomplete_expired', 'trialing', 'active', 'past_due', 'canceled', 'superseded'] as const;
-
-function parseStatuses(text: string): repo.SubscriptionRow['status'][] {
-  const wanted = text.split(',').map((s) => s.trim()).filter(Boolean);
-  const unknown = wanted.find((s) => !(STATUSES as readonly string[]).includes(s));
-  if (unknown) throw badRequest(`query parameter status: "${unknown}" is not one of ${STATUSES.join(', ')}`, 'validation_error');
-  return wanted as repo.SubscriptionRow['status'][];
-}
-
-export const subscriptionNotFound = () => notFound('Subscription not found.', 'subscription_not_found');
 
 const zeroQuote = (quote: Quote): Quote => ({ ...quote, lines: [], subtotalMinor: 0, discountMinor: 0, taxMinor: 0, totalMinor: 0 });
 
@@ -78,6 +81,11 @@ export class SubscriptionService {
     const id = customerId();
     if (id) this.changes?.forget(scope.environmentId, id);
     return result;
+  }
+
+  /** Now, for the customer: the time of their test clock, if they live by one. */
+  private async timeOf(tx: Tx, customer: CustomerRow): Promise<Date> {
+    return (await testClockTimeOf(tx, customer.id)) ?? this.clock.now();
   }
 
   private event(tx: Tx, scope: SubscriptionScope, type: string, data: Record<string, unknown>, previous?: Record<string, unknown>) {
@@ -120,12 +128,9 @@ export class SubscriptionService {
       const purchase = await resolvePurchase(tx, scope, customer, input);
       const free = purchase.price.priceType === 'FREE' || purchase.quote.totalMinor === 0;
       if (!isRecurring(input.chargePeriod) && !free) {
-        throw badRequest(
-          `chargePeriod ${input.chargePeriod} is not recurring; one-time purchases use POST /charges/`,
-          'invalid_charge_period',
-        );
+        throw createNotRecurring(input.chargePeriod);
       }
-      const now = this.clock.now();
+      const now = await this.timeOf(tx, customer);
       const recurring = isRecurring(input.chargePeriod);
       const trial = recurring && purchase.price.freeTrial && purchase.price.trialPeriod > 0 && !free;
       const method = await paymentMethodFor(tx, scope, customer, !free);
@@ -156,7 +161,7 @@ export class SubscriptionService {
       );
       await recordPaidOrder(tx, {
         scope,
-        clock: this.clock,
+        clock: clockAt(now),
         customer,
         purchase,
         charged: chargeNow > 0 ? purchase.quote : zeroQuote(purchase.quote),
@@ -173,6 +178,11 @@ export class SubscriptionService {
     });
   }
 
+  /** What the next renewal will charge (preview.ts): nothing is charged or written. */
+  upcomingInvoice(scope: SubscriptionScope, id: string) {
+    return upcomingInvoice(this.db, scope.environmentId, id);
+  }
+
   async get(scope: SubscriptionScope, id: string) {
     const row = await repo.findSubscription(this.db, scope.environmentId, id);
     if (!row) throw subscriptionNotFound();
@@ -180,7 +190,7 @@ export class SubscriptionService {
   }
 
   async list(scope: SubscriptionScope, customerId: string | undefined, status: string | undefined, page: PageRequest) {
-    if (!customerId) throw badRequest('query parameter customer_id is required', 'validation_error');
+    if (!customerId) throw customerFilterMissing();
     const statuses = status ? parseStatuses(status) : null;
     const customerPk = await repo.customerPkOf(this.db, scope.environmentId, customerId);
     if (!customerPk) return { count: 0, results: [] };
@@ -206,22 +216,10 @@ export class SubscriptionService {
       const { row, customer } = await this.lockLive(tx, scope, id);
       owner = customer.customer_id;
       if (!(LIVE as readonly string[]).includes(row.status)) {
-        throw badRequest(`The subscription is ${row.status} and can't be cancelled`, 'not_cancellable');
+        throw notCancellable(row.status);
       }
-      const now = this.clock.now();
-      let endDate: Date;
-      if (input.cancellationType === 'IMMEDIATE') endDate = now;
-      else if (input.cancellationType === 'CURRENT_PERIOD_ENDS') endDate = row.current_period_end ?? now;
-      else {
-        if (!input.cancellationDate || !/^\d{4}-\d{2}-\d{2}$/.test(input.cancellationDate)) {
-          throw badRequest('cancellationDate (yyyy-MM-dd) is required for SPECIFIC_DATE', 'validation_error');
-        }
-        endDate = new Date(`${input.cancellationDate}T00:00:00Z`);
-        if (Number.isNaN(endDate.getTime())) throw badRequest('cancellationDate is not a date', 'validation_error');
-        if (endDate.getTime() < Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())) {
-          throw badRequest('cancellationDate is in the past', 'validation_error');
-        }
-      }
+      const now = await this.timeOf(tx, customer);
+      const endDate = cancellationEnd(input, row, now);
       const immediate = endDate.getTime() <= now.getTime();
       const updated = await repo.updateSubscription(tx, row.id, {
         status: immediate ? 'canceled' : row.status,
@@ -268,7 +266,7 @@ export class SubscriptionService {
       });
     } catch (error) {
       if (isUniqueViolation(error, repo.LIVE_SUCCESSOR_INDEX)) {
-        throw badRequest('The subscription already has a pending or applied change', 'update_in_progress');
+        throw updateInProgress();
       }
       throw error;
     }
@@ -279,7 +277,7 @@ export class SubscriptionService {
     assertChangeable(row, input);
     const purchase = await resolvePurchase(tx, scope, customer, { ...input, currencyCode: row.currency });
     // Prorated at the moment the change was asked for, however long its payment took.
-    const now = step.pricedAt ?? this.clock.now();
+    const now = (await testClockTimeOf(tx, customer.id)) ?? step.pricedAt ?? this.clock.now();
     const method = await chargeableMethod(tx, scope, customer);
     const terms = changeTerms(row, input, purchase.quote.totalMinor, now);
     const fromCredit = Math.min(terms.dueMinor, customer.credit_minor);
@@ -298,6 +296,8 @@ export class SubscriptionService {
         periodEnd: terms.periodEnd,
         trialEnd: terms.trialEnd,
         paymentMethodId: method?.id ?? row.payment_method_id,
+        // A change within the same period keeps counting periods from the same day.
+        anchor: terms.periodStart.getTime() === row.current_period_start?.getTime() ? row.billing_anchor : null,
       }),
       currency: row.currency,
       previous_subscription_id: row.id,
@@ -321,10 +321,13 @@ export class SubscriptionService {
     }
     if (pending && chargeRef === null) {
       // The change waits for its payment; the current subscription stays as it is.
-      const waiting = await repo.insertSubscription(tx, {
-        ...successor,
-        status: 'incomplete',
-        pending_expires_at: new Date(now.getTime() + this.pendingUpdateTtlMs),
+      const expiresAt = new Date(now.getTime() + this.pendingUpdateTtlMs);
+      const waiting = await repo.insertSubscription(tx, { ...successor, status: 'incomplete', pending_expires_at: expiresAt });
+      await enqueueJob(tx, {
+        name: EXPIRE_PENDING_UPDATE_JOB,
+        payload: { environmentId: scope.environmentId, subscriptionId: waiting.id },
+        runAt: expiresAt,
+        key: `expire-pending-update:${waiting.id}`,
       });
       await this.event(tx, scope, 'subscription.updated', this.subscriptionData(waiting, customer, purchase, scope));
       return { subscriptionId: waiting.id, customerId: customer.customer_id };
@@ -359,7 +362,7 @@ export class SubscriptionService {
       const lines = [{ description: `${c.purchase.version.name} for the rest of the period`, featureId: null, quantity: 1, amountMinor: due }];
       await recordPaidOrder(tx, {
         scope,
-        clock: this.clock,
+        clock: clockAt(c.now),
         customer: c.customer,
         purchase: c.purchase,
         charged: { ...c.purchase.quote, lines, subtotalMinor: due, discountMinor: c.fromCredit, taxMinor: 0, totalMinor: c.toCharge },
@@ -379,17 +382,18 @@ export class SubscriptionService {
     return { subscriptionId: next.id, customerId: c.customer.customer_id };
   }
 
-  /** Pending activate_on_payment changes whose time ran out: they end, and the current subscription stays. */
-  async expirePendingUpdates(): Promise<number> {
+  /**
+   * A pending activate_on_payment change whose time ran out ends (its job); the current subscription stays.
+   * False when it is no longer pending (paid or ended meanwhile); an error when its time has not run out.
+   */
+  async expirePendingUpdate(environmentId: string, subscriptionId: string): Promise<boolean> {
     const now = this.clock.now();
-    const due = await repo.expiredPendingUpdates(this.db, now);
-    for (const row of due) {
-      await inTransaction(this.db, async (tx) => {
-        const locked = await repo.findSubscription(tx, row.environment_id, row.id, { forUpdate: true });
-        if (locked?.status !== 'incomplete') return;
-        await repo.updateSubscription(tx, row.id, { status: 'incomplete_expired', modified_at: now });
-      });
-    }
-    return due.length;
+    return inTransaction(this.db, async (tx) => {
+      const locked = await repo.findSubscription(tx, environmentId, subscriptionId, { forUpdate: true });
+      if (locked?.status !== 'incomplete' || !locked.pending_expires_at) return false;
+      if (locked.pending_expires_at > now) throw new Error(`the change waits for its payment until ${locked.pending_expires_at.toISOString()}`);
+      await repo.updateSubscription(tx, subscriptionId, { status: 'incomplete_expired', modified_at: now });
+      return true;
+    });
   }
 }

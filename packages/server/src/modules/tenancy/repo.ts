@@ -1,5 +1,12 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../db/transaction.js';
 import type { EnvironmentKind } from '../../config.js';
+
+/** Running servers LISTEN here and drop a revoked key from their caches at once. */
+export const KEY_REVOKED_CHANNEL = 'billow_key_revoked';
+
+/** Advisory lock key under which organizations are created one at a time (their slugs, the first organization). */
+const ORGANIZATION_CREATION_LOCK = 7_100_222;
 
 export interface KeyRecord {
   id: string;
@@ -62,6 +69,11 @@ export async function insertOrganization(
       created_at: org.createdAt,
     })
     .execute();
+}
+
+/** Held until the transaction ends; taking it again in the same transaction does not wait. */
+export async function lockOrganizationCreation(tx: Executor): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${ORGANIZATION_CREATION_LOCK})`.execute(tx);
 }
 
 export async function slugsLike(db: Executor, base: string): Promise<Set<string>> {
@@ -141,6 +153,27 @@ export async function revokeKeyByPrefix(db: Executor, prefix: string, at: Date) 
     .executeTakeFirst();
 }
 
+export async function findKeyPrefixByHash(db: Executor, hash: string) {
+  return db.selectFrom('api_keys').select('prefix').where('key_hash', '=', hash).executeTakeFirst();
+}
+
+/** Tells every running server, once the transaction commits, that the key with this hash is revoked. */
+export async function announceKeyRevoked(tx: Executor, keyHash: string): Promise<void> {
+  await sql`select pg_notify(${KEY_REVOKED_CHANNEL}, ${keyHash})`.execute(tx);
+}
+
+/** How many of the keys with these hashes belong to the organization and are not revoked. */
+export async function countLiveKeys(db: Executor, organizationId: string, hashes: string[]): Promise<number> {
+  const rows = await db
+    .selectFrom('api_keys')
+    .select('id')
+    .where('key_hash', 'in', hashes)
+    .where('revoked_at', 'is', null)
+    .where('organization_id', '=', organizationId)
+    .execute();
+  return rows.length;
+}
+
 export async function findKeyByPrefix(db: Executor, prefix: string) {
   return db.selectFrom('api_keys').select(['id', 'revoked_at']).where('prefix', '=', prefix).executeTakeFirst();
 }
@@ -164,4 +197,32 @@ export async function insertPartner(db: Executor, partner: { id: string; name: s
 /** Whether (since when, and why) the organization is blocked from taking payments. */
 export async function organizationBlock(db: Executor, organizationId: string) {
   return db.selectFrom('organizations').select(['blocked_at', 'blocked_reason']).where('id', '=', organizationId).executeTakeFirst();
+}
+
+/** The same, with the organization's row locked until the transaction ends. */
+export async function lockOrganizationBlock(tx: Executor, organizationId: string) {
+  return tx
+    .selectFrom('organizations')
+    .select(['blocked_at', 'blocked_reason'])
+    .where('id', '=', organizationId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function setOrganizationBlock(
+  tx: Executor,
+  organizationId: string,
+  block: { blocked_at: Date | null; blocked_reason: string | null },
+) {
+  return tx
+    .updateTable('organizations')
+    .set(block)
+    .where('id', '=', organizationId)
+    .returning(['blocked_at', 'blocked_reason'])
+    .executeTakeFirstOrThrow();
+}
+
+/** An environment by id: its organization and kind (background work knows only the id). */
+export async function environmentById(db: Executor, id: string) {
+  return db.selectFrom('environments').select(['id', 'organization_id', 'kind']).where('id', '=', id).executeTakeFirst();
 }

@@ -2,14 +2,12 @@ import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/crypto.js';
 import { slugify } from '../../lib/slug.js';
 import type { Db } from '../../db/connect.js';
-import { sql } from 'kysely';
 import { inTransaction, type Tx } from '../../db/transaction.js';
 import type { EnvironmentKind } from '../../config.js';
 import { mintEnvironmentKey, mintPartnerKey, hashKey } from './keys.js';
 import * as repo from './repo.js';
 
-/** Running servers LISTEN here and drop a revoked key from their caches at once. */
-export const KEY_REVOKED_CHANNEL = 'billow_key_revoked';
+export { KEY_REVOKED_CHANNEL } from './repo.js';
 
 export const ENVIRONMENTS: readonly EnvironmentKind[] = ['sandbox', 'production'];
 
@@ -41,11 +39,9 @@ export interface OrganizationInput {
   partnerExternalId?: string | null;
 }
 
-const SLUG_LOCK = 7_100_222;
-
 /** Chosen under a transaction-scoped lock, so two organizations created at once never pick the same slug. */
 async function uniqueSlug(tx: Tx, name: string): Promise<string> {
-  await sql`select pg_advisory_xact_lock(${SLUG_LOCK})`.execute(tx);
+  await repo.lockOrganizationCreation(tx);
   const base = slugify(name, 'org');
   const taken = await repo.slugsLike(tx, base);
   if (!taken.has(base)) return base;
@@ -99,6 +95,23 @@ export async function createOrganizationIn(tx: Tx, clock: Clock, input: Organiza
   return { organizationId: id, slug, sandbox: keys.sandbox, production: keys.production };
 }
 
+/**
+ * Creates an organization unless the database has one already (null then).
+ * Processes starting together on an empty database create one between them, not one each.
+ */
+export function createFirstOrganization(db: Db, clock: Clock, input: OrganizationInput): Promise<CreatedOrganization | null> {
+  return inTransaction(db, async (tx) => {
+    await repo.lockOrganizationCreation(tx);
+    if ((await repo.countOrganizations(tx)) > 0) return null;
+    return createOrganizationIn(tx, clock, input);
+  });
+}
+
+/** Whether every one of these keys belongs to the organization and is not revoked. */
+export async function keysStillWork(db: Db, organizationId: string, keys: string[]): Promise<boolean> {
+  return (await repo.countLiveKeys(db, organizationId, keys.map(hashKey))) === keys.length;
+}
+
 export function createOrganization(db: Db, clock: Clock, input: OrganizationInput): Promise<CreatedOrganization> {
   if (!input.name.trim()) throw new TenancyError('invalid', 'An organization needs a name');
   return inTransaction(db, (tx) => createOrganizationIn(tx, clock, input));
@@ -137,11 +150,11 @@ export async function revokeKey(db: Db, clock: Clock, prefixOrKey: string): Prom
   const given = prefixOrKey.trim();
   return inTransaction(db, async (tx) => {
     let prefix = given;
-    const byHash = await tx.selectFrom('api_keys').select('prefix').where('key_hash', '=', hashKey(given)).executeTakeFirst();
+    const byHash = await repo.findKeyPrefixByHash(tx, hashKey(given));
     if (byHash) prefix = byHash.prefix;
     const revoked = await repo.revokeKeyByPrefix(tx, prefix, clock.now());
     if (revoked) {
-      await sql`select pg_notify(${KEY_REVOKED_CHANNEL}, ${revoked.key_hash})`.execute(tx);
+      await repo.announceKeyRevoked(tx, revoked.key_hash);
       return { prefix: revoked.prefix, hash: revoked.key_hash };
     }
     const existing = await repo.findKeyByPrefix(tx, prefix);
@@ -189,23 +202,15 @@ export async function setOrganizationBlock(
   block: { reason: string | undefined } | null,
 ): Promise<BlockState & { changed: boolean }> {
   return inTransaction(db, async (tx) => {
-    const found = await tx
-      .selectFrom('organizations')
-      .select(['blocked_at', 'blocked_reason'])
-      .where('id', '=', organizationId)
-      .forUpdate()
-      .executeTakeFirst();
+    const found = await repo.lockOrganizationBlock(tx, organizationId);
     if (!found) throw new TenancyError('not_found', `No organization with id ${organizationId}`);
-    const updated = await tx
-      .updateTable('organizations')
-      .set(
-        block
-          ? { blocked_at: found.blocked_at ?? clock.now(), blocked_reason: block.reason ?? found.blocked_reason }
-          : { blocked_at: null, blocked_reason: null },
-      )
-      .where('id', '=', organizationId)
-      .returning(['blocked_at', 'blocked_reason'])
-      .executeTakeFirstOrThrow();
+    const updated = await repo.setOrganizationBlock(
+      tx,
+      organizationId,
+      block
+        ? { blocked_at: found.blocked_at ?? clock.now(), blocked_reason: block.reason ?? found.blocked_reason }
+        : { blocked_at: null, blocked_reason: null },
+    );
     return {
       organizationId,
       blocked: updated.blocked_at !== null,

@@ -1,12 +1,12 @@
 import { ErrorBody, TransactionList, TransactionListQuery } from '@billow/contract';
 import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
-import type { LedgerScopeOf } from '../ledger/scope.js';
 import type { TransactionService } from './service.js';
+import { scopeOf } from '../../http/scope.js';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody };
 
-export function transactionRoutes(app: App, service: TransactionService, scopeOf: LedgerScopeOf): void {
+export function transactionRoutes(app: App, service: TransactionService): void {
   app.get(
     '/api/v1/transaction/',
     {

@@ -1,5 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
+import { PREPARED } from '../../db/prepared.js';
 import type { Executor, Tx } from '../../db/transaction.js';
+import type { SqlText } from '../../edge/change-feed.js';
 
 const REPORT_KEY_CONSTRAINT = 'usage_reports_client_key';
 const EVENT_KEY_CONSTRAINT = 'usage_events_idempotency_key';
@@ -73,6 +75,92 @@ export async function recordReport(db: Executor, report: ReportInsert, counter: 
     )
     SELECT report.id, ${notice} FROM report`.execute(db);
   return rows.length > 0;
+}
+
+export interface BatchedReport {
+  id: string;
+  environmentId: string;
+  /** The seller's customerId, for the announcement. */
+  customerId: string;
+  customerPk: string;
+  featureId: string;
+  subscriptionId: string;
+  value: number;
+  resourceId: string | null;
+  clientKey: string | null;
+  periodStart: Date;
+  periodEnd: Date | null;
+  /** The rollover a new counter starts with. */
+  rollover: number;
+  at: Date;
+}
+
+/** An SQL expression announcing a change to a customer's usage, given its environment and customer ids (values or SQL). */
+export type NoticeOf = (environmentId: SqlText, customerId: SqlText) => RawBuilder<unknown>;
+
+/** The expression that announces nothing, for when there is no cache to tell. */
+export function silentNotice(): RawBuilder<unknown> {
+  return sql`NULL`;
+}
+
+/** Evaluates an announcement as a statement of the transaction. */
+export async function evaluateNotice(tx: Tx, notice: RawBuilder<unknown>): Promise<void> {
+  await sql`SELECT ${notice}`.execute(tx);
+}
+
+/**
+ * Writes `reports` in one statement; returns the ids of those recorded (a
+ * report whose client key the environment already has is not).
+ */
+export async function writeReports(db: Executor, reports: readonly BatchedReport[], notice: NoticeOf | null): Promise<Set<string>> {
+  const rows = JSON.stringify(
+    reports.map((r) => ({
+      id: r.id,
+      environment_id: r.environmentId,
+      customer: r.customerId,
+      customer_pk: r.customerPk,
+      feature_id: r.featureId,
+      subscription_id: r.subscriptionId,
+      value: r.value,
+      resource_id: r.resourceId,
+      client_key: r.clientKey,
+      period_start: r.periodStart.toISOString(),
+      period_end: r.periodEnd?.toISOString() ?? null,
+      rollover: r.rollover,
+      at: r.at.toISOString(),
+    })),
+  );
+  const announce = notice ? notice(sql<string>`changed.environment_id`, sql<string>`changed.customer`) : silentNotice();
+  const { rows: recorded } = await sql<{ id: string }>`${PREPARED}
+    WITH input AS (
+      SELECT * FROM jsonb_to_recordset(${rows}::jsonb) AS i(
+        id uuid, environment_id uuid, customer text, customer_pk uuid, feature_id uuid, subscription_id uuid, value bigint,
+        resource_id text, client_key text, period_start timestamptz, period_end timestamptz, rollover bigint, at timestamptz)
+    ), report AS (
+      INSERT INTO usage_reports (id, environment_id, customer_id, feature_id, subscription_id, behaviour, value,
+                                 resource_id, client_idempotency_key, reported_at, created_at)
+      SELECT id, environment_id, customer_pk, feature_id, subscription_id, 'DELTA', value, resource_id, client_key, at, at FROM input
+      ON CONFLICT ON CONSTRAINT ${sql.id(REPORT_KEY_CONSTRAINT)} DO NOTHING
+      RETURNING id
+    ), counted AS (
+      INSERT INTO usage_counters (environment_id, subscription_id, feature_id, period_start, period_end, value, rollover, alerts_sent, updated_at)
+      SELECT i.environment_id, i.subscription_id, i.feature_id, i.period_start, max(i.period_end), sum(i.value)::bigint,
+             max(i.rollover), '[]'::jsonb, max(i.at)
+        FROM input i JOIN report r ON r.id = i.id
+       GROUP BY i.environment_id, i.subscription_id, i.feature_id, i.period_start
+       ORDER BY i.subscription_id, i.feature_id, i.period_start
+      ON CONFLICT (subscription_id, feature_id, period_start)
+      DO UPDATE SET value = usage_counters.value + EXCLUDED.value, updated_at = EXCLUDED.updated_at
+      RETURNING 1
+    ), changed AS (
+      SELECT DISTINCT i.environment_id, i.customer FROM input i JOIN report r ON r.id = i.id
+    ), announced AS (
+      SELECT ${announce} FROM changed
+    )
+    SELECT id FROM report
+    UNION ALL
+    SELECT NULL FROM announced`.execute(db);
+  return new Set(recorded.flatMap((row) => (row.id ? [row.id] : [])));
 }
 
 export async function markAlertsSent(
@@ -188,4 +276,15 @@ export async function findEventByKey(db: Executor, environmentId: string, idempo
     FROM usage_events e JOIN customers c ON c.id = e.customer_id
     WHERE e.environment_id = ${environmentId} AND e.idempotency_key = ${idempotencyKey}`.execute(db);
   return rows[0];
+}
+
+/** What each meter of a subscription counted in the usage period that began at `periodStart`. */
+export async function usageOfPeriod(db: Executor, subscriptionId: string, periodStart: Date): Promise<Record<string, number>> {
+  const rows = await db
+    .selectFrom('usage_counters')
+    .select(['feature_id', 'value'])
+    .where('subscription_id', '=', subscriptionId)
+    .where('period_start', '=', periodStart)
+    .execute();
+  return Object.fromEntries(rows.map((row) => [row.feature_id, Number(row.value)]));
 }

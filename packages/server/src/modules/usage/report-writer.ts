@@ -14,31 +14,8 @@
  * nothing carried over from a replaced subscription. The service writes the
  * others (SET, carried-over usage, meters with alerts) on their own.
  */
-import { sql, type RawBuilder } from 'kysely';
-import { PREPARED } from '../../db/prepared.js';
 import type { Executor } from '../../db/transaction.js';
-import type { SqlText } from '../../edge/change-feed.js';
-
-export interface BatchedReport {
-  id: string;
-  environmentId: string;
-  /** The seller's customerId, for the announcement. */
-  customerId: string;
-  customerPk: string;
-  featureId: string;
-  subscriptionId: string;
-  value: number;
-  resourceId: string | null;
-  clientKey: string | null;
-  periodStart: Date;
-  periodEnd: Date | null;
-  /** The rollover a new counter starts with. */
-  rollover: number;
-  at: Date;
-}
-
-/** An SQL expression announcing a change to a customer's usage, given its environment and customer ids (values or SQL). */
-export type NoticeOf = (environmentId: SqlText, customerId: SqlText) => RawBuilder<unknown>;
+import { writeReports, type BatchedReport, type NoticeOf } from './repo.js';
 
 interface Waiting {
   report: BatchedReport;
@@ -51,63 +28,6 @@ export interface ReportWriterOptions {
   concurrency?: number;
   /** The most reports one statement writes. */
   maxBatch?: number;
-}
-
-const REPORT_KEY_CONSTRAINT = 'usage_reports_client_key';
-
-/**
- * Writes `reports` in one statement; returns the ids of those recorded (a
- * report whose client key the environment already has is not).
- */
-export async function writeReports(db: Executor, reports: readonly BatchedReport[], notice: NoticeOf | null): Promise<Set<string>> {
-  const rows = JSON.stringify(
-    reports.map((r) => ({
-      id: r.id,
-      environment_id: r.environmentId,
-      customer: r.customerId,
-      customer_pk: r.customerPk,
-      feature_id: r.featureId,
-      subscription_id: r.subscriptionId,
-      value: r.value,
-      resource_id: r.resourceId,
-      client_key: r.clientKey,
-      period_start: r.periodStart.toISOString(),
-      period_end: r.periodEnd?.toISOString() ?? null,
-      rollover: r.rollover,
-      at: r.at.toISOString(),
-    })),
-  );
-  const announce = notice ? notice(sql<string>`changed.environment_id`, sql<string>`changed.customer`) : sql`NULL`;
-  const { rows: recorded } = await sql<{ id: string }>`${PREPARED}
-    WITH input AS (
-      SELECT * FROM jsonb_to_recordset(${rows}::jsonb) AS i(
-        id uuid, environment_id uuid, customer text, customer_pk uuid, feature_id uuid, subscription_id uuid, value bigint,
-        resource_id text, client_key text, period_start timestamptz, period_end timestamptz, rollover bigint, at timestamptz)
-    ), report AS (
-      INSERT INTO usage_reports (id, environment_id, customer_id, feature_id, subscription_id, behaviour, value,
-                                 resource_id, client_idempotency_key, reported_at, created_at)
-      SELECT id, environment_id, customer_pk, feature_id, subscription_id, 'DELTA', value, resource_id, client_key, at, at FROM input
-      ON CONFLICT ON CONSTRAINT ${sql.id(REPORT_KEY_CONSTRAINT)} DO NOTHING
-      RETURNING id
-    ), counted AS (
-      INSERT INTO usage_counters (environment_id, subscription_id, feature_id, period_start, period_end, value, rollover, alerts_sent, updated_at)
-      SELECT i.environment_id, i.subscription_id, i.feature_id, i.period_start, max(i.period_end), sum(i.value)::bigint,
-             max(i.rollover), '[]'::jsonb, max(i.at)
-        FROM input i JOIN report r ON r.id = i.id
-       GROUP BY i.environment_id, i.subscription_id, i.feature_id, i.period_start
-       ORDER BY i.subscription_id, i.feature_id, i.period_start
-      ON CONFLICT (subscription_id, feature_id, period_start)
-      DO UPDATE SET value = usage_counters.value + EXCLUDED.value, updated_at = EXCLUDED.updated_at
-      RETURNING 1
-    ), changed AS (
-      SELECT DISTINCT i.environment_id, i.customer FROM input i JOIN report r ON r.id = i.id
-    ), announced AS (
-      SELECT ${announce} FROM changed
-    )
-    SELECT id FROM report
-    UNION ALL
-    SELECT NULL FROM announced`.execute(db);
-  return new Set(recorded.flatMap((row) => (row.id ? [row.id] : [])));
 }
 
 export class ReportWriter {

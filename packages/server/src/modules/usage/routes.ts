@@ -5,8 +5,9 @@ import {
   ReportUsageRequest,
   ReportUsageResponse,
 } from '@billow/contract';
-import { authOf, SERVER_ONLY, type App } from '../../http/route-types.js';
+import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import type { UsageService } from './service.js';
+import { scopeOf } from '../../http/scope.js';
 
 const tags = ['Usage'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 409: ErrorBody };
@@ -28,7 +29,7 @@ export function usageRoutes(app: App, service: UsageService): void {
         response: { 200: ReportUsageResponse, ...errors },
       },
     },
-    async (request) => service.reportUsage(authOf(request), request.body),
+    async (request) => service.reportUsage(scopeOf(request), request.body),
   );
 
   app.post(
@@ -46,6 +47,6 @@ export function usageRoutes(app: App, service: UsageService): void {
         response: { 200: ReportEventResponse, ...errors },
       },
     },
-    async (request) => service.reportEvent(authOf(request), request.body),
+    async (request) => service.reportEvent(scopeOf(request), request.body),
   );
 }

@@ -26,13 +26,13 @@ import type {
   ReportUsageRequest,
   ReportUsageResponse,
 } from '@billow/contract';
-import { sql, type RawBuilder } from 'kysely';
+import type { RawBuilder } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, type Tx } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/crypto.js';
-import { findFeature } from '../catalog/features/repo.js';
-import { findCustomer } from '../customers/repo.js';
+import { findFeature } from '../catalog/queries.js';
+import { findCustomer } from '../customers/queries.js';
 import { meterState, meterTerms, rolloverInto, type Grant, type MeterState, type MeterTerms } from '../entitlements/compute.js';
 import { formatUsageTimestamp } from '../entitlements/reset-periods.compute.js';
 import { loadCustomer, usageKey, usageOf, usageOwner } from '../entitlements/service.js';
@@ -52,7 +52,7 @@ import {
 } from './errors.js';
 import { echoedEventKey, parseEventTimestamp } from '../entitlements/events.compute.js';
 import * as repo from './repo.js';
-import { ReportWriter, type NoticeOf } from './report-writer.js';
+import { ReportWriter } from './report-writer.js';
 
 export interface UsageScope {
   environmentId: string;
@@ -65,7 +65,7 @@ export interface UsageServiceOptions {
    * An SQL expression evaluated by the statement or transaction that changes the
    * customer's usage (e.g. a NOTIFY that reaches every process on commit).
    */
-  notice?: NoticeOf;
+  notice?: repo.NoticeOf;
   /** Runs once that transaction has committed (e.g. drop this process's cached answer: read your own writes). */
   afterCommit?: (environmentId: string, customerId: string) => void;
 }
@@ -105,9 +105,10 @@ export class UsageService {
       const prior = await repo.findReportByKey(this.db, scope.environmentId, clientKey);
       if (prior) return this.replay(scope, input, prior);
     }
-    const at = this.clock.now();
-    const snapshot = await loadCustomer(this.db, scope.environmentId, input.customerId, at, input.featureId);
+    const snapshot = await loadCustomer(this.db, scope.environmentId, input.customerId, this.clock.now(), input.featureId);
     if (!snapshot) throw reportCustomerUnknown(input.customerId);
+    // The customer's time: their test clock's, when they live by one.
+    const at = snapshot.at;
     if (snapshot.archived) throw reportCustomerArchived(input.customerId);
     // Loaded for this one feature: the owner of its usage is the last subscription that grants it.
     const target = snapshot.subscriptions.findLast((s) => s.grants.length > 0);
@@ -178,12 +179,12 @@ export class UsageService {
 
   /** The announcement of a change to the customer's usage; a no-op expression without a cache to tell. */
   private notice(environmentId: string, customerId: string): RawBuilder<unknown> {
-    return this.options.notice?.(environmentId, customerId) ?? sql`NULL`;
+    return this.options.notice?.(environmentId, customerId) ?? repo.silentNotice();
   }
 
   /** The same announcement as a statement of a transaction. */
   private async announceIn(tx: Tx, environmentId: string, customerId: string): Promise<void> {
-    if (this.options.notice) await sql`SELECT ${this.options.notice(environmentId, customerId)}`.execute(tx);
+    if (this.options.notice) await repo.evaluateNotice(tx, this.options.notice(environmentId, customerId));
   }
 
   /**

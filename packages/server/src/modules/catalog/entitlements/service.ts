@@ -8,9 +8,8 @@ import type {
 import type { Clock } from '../../../lib/clock.js';
 import { newId } from '../../../lib/crypto.js';
 import type { Db } from '../../../db/connect.js';
-import { notFound } from '../../../http/errors.js';
 import type { PageRequest } from '../../../http/pagination.js';
-import { featureNotFound, invalid } from '../errors.js';
+import { entitlementNotFound, featureNotFound, invalid } from '../errors.js';
 import { findFeature, findFeatures, findFeaturesById } from '../features/repo.js';
 import { toFeature } from '../features/service.js';
 import { touch } from '../plans/drafts.js';
@@ -104,7 +103,7 @@ export class PlanEntitlementService {
     const feature = await this.featureOrFail(scope, featureIdentifier);
     return this.plans.onDraft(scope, identifier, async (tx, draft) => {
       const row = await repo.findEntitlement(tx, draft.version.id, feature.id);
-      if (!row) throw notFound(`Plan "${identifier}" does not grant "${featureIdentifier}"`, 'entitlement_not_found');
+      if (!row) throw entitlementNotFound(identifier, featureIdentifier);
       const details = detailsOrFail(feature.feature_type, input, row.details as EntitlementDetails);
       await repo.updateDetails(tx, row.id, details);
       await touch(tx, this.clock, draft);
@@ -116,7 +115,7 @@ export class PlanEntitlementService {
     const feature = await this.featureOrFail(scope, featureIdentifier);
     await this.plans.onDraft(scope, identifier, async (tx, draft) => {
       const row = await repo.findEntitlement(tx, draft.version.id, feature.id);
-      if (!row) throw notFound(`Plan "${identifier}" does not grant "${featureIdentifier}"`, 'entitlement_not_found');
+      if (!row) throw entitlementNotFound(identifier, featureIdentifier);
       await repo.deleteEntitlement(tx, row.id);
       await touch(tx, this.clock, draft);
     });

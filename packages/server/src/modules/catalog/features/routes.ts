@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
 import { CatalogListQuery, ErrorBody, Feature, FeatureCreate, FeatureList } from '@billow/contract';
 import { CATALOG_PAGE_SIZE, pageOf, pageRequest } from '../../../http/pagination.js';
-import { authOf, SERVER_ONLY, SERVER_OR_CLIENT, type App } from '../../../http/route-types.js';
+import { SERVER_ONLY, SERVER_OR_CLIENT, type App } from '../../../http/route-types.js';
 import type { FeatureService } from './service.js';
+import { scopeOf } from '../../../http/scope.js';
 
 const tags = ['Features'];
 /** Reads are open to client keys, for pricing pages in the browser; writes need a server key. */
@@ -25,7 +26,7 @@ export function featureRoutes(app: App, service: FeatureService): void {
     },
     async (request) => {
       const at = pageRequest(request.query, CATALOG_PAGE_SIZE);
-      const { count, results } = await service.list(authOf(request), request.query.search, at);
+      const { count, results } = await service.list(scopeOf(request), request.query.search, at);
       return pageOf(request, at, count, results);
     },
   );
@@ -43,7 +44,7 @@ export function featureRoutes(app: App, service: FeatureService): void {
         response: { 201: Feature, ...errors, 409: ErrorBody },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.create(authOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await service.create(scopeOf(request), request.body)),
   );
 
   app.get(
@@ -57,7 +58,7 @@ export function featureRoutes(app: App, service: FeatureService): void {
         response: { 200: Feature, ...errors },
       },
     },
-    async (request) => service.get(authOf(request), request.params.pk),
+    async (request) => service.get(scopeOf(request), request.params.pk),
   );
 
   app.delete(
@@ -73,7 +74,7 @@ export function featureRoutes(app: App, service: FeatureService): void {
       },
     },
     async (request, reply) => {
-      await service.archive(authOf(request), request.params.pk);
+      await service.archive(scopeOf(request), request.params.pk);
       return reply.code(204).send(null);
     },
   );

@@ -290,3 +290,13 @@ export async function copyParts(db: Executor, from: string, to: string): Promise
     SELECT ${to}, id, environment_id, name, storage_key, content_type, size, ordering, enabled, created_at
     FROM plan_files WHERE plan_version_id = ${from}`.execute(db);
 }
+
+/** A plan by id (a subscription's), archived or not. */
+export async function findPlanById(db: Executor, id: string): Promise<PlanRow | undefined> {
+  return db.selectFrom('plans').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A version by id: what a subscription was sold, which never changes once published. */
+export async function findVersionById(db: Executor, id: string): Promise<VersionRow | undefined> {
+  return db.selectFrom('plan_versions').selectAll().where('id', '=', id).executeTakeFirst();
+}

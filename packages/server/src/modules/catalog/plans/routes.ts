@@ -26,8 +26,8 @@ import { SERVER_ONLY, SERVER_OR_CLIENT, type App } from '../../../http/route-typ
 import { rootUrl } from '../../../http/urls.js';
 import type { PlanEntitlementService } from '../entitlements/service.js';
 import type { PriceService } from '../prices/service.js';
-import type { ScopeOf } from '../scope.js';
 import type { PlanService } from './service.js';
+import { scopeOf } from '../../../http/scope.js';
 
 /** Reads are open to client keys, for pricing pages in the browser; writes need a server key. */
 const readAuth = { auth: SERVER_OR_CLIENT };
@@ -42,11 +42,10 @@ export interface PlanRouteDeps {
   plans: PlanService;
   prices: PriceService;
   entitlements: PlanEntitlementService;
-  scopeOf: ScopeOf;
   publicUrl: string | null;
 }
 
-function planRoutesProper(app: App, { plans, scopeOf }: PlanRouteDeps): void {
+function planRoutesProper(app: App, { plans }: PlanRouteDeps): void {
   const tags = ['Plans'];
   app.get(
     '/api/v1/catalog/plans/',
@@ -193,7 +192,7 @@ function planRoutesProper(app: App, { plans, scopeOf }: PlanRouteDeps): void {
   );
 }
 
-function priceRoutes(app: App, { prices, scopeOf }: PlanRouteDeps): void {
+function priceRoutes(app: App, { prices }: PlanRouteDeps): void {
   const tags = ['Plans'];
   app.get(
     '/api/v1/catalog/plans/:identifier/prices/',
@@ -232,7 +231,7 @@ function priceRoutes(app: App, { prices, scopeOf }: PlanRouteDeps): void {
   );
 }
 
-function entitlementRoutes(app: App, { entitlements, scopeOf }: PlanRouteDeps): void {
+function entitlementRoutes(app: App, { entitlements }: PlanRouteDeps): void {
   const tags = ['Plan Entitlements'];
   app.get(
     '/api/v1/catalog/plans/:identifier/features/',
@@ -311,7 +310,7 @@ function entitlementRoutes(app: App, { entitlements, scopeOf }: PlanRouteDeps): 
   );
 }
 
-function fileRoutes(app: App, { plans, scopeOf, publicUrl }: PlanRouteDeps): void {
+function fileRoutes(app: App, { plans, publicUrl }: PlanRouteDeps): void {
   const tags = ['Plan Files'];
   app.patch(
     '/api/v1/catalog/plans/:identifier/file/:pk/',

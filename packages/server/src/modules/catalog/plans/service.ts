@@ -5,11 +5,23 @@ import { newId } from '../../../lib/crypto.js';
 import { metadataProblem } from '../../../lib/metadata.js';
 import type { Db } from '../../../db/connect.js';
 import { inTransaction, isUniqueViolation, type Executor, type Tx } from '../../../db/transaction.js';
-import { badRequest, notFound } from '../../../http/errors.js';
 import type { PageRequest } from '../../../http/pagination.js';
-import { alreadyArchived, archivedParent, identifierTaken, invalid, planNotFound, versionNotFound } from '../errors.js';
+import {
+  alreadyArchived,
+  archivedParent,
+  identifierTaken,
+  invalid,
+  noEnabledPrice,
+  nothingToDiscard,
+  nothingToPublish,
+  planFileNotFound,
+  planNotFound,
+  planProductArchived,
+  versionNotFound,
+} from '../errors.js';
 import { freeIdentifier } from '../identifiers.js';
 import type { CatalogMedia, StoredObject } from '../media-port.js';
+import { hasEnabledPrice } from '../prices/repo.js';
 import { findProduct } from '../products/repo.js';
 import type { CatalogScope } from '../scope.js';
 import { draftOf, touch, type Draft } from './drafts.js';
@@ -203,23 +215,13 @@ export class PlanService {
       if (!plan) throw planNotFound(identifier);
       if (plan.archived_at) throw archivedParent('plan', identifier);
       const product = await findProduct(tx, scope.environmentId, plan.product_id);
-      if (!product || product.archived_at) throw badRequest(`The plan's product is archived`, 'archived');
+      if (!product || product.archived_at) throw planProductArchived();
       const draft = await repo.newestVersion(tx, plan.id);
       if (!draft || draft.published_at !== null) {
-        throw badRequest(`Plan "${identifier}" has no draft to publish: version ${draft?.version} is already published`, 'nothing_to_publish');
+        throw nothingToPublish(identifier, draft?.version);
       }
-      const enabled = await tx
-        .selectFrom('plan_prices')
-        .select('id')
-        .where('plan_version_id', '=', draft.id)
-        .where('enabled', '=', true)
-        .limit(1)
-        .executeTakeFirst();
-      if (!enabled) {
-        throw badRequest(
-          `Plan "${identifier}" version ${draft.version} has no enabled price; add one with POST .../prices/bulk/ first`,
-          'no_enabled_price',
-        );
+      if (!(await hasEnabledPrice(tx, draft.id))) {
+        throw noEnabledPrice(identifier, draft.version);
       }
       await repo.publishVersion(tx, draft.id, this.clock.now(), {
         updateFeatures: options.updateFeatures ?? false,
@@ -241,7 +243,7 @@ export class PlanService {
       if (!plan) throw planNotFound(identifier);
       const newest = await repo.newestVersion(tx, plan.id);
       if (!newest || newest.published_at !== null) {
-        throw badRequest(`Plan "${identifier}" has no draft to discard: its latest version is published`, 'nothing_to_discard');
+        throw nothingToDiscard(identifier);
       }
       const files = await repo.filesOf(tx, [newest.id]);
       await repo.deleteVersion(tx, newest.id);
@@ -260,7 +262,7 @@ export class PlanService {
         ...(input.ordering !== undefined ? { ordering: input.ordering } : {}),
         ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
       });
-      if (!row) throw notFound(`Plan "${identifier}" has no file "${fileId}"`, 'file_not_found');
+      if (!row) throw planFileNotFound(identifier, fileId);
       await touch(tx, this.clock, draft);
       return toPlanFile(row, identifier, scope.apiBase);
     });
@@ -270,7 +272,7 @@ export class PlanService {
   async deleteFile(scope: CatalogScope, identifier: string, fileId: string): Promise<void> {
     const orphan = await this.onDraft(scope, identifier, async (tx, draft) => {
       const row = await repo.deleteFile(tx, draft.version.id, fileId);
-      if (!row) throw notFound(`Plan "${identifier}" has no file "${fileId}"`, 'file_not_found');
+      if (!row) throw planFileNotFound(identifier, fileId);
       await touch(tx, this.clock, draft);
       return (await repo.storageKeyInUse(tx, row.storage_key)) ? null : row.storage_key;
     });
@@ -285,7 +287,7 @@ export class PlanService {
     fileId: string,
   ): Promise<string> {
     const file = await repo.findDownloadableFile(this.db, environment, identifier, fileId);
-    if (!file || !file.enabled) throw notFound(`Plan "${identifier}" has no file "${fileId}"`, 'file_not_found');
+    if (!file || !file.enabled) throw planFileNotFound(identifier, fileId);
     return this.media.downloadUrl(baseUrl, file.storage_key, file.name);
   }
 }

@@ -72,3 +72,19 @@ export async function enabledPrice(db: Executor, versionId: string, currency: st
     .where('enabled', '=', true)
     .executeTakeFirst();
 }
+
+export async function hasEnabledPrice(db: Executor, versionId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('plan_prices')
+    .select('id')
+    .where('plan_version_id', '=', versionId)
+    .where('enabled', '=', true)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** A price by id: the one a subscription pays, enabled or not since. */
+export async function findPrice(db: Executor, id: string): Promise<PriceRow | undefined> {
+  return db.selectFrom('plan_prices').selectAll().where('id', '=', id).executeTakeFirst();
+}

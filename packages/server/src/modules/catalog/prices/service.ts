@@ -5,6 +5,7 @@ import type { PageRequest } from '../../../http/pagination.js';
 import { invalid } from '../errors.js';
 import { findFeatures } from '../features/repo.js';
 import type { PlanService } from '../plans/service.js';
+import { settingsCurrency } from '../products/repo.js';
 import { touch } from '../plans/drafts.js';
 import type { CatalogScope } from '../scope.js';
 import { featureRefsOf, normalizePrices, presentPrice, PriceError, type FeatureRef } from './prices.compute.js';
@@ -31,12 +32,7 @@ export class PriceService {
   }
 
   private async defaultCurrency(productId: string): Promise<string> {
-    const settings = await this.db
-      .selectFrom('product_settings')
-      .select('currency')
-      .where('product_id', '=', productId)
-      .executeTakeFirst();
-    return settings?.currency ?? FALLBACK_CURRENCY;
+    return (await settingsCurrency(this.db, productId)) ?? FALLBACK_CURRENCY;
   }
 
   /** Replaces every price of the plan's draft at once: one invalid price and nothing changes. */

@@ -13,8 +13,8 @@ import {
 } from '@billow/contract';
 import { CATALOG_PAGE_SIZE, pageOf, pageRequest } from '../../../http/pagination.js';
 import { SERVER_ONLY, SERVER_OR_CLIENT, type App } from '../../../http/route-types.js';
-import type { ScopeOf } from '../scope.js';
 import type { ProductService } from './service.js';
+import { scopeOf } from '../../../http/scope.js';
 
 const tags = ['Products'];
 /** Reads are open to client keys, for pricing pages in the browser; writes need a server key. */
@@ -27,7 +27,7 @@ const ImagePath = Type.Object({
 });
 const auth = { auth: SERVER_ONLY };
 
-export function productRoutes(app: App, service: ProductService, scopeOf: ScopeOf): void {
+export function productRoutes(app: App, service: ProductService): void {
   app.get(
     '/api/v1/catalog/products/',
     {

@@ -13,12 +13,12 @@ import { newId } from '../../../lib/crypto.js';
 import { isCurrency } from '../../../lib/money.js';
 import type { Db } from '../../../db/connect.js';
 import { inTransaction, isUniqueViolation, type Tx } from '../../../db/transaction.js';
-import { notFound } from '../../../http/errors.js';
 import type { PageRequest } from '../../../http/pagination.js';
-import { alreadyArchived, archivedParent, identifierTaken, invalid, productNotFound } from '../errors.js';
+import { alreadyArchived, archivedParent, identifierTaken, invalid, productImageNotFound, productNotFound } from '../errors.js';
 import { freeIdentifier } from '../identifiers.js';
 import type { CatalogMedia, MediaScope, StoredObject } from '../media-port.js';
 import * as repo from './repo.js';
+import { toProduct, toProductImage } from './view.js';
 
 export const MAX_PRODUCT_IMAGES = 10;
 
@@ -34,34 +34,12 @@ export class ProductService {
     private readonly media: CatalogMedia,
   ) {}
 
-  private toImage(row: repo.ProductImageRow, baseUrl: string): ProductImage {
-    return {
-      id: row.id,
-      name: row.name,
-      image: this.media.publicUrl(baseUrl, row.storage_key),
-      ordering: row.ordering,
-      thumbnail: row.thumbnail,
-      enabled: row.enabled,
-    };
-  }
-
   private async toProducts(db: Tx | Db, rows: repo.ProductRow[], baseUrl: string): Promise<Product[]> {
     const images = await repo.imagesOf(
       db,
       rows.map((r) => r.id),
     );
-    return rows.map((row) => ({
-      id: row.id,
-      identifier: row.identifier,
-      name: row.name,
-      description: row.description,
-      taxCode: row.tax_code,
-      createdBy: null,
-      isArchived: row.archived_at !== null,
-      images: images.filter((i) => i.product_id === row.id).map((i) => this.toImage(i, baseUrl)),
-      createdOn: row.created_at.toISOString(),
-      modifiedOn: row.modified_at.toISOString(),
-    }));
+    return rows.map((row) => toProduct(row, images, this.media, baseUrl));
   }
 
   private async withPlans(db: Tx | Db, row: repo.ProductRow, baseUrl: string): Promise<ProductWithPlans> {
@@ -226,7 +204,7 @@ export class ProductService {
     return inTransaction(this.db, async (tx) => {
       const product = await this.livingProduct(tx, scope, ref);
       const image = await repo.findImage(tx, product.id, imageId);
-      if (!image) throw notFound(`Product "${ref}" has no image "${imageId}"`, 'image_not_found');
+      if (!image) throw productImageNotFound(ref, imageId);
       if (input.thumbnail === true) await repo.clearThumbnail(tx, product.id);
       const updated = await repo.updateImage(tx, image.id, {
         ...(input.name !== undefined ? { name: input.name } : {}),
@@ -235,7 +213,7 @@ export class ProductService {
         ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
       });
       await repo.updateProduct(tx, product.id, { modified_at: this.clock.now() });
-      return this.toImage(updated, scope.baseUrl);
+      return toProductImage(updated, this.media, scope.baseUrl);
     });
   }
 
@@ -245,7 +223,7 @@ export class ProductService {
       const product = await repo.findProduct(tx, scope.environmentId, ref, { forUpdate: true });
       if (!product) throw productNotFound(ref);
       const image = await repo.findImage(tx, product.id, imageId);
-      if (!image) throw notFound(`Product "${ref}" has no image "${imageId}"`, 'image_not_found');
+      if (!image) throw productImageNotFound(ref, imageId);
       await repo.deleteImage(tx, image.id);
       await repo.updateProduct(tx, product.id, { modified_at: this.clock.now() });
       return image.storage_key;

@@ -1,0 +1,6 @@
+/** What other folders may read of the catalog, with their own executor (inside their own transactions). */
+export { entitlementFeatureRows, listEntitlements } from './entitlements/repo.js';
+export { findFeature, findFeatures, findFeaturesById } from './features/repo.js';
+export { filesOf, findPlan, findPlanById, findVersion, findVersionById } from './plans/repo.js';
+export { enabledPrice, findPrice, listPrices, toStored } from './prices/repo.js';
+export { findProduct, imagesOf, settingsCurrency, type ProductImageRow } from './products/repo.js';

@@ -1,0 +1,2 @@
+/** The statements on Idempotency-Keys that the HTTP layer and the payment pipeline run. */
+export { claimKey, deleteKey, findKey, keepAnswer, purgeKeysBefore, takeOverLease } from './repo.js';

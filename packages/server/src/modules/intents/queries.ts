@@ -1,0 +1,11 @@
+/** The statements on payment intents that the payment pipeline and the recovery task run. */
+export {
+  findIntent,
+  IDEMPOTENCY_INDEX,
+  insertIntent,
+  intentOfIdempotencyKey,
+  ONE_PROCESSING_INDEX,
+  settleIntent,
+  staleIntents,
+  type IntentRow,
+} from './repo.js';

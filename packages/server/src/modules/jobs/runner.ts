@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Registry } from 'prom-client';
+import type { Db } from '../../db/connect.js';
+import { inTransaction } from '../../db/transaction.js';
+import type { Clock } from '../../lib/clock.js';
+import { backoffAfter, DEFAULT_RETRY, type RetryPolicy } from './backoff.compute.js';
+import { JobRunMetrics } from './metrics.js';
+import { claimDueJobs, insertJob, releaseRunningJobs, settleJob, type JobRow, type Outcome } from './repo.js';
+
+export interface JobContext {
+  jobId: number;
+  /** This attempt, counted from 1. */
+  attempt: number;
+  log: FastifyBaseLogger;
+}
+
+export interface JobHandler {
+  /** Does the work; a returned text is logged. Throwing fails the attempt. May run again after a crash: be idempotent. */
+  run(payload: Record<string, unknown>, ctx: JobContext): Promise<string | void>;
+  retry?: RetryPolicy;
+  /** Makes the job recurring: one job of this name stays queued, due this long after the previous one ended. */
+  everyMs?: number;
+}
+
+export type JobHandlers = Record<string, JobHandler>;
+
+export interface JobRunnerOptions {
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  registry: Registry;
+  handlers: JobHandlers;
+  /** How long to wait between looks at an empty queue. */
+  pollIntervalMs?: number;
+  /** How long a claimed job is this runner's: past it, the runner is taken for dead and another runs the job. */
+  leaseMs?: number;
+  /** Jobs run at once by this runner. */
+  concurrency?: number;
+  /**
+   * No other process can run jobs on this database (the embedded one is held by one process at a time):
+   * jobs found running at start belong to a process that died, and run again without waiting for their lease.
+   */
+  soleRunner?: boolean;
+}
+
+export const DEFAULT_POLL_INTERVAL_MS = 1000;
+export const DEFAULT_LEASE_MS = 5 * 60 * 1000;
+const DEFAULT_CONCURRENCY = 4;
+const MAX_ERROR_LENGTH = 4000;
+
+function describeError(error: unknown): string {
+  const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  return text.slice(0, MAX_ERROR_LENGTH);
+}
+
+/**
+ * Runs the jobs of the database whose handlers it has, when they are due by its clock:
+ * polling once started, or every due job at once through runDue().
+ */
+export class JobRunner {
+  private readonly id = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly names: string[];
+  private readonly metrics: JobRunMetrics;
+  private readonly running = new Set<Promise<void>>();
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  private stopped = false;
+
+  constructor(private readonly options: JobRunnerOptions) {
+    this.names = Object.keys(options.handlers);
+    this.metrics = new JobRunMetrics(options.registry);
+  }
+
+  /** Queues the recurring jobs that are not queued yet (after releasing abandoned jobs, as sole runner), then polls until stop(). */
+  async start(): Promise<void> {
+    if (this.options.soleRunner) {
+      const released = await releaseRunningJobs(this.options.db, this.options.clock.now());
+      if (released > 0) this.options.log.warn({ jobs: released }, 'jobs left running by a process that stopped will run again');
+    }
+    await this.scheduleRecurring();
+    this.loop = this.poll();
+  }
+
+  /** Claims nothing more, and waits for the jobs that are running. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.loop;
+    await Promise.allSettled([...this.running]);
+  }
+
+  /** Runs every job due now by the clock, including those that become due meanwhile (retries), until none is left. */
+  async runDue(): Promise<number> {
+    let total = 0;
+    for (let ran = await this.runBatch(); ran > 0; ran = await this.runBatch()) total += ran;
+    return total;
+  }
+
+  /** One queued job per recurring name, due at once unless one is queued already (by this or another process). */
+  async scheduleRecurring(): Promise<void> {
+    for (const [name, handler] of Object.entries(this.options.handlers)) {
+      if (handler.everyMs) await insertJob(this.options.db, { name, payload: {}, uniqueKey: name, runAt: null });
+    }
+  }
+
+  private async poll(): Promise<void> {
+    while (!this.stopped) {
+      let ran = 0;
+      try {
+        ran = await this.runBatch();
+      } catch (err) {
+        this.options.log.error({ err }, 'could not claim jobs');
+      }
+      if (ran === 0) await this.pause();
+    }
+  }
+
+  private pause(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, this.options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS);
+      timer.unref();
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  private async runBatch(): Promise<number> {
+    if (this.stopped) return 0;
+    const now = this.options.clock.now();
+    const jobs = await claimDueJobs(this.options.db, {
+      names: this.names,
+      now,
+      limit: this.options.concurrency ?? DEFAULT_CONCURRENCY,
+      lockedBy: this.id,
+      lockedUntil: new Date(now.getTime() + (this.options.leaseMs ?? DEFAULT_LEASE_MS)),
+    });
+    await Promise.all(jobs.map((job) => this.track(this.runOne(job))));
+    return jobs.length;
+  }
+
+  private track(work: Promise<void>): Promise<void> {
+    this.running.add(work);
+    return work.finally(() => this.running.delete(work));
+  }
+
+  private async runOne(job: JobRow): Promise<void> {
+    const handler = this.options.handlers[job.name]!;
+    const policy = handler.retry ?? DEFAULT_RETRY;
+    const log = this.options.log.child({ job: job.name, jobId: job.id, attempt: job.attempts });
+    const started = performance.now();
+    let outcome: Outcome;
+    if (job.attempts > policy.attempts) {
+      // Claimed again after its lease ran out, past its last attempt: its process died each time.
+      outcome = { state: 'dead', at: this.options.clock.now(), error: 'the process running its last attempt stopped (its lease ran out)' };
+    } else {
+      try {
+        const summary = await handler.run(job.payload, { jobId: job.id, attempt: job.attempts, log });
+        if (summary) log.info(summary);
+        outcome = { state: 'succeeded', at: this.options.clock.now() };
+      } catch (err) {
+        const failed = this.afterFailure(job, policy, err);
+        if (failed.state === 'dead') log.error({ err }, 'job failed on its last attempt: dead');
+        else log.warn({ err, retryAt: failed.retryAt }, 'job failed; it will be retried');
+        outcome = failed;
+      }
+    }
+    this.metrics.record(job.name, outcome.state, (performance.now() - started) / 1000);
+    await this.settle(job, handler, outcome).catch((err: unknown) =>
+      log.error({ err }, 'could not record the outcome of a job; it runs again when its lease ends'),
+    );
+  }
+
+  private afterFailure(job: JobRow, policy: RetryPolicy, error: unknown): Exclude<Outcome, { state: 'succeeded' }> {
+    const now = this.options.clock.now();
+    if (job.attempts >= policy.attempts) return { state: 'dead', at: now, error: describeError(error) };
+    return { state: 'failed', retryAt: new Date(now.getTime() + backoffAfter(policy, job.attempts)), error: describeError(error) };
+  }
+
+  /**
+   * Records the outcome and, for a recurring job that ended, queues its next run in the same
+   * transaction; any other outcome is one statement, which needs no transaction of its own.
+   */
+  private async settle(job: JobRow, handler: JobHandler, outcome: Outcome): Promise<void> {
+    const everyMs = outcome.state === 'failed' ? 0 : (handler.everyMs ?? 0);
+    const settled =
+      everyMs > 0
+        ? await inTransaction(this.options.db, async (tx) => {
+            if (!(await settleJob(tx, job, outcome))) return false;
+            const runAt = new Date(this.options.clock.now().getTime() + everyMs);
+            await insertJob(tx, { name: job.name, payload: job.payload, uniqueKey: job.unique_key ?? job.name, runAt });
+            return true;
+          })
+        : await settleJob(this.options.db, job, outcome);
+    if (!settled) this.options.log.warn({ job: job.name, jobId: job.id }, 'a job outlived its lease and was taken over by another runner');
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * The billing engine (decision 0029): what time does to subscriptions. Each
+ * subscription's dated events (period end, trial end, scheduled end, dunning
+ * attempts) are read from its own rows and run one at a time, earliest first,
+ * each in its own transactions with the subscription locked, so that running
+ * them twice, from two processes or after a crash, does nothing the second time.
+ */
+import type { Db } from '../../db/connect.js';
+import { inTransaction, type Executor, type Tx } from '../../db/transaction.js';
+import type { EntitlementChanges } from '../../edge/change-feed.js';
+import { ApiError } from '../../http/errors.js';
+import { clockAt, type Clock } from '../../lib/clock.js';
+export { clockAt };
+import { lockCustomer } from '../../flows/purchase.js';
+import { nextDueItem, type DueItem, type DunningSchedule, type UnpaidInvoice } from '../billing/renewal.compute.js';
+import { lockInvoice, unpaidInvoicesOf, type InvoiceRow } from '../ledger/queries.js';
+import { customersOnClock, testClockTimeOf } from '../customers/queries.js';
+import type { PurchaseScope } from '../../flows/purchase.js';
+import type { StoredRequest } from '../../flows/pipeline.js';
+import type { IntentRow } from '../intents/queries.js';
+import { collectInvoice, type CollectionResult } from './collection.js';
+import { invoiceNotFound } from './errors.js';
+import { endSubscription, environmentScope } from './lifecycle.js';
+import { renewSubscription, type EngineDeps } from './renewal.js';
+import * as repo from './repo.js';
+
+export interface BillingEngineOptions {
+  db: Db;
+  /** Real time: when a subscription of a customer without a test clock renews, and what its records say. */
+  clock: Clock;
+  changes: EntitlementChanges | null;
+  dunning: DunningSchedule;
+}
+
+/** The answers that mean "not now": the item was done meanwhile, or another payment of the customer is under way. */
+const NOT_NOW = new Set(['renewal_not_due', 'payment_in_progress']);
+
+function unpaidOf(invoices: InvoiceRow[]): { next: UnpaidInvoice | null; byId: Map<string, InvoiceRow> } {
+  const scheduled = invoices.filter((i) => i.next_attempt_at !== null).sort((a, b) => a.next_attempt_at!.getTime() - b.next_attempt_at!.getTime());
+  const first = scheduled[0];
+  return { next: first ? { id: first.id, nextAttemptAt: first.next_attempt_at } : null, byId: new Map(invoices.map((i) => [i.id, i])) };
+}
+
+function timed(row: repo.SubscriptionRow) {
+  return { status: row.status, chargePeriod: row.charge_period, currentPeriodEnd: row.current_period_end, trialEnd: row.trial_end, endDate: row.end_date };
+}
+
+export class BillingEngine {
+  private readonly deps: EngineDeps;
+
+  constructor(private readonly options: BillingEngineOptions) {
+    this.deps = {
+      db: options.db,
+      dunning: options.dunning,
+      announce: async (tx, environmentId, customerId) => {
+        await options.changes?.announce(tx, environmentId, customerId);
+      },
+    };
+  }
+
+  /** What falls due first for the subscription by `at`, with the unpaid invoice a dunning attempt is for. */
+  async nextItem(db: Executor, row: repo.SubscriptionRow, at: Date): Promise<{ item: DueItem; invoice?: InvoiceRow } | null> {
+    const unpaid = unpaidOf(await unpaidInvoicesOf(db, [row.id]));
+    const item = nextDueItem(timed(row), unpaid.next, at);
+    if (!item) return null;
+    return item.kind === 'collect' ? { item, invoice: unpaid.byId.get(item.invoiceId)! } : { item };
+  }
+
+  /**
+   * Runs one item of the subscription; `clock` gives the time it happens at. False when
+   * it was not for now (done meanwhile, or another payment of the customer under way).
+   */
+  async runItem(row: repo.SubscriptionRow, due: { item: DueItem; invoice?: InvoiceRow }, clock: Clock): Promise<boolean> {
+    const scope = await environmentScope(this.options.db, row.environment_id);
+    const { item } = due;
+    try {
+      if (item.kind === 'end') await this.endScheduled(row, item.at);
+      else if (item.kind === 'collect') await collectInvoice(this.deps, clock, scope, due.invoice!, { kind: 'due', at: item.at });
+      else await renewSubscription(this.deps, clock, scope, row.id, { kind: item.kind, at: item.at });
+    } catch (error) {
+      if (error instanceof ApiError && NOT_NOW.has(error.code)) return false;
+      throw error;
+    } finally {
+      await this.forget(row);
+    }
+    return true;
+  }
+
+  /**
+   * Everything due for the subscription by now, earliest first, as the real-time
+   * job runs it. Returns how many items ran.
+   */
+  async catchUp(subscriptionId: string, limit = 100): Promise<number> {
+    let ran = 0;
+    while (ran < limit) {
+      const row = await repo.findSubscriptionById(this.options.db, subscriptionId);
+      const due = row ? await this.nextItem(this.options.db, row, this.options.clock.now()) : null;
+      if (!row || !due || !(await this.runItem(row, due, this.options.clock))) break;
+      ran++;
+    }
+    return ran;
+  }
+
+  /**
+   * Collects an unpaid renewal invoice now, as the seller asks (POST /invoices/{id}/pay/),
+   * at the customer's time (their test clock's, if they have one).
+   */
+  async collectNow(scope: PurchaseScope, invoiceId: string): Promise<CollectionResult> {
+    const invoice = await inTransaction(this.options.db, (tx) => lockInvoice(tx, scope.environmentId, invoiceId));
+    if (!invoice?.subscription_id) throw invoiceNotFound(invoiceId);
+    const clockTime = await testClockTimeOf(this.options.db, invoice.customer_id);
+    const clock = clockTime ? clockAt(clockTime) : this.options.clock;
+    try {
+      return await collectInvoice(this.deps, clock, scope, invoice, { kind: 'manual' });
+    } finally {
+      const row = await repo.findSubscriptionById(this.options.db, invoice.subscription_id);
+      if (row) await this.forget(row);
+    }
+  }
+
+  /**
+   * A renewal or a collection whose process died before settling its payment, for the
+   * recovery task: run again, at the customer's time, under the intent's own key, which
+   * completes that intent (the provider asked again under its key) instead of paying anew.
+   */
+  async completeStale(intent: IntentRow): Promise<void> {
+    const { body } = intent.request as unknown as StoredRequest;
+    const scope = await environmentScope(this.options.db, intent.environment_id);
+    const clockTime = await testClockTimeOf(this.options.db, intent.customer_id);
+    const clock = clockTime ? clockAt(clockTime) : this.options.clock;
+    if (intent.kind === 'renewal') {
+      const item = { kind: body.kind as 'renew' | 'trial_end', at: new Date(String(body.at)) };
+      await renewSubscription(this.deps, clock, scope, String(body.subscriptionId), item);
+      return;
+    }
+    const invoice = await inTransaction(this.options.db, (tx) => lockInvoice(tx, scope.environmentId, String(body.invoiceId)));
+    if (!invoice) throw invoiceNotFound(String(body.invoiceId));
+    const trigger = body.trigger === 'due' ? { kind: 'due' as const, at: new Date(String(body.at)) } : { kind: 'manual' as const };
+    // The attempt the intent was made for, not the invoice's count now: another process may have settled it meanwhile.
+    const key = intent.idempotency_key ?? '';
+    const attempt = Number(key.slice(key.lastIndexOf(':') + 1));
+    if (!Number.isInteger(attempt) || attempt < 1) throw new Error(`Intent ${intent.id} has no attempt in its key`);
+    await collectInvoice(this.deps, clock, scope, { id: invoice.id, attempt_count: attempt - 1 }, trigger);
+  }
+
+  /** A test clock moved: what its customers may use is worked out again at its new time, in every process. */
+  async clockMoved(testClockId: string): Promise<void> {
+    const changes = this.options.changes;
+    if (!changes) return;
+    const customers = await customersOnClock(this.options.db, testClockId);
+    await inTransaction(this.options.db, async (tx) => {
+      for (const c of customers) await changes.announce(tx, c.environment_id, c.customer_id);
+    });
+    for (const c of customers) changes.forget(c.environment_id, c.customer_id);
+  }
+
+  /** Subscriptions of customers in real time with something due now. */
+  dueNow(limit: number): Promise<{ id: string; environment_id: string }[]> {
+    return repo.dueSubscriptions(this.options.db, this.options.clock.now(), limit);
+  }
+
+  /** A cancellation scheduled for `at` (period end, or a date) takes effect. */
+  private async endScheduled(row: repo.SubscriptionRow, at: Date): Promise<void> {
+    await inTransaction(this.options.db, async (tx: Tx) => {
+      await lockCustomer(tx, row.environment_id, await repo.customerIdOf(tx, row.customer_id));
+      const locked = await repo.findSubscription(tx, row.environment_id, row.id, { forUpdate: true });
+      const live = locked && ['active', 'trialing', 'past_due'].includes(locked.status);
+      if (!live || locked.end_date?.getTime() !== at.getTime()) return;
+      const scope = await environmentScope(tx, row.environment_id);
+      await endSubscription(tx, scope, locked, at, 'CANCELLED_BY_MERCHANT');
+      await this.deps.announce(tx, row.environment_id, await repo.customerIdOf(tx, row.customer_id));
+    });
+  }
+
+  /** This process reads its own change at once; other processes hear of it through the change feed. */
+  private async forget(row: repo.SubscriptionRow): Promise<void> {
+    if (!this.options.changes) return;
+    this.options.changes.forget(row.environment_id, await repo.customerIdOf(this.options.db, row.customer_id));
+  }
+}

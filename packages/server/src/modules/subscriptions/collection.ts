@@ -1,0 +1,123 @@
+/**
+ * Collecting an unpaid renewal invoice (decision 0029): a dunning attempt when it
+ * falls due, or a payment asked for by hand. The intent's key is the invoice and
+ * the attempt's number: one charge an attempt, whoever makes it.
+ */
+import { inTransaction, type Tx } from '../../db/transaction.js';
+import { ApiError } from '../../http/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { PaymentStep } from '../../flows/payment.js';
+import { purchaseTwoPhase } from '../../flows/pipeline.js';
+import { lockCustomer, type PaymentMethodRow, type PurchaseScope } from '../../flows/purchase.js';
+import { recordCollectedInvoice, recordFailedCollection, stopCollecting, type Collection } from '../../flows/unpaid-invoices.js';
+import { isHardDecline, nextAttemptAt } from '../billing/renewal.compute.js';
+import { lockInvoice, unpaidInvoicesOf, type InvoiceRow } from '../ledger/queries.js';
+import { invoiceNotFound, invoiceNotPayable, renewalNotDue } from './errors.js';
+import { endSubscription, environmentScope, subscriptionEvent } from './lifecycle.js';
+import * as repo from './repo.js';
+import { renewalMethod, type EngineDeps } from './renewal.js';
+
+export interface CollectionResult extends Record<string, unknown> {
+  invoiceId: string;
+  outcome: 'paid' | 'failed' | 'ended';
+  code: string | null;
+  message: string | null;
+}
+
+/** `due`: a dunning attempt scheduled for that instant; `manual`: asked for now, by the seller. */
+export type CollectionTrigger = { kind: 'due'; at: Date } | { kind: 'manual' };
+
+const UNPAID = ['OPEN', 'PAYMENT_FAILED'];
+
+async function lockUnpaid(tx: Tx, environmentId: string, invoiceId: string, trigger: CollectionTrigger) {
+  const found = await lockInvoice(tx, environmentId, invoiceId);
+  if (!found?.subscription_id) throw invoiceNotFound(invoiceId);
+  const customer = await lockCustomer(tx, environmentId, await repo.customerIdOf(tx, found.customer_id));
+  const invoice = (await lockInvoice(tx, environmentId, invoiceId))!;
+  const subscription = (await repo.findSubscription(tx, environmentId, invoice.subscription_id!, { forUpdate: true }))!;
+  if (!UNPAID.includes(invoice.status)) {
+    if (trigger.kind === 'manual') throw invoiceNotPayable(invoiceId, invoice.status);
+    throw renewalNotDue();
+  }
+  if (trigger.kind === 'due' && invoice.next_attempt_at?.getTime() !== trigger.at.getTime()) throw renewalNotDue();
+  return { invoice, customer, subscription };
+}
+
+/** Paid: the subscription is active again once none of its invoices is unpaid. */
+async function afterPaid(tx: Tx, scope: PurchaseScope, subscription: repo.SubscriptionRow, now: Date): Promise<void> {
+  if (subscription.status !== 'past_due' || (await unpaidInvoicesOf(tx, [subscription.id])).length > 0) return;
+  const active = await repo.updateSubscription(tx, subscription.id, { status: 'active', modified_at: now });
+  await subscriptionEvent(tx, scope, 'subscription.updated', active, { status: 'past_due' }, now);
+}
+
+async function collectWith(deps: EngineDeps, clock: Clock, environmentId: string, invoiceId: string, trigger: CollectionTrigger, step: PaymentStep) {
+  return inTransaction(deps.db, async (tx): Promise<CollectionResult> => {
+    const { invoice, customer, subscription } = await lockUnpaid(tx, environmentId, invoiceId, trigger);
+    const scope = await environmentScope(tx, environmentId);
+    const now = clock.now();
+    const collection: Collection = { scope, now, customer, invoice };
+    const method = await renewalMethod(tx, subscription, customer);
+    await deps.announce(tx, environmentId, customer.customer_id);
+    const live = ['active', 'trialing', 'past_due'].includes(subscription.status);
+
+    if (trigger.kind === 'due' && isHardDecline(invoice.failure_code) && method?.id === invoice.last_method_id) {
+      // The card was reported lost or stolen and nothing replaced it: dunning ends without trying it again.
+      await stopCollecting(tx, invoice, now);
+      if (live) await endSubscription(tx, scope, subscription, now, 'CANCELLED_BY_PROVIDER');
+      return finish(tx, step, { invoiceId, outcome: 'ended', code: invoice.failure_code, message: invoice.failure_message });
+    }
+    const attempt = await chargeInvoice(tx, step, invoice, subscription, method);
+    if (attempt.paid) {
+      await recordCollectedInvoice(tx, collection, { method: method!, chargeRef: attempt.chargeRef });
+      await afterPaid(tx, scope, subscription, now);
+      return finish(tx, step, { invoiceId, outcome: 'paid', code: null, message: null });
+    }
+    const failed = { attempts: invoice.attempt_count + 1, firstFailedAt: invoice.issued_at, failedAt: now, code: attempt.code };
+    const next = nextAttemptAt(deps.dunning, failed);
+    await recordFailedCollection(tx, collection, attempt, { at: next, methodId: method?.id ?? null });
+    const ends = next === null && live;
+    if (ends) await endSubscription(tx, scope, subscription, now, 'CANCELLED_BY_PROVIDER');
+    return finish(tx, step, { invoiceId, outcome: ends ? 'ended' : 'failed', code: attempt.code, message: attempt.message });
+  });
+}
+
+type Attempt = { paid: true; chargeRef: string } | { paid: false; code: string; message: string };
+
+async function chargeInvoice(
+  tx: Tx,
+  step: PaymentStep,
+  invoice: InvoiceRow,
+  subscription: repo.SubscriptionRow,
+  method: PaymentMethodRow | undefined,
+): Promise<Attempt> {
+  if (!method) return { paid: false, code: 'payment_method_required', message: 'The customer has no payment method that can be charged' };
+  try {
+    const chargeRef = await step.charge(tx, {
+      method,
+      amountMinor: invoice.total_minor,
+      currency: invoice.currency,
+      description: `Invoice ${invoice.id}`,
+      planVersionId: subscription.plan_version_id,
+    });
+    return { paid: true, chargeRef };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return { paid: false, code: error.code, message: error.detail };
+  }
+}
+
+async function finish(tx: Tx, step: PaymentStep, result: CollectionResult): Promise<CollectionResult> {
+  await step.finish(tx, result);
+  return result;
+}
+
+/** One attempt to collect the invoice, through the payment pipeline. */
+export function collectInvoice(deps: EngineDeps, clock: Clock, scope: PurchaseScope, invoice: Pick<InvoiceRow, 'id' | 'attempt_count'>, trigger: CollectionTrigger) {
+  return purchaseTwoPhase<CollectionResult>(deps.db, clock, {
+    kind: 'invoice_payment',
+    request: { scope, body: { invoiceId: invoice.id, trigger: trigger.kind, at: trigger.kind === 'due' ? trigger.at.toISOString() : null } },
+    idempotency: { scope: `invoice:${scope.environmentId}`, key: `${invoice.id}:${invoice.attempt_count + 1}` },
+    status: 200,
+    run: (step) => collectWith(deps, clock, scope.environmentId, invoice.id, trigger, step),
+  });
+}

@@ -1,0 +1,78 @@
+/**
+ * What the billing engine does to a subscription besides moving money (decision
+ * 0029): its environment as a scope, its events, the announcement of what its
+ * customer may use, and its end.
+ */
+import type { Executor, Tx } from '../../db/transaction.js';
+import type { EntitlementChanges } from '../../edge/change-feed.js';
+import type { PurchaseScope } from '../../flows/purchase.js';
+import { recordEvent } from '../events/writer.js';
+import { environmentById } from '../tenancy/queries.js';
+import * as repo from './repo.js';
+import { subscriptionObject } from './view.js';
+
+/** The scope of background work on a subscription: its environment, as a request's scope would name it. */
+export type EnvironmentScope = PurchaseScope & { apiBase: string };
+
+/** An environment's organization and kind never change: the scope may be read outside the transaction that uses it. */
+export async function environmentScope(db: Executor, environmentId: string): Promise<EnvironmentScope> {
+  const environment = await environmentById(db, environmentId);
+  if (!environment) throw new Error(`environment ${environmentId} does not exist`);
+  return { organizationId: environment.organization_id, environmentId, environment: environment.kind, apiBase: '' };
+}
+
+/** A `subscription.*` event, the subscription as the reference's webhooks show it. */
+export async function subscriptionEvent(
+  tx: Tx,
+  scope: PurchaseScope,
+  type: 'subscription.updated' | 'subscription.cancelled',
+  row: repo.SubscriptionRow,
+  previous: Record<string, unknown>,
+  at: Date,
+): Promise<void> {
+  await recordEvent(tx, {
+    environmentId: scope.environmentId,
+    organizationId: scope.organizationId,
+    type,
+    data: subscriptionObject(row, { organization: scope.organizationId }),
+    previousAttributes: previous,
+    at,
+  });
+}
+
+/**
+ * The subscription ends now: canceled, access over. `reason` is recorded unless a
+ * cancellation by the merchant or customer scheduled it already.
+ */
+export async function endSubscription(
+  tx: Tx,
+  scope: PurchaseScope,
+  row: repo.SubscriptionRow,
+  at: Date,
+  reason: string,
+): Promise<repo.SubscriptionRow> {
+  const ended = await repo.updateSubscription(tx, row.id, {
+    status: 'canceled',
+    end_date: at,
+    canceled_at: row.canceled_at ?? at,
+    cancellation_reason: row.cancellation_reason ?? reason,
+    modified_at: at,
+  });
+  await subscriptionEvent(tx, scope, 'subscription.cancelled', ended, { status: row.status }, at);
+  return ended;
+}
+
+/** Runs work that changes a customer's subscriptions, announcing it to every entitlement cache on commit. */
+export async function announcing<T>(
+  changes: EntitlementChanges | null,
+  environmentId: string,
+  run: (announce: (tx: Tx, customerId: string) => Promise<void>) => Promise<T>,
+): Promise<T> {
+  const touched = new Set<string>();
+  const result = await run(async (tx, customerId) => {
+    touched.add(customerId);
+    await changes?.announce(tx, environmentId, customerId);
+  });
+  for (const customerId of touched) changes?.forget(environmentId, customerId);
+  return result;
+}

@@ -1,0 +1,56 @@
+/**
+ * The upcoming invoice (ours): what the next renewal of a subscription will
+ * charge if nothing changes before it — the renewal's own terms (renewal.ts),
+ * computed and shown, with nothing charged or recorded.
+ */
+import type { UpcomingInvoice } from '@billow/contract';
+import type { Db } from '../../db/connect.js';
+import { inTransaction } from '../../db/transaction.js';
+import { decimalText } from '../ledger/format.js';
+import { findCustomer } from '../customers/queries.js';
+import { noUpcomingInvoice, subscriptionNotFound } from './errors.js';
+import { renewalTerms, type RenewalItem } from './renewal.js';
+import * as repo from './repo.js';
+
+/** The renewal that comes next, or null when none will (ended, ending first, one-time, or not started). */
+function nextRenewal(row: repo.SubscriptionRow): RenewalItem | null {
+  if (!['active', 'trialing', 'past_due'].includes(row.status)) return null;
+  const at = row.status === 'trialing' ? row.trial_end : row.current_period_end;
+  if (!at || (row.end_date && row.end_date.getTime() <= at.getTime())) return null;
+  return { kind: row.status === 'trialing' ? 'trial_end' : 'renew', at };
+}
+
+export async function upcomingInvoice(db: Db, environmentId: string, subscriptionId: string): Promise<UpcomingInvoice> {
+  return inTransaction(db, async (tx) => {
+    const row = await repo.findSubscription(tx, environmentId, subscriptionId);
+    if (!row) throw subscriptionNotFound();
+    const item = nextRenewal(row);
+    if (!item) throw noUpcomingInvoice(row.status);
+    const customer = (await findCustomer(tx, environmentId, await repo.customerIdOf(tx, row.customer_id)))!;
+    const { period, charged, fromCredit } = await renewalTerms(tx, row, customer, item);
+    const money = (minor: number) => decimalText(minor, charged.currency);
+    return {
+      subscriptionId: row.id,
+      currency: charged.currency,
+      periodStart: period.start.toISOString(),
+      periodEnd: period.end.toISOString(),
+      nextPaymentAttempt: period.start.toISOString(),
+      lines: charged.lines.map((line) => ({
+        description: line.description,
+        quantity: line.quantity,
+        featureId: line.featureId,
+        amount: money(line.amountMinor),
+        amountUnits: line.amountMinor,
+      })),
+      amountSubtotal: money(charged.subtotalMinor),
+      amountDiscount: money(charged.discountMinor),
+      amountTax: money(charged.taxMinor),
+      amountTotal: money(charged.totalMinor),
+      amountSubtotalUnits: charged.subtotalMinor,
+      amountDiscountUnits: charged.discountMinor,
+      amountTaxUnits: charged.taxMinor,
+      amountTotalUnits: charged.totalMinor,
+      creditAppliedUnits: fromCredit,
+    };
+  });
+}

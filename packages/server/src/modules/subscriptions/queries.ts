@@ -1,0 +1,2 @@
+/** What other folders may use of subscriptions inside their own transactions: a one-time charge's grant, a test clock's subscriptions. */
+export { insertSubscription, liveSubscriptionsOnClock } from './repo.js';

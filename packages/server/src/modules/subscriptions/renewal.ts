@@ -1,0 +1,176 @@
+/**
+ * A subscription's next period begins (decision 0029): at its period end, or at
+ * the end of its trial. The period is billed through the payment pipeline
+ * (decision 0026): the intent's key is the subscription and the instant the
+ * period begins, so however often the renewal runs, that period is charged once.
+ */
+import type { Db } from '../../db/connect.js';
+import { inTransaction, type Tx } from '../../db/transaction.js';
+import { ApiError } from '../../http/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { PaymentStep } from '../../flows/payment.js';
+import { purchaseTwoPhase } from '../../flows/pipeline.js';
+import { lockCustomer, resolveRenewal, type CustomerRow, type PaymentMethodRow } from '../../flows/purchase.js';
+import { recordPaidOrder, type PaidOrderInput } from '../../flows/record.js';
+import { recordUnpaidRenewal, type PaymentFailure } from '../../flows/unpaid-invoices.js';
+import { nextAttemptAt, periodEndAfter, type DunningSchedule } from '../billing/renewal.compute.js';
+import type { Quote } from '../billing/types.js';
+import { unpaidInvoicesOf } from '../ledger/queries.js';
+import { chargeableMethodById, chargeableMethodFor } from '../payments/methods.service.js';
+import { usageOfPeriod } from '../usage/queries.js';
+import { renewalNotDue } from './errors.js';
+import { endSubscription, subscriptionEvent, type EnvironmentScope } from './lifecycle.js';
+import * as repo from './repo.js';
+
+export interface RenewalItem {
+  kind: 'renew' | 'trial_end';
+  /** When the period that ends begins the next one: the period end, or the trial end. */
+  at: Date;
+}
+
+export interface EngineDeps {
+  db: Db;
+  dunning: DunningSchedule;
+  /** Announces that the customer's entitlements changed, in the transaction. */
+  announce(tx: Tx, environmentId: string, customerId: string): Promise<void>;
+}
+
+export interface RenewalResult extends Record<string, unknown> {
+  subscriptionId: string;
+  outcome: 'paid' | 'unpaid' | 'ended';
+  invoiceId: string | null;
+}
+
+const LIVE = ['active', 'trialing', 'past_due'];
+
+/** The subscription locked, with its customer, when the item is still what it is due for; else null. */
+async function lockDue(tx: Tx, environmentId: string, subscriptionId: string, item: RenewalItem) {
+  const customerId = await repo.customerIdOfSubscription(tx, environmentId, subscriptionId);
+  if (customerId === undefined) return null;
+  const customer = await lockCustomer(tx, environmentId, customerId);
+  const row = (await repo.findSubscription(tx, environmentId, subscriptionId, { forUpdate: true }))!;
+  const dueAt = item.kind === 'renew' ? row.current_period_end : row.trial_end;
+  const trialing = row.status === 'trialing';
+  const due = LIVE.includes(row.status) && dueAt?.getTime() === item.at.getTime() && trialing === (item.kind === 'trial_end');
+  return due ? { row, customer } : null;
+}
+
+/**
+ * What a renewal or a dunning attempt charges: the customer's default method (a
+ * subscription created through the API took the default of its day, and a new
+ * default is how a customer replaces a card), else the subscription's own.
+ */
+export async function renewalMethod(tx: Tx, row: repo.SubscriptionRow, customer: Pick<CustomerRow, 'id'>): Promise<PaymentMethodRow | undefined> {
+  return (await chargeableMethodFor(tx, row.environment_id, customer.id)) ?? chargeableMethodById(tx, row.environment_id, row.payment_method_id);
+}
+
+/**
+ * What the period that begins at `item.at` costs and spans: the pure part of a
+ * renewal, shared with its preview (the upcoming invoice).
+ */
+export async function renewalTerms(tx: Tx, row: repo.SubscriptionRow, customer: CustomerRow, item: RenewalItem) {
+  const anchor = item.kind === 'trial_end' ? item.at : (row.billing_anchor ?? row.current_period_start ?? item.at);
+  const period = { start: item.at, end: periodEndAfter(anchor, row.charge_period, item.at) };
+  const arrears = item.kind === 'renew' && row.current_period_start ? await usageOfPeriod(tx, row.id, row.current_period_start) : {};
+  const purchase = await resolveRenewal(tx, customer, { ...row, quantities: row.quantities as Record<string, number> }, arrears);
+  return { anchor, period, purchase, ...afterCredit(purchase.quote, customer.credit_minor) };
+}
+
+/** Customer credit (from downgrades) pays first; the rest is charged. */
+function afterCredit(quote: Quote, creditMinor: number): { charged: Quote; fromCredit: number } {
+  const fromCredit = Math.min(creditMinor, quote.totalMinor);
+  return { charged: { ...quote, discountMinor: quote.discountMinor + fromCredit, totalMinor: quote.totalMinor - fromCredit }, fromCredit };
+}
+
+type Payment = { paid: true; chargeRef: string | null } | { paid: false; failure: PaymentFailure };
+
+async function pay(tx: Tx, step: PaymentStep, method: PaymentMethodRow | undefined, charged: Quote, description: string, versionId: string): Promise<Payment> {
+  if (charged.totalMinor === 0) return { paid: true, chargeRef: null };
+  if (!method) return { paid: false, failure: { code: 'payment_method_required', message: 'The customer has no payment method that can be charged' } };
+  try {
+    const chargeRef = await step.charge(tx, { method, amountMinor: charged.totalMinor, currency: charged.currency, description, planVersionId: versionId });
+    return { paid: true, chargeRef };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return { paid: false, failure: { code: error.code, message: error.detail } };
+  }
+}
+
+/** The renewal in one transaction, taking its payment through `step`. */
+async function renewWith(deps: EngineDeps, clock: Clock, scope: EnvironmentScope, subscriptionId: string, item: RenewalItem, step: PaymentStep) {
+  const { environmentId } = scope;
+  return inTransaction(deps.db, async (tx): Promise<RenewalResult> => {
+    const locked = await lockDue(tx, environmentId, subscriptionId, item);
+    // Nothing to do any more (already renewed, cancelled, changed): a payment taken for it goes back (pipeline).
+    if (!locked) throw renewalNotDue();
+    const { row, customer } = locked;
+    const now = clock.now();
+    const { anchor, period, purchase, charged, fromCredit } = await renewalTerms(tx, row, customer, item);
+    const method = await renewalMethod(tx, row, customer);
+    const payment = await pay(tx, step, method, charged, `${purchase.version.name} (${row.charge_period})`, purchase.version.id);
+    await deps.announce(tx, environmentId, customer.customer_id);
+
+    if (!payment.paid && item.kind === 'trial_end' && !method) {
+      // A trial without a way to pay ends with the trial (decision 0029): nothing was owed yet.
+      await endSubscription(tx, scope, row, item.at, 'CANCELLED_BY_PROVIDER');
+      return finish(tx, step, { subscriptionId: row.id, outcome: 'ended', invoiceId: null });
+    }
+    const input: PaidOrderInput = {
+      scope,
+      clock,
+      customer,
+      purchase,
+      charged,
+      billingType: 'SUBSCRIPTION',
+      subscriptionId: row.id,
+      isRenewal: item.kind === 'renew',
+      method: payment.paid && charged.totalMinor > 0 ? (method ?? null) : null,
+      chargeRef: payment.paid ? payment.chargeRef : null,
+      period,
+    };
+    const invoiceId = payment.paid
+      ? await recordPaid(tx, input, customer, fromCredit)
+      : (await recordUnpaid(tx, deps, input, payment.failure, method, now)).id;
+    const stillUnpaid = payment.paid ? (await unpaidInvoicesOf(tx, [row.id])).length > 0 : true;
+    const next = await repo.updateSubscription(tx, row.id, {
+      status: stillUnpaid ? 'past_due' : 'active',
+      current_period_start: period.start,
+      current_period_end: period.end,
+      billing_anchor: anchor,
+      modified_at: now,
+    });
+    const previous = { status: row.status, billing_period_start_time: row.current_period_start, billing_period_end_time: row.current_period_end };
+    await subscriptionEvent(tx, scope, 'subscription.updated', next, previous, now);
+    return finish(tx, step, { subscriptionId: row.id, outcome: payment.paid ? 'paid' : 'unpaid', invoiceId });
+  });
+}
+
+async function finish(tx: Tx, step: PaymentStep, result: RenewalResult): Promise<RenewalResult> {
+  await step.finish(tx, result);
+  return result;
+}
+
+async function recordPaid(tx: Tx, input: PaidOrderInput, customer: CustomerRow, fromCredit: number): Promise<string> {
+  const paid = await recordPaidOrder(tx, input);
+  if (fromCredit > 0) await repo.setCustomerCredit(tx, customer.id, customer.credit_minor - fromCredit);
+  return paid.invoiceId;
+}
+
+function recordUnpaid(tx: Tx, deps: EngineDeps, input: PaidOrderInput, failure: PaymentFailure, method: PaymentMethodRow | undefined, now: Date) {
+  const next = nextAttemptAt(deps.dunning, { attempts: 1, firstFailedAt: now, failedAt: now, code: failure.code });
+  return recordUnpaidRenewal(tx, input, { failure, nextAttemptAt: next, methodId: method?.id ?? null });
+}
+
+/**
+ * Renews the subscription for the period that begins at `item.at`, paying through
+ * the pipeline; `clock` gives the time the renewal happens at (a test clock's).
+ */
+export function renewSubscription(deps: EngineDeps, clock: Clock, scope: EnvironmentScope, subscriptionId: string, item: RenewalItem) {
+  return purchaseTwoPhase<RenewalResult>(deps.db, clock, {
+    kind: 'renewal',
+    request: { scope, body: { subscriptionId, kind: item.kind, at: item.at.toISOString() } },
+    idempotency: { scope: `renewal:${scope.environmentId}`, key: `${subscriptionId}:${item.at.toISOString()}` },
+    status: 200,
+    run: (step) => renewWith(deps, clock, scope, subscriptionId, item, step),
+  });
+}

@@ -1,0 +1,2 @@
+/** What other folders may read of tenancy: API keys (authentication) and an organization's payment block. */
+export { environmentById, findKeyByHash, organizationBlock, type KeyRecord } from './repo.js';

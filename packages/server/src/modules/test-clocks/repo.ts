@@ -1,0 +1,68 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Executor } from '../../db/transaction.js';
+import type { TestClocksTable } from '../../db/schema.js';
+
+export type TestClockRow = Selectable<TestClocksTable>;
+export type TestClockView = TestClockRow & { customer_count: number };
+
+export async function insertTestClock(db: Executor, row: Insertable<TestClocksTable>): Promise<TestClockRow> {
+  return db.insertInto('test_clocks').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+function withCustomerCount(db: Executor) {
+  return db
+    .selectFrom('test_clocks as t')
+    .selectAll('t')
+    .select((eb) =>
+      eb
+        .selectFrom('customers as c')
+        .select(eb.fn.countAll<string>().as('n'))
+        .whereRef('c.test_clock_id', '=', 't.id')
+        .as('customer_count'),
+    )
+    .where('t.deleted_at', 'is', null);
+}
+
+function counted(row: TestClockRow & { customer_count: string | number | null }): TestClockView {
+  return { ...row, customer_count: Number(row.customer_count ?? 0) };
+}
+
+export async function findTestClock(db: Executor, environmentId: string, id: string): Promise<TestClockView | undefined> {
+  const row = await withCustomerCount(db).where('t.environment_id', '=', environmentId).where('t.id', '=', id).executeTakeFirst();
+  return row ? counted(row) : undefined;
+}
+
+export async function lockTestClock(db: Executor, environmentId: string, id: string): Promise<TestClockRow | undefined> {
+  return db
+    .selectFrom('test_clocks')
+    .selectAll()
+    .where('environment_id', '=', environmentId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** A clock by id alone, for the job that advances it. */
+export async function findTestClockById(db: Executor, id: string): Promise<TestClockRow | undefined> {
+  return db.selectFrom('test_clocks').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function countTestClocks(db: Executor, environmentId: string): Promise<number> {
+  const row = await db
+    .selectFrom('test_clocks')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('environment_id', '=', environmentId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function listTestClocks(db: Executor, environmentId: string, limit: number, offset: number): Promise<TestClockView[]> {
+  const rows = await withCustomerCount(db).where('t.environment_id', '=', environmentId).orderBy('t.seq', 'desc').limit(limit).offset(offset).execute();
+  return rows.map(counted);
+}
+
+export async function updateTestClock(db: Executor, id: string, changes: Partial<Insertable<TestClocksTable>>): Promise<void> {
+  await db.updateTable('test_clocks').set(changes).where('id', '=', id).execute();
+}

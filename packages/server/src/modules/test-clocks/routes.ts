@@ -1,0 +1,80 @@
+import { Type } from 'typebox';
+import { ErrorBody, TestClock, TestClockAdvance, TestClockCreate, TestClockList, TestClockListQuery, TestClockPath } from '@billow/contract';
+import { pageOf, pageRequest } from '../../http/pagination.js';
+import { SERVER_ONLY, type App } from '../../http/route-types.js';
+import { scopeOf } from '../../http/scope.js';
+import type { TestClockService } from './service.js';
+
+const tags = ['Test clocks'];
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const auth = { auth: SERVER_ONLY };
+const SANDBOX = 'Sandbox only (ours, modelled on Stripe\'s test clocks); production answers 403.';
+
+export function testClockRoutes(app: App, service: TestClockService): void {
+  app.post(
+    '/api/v1/test-clocks/',
+    {
+      config: auth,
+      schema: {
+        tags,
+        summary: 'Create a test clock',
+        description: `${SANDBOX} Attach customers to it at their creation (\`testClockId\`): everything about them then follows the clock's time.`,
+        body: TestClockCreate,
+        response: { 201: TestClock, ...errors },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await service.create(scopeOf(request), request.body)),
+  );
+
+  app.get(
+    '/api/v1/test-clocks/',
+    { config: auth, schema: { tags, summary: 'List test clocks, newest first', description: SANDBOX, querystring: TestClockListQuery, response: { 200: TestClockList, ...errors } } },
+    async (request) => {
+      const at = pageRequest(request.query);
+      const { count, results } = await service.list(scopeOf(request), at);
+      return pageOf(request, at, count, results);
+    },
+  );
+
+  app.get(
+    '/api/v1/test-clocks/:id/',
+    { config: auth, schema: { tags, summary: 'Retrieve a test clock', description: SANDBOX, params: TestClockPath, response: { 200: TestClock, ...errors } } },
+    async (request) => service.get(scopeOf(request), request.params.id),
+  );
+
+  app.post(
+    '/api/v1/test-clocks/:id/advance/',
+    {
+      config: auth,
+      schema: {
+        tags,
+        summary: 'Advance a test clock',
+        description:
+          `${SANDBOX} Forward only, at most two years at a time. Answers at once with status \`advancing\`; renewals, trial ends, ` +
+          'dunning attempts and scheduled cancellations of its customers then run at their own times, in order, and the clock becomes `ready`.',
+        params: TestClockPath,
+        body: TestClockAdvance,
+        response: { 200: TestClock, ...errors, 409: ErrorBody },
+      },
+    },
+    async (request) => service.advance(scopeOf(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/api/v1/test-clocks/:id/',
+    {
+      config: auth,
+      schema: {
+        tags,
+        summary: 'Delete a test clock',
+        description: `${SANDBOX} Its customers keep the time it stopped at; nothing more falls due for them.`,
+        params: TestClockPath,
+        response: { 204: Type.Null(), ...errors, 409: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      await service.delete(scopeOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+}
