@@ -10,3 +10,4 @@ export * from './orders.js';
 export * from './licenses.js';
 export * from './edge.js';
 export * from './test-clocks.js';
+export * from './webhooks.js';

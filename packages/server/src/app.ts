@@ -45,6 +45,7 @@ import { countBillingSubscriptions, endBillingSubscriptions } from './modules/su
 import { testClocksModule } from './modules/test-clocks/module.js';
 import { transactionsModule } from './modules/transactions/module.js';
 import { usageModule } from './modules/usage/module.js';
+import { webhooksModule } from './modules/webhooks/module.js';
 import { registerQueueDepth } from './modules/jobs/metrics.js';
 import { KEY_REVOKED_CHANNEL } from './modules/tenancy/service.js';
 import { entitlementChangesFor, feedEntitlementCache } from './edge/change-feed.js';
@@ -111,6 +112,7 @@ const CORE_MODULES: ModuleFactory[] = [
   paymentsModule,
   usageModule,
   testClocksModule,
+  webhooksModule,
 ];
 const EDGE_MODULES: ModuleFactory[] = [entitlementsModule];
 

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { FAILPOINTS, type Failpoint } from './lib/failpoints.js';
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './lib/retry-schedule.js';
 
 export type Role = 'all' | 'core' | 'edge' | 'worker';
 export type EnvironmentKind = 'sandbox' | 'production';
@@ -58,9 +59,27 @@ export interface Config {
   /** Background jobs (decision 0027): how often an idle runner looks for due jobs, how long it holds one, how long succeeded ones are kept. */
   jobs: { pollIntervalMs: number; leaseMs: number; retentionMs: number };
   billing: { sweepIntervalMs: number; dunningDays: readonly number[]; concurrency: number };
+  webhooks: WebhookConfig;
   /** Master secret for signed URLs; null: one is generated and kept in the database. */
   secret: string | null;
   media: MediaConfig;
+}
+
+/** Webhook delivery (decision 0031). */
+export interface WebhookConfig {
+  /** How often an idle dispatcher looks for due deliveries; 0: this process delivers none. */
+  pollIntervalMs: number;
+  /** Deliveries in flight at once per process. */
+  concurrency: number;
+  /** One attempt's limit, from connecting to the last byte read. */
+  timeoutMs: number;
+  /** Delays after each failed attempt; when spent, the delivery has failed. */
+  retryScheduleMs: readonly number[];
+  /** An endpoint failing every attempt for this long, at least `disableMinFailures` times, is disabled. */
+  disableAfterMs: number;
+  disableMinFailures: number;
+  /** How long delivery logs are kept. */
+  logRetentionMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -176,6 +195,25 @@ function parseTimeouts(env: NodeJS.ProcessEnv): Config['timeouts'] {
   return timeouts;
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function parseWebhooks(env: NodeJS.ProcessEnv): WebhookConfig {
+  const raw = env.BILLOW_WEBHOOK_RETRY_SCHEDULE || DEFAULT_RETRY_SCHEDULE;
+  const retryScheduleMs = parseRetrySchedule(raw);
+  if (!retryScheduleMs) {
+    throw new ConfigError(`BILLOW_WEBHOOK_RETRY_SCHEDULE must be 1 to 30 delays like "5s,5m,2h,1d" (each at most 7d), got "${raw}"`);
+  }
+  return {
+    pollIntervalMs: integer(env, 'BILLOW_WEBHOOK_POLL_INTERVAL_MS', 250, 0),
+    concurrency: integer(env, 'BILLOW_WEBHOOK_CONCURRENCY', 16, 1),
+    timeoutMs: integer(env, 'BILLOW_WEBHOOK_TIMEOUT_MS', 15_000, 100),
+    retryScheduleMs,
+    disableAfterMs: integer(env, 'BILLOW_WEBHOOK_DISABLE_AFTER_MS', 5 * DAY_MS, 0),
+    disableMinFailures: integer(env, 'BILLOW_WEBHOOK_DISABLE_MIN_FAILURES', 20, 1),
+    logRetentionMs: integer(env, 'BILLOW_WEBHOOK_LOG_RETENTION_MS', 30 * DAY_MS, 60_000),
+  };
+}
+
 function parseFailpoints(raw: string | undefined): Failpoint[] {
   const names = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = names.find((name) => !(FAILPOINTS as readonly string[]).includes(name));
@@ -224,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dunningDays: parseDunningDays(env.BILLOW_DUNNING_RETRY_DAYS),
       concurrency: integer(env, 'BILLOW_BILLING_CONCURRENCY', 8, 1),
     },
+    webhooks: parseWebhooks(env),
     secret: parseSecret(env.BILLOW_SECRET),
     media: parseMedia(env, dataDir),
   };

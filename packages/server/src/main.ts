@@ -10,6 +10,8 @@ import { runsBackgroundWork, servesCoreApi, servesEdgeApi } from './edge/roles.j
 import { backgroundJobs } from './jobs/tasks.js';
 import { entitlementChangesFor } from './edge/change-feed.js';
 import { JobRunner } from './modules/jobs/runner.js';
+import { WebhookDispatcher } from './modules/webhooks/dispatcher.js';
+import { webhookSecretBox } from './modules/webhooks/secret-box.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createLogOutput } from './logger.js';
 import { armFailpoints } from './lib/failpoints.js';
@@ -91,6 +93,7 @@ interface Running {
   app: App;
   /** Null when the role runs no background work. */
   jobs: JobRunner | null;
+  webhooks: WebhookDispatcher | null;
   redis: Redis | null;
   database: DatabaseHandle;
 }
@@ -107,7 +110,7 @@ function gracefulShutdown(running: Running, logger: FastifyBaseLogger, timeoutMs
       }, timeoutMs);
       timer.unref();
       // Jobs stop being claimed at once; those running finish while the requests in flight do.
-      await Promise.all([closeGracefully(running.app), running.jobs?.stop()]);
+      await Promise.all([closeGracefully(running.app), running.jobs?.stop(), running.webhooks?.stop()]);
       await running.redis?.quit().catch(() => undefined);
       await running.database.close();
       clearTimeout(timer);
@@ -138,6 +141,7 @@ function jobRunner(app: App, database: DatabaseHandle, clock: Clock, config: Con
     pendingUpdateTtlMs: config.pendingUpdateTtlMs,
     paymentRecoveryAfterMs: config.paymentRecoveryAfterMs,
     jobRetentionMs: config.jobs.retentionMs,
+    webhookLogRetentionMs: config.webhooks.logRetentionMs,
     billing: config.billing,
     entitlementChanges: entitlementChangesFor(app.billow.entitlementCache),
   });
@@ -154,6 +158,17 @@ function jobRunner(app: App, database: DatabaseHandle, clock: Clock, config: Con
     concurrency: config.billing.concurrency,
     // The embedded database is locked by this process: no other can be running its jobs.
     soleRunner: database.kind === 'pglite',
+  });
+}
+
+function webhookDispatcher(app: App, database: DatabaseHandle, clock: Clock, config: Config, logger: FastifyBaseLogger): WebhookDispatcher {
+  return new WebhookDispatcher({
+    db: database.db,
+    clock,
+    log: logger,
+    registry: app.billow.registry,
+    config: config.webhooks,
+    secretBox: webhookSecretBox(database.db, clock, config.secret),
   });
 }
 
@@ -176,7 +191,9 @@ export async function startBillow(options: StartOptions = {}): Promise<RunningBi
     await app.listen({ port: config.port, host: config.host });
     const jobs = runsBackgroundWork(role) ? jobRunner(app, database, clock, config, logger) : null;
     await jobs?.start();
-    const shutdown = gracefulShutdown({ app, jobs, redis, database }, logger, config.shutdownTimeoutMs);
+    const webhooks = runsBackgroundWork(role) && config.webhooks.pollIntervalMs > 0 ? webhookDispatcher(app, database, clock, config, logger) : null;
+    webhooks?.start();
+    const shutdown = gracefulShutdown({ app, jobs, webhooks, redis, database }, logger, config.shutdownTimeoutMs);
     // Before the summary announces the server: whoever reads it may signal at once.
     exitOnSignals(shutdown, logger);
     const address = app.server.address();

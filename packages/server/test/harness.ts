@@ -10,6 +10,8 @@ import { systemClock, type Clock } from '../src/lib/clock.js';
 import { Registry } from 'prom-client';
 import { backgroundJobs } from '../src/jobs/tasks.js';
 import { entitlementChangesFor } from '../src/edge/change-feed.js';
+import { WebhookDispatcher } from '../src/modules/webhooks/dispatcher.js';
+import { webhookSecretBox } from '../src/modules/webhooks/secret-box.js';
 import { JobRunner } from '../src/modules/jobs/runner.js';
 import { createLogger } from '../src/logger.js';
 import type { App } from '../src/http/route-types.js';
@@ -54,6 +56,12 @@ export interface TestServer {
    * of those names may run here too, as they would on any worker. Returns how many ran.
    */
   runJobs(names?: string[]): Promise<number>;
+  /**
+   * Makes every webhook delivery due by the server's clock, as a worker's dispatcher
+   * would (test servers run none on their own), waiting for each attempt to be
+   * recorded. On a shared database, other tests' due deliveries may go out here too.
+   */
+  deliverWebhooks(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -163,6 +171,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       pendingUpdateTtlMs: config.pendingUpdateTtlMs,
       paymentRecoveryAfterMs: config.paymentRecoveryAfterMs,
       jobRetentionMs: config.jobs.retentionMs,
+      webhookLogRetentionMs: config.webhooks.logRetentionMs,
       billing: config.billing,
       entitlementChanges: entitlementChangesFor(app.billow.entitlementCache),
     });
@@ -170,12 +179,22 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     return new JobRunner({ db: database.db, clock, log: logger, registry: new Registry(), handlers }).runDue();
   };
 
+  const dispatcher = new WebhookDispatcher({
+    db: database.db,
+    clock,
+    log: logger,
+    registry: new Registry(),
+    config: config.webhooks,
+    secretBox: webhookSecretBox(database.db, clock, config.secret),
+  });
+
   return {
     url,
     app,
     database,
     config,
     runJobs,
+    deliverWebhooks: () => dispatcher.runDue(),
     createOrg: (name = `Test ${randomUUID().slice(0, 8)}`) => createOrganization(database.db, clock, { name }),
     createPartnerKey: async () => (await createPartnerWithKey(database.db, clock, 'Test partner')).partnerKey,
     revoke: async (keyOrPrefix) => {

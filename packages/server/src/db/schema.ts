@@ -489,6 +489,62 @@ export interface UsageEventsTable {
 
 export type JobState = 'pending' | 'running' | 'failed' | 'succeeded' | 'dead';
 
+export interface WebhookEndpointsTable {
+  id: string;
+  environment_id: string;
+  organization_id: string;
+  url: string;
+  description: string;
+  event_types: string[] | null;
+  enabled: boolean;
+  disabled_reason: string | null;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: Timestamp | null;
+  standard_signature: boolean;
+  consecutive_failures: ColumnType<number, number | undefined, number>;
+  failing_since: Timestamp | null;
+  created_at: Timestamp;
+  modified_at: Timestamp;
+}
+
+export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  environment_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_seq: string;
+  event_type: string;
+  ordering_key: string | null;
+  status: DeliveryStatus;
+  attempt_count: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Timestamp | null;
+  lease_until: Timestamp | null;
+  last_attempt_at: Timestamp | null;
+  created_at: Generated<Date>;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  environment_id: string;
+  delivery_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  event_created_at: Timestamp;
+  retry_count: number;
+  url: string;
+  request_headers: JsonIn<Record<string, string>>;
+  status_code: number | null;
+  is_success: boolean;
+  error: string | null;
+  response_excerpt: string;
+  duration_ms: number;
+  attempted_at: Timestamp;
+}
+
 export interface JobsTable {
   id: Generated<number>;
   name: string;
@@ -543,5 +599,8 @@ export interface Database {
   usage_reports: UsageReportsTable;
   usage_events: UsageEventsTable;
   jobs: JobsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   schema_migrations: SchemaMigrationsTable;
 }

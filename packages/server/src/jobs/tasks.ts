@@ -8,6 +8,7 @@ import { EXPIRE_PENDING_UPDATE_JOB, SubscriptionService } from '../modules/subsc
 import { billingJobs, type BillingSettings } from './billing.js';
 import { recoverPayments, recoverRefunds } from './recover-payments.js';
 import { stringField } from './payload.js';
+import { pruneWebhookLogs } from '../modules/webhooks/queries.js';
 
 export interface TaskDeps {
   /** How long an activate_on_payment change waits for its payment (config). */
@@ -18,6 +19,8 @@ export interface TaskDeps {
   jobRetentionMs: number;
   /** Deletes uploads that were never attached, a while after they expired. */
   sweepMedia(): Promise<number>;
+  /** How long webhook delivery logs are kept (config). */
+  webhookLogRetentionMs?: number;
   /** Renewals and dunning (config). */
   billing: BillingSettings;
   /** How billing announces what customers may use: this process's cache too, when it serves the Edge API. */
@@ -60,6 +63,14 @@ export function backgroundJobs(db: Db, clock: Clock, deps: TaskDeps): JobHandler
       run: async () => {
         const swept = await deps.sweepMedia();
         return swept > 0 ? `deleted ${swept} uploads that were never attached` : undefined;
+      },
+    },
+    'prune-webhook-logs': {
+      everyMs: 60 * MINUTE,
+      run: async () => {
+        const retention = deps.webhookLogRetentionMs ?? 30 * 24 * 60 * MINUTE;
+        const pruned = await pruneWebhookLogs(db, new Date(clock.now().getTime() - retention));
+        return pruned > 0 ? `pruned ${pruned} webhook delivery logs older than ${Math.round(retention / MINUTE / 60 / 24)} days` : undefined;
       },
     },
     'purge-finished-jobs': {

@@ -78,6 +78,7 @@ export async function recordEvent(tx: Executor, event: EventInput): Promise<stri
     organizationId: event.organizationId,
     type: event.type,
     payload: { id, type: event.type, created_at: eventTimestamp(event.at), data },
+    orderingKey: object.id === undefined || object.id === null ? null : String(object.id),
     at: event.at,
   });
   return id;

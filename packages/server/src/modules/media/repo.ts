@@ -100,20 +100,6 @@ export async function deleteUploads(db: Executor, ids: string[]): Promise<void> 
   await db.deleteFrom('media_uploads').where('id', 'in', ids).where('consumed_at', 'is', null).execute();
 }
 
-export async function findSecret(db: Executor, name: string): Promise<string | undefined> {
-  const row = await db.selectFrom('instance_secrets').select('value').where('name', '=', name).executeTakeFirst();
-  return row?.value;
-}
-
-/** Keeps the first value written: processes starting together agree on one secret. */
-export async function insertSecretIfAbsent(db: Executor, name: string, value: string, at: Date): Promise<void> {
-  await db
-    .insertInto('instance_secrets')
-    .values({ name, value, created_at: at })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-}
-
 /** Marks the upload form of `fileKey` used; false when it already was (or never existed). */
 export async function claimUploadForm(db: Executor, fileKey: string, at: Date): Promise<boolean> {
   const claimed = await db

@@ -20,7 +20,7 @@ import { sanitizeFileName } from './file-names.js';
 import { isPublicKey, isSafeKey, isValidPurpose, permanentKey, tmpKey, type Visibility } from './keys.js';
 import { LocalDiskStore } from './local-store.js';
 import * as repo from './repo.js';
-import { signingSecret } from './secret.js';
+import { instanceSecret } from '../instance-secrets/secret.js';
 import { MediaSigner } from './signing.js';
 import type { ObjectInfo, ObjectStore } from './store.js';
 
@@ -238,7 +238,7 @@ export async function createMediaService(deps: { config: Config; db: Db; clock: 
     const { S3Store } = await import('./s3-store.js');
     store = S3Store.fromConfig(media.s3, clock);
   } else {
-    const secret = signingSecret(db, clock, config.secret);
+    const secret = instanceSecret(db, clock, config.secret, 'media_signing');
     let signer: MediaSigner | null = null;
     store = new LocalDiskStore(media.dir, async () => (signer ??= new MediaSigner(await secret())), clock);
   }

@@ -1,0 +1,201 @@
+import { Counter, type Registry } from 'prom-client';
+import type { FastifyBaseLogger } from 'fastify';
+import type { WebhookConfig } from '../../config.js';
+import type { Db } from '../../db/connect.js';
+import { inTransaction } from '../../db/transaction.js';
+import type { Clock } from '../../lib/clock.js';
+import { newId } from '../../lib/crypto.js';
+import { nextAttemptAt, retryAfterMs, shouldDisable } from '../../lib/retry-schedule.js';
+import { disableEndpoint } from './disable.js';
+import * as repo from './repo.js';
+import type { SecretBox } from './secrets.js';
+import { sendDelivery, type SendResult } from './sender.js';
+import { signedHeaders } from './signature.js';
+
+export interface DispatcherOptions {
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  registry: Registry;
+  config: WebhookConfig;
+  secretBox: () => Promise<SecretBox>;
+}
+
+/** A receiver that hangs may hold at most this share of the deliveries in flight. */
+const ENDPOINT_SHARE = 4;
+
+/**
+ * Delivers webhooks (decision 0031): claims due deliveries under a lease, keeps up to
+ * `concurrency` in flight, each slot freed as soon as its attempt is recorded, so that
+ * a slow receiver holds only its own deliveries up. A process that dies mid-delivery
+ * leaves a lease that runs out: the delivery is made again (same webhook-id).
+ */
+export class WebhookDispatcher {
+  private readonly inFlight = new Map<Promise<void>, string>();
+  private readonly outcomes: Counter<'outcome'>;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  private stopped = false;
+
+  constructor(private readonly options: DispatcherOptions) {
+    this.outcomes =
+      (options.registry.getSingleMetric('billow_webhook_attempts_total') as Counter<'outcome'> | undefined) ??
+      new Counter({
+        name: 'billow_webhook_attempts_total',
+        help: 'Webhook delivery attempts by outcome: succeeded, retrying (failed, to be tried again) or failed (for good)',
+        labelNames: ['outcome'],
+        registers: [options.registry],
+      });
+  }
+
+  start(): void {
+    this.loop = this.poll();
+  }
+
+  /** Claims nothing more and waits for the attempts in flight to be recorded. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.loop;
+    await Promise.allSettled([...this.inFlight.keys()]);
+  }
+
+  /** Every delivery due now, including retries that fall due meanwhile, until none is left (for tests and tools). */
+  async runDue(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const claimed = await this.claim();
+      total += claimed;
+      if (claimed === 0 && this.inFlight.size === 0) return total;
+      if (claimed === 0) await Promise.race(this.inFlight.keys());
+    }
+  }
+
+  private async poll(): Promise<void> {
+    while (!this.stopped) {
+      let claimed = 0;
+      try {
+        claimed = await this.claim();
+      } catch (err) {
+        this.options.log.error({ err }, 'could not claim webhook deliveries');
+      }
+      if (claimed === 0 || this.inFlight.size >= this.options.config.concurrency) await this.pause();
+    }
+  }
+
+  /** Waits for the poll interval, or less: until an attempt in flight finishes, or stop(). */
+  private pause(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, this.options.config.pollIntervalMs);
+      timer.unref();
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  private async claim(): Promise<number> {
+    const free = this.options.config.concurrency - this.inFlight.size;
+    if (free <= 0 || this.stopped) return 0;
+    const now = this.options.clock.now();
+    const leaseUntil = new Date(now.getTime() + this.options.config.timeoutMs * 2 + 30_000);
+    const claimed = await repo.claimDueDeliveries(this.options.db, now, leaseUntil, free, this.saturatedEndpoints());
+    for (const delivery of claimed) {
+      const work = this.deliver(delivery).finally(() => {
+        this.inFlight.delete(work);
+        this.wake?.();
+      });
+      this.inFlight.set(work, delivery.endpoint_id);
+    }
+    return claimed.length;
+  }
+
+  private saturatedEndpoints(): string[] {
+    const cap = Math.max(1, Math.floor(this.options.config.concurrency / ENDPOINT_SHARE));
+    const counts = new Map<string, number>();
+    for (const endpointId of this.inFlight.values()) counts.set(endpointId, (counts.get(endpointId) ?? 0) + 1);
+    return [...counts].filter(([, n]) => n >= cap).map(([id]) => id);
+  }
+
+  private async deliver(delivery: repo.ClaimedDelivery): Promise<void> {
+    const log = this.options.log.child({ delivery: delivery.id, event: delivery.event_id, endpoint: delivery.endpoint_id });
+    try {
+      const { headers, body, result } = await this.attempt(delivery);
+      await this.record(delivery, headers, body, result);
+    } catch (err) {
+      // Not recorded: the lease runs out and the delivery is made again.
+      log.error({ err }, 'could not record a webhook attempt; it will be made again');
+    }
+  }
+
+  private async attempt(delivery: repo.ClaimedDelivery) {
+    const body = JSON.stringify(delivery.payload);
+    const now = this.options.clock.now();
+    let secrets: string[];
+    try {
+      secrets = await this.secretsOf(delivery, now);
+    } catch (err) {
+      const result: SendResult = { statusCode: null, ok: false, error: (err as Error).message, responseExcerpt: '', retryAfter: undefined, durationMs: 0 };
+      return { headers: {}, body, result };
+    }
+    const headers = signedHeaders({
+      eventId: delivery.event_id,
+      timestamp: Math.floor(now.getTime() / 1000),
+      body,
+      secrets,
+      standard: delivery.standard_signature,
+    });
+    const result = await sendDelivery({
+      url: delivery.url,
+      headers: { ...headers },
+      body,
+      timeoutMs: this.options.config.timeoutMs,
+      environment: delivery.environment_kind,
+    });
+    return { headers: { ...headers } as Record<string, string>, body, result };
+  }
+
+  private async secretsOf(delivery: repo.ClaimedDelivery, now: Date): Promise<string[]> {
+    const box = await this.options.secretBox();
+    const secrets = [box.open(delivery.secret_sealed, delivery.endpoint_id)];
+    const previousLive = delivery.previous_secret_sealed && delivery.previous_secret_expires_at && delivery.previous_secret_expires_at > now;
+    if (previousLive) secrets.push(box.open(delivery.previous_secret_sealed!, delivery.endpoint_id));
+    return secrets;
+  }
+
+  private async record(delivery: repo.ClaimedDelivery, headers: Record<string, string>, body: string, result: SendResult): Promise<void> {
+    const { config, clock, db } = this.options;
+    const at = clock.now();
+    const next = result.ok ? null : nextAttemptAt(delivery.attempt_count + 1, config.retryScheduleMs, at, { retryAfterMs: retryAfterMs(result.retryAfter, at) });
+    await inTransaction(db, async (tx) => {
+      await repo.insertAttempt(tx, {
+        id: newId(),
+        environment_id: delivery.environment_id,
+        delivery_id: delivery.id,
+        endpoint_id: delivery.endpoint_id,
+        event_id: delivery.event_id,
+        event_type: delivery.event_type,
+        event_created_at: delivery.event_created_at,
+        retry_count: delivery.attempt_count,
+        url: delivery.url,
+        request_headers: JSON.stringify(headers),
+        status_code: result.statusCode,
+        is_success: result.ok,
+        error: result.error,
+        response_excerpt: result.responseExcerpt,
+        duration_ms: result.durationMs,
+        attempted_at: at,
+      });
+      await repo.finishAttempt(tx, delivery.id, { success: result.ok, nextAttemptAt: next, at });
+      const endpoint = await repo.noteEndpointOutcome(tx, delivery.endpoint_id, result.ok, at);
+      if (!endpoint?.enabled || result.ok) return;
+      if (result.statusCode === 410) await disableEndpoint(tx, endpoint, 'the receiver answered 410 Gone', at);
+      else if (shouldDisable(endpoint.consecutive_failures, endpoint.failing_since, at, { afterMs: config.disableAfterMs, minFailures: config.disableMinFailures })) {
+        await disableEndpoint(tx, endpoint, `every attempt failed since ${endpoint.failing_since!.toISOString()} (${endpoint.consecutive_failures} in a row)`, at);
+      }
+    });
+    this.outcomes.inc({ outcome: result.ok ? 'succeeded' : next ? 'retrying' : 'failed' });
+  }
+}

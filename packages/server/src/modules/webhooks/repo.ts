@@ -1,0 +1,234 @@
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { Executor } from '../../db/transaction.js';
+import type { WebhookAttemptsTable, WebhookEndpointsTable } from '../../db/schema.js';
+import type { EnvironmentKind } from '../../config.js';
+
+export type EndpointRow = Selectable<WebhookEndpointsTable>;
+export type AttemptRow = Selectable<WebhookAttemptsTable>;
+
+// Endpoints
+
+export async function insertEndpoint(db: Executor, row: Insertable<WebhookEndpointsTable>): Promise<EndpointRow> {
+  return db.insertInto('webhook_endpoints').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findEndpoint(db: Executor, environmentId: string, id: string, forUpdate = false): Promise<EndpointRow | undefined> {
+  let query = db.selectFrom('webhook_endpoints').selectAll().where('environment_id', '=', environmentId).where('id', '=', id);
+  if (forUpdate) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+export async function countEndpoints(db: Executor, environmentId: string): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('environment_id', '=', environmentId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function listEndpoints(db: Executor, environmentId: string, page: { offset: number; pageSize: number }): Promise<EndpointRow[]> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('environment_id', '=', environmentId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .offset(page.offset)
+    .limit(page.pageSize)
+    .execute();
+}
+
+export async function updateEndpoint(db: Executor, id: string, patch: Updateable<WebhookEndpointsTable>): Promise<EndpointRow> {
+  return db.updateTable('webhook_endpoints').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function deleteEndpoint(db: Executor, environmentId: string, id: string): Promise<boolean> {
+  const deleted = await db.deleteFrom('webhook_endpoints').where('environment_id', '=', environmentId).where('id', '=', id).executeTakeFirst();
+  return Number(deleted.numDeletedRows) > 0;
+}
+
+/** After an attempt: a success clears the run of failures; a failure extends it. */
+export async function noteEndpointOutcome(db: Executor, id: string, success: boolean, at: Date): Promise<EndpointRow | undefined> {
+  const query = db.updateTable('webhook_endpoints').where('id', '=', id);
+  const updated = success
+    ? query.set({ consecutive_failures: 0, failing_since: null })
+    : query.set((eb) => ({ consecutive_failures: eb('consecutive_failures', '+', 1), failing_since: eb.fn.coalesce('failing_since', sql<Date>`${at}`) }));
+  return updated.returningAll().executeTakeFirst();
+}
+
+// Deliveries
+
+export interface ClaimedDelivery {
+  id: string;
+  environment_id: string;
+  organization_id: string;
+  environment_kind: EnvironmentKind;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  event_created_at: Date;
+  attempt_count: number;
+  payload: Record<string, unknown>;
+  url: string;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: Date | null;
+  standard_signature: boolean;
+}
+
+/**
+ * Takes up to `limit` due deliveries under a lease: pending ones whose time has come and
+ * leased ones whose process died. A delivery waits while an earlier event of the same
+ * object is still pending or being delivered to the same endpoint; disabled endpoints'
+ * deliveries wait too. Rows another dispatcher is taking are skipped.
+ */
+export async function claimDueDeliveries(
+  db: Executor,
+  now: Date,
+  leaseUntil: Date,
+  limit: number,
+  /** Endpoints that have enough in flight in this process already. */
+  excludedEndpoints: string[] = [],
+): Promise<ClaimedDelivery[]> {
+  const result = await sql<ClaimedDelivery>`
+    UPDATE webhook_deliveries d
+    SET status = 'delivering', lease_until = ${leaseUntil}
+    FROM (
+      SELECT c.id FROM webhook_deliveries c
+      JOIN webhook_endpoints e ON e.id = c.endpoint_id AND e.enabled
+      WHERE ((c.status = 'pending' AND (c.next_attempt_at IS NULL OR c.next_attempt_at <= ${now}))
+          OR (c.status = 'delivering' AND c.lease_until < ${now}))
+        AND NOT (c.endpoint_id = ANY (${excludedEndpoints}::uuid[]))
+        AND NOT EXISTS (
+          SELECT 1 FROM webhook_deliveries p
+          WHERE p.endpoint_id = c.endpoint_id AND p.ordering_key = c.ordering_key
+            AND p.event_seq < c.event_seq AND p.status IN ('pending', 'delivering'))
+      ORDER BY c.event_seq
+      LIMIT ${limit}
+      FOR UPDATE OF c SKIP LOCKED
+    ) picked, webhook_endpoints e, events ev, environments env
+    WHERE d.id = picked.id AND e.id = d.endpoint_id AND ev.id = d.event_id AND env.id = d.environment_id
+    RETURNING d.id, d.environment_id, e.organization_id, env.kind AS environment_kind, d.endpoint_id, d.event_id, d.event_type,
+      ev.created_at AS event_created_at, d.attempt_count, ev.payload, e.url, e.secret_sealed, e.previous_secret_sealed,
+      e.previous_secret_expires_at, e.standard_signature
+  `.execute(db);
+  return result.rows;
+}
+
+/** Records the outcome of an attempt on its delivery: done, failed for good, or due again at `nextAttemptAt`. */
+export async function finishAttempt(
+  db: Executor,
+  id: string,
+  outcome: { success: boolean; nextAttemptAt: Date | null; at: Date },
+): Promise<void> {
+  const status = outcome.success ? 'succeeded' : outcome.nextAttemptAt ? 'pending' : 'failed';
+  await db
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({
+      status,
+      attempt_count: eb('attempt_count', '+', 1),
+      next_attempt_at: outcome.success ? null : outcome.nextAttemptAt,
+      lease_until: null,
+      last_attempt_at: outcome.at,
+    }))
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Deliveries of one event (resend, or a replay of a time range) queued for an endpoint. */
+export async function queueEventsFor(
+  db: Executor,
+  endpoint: Pick<EndpointRow, 'id' | 'environment_id' | 'event_types'>,
+  selection: { eventId: string } | { since: Date; until: Date },
+): Promise<number> {
+  const types = endpoint.event_types;
+  const filter =
+    'eventId' in selection
+      ? sql`ev.id = ${selection.eventId}`
+      : sql`ev.created_at >= ${selection.since} AND ev.created_at < ${selection.until}
+            AND (${types === null} OR ev.type = ANY (${types ?? []}::text[]))`;
+  // A resend never waits on other deliveries; a replay keeps each object's events in order.
+  const ordering = 'eventId' in selection ? sql`NULL` : sql`ev.payload -> 'data' -> 'object' ->> 'id'`;
+  const result = await sql`
+    INSERT INTO webhook_deliveries (id, environment_id, endpoint_id, event_id, event_seq, event_type, ordering_key, status)
+    SELECT gen_random_uuid(), ev.environment_id, ${endpoint.id}, ev.id, ev.seq, ev.type, ${ordering}, 'pending'
+    FROM events ev
+    WHERE ev.environment_id = ${endpoint.environment_id} AND ${filter}
+  `.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/** Deliveries not yet done: the queue depth. */
+export async function countWaitingDeliveries(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('status', 'in', ['pending', 'delivering'])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+// Attempts (the delivery log)
+
+export async function insertAttempt(db: Executor, row: Insertable<WebhookAttemptsTable>): Promise<void> {
+  await db.insertInto('webhook_attempts').values(row).execute();
+}
+
+export interface LogFilter {
+  environmentId: string;
+  from: Date;
+  to: Date;
+  success?: boolean;
+  eventType?: string;
+  eventId?: string;
+  endpointId?: string;
+}
+
+function logQuery(db: Executor, filter: LogFilter) {
+  let query = db
+    .selectFrom('webhook_attempts as a')
+    .where('a.environment_id', '=', filter.environmentId)
+    .where('a.attempted_at', '>=', filter.from)
+    .where('a.attempted_at', '<=', filter.to);
+  if (filter.success !== undefined) query = query.where('a.is_success', '=', filter.success);
+  if (filter.eventType) query = query.where('a.event_type', '=', filter.eventType);
+  if (filter.eventId) query = query.where('a.event_id', '=', filter.eventId);
+  if (filter.endpointId) query = query.where('a.endpoint_id', '=', filter.endpointId);
+  return query;
+}
+
+export type LogRow = AttemptRow & { payload: Record<string, unknown> };
+
+export async function listAttempts(db: Executor, filter: LogFilter, page: { offset: number; pageSize: number }): Promise<{ count: number; rows: LogRow[] }> {
+  const counted = await logQuery(db, filter).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const rows = await logQuery(db, filter)
+    .innerJoin('events as ev', 'ev.id', 'a.event_id')
+    .selectAll('a')
+    .select('ev.payload')
+    .orderBy('a.attempted_at', 'desc')
+    .orderBy('a.id')
+    .offset(page.offset)
+    .limit(page.pageSize)
+    .execute();
+  return { count: Number(counted.n), rows: rows as LogRow[] };
+}
+
+export async function findAttempt(db: Executor, environmentId: string, id: string): Promise<LogRow | undefined> {
+  const row = await db
+    .selectFrom('webhook_attempts as a')
+    .innerJoin('events as ev', 'ev.id', 'a.event_id')
+    .selectAll('a')
+    .select('ev.payload')
+    .where('a.environment_id', '=', environmentId)
+    .where('a.id', '=', id)
+    .executeTakeFirst();
+  return row as LogRow | undefined;
+}
+
+/** Log rows and finished deliveries older than `before` are deleted. */
+export async function pruneDeliveryLog(db: Executor, before: Date): Promise<number> {
+  const attempts = await db.deleteFrom('webhook_attempts').where('attempted_at', '<', before).executeTakeFirst();
+  await db.deleteFrom('webhook_deliveries').where('status', 'in', ['succeeded', 'failed']).where('last_attempt_at', '<', before).execute();
+  return Number(attempts.numDeletedRows);
+}

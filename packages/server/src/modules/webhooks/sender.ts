@@ -1,0 +1,86 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { EnvironmentKind } from '../../config.js';
+import { publicOnlyLookup, refuseUrlSyntax } from './url-guard.js';
+
+const EXCERPT_BYTES = 2048;
+/** What is read of an answer at most; the rest is not waited for. */
+const READ_LIMIT_BYTES = 64 * 1024;
+
+export interface SendRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+  environment: EnvironmentKind;
+}
+
+export interface SendResult {
+  statusCode: number | null;
+  /** 2xx; a redirect is a failure (it is not followed). */
+  ok: boolean;
+  error: string | null;
+  responseExcerpt: string;
+  retryAfter: string | undefined;
+  durationMs: number;
+}
+
+function failure(started: number, error: string, statusCode: number | null = null): SendResult {
+  return { statusCode, ok: false, error, responseExcerpt: '', retryAfter: undefined, durationMs: Math.round(performance.now() - started) };
+}
+
+/**
+ * POSTs one delivery and reports what came back, never throwing. In production the
+ * connection may only reach public addresses, checked at connect time.
+ */
+export function sendDelivery(request: SendRequest): Promise<SendResult> {
+  const started = performance.now();
+  const refused = request.environment === 'production' ? refuseUrlSyntax(request.url, 'production') : null;
+  if (refused) return Promise.resolve(failure(started, refused));
+  const url = new URL(request.url);
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result: SendResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const req = client.request(url, {
+      method: 'POST',
+      headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
+      agent: false,
+      ...(request.environment === 'production' ? { lookup: publicOnlyLookup as never } : {}),
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      finish(failure(started, `no answer within ${request.timeoutMs} ms`));
+    }, request.timeoutMs);
+    req.on('error', (error: NodeJS.ErrnoException) => finish(failure(started, error.message || error.code || 'connection failed')));
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      let read = 0;
+      const done = () => {
+        const statusCode = res.statusCode ?? null;
+        const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
+        const excerpt = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8');
+        const retryAfter = res.headers['retry-after'];
+        const error = ok ? null : statusCode !== null && statusCode >= 300 && statusCode < 400 ? `redirect (${statusCode}) not followed` : `answered ${statusCode}`;
+        finish({ statusCode, ok, error, responseExcerpt: excerpt, retryAfter, durationMs: Math.round(performance.now() - started) });
+      };
+      res.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read <= READ_LIMIT_BYTES) chunks.push(chunk);
+        else {
+          res.destroy();
+          done();
+        }
+      });
+      res.on('end', done);
+      res.on('error', done);
+      res.on('close', done);
+    });
+    req.end(request.body);
+  });
+}
