@@ -47,6 +47,7 @@ import { transactionsModule } from './modules/transactions/module.js';
 import { usageModule } from './modules/usage/module.js';
 import { webhooksModule } from './modules/webhooks/module.js';
 import { registerQueueDepth } from './modules/jobs/metrics.js';
+import { registerWebhookQueueDepth } from './modules/webhooks/metrics.js';
 import { KEY_REVOKED_CHANNEL } from './modules/tenancy/service.js';
 import { entitlementChangesFor, feedEntitlementCache } from './edge/change-feed.js';
 import { EntitlementCache } from './edge/entitlement-cache.js';
@@ -166,6 +167,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const registry = new Registry();
   entitlementCache.registerMetrics(registry);
   registerQueueDepth(registry, database.db);
+  registerWebhookQueueDepth(registry, database.db);
   const entitlementChanges = entitlementChangesFor(entitlementCache);
   const media = await createMediaService({ config, db: database.db, clock });
   app.decorate('billow', { keyCache, routes, registry, media, entitlementCache });

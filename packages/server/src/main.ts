@@ -186,6 +186,9 @@ export async function startBillow(options: StartOptions = {}): Promise<RunningBi
   try {
     await migrate(database.db, (line) => logger.info(line));
     const firstStart = await ensureDemoOrganization(database.db, clock, config);
+    if (!config.secret && database.kind === 'postgres') {
+      logger.warn('BILLOW_SECRET is not set: webhook secrets are sealed with a key kept in the same database (set it for protection at rest)');
+    }
     redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : null;
     app = await buildApp({ config, database, clock, logger, role, redis });
     await app.listen({ port: config.port, host: config.host });
