@@ -433,3 +433,31 @@ describe('trials and scheduled cancellations', () => {
     expect(types.filter((t) => t === 'subscription.cancelled')).toHaveLength(1);
   });
 });
+
+describe('a change waiting for its payment on a test clock', () => {
+  it('expires when the clock passes its time, not in real time', async () => {
+    const clockId = await testClock('2025-03-10T00:00:00Z');
+    const customerId = await customerOn(clockId);
+    const current = await subscribe(customerId, s.plans.basic);
+    await makeDefault(customerId, CARDS.declined);
+    const change = await s.call('POST', `/subscriptions/${current}/update/`, { planIdentifier: s.plans.pro, chargePeriod: 'MONTHLY', paymentBehavior: 'activate_on_payment' });
+    expectStatus(change, 200);
+    const pending = await db()
+      .selectFrom('subscriptions')
+      .select(['id', 'status', 'pending_expires_at'])
+      .where('previous_subscription_id', '=', current)
+      .executeTakeFirstOrThrow();
+    expect(pending.status).toBe('incomplete');
+    // The clock's time plus the waiting period (23 hours by default), not the real time's.
+    expect(pending.pending_expires_at?.toISOString()).toBe('2025-03-10T23:00:00.000Z');
+
+    // In real time the expiry is long past, yet nothing expires it: no real-time job was queued for it.
+    await server.runJobs(['expire-pending-subscription-update']);
+    expect((await subscription(pending.id)).status).toBe('incomplete');
+    await advance(clockId, '2025-03-10T22:00:00Z');
+    expect((await subscription(pending.id)).status).toBe('incomplete');
+    await advance(clockId, '2025-03-11T00:00:00Z');
+    expect((await subscription(pending.id)).status).toBe('incomplete_expired');
+    expect((await subscription(current)).status).toBe('active');
+  });
+});

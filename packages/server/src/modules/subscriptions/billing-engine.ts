@@ -20,7 +20,7 @@ import type { StoredRequest } from '../../flows/pipeline.js';
 import type { IntentRow } from '../intents/queries.js';
 import { collectInvoice, type CollectionResult } from './collection.js';
 import { invoiceNotFound } from './errors.js';
-import { endSubscription, environmentScope } from './lifecycle.js';
+import { endSubscription, environmentScope, expirePendingChange } from './lifecycle.js';
 import { renewSubscription, type EngineDeps } from './renewal.js';
 import * as repo from './repo.js';
 
@@ -152,6 +152,11 @@ export class BillingEngine {
       for (const c of customers) await changes.announce(tx, c.environment_id, c.customer_id);
     });
     for (const c of customers) changes.forget(c.environment_id, c.customer_id);
+  }
+
+  /** A test clock passed the time an activate_on_payment change waited for its payment until: it expires then. */
+  expirePending(environmentId: string, subscriptionId: string, at: Date): Promise<boolean> {
+    return expirePendingChange(this.options.db, environmentId, subscriptionId, at);
   }
 
   /** Subscriptions of customers in real time with something due now. */

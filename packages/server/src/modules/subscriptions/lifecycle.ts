@@ -3,7 +3,8 @@
  * 0029): its environment as a scope, its events, the announcement of what its
  * customer may use, and its end.
  */
-import type { Executor, Tx } from '../../db/transaction.js';
+import type { Db } from '../../db/connect.js';
+import { inTransaction, type Executor, type Tx } from '../../db/transaction.js';
 import type { EntitlementChanges } from '../../edge/change-feed.js';
 import type { PurchaseScope } from '../../flows/purchase.js';
 import { recordEvent } from '../events/writer.js';
@@ -75,4 +76,19 @@ export async function announcing<T>(
   });
   for (const customerId of touched) changes?.forget(environmentId, customerId);
   return result;
+}
+
+/**
+ * A pending activate_on_payment change whose time ran out ends at `now`; the current
+ * subscription stays. False when it is no longer pending (paid or ended meanwhile);
+ * an error when its time has not run out.
+ */
+export async function expirePendingChange(db: Db, environmentId: string, subscriptionId: string, now: Date): Promise<boolean> {
+  return inTransaction(db, async (tx) => {
+    const locked = await repo.findSubscription(tx, environmentId, subscriptionId, { forUpdate: true });
+    if (locked?.status !== 'incomplete' || !locked.pending_expires_at) return false;
+    if (locked.pending_expires_at > now) throw new Error(`the change waits for its payment until ${locked.pending_expires_at.toISOString()}`);
+    await repo.updateSubscription(tx, subscriptionId, { status: 'incomplete_expired', modified_at: now });
+    return true;
+  });
 }

@@ -174,6 +174,25 @@ export async function liveSubscriptionsOnClock(db: Executor, testClockId: string
     .execute();
 }
 
+/** The activate_on_payment change of the clock's customers that expires first, by `by`. */
+export async function earliestPendingExpiryOnClock(
+  db: Executor,
+  testClockId: string,
+  by: Date,
+): Promise<{ id: string; environment_id: string; pending_expires_at: Date } | undefined> {
+  const row = await db
+    .selectFrom('subscriptions as s')
+    .innerJoin('customers as c', 'c.id', 's.customer_id')
+    .select(['s.id', 's.environment_id', 's.pending_expires_at'])
+    .where('c.test_clock_id', '=', testClockId)
+    .where('s.status', '=', 'incomplete')
+    .where('s.pending_expires_at', '<=', by)
+    .orderBy('s.pending_expires_at')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.pending_expires_at ? { ...row, pending_expires_at: row.pending_expires_at } : undefined;
+}
+
 /** A subscription by id alone, for background work that knows no environment but the row's own. */
 export async function findSubscriptionById(db: Executor, id: string): Promise<SubscriptionRow | undefined> {
   return db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirst();

@@ -24,6 +24,7 @@ import { addPeriod, isRecurring } from '../billing/billing-periods.compute.js';
 import type { Quote } from '../billing/types.js';
 import { recordEvent } from '../events/writer.js';
 import { enqueueJob } from '../jobs/service.js';
+import { expirePendingChange } from './lifecycle.js';
 import type { EntitlementChanges } from '../../edge/change-feed.js';
 import type { Insertable } from 'kysely';
 import type { SubscriptionsTable } from '../../db/schema.js';
@@ -323,12 +324,15 @@ export class SubscriptionService {
       // The change waits for its payment; the current subscription stays as it is.
       const expiresAt = new Date(now.getTime() + this.pendingUpdateTtlMs);
       const waiting = await repo.insertSubscription(tx, { ...successor, status: 'incomplete', pending_expires_at: expiresAt });
-      await enqueueJob(tx, {
-        name: EXPIRE_PENDING_UPDATE_JOB,
-        payload: { environmentId: scope.environmentId, subscriptionId: waiting.id },
-        runAt: expiresAt,
-        key: `expire-pending-update:${waiting.id}`,
-      });
+      // On a test clock the change expires when the clock passes its time (test-clocks/service.ts), not in real time.
+      if (!customer.test_clock_id) {
+        await enqueueJob(tx, {
+          name: EXPIRE_PENDING_UPDATE_JOB,
+          payload: { environmentId: scope.environmentId, subscriptionId: waiting.id },
+          runAt: expiresAt,
+          key: `expire-pending-update:${waiting.id}`,
+        });
+      }
       await this.event(tx, scope, 'subscription.updated', this.subscriptionData(waiting, customer, purchase, scope));
       return { subscriptionId: waiting.id, customerId: customer.customer_id };
     }
@@ -387,13 +391,7 @@ export class SubscriptionService {
    * False when it is no longer pending (paid or ended meanwhile); an error when its time has not run out.
    */
   async expirePendingUpdate(environmentId: string, subscriptionId: string): Promise<boolean> {
-    const now = this.clock.now();
-    return inTransaction(this.db, async (tx) => {
-      const locked = await repo.findSubscription(tx, environmentId, subscriptionId, { forUpdate: true });
-      if (locked?.status !== 'incomplete' || !locked.pending_expires_at) return false;
-      if (locked.pending_expires_at > now) throw new Error(`the change waits for its payment until ${locked.pending_expires_at.toISOString()}`);
-      await repo.updateSubscription(tx, subscriptionId, { status: 'incomplete_expired', modified_at: now });
-      return true;
-    });
+    return expirePendingChange(this.db, environmentId, subscriptionId, this.clock.now());
   }
+
 }

@@ -7,7 +7,7 @@ import { randomBase62 } from '../../lib/crypto.js';
 import { DAY_MS } from '../../lib/time.js';
 import { enqueueJob } from '../jobs/service.js';
 import { clockAt, type BillingEngine } from '../subscriptions/billing-engine.js';
-import { liveSubscriptionsOnClock } from '../subscriptions/queries.js';
+import { earliestPendingExpiryOnClock, liveSubscriptionsOnClock, type SubscriptionRow } from '../subscriptions/queries.js';
 import {
   advanceNotForward,
   advanceTooFar,
@@ -121,14 +121,32 @@ export class TestClockService {
   }
 }
 
-/** The earliest item due on the clock's customers by `target`, across all their subscriptions. */
-async function earliestDue(db: Db, engine: BillingEngine, testClockId: string, target: Date) {
-  let earliest: { row: Awaited<ReturnType<typeof liveSubscriptionsOnClock>>[number]; due: NonNullable<Awaited<ReturnType<BillingEngine['nextItem']>>> } | null = null;
+type DueOnClock =
+  | { kind: 'billing'; at: Date; row: SubscriptionRow; due: NonNullable<Awaited<ReturnType<BillingEngine['nextItem']>>> }
+  | { kind: 'expiry'; at: Date; environmentId: string; subscriptionId: string };
+
+/** The earliest thing due on the clock's customers by `target`: an item of a subscription, or the expiry of a pending change. */
+async function earliestDue(db: Db, engine: BillingEngine, testClockId: string, target: Date): Promise<DueOnClock | null> {
+  let earliest: DueOnClock | null = null;
   for (const row of await liveSubscriptionsOnClock(db, testClockId)) {
     const due = await engine.nextItem(db, row, target);
-    if (due && (!earliest || due.item.at.getTime() < earliest.due.item.at.getTime())) earliest = { row, due };
+    if (due && (!earliest || due.item.at < earliest.at)) earliest = { kind: 'billing', at: due.item.at, row, due };
+  }
+  const expiry = await earliestPendingExpiryOnClock(db, testClockId, target);
+  if (expiry && (!earliest || expiry.pending_expires_at < earliest.at)) {
+    earliest = { kind: 'expiry', at: expiry.pending_expires_at, environmentId: expiry.environment_id, subscriptionId: expiry.id };
   }
   return earliest;
+}
+
+async function runDue(engine: BillingEngine, next: DueOnClock, at: Date): Promise<void> {
+  if (next.kind === 'expiry') {
+    await engine.expirePending(next.environmentId, next.subscriptionId, at);
+    return;
+  }
+  if (!(await engine.runItem(next.row, next.due, clockAt(at)))) {
+    throw new Error(`subscription ${next.row.id} could not be billed at ${at.toISOString()} (another payment of the customer is under way)`);
+  }
 }
 
 /**
@@ -144,12 +162,10 @@ export async function runTestClockAdvance(db: Db, engine: BillingEngine, testClo
     for (let next = await earliestDue(db, engine, testClockId, clock.target_time); next; next = await earliestDue(db, engine, testClockId, clock.target_time)) {
       if (++steps > MAX_STEPS) throw new Error(`more than ${MAX_STEPS} items fell due on test clock ${testClockId}`);
       // An item may be due before the clock's time (a payment retried at once): the clock never goes back.
-      const at = new Date(Math.max(next.due.item.at.getTime(), clock.frozen_time.getTime()));
+      const at = new Date(Math.max(next.at.getTime(), clock.frozen_time.getTime()));
       if (at.getTime() > clock.frozen_time.getTime()) await repo.updateTestClock(db, testClockId, { frozen_time: at });
       clock.frozen_time = at;
-      if (!(await engine.runItem(next.row, next.due, clockAt(at)))) {
-        throw new Error(`subscription ${next.row.id} could not be billed at ${at.toISOString()} (another payment of the customer is under way)`);
-      }
+      await runDue(engine, next, at);
     }
     await repo.updateTestClock(db, testClockId, { frozen_time: clock.target_time, status: 'ready', failure: null });
     await engine.clockMoved(testClockId);
