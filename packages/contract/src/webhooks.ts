@@ -70,26 +70,18 @@ export const WebhookEndpointWithSecret = Type.Object(
 const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'https:// (production); sandbox also takes http:// and local addresses' });
 const Description = Type.String({ maxLength: 500 });
 
-export const WebhookEndpointCreate = Type.Object(
-  {
-    url: Url,
-    description: Type.Optional(Description),
-    eventTypes: Type.Optional(EventTypes),
-    enabled: Type.Optional(Type.Boolean()),
-    standardSignature: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false, title: 'WebhookEndpointCreate' },
-);
+const EndpointSettings = {
+  description: Type.Optional(Description),
+  eventTypes: Type.Optional(EventTypes),
+  enabled: Type.Optional(Type.Boolean()),
+  standardSignature: Type.Optional(Type.Boolean()),
+};
+
+export const WebhookEndpointCreate = Type.Object({ url: Url, ...EndpointSettings }, { additionalProperties: false, title: 'WebhookEndpointCreate' });
 export type WebhookEndpointCreate = Static<typeof WebhookEndpointCreate>;
 
 export const WebhookEndpointUpdate = Type.Object(
-  {
-    url: Type.Optional(Url),
-    description: Type.Optional(Description),
-    eventTypes: Type.Optional(EventTypes),
-    enabled: Type.Optional(Type.Boolean()),
-    standardSignature: Type.Optional(Type.Boolean()),
-  },
+  { url: Type.Optional(Url), ...EndpointSettings },
   { additionalProperties: false, title: 'WebhookEndpointUpdate' },
 );
 export type WebhookEndpointUpdate = Static<typeof WebhookEndpointUpdate>;

@@ -8,6 +8,7 @@ import type { Clock } from '../../lib/clock.js';
 import { backoffAfter, DEFAULT_RETRY, type RetryPolicy } from './backoff.compute.js';
 import { JobRunMetrics } from './metrics.js';
 import { claimDueJobs, insertJob, releaseRunningJobs, settleJob, type JobRow, type Outcome } from './repo.js';
+import { WakeUp } from '../../lib/wake-up.js';
 
 export interface JobContext {
   jobId: number;
@@ -65,7 +66,7 @@ export class JobRunner {
   private readonly metrics: JobRunMetrics;
   private readonly running = new Set<Promise<void>>();
   private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
+  private readonly wakeUp = new WakeUp();
   private stopped = false;
 
   constructor(private readonly options: JobRunnerOptions) {
@@ -86,7 +87,7 @@ export class JobRunner {
   /** Claims nothing more, and waits for the jobs that are running. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.wake?.();
+    this.wakeUp.wake();
     await this.loop;
     await Promise.allSettled([...this.running]);
   }
@@ -118,15 +119,7 @@ export class JobRunner {
   }
 
   private pause(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, this.options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS);
-      timer.unref();
-      this.wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+    return this.wakeUp.sleep(this.options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, this.stopped);
   }
 
   private async runBatch(): Promise<number> {

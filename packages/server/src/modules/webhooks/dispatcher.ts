@@ -11,6 +11,7 @@ import * as repo from './repo.js';
 import type { SecretBox } from './secrets.js';
 import { sendDelivery, type SendResult } from './sender.js';
 import { signedHeaders } from './signature.js';
+import { WakeUp } from '../../lib/wake-up.js';
 
 export interface DispatcherOptions {
   db: Db;
@@ -34,7 +35,7 @@ export class WebhookDispatcher {
   private readonly inFlight = new Map<Promise<void>, string>();
   private readonly outcomes: Counter<'outcome'>;
   private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
+  private readonly wakeUp = new WakeUp();
   private stopped = false;
 
   constructor(private readonly options: DispatcherOptions) {
@@ -55,7 +56,7 @@ export class WebhookDispatcher {
   /** Claims nothing more and waits for the attempts in flight to be recorded. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.wake?.();
+    this.wakeUp.wake();
     await this.loop;
     await Promise.allSettled([...this.inFlight.keys()]);
   }
@@ -85,15 +86,7 @@ export class WebhookDispatcher {
 
   /** Waits for the poll interval, or less: until an attempt in flight finishes, or stop(). */
   private pause(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, this.options.config.pollIntervalMs);
-      timer.unref();
-      this.wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+    return this.wakeUp.sleep(this.options.config.pollIntervalMs, this.stopped);
   }
 
   private async claim(): Promise<number> {
@@ -105,7 +98,7 @@ export class WebhookDispatcher {
     for (const delivery of claimed) {
       const work = this.deliver(delivery).finally(() => {
         this.inFlight.delete(work);
-        this.wake?.();
+        this.wakeUp.wake();
       });
       this.inFlight.set(work, delivery.endpoint_id);
     }
