@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CARDS, shop } from './commerce-support.js';
 import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
@@ -61,8 +62,8 @@ describe('POST /charges/ (interface §4.1)', () => {
       .select('type')
       .where((eb) =>
         eb.or([
-          eb('payload', '@>', JSON.stringify({ data: { object: { id: order!.id } } })),
-          eb('payload', '@>', JSON.stringify({ data: { object: { order_id: order!.id } } })),
+          eb(sql`payload::jsonb`, '@>', JSON.stringify({ data: { object: { id: order!.id } } })),
+          eb(sql`payload::jsonb`, '@>', JSON.stringify({ data: { object: { order_id: order!.id } } })),
         ]),
       )
       .execute();

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
 
@@ -148,7 +149,7 @@ describe('customer events', () => {
     const events = await server.database.db
       .selectFrom('events')
       .select(['type', 'payload'])
-      .where('payload', '@>', JSON.stringify({ data: { object: { id: created.body.id } } }))
+      .where(sql`payload::jsonb`, '@>', JSON.stringify({ data: { object: { id: created.body.id } } }))
       .orderBy('seq')
       .execute();
     expect(events.map((e) => e.type)).toEqual(['customer.created', 'customer.updated']);
