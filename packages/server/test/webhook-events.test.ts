@@ -73,8 +73,24 @@ function customerOf(event: Event): string | undefined {
   return object.customer?.customer_id ?? (object.object === 'customer' ? object.customer_id : undefined);
 }
 
-/** Every event about one of our customers, in delivery order. */
-const aboutCustomer = (customerId: string) => delivered((e) => customerOf(e) === customerId);
+/**
+ * Every event about one of our customers that reached the receiver, in the order the
+ * events were written. Deliveries to one endpoint keep that order per object only
+ * (issue 12, item 4: unrelated objects never wait on each other), so a sequence across
+ * objects (an invoice, then its subscription) is read in the events' own order: their
+ * `seq` in the event log.
+ */
+async function aboutCustomer(customerId: string): Promise<Event[]> {
+  const events = await delivered((e) => customerOf(e) === customerId);
+  if (events.length === 0) return [];
+  const rows = await server.database.db
+    .selectFrom('events')
+    .select(['id', 'seq'])
+    .where('id', 'in', events.map((e) => e.id))
+    .execute();
+  const seq = new Map(rows.map((r) => [r.id, Number(r.seq)]));
+  return [...new Map(events.map((e) => [e.id, e])).values()].sort((a, b) => seq.get(a.id)! - seq.get(b.id)!);
+}
 
 /** The one event of `type` matching, after delivery. */
 async function one(type: string, match: (event: Event) => boolean): Promise<Event> {
