@@ -329,7 +329,8 @@ export class SubscriptionService {
         runAt: expiresAt,
         key: `expire-pending-update:${waiting.id}`,
       });
-      await this.event(tx, scope, 'subscription.updated', this.subscriptionData(waiting, customer, purchase, scope));
+      // A new record taking its first status: previous status null, as in the reference's subscription.updated example.
+      await this.event(tx, scope, 'subscription.updated', this.subscriptionData(waiting, customer, purchase, scope), { status: null });
       return { subscriptionId: waiting.id, customerId: customer.customer_id };
     }
     const settled = { row, customer, purchase, successor, now, fromCredit, toCharge, terms, method, chargeRef };
