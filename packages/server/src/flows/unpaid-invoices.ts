@@ -64,7 +64,8 @@ export async function recordUnpaidRenewal(tx: Tx, input: PaidOrderInput, unpaid:
   const invoice = (await ledger.lockInvoice(tx, input.scope.environmentId, recorded.invoiceId))!;
   const context = { ...input, product: input.purchase.product, at: recorded.now };
   await invoiceEvent(tx, context, 'invoice.created', { ...invoice, status: 'OPEN' });
-  await invoiceEvent(tx, context, 'invoice.payment_failed', invoice, { status: 'OPEN' });
+  // As in the reference, invoice.payment_failed carries no previous_attributes (webhook-events.json).
+  await invoiceEvent(tx, context, 'invoice.payment_failed', invoice);
   return invoice;
 }
 
@@ -94,7 +95,7 @@ export async function recordFailedCollection(
   const order = (await ledger.findOrder(tx, c.scope.environmentId, c.invoice.order_id))!;
   const parts = await orderWebhookParts(tx, order);
   const context = { ...c, product: parts.product, subscriptionId: c.invoice.subscription_id, at: c.now };
-  await invoiceEvent(tx, context, 'invoice.payment_failed', updated, { status: c.invoice.status });
+  await invoiceEvent(tx, context, 'invoice.payment_failed', updated);
   return updated;
 }
 
@@ -105,7 +106,13 @@ export async function stopCollecting(tx: Tx, invoice: ledger.InvoiceRow, at: Dat
 
 /**
  * The invoice is paid: its order completes, the CHARGE transaction and the order's
- * timeline are written. Events: order.created (a PENDING order was never announced), invoice.paid.
+ * timeline are written. Events: order.created, order.updated, invoice.paid.
+ *
+ * The PENDING order was never announced nor listed (decision 0029), so it is announced
+ * now, when it becomes visible, with order.created; and since it existed before, as
+ * PENDING, its change is told too: order.updated with the old status and paid_at. This
+ * is the reference's order.updated example (PENDING → COMPLETE, DOMAIN.md §4.4), which
+ * shows the very order of its order.created example at the same second.
  */
 export async function recordCollectedInvoice(
   tx: Tx,
@@ -142,7 +149,9 @@ export async function recordCollectedInvoice(
   await writeTimeline(tx, collected);
   const parts = await orderWebhookParts(tx, order);
   const base = { environmentId: scope.environmentId, organizationId: scope.organizationId, at: now };
-  await recordEvent(tx, { ...base, type: 'order.created', data: orderWebhookObject(order, parts, scope.organizationId) });
+  const orderObject = orderWebhookObject(order, parts, scope.organizationId);
+  await recordEvent(tx, { ...base, type: 'order.created', data: orderObject });
+  await recordEvent(tx, { ...base, type: 'order.updated', data: orderObject, previousAttributes: { status: 'PENDING', paid_at: null } });
   const context = { ...c, product: parts.product, subscriptionId: invoice.subscription_id, at: now };
   await invoiceEvent(tx, context, 'invoice.paid', paid, { status: invoice.status, paid_at: null });
 }

@@ -67,3 +67,10 @@ export function recurrenceOf(chargePeriod: string): { recurrence: string; recurr
   if (!found) throw new RangeError(`unknown charge period "${chargePeriod}"`);
   return { ...found };
 }
+
+/** "1 month", "3 months", "28 days", as the reference writes a recurrence in license subscriptions and webhooks; null for ONE_TIME. */
+export function recurrenceText(unit: number | null, type: string | null): string | null {
+  if (unit === null || type === null) return null;
+  const word = type.toLowerCase();
+  return `${unit} ${unit === 1 ? word : `${word}s`}`;
+}

@@ -87,5 +87,8 @@ export function invoiceWebhookObject(
     product: { id: parts.product.id, name: parts.product.name },
     created_on: invoice.issued_at.toISOString(),
     modified_on: invoice.modified_at.toISOString(),
+    // The reference's signed page where the customer pays an open or failed invoice (null when born paid).
+    // Billow has no such page yet (the hosted checkout and portal are issue 13): always null.
+    payment_link: null,
   };
 }

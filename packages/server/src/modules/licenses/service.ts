@@ -13,7 +13,7 @@ import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/crypto.js';
 import { metadataProblem } from '../../lib/metadata.js';
 import { currencyDigits, formatMinor } from '../../lib/money.js';
-import { recurrenceOf } from '../billing/billing-periods.compute.js';
+import { recurrenceOf, recurrenceText } from '../billing/billing-periods.compute.js';
 import {
   activationLimitReached,
   fieldProblem,
@@ -38,13 +38,6 @@ export function licenseState(license: repo.LicenseRow, now: Date): 'disabled' | 
   if (!license.enabled) return 'disabled';
   if (license.expires_on !== null && license.expires_on.getTime() <= now.getTime()) return 'expired';
   return 'usable';
-}
-
-/** "1 month", "3 months", "28 days", as the reference writes a license's subscription recurrence. */
-function recurrenceText(unit: number | null, type: string | null): string | null {
-  if (unit === null || type === null) return null;
-  const word = type.toLowerCase();
-  return `${unit} ${unit === 1 ? word : `${word}s`}`;
 }
 
 function presentSubscription(row: repo.SubscriptionRow, now: Date): NonNullable<LicenseDetails['subscription']> {

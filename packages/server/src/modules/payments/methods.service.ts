@@ -251,6 +251,32 @@ export class PaymentMethodService {
       return presentPaymentMethod(promoted, customer);
     });
   }
+
+  /**
+   * Removes a saved method (ours; the reference's customers do it in its portal): it is no
+   * longer listed nor charged. When it was the default, the newest remaining usable method
+   * becomes the default, so that a customer with methods keeps exactly one. Events:
+   * payment_method.deleted, then payment_method.updated for the new default.
+   */
+  async remove(scope: PaymentScope, id: string): Promise<void> {
+    const methodId = parseMethodId(id);
+    if (methodId === null) throw paymentMethodNotFound(id);
+    await inTransaction(this.db, async (tx) => {
+      const found = await repo.findPaymentMethod(tx, scope.environmentId, methodId);
+      if (!found) throw paymentMethodNotFound(id);
+      const customer = await repo.lockCustomerById(tx, scope.environmentId, found.customer_id);
+      // Read again under the customer's lock: another request may have deleted it meanwhile.
+      const method = customer && (await repo.findPaymentMethod(tx, scope.environmentId, methodId, { forUpdate: true }));
+      if (!customer || !method) throw paymentMethodNotFound(id);
+      const at = this.clock.now();
+      const deleted = await repo.deletePaymentMethod(tx, method.id, at);
+      await recordPaymentMethodEvent(tx, 'payment_method.deleted', { scope, row: deleted, customer, at });
+      const next = method.is_default ? await repo.findUsableMethod(tx, scope.environmentId, customer.id) : undefined;
+      if (!next) return;
+      const promoted = await repo.setDefaultFlag(tx, next.id, true, at);
+      await recordPaymentMethodEvent(tx, 'payment_method.updated', { scope, row: promoted, customer, previousAttributes: { isDefault: false }, at });
+    });
+  }
 }
 
 /** A method of the environment that can still be charged (succeeded, not deleted), by id. */

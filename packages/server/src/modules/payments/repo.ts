@@ -123,6 +123,16 @@ export async function setDefaultFlag(
     .executeTakeFirstOrThrow();
 }
 
+/** Deletes a method (kept, marked deleted): it is no longer listed, charged nor the default. */
+export async function deletePaymentMethod(db: Executor, id: number, at: Date): Promise<PaymentMethodRow> {
+  return db
+    .updateTable('payment_methods')
+    .set({ deleted_at: at, is_default: false, modified_at: at })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
 /** Locks the customer row: the one lock every change to a customer's money or methods takes. */
 export async function lockCustomerById(
   db: Executor,

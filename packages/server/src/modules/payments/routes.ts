@@ -7,6 +7,7 @@ import {
   PaymentMethodPath,
   PaymentMethodSetDefault,
 } from '@billow/contract';
+import { Type } from 'typebox';
 import type { Db } from '../../db/connect.js';
 import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
@@ -88,5 +89,26 @@ export function paymentMethodRoutes(app: App, deps: { db: Db; clock: Clock }): v
       },
     },
     async (request) => service.makeDefault(scopeOf(request), request.params.id),
+  );
+
+  app.delete(
+    '/api/v1/payment-methods/:id/',
+    {
+      config: { auth: SERVER_ONLY },
+      schema: {
+        tags,
+        summary: 'Remove a saved payment method',
+        description:
+          "An addition of Billow's (the reference's customers remove methods in its portal). The method is no longer listed " +
+          'nor charged; when it was the default, the newest remaining method becomes the default. ' +
+          'Writes `payment_method.deleted` (and `payment_method.updated` for a new default).',
+        params: PaymentMethodPath,
+        response: { 204: Type.Null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await service.remove(scopeOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
   );
 }

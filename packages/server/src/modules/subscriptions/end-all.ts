@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/transaction.js';
 import { recordEvent } from '../events/writer.js';
 import { billingSubscriptionsOf, updateSubscription } from './repo.js';
-import { subscriptionObject } from './view.js';
+import { subscriptionEventObject } from './view.js';
 
 export interface EndScope {
   environmentId: string;
@@ -37,7 +37,7 @@ export async function endBillingSubscriptions(
       environmentId: scope.environmentId,
       organizationId: scope.organizationId,
       type: 'subscription.cancelled',
-      data: subscriptionObject(ended, { organization: scope.organizationId }),
+      data: await subscriptionEventObject(tx, ended, scope.organizationId),
       previousAttributes: { status: row.status },
       at,
     });

@@ -10,7 +10,7 @@ import type { PurchaseScope } from '../../flows/purchase.js';
 import { recordEvent } from '../events/writer.js';
 import { environmentById } from '../tenancy/queries.js';
 import * as repo from './repo.js';
-import { subscriptionObject } from './view.js';
+import { subscriptionEventObject } from './view.js';
 
 /** The scope of background work on a subscription: its environment, as a request's scope would name it. */
 export type EnvironmentScope = PurchaseScope & { apiBase: string };
@@ -35,7 +35,7 @@ export async function subscriptionEvent(
     environmentId: scope.environmentId,
     organizationId: scope.organizationId,
     type,
-    data: subscriptionObject(row, { organization: scope.organizationId }),
+    data: await subscriptionEventObject(tx, row, scope.organizationId),
     previousAttributes: previous,
     at,
   });

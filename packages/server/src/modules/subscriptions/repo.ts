@@ -101,6 +101,17 @@ export async function presentationRows(db: Executor, rows: SubscriptionRow[]) {
   return { versions, plans, products, customers, files, licenses };
 }
 
+/** What a subscription's webhook object names: its plan version, plan, product and customer. */
+export async function eventParts(db: Executor, row: SubscriptionRow) {
+  const [version, plan, product, customer] = await Promise.all([
+    db.selectFrom('plan_versions').select(['name', 'version']).where('id', '=', row.plan_version_id).executeTakeFirstOrThrow(),
+    db.selectFrom('plans').select('identifier').where('id', '=', row.plan_id).executeTakeFirstOrThrow(),
+    db.selectFrom('products').select(['id', 'name']).where('id', '=', row.product_id).executeTakeFirstOrThrow(),
+    db.selectFrom('customers').selectAll().where('id', '=', row.customer_id).executeTakeFirstOrThrow(),
+  ]);
+  return { version, plan, product, customer };
+}
+
 /** The customer's credit from downgrades, in minor units, which later charges use first. */
 export async function setCustomerCredit(db: Executor, customerId: string, creditMinor: number): Promise<void> {
   await db.updateTable('customers').set({ credit_minor: creditMinor }).where('id', '=', customerId).execute();

@@ -39,7 +39,7 @@ import {
 import { assertChangeable, changeTerms, type ChangeTerms } from './change.compute.js';
 import { upcomingInvoice } from './preview.js';
 import { cancellationEnd, parseStatuses } from './requests.compute.js';
-import { presentCreated, presentSubscription, presentSubscriptions, subscriptionObject } from './view.js';
+import { presentCreated, presentSubscription, presentSubscriptions, subscriptionEventObject, subscriptionObject } from './view.js';
 import { DAY_MS } from '../../lib/time.js';
 
 export interface SubscriptionScope extends PurchaseScope {
@@ -231,7 +231,7 @@ export class SubscriptionService {
         cancellation_comment: input.cancellationComment ?? null,
         modified_at: now,
       });
-      const data = subscriptionObject(updated, { organization: scope.organizationId });
+      const data = await subscriptionEventObject(tx, updated, scope.organizationId);
       if (immediate) await this.event(tx, scope, 'subscription.cancelled', data, { status: row.status });
       else await this.event(tx, scope, 'subscription.updated', data, { end_date: null });
     });
@@ -333,7 +333,8 @@ export class SubscriptionService {
           key: `expire-pending-update:${waiting.id}`,
         });
       }
-      await this.event(tx, scope, 'subscription.updated', this.subscriptionData(waiting, customer, purchase, scope));
+      // A new record taking its first status: previous status null, as in the reference's subscription.updated example.
+      await this.event(tx, scope, 'subscription.updated', this.subscriptionData(waiting, customer, purchase, scope), { status: null });
       return { subscriptionId: waiting.id, customerId: customer.customer_id };
     }
     const settled = { row, customer, purchase, successor, now, fromCredit, toCharge, terms, method, chargeRef };
@@ -357,8 +358,17 @@ export class SubscriptionService {
       chargeRef: string | null;
     },
   ) {
-    const old = await repo.updateSubscription(tx, c.row.id, { status: 'superseded', modified_at: c.now });
+    await repo.updateSubscription(tx, c.row.id, { status: 'superseded', modified_at: c.now });
     const next = await repo.insertSubscription(tx, c.successor);
+    // First the change, then the order and invoice events of what it costs (DOMAIN.md §4.6). The previous
+    // attributes are the whole previous record as it was before the change, as in the reference's example.
+    await this.event(
+      tx,
+      scope,
+      'subscription.plan_changed',
+      this.subscriptionData(next, c.customer, c.purchase, scope),
+      await subscriptionEventObject(tx, c.row, scope.organizationId),
+    );
     const balance = c.customer.credit_minor - c.fromCredit + c.terms.creditMinor;
     if (balance !== c.customer.credit_minor) await repo.setCustomerCredit(tx, c.customer.id, balance);
     const due = c.terms.dueMinor;
@@ -376,13 +386,6 @@ export class SubscriptionService {
         chargeRef: c.chargeRef,
       });
     }
-    await this.event(
-      tx,
-      scope,
-      'subscription.plan_changed',
-      this.subscriptionData(next, c.customer, c.purchase, scope),
-      subscriptionObject(old, { organization: scope.organizationId }),
-    );
     return { subscriptionId: next.id, customerId: c.customer.customer_id };
   }
 

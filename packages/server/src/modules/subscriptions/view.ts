@@ -1,11 +1,12 @@
 import type { Subscription, SubscriptionCreated } from '@billow/contract';
 import type { Executor } from '../../db/transaction.js';
 import { currencyDigits, formatMinor } from '../../lib/money.js';
-import { recurrenceOf } from '../billing/billing-periods.compute.js';
+import { recurrenceOf, recurrenceText } from '../billing/billing-periods.compute.js';
 import { entitlementFeatureRows, grantedFeature } from '../../flows/features.js';
 import { toPlanFile } from '../catalog/plans/view.js';
 import { summarizeLicenses } from '../licenses/summary.js';
-import { presentationRows, type SubscriptionRow } from './repo.js';
+import { eventParts, presentationRows, type SubscriptionRow } from './repo.js';
+import { customerWebhookObject } from '../ledger/webhook.js';
 import { DAY_MS } from '../../lib/time.js';
 
 const iso = (at: Date | null) => (at ? at.toISOString() : null);
@@ -109,6 +110,11 @@ export async function presentCreated(db: Executor, row: SubscriptionRow, apiBase
   return { ...core, currency: row.currency, product };
 }
 
+function webhookRecurrence(chargePeriod: string): string {
+  const { recurrenceUnit, recurrenceType } = recurrenceOf(chargePeriod);
+  return recurrenceText(recurrenceUnit, recurrenceType) ?? '';
+}
+
 /** The snake_case object of subscription webhooks. */
 export function subscriptionObject(row: SubscriptionRow, extra: Record<string, unknown>) {
   return {
@@ -118,15 +124,34 @@ export function subscriptionObject(row: SubscriptionRow, extra: Record<string, u
     amount: formatMinor(row.amount_minor, currencyDigits(row.currency)),
     amount_units: row.amount_minor,
     currency: row.currency,
-    recurrence: recurrenceOf(row.charge_period).recurrence,
+    // "1 month" in webhooks, where the REST API says "month" (DOMAIN.md §6.1, 11).
+    recurrence: webhookRecurrence(row.charge_period),
     start_date: row.start_date.toISOString().slice(0, 10),
     end_date: row.end_date ? row.end_date.toISOString().slice(0, 10) : null,
     billing_period_start_time: iso(row.current_period_start),
     billing_period_end_time: iso(row.current_period_end),
+    // Billow keeps no trial start: a trial begins with its subscription (a plan change's successor keeps the start date).
+    trial_start: row.trial_end ? iso(row.start_date) : null,
     trial_end: iso(row.trial_end),
     canceled_at: iso(row.canceled_at),
     created_on: row.created_at.toISOString(),
     modified_on: row.modified_at.toISOString(),
     ...extra,
   };
+}
+
+/**
+ * The object of a subscription event, whole as the reference sends it (plan, product,
+ * customer, features), for a row whose plan and customer are read here; `features` is
+ * null as in every reference example.
+ */
+export async function subscriptionEventObject(db: Executor, row: SubscriptionRow, organizationId: string) {
+  const { version, plan, product, customer } = await eventParts(db, row);
+  return subscriptionObject(row, {
+    plan: { name: version.name, version: version.version, identifier: plan.identifier },
+    product: { id: product.id, name: product.name },
+    customer: customerWebhookObject(customer),
+    organization: organizationId,
+    features: null,
+  });
 }
