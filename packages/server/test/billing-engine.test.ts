@@ -459,5 +459,7 @@ describe('a change waiting for its payment on a test clock', () => {
     await advance(clockId, '2025-03-11T00:00:00Z');
     expect((await subscription(pending.id)).status).toBe('incomplete_expired');
     expect((await subscription(current)).status).toBe('active');
+    const expiry = (await eventsAbout(pending.id)).filter((e) => e.object.status === 'incomplete_expired');
+    expect(expiry.map((e) => e.type)).toEqual(['subscription.updated']);
   });
 });

@@ -79,7 +79,8 @@ export async function announcing<T>(
 }
 
 /**
- * A pending activate_on_payment change whose time ran out ends at `now`; the current
+ * A pending activate_on_payment change whose time ran out ends at `now`
+ * (`subscription.updated`, status incomplete → incomplete_expired); the current
  * subscription stays. False when it is no longer pending (paid or ended meanwhile);
  * an error when its time has not run out.
  */
@@ -88,7 +89,8 @@ export async function expirePendingChange(db: Db, environmentId: string, subscri
     const locked = await repo.findSubscription(tx, environmentId, subscriptionId, { forUpdate: true });
     if (locked?.status !== 'incomplete' || !locked.pending_expires_at) return false;
     if (locked.pending_expires_at > now) throw new Error(`the change waits for its payment until ${locked.pending_expires_at.toISOString()}`);
-    await repo.updateSubscription(tx, subscriptionId, { status: 'incomplete_expired', modified_at: now });
+    const expired = await repo.updateSubscription(tx, subscriptionId, { status: 'incomplete_expired', modified_at: now });
+    await subscriptionEvent(tx, await environmentScope(tx, environmentId), 'subscription.updated', expired, { status: 'incomplete' }, now);
     return true;
   });
 }
