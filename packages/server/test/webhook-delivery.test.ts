@@ -255,3 +255,75 @@ describe('ordering', () => {
     ]);
   });
 });
+
+describe('secret rotation', () => {
+  const HOUR = 60 * MINUTE;
+  const signaturesOf = (r: { headers: Record<string, unknown> }) => String(r.headers['webhook-signature']).split(' ');
+  const validates = (r: { headers: Record<string, unknown>; body: string }, secret: string) => {
+    try {
+      validateEvent(r.body, r.headers as Record<string, string>, secret);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('signs with the new secret first and the previous one too for the grace period, then with the new one only', async () => {
+    const { api, receiver } = await tenant();
+    const endpoint = await createEndpoint(api, { url: receiver.url });
+    const old = endpoint.secret;
+    const rotated = await api('POST', `/webhook/endpoints/${endpoint.id}/rotate-secret/`, { gracePeriodHours: 2 });
+    expect(rotated.status, rotated.text).toBe(200);
+    const fresh: string = rotated.body.secret;
+    expect(fresh).toMatch(/^kq_whsec_/);
+    expect(fresh).not.toBe(old);
+    expect(rotated.body.previousSecretExpiresAt).toBe(new Date(clock.now().getTime() + 2 * HOUR).toISOString());
+    const shown = await api('GET', `/webhook/endpoints/${endpoint.id}/`);
+    expect(shown.body).not.toHaveProperty('secret');
+    expect(shown.text).not.toContain(fresh.slice('kq_whsec_'.length));
+
+    await createCustomer(api);
+    await server.deliverWebhooks();
+    const during = receiver.received[0]!;
+    expect(signaturesOf(during)).toHaveLength(2);
+    expect(validates(during, fresh)).toBe(true);
+    // The official client compares the first signature only; a verifier that tries each accepts the old secret too.
+    expect(validates(during, old)).toBe(false);
+    expect(verifiesWithPlainNode(during, old)).toBe(true);
+    expect(verifiesWithPlainNode(during, fresh)).toBe(true);
+
+    clock.advance(2 * HOUR + 1000);
+    await createCustomer(api);
+    await server.deliverWebhooks();
+    const afterGrace = receiver.received[1]!;
+    expect(signaturesOf(afterGrace)).toHaveLength(1);
+    expect(validates(afterGrace, fresh)).toBe(true);
+    expect(verifiesWithPlainNode(afterGrace, old)).toBe(false);
+    expect((await api('GET', `/webhook/endpoints/${endpoint.id}/`)).body.previousSecretExpiresAt).not.toBeNull();
+  });
+
+  it('keeps the previous secret 24 hours by default, none with a grace period of 0, and signs both the standard way too', async () => {
+    const { api, receiver } = await tenant();
+    const endpoint = await createEndpoint(api, { url: receiver.url, standardSignature: true });
+    const byDefault = await api('POST', `/webhook/endpoints/${endpoint.id}/rotate-secret/`);
+    expect(byDefault.status, byDefault.text).toBe(200);
+    expect(byDefault.body.previousSecretExpiresAt).toBe(new Date(clock.now().getTime() + 24 * HOUR).toISOString());
+    await createCustomer(api);
+    await server.deliverWebhooks();
+    const both = receiver.received[0]!;
+    expect(signaturesOf(both)).toHaveLength(4);
+    expect(validates(both, byDefault.body.secret)).toBe(true);
+    expect(verifiesTheStandardWay(both, byDefault.body.secret)).toBe(true);
+    expect(verifiesTheStandardWay(both, endpoint.secret)).toBe(true);
+
+    const now = await api('POST', `/webhook/endpoints/${endpoint.id}/rotate-secret/`, { gracePeriodHours: 0 });
+    expect(now.body.previousSecretExpiresAt).toBeNull();
+    await createCustomer(api);
+    await server.deliverWebhooks();
+    const only = receiver.received[1]!;
+    expect(signaturesOf(only)).toHaveLength(2);
+    expect(validates(only, now.body.secret)).toBe(true);
+    expect(verifiesWithPlainNode(only, byDefault.body.secret)).toBe(false);
+    expect(verifiesTheStandardWay(only, byDefault.body.secret)).toBe(false);
+  });
+});
