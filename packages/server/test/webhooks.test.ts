@@ -290,3 +290,22 @@ describe('environments', () => {
     expect((await productionApi('GET', `/webhook/endpoints/${sandboxEndpoint.id}/`)).status).toBe(404);
   });
 });
+
+describe('dispatchers side by side', () => {
+  it('make each delivery once: claims made at the same time never take the same one', async () => {
+    const busy = await server.createOrg();
+    const api = apiOf(server, busy, 'sandbox');
+    const hook = await receiver();
+    hook.fallback = { status: 200, delayMs: 5 };
+    const endpoints = [await createEndpoint(api, { url: hook.url }), await createEndpoint(api, { url: hook.url })];
+    for (let i = 0; i < 15; i++) await createCustomer(api, `busy${i}`);
+    await Promise.all([server.deliverWebhooks(), server.deliverWebhooks(), server.deliverWebhooks()]);
+    expect(hook.received).toHaveLength(30);
+    const perEndpoint = new Set(hook.received.map((r) => `${r.headers['webhook-id']}`));
+    expect(perEndpoint.size).toBe(15);
+    const logs = await logsOf(api);
+    expect(logs).toHaveLength(30);
+    expect(new Set(logs.map((l) => `${l.endpoint}:${l.eventId}`)).size).toBe(30);
+    for (const e of endpoints) await api('DELETE', `/webhook/endpoints/${e.id}/`);
+  });
+});
