@@ -59,7 +59,9 @@ export interface TestServer {
   /**
    * Makes every webhook delivery due by the server's clock, as a worker's dispatcher
    * would (test servers run none on their own), waiting for each attempt to be
-   * recorded. On a shared database, other tests' due deliveries may go out here too.
+   * recorded. Only the deliveries of organizations made by this server's createOrg():
+   * on a shared database, another test's server (with its own clock, schedule and
+   * timeout) never makes this one's attempts, nor this one theirs.
    */
   deliverWebhooks(): Promise<number>;
   close(): Promise<void>;
@@ -71,6 +73,8 @@ export interface TestServerOptions {
   redis?: Redis | null;
   /** Share one database between servers (for cross-process behaviour). */
   database?: DatabaseHandle;
+  /** Where the server (and its webhook dispatcher) log; a silent logger by default. */
+  logger?: FastifyBaseLogger;
 }
 
 /** The jobs a test server's runJobs() runs unless told otherwise: the billing engine's. */
@@ -134,7 +138,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const clock = options.clock ?? systemClock;
   const ownsDatabase = !options.database;
   const database = options.database ?? (await openTestDatabase());
-  const logger = createLogger(config.logLevel) as unknown as FastifyBaseLogger;
+  const logger = options.logger ?? (createLogger(config.logLevel) as unknown as FastifyBaseLogger);
   const app = await buildApp({ config, database, clock, logger, redis: options.redis ?? null });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -142,6 +146,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const url = `http://127.0.0.1:${port}`;
 
   let closing: Promise<void> | undefined;
+  const organizations = new Set<string>();
 
   async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<Response<T>> {
     const headers: Record<string, string> = { ...opts.headers };
@@ -186,6 +191,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     registry: new Registry(),
     config: config.webhooks,
     secretBox: webhookSecretBox(database.db, clock, config.secret),
+    organizations: () => [...organizations],
   });
 
   return {
@@ -195,7 +201,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     config,
     runJobs,
     deliverWebhooks: () => dispatcher.runDue(),
-    createOrg: (name = `Test ${randomUUID().slice(0, 8)}`) => createOrganization(database.db, clock, { name }),
+    createOrg: async (name = `Test ${randomUUID().slice(0, 8)}`) => {
+      const org = await createOrganization(database.db, clock, { name });
+      organizations.add(org.organizationId);
+      return org;
+    },
     createPartnerKey: async () => (await createPartnerWithKey(database.db, clock, 'Test partner')).partnerKey,
     revoke: async (keyOrPrefix) => {
       const { hash } = await revokeKey(database.db, clock, keyOrPrefix);

@@ -14,6 +14,8 @@ export type Behaviour = { status: number; headers?: Record<string, string>; body
 /** A real HTTP server on 127.0.0.1 that records what it receives and answers as told. */
 export class Receiver {
   readonly received: Received[] = [];
+  /** TCP connections accepted, whether or not a request came on them. */
+  connections = 0;
   private readonly server: http.Server;
   private plan: Behaviour[] = [];
   /** How it answers when nothing is planned. */
@@ -26,6 +28,7 @@ export class Receiver {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => this.answer(req, res, Buffer.concat(chunks).toString('utf8')));
     });
+    this.server.on('connection', () => void this.connections++);
   }
 
   static async start(): Promise<Receiver> {

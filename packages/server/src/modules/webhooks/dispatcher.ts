@@ -20,6 +20,11 @@ export interface DispatcherOptions {
   registry: Registry;
   config: WebhookConfig;
   secretBox: () => Promise<SecretBox>;
+  /**
+   * Only these organizations' deliveries (tests sharing one database, each with its own
+   * clock and schedule); every organization's when left out, as a worker does.
+   */
+  organizations?: () => readonly string[];
 }
 
 /** A receiver that hangs may hold at most this share of the deliveries in flight. */
@@ -94,7 +99,14 @@ export class WebhookDispatcher {
     if (free <= 0 || this.stopped) return 0;
     const now = this.options.clock.now();
     const leaseUntil = new Date(now.getTime() + this.options.config.timeoutMs * 2 + 30_000);
-    const claimed = await repo.claimDueDeliveries(this.options.db, now, leaseUntil, free, this.saturatedEndpoints());
+    const claimed = await repo.claimDueDeliveries(this.options.db, {
+      now,
+      leaseUntil,
+      limit: free,
+      perEndpoint: this.perEndpoint(),
+      excludedEndpoints: this.saturatedEndpoints(),
+      organizations: this.options.organizations?.(),
+    });
     for (const delivery of claimed) {
       const work = this.deliver(delivery).finally(() => {
         this.inFlight.delete(work);
@@ -105,8 +117,13 @@ export class WebhookDispatcher {
     return claimed.length;
   }
 
+  /** How many deliveries one endpoint may have in flight here. */
+  private perEndpoint(): number {
+    return Math.max(1, Math.floor(this.options.config.concurrency / ENDPOINT_SHARE));
+  }
+
   private saturatedEndpoints(): string[] {
-    const cap = Math.max(1, Math.floor(this.options.config.concurrency / ENDPOINT_SHARE));
+    const cap = this.perEndpoint();
     const counts = new Map<string, number>();
     for (const endpointId of this.inFlight.values()) counts.set(endpointId, (counts.get(endpointId) ?? 0) + 1);
     return [...counts].filter(([, n]) => n >= cap).map(([id]) => id);

@@ -77,36 +77,49 @@ export interface ClaimedDelivery {
   standard_signature: boolean;
 }
 
+export interface ClaimRequest {
+  now: Date;
+  leaseUntil: Date;
+  limit: number;
+  /** At most this many of one endpoint's deliveries: a slow receiver cannot take every slot. */
+  perEndpoint: number;
+  /** Endpoints that have enough in flight in this process already. */
+  excludedEndpoints: string[];
+  /** Only these organizations' deliveries; all when undefined. */
+  organizations?: readonly string[] | undefined;
+}
+
 /**
- * Takes up to `limit` due deliveries under a lease: pending ones whose time has come and
- * leased ones whose process died. A delivery waits while an earlier event of the same
- * object is still pending or being delivered to the same endpoint; disabled endpoints'
+ * Takes up to `limit` due deliveries under a lease, oldest event first and at most
+ * `perEndpoint` of any one endpoint: pending ones whose time has come and leased ones
+ * whose process died. A delivery waits while an earlier event of the same object is
+ * still pending or being delivered to the same endpoint; disabled endpoints'
  * deliveries wait too. Rows another dispatcher is taking are skipped.
  */
-export async function claimDueDeliveries(
-  db: Executor,
-  now: Date,
-  leaseUntil: Date,
-  limit: number,
-  /** Endpoints that have enough in flight in this process already. */
-  excludedEndpoints: string[] = [],
-): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(db: Executor, claim: ClaimRequest): Promise<ClaimedDelivery[]> {
+  const { now, organizations } = claim;
+  const ofOrganizations = organizations ? sql`AND e.organization_id = ANY (${[...organizations]}::uuid[])` : sql``;
   const result = await sql<ClaimedDelivery>`
     UPDATE webhook_deliveries d
-    SET status = 'delivering', lease_until = ${leaseUntil}
+    SET status = 'delivering', lease_until = ${claim.leaseUntil}
     FROM (
-      SELECT c.id FROM webhook_deliveries c
-      JOIN webhook_endpoints e ON e.id = c.endpoint_id AND e.enabled
-      WHERE ((c.status = 'pending' AND (c.next_attempt_at IS NULL OR c.next_attempt_at <= ${now}))
-          OR (c.status = 'delivering' AND c.lease_until < ${now}))
-        AND NOT (c.endpoint_id = ANY (${excludedEndpoints}::uuid[]))
-        AND NOT EXISTS (
-          SELECT 1 FROM webhook_deliveries p
-          WHERE p.endpoint_id = c.endpoint_id AND p.ordering_key = c.ordering_key
-            AND p.event_seq < c.event_seq AND p.status IN ('pending', 'delivering'))
-      ORDER BY c.event_seq
-      LIMIT ${limit}
-      FOR UPDATE OF c SKIP LOCKED
+      SELECT due.id FROM webhook_endpoints e
+      CROSS JOIN LATERAL (
+        SELECT c.id, c.event_seq FROM webhook_deliveries c
+        WHERE c.endpoint_id = e.id AND c.status IN ('pending', 'delivering')
+          AND ((c.status = 'pending' AND (c.next_attempt_at IS NULL OR c.next_attempt_at <= ${now}))
+            OR (c.status = 'delivering' AND c.lease_until < ${now}))
+          AND NOT EXISTS (
+            SELECT 1 FROM webhook_deliveries p
+            WHERE p.endpoint_id = c.endpoint_id AND p.ordering_key = c.ordering_key
+              AND p.event_seq < c.event_seq AND p.status IN ('pending', 'delivering'))
+        ORDER BY c.event_seq
+        LIMIT ${claim.perEndpoint}
+        FOR UPDATE OF c SKIP LOCKED
+      ) due
+      WHERE e.enabled AND NOT (e.id = ANY (${claim.excludedEndpoints}::uuid[])) ${ofOrganizations}
+      ORDER BY due.event_seq
+      LIMIT ${claim.limit}
     ) picked, webhook_endpoints e, events ev, environments env
     WHERE d.id = picked.id AND e.id = d.endpoint_id AND ev.id = d.event_id AND env.id = d.environment_id
     RETURNING d.id, d.environment_id, e.organization_id, env.kind AS environment_kind, d.endpoint_id, d.event_id, d.event_type,

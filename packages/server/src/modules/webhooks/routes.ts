@@ -93,11 +93,15 @@ function endpointActionRoutes(app: App, service: WebhookService): void {
           'Answers with the new secret, shown only this once. For the grace period (24 hours unless told) each delivery is signed with both: ' +
           '`webhook-signature` carries the new signature first, then the previous one, space-separated.',
         params: WebhookEndpointPath,
-        body: Type.Optional(WebhookSecretRotation),
+        body: WebhookSecretRotation,
         response: { 200: WebhookEndpointWithSecret, ...errors },
       },
+      // The body is optional: a POST without one rotates with the default grace period.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
     },
-    async (request) => service.rotateSecret(scopeOf(request), request.params.id, request.body ?? {}),
+    async (request) => service.rotateSecret(scopeOf(request), request.params.id, request.body),
   );
   app.post(
     '/api/v1/webhook/endpoints/:id/replay/',
