@@ -69,6 +69,17 @@ describe('pagination', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ count: TOTAL, results: [], next: null });
     expect(res.body.previous).toContain('page=3');
+    // An integer far beyond any list (1e300 is one, to JSON Schema) is a page past the end too.
+    for (const page of ['1e300', '99999999999999999999']) {
+      const far = await list(`?page=${page}`);
+      expect(far.status, far.text).toBe(200);
+      expect(far.body).toMatchObject({ count: TOTAL, results: [], next: null });
+      // Lists that ask the database for the page whatever its number (here, webhook endpoints and logs).
+      for (const path of ['/webhook/endpoints/', '/webhook/logs/', '/test-clocks/']) {
+        const other = await server.request('GET', `/sandbox/api/v1${path}?page=${page}`, { key: org.sandbox.serverKey });
+        expect(other.status, `${path}: ${other.text}`).toBe(200);
+      }
+    }
   });
 
   it('caps page_size at 100', async () => {

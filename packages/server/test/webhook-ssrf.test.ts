@@ -9,7 +9,7 @@ let production: Api;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { BILLOW_WEBHOOK_TIMEOUT_MS: '1000', BILLOW_WEBHOOK_RETRY_SCHEDULE: '1h' } });
+  server = await startTestServer({ env: { BILLOW_WEBHOOK_TIMEOUT_MS: '10000', BILLOW_WEBHOOK_RETRY_SCHEDULE: '1h' } });
   org = await server.createOrg();
   production = apiOf(server, org, 'production');
   receiver = await Receiver.start();

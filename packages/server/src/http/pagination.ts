@@ -4,6 +4,7 @@ import type { Page } from '@billow/contract';
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 10;
 export const CATALOG_PAGE_SIZE = 100;
+const MAX_PAGE = 10_000_000;
 
 export interface PageRequest {
   page: number;
@@ -15,7 +16,8 @@ export function pageRequest(
   query: { page?: number; page_size?: number },
   defaultSize: number = DEFAULT_PAGE_SIZE,
 ): PageRequest {
-  const page = query.page ?? 1;
+  // Beyond any real list; keeps the offset a number the database takes (page=1e300 is an integer too).
+  const page = Math.min(query.page ?? 1, MAX_PAGE);
   const pageSize = Math.min(query.page_size ?? defaultSize, MAX_PAGE_SIZE);
   return { page, pageSize, offset: (page - 1) * pageSize };
 }
