@@ -139,6 +139,28 @@ describe('the management API', () => {
     });
   });
 
+  it('takes the snake_case spelling of every field, and keeps metadata as sent', async () => {
+    const res = await api('POST', '/discounts/', {
+      name: 'Snake',
+      discount_type: 'FIXED_AMOUNT',
+      amounts_off: [{ currency: 'EUR', amount: 2 }],
+      duration: 'REPEATING',
+      duration_in_cycles: 2,
+      max_redemptions: 5,
+      restrictions: { plan_identifiers: [s.plans.pro] },
+      metadata: { some_key: { inner_key: 1 } },
+    });
+    expectStatus(res, 201);
+    expect(res.body).toMatchObject({
+      discountType: 'FIXED_AMOUNT',
+      amountsOff: [{ currency: 'EUR', amount: 2, amountUnits: 200 }],
+      durationInCycles: 2,
+      maxRedemptions: 5,
+      restrictions: { planIdentifiers: [s.plans.pro] },
+      metadata: { some_key: { inner_key: 1 } },
+    });
+  });
+
   it('keeps codes unique per environment without regard to case, until the holder is archived', async () => {
     const code = uniqueId('Dup');
     const first = await percentOff({ code });
