@@ -26,6 +26,7 @@ import { catalogModule } from './modules/catalog/module.js';
 import { chargesModule } from './modules/charges/module.js';
 import type { ModuleContext } from './modules/context.js';
 import { customersModule } from './modules/customers/module.js';
+import { discountsModule } from './modules/discounts/module.js';
 import { entitlementsModule } from './modules/entitlements/module.js';
 import type { CachedEntitlements } from './modules/entitlements/service.js';
 import { invoicesModule } from './modules/invoices/module.js';
@@ -114,6 +115,7 @@ const CORE_MODULES: ModuleFactory[] = [
   usageModule,
   testClocksModule,
   webhooksModule,
+  discountsModule,
 ];
 const EDGE_MODULES: ModuleFactory[] = [entitlementsModule];
 

@@ -565,6 +565,57 @@ export interface SchemaMigrationsTable {
   applied_at: Generated<Date>;
 }
 
+export type DiscountType = 'PERCENTAGE' | 'FIXED_AMOUNT';
+export type DiscountDuration = 'ONCE' | 'REPEATING' | 'FOREVER';
+
+export interface DiscountsTable {
+  id: string;
+  seq: Generated<string>;
+  environment_id: string;
+  name: string;
+  code: string;
+  discount_type: DiscountType;
+  /** Basis points (1..10000) for PERCENTAGE. */
+  percent_off_bp: number | null;
+  duration: DiscountDuration;
+  duration_in_cycles: number | null;
+  max_redemptions: number | null;
+  times_redeemed: ColumnType<number, number | undefined, number>;
+  expires_at: Timestamp | null;
+  plan_ids: string[];
+  product_ids: string[];
+  metadata: JsonIn<Record<string, unknown>>;
+  created_at: Timestamp;
+  modified_at: Timestamp;
+  archived_at: Timestamp | null;
+}
+
+export interface DiscountAmountsTable {
+  discount_id: string;
+  currency: string;
+  amount_minor: Minor;
+}
+
+export interface DiscountRedemptionsTable {
+  id: string;
+  environment_id: string;
+  discount_id: string;
+  customer_id: string;
+  subscription_id: string | null;
+  order_id: string | null;
+  redeemed_at: Timestamp;
+}
+
+export interface SubscriptionDiscountsTable {
+  subscription_id: string;
+  environment_id: string;
+  discount_id: string;
+  redemption_id: string;
+  cycles_remaining: number | null;
+  renewals_discounted: ColumnType<number, number | undefined, number>;
+  created_at: Timestamp;
+}
+
 export interface Database {
   partners: PartnersTable;
   organizations: OrganizationsTable;
@@ -602,5 +653,9 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  discounts: DiscountsTable;
+  discount_amounts: DiscountAmountsTable;
+  discount_redemptions: DiscountRedemptionsTable;
+  subscription_discounts: SubscriptionDiscountsTable;
   schema_migrations: SchemaMigrationsTable;
 }

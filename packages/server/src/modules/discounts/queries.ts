@@ -1,0 +1,11 @@
+/** What the checkout and the billing engine use of discounts, with their own executor (inside their own transactions). */
+export {
+  discountForRenewal,
+  peekDiscountForRenewal,
+  redeemDiscount,
+  resolveDiscountCode,
+  type DiscountContext,
+  type Redemption,
+  type ResolvedDiscount,
+} from './apply.js';
+export { discountAmountMinor, type DiscountTerms } from './discounts.compute.js';
