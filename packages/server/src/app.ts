@@ -43,6 +43,8 @@ import { subscriptionsModule } from './modules/subscriptions/module.js';
 import { BillingEngine } from './modules/subscriptions/billing-engine.js';
 import { countBillingSubscriptions, endBillingSubscriptions } from './modules/subscriptions/end-all.js';
 import { testClocksModule } from './modules/test-clocks/module.js';
+import { createPromotionCache, feedPromotionCache, type PromotionCache } from './modules/promotions/cache.js';
+import { promotionsEdgeModule, promotionsModule } from './modules/promotions/module.js';
 import { transactionsModule } from './modules/transactions/module.js';
 import { usageModule } from './modules/usage/module.js';
 import { webhooksModule } from './modules/webhooks/module.js';
@@ -87,6 +89,7 @@ export const API_PREFIX = '/api/v1';
 interface AppContext extends ModuleContext {
   media: MediaService;
   entitlementCache: EntitlementCache<CachedEntitlements>;
+  promotionCache: PromotionCache;
   customerSubscriptions: { countBilling: typeof countBillingSubscriptions; endBilling: typeof endBillingSubscriptions };
   ping: () => Promise<void>;
   registry: Registry;
@@ -114,8 +117,9 @@ const CORE_MODULES: ModuleFactory[] = [
   usageModule,
   testClocksModule,
   webhooksModule,
+  promotionsModule,
 ];
-const EDGE_MODULES: ModuleFactory[] = [entitlementsModule];
+const EDGE_MODULES: ModuleFactory[] = [entitlementsModule, promotionsEdgeModule];
 
 /** Builds the HTTP application without listening, so tests and main share it. */
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -163,6 +167,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const entitlementCache = new EntitlementCache<CachedEntitlements>({ clock });
   const stopEntitlementFeed = await feedEntitlementCache(database, entitlementCache);
   app.addHook('onClose', async () => stopEntitlementFeed());
+  const promotionCache = createPromotionCache();
+  const stopPromotionFeed = await feedPromotionCache(database, promotionCache);
+  app.addHook('onClose', async () => stopPromotionFeed());
   const routes: RouteInfo[] = [];
   const registry = new Registry();
   entitlementCache.registerMetrics(registry);
@@ -233,6 +240,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     entitlementChanges,
     media,
     entitlementCache,
+    promotionCache,
     customerSubscriptions: { countBilling: countBillingSubscriptions, endBilling: endBillingSubscriptions },
     ping: database.ping,
     registry,

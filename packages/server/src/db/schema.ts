@@ -565,6 +565,25 @@ export interface SchemaMigrationsTable {
   applied_at: Generated<Date>;
 }
 
+export interface PromotionsTable {
+  id: string;
+  seq: Generated<string>;
+  environment_id: string;
+  name: string;
+  product_id: string;
+  plan_identifiers: string[] | null;
+  ppp_discounts: Json<Array<{ group: number; percentage: number }>>;
+  country_overrides: Json<Array<{ countryCode: string; percentage: number }>>;
+  coupon_code: string | null;
+  message: string;
+  banner: Json<Record<string, unknown>>;
+  security: Json<Record<string, boolean>>;
+  enabled: boolean;
+  archived_at: Timestamp | null;
+  created_at: Timestamp;
+  modified_at: Timestamp;
+}
+
 export interface Database {
   partners: PartnersTable;
   organizations: OrganizationsTable;
@@ -602,5 +621,6 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  promotions: PromotionsTable;
   schema_migrations: SchemaMigrationsTable;
 }
