@@ -15,8 +15,10 @@ export function pageRequest(
   query: { page?: number; page_size?: number },
   defaultSize: number = DEFAULT_PAGE_SIZE,
 ): PageRequest {
-  const page = query.page ?? 1;
   const pageSize = Math.min(query.page_size ?? defaultSize, MAX_PAGE_SIZE);
+  // A page far past any data (page=1e300) is still an empty page: its offset stays an
+  // exact integer that the database takes, instead of failing the query.
+  const page = Math.min(query.page ?? 1, Math.floor(Number.MAX_SAFE_INTEGER / pageSize));
   return { page, pageSize, offset: (page - 1) * pageSize };
 }
 
