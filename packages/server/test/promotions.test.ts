@@ -225,6 +225,12 @@ describe('GET /promotions (Edge)', () => {
     // Served with a trailing slash too, and the same again from the cache.
     expect((await visit(promotion.id, 'IN', { path: 'promotions/' })).body).toEqual(india.body);
     expect((await visit(promotion.id, 'IN')).text).toBe(india.text);
+    // The React provider's optional identifier, and camelCase, change nothing.
+    const extra = await server.request('GET', `/sandbox/api/v1/promotions?promotionId=${promotion.id}&kqIdentifier=visitor-1`, {
+      key: org.sandbox.clientKey,
+      headers: { 'x-forwarded-for': IP.IN, 'user-agent': BROWSER },
+    });
+    expect(extra.body).toEqual(india.body);
   });
 
   it('flags a crawler and gives it nothing while the check is on', async () => {
