@@ -12,3 +12,4 @@ export * from './edge.js';
 export * from './test-clocks.js';
 export * from './webhooks.js';
 export * from './discounts.js';
+export * from './promotions.js';

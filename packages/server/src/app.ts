@@ -44,6 +44,8 @@ import { subscriptionsModule } from './modules/subscriptions/module.js';
 import { BillingEngine } from './modules/subscriptions/billing-engine.js';
 import { countBillingSubscriptions, endBillingSubscriptions } from './modules/subscriptions/end-all.js';
 import { testClocksModule } from './modules/test-clocks/module.js';
+import { createPromotionCache, feedPromotionCache, type PromotionCache } from './modules/promotions/cache.js';
+import { promotionsEdgeModule, promotionsModule } from './modules/promotions/module.js';
 import { transactionsModule } from './modules/transactions/module.js';
 import { usageModule } from './modules/usage/module.js';
 import { webhooksModule } from './modules/webhooks/module.js';
@@ -88,6 +90,7 @@ export const API_PREFIX = '/api/v1';
 interface AppContext extends ModuleContext {
   media: MediaService;
   entitlementCache: EntitlementCache<CachedEntitlements>;
+  promotionCache: PromotionCache;
   customerSubscriptions: { countBilling: typeof countBillingSubscriptions; endBilling: typeof endBillingSubscriptions };
   ping: () => Promise<void>;
   registry: Registry;
@@ -116,8 +119,9 @@ const CORE_MODULES: ModuleFactory[] = [
   testClocksModule,
   webhooksModule,
   discountsModule,
+  promotionsModule,
 ];
-const EDGE_MODULES: ModuleFactory[] = [entitlementsModule];
+const EDGE_MODULES: ModuleFactory[] = [entitlementsModule, promotionsEdgeModule];
 
 /** Builds the HTTP application without listening, so tests and main share it. */
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -165,6 +169,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const entitlementCache = new EntitlementCache<CachedEntitlements>({ clock });
   const stopEntitlementFeed = await feedEntitlementCache(database, entitlementCache);
   app.addHook('onClose', async () => stopEntitlementFeed());
+  const promotionCache = createPromotionCache();
+  const stopPromotionFeed = await feedPromotionCache(database, promotionCache);
+  app.addHook('onClose', async () => stopPromotionFeed());
   const routes: RouteInfo[] = [];
   const registry = new Registry();
   entitlementCache.registerMetrics(registry);
@@ -235,6 +242,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     entitlementChanges,
     media,
     entitlementCache,
+    promotionCache,
     customerSubscriptions: { countBilling: countBillingSubscriptions, endBilling: endBillingSubscriptions },
     ping: database.ping,
     registry,

@@ -46,6 +46,8 @@ function coreCalls(keys: OrganizationKeys): { method: string; path: string; key:
     { method: 'POST', path: '/api/v1/report/event/', key, body: {} },
     { method: 'POST', path: '/api/v1/license/validate/', key, body: {} },
     { method: 'GET', path: '/api/v1/refunds/', key },
+    { method: 'GET', path: '/api/v1/promotion-rules/', key },
+    { method: 'POST', path: '/api/v1/promotion-rules/', key, body: { name: 'Edge', productId: 'x' } },
   ];
 }
 
@@ -75,7 +77,9 @@ describe(`billow start --role edge on ${DATABASE_KIND}`, () => {
     const openapi = await api(`${server.url}/api/v1/openapi.json`, 'GET');
     expect(openapi.status).toBe(200);
     const paths = Object.keys(openapi.body.paths ?? {});
-    expect(paths.filter((p) => !p.startsWith('/api/v1/entitlements')), 'Core paths in the Edge reference').toEqual([]);
+    const edgePaths = (p: string) => p.startsWith('/api/v1/entitlements') || p.startsWith('/api/v1/promotions');
+    expect(paths.filter((p) => !edgePaths(p)), 'Core paths in the Edge reference').toEqual([]);
+    expect(paths).toContain('/api/v1/promotions/');
 
     for (const call of coreCalls(keys)) {
       const response = await api(`${server.url}${call.path}`, call.method, { key: call.key, body: call.body });
@@ -86,7 +90,10 @@ describe(`billow start --role edge on ${DATABASE_KIND}`, () => {
     expect(paths).toContain('/api/v1/entitlements/');
     for (const base of [server.url, server.sandboxUrl]) {
       expect((await api(`${base}/api/v1/entitlements?customer_id=nobody`, 'GET')).status, base).toBe(401);
+      expect((await api(`${base}/api/v1/promotions?promotion_id=x`, 'GET')).status, base).toBe(401);
     }
+    const unknownPromotion = await api(`${server.url}/api/v1/promotions?promotion_id=promo_abc123`, 'GET', { key: keys.production.clientKey });
+    expect(unknownPromotion).toMatchObject({ status: 404, body: { code: 'promotion_not_found' } });
     for (const key of [keys.production.serverKey, keys.production.clientKey]) {
       const unknown = await api(`${server.url}/api/v1/entitlements?customer_id=nobody`, 'GET', { key });
       expect(unknown.status).toBe(404);
@@ -103,6 +110,10 @@ describe(`billow start --role edge on ${DATABASE_KIND}`, () => {
     expectNoRoute(
       await api(`${server.url}/api/v1/entitlements?customer_id=nobody`, 'GET', { key: keys.production.serverKey }),
       'GET /api/v1/entitlements',
+    );
+    expectNoRoute(
+      await api(`${server.url}/api/v1/promotions?promotion_id=x`, 'GET', { key: keys.production.clientKey }),
+      'GET /api/v1/promotions',
     );
     expect((await api(`${server.url}/api/v1/customers/`, 'GET', { key: keys.production.serverKey })).status).toBe(200);
     expect(await server.stop()).toEqual({ code: 0, signal: null });

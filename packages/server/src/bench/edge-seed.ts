@@ -11,6 +11,8 @@ const PLANS = 3;
 const SEED_CONCURRENCY = 8;
 
 export interface EdgeCatalog {
+  /** The product the plans belong to (and the promotions scenario's promotion is for). */
+  productId: string;
   /** The identifier of the meter the usage scenarios report on. */
   meter: string;
   /** The identifiers of all twenty features. */
@@ -94,7 +96,7 @@ export async function seedEdgeCatalog(api: Api): Promise<EdgeCatalog> {
   }
   const meter = features.find((feature) => feature.type === 'METER');
   if (!meter) throw new Error('the bench catalog has no meter');
-  return { meter: meter.identifier, features: features.map((feature) => feature.identifier), plans };
+  return { productId: product.id, meter: meter.identifier, features: features.map((feature) => feature.identifier), plans };
 }
 
 /** Subscribes each customer to each plan (monthly, free), `SEED_CONCURRENCY` at a time. */

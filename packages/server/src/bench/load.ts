@@ -115,3 +115,13 @@ export function numberedPost(path: string, bodyFor: (n: number) => unknown): aut
   };
 }
 
+
+/** A GET of one path whose header `name` is drawn at random from `values` for every request. */
+export function getWithRandomHeader(path: string, name: string, values: readonly string[]): autocannon.Request {
+  if (values.length === 0) throw new Error('getWithRandomHeader needs at least one value');
+  return {
+    method: 'GET',
+    path,
+    setupRequest: (request) => ({ ...request, headers: { ...request.headers, [name]: values[Math.floor(Math.random() * values.length)] as string } }),
+  };
+}

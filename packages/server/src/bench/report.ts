@@ -7,6 +7,8 @@ export const TARGETS = {
   checkShareOfPgCeiling: 0.6,
   checkP99Ms: 5,
   usagePerSecond: 2000,
+  promotionsShareOfJsonCeiling: 0.6,
+  promotionsP99Ms: 5,
 } as const;
 
 /** A check, with the server's own p99 (the bound of its /metrics bucket, in ms). */
@@ -21,6 +23,8 @@ export interface EdgeResults {
   usageSpread: Measurement;
   /** How much the meter's counters grew during each usage scenario's measured run (every report adds 1). */
   counted: { hot: number; spread: number };
+  /** GET /promotions with a client key, from fifteen countries, against `--role edge` (scenario 9). */
+  promotions: CheckMeasurement;
 }
 
 export interface Results {
@@ -80,6 +84,7 @@ function targetLines(results: Results): string[] {
       ` (autocannon's 1 ms histogram: ${edge.entitlements.p99Ms} means ${edge.entitlements.p99Ms} to ${edge.entitlements.p99Ms + 1} ms;` +
       ` inside Billow, p99 under ${edge.entitlements.serverP99Ms ?? '?'} ms)`,
   ];
+  lines.push(...promotionLines(results));
   const usage: Array<[Measurement, number]> = [
     [edge.usageHot, edge.counted.hot],
     [edge.usageSpread, edge.counted.spread],
@@ -96,12 +101,26 @@ function targetLines(results: Results): string[] {
   return lines;
 }
 
+/** Issue 13's targets for GET /promotions: against the bare Fastify JSON route (3), and its p99. */
+function promotionLines({ jsonCeiling, edge }: Results): string[] {
+  const m = edge.promotions;
+  const share = ratio(m, jsonCeiling);
+  return [
+    `GET /promotions (9) at least ${percent(TARGETS.promotionsShareOfJsonCeiling)} of (3)'s requests per second: ` +
+      `${percent(share)} -> ${verdict(share >= TARGETS.promotionsShareOfJsonCeiling)}`,
+    `GET /promotions (9) p99 under ${TARGETS.promotionsP99Ms} ms: ${m.p99Ms} ms -> ${verdict(m.p99Ms < TARGETS.promotionsP99Ms)}` +
+      ` (inside Billow, p99 under ${m.serverP99Ms ?? '?'} ms)`,
+  ];
+}
+
 /** The table of figures, the ratios, and the targets with met or MISSED. */
 export function formatReport(results: Results): string {
   const { get, post, jsonCeiling, pgCeiling, edge } = results;
   const figures = table(
     ['scenario', 'req/s', 'p50 ms', 'p97.5 ms', 'p99 ms', 'errors', 'server CPU µs/req'],
-    [get, post, jsonCeiling, pgCeiling, edge.entitlements, edge.entitlementList, edge.usageHot, edge.usageSpread].map(measurementRow),
+    [get, post, jsonCeiling, pgCeiling, edge.entitlements, edge.entitlementList, edge.usageHot, edge.usageSpread, edge.promotions].map(
+      measurementRow,
+    ),
   );
   const ratios = table(
     ['ratio', 'value'],
@@ -114,6 +133,8 @@ export function formatReport(results: Results): string {
       ['req/s, entitlements (5) / Fastify JSON (3)', ratio(edge.entitlements, jsonCeiling).toFixed(2)],
       ['server CPU per request, entitlements (5) / (4)', cpuRatio(edge.entitlements, pgCeiling)],
       ['req/s, entitlement list (6) / Fastify + pg (4)', ratio(edge.entitlementList, pgCeiling).toFixed(2)],
+      ['req/s, promotions (9) / Fastify JSON (3)', ratio(edge.promotions, jsonCeiling).toFixed(2)],
+      ['server CPU per request, promotions (9) / (3)', cpuRatio(edge.promotions, jsonCeiling)],
     ],
   );
   const targets = targetLines(results);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchDatabase, meterTotals, postgresVersion, seedCustomers, type BenchDatabase, type SeededCustomer } from './database.js';
 import { billowApi, seedEdgeCatalog, subscribeAll } from './edge-seed.js';
-import { measure, numberedPost, randomGet, type LoadPlan, type LoadShape, type Measurement } from './load.js';
+import { getWithRandomHeader, measure, numberedPost, randomGet, type LoadPlan, type LoadShape, type Measurement } from './load.js';
 import { benchOptions, type BenchOptions } from './options.js';
 import {
   cpuSecondsOf,
@@ -36,6 +36,7 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 interface Organization {
   organizationId: string;
   serverKey: string;
+  clientKey: string;
   sandboxServerKey: string;
 }
 
@@ -61,12 +62,17 @@ function billowEnv(databaseUrl: string, dataDir: string): NodeJS.ProcessEnv {
 
 async function createOrganization(env: NodeJS.ProcessEnv): Promise<Organization> {
   const output = await runNode(CLI, ['org', 'create', '--name', 'Bench', '--json'], env);
-  type Keys = { serverKey?: string };
+  type Keys = { serverKey?: string; clientKey?: string };
   const created = JSON.parse(output) as { organizationId?: string; production?: Keys; sandbox?: Keys };
-  if (!created.organizationId || !created.production?.serverKey || !created.sandbox?.serverKey) {
+  if (!created.organizationId || !created.production?.serverKey || !created.production.clientKey || !created.sandbox?.serverKey) {
     throw new Error(`Unexpected output of billow org create --json: ${output}`);
   }
-  return { organizationId: created.organizationId, serverKey: created.production.serverKey, sandboxServerKey: created.sandbox.serverKey };
+  return {
+    organizationId: created.organizationId,
+    serverKey: created.production.serverKey,
+    clientKey: created.production.clientKey,
+    sandboxServerKey: created.sandbox.serverKey,
+  };
 }
 
 /** Starts a server child on a free port, waits until it serves, runs `work`, and stops it. */
@@ -176,12 +182,13 @@ async function measureEdge(
   target: Target,
   serverKey: string,
   customers: SeededCustomer[],
-): Promise<EdgeResults> {
+): Promise<Omit<EdgeResults, 'promotions'> & { promotionId: string }> {
   const authorization = `Bearer ${serverKey}`;
   const { spread, hot, check } = edgeCustomers(customers, options);
   const api = billowApi(target.baseUrl, serverKey);
   say('Seeding the Edge scenarios through the API: 20 features, 3 plans granting all of them');
   const catalog = await seedEdgeCatalog(api);
+  const promotion = await api('POST', '/promotion-rules/', PROMOTION(catalog.productId));
   say(`  subscribing ${check.length} customers to the 3 plans, and ${spread.length + 1} to the first`);
   await subscribeAll(api, check, catalog.plans);
   await subscribeAll(api, [hot, ...spread], catalog.plans.slice(0, 1));
@@ -235,7 +242,62 @@ async function measureEdge(
     usageHot: hotRun.measurement,
     usageSpread: spreadRun.measurement,
     counted: { hot: hotRun.counted, spread: spreadRun.counted },
+    promotionId: promotion.id,
   };
+}
+
+/** The promotion of scenario 9: a percentage per purchasing-power group and a few overrides, as a seller would set it. */
+const PROMOTION = (productId: string) => ({
+  name: 'Bench PPP',
+  productId,
+  pppDiscounts: [
+    { group: 2, percentage: 10 },
+    { group: 3, percentage: 20 },
+    { group: 4, percentage: 35 },
+    { group: 5, percentage: 50 },
+  ],
+  countryOverrides: [
+    { countryCode: 'IN', percentage: 60 },
+    { countryCode: 'BR', percentage: 40 },
+  ],
+  couponCode: 'BENCHPPP',
+  message: '{discount}% off in {country} with {code}',
+});
+
+/** Callers from twenty addresses in fifteen countries (DB-IP data), and one with none (TEST-NET-3). */
+const CALLER_ADDRESSES = [
+  '85.214.0.1', '88.198.0.1', '49.44.0.1', '8.8.8.8', '200.147.0.1', '41.0.0.1', '1.1.1.1', '81.2.69.142', '5.255.255.5',
+  '1.0.16.1', '180.76.0.1', '91.198.174.192', '62.210.0.1', '151.101.0.1', '190.0.0.1', '196.0.0.1', '102.0.0.1',
+  '185.0.0.1', '195.0.0.1', '203.0.113.5',
+];
+
+/**
+ * Scenario 9: GET /promotions with the production client key, as the promotions UI
+ * asks it, against `billow start --role edge` (the Edge API alone) trusting
+ * X-Forwarded-For, so that every request is located in one of fifteen countries.
+ */
+async function measurePromotions(shape: LoadShape, env: NodeJS.ProcessEnv, organization: Organization, promotionId: string) {
+  say('Starting Billow --role edge with BILLOW_TRUST_PROXY=true for GET /promotions (9)');
+  const edgeEnv = { ...env, BILLOW_RATE_LIMIT_MAX: RATE_LIMIT_MAX, BILLOW_TRUST_PROXY: 'true' };
+  return withServer('Billow edge', CLI, ['start', '--role', 'edge'], edgeEnv, async (target) => {
+    const authorization = `Bearer ${organization.clientKey}`;
+    const path = `${API}/promotions?promotion_id=${promotionId}`;
+    await probe(`${target.baseUrl}${path}`, { headers: { authorization, 'x-forwarded-for': '49.44.0.1' } }, 200);
+    const read = () => readBuckets(target.baseUrl, 'GET', `${API}/promotions/`);
+    let before: Buckets = new Map();
+    const plan = {
+      label: '(9) Billow GET /promotions, 15 countries',
+      url: target.baseUrl,
+      headers: { authorization, 'user-agent': 'Mozilla/5.0 (bench) Chrome/120.0' },
+      request: getWithRandomHeader(path, 'x-forwarded-for', CALLER_ADDRESSES),
+      serverCpuSeconds: target.serverCpuSeconds,
+      beforeMeasured: async () => void (before = await read()),
+    };
+    const measurement = await run(plan, shape);
+    const serverP99 = percentileBound(before, await read(), measurement.accepted, 0.99);
+    say(`  server-side p99 (Billow's own request timer, /metrics buckets): under ${serverP99 ?? '?'} ms`);
+    return { ...measurement, serverP99Ms: serverP99 };
+  });
 }
 
 async function measureBillow(
@@ -297,7 +359,9 @@ async function benchmark(options: BenchOptions, database: BenchDatabase, env: No
   const jsonCeiling = await measureJsonCeiling(shape);
   const pgCeiling = await measurePgCeiling(shape, database.url, customers);
   const { get, post, edge } = await measureBillow(shape, options, database, env, organization, customers);
-  return { get, post, jsonCeiling, pgCeiling, edge };
+  const { promotionId, ...measured } = edge;
+  const promotions = await measurePromotions(shape, env, organization, promotionId);
+  return { get, post, jsonCeiling, pgCeiling, edge: { ...measured, promotions } };
 }
 
 /**

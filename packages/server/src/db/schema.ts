@@ -616,6 +616,25 @@ export interface SubscriptionDiscountsTable {
   created_at: Timestamp;
 }
 
+export interface PromotionsTable {
+  id: string;
+  seq: Generated<string>;
+  environment_id: string;
+  name: string;
+  product_id: string;
+  plan_identifiers: string[] | null;
+  ppp_discounts: Json<Array<{ group: number; percentage: number }>>;
+  country_overrides: Json<Array<{ countryCode: string; percentage: number }>>;
+  coupon_code: string | null;
+  message: string;
+  banner: Json<Record<string, unknown>>;
+  security: Json<Record<string, boolean>>;
+  enabled: boolean;
+  archived_at: Timestamp | null;
+  created_at: Timestamp;
+  modified_at: Timestamp;
+}
+
 export interface Database {
   partners: PartnersTable;
   organizations: OrganizationsTable;
@@ -658,4 +677,5 @@ export interface Database {
   discount_redemptions: DiscountRedemptionsTable;
   subscription_discounts: SubscriptionDiscountsTable;
   schema_migrations: SchemaMigrationsTable;
+  promotions: PromotionsTable;
 }

@@ -11,8 +11,8 @@ import type { Role } from '../config.js';
  * | edge   | no       | yes      | no              |
  * | worker | no       | no       | yes             |
  *
- * The Edge API is what the official client sends to its `edgeApiUrl`: the entitlement
- * checks. Everything else (usage reports and license calls included, which the client
+ * The Edge API is what the official clients send to their `edgeApiUrl`: the entitlement
+ * checks, and the promotions UI's GET /promotions. Everything else (usage reports and license calls included, which the client
  * sends to its `baseUrl`) is the Core API.
  */
 export function servesCoreApi(role: Role): boolean {
