@@ -341,6 +341,8 @@ async function webhookScenario(options: BenchOptions, database: BenchDatabase, e
   say(`Webhook scenario: 3 receivers on 127.0.0.1, ${options.webhookEvents.toLocaleString('en-US')} customer.created events a phase`);
   reportLoad();
   const receivers = await WebhookReceivers.start(3);
+  const profile = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.cpuProfileDir)}`] : [];
+  if (profile.length > 0) say(`  with a CPU profile of the worker written to ${options.cpuProfileDir} when it stops`);
   try {
     const core = { ...env, BILLOW_RATE_LIMIT_MAX: RATE_LIMIT_MAX };
     const results = await withServer('Billow core', CLI, ['start', '--role', 'core'], core, ({ baseUrl }) =>
@@ -352,7 +354,7 @@ async function webhookScenario(options: BenchOptions, database: BenchDatabase, e
           receivers,
           events: options.webhookEvents,
           startWorker: async () => {
-            const worker = await startServing('Billow worker', CLI, ['start', '--role', 'worker'], env);
+            const worker = await startServing('Billow worker', CLI, ['start', '--role', 'worker'], env, profile);
             return { cpuSeconds: worker.serverCpuSeconds, stop: worker.stop };
           },
         },
