@@ -1,7 +1,9 @@
+import type { Insertable } from 'kysely';
 import { Counter, type Registry } from 'prom-client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebhookConfig } from '../../config.js';
 import type { Db } from '../../db/connect.js';
+import type { WebhookAttemptsTable } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/crypto.js';
@@ -9,7 +11,7 @@ import { nextAttemptAt, retryAfterMs, shouldDisable } from '../../lib/retry-sche
 import { disableEndpoint } from './disable.js';
 import * as repo from './repo.js';
 import type { SecretBox } from './secrets.js';
-import { sendDelivery, type SendResult } from './sender.js';
+import { EndpointAgents, sendDelivery, type SendResult } from './sender.js';
 import { signedHeaders } from './signature.js';
 
 export interface DispatcherOptions {
@@ -35,9 +37,15 @@ export class WebhookDispatcher {
   private readonly outcomes: Counter<'outcome'>;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
+  /** An attempt finished since the last claim began: the next pause is skipped. */
+  private finishedSinceClaim = false;
   private stopped = false;
+  private readonly successes: Array<{ row: AttemptRow; resolve: () => void; reject: (error: unknown) => void }> = [];
+  private writingSuccesses = false;
+  private readonly agents: EndpointAgents;
 
   constructor(private readonly options: DispatcherOptions) {
+    this.agents = new EndpointAgents(Math.max(1, options.config.concurrency));
     this.outcomes =
       (options.registry.getSingleMetric('billow_webhook_attempts_total') as Counter<'outcome'> | undefined) ??
       new Counter({
@@ -58,6 +66,7 @@ export class WebhookDispatcher {
     this.wake?.();
     await this.loop;
     await Promise.allSettled([...this.inFlight.keys()]);
+    this.agents.destroy();
   }
 
   /** Every delivery due now, including retries that fall due meanwhile, until none is left (for tests and tools). */
@@ -74,6 +83,7 @@ export class WebhookDispatcher {
   private async poll(): Promise<void> {
     while (!this.stopped) {
       let claimed = 0;
+      this.finishedSinceClaim = false;
       try {
         claimed = await this.claim();
       } catch (err) {
@@ -85,7 +95,8 @@ export class WebhookDispatcher {
 
   /** Waits for the poll interval, or less: until an attempt in flight finishes, or stop(). */
   private pause(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
+    // A slot freed while the claim was running would otherwise wait for the next poll.
+    if (this.stopped || this.finishedSinceClaim) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, this.options.config.pollIntervalMs);
       timer.unref();
@@ -105,6 +116,7 @@ export class WebhookDispatcher {
     for (const delivery of claimed) {
       const work = this.deliver(delivery).finally(() => {
         this.inFlight.delete(work);
+        this.finishedSinceClaim = true;
         this.wake?.();
       });
       this.inFlight.set(work, delivery.endpoint_id);
@@ -153,6 +165,7 @@ export class WebhookDispatcher {
       body,
       timeoutMs: this.options.config.timeoutMs,
       environment: delivery.environment_kind,
+      agent: this.agents.for(delivery.endpoint_id, delivery.url),
     });
     return { headers: { ...headers } as Record<string, string>, body, result };
   }
@@ -168,34 +181,77 @@ export class WebhookDispatcher {
   private async record(delivery: repo.ClaimedDelivery, headers: Record<string, string>, body: string, result: SendResult): Promise<void> {
     const { config, clock, db } = this.options;
     const at = clock.now();
-    const next = result.ok ? null : nextAttemptAt(delivery.attempt_count + 1, config.retryScheduleMs, at, { retryAfterMs: retryAfterMs(result.retryAfter, at) });
+    const row = attemptRow(delivery, headers, result, at);
+    if (result.ok) {
+      await this.recordSuccess(row);
+      this.outcomes.inc({ outcome: 'succeeded' });
+      return;
+    }
+    const next = nextAttemptAt(delivery.attempt_count + 1, config.retryScheduleMs, at, { retryAfterMs: retryAfterMs(result.retryAfter, at) });
     await inTransaction(db, async (tx) => {
-      await repo.insertAttempt(tx, {
-        id: newId(),
-        environment_id: delivery.environment_id,
-        delivery_id: delivery.id,
-        endpoint_id: delivery.endpoint_id,
-        event_id: delivery.event_id,
-        event_type: delivery.event_type,
-        event_created_at: delivery.event_created_at,
-        retry_count: delivery.attempt_count,
-        url: delivery.url,
-        request_headers: JSON.stringify(headers),
-        status_code: result.statusCode,
-        is_success: result.ok,
-        error: result.error,
-        response_excerpt: result.responseExcerpt,
-        duration_ms: result.durationMs,
-        attempted_at: at,
-      });
-      await repo.finishAttempt(tx, delivery.id, { success: result.ok, nextAttemptAt: next, at });
-      const endpoint = await repo.noteEndpointOutcome(tx, delivery.endpoint_id, result.ok, at);
-      if (!endpoint?.enabled || result.ok) return;
+      await repo.insertAttempt(tx, row);
+      await repo.finishAttempt(tx, delivery.id, { success: false, nextAttemptAt: next, at });
+      const endpoint = await repo.noteEndpointOutcome(tx, delivery.endpoint_id, false, at);
+      if (!endpoint?.enabled) return;
       if (result.statusCode === 410) await disableEndpoint(tx, endpoint, 'the receiver answered 410 Gone', at);
       else if (shouldDisable(endpoint.consecutive_failures, endpoint.failing_since, at, { afterMs: config.disableAfterMs, minFailures: config.disableMinFailures })) {
         await disableEndpoint(tx, endpoint, `every attempt failed since ${endpoint.failing_since!.toISOString()} (${endpoint.consecutive_failures} in a row)`, at);
       }
     });
-    this.outcomes.inc({ outcome: result.ok ? 'succeeded' : next ? 'retrying' : 'failed' });
+    this.outcomes.inc({ outcome: next ? 'retrying' : 'failed' });
   }
+
+  /**
+   * Successes are recorded together: those that finish while one statement is being
+   * written go in the next, so a busy dispatcher writes one statement for many attempts
+   * and an idle one waits for nobody.
+   */
+  private recordSuccess(row: AttemptRow): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.successes.push({ row, resolve, reject });
+      if (!this.writingSuccesses) void this.writeSuccesses();
+    });
+  }
+
+  private async writeSuccesses(): Promise<void> {
+    this.writingSuccesses = true;
+    try {
+      while (this.successes.length > 0) {
+        const batch = this.successes.splice(0, this.options.config.concurrency);
+        try {
+          await repo.recordSuccesses(this.options.db, batch.map((s) => s.row));
+          for (const s of batch) s.resolve();
+        } catch {
+          // One bad row must not leave the others unrecorded: each alone.
+          for (const s of batch) await repo.recordSuccesses(this.options.db, [s.row]).then(s.resolve, s.reject);
+        }
+      }
+    } finally {
+      this.writingSuccesses = false;
+    }
+  }
+}
+
+type AttemptRow = Insertable<WebhookAttemptsTable>;
+
+/** The delivery-log row of one attempt. */
+function attemptRow(delivery: repo.ClaimedDelivery, headers: Record<string, string>, result: SendResult, at: Date): AttemptRow {
+  return {
+    id: newId(),
+    environment_id: delivery.environment_id,
+    delivery_id: delivery.id,
+    endpoint_id: delivery.endpoint_id,
+    event_id: delivery.event_id,
+    event_type: delivery.event_type,
+    event_created_at: delivery.event_created_at,
+    retry_count: delivery.attempt_count,
+    url: delivery.url,
+    request_headers: JSON.stringify(headers),
+    status_code: result.statusCode,
+    is_success: result.ok,
+    error: result.error,
+    response_excerpt: result.responseExcerpt,
+    duration_ms: result.durationMs,
+    attempted_at: at,
+  };
 }
