@@ -28,17 +28,24 @@ const ENDPOINT_SHARE = 4;
 
 /**
  * Delivers webhooks (decision 0031): claims due deliveries under a lease, keeps up to
- * `concurrency` in flight, each slot freed as soon as its attempt is recorded, so that
- * a slow receiver holds only its own deliveries up. A process that dies mid-delivery
- * leaves a lease that runs out: the delivery is made again (same webhook-id).
+ * `concurrency` requests in flight, each slot freed as soon as its answer came (or did
+ * not), so that a slow receiver holds only its own deliveries up; the attempt is then
+ * recorded while the slot serves the next (at most `concurrency` wait to be recorded).
+ * A delivery stays leased until recorded: a process that dies mid-delivery leaves a
+ * lease that runs out, and the delivery is made again (same webhook-id).
  */
 export class WebhookDispatcher {
+  /** Every delivery not yet recorded, by its endpoint. */
   private readonly inFlight = new Map<Promise<void>, string>();
+  /** Deliveries whose request is in flight (the slots), by id, with their endpoint. */
+  private readonly sending = new Map<string, string>();
   private readonly outcomes: Counter<'outcome'>;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
-  /** An attempt finished since the last claim began: the next pause is skipped. */
+  /** A slot freed since the last claim began: the next pause is skipped. */
   private finishedSinceClaim = false;
+  /** The last claim found nothing for the endpoints below their share: only one that drops below it (or the poll) may find more. */
+  private onlySaturatedLeft = false;
   private stopped = false;
   private readonly successes: Array<{ row: AttemptRow; resolve: () => void; reject: (error: unknown) => void }> = [];
   private writingSuccesses = false;
@@ -89,7 +96,7 @@ export class WebhookDispatcher {
       } catch (err) {
         this.options.log.error({ err }, 'could not claim webhook deliveries');
       }
-      if (claimed === 0 || this.inFlight.size >= this.options.config.concurrency) await this.pause();
+      if (claimed === 0 || this.freeSlots() === 0) await this.pause();
     }
   }
 
@@ -107,17 +114,47 @@ export class WebhookDispatcher {
     });
   }
 
+  /** Slots without a request, as long as no more than `concurrency` attempts wait to be recorded. */
+  private freeSlots(): number {
+    const { concurrency } = this.options.config;
+    return Math.max(0, Math.min(concurrency - this.sending.size, 2 * concurrency - this.inFlight.size));
+  }
+
+  private slotFreed(): void {
+    this.finishedSinceClaim = true;
+    this.wake?.();
+  }
+
+  /**
+   * A request is over (its slot is free), or its attempt recorded (a later event of its
+   * object may be due now): worth a claim unless the last one found nothing beyond the
+   * endpoints at their share and this endpoint still is.
+   */
+  private progressed(delivery: repo.ClaimedDelivery): void {
+    let stillSending = 0;
+    for (const endpointId of this.sending.values()) if (endpointId === delivery.endpoint_id) stillSending++;
+    if (!this.onlySaturatedLeft || stillSending < this.endpointCap()) this.slotFreed();
+  }
+
+  private endpointCap(): number {
+    return Math.max(1, Math.floor(this.options.config.concurrency / ENDPOINT_SHARE));
+  }
+
   private async claim(): Promise<number> {
-    const free = this.options.config.concurrency - this.inFlight.size;
+    const free = this.freeSlots();
     if (free <= 0 || this.stopped) return 0;
     const now = this.options.clock.now();
     const leaseUntil = new Date(now.getTime() + this.options.config.timeoutMs * 2 + 30_000);
-    const claimed = await repo.claimDueDeliveries(this.options.db, now, leaseUntil, free, this.saturatedEndpoints());
+    const saturated = this.saturatedEndpoints();
+    const claimed = await repo.claimDueDeliveries(this.options.db, now, leaseUntil, free, saturated);
+    this.onlySaturatedLeft = claimed.length === 0 && saturated.length > 0;
     for (const delivery of claimed) {
+      this.sending.set(delivery.id, delivery.endpoint_id);
       const work = this.deliver(delivery).finally(() => {
         this.inFlight.delete(work);
-        this.finishedSinceClaim = true;
-        this.wake?.();
+        // Slots wait for records only when as many attempts as slots were waiting to be recorded.
+        if (this.inFlight.size + 1 >= 2 * this.options.config.concurrency) this.slotFreed();
+        else this.progressed(delivery);
       });
       this.inFlight.set(work, delivery.endpoint_id);
     }
@@ -125,19 +162,25 @@ export class WebhookDispatcher {
   }
 
   private saturatedEndpoints(): string[] {
-    const cap = Math.max(1, Math.floor(this.options.config.concurrency / ENDPOINT_SHARE));
+    const cap = this.endpointCap();
     const counts = new Map<string, number>();
-    for (const endpointId of this.inFlight.values()) counts.set(endpointId, (counts.get(endpointId) ?? 0) + 1);
+    for (const endpointId of this.sending.values()) counts.set(endpointId, (counts.get(endpointId) ?? 0) + 1);
     return [...counts].filter(([, n]) => n >= cap).map(([id]) => id);
   }
 
   private async deliver(delivery: repo.ClaimedDelivery): Promise<void> {
-    const log = this.options.log.child({ delivery: delivery.id, event: delivery.event_id, endpoint: delivery.endpoint_id });
     try {
-      const { headers, body, result } = await this.attempt(delivery);
-      await this.record(delivery, headers, body, result);
+      let attempted: Awaited<ReturnType<WebhookDispatcher['attempt']>>;
+      try {
+        attempted = await this.attempt(delivery);
+      } finally {
+        this.sending.delete(delivery.id);
+        this.progressed(delivery);
+      }
+      await this.record(delivery, attempted.headers, attempted.body, attempted.result);
     } catch (err) {
       // Not recorded: the lease runs out and the delivery is made again.
+      const log = this.options.log.child({ delivery: delivery.id, event: delivery.event_id, endpoint: delivery.endpoint_id });
       log.error({ err }, 'could not record a webhook attempt; it will be made again');
     }
   }
