@@ -57,8 +57,10 @@ function childEnv(dataDir: string, databaseUrl: string | null): NodeJS.ProcessEn
     ...env,
     BILLOW_DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
-    // Tests share one PostgreSQL database: a server of one test must not renew another test's subscriptions.
+    // Tests share one PostgreSQL database: a server of one test must not renew another test's subscriptions,
+    // nor deliver another test's webhooks (a test that needs the dispatcher sets its own interval).
     BILLOW_BILLING_SWEEP_MS: '0',
+    BILLOW_WEBHOOK_POLL_INTERVAL_MS: '0',
     HOST: '127.0.0.1',
     PORT: '0',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),

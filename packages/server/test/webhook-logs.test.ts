@@ -18,7 +18,7 @@ const secrets: string[] = [];
 
 beforeAll(async () => {
   const logger = pino({ level: 'trace' }, { write: (line: string) => void logLines.push(line) }) as unknown as FastifyBaseLogger;
-  server = await startTestServer({ clock, logger, env: { BILLOW_WEBHOOK_TIMEOUT_MS: '1000', BILLOW_WEBHOOK_RETRY_SCHEDULE: '1m,1m,1m' } });
+  server = await startTestServer({ clock, logger, env: { BILLOW_WEBHOOK_TIMEOUT_MS: '5000', BILLOW_WEBHOOK_RETRY_SCHEDULE: '1m,1m,1m' } });
 });
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));

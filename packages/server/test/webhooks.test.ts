@@ -18,7 +18,7 @@ async function receiver(): Promise<Receiver> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { BILLOW_WEBHOOK_TIMEOUT_MS: '1000', BILLOW_WEBHOOK_RETRY_SCHEDULE: '1h' } });
+  server = await startTestServer({ env: { BILLOW_WEBHOOK_TIMEOUT_MS: '5000', BILLOW_WEBHOOK_RETRY_SCHEDULE: '1h' } });
   org = await server.createOrg();
   sandbox = apiOf(server, org, 'sandbox');
   production = apiOf(server, org, 'production');

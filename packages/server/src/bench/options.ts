@@ -12,21 +12,24 @@ export interface BenchOptions {
   checkCustomers: number;
   /** Where Billow's process writes a V8 CPU profile (node --cpu-prof) when it stops; null: no profile. */
   cpuProfileDir: string | null;
-  /** Which scenarios run: the HTTP and Edge ones, the renewal run, or both (the default). */
-  scenarios: { http: boolean; renewals: boolean };
+  /** Which scenarios run: the HTTP and Edge ones, the renewal run, the webhook run, or all (the default). */
+  scenarios: { http: boolean; renewals: boolean; webhooks: boolean };
   /** Subscriptions the renewal scenario renews, all due at one instant. */
   renewals: number;
   /** The worker's BILLOW_BILLING_CONCURRENCY in the renewal scenario; null: Billow's default. */
   renewalConcurrency: number | null;
+  /** Events of each phase of the webhook scenario (each delivered to 3 endpoints). */
+  webhookEvents: number;
 }
 
-const SCENARIOS = ['all', 'http', 'renewals'] as const;
+const SCENARIOS = ['all', 'http', 'renewals', 'webhooks'] as const;
 
-/** `npm run bench -- renewals` runs the renewal scenario only, `-- http` the others only. */
+/** `npm run bench -- renewals` runs the renewal scenario only, `-- webhooks` the webhook one only, `-- http` the others only. */
 function scenariosOf(args: readonly string[]): BenchOptions['scenarios'] {
   const named = args[0] ?? 'all';
   if (!(SCENARIOS as readonly string[]).includes(named)) throw new Error(`Unknown scenario "${named}": use ${SCENARIOS.join(', ')}`);
-  return { http: named !== 'renewals', renewals: named !== 'http' };
+  const all = named === 'all';
+  return { http: all || named === 'http', renewals: all || named === 'renewals', webhooks: all || named === 'webhooks' };
 }
 
 const DEFAULT_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -53,5 +56,6 @@ export function benchOptions(env: NodeJS.ProcessEnv = process.env, args: readonl
     scenarios: scenariosOf(args),
     renewals: positiveInteger(env, 'BENCH_RENEWALS', 10_000),
     renewalConcurrency: env.BENCH_RENEWAL_CONCURRENCY ? positiveInteger(env, 'BENCH_RENEWAL_CONCURRENCY', 1) : null,
+    webhookEvents: positiveInteger(env, 'BENCH_WEBHOOK_EVENTS', 1000),
   };
 }

@@ -1,5 +1,6 @@
 import type { Measurement } from './load.js';
 import type { RenewalResults } from './renewals.js';
+import type { WebhookResults } from './webhooks.js';
 
 export const TARGETS = {
   getShareOfPgCeiling: 0.6,
@@ -177,4 +178,52 @@ export function formatRenewalReport(r: RenewalResults): string {
       `${check.invoices} invoices and ${check.charges} charges in all, ${check.stillDue} still due -> ${verdict(exact)}`,
   ];
   return ['', figures, '', 'Targets (renewals)', ...targets.map((t) => `  ${t}`), ''].join('\n');
+}
+
+export const WEBHOOK_TARGETS = { deliveries: 3000, ceilingSeconds: 10, p99Ms: 2000 } as const;
+
+const ms = (value: number) => `${Math.round(value).toLocaleString('en-US')} ms`;
+
+function webhookFigures(r: WebhookResults): string {
+  const { backlog, live } = r;
+  const cpu = r.workerCpuSeconds;
+  const all = backlog.expected + live.expected;
+  return table(
+    ['webhook run', 'value'],
+    [
+      ['endpoints (receivers in the bench process, answering 200)', String(r.receivers)],
+      ['worker', 'billow start --role worker, default settings: poll every 250 ms, concurrency 16'],
+      ['backlog: events / deliveries', `${backlog.events.toLocaleString('en-US')} / ${backlog.expected.toLocaleString('en-US')}`],
+      ['backlog: worker process start (spawn to /healthz)', `${backlog.workerStartSeconds?.toFixed(2) ?? '?'} s`],
+      ['backlog: wall time, worker started to last delivery', `${backlog.wallSeconds.toFixed(2)} s`],
+      ['backlog: deliveries per second', (backlog.expected / backlog.wallSeconds).toFixed(0)],
+      ['live: events / deliveries', `${live.events.toLocaleString('en-US')} / ${live.expected.toLocaleString('en-US')}`],
+      ['live: events written over (first to last commit)', `${live.producedSeconds.toFixed(2)} s`],
+      ['live: wall time, first commit to last delivery', `${live.wallSeconds.toFixed(2)} s`],
+      ['live: deliveries per second', (live.expected / live.wallSeconds).toFixed(0)],
+      ['live: event commit to receipt, p50 / p99 / max', `${ms(live.latency.p50Ms)} / ${ms(live.latency.p99Ms)} / ${ms(live.latency.maxMs)}`],
+      ['worker CPU (both phases, start included)', cpu === null ? '-' : `${cpu.toFixed(1)} s, ${((cpu * 1e6) / all).toFixed(0)} µs per delivery`],
+      ['ratio, backlog wall time / 10 s ceiling', (backlog.wallSeconds / WEBHOOK_TARGETS.ceilingSeconds).toFixed(2)],
+      ['ratio, live p99 / 2 s target', (live.latency.p99Ms / WEBHOOK_TARGETS.p99Ms).toFixed(2)],
+    ],
+  );
+}
+
+/** The webhook run's figures, its two targets and the none-lost check, with met or MISSED. */
+export function formatWebhookReport(r: WebhookResults): string {
+  const { backlog, live, check } = r;
+  const expected = backlog.expected + live.expected;
+  const delivered = backlog.delivered + live.delivered;
+  const duplicates = backlog.duplicates + live.duplicates;
+  const logged = check.deliveries === expected && check.succeeded === expected && check.successfulAttempts === r.receipts;
+  const targets = [
+    `${backlog.expected.toLocaleString('en-US')} deliveries within ${WEBHOOK_TARGETS.ceilingSeconds} s: ${backlog.wallSeconds.toFixed(2)} s, ` +
+      `${(backlog.expected / backlog.wallSeconds).toFixed(0)}/s -> ${verdict(backlog.wallSeconds <= WEBHOOK_TARGETS.ceilingSeconds)}`,
+    `p99 from event commit to delivery under ${WEBHOOK_TARGETS.p99Ms / 1000} s: ${ms(live.latency.p99Ms)} -> ${verdict(live.latency.p99Ms < WEBHOOK_TARGETS.p99Ms)}`,
+    `None lost: ${delivered.toLocaleString('en-US')} of ${expected.toLocaleString('en-US')} (endpoint, event) pairs received; ` +
+      `${duplicates} duplicates (same webhook-id again) -> ${verdict(delivered === expected)}`,
+    `Logged: ${check.succeeded} of ${check.deliveries} deliveries succeeded, ${check.attempts} attempts logged ` +
+      `(${check.successfulAttempts} successful, for ${r.receipts} receipts), ${check.retried} retried -> ${verdict(logged)}`,
+  ];
+  return ['', webhookFigures(r), '', 'Targets (webhooks)', ...targets.map((t) => `  ${t}`), ''].join('\n');
 }

@@ -22,8 +22,10 @@ import {
 } from './processes.js';
 import { seedRenewals } from './renewal-seed.js';
 import { measureRenewals } from './renewals.js';
-import { formatRenewalReport, formatReport, type EdgeResults, type Results } from './report.js';
+import { formatRenewalReport, formatReport, formatWebhookReport, type EdgeResults, type Results } from './report.js';
 import { percentileBound, readBuckets, type Buckets } from './server-latency.js';
+import { WebhookReceivers } from './webhook-receivers.js';
+import { measureWebhooks } from './webhooks.js';
 
 const CLI = fileURLToPath(new URL('../../../cli/dist/main.js', import.meta.url));
 const CEILING_SERVER = fileURLToPath(new URL('./ceiling-server.js', import.meta.url));
@@ -75,6 +77,26 @@ async function createOrganization(env: NodeJS.ProcessEnv): Promise<Organization>
   };
 }
 
+/** Starts a server child on a free port and resolves once it serves. */
+async function startServing(
+  label: string,
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  nodeArgs: string[] = [],
+): Promise<Target & { stop(): Promise<void> }> {
+  const port = await freePort();
+  const server = startNode(label, script, args, { ...env, PORT: String(port), HOST: '127.0.0.1' }, nodeArgs);
+  try {
+    const baseUrl = `http://127.0.0.1:${port}`;
+    await waitUntilServing(server, `${baseUrl}/healthz`);
+    return { baseUrl, serverCpuSeconds: () => cpuSecondsOf(server.child.pid), stop: () => server.stop() };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}
+
 /** Starts a server child on a free port, waits until it serves, runs `work`, and stops it. */
 async function withServer<T>(
   label: string,
@@ -84,12 +106,9 @@ async function withServer<T>(
   work: (target: Target) => Promise<T>,
   nodeArgs: string[] = [],
 ): Promise<T> {
-  const port = await freePort();
-  const server = startNode(label, script, args, { ...env, PORT: String(port), HOST: '127.0.0.1' }, nodeArgs);
+  const server = await startServing(label, script, args, env, nodeArgs);
   try {
-    const baseUrl = `http://127.0.0.1:${port}`;
-    await waitUntilServing(server, `${baseUrl}/healthz`);
-    return await work({ baseUrl, serverCpuSeconds: () => cpuSecondsOf(server.child.pid) });
+    return await work(server);
   } finally {
     await server.stop();
   }
@@ -378,6 +397,40 @@ async function renewalScenario(options: BenchOptions, database: BenchDatabase, e
   return formatRenewalReport(await measureRenewals(database.url, seed, options, say));
 }
 
+/**
+ * The webhook scenario: a `--role core` child takes the API calls, a `--role worker`
+ * child (Billow's defaults) delivers, the receivers run here.
+ */
+async function webhookScenario(options: BenchOptions, database: BenchDatabase, env: NodeJS.ProcessEnv, organization: Organization) {
+  say(`Webhook scenario: 3 receivers on 127.0.0.1, ${options.webhookEvents.toLocaleString('en-US')} customer.created events a phase`);
+  reportLoad();
+  const receivers = await WebhookReceivers.start(3);
+  const profile = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.cpuProfileDir)}`] : [];
+  if (profile.length > 0) say(`  with a CPU profile of the worker written to ${options.cpuProfileDir} when it stops`);
+  try {
+    const core = { ...env, BILLOW_RATE_LIMIT_MAX: RATE_LIMIT_MAX };
+    const results = await withServer('Billow core', CLI, ['start', '--role', 'core'], core, ({ baseUrl }) =>
+      measureWebhooks(
+        {
+          baseUrl,
+          sandboxKey: organization.sandboxServerKey,
+          databaseUrl: database.url,
+          receivers,
+          events: options.webhookEvents,
+          startWorker: async () => {
+            const worker = await startServing('Billow worker', CLI, ['start', '--role', 'worker'], env, profile);
+            return { cpuSeconds: worker.serverCpuSeconds, stop: worker.stop };
+          },
+        },
+        say,
+      ),
+    );
+    return formatWebhookReport(results);
+  } finally {
+    await receivers.close();
+  }
+}
+
 async function benchmarks(options: BenchOptions, database: BenchDatabase, scratch: string): Promise<string[]> {
   const env = billowEnv(database.url, path.join(scratch, 'data'));
   say('Creating an organization (billow org create --json, which also migrates)');
@@ -385,6 +438,7 @@ async function benchmarks(options: BenchOptions, database: BenchDatabase, scratc
   const reports: string[] = [];
   if (options.scenarios.http) reports.push(formatReport(await benchmark(options, database, env, organization)));
   if (options.scenarios.renewals) reports.push(await renewalScenario(options, database, env, organization));
+  if (options.scenarios.webhooks) reports.push(await webhookScenario(options, database, env, organization));
   return reports;
 }
 

@@ -1,7 +1,9 @@
+import type { Insertable } from 'kysely';
 import { Counter, type Registry } from 'prom-client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebhookConfig } from '../../config.js';
 import type { Db } from '../../db/connect.js';
+import type { WebhookAttemptsTable } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/crypto.js';
@@ -9,7 +11,7 @@ import { nextAttemptAt, retryAfterMs, shouldDisable } from '../../lib/retry-sche
 import { disableEndpoint } from './disable.js';
 import * as repo from './repo.js';
 import type { SecretBox } from './secrets.js';
-import { sendDelivery, type SendResult } from './sender.js';
+import { EndpointAgents, sendDelivery, type SendResult } from './sender.js';
 import { signedHeaders } from './signature.js';
 import { WakeUp } from '../../lib/wake-up.js';
 
@@ -32,18 +34,31 @@ const ENDPOINT_SHARE = 4;
 
 /**
  * Delivers webhooks (decision 0031): claims due deliveries under a lease, keeps up to
- * `concurrency` in flight, each slot freed as soon as its attempt is recorded, so that
- * a slow receiver holds only its own deliveries up. A process that dies mid-delivery
- * leaves a lease that runs out: the delivery is made again (same webhook-id).
+ * `concurrency` requests in flight, each slot freed as soon as its answer came (or did
+ * not), so that a slow receiver holds only its own deliveries up; the attempt is then
+ * recorded while the slot serves the next (at most `concurrency` wait to be recorded).
+ * A delivery stays leased until recorded: a process that dies mid-delivery leaves a
+ * lease that runs out, and the delivery is made again (same webhook-id).
  */
 export class WebhookDispatcher {
+  /** Every delivery not yet recorded, by its endpoint. */
   private readonly inFlight = new Map<Promise<void>, string>();
+  /** Deliveries whose request is in flight (the slots), by id, with their endpoint. */
+  private readonly sending = new Map<string, string>();
   private readonly outcomes: Counter<'outcome'>;
   private loop: Promise<void> | null = null;
   private readonly wakeUp = new WakeUp();
+  /** A slot freed since the last claim began: the next pause is skipped. */
+  private finishedSinceClaim = false;
+  /** The last claim found nothing for the endpoints below their share: only one that drops below it (or the poll) may find more. */
+  private onlySaturatedLeft = false;
   private stopped = false;
+  private readonly successes: Array<{ row: AttemptRow; resolve: () => void; reject: (error: unknown) => void }> = [];
+  private writingSuccesses = false;
+  private readonly agents: EndpointAgents;
 
   constructor(private readonly options: DispatcherOptions) {
+    this.agents = new EndpointAgents(Math.max(1, options.config.concurrency));
     this.outcomes =
       (options.registry.getSingleMetric('billow_webhook_attempts_total') as Counter<'outcome'> | undefined) ??
       new Counter({
@@ -64,6 +79,7 @@ export class WebhookDispatcher {
     this.wakeUp.wake();
     await this.loop;
     await Promise.allSettled([...this.inFlight.keys()]);
+    this.agents.destroy();
   }
 
   /** Every delivery due now, including retries that fall due meanwhile, until none is left (for tests and tools). */
@@ -80,37 +96,67 @@ export class WebhookDispatcher {
   private async poll(): Promise<void> {
     while (!this.stopped) {
       let claimed = 0;
+      this.finishedSinceClaim = false;
       try {
         claimed = await this.claim();
       } catch (err) {
         this.options.log.error({ err }, 'could not claim webhook deliveries');
       }
-      if (claimed === 0 || this.inFlight.size >= this.options.config.concurrency) await this.pause();
+      if (claimed === 0 || this.freeSlots() === 0) await this.pause();
     }
   }
 
   /** Waits for the poll interval, or less: until an attempt in flight finishes, or stop(). */
   private pause(): Promise<void> {
+    // A slot freed while the claim was running would otherwise wait for the next poll.
+    if (this.finishedSinceClaim) return Promise.resolve();
     return this.wakeUp.sleep(this.options.config.pollIntervalMs, this.stopped);
   }
 
+  /** Slots without a request, as long as no more than `concurrency` attempts wait to be recorded. */
+  private freeSlots(): number {
+    const { concurrency } = this.options.config;
+    return Math.max(0, Math.min(concurrency - this.sending.size, 2 * concurrency - this.inFlight.size));
+  }
+
+  private slotFreed(): void {
+    this.finishedSinceClaim = true;
+    this.wakeUp.wake();
+  }
+
+  /**
+   * A request is over (its slot is free), or its attempt recorded (a later event of its
+   * object may be due now): worth a claim unless the last one found nothing beyond the
+   * endpoints at their share and this endpoint still is.
+   */
+  private progressed(delivery: repo.ClaimedDelivery): void {
+    let stillSending = 0;
+    for (const endpointId of this.sending.values()) if (endpointId === delivery.endpoint_id) stillSending++;
+    if (!this.onlySaturatedLeft || stillSending < this.perEndpoint()) this.slotFreed();
+  }
+
   private async claim(): Promise<number> {
-    const free = this.options.config.concurrency - this.inFlight.size;
+    const free = this.freeSlots();
     if (free <= 0 || this.stopped) return 0;
     const now = this.options.clock.now();
     const leaseUntil = new Date(now.getTime() + this.options.config.timeoutMs * 2 + 30_000);
+    const saturated = this.saturatedEndpoints();
     const claimed = await repo.claimDueDeliveries(this.options.db, {
       now,
       leaseUntil,
       limit: free,
       perEndpoint: this.perEndpoint(),
-      excludedEndpoints: this.saturatedEndpoints(),
+      excludedEndpoints: saturated,
       organizations: this.options.organizations?.(),
     });
+    this.onlySaturatedLeft = claimed.length === 0 && saturated.length > 0;
     for (const delivery of claimed) {
+      this.sending.set(delivery.id, delivery.endpoint_id);
       const work = this.deliver(delivery).finally(() => {
         this.inFlight.delete(work);
-        this.wakeUp.wake();
+        // Slots wait for records only when as many attempts as slots were waiting to be recorded.
+        if (this.inFlight.size + 1 >= 2 * this.options.config.concurrency) this.slotFreed();
+        else this.progressed(delivery);
       });
       this.inFlight.set(work, delivery.endpoint_id);
     }
@@ -125,17 +171,23 @@ export class WebhookDispatcher {
   private saturatedEndpoints(): string[] {
     const cap = this.perEndpoint();
     const counts = new Map<string, number>();
-    for (const endpointId of this.inFlight.values()) counts.set(endpointId, (counts.get(endpointId) ?? 0) + 1);
+    for (const endpointId of this.sending.values()) counts.set(endpointId, (counts.get(endpointId) ?? 0) + 1);
     return [...counts].filter(([, n]) => n >= cap).map(([id]) => id);
   }
 
   private async deliver(delivery: repo.ClaimedDelivery): Promise<void> {
-    const log = this.options.log.child({ delivery: delivery.id, event: delivery.event_id, endpoint: delivery.endpoint_id });
     try {
-      const { headers, body, result } = await this.attempt(delivery);
-      await this.record(delivery, headers, body, result);
+      let attempted: Awaited<ReturnType<WebhookDispatcher['attempt']>>;
+      try {
+        attempted = await this.attempt(delivery);
+      } finally {
+        this.sending.delete(delivery.id);
+        this.progressed(delivery);
+      }
+      await this.record(delivery, attempted.headers, attempted.body, attempted.result);
     } catch (err) {
       // Not recorded: the lease runs out and the delivery is made again.
+      const log = this.options.log.child({ delivery: delivery.id, event: delivery.event_id, endpoint: delivery.endpoint_id });
       log.error({ err }, 'could not record a webhook attempt; it will be made again');
     }
   }
@@ -163,6 +215,7 @@ export class WebhookDispatcher {
       body,
       timeoutMs: this.options.config.timeoutMs,
       environment: delivery.environment_kind,
+      agent: this.agents.for(delivery.endpoint_id, delivery.url),
     });
     return { headers: { ...headers } as Record<string, string>, body, result };
   }
@@ -178,34 +231,77 @@ export class WebhookDispatcher {
   private async record(delivery: repo.ClaimedDelivery, headers: Record<string, string>, body: string, result: SendResult): Promise<void> {
     const { config, clock, db } = this.options;
     const at = clock.now();
-    const next = result.ok ? null : nextAttemptAt(delivery.attempt_count + 1, config.retryScheduleMs, at, { retryAfterMs: retryAfterMs(result.retryAfter, at) });
+    const row = attemptRow(delivery, headers, result, at);
+    if (result.ok) {
+      await this.recordSuccess(row);
+      this.outcomes.inc({ outcome: 'succeeded' });
+      return;
+    }
+    const next = nextAttemptAt(delivery.attempt_count + 1, config.retryScheduleMs, at, { retryAfterMs: retryAfterMs(result.retryAfter, at) });
     await inTransaction(db, async (tx) => {
-      await repo.insertAttempt(tx, {
-        id: newId(),
-        environment_id: delivery.environment_id,
-        delivery_id: delivery.id,
-        endpoint_id: delivery.endpoint_id,
-        event_id: delivery.event_id,
-        event_type: delivery.event_type,
-        event_created_at: delivery.event_created_at,
-        retry_count: delivery.attempt_count,
-        url: delivery.url,
-        request_headers: JSON.stringify(headers),
-        status_code: result.statusCode,
-        is_success: result.ok,
-        error: result.error,
-        response_excerpt: result.responseExcerpt,
-        duration_ms: result.durationMs,
-        attempted_at: at,
-      });
-      await repo.finishAttempt(tx, delivery.id, { success: result.ok, nextAttemptAt: next, at });
-      const endpoint = await repo.noteEndpointOutcome(tx, delivery.endpoint_id, result.ok, at);
-      if (!endpoint?.enabled || result.ok) return;
+      await repo.insertAttempt(tx, row);
+      await repo.finishAttempt(tx, delivery.id, { success: false, nextAttemptAt: next, at });
+      const endpoint = await repo.noteEndpointOutcome(tx, delivery.endpoint_id, false, at);
+      if (!endpoint?.enabled) return;
       if (result.statusCode === 410) await disableEndpoint(tx, endpoint, 'the receiver answered 410 Gone', at);
       else if (shouldDisable(endpoint.consecutive_failures, endpoint.failing_since, at, { afterMs: config.disableAfterMs, minFailures: config.disableMinFailures })) {
         await disableEndpoint(tx, endpoint, `every attempt failed since ${endpoint.failing_since!.toISOString()} (${endpoint.consecutive_failures} in a row)`, at);
       }
     });
-    this.outcomes.inc({ outcome: result.ok ? 'succeeded' : next ? 'retrying' : 'failed' });
+    this.outcomes.inc({ outcome: next ? 'retrying' : 'failed' });
   }
+
+  /**
+   * Successes are recorded together: those that finish while one statement is being
+   * written go in the next, so a busy dispatcher writes one statement for many attempts
+   * and an idle one waits for nobody.
+   */
+  private recordSuccess(row: AttemptRow): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.successes.push({ row, resolve, reject });
+      if (!this.writingSuccesses) void this.writeSuccesses();
+    });
+  }
+
+  private async writeSuccesses(): Promise<void> {
+    this.writingSuccesses = true;
+    try {
+      while (this.successes.length > 0) {
+        const batch = this.successes.splice(0, this.options.config.concurrency);
+        try {
+          await repo.recordSuccesses(this.options.db, batch.map((s) => s.row));
+          for (const s of batch) s.resolve();
+        } catch {
+          // One bad row must not leave the others unrecorded: each alone.
+          for (const s of batch) await repo.recordSuccesses(this.options.db, [s.row]).then(s.resolve, s.reject);
+        }
+      }
+    } finally {
+      this.writingSuccesses = false;
+    }
+  }
+}
+
+type AttemptRow = Insertable<WebhookAttemptsTable>;
+
+/** The delivery-log row of one attempt. */
+function attemptRow(delivery: repo.ClaimedDelivery, headers: Record<string, string>, result: SendResult, at: Date): AttemptRow {
+  return {
+    id: newId(),
+    environment_id: delivery.environment_id,
+    delivery_id: delivery.id,
+    endpoint_id: delivery.endpoint_id,
+    event_id: delivery.event_id,
+    event_type: delivery.event_type,
+    event_created_at: delivery.event_created_at,
+    retry_count: delivery.attempt_count,
+    url: delivery.url,
+    request_headers: JSON.stringify(headers),
+    status_code: result.statusCode,
+    is_success: result.ok,
+    error: result.error,
+    response_excerpt: result.responseExcerpt,
+    duration_ms: result.durationMs,
+    attempted_at: at,
+  };
 }

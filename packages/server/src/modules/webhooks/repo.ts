@@ -149,6 +149,38 @@ export async function finishAttempt(
     .execute();
 }
 
+/**
+ * Records successful attempts in one statement (its own transaction): their log rows,
+ * their deliveries done, and their endpoints' runs of failures cleared where there is
+ * one (an endpoint without failures is not written, so that concurrent successes do
+ * not queue on its row).
+ */
+export async function recordSuccesses(db: Executor, attempts: Insertable<WebhookAttemptsTable>[]): Promise<void> {
+  if (attempts.length === 0) return;
+  const endpointIds = [...new Set(attempts.map((a) => a.endpoint_id))];
+  await db
+    .with('attempt', (qc) => qc.insertInto('webhook_attempts').values(attempts).returning(['delivery_id', 'attempted_at']))
+    .with('delivery', (qc) =>
+      qc
+        .updateTable('webhook_deliveries as d')
+        .from('attempt as a')
+        .set((eb) => ({
+          status: 'succeeded',
+          attempt_count: eb('d.attempt_count', '+', 1),
+          next_attempt_at: null,
+          lease_until: null,
+          last_attempt_at: eb.ref('a.attempted_at'),
+        }))
+        .whereRef('d.id', '=', 'a.delivery_id')
+        .returning('d.id'),
+    )
+    .updateTable('webhook_endpoints')
+    .set({ consecutive_failures: 0, failing_since: null })
+    .where('id', 'in', endpointIds)
+    .where((eb) => eb.or([eb('consecutive_failures', '<>', 0), eb('failing_since', 'is not', null)]))
+    .execute();
+}
+
 /** Deliveries of one event (resend, or a replay of a time range) queued for an endpoint. */
 export async function queueEventsFor(
   db: Executor,

@@ -13,6 +13,8 @@ export interface SendRequest {
   body: string;
   timeoutMs: number;
   environment: EnvironmentKind;
+  /** Keep-alive connections to reuse (EndpointAgents); none: a connection of its own, closed after. */
+  agent?: http.Agent;
 }
 
 export interface SendResult {
@@ -50,7 +52,7 @@ export function sendDelivery(request: SendRequest): Promise<SendResult> {
     const req = client.request(url, {
       method: 'POST',
       headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
-      agent: false,
+      agent: request.agent ?? false,
       ...(request.environment === 'production' ? { lookup: publicOnlyLookup as never } : {}),
     });
     const timer = setTimeout(() => {
@@ -83,4 +85,43 @@ export function sendDelivery(request: SendRequest): Promise<SendResult> {
     });
     req.end(request.body);
   });
+}
+
+/**
+ * Idle kept-alive connections close after this: well below common servers' keep-alive
+ * (Node's 5 s), so that a receiver rarely closes one just as it is reused (that attempt
+ * would fail, and be retried on the schedule like any other).
+ */
+const IDLE_MS = 1000;
+/** Endpoints whose agents are kept; a dropped agent's idle connections close on their own. */
+const MAX_AGENTS = 1000;
+
+/**
+ * Keep-alive agents, one per endpoint, so that a busy endpoint's deliveries do not each
+ * open a connection: a connection is only ever reused for the endpoint that opened it,
+ * and so within its environment's checks (production's public-address lookup runs when
+ * a connection is made, on the address it connects to).
+ */
+export class EndpointAgents {
+  private readonly agents = new Map<string, http.Agent>();
+
+  constructor(private readonly maxSockets: number) {}
+
+  for(endpointId: string, url: string): http.Agent {
+    const secure = url.startsWith('https:');
+    const key = `${endpointId} ${secure ? 'https' : 'http'}`;
+    const known = this.agents.get(key);
+    this.agents.delete(key);
+    const agent = known ?? new (secure ? https.Agent : http.Agent)({ keepAlive: true, timeout: IDLE_MS, maxSockets: this.maxSockets, maxFreeSockets: this.maxSockets });
+    // Most recently used last; the least recently used is dropped beyond MAX_AGENTS.
+    this.agents.set(key, agent);
+    if (this.agents.size > MAX_AGENTS) this.agents.delete(this.agents.keys().next().value as string);
+    return agent;
+  }
+
+  /** Closes every connection (when the dispatcher stops). */
+  destroy(): void {
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
+  }
 }
