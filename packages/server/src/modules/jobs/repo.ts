@@ -96,6 +96,21 @@ export async function releaseRunningJobs(db: Executor, now: Date): Promise<numbe
   return Number(result.numUpdatedRows);
 }
 
+/**
+ * Jobs this runner claimed but never started, back in the queue, their attempt not counted;
+ * a job that another runner took over meanwhile (its lease ran out) is left alone.
+ */
+export async function releaseClaimedJobs(db: Executor, jobs: Pick<JobRow, 'id'>[], lockedBy: string): Promise<void> {
+  if (jobs.length === 0) return;
+  await db
+    .updateTable('jobs')
+    .set((eb) => ({ state: 'pending', attempts: eb('attempts', '-', 1), locked_by: null, locked_until: null }))
+    .where('id', 'in', jobs.map((job) => job.id))
+    .where('state', '=', 'running')
+    .where('locked_by', '=', lockedBy)
+    .execute();
+}
+
 export type Outcome =
   | { state: 'succeeded'; at: Date }
   | { state: 'dead'; at: Date; error: string }

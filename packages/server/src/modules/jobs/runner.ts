@@ -7,7 +7,7 @@ import { inTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { backoffAfter, DEFAULT_RETRY, type RetryPolicy } from './backoff.compute.js';
 import { JobRunMetrics } from './metrics.js';
-import { claimDueJobs, insertJob, releaseRunningJobs, settleJob, type JobRow, type Outcome } from './repo.js';
+import { claimDueJobs, insertJob, releaseClaimedJobs, releaseRunningJobs, settleJob, type JobRow, type Outcome } from './repo.js';
 
 export interface JobContext {
   jobId: number;
@@ -64,6 +64,8 @@ export class JobRunner {
   private readonly names: string[];
   private readonly metrics: JobRunMetrics;
   private readonly running = new Set<Promise<void>>();
+  /** Jobs claimed by the polling loop and not started yet: they start as running ones end. */
+  private waiting: JobRow[] = [];
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
   private stopped = false;
@@ -83,7 +85,7 @@ export class JobRunner {
     this.loop = this.poll();
   }
 
-  /** Claims nothing more, and waits for the jobs that are running. */
+  /** Claims nothing more, gives back the jobs claimed but not started, and waits for the jobs that are running. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.wake?.();
@@ -105,40 +107,92 @@ export class JobRunner {
     }
   }
 
-  private async poll(): Promise<void> {
-    while (!this.stopped) {
-      let ran = 0;
-      try {
-        ran = await this.runBatch();
-      } catch (err) {
-        this.options.log.error({ err }, 'could not claim jobs');
-      }
-      if (ran === 0) await this.pause();
-    }
+  private get concurrency(): number {
+    return this.options.concurrency ?? DEFAULT_CONCURRENCY;
   }
 
-  private pause(): Promise<void> {
+  /**
+   * Keeps `concurrency` jobs running, and up to as many more claimed and waiting: a job that
+   * ends starts a waiting one at once, and the loop claims again once half of the jobs in
+   * hand have started (one claim per half a concurrency of jobs, none run late by a batch's
+   * slowest job). With nothing due it looks again after the poll interval, or when a job
+   * ends (which may have queued more).
+   */
+  private async poll(): Promise<void> {
+    const threshold = Math.ceil(this.concurrency / 2);
+    while (!this.stopped) {
+      const room = 2 * this.concurrency - this.running.size - this.waiting.length;
+      let drained = false;
+      if (room >= threshold) {
+        try {
+          const claimed = await this.claim(room);
+          drained = claimed.length < room;
+          this.waiting.push(...claimed);
+        } catch (err) {
+          this.options.log.error({ err }, 'could not claim jobs');
+          drained = true;
+        }
+        this.startWaiting();
+        // More may be due: claim again as soon as there is room.
+        if (!drained && 2 * this.concurrency - this.running.size - this.waiting.length >= threshold) continue;
+      }
+      await this.pause(drained || this.running.size === 0);
+    }
+    await this.giveBack();
+  }
+
+  /** Waits for a job to end, or for the poll interval when `idle` (nothing more was due). */
+  private pause(idle: boolean): Promise<void> {
     if (this.stopped) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, this.options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS);
-      timer.unref();
+      const timer = idle ? setTimeout(() => this.wake?.(), this.options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS) : null;
+      timer?.unref();
       this.wake = () => {
-        clearTimeout(timer);
+        if (timer) clearTimeout(timer);
+        this.wake = null;
         resolve();
       };
     });
   }
 
-  private async runBatch(): Promise<number> {
-    if (this.stopped) return 0;
+  /** Starts waiting jobs while fewer than `concurrency` run. */
+  private startWaiting(): void {
+    while (!this.stopped && this.running.size < this.concurrency && this.waiting.length > 0) {
+      const job = this.waiting.shift()!;
+      void this.track(this.runOne(job)).finally(() => {
+        this.startWaiting();
+        this.wake?.();
+      });
+    }
+  }
+
+  /** Jobs claimed but not started when the runner stops go back to the queue as they were. */
+  private async giveBack(): Promise<void> {
+    const jobs = this.waiting;
+    this.waiting = [];
+    if (jobs.length === 0) return;
+    try {
+      await releaseClaimedJobs(this.options.db, jobs, this.id);
+    } catch (err) {
+      this.options.log.error({ err }, 'could not give back claimed jobs; they run again when their lease ends');
+    }
+  }
+
+  private claim(limit: number): Promise<JobRow[]> {
     const now = this.options.clock.now();
-    const jobs = await claimDueJobs(this.options.db, {
+    return claimDueJobs(this.options.db, {
       names: this.names,
       now,
-      limit: this.options.concurrency ?? DEFAULT_CONCURRENCY,
+      limit,
       lockedBy: this.id,
       lockedUntil: new Date(now.getTime() + (this.options.leaseMs ?? DEFAULT_LEASE_MS)),
     });
+  }
+
+  /** runDue's step: claims up to `concurrency` jobs and runs them all. */
+  private async runBatch(): Promise<number> {
+    if (this.stopped) return 0;
+    const jobs = await this.claim(this.concurrency);
     await Promise.all(jobs.map((job) => this.track(this.runOne(job))));
     return jobs.length;
   }
