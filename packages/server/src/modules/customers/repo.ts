@@ -168,6 +168,17 @@ export async function lockCustomerRow(db: Executor, environmentId: string, custo
     .executeTakeFirst();
 }
 
+/** The customer of a subscription, locked (the subscription's customer never changes); undefined: no such subscription. */
+export async function lockCustomerRowOfSubscription(db: Executor, environmentId: string, subscriptionId: string): Promise<CustomerRow | undefined> {
+  return db
+    .selectFrom('customers')
+    .selectAll()
+    .where('environment_id', '=', environmentId)
+    .where('id', '=', (eb) => eb.selectFrom('subscriptions').select('customer_id').where('environment_id', '=', environmentId).where('id', '=', subscriptionId))
+    .forUpdate()
+    .executeTakeFirst();
+}
+
 /** The time of the customer's test clock, or null for a customer who lives in real time. */
 export async function testClockTimeOf(db: Executor, customerPk: string): Promise<Date | null> {
   const row = await db

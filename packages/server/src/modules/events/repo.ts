@@ -1,25 +1,32 @@
 import type { Executor } from '../../db/transaction.js';
 
-export async function insertEvent(
-  db: Executor,
-  row: {
-    id: string;
-    environmentId: string;
-    organizationId: string;
-    type: string;
-    payload: Record<string, unknown>;
-    at: Date;
-  },
-): Promise<void> {
+export interface EventRowInput {
+  id: string;
+  environmentId: string;
+  organizationId: string;
+  type: string;
+  payload: Record<string, unknown>;
+  at: Date;
+}
+
+export async function insertEvent(db: Executor, row: EventRowInput): Promise<void> {
+  await insertEvents(db, [row]);
+}
+
+/** Several events in one statement, in the order given (their `seq` follows it). */
+export async function insertEvents(db: Executor, rows: EventRowInput[]): Promise<void> {
+  if (rows.length === 0) return;
   await db
     .insertInto('events')
-    .values({
-      id: row.id,
-      environment_id: row.environmentId,
-      organization_id: row.organizationId,
-      type: row.type,
-      payload: JSON.stringify(row.payload),
-      created_at: row.at,
-    })
+    .values(
+      rows.map((row) => ({
+        id: row.id,
+        environment_id: row.environmentId,
+        organization_id: row.organizationId,
+        type: row.type,
+        payload: JSON.stringify(row.payload),
+        created_at: row.at,
+      })),
+    )
     .execute();
 }

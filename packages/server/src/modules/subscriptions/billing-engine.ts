@@ -20,7 +20,7 @@ import type { StoredRequest } from '../../flows/pipeline.js';
 import type { IntentRow } from '../intents/queries.js';
 import { collectInvoice, type CollectionResult } from './collection.js';
 import { invoiceNotFound } from './errors.js';
-import { endSubscription, environmentScope } from './lifecycle.js';
+import { endSubscription, environmentScope, type EnvironmentScope } from './lifecycle.js';
 import { renewSubscription, type EngineDeps } from './renewal.js';
 import * as repo from './repo.js';
 
@@ -47,6 +47,7 @@ function timed(row: repo.SubscriptionRow) {
 
 export class BillingEngine {
   private readonly deps: EngineDeps;
+  private readonly scopes = new Map<string, EnvironmentScope>();
 
   constructor(private readonly options: BillingEngineOptions) {
     this.deps = {
@@ -58,9 +59,12 @@ export class BillingEngine {
     };
   }
 
-  /** What falls due first for the subscription by `at`, with the unpaid invoice a dunning attempt is for. */
-  async nextItem(db: Executor, row: repo.SubscriptionRow, at: Date): Promise<{ item: DueItem; invoice?: InvoiceRow } | null> {
-    const unpaid = unpaidOf(await unpaidInvoicesOf(db, [row.id]));
+  /**
+   * What falls due first for the subscription by `at`, with the unpaid invoice a dunning attempt
+   * is for; `hasUnpaidInvoice` false (read with the row) spares the look at its invoices.
+   */
+  async nextItem(db: Executor, row: repo.SubscriptionRow, at: Date, hasUnpaidInvoice = true): Promise<{ item: DueItem; invoice?: InvoiceRow } | null> {
+    const unpaid = unpaidOf(hasUnpaidInvoice ? await unpaidInvoicesOf(db, [row.id]) : []);
     const item = nextDueItem(timed(row), unpaid.next, at);
     if (!item) return null;
     return item.kind === 'collect' ? { item, invoice: unpaid.byId.get(item.invoiceId)! } : { item };
@@ -69,9 +73,10 @@ export class BillingEngine {
   /**
    * Runs one item of the subscription; `clock` gives the time it happens at. False when
    * it was not for now (done meanwhile, or another payment of the customer under way).
+   * `customerId`, the seller's identifier of its customer, when the caller has read it.
    */
-  async runItem(row: repo.SubscriptionRow, due: { item: DueItem; invoice?: InvoiceRow }, clock: Clock): Promise<boolean> {
-    const scope = await environmentScope(this.options.db, row.environment_id);
+  async runItem(row: repo.SubscriptionRow, due: { item: DueItem; invoice?: InvoiceRow }, clock: Clock, customerId?: string): Promise<boolean> {
+    const scope = await this.scopeOf(row.environment_id);
     const { item } = due;
     try {
       if (item.kind === 'end') await this.endScheduled(row, item.at);
@@ -81,7 +86,7 @@ export class BillingEngine {
       if (error instanceof ApiError && NOT_NOW.has(error.code)) return false;
       throw error;
     } finally {
-      await this.forget(row);
+      await this.forget(row, customerId);
     }
     return true;
   }
@@ -93,9 +98,10 @@ export class BillingEngine {
   async catchUp(subscriptionId: string, limit = 100): Promise<number> {
     let ran = 0;
     while (ran < limit) {
-      const row = await repo.findSubscriptionById(this.options.db, subscriptionId);
-      const due = row ? await this.nextItem(this.options.db, row, this.options.clock.now()) : null;
-      if (!row || !due || !(await this.runItem(row, due, this.options.clock))) break;
+      // One query: the row, its customer's identifier, and whether its invoices need a look.
+      const state = await repo.billingStateOf(this.options.db, subscriptionId);
+      const due = state ? await this.nextItem(this.options.db, state.row, this.options.clock.now(), state.hasUnpaidInvoice) : null;
+      if (!state || !due || !(await this.runItem(state.row, due, this.options.clock, state.customerId))) break;
       ran++;
     }
     return ran;
@@ -173,8 +179,18 @@ export class BillingEngine {
   }
 
   /** This process reads its own change at once; other processes hear of it through the change feed. */
-  private async forget(row: repo.SubscriptionRow): Promise<void> {
+  private async forget(row: repo.SubscriptionRow, customerId?: string): Promise<void> {
     if (!this.options.changes) return;
-    this.options.changes.forget(row.environment_id, await repo.customerIdOf(this.options.db, row.customer_id));
+    this.options.changes.forget(row.environment_id, customerId ?? (await repo.customerIdOf(this.options.db, row.customer_id)));
+  }
+
+  /** The environment's scope, read once a process: an environment's organization and kind never change. */
+  private async scopeOf(environmentId: string): Promise<EnvironmentScope> {
+    let scope = this.scopes.get(environmentId);
+    if (!scope) {
+      scope = await environmentScope(this.options.db, environmentId);
+      this.scopes.set(environmentId, scope);
+    }
+    return scope;
   }
 }

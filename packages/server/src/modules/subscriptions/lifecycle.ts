@@ -6,7 +6,7 @@
 import type { Executor, Tx } from '../../db/transaction.js';
 import type { EntitlementChanges } from '../../edge/change-feed.js';
 import type { PurchaseScope } from '../../flows/purchase.js';
-import { recordEvent } from '../events/writer.js';
+import { recordEvent, type EventInput } from '../events/writer.js';
 import { environmentById } from '../tenancy/queries.js';
 import * as repo from './repo.js';
 import { subscriptionObject } from './view.js';
@@ -21,23 +21,36 @@ export async function environmentScope(db: Executor, environmentId: string): Pro
   return { organizationId: environment.organization_id, environmentId, environment: environment.kind, apiBase: '' };
 }
 
-/** A `subscription.*` event, the subscription as the reference's webhooks show it. */
-export async function subscriptionEvent(
-  tx: Tx,
+type SubscriptionEventType = 'subscription.updated' | 'subscription.cancelled';
+
+/** A `subscription.*` event, the subscription as the reference's webhooks show it, to be recorded. */
+export function subscriptionEventInput(
   scope: PurchaseScope,
-  type: 'subscription.updated' | 'subscription.cancelled',
+  type: SubscriptionEventType,
   row: repo.SubscriptionRow,
   previous: Record<string, unknown>,
   at: Date,
-): Promise<void> {
-  await recordEvent(tx, {
+): EventInput {
+  return {
     environmentId: scope.environmentId,
     organizationId: scope.organizationId,
     type,
     data: subscriptionObject(row, { organization: scope.organizationId }),
     previousAttributes: previous,
     at,
-  });
+  };
+}
+
+/** Records a `subscription.*` event. */
+export async function subscriptionEvent(
+  tx: Tx,
+  scope: PurchaseScope,
+  type: SubscriptionEventType,
+  row: repo.SubscriptionRow,
+  previous: Record<string, unknown>,
+  at: Date,
+): Promise<void> {
+  await recordEvent(tx, subscriptionEventInput(scope, type, row, previous, at));
 }
 
 /**

@@ -10,16 +10,16 @@ import { ApiError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { PaymentStep } from '../../flows/payment.js';
 import { purchaseTwoPhase } from '../../flows/pipeline.js';
-import { lockCustomer, resolveRenewal, type CustomerRow, type PaymentMethodRow } from '../../flows/purchase.js';
+import { lockCustomerOfSubscription, resolveRenewal, type CustomerRow, type PaymentMethodRow } from '../../flows/purchase.js';
 import { recordPaidOrder, type PaidOrderInput } from '../../flows/record.js';
 import { recordUnpaidRenewal, type PaymentFailure } from '../../flows/unpaid-invoices.js';
 import { nextAttemptAt, periodEndAfter, type DunningSchedule } from '../billing/renewal.compute.js';
 import type { Quote } from '../billing/types.js';
-import { unpaidInvoicesOf } from '../ledger/queries.js';
 import { chargeableMethodById, chargeableMethodFor } from '../payments/methods.service.js';
 import { usageOfPeriod } from '../usage/queries.js';
 import { renewalNotDue } from './errors.js';
-import { endSubscription, subscriptionEvent, type EnvironmentScope } from './lifecycle.js';
+import { recordEvent, type EventInput } from '../events/writer.js';
+import { endSubscription, subscriptionEventInput, type EnvironmentScope } from './lifecycle.js';
 import * as repo from './repo.js';
 
 export interface RenewalItem {
@@ -43,16 +43,18 @@ export interface RenewalResult extends Record<string, unknown> {
 
 const LIVE = ['active', 'trialing', 'past_due'];
 
-/** The subscription locked, with its customer, when the item is still what it is due for; else null. */
+/**
+ * The subscription locked, with its customer (locked first) and whether an invoice of it is
+ * unpaid, when the item is still what it is due for; else null. Two queries.
+ */
 async function lockDue(tx: Tx, environmentId: string, subscriptionId: string, item: RenewalItem) {
-  const customerId = await repo.customerIdOfSubscription(tx, environmentId, subscriptionId);
-  if (customerId === undefined) return null;
-  const customer = await lockCustomer(tx, environmentId, customerId);
-  const row = (await repo.findSubscription(tx, environmentId, subscriptionId, { forUpdate: true }))!;
+  const customer = await lockCustomerOfSubscription(tx, environmentId, subscriptionId);
+  if (!customer) return null;
+  const { row, hasUnpaidInvoice } = (await repo.lockSubscriptionForBilling(tx, environmentId, subscriptionId))!;
   const dueAt = item.kind === 'renew' ? row.current_period_end : row.trial_end;
   const trialing = row.status === 'trialing';
   const due = LIVE.includes(row.status) && dueAt?.getTime() === item.at.getTime() && trialing === (item.kind === 'trial_end');
-  return due ? { row, customer } : null;
+  return due ? { row, customer, hasUnpaidInvoice } : null;
 }
 
 /**
@@ -128,19 +130,23 @@ async function renewWith(deps: EngineDeps, clock: Clock, scope: EnvironmentScope
       chargeRef: payment.paid ? payment.chargeRef : null,
       period,
     };
-    const invoiceId = payment.paid
-      ? await recordPaid(tx, input, customer, fromCredit)
-      : (await recordUnpaid(tx, deps, input, payment.failure, method, now)).id;
-    const stillUnpaid = payment.paid ? (await unpaidInvoicesOf(tx, [row.id])).length > 0 : true;
+    const previous = { status: row.status, billing_period_start_time: row.current_period_start, billing_period_end_time: row.current_period_end };
+    // A paid renewal leaves the subscription past_due while an earlier invoice is unpaid (read under the lock: the new one is paid).
     const next = await repo.updateSubscription(tx, row.id, {
-      status: stillUnpaid ? 'past_due' : 'active',
+      status: payment.paid && !locked.hasUnpaidInvoice ? 'active' : 'past_due',
       current_period_start: period.start,
       current_period_end: period.end,
       billing_anchor: anchor,
       modified_at: now,
     });
-    const previous = { status: row.status, billing_period_start_time: row.current_period_start, billing_period_end_time: row.current_period_end };
-    await subscriptionEvent(tx, scope, 'subscription.updated', next, previous, now);
+    const updated = subscriptionEventInput(scope, 'subscription.updated', next, previous, now);
+    let invoiceId: string;
+    if (payment.paid) {
+      invoiceId = await recordPaid(tx, input, customer, fromCredit, updated);
+    } else {
+      invoiceId = (await recordUnpaid(tx, deps, input, payment.failure, method, now)).id;
+      await recordEvent(tx, updated);
+    }
     return finish(tx, step, { subscriptionId: row.id, outcome: payment.paid ? 'paid' : 'unpaid', invoiceId });
   });
 }
@@ -150,8 +156,9 @@ async function finish(tx: Tx, step: PaymentStep, result: RenewalResult): Promise
   return result;
 }
 
-async function recordPaid(tx: Tx, input: PaidOrderInput, customer: CustomerRow, fromCredit: number): Promise<string> {
-  const paid = await recordPaidOrder(tx, input);
+/** The paid renewal's records, its events followed by `updated` (the subscription's), all in one insert. */
+async function recordPaid(tx: Tx, input: PaidOrderInput, customer: CustomerRow, fromCredit: number, updated: EventInput): Promise<string> {
+  const paid = await recordPaidOrder(tx, input, [updated]);
   if (fromCredit > 0) await repo.setCustomerCredit(tx, customer.id, customer.credit_minor - fromCredit);
   return paid.invoiceId;
 }
@@ -169,7 +176,7 @@ export function renewSubscription(deps: EngineDeps, clock: Clock, scope: Environ
   return purchaseTwoPhase<RenewalResult>(deps.db, clock, {
     kind: 'renewal',
     request: { scope, body: { subscriptionId, kind: item.kind, at: item.at.toISOString() } },
-    idempotency: { scope: `renewal:${scope.environmentId}`, key: `${subscriptionId}:${item.at.toISOString()}` },
+    idempotency: { scope: `renewal:${scope.environmentId}`, key: `${subscriptionId}:${item.at.toISOString()}`, intentOnly: true },
     status: 200,
     run: (step) => renewWith(deps, clock, scope, subscriptionId, item, step),
   });

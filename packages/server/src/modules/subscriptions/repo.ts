@@ -178,3 +178,61 @@ export async function liveSubscriptionsOnClock(db: Executor, testClockId: string
 export async function findSubscriptionById(db: Executor, id: string): Promise<SubscriptionRow | undefined> {
   return db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
 }
+
+/** A subscription's renewal invoices still to be paid, as `unpaidInvoicesOf` reads them. */
+const UNPAID_INVOICE = ['OPEN', 'PAYMENT_FAILED'] as const;
+
+/** A subscription as the billing engine looks at it, in one query: the row, its customer's identifier, and whether an invoice of it is unpaid. */
+export interface BillingState {
+  row: SubscriptionRow;
+  /** The seller's customerId of its customer. */
+  customerId: string;
+  hasUnpaidInvoice: boolean;
+}
+
+/** A subscription by id alone, for the billing engine: its row, its customer's identifier and whether it has an unpaid invoice. */
+export async function billingStateOf(db: Executor, id: string): Promise<BillingState | undefined> {
+  if (!isUuid(id)) return undefined;
+  const found = await db
+    .selectFrom('subscriptions as s')
+    .innerJoin('customers as c', 'c.id', 's.customer_id')
+    .selectAll('s')
+    .select((eb) => [
+      'c.customer_id as billing_customer_identifier',
+      eb
+        .exists(eb.selectFrom('invoices as i').select('i.id').whereRef('i.subscription_id', '=', 's.id').where('i.status', 'in', [...UNPAID_INVOICE]))
+        .as('billing_has_unpaid_invoice'),
+    ])
+    .where('s.id', '=', id)
+    .executeTakeFirst();
+  if (!found) return undefined;
+  const { billing_customer_identifier: customerId, billing_has_unpaid_invoice: hasUnpaid, ...row } = found;
+  return { row, customerId, hasUnpaidInvoice: Boolean(hasUnpaid) };
+}
+
+/**
+ * The subscription locked for the rest of the transaction (its customer locked first, as
+ * every money operation does), with whether an invoice of it is unpaid, in one query.
+ */
+export async function lockSubscriptionForBilling(
+  db: Executor,
+  environmentId: string,
+  id: string,
+): Promise<{ row: SubscriptionRow; hasUnpaidInvoice: boolean } | undefined> {
+  if (!isUuid(id)) return undefined;
+  const found = await db
+    .selectFrom('subscriptions as s')
+    .selectAll('s')
+    .select((eb) =>
+      eb
+        .exists(eb.selectFrom('invoices as i').select('i.id').whereRef('i.subscription_id', '=', 's.id').where('i.status', 'in', [...UNPAID_INVOICE]))
+        .as('billing_has_unpaid_invoice'),
+    )
+    .where('s.environment_id', '=', environmentId)
+    .where('s.id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!found) return undefined;
+  const { billing_has_unpaid_invoice: hasUnpaid, ...row } = found;
+  return { row, hasUnpaidInvoice: Boolean(hasUnpaid) };
+}
