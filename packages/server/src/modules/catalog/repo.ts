@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { PREPARED } from '../../db/prepared.js';
 import type { Executor } from '../../db/transaction.js';
 import type { PlanRow, VersionRow } from './plans/repo.js';
 import type { PriceRow } from './prices/repo.js';
@@ -49,7 +50,7 @@ function withDates<T>(json: Record<string, unknown>): T {
  * each row whole, as its own repo reads it; undefined when one of them is missing.
  */
 export async function subscribedRows(db: Executor, ids: SubscribedRowIds): Promise<SubscribedRows | undefined> {
-  const { rows } = await sql<Record<'product' | 'plan' | 'version' | 'price', Record<string, unknown>>>`
+  const { rows } = await sql<Record<'product' | 'plan' | 'version' | 'price', Record<string, unknown>>>`${PREPARED}
     SELECT to_jsonb(p) AS product, to_jsonb(pl) AS plan, to_jsonb(v) AS version, to_jsonb(pr) AS price
       FROM products p, plans pl, plan_versions v, plan_prices pr
      WHERE p.id = ${ids.productId} AND p.environment_id = ${ids.environmentId}

@@ -1,3 +1,4 @@
+import { PREPARED_END } from '../../db/prepared.js';
 import type { Executor } from '../../db/transaction.js';
 import type { CustomersTable } from '../../db/schema.js';
 import { containsPattern } from '../../db/search.js';
@@ -176,6 +177,7 @@ export async function lockCustomerRowOfSubscription(db: Executor, environmentId:
     .where('environment_id', '=', environmentId)
     .where('id', '=', (eb) => eb.selectFrom('subscriptions').select('customer_id').where('environment_id', '=', environmentId).where('id', '=', subscriptionId))
     .forUpdate()
+    .modifyEnd(PREPARED_END)
     .executeTakeFirst();
 }
 

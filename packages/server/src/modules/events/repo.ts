@@ -1,3 +1,4 @@
+import { PREPARED_END } from '../../db/prepared.js';
 import type { Executor } from '../../db/transaction.js';
 
 export interface EventRowInput {
@@ -12,6 +13,9 @@ export interface EventRowInput {
 export async function insertEvent(db: Executor, row: EventRowInput): Promise<void> {
   await insertEvents(db, [row]);
 }
+
+/** Events in one statement up to which it is prepared (db/prepared.ts). */
+const PREPARED_ROWS = 8;
 
 /** Several events in one statement, in the order given (their `seq` follows it). */
 export async function insertEvents(db: Executor, rows: EventRowInput[]): Promise<void> {
@@ -28,5 +32,7 @@ export async function insertEvents(db: Executor, rows: EventRowInput[]): Promise
         created_at: row.at,
       })),
     )
+    // A transaction's events are a few, in forms fixed by the code: prepared. Batches of more are not.
+    .$if(rows.length <= PREPARED_ROWS, (query) => query.modifyEnd(PREPARED_END))
     .execute();
 }

@@ -1,3 +1,4 @@
+import { PREPARED_END } from '../../db/prepared.js';
 import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../../db/transaction.js';
 import type { JobState, JobsTable } from '../../db/schema.js';
@@ -87,6 +88,7 @@ export async function claimDueJobs(db: Executor, claim: Claim): Promise<JobRow[]
         .skipLocked(),
     )
     .returningAll()
+    .modifyEnd(PREPARED_END)
     .execute();
 }
 
@@ -133,6 +135,7 @@ export async function settleJob(db: Executor, job: Pick<JobRow, 'id' | 'attempts
     .where('id', '=', job.id)
     .where('attempts', '=', job.attempts)
     .where('state', '=', 'running')
+    .modifyEnd(PREPARED_END)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

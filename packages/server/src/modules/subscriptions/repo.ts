@@ -1,3 +1,4 @@
+import { PREPARED_END } from '../../db/prepared.js';
 import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../db/transaction.js';
 import type { SubscriptionsTable } from '../../db/schema.js';
@@ -27,7 +28,7 @@ export async function updateSubscription(
   id: string,
   changes: Partial<Omit<Insertable<SubscriptionsTable>, 'id'>>,
 ): Promise<SubscriptionRow> {
-  return db.updateTable('subscriptions').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  return db.updateTable('subscriptions').set(changes).where('id', '=', id).returningAll().modifyEnd(PREPARED_END).executeTakeFirstOrThrow();
 }
 
 export interface ListFilter {
@@ -204,6 +205,7 @@ export async function billingStateOf(db: Executor, id: string): Promise<BillingS
         .as('billing_has_unpaid_invoice'),
     ])
     .where('s.id', '=', id)
+    .modifyEnd(PREPARED_END)
     .executeTakeFirst();
   if (!found) return undefined;
   const { billing_customer_identifier: customerId, billing_has_unpaid_invoice: hasUnpaid, ...row } = found;
@@ -231,6 +233,7 @@ export async function lockSubscriptionForBilling(
     .where('s.environment_id', '=', environmentId)
     .where('s.id', '=', id)
     .forUpdate()
+    .modifyEnd(PREPARED_END)
     .executeTakeFirst();
   if (!found) return undefined;
   const { billing_has_unpaid_invoice: hasUnpaid, ...row } = found;
