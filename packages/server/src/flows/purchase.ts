@@ -18,6 +18,7 @@ import {
   settingsCurrency,
   subscribedRows,
   toStored,
+  type SubscribedRows,
 } from '../modules/catalog/queries.js';
 import { lockCustomerRow, lockCustomerRowOfSubscription } from '../modules/customers/queries.js';
 import { organizationBlock } from '../modules/tenancy/queries.js';
@@ -219,14 +220,11 @@ export async function resolveRenewal(
   customer: CustomerRow,
   terms: SubscribedTerms,
   arrears: Record<string, number>,
+  /** The catalog rows, when the caller has read them (null: one is missing); else read here. */
+  read?: SubscribedRows | null,
 ): Promise<ResolvedPurchase> {
-  const rows = await subscribedRows(tx, {
-    environmentId: customer.environment_id,
-    productId: terms.product_id,
-    planId: terms.plan_id,
-    versionId: terms.plan_version_id,
-    priceId: terms.price_id,
-  });
+  const ids = { environmentId: customer.environment_id, productId: terms.product_id, planId: terms.plan_id, versionId: terms.plan_version_id, priceId: terms.price_id };
+  const rows = read === undefined ? await subscribedRows(tx, ids) : (read ?? undefined);
   if (!rows) throw new Error(`the catalog rows of a subscription are missing (price ${terms.price_id})`);
   const { plan, version, price: priceRow, product } = rows;
   const price = toStored(priceRow);

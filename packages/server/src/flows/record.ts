@@ -31,6 +31,8 @@ export interface PaidOrderInput {
   chargeRef: string | null;
   /** The period a subscription's invoice bills, when the billing engine issues it (one invoice a period). */
   period?: { start: Date; end: Date };
+  /** The seller's name for the invoice, when the caller has read it (the billing engine, with its locks); else read here. */
+  organizationName?: string | null;
 }
 
 export interface PaidOrder {
@@ -121,7 +123,7 @@ export async function writeInvoice(tx: Tx, r: Recorded, unpaid: Partial<Insertab
     tax_minor: charged.taxMinor,
     total_minor: charged.totalMinor,
     lines: JSON.stringify(charged.lines),
-    seller: JSON.stringify({ name: await ledger.organizationName(tx, scope.organizationId) }),
+    seller: JSON.stringify({ name: r.organizationName !== undefined ? r.organizationName : await ledger.organizationName(tx, scope.organizationId) }),
     buyer: JSON.stringify({ customerId: customer.customer_id, name: customer.name, email: customer.email, billingAddress: customer.billing_address }),
     issued_at: r.now,
     due_at: null,

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { rowFromJson, TIMESTAMP_COLUMNS } from '../../db/json-rows.js';
 import { PREPARED } from '../../db/prepared.js';
 import type { Executor } from '../../db/transaction.js';
 import type { PlanRow, VersionRow } from './plans/repo.js';
@@ -34,17 +35,6 @@ export interface SubscribedRows {
   price: PriceRow;
 }
 
-/** Row columns that are timestamps, which a row read as JSON carries as text. */
-const TIMESTAMPS = ['created_at', 'modified_at', 'archived_at', 'published_at'] as const;
-
-function withDates<T>(json: Record<string, unknown>): T {
-  for (const column of TIMESTAMPS) {
-    const value = json[column];
-    if (typeof value === 'string') json[column] = new Date(value);
-  }
-  return json as T;
-}
-
 /**
  * The product, plan, version and price of a subscription in one query (four otherwise),
  * each row whole, as its own repo reads it; undefined when one of them is missing.
@@ -56,11 +46,14 @@ export async function subscribedRows(db: Executor, ids: SubscribedRowIds): Promi
      WHERE p.id = ${ids.productId} AND p.environment_id = ${ids.environmentId}
        AND pl.id = ${ids.planId} AND v.id = ${ids.versionId} AND pr.id = ${ids.priceId}`.execute(db);
   const found = rows[0];
-  if (!found) return undefined;
-  return {
-    product: withDates<ProductRow>(found.product),
-    plan: withDates<PlanRow>(found.plan),
-    version: withDates<VersionRow>(found.version),
-    price: withDates<PriceRow>(found.price),
-  };
+  return found ? subscribedRowsFromJson(found) : undefined;
+}
+
+/** The four rows, read as JSON (to_jsonb) by this query or another module's, as their repos return them. */
+export function subscribedRowsFromJson(json: Partial<Record<'product' | 'plan' | 'version' | 'price', Record<string, unknown> | null>>): SubscribedRows | undefined {
+  const product = rowFromJson<ProductRow>(json.product, TIMESTAMP_COLUMNS.products);
+  const plan = rowFromJson<PlanRow>(json.plan, TIMESTAMP_COLUMNS.plans);
+  const version = rowFromJson<VersionRow>(json.version, TIMESTAMP_COLUMNS.plan_versions);
+  const price = rowFromJson<PriceRow>(json.price, TIMESTAMP_COLUMNS.plan_prices);
+  return product && plan && version && price ? { product, plan, version, price } : undefined;
 }

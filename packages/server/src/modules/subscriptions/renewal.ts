@@ -44,17 +44,19 @@ export interface RenewalResult extends Record<string, unknown> {
 const LIVE = ['active', 'trialing', 'past_due'];
 
 /**
- * The subscription locked, with its customer (locked first) and whether an invoice of it is
- * unpaid, when the item is still what it is due for; else null. Two queries.
+ * The subscription locked, with its customer (locked first) and what the renewal reads
+ * (repo.lockSubscriptionForRenewal), when the item is still what it is due for; else null.
+ * Two queries.
  */
-async function lockDue(tx: Tx, environmentId: string, subscriptionId: string, item: RenewalItem) {
-  const customer = await lockCustomerOfSubscription(tx, environmentId, subscriptionId);
+async function lockDue(tx: Tx, scope: EnvironmentScope, subscriptionId: string, item: RenewalItem) {
+  const customer = await lockCustomerOfSubscription(tx, scope.environmentId, subscriptionId);
   if (!customer) return null;
-  const { row, hasUnpaidInvoice } = (await repo.lockSubscriptionForBilling(tx, environmentId, subscriptionId))!;
+  const reads = (await repo.lockSubscriptionForRenewal(tx, scope, subscriptionId))!;
+  const { row } = reads;
   const dueAt = item.kind === 'renew' ? row.current_period_end : row.trial_end;
   const trialing = row.status === 'trialing';
   const due = LIVE.includes(row.status) && dueAt?.getTime() === item.at.getTime() && trialing === (item.kind === 'trial_end');
-  return due ? { row, customer, hasUnpaidInvoice } : null;
+  return due ? { ...reads, customer } : null;
 }
 
 /**
@@ -62,19 +64,33 @@ async function lockDue(tx: Tx, environmentId: string, subscriptionId: string, it
  * subscription created through the API took the default of its day, and a new
  * default is how a customer replaces a card), else the subscription's own.
  */
-export async function renewalMethod(tx: Tx, row: repo.SubscriptionRow, customer: Pick<CustomerRow, 'id'>): Promise<PaymentMethodRow | undefined> {
-  return (await chargeableMethodFor(tx, row.environment_id, customer.id)) ?? chargeableMethodById(tx, row.environment_id, row.payment_method_id);
+export async function renewalMethod(
+  tx: Tx,
+  row: repo.SubscriptionRow,
+  customer: Pick<CustomerRow, 'id'>,
+  /** The customer's usable saved method, when the caller has read it (a renewal's locked reads). */
+  usable?: PaymentMethodRow,
+): Promise<PaymentMethodRow | undefined> {
+  return usable ?? (await chargeableMethodFor(tx, row.environment_id, customer.id)) ?? chargeableMethodById(tx, row.environment_id, row.payment_method_id);
 }
 
 /**
  * What the period that begins at `item.at` costs and spans: the pure part of a
  * renewal, shared with its preview (the upcoming invoice).
  */
-export async function renewalTerms(tx: Tx, row: repo.SubscriptionRow, customer: CustomerRow, item: RenewalItem) {
+export async function renewalTerms(
+  tx: Tx,
+  row: repo.SubscriptionRow,
+  customer: CustomerRow,
+  item: RenewalItem,
+  /** The usage of the current period and the catalog rows, when the caller has read them with the row. */
+  reads?: Pick<repo.RenewalReads, 'usage' | 'catalog'>,
+) {
   const anchor = item.kind === 'trial_end' ? item.at : (row.billing_anchor ?? row.current_period_start ?? item.at);
   const period = { start: item.at, end: periodEndAfter(anchor, row.charge_period, item.at) };
-  const arrears = item.kind === 'renew' && row.current_period_start ? await usageOfPeriod(tx, row.id, row.current_period_start) : {};
-  const purchase = await resolveRenewal(tx, customer, { ...row, quantities: row.quantities as Record<string, number> }, arrears);
+  const arrears = item.kind === 'renew' && row.current_period_start ? (reads?.usage ?? (await usageOfPeriod(tx, row.id, row.current_period_start))) : {};
+  const terms = { ...row, quantities: row.quantities as Record<string, number> };
+  const purchase = await resolveRenewal(tx, customer, terms, arrears, reads ? (reads.catalog ?? null) : undefined);
   return { anchor, period, purchase, ...afterCredit(purchase.quote, customer.credit_minor) };
 }
 
@@ -102,13 +118,13 @@ async function pay(tx: Tx, step: PaymentStep, method: PaymentMethodRow | undefin
 async function renewWith(deps: EngineDeps, clock: Clock, scope: EnvironmentScope, subscriptionId: string, item: RenewalItem, step: PaymentStep) {
   const { environmentId } = scope;
   return inTransaction(deps.db, async (tx): Promise<RenewalResult> => {
-    const locked = await lockDue(tx, environmentId, subscriptionId, item);
+    const locked = await lockDue(tx, scope, subscriptionId, item);
     // Nothing to do any more (already renewed, cancelled, changed): a payment taken for it goes back (pipeline).
     if (!locked) throw renewalNotDue();
     const { row, customer } = locked;
     const now = clock.now();
-    const { anchor, period, purchase, charged, fromCredit } = await renewalTerms(tx, row, customer, item);
-    const method = await renewalMethod(tx, row, customer);
+    const { anchor, period, purchase, charged, fromCredit } = await renewalTerms(tx, row, customer, item, locked);
+    const method = await renewalMethod(tx, row, customer, locked.usableMethod);
     const payment = await pay(tx, step, method, charged, `${purchase.version.name} (${row.charge_period})`, purchase.version.id);
     await deps.announce(tx, environmentId, customer.customer_id);
 
@@ -129,6 +145,7 @@ async function renewWith(deps: EngineDeps, clock: Clock, scope: EnvironmentScope
       method: payment.paid && charged.totalMinor > 0 ? (method ?? null) : null,
       chargeRef: payment.paid ? payment.chargeRef : null,
       period,
+      organizationName: locked.organizationName,
     };
     const previous = { status: row.status, billing_period_start_time: row.current_period_start, billing_period_end_time: row.current_period_end };
     // A paid renewal leaves the subscription past_due while an earlier invoice is unpaid (read under the lock: the new one is paid).
