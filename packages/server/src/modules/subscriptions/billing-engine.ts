@@ -21,7 +21,7 @@ import type { IntentRow } from '../intents/queries.js';
 import { collectInvoice, type CollectionResult } from './collection.js';
 import { invoiceNotFound } from './errors.js';
 import { endSubscription, environmentScope, type EnvironmentScope } from './lifecycle.js';
-import { renewSubscription, type EngineDeps } from './renewal.js';
+import { renewSubscription, type EngineDeps, type RenewedState } from './renewal.js';
 import * as repo from './repo.js';
 
 export interface BillingEngineOptions {
@@ -56,6 +56,7 @@ export class BillingEngine {
       announce: async (tx, environmentId, customerId) => {
         await options.changes?.announce(tx, environmentId, customerId);
       },
+      notice: options.changes?.notice ? (environmentId, customerId) => options.changes!.notice!(environmentId, customerId) : undefined,
     };
   }
 
@@ -75,20 +76,31 @@ export class BillingEngine {
    * it was not for now (done meanwhile, or another payment of the customer under way).
    * `customerId`, the seller's identifier of its customer, when the caller has read it.
    */
-  async runItem(row: repo.SubscriptionRow, due: { item: DueItem; invoice?: InvoiceRow }, clock: Clock, customerId?: string): Promise<boolean> {
+  async runItem(row: repo.SubscriptionRow, due: { item: DueItem; invoice?: InvoiceRow }, clock: Clock): Promise<boolean> {
+    return (await this.run(row, due, clock)) !== false;
+  }
+
+  /** runItem, telling what a renewal left (for catchUp's next look) when it ran one. */
+  private async run(
+    row: repo.SubscriptionRow,
+    due: { item: DueItem; invoice?: InvoiceRow },
+    clock: Clock,
+    customerId?: string,
+  ): Promise<false | { renewed?: RenewedState }> {
     const scope = await this.scopeOf(row.environment_id);
     const { item } = due;
+    const ran: { renewed?: RenewedState } = {};
     try {
       if (item.kind === 'end') await this.endScheduled(row, item.at);
       else if (item.kind === 'collect') await collectInvoice(this.deps, clock, scope, due.invoice!, { kind: 'due', at: item.at });
-      else await renewSubscription(this.deps, clock, scope, row.id, { kind: item.kind, at: item.at });
+      else await renewSubscription(this.deps, clock, scope, row.id, { kind: item.kind, at: item.at }, (state) => (ran.renewed = state));
     } catch (error) {
       if (error instanceof ApiError && NOT_NOW.has(error.code)) return false;
       throw error;
     } finally {
       await this.forget(row, customerId);
     }
-    return true;
+    return ran;
   }
 
   /**
@@ -101,8 +113,12 @@ export class BillingEngine {
       // One query: the row, its customer's identifier, and whether its invoices need a look.
       const state = await repo.billingStateOf(this.options.db, subscriptionId);
       const due = state ? await this.nextItem(this.options.db, state.row, this.options.clock.now(), state.hasUnpaidInvoice) : null;
-      if (!state || !due || !(await this.runItem(state.row, due, this.options.clock, state.customerId))) break;
+      const outcome = state && due ? await this.run(state.row, due, this.options.clock, state.customerId) : false;
+      if (!outcome) break;
       ran++;
+      // A renewal that left nothing due (its next period ends later, no invoice unpaid) needs no second look.
+      const renewed = outcome.renewed;
+      if (renewed && !renewed.hasUnpaidInvoice && !nextDueItem(timed(renewed.row), null, this.options.clock.now())) break;
     }
     return ran;
   }

@@ -4,6 +4,7 @@
  * (decision 0026): the intent's key is the subscription and the instant the
  * period begins, so however often the renewal runs, that period is charged once.
  */
+import type { RawBuilder } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, type Tx } from '../../db/transaction.js';
 import { ApiError } from '../../http/errors.js';
@@ -33,6 +34,8 @@ export interface EngineDeps {
   dunning: DunningSchedule;
   /** Announces that the customer's entitlements changed, in the transaction. */
   announce(tx: Tx, environmentId: string, customerId: string): Promise<void>;
+  /** The same announcement as an SQL expression that a statement of the transaction carries, when there is one. */
+  notice?(environmentId: string, customerId: string): RawBuilder<unknown>;
 }
 
 export interface RenewalResult extends Record<string, unknown> {
@@ -48,10 +51,13 @@ const LIVE = ['active', 'trialing', 'past_due'];
  * (repo.lockSubscriptionForRenewal), when the item is still what it is due for; else null.
  * Two queries.
  */
-async function lockDue(tx: Tx, scope: EnvironmentScope, subscriptionId: string, item: RenewalItem) {
+async function lockDue(tx: Tx, deps: EngineDeps, scope: EnvironmentScope, subscriptionId: string, item: RenewalItem) {
   const customer = await lockCustomerOfSubscription(tx, scope.environmentId, subscriptionId);
   if (!customer) return null;
-  const reads = (await repo.lockSubscriptionForRenewal(tx, scope, subscriptionId))!;
+  // The announcement rides on the lock's statement: it is sent if this transaction commits, as each renewal that commits must.
+  const notice = deps.notice?.(scope.environmentId, customer.customer_id) ?? null;
+  const reads = (await repo.lockSubscriptionForRenewal(tx, scope, subscriptionId, notice))!;
+  if (!notice) await deps.announce(tx, scope.environmentId, customer.customer_id);
   const { row } = reads;
   const dueAt = item.kind === 'renew' ? row.current_period_end : row.trial_end;
   const trialing = row.status === 'trialing';
@@ -114,11 +120,25 @@ async function pay(tx: Tx, step: PaymentStep, method: PaymentMethodRow | undefin
   }
 }
 
-/** The renewal in one transaction, taking its payment through `step`. */
-async function renewWith(deps: EngineDeps, clock: Clock, scope: EnvironmentScope, subscriptionId: string, item: RenewalItem, step: PaymentStep) {
-  const { environmentId } = scope;
+/** The subscription as a renewal left it: its row and whether an invoice of it is unpaid. */
+export type RenewedState = Pick<repo.BillingState, 'row' | 'hasUnpaidInvoice'>;
+
+/**
+ * The renewal in one transaction, taking its payment through `step`; `renewed` hears the
+ * subscription as the renewal leaves it (a hint for what is due next: it is not called
+ * when the transaction rolls back before the update, and may be when it fails after it).
+ */
+async function renewWith(
+  deps: EngineDeps,
+  clock: Clock,
+  scope: EnvironmentScope,
+  subscriptionId: string,
+  item: RenewalItem,
+  step: PaymentStep,
+  renewed?: (state: RenewedState) => void,
+) {
   return inTransaction(deps.db, async (tx): Promise<RenewalResult> => {
-    const locked = await lockDue(tx, scope, subscriptionId, item);
+    const locked = await lockDue(tx, deps, scope, subscriptionId, item);
     // Nothing to do any more (already renewed, cancelled, changed): a payment taken for it goes back (pipeline).
     if (!locked) throw renewalNotDue();
     const { row, customer } = locked;
@@ -126,7 +146,6 @@ async function renewWith(deps: EngineDeps, clock: Clock, scope: EnvironmentScope
     const { anchor, period, purchase, charged, fromCredit } = await renewalTerms(tx, row, customer, item, locked);
     const method = await renewalMethod(tx, row, customer, locked.usableMethod);
     const payment = await pay(tx, step, method, charged, `${purchase.version.name} (${row.charge_period})`, purchase.version.id);
-    await deps.announce(tx, environmentId, customer.customer_id);
 
     if (!payment.paid && item.kind === 'trial_end' && !method) {
       // A trial without a way to pay ends with the trial (decision 0029): nothing was owed yet.
@@ -156,6 +175,7 @@ async function renewWith(deps: EngineDeps, clock: Clock, scope: EnvironmentScope
       billing_anchor: anchor,
       modified_at: now,
     });
+    renewed?.({ row: next, hasUnpaidInvoice: next.status === 'past_due' });
     const updated = subscriptionEventInput(scope, 'subscription.updated', next, previous, now);
     let invoiceId: string;
     if (payment.paid) {
@@ -189,12 +209,19 @@ function recordUnpaid(tx: Tx, deps: EngineDeps, input: PaidOrderInput, failure: 
  * Renews the subscription for the period that begins at `item.at`, paying through
  * the pipeline; `clock` gives the time the renewal happens at (a test clock's).
  */
-export function renewSubscription(deps: EngineDeps, clock: Clock, scope: EnvironmentScope, subscriptionId: string, item: RenewalItem) {
+export function renewSubscription(
+  deps: EngineDeps,
+  clock: Clock,
+  scope: EnvironmentScope,
+  subscriptionId: string,
+  item: RenewalItem,
+  renewed?: (state: RenewedState) => void,
+) {
   return purchaseTwoPhase<RenewalResult>(deps.db, clock, {
     kind: 'renewal',
     request: { scope, body: { subscriptionId, kind: item.kind, at: item.at.toISOString() } },
     idempotency: { scope: `renewal:${scope.environmentId}`, key: `${subscriptionId}:${item.at.toISOString()}`, intentOnly: true },
     status: 200,
-    run: (step) => renewWith(deps, clock, scope, subscriptionId, item, step),
+    run: (step) => renewWith(deps, clock, scope, subscriptionId, item, step, renewed),
   });
 }

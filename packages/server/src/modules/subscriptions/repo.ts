@@ -1,5 +1,5 @@
 import { PREPARED_END } from '../../db/prepared.js';
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type Insertable, type RawBuilder, type Selectable } from 'kysely';
 import type { Executor } from '../../db/transaction.js';
 import type { PaymentMethodsTable, SubscriptionsTable } from '../../db/schema.js';
 import { rowFromJson, TIMESTAMP_COLUMNS } from '../../db/json-rows.js';
@@ -239,6 +239,8 @@ export async function lockSubscriptionForRenewal(
   db: Executor,
   scope: { environmentId: string; organizationId: string },
   id: string,
+  /** An expression the statement evaluates too (the entitlement change's pg_notify), or null. */
+  notice: RawBuilder<unknown> | null = null,
 ): Promise<RenewalReads | undefined> {
   if (!isUuid(id)) return undefined;
   const found = await db
@@ -259,12 +261,14 @@ export async function lockSubscriptionForRenewal(
         ORDER BY m.is_default DESC, m.id DESC LIMIT 1)`.as('renewal_method'),
       sql<string | null>`(SELECT o.name FROM organizations o WHERE o.id = ${scope.organizationId})`.as('renewal_organization_name'),
     ])
+    .$if(notice !== null, (query) => query.select(notice!.as('renewal_notice')))
     .where('s.environment_id', '=', scope.environmentId)
     .where('s.id', '=', id)
     .forUpdate()
     .modifyEnd(PREPARED_END)
     .executeTakeFirst();
   if (!found) return undefined;
+  delete (found as { renewal_notice?: unknown }).renewal_notice;
   const { renewal_has_unpaid_invoice: hasUnpaid, renewal_usage: usage, renewal_organization_name: organizationName, ...rest } = found;
   const { renewal_product, renewal_plan, renewal_version, renewal_price, renewal_method, ...row } = rest as typeof rest & RenewalJson;
   return {
