@@ -7,7 +7,17 @@ import { inTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { backoffAfter, DEFAULT_RETRY, type RetryPolicy } from './backoff.compute.js';
 import { JobRunMetrics } from './metrics.js';
-import { claimDueJobs, insertJob, releaseClaimedJobs, releaseRunningJobs, settleJob, type JobRow, type Outcome } from './repo.js';
+import {
+  insertJob,
+  releaseClaimedJobs,
+  releaseRunningJobs,
+  settleAndClaimJobs,
+  settleJob,
+  settleSucceededJobs,
+  type JobRow,
+  type Outcome,
+  type Succeeded,
+} from './repo.js';
 
 export interface JobContext {
   jobId: number;
@@ -49,6 +59,8 @@ export const DEFAULT_POLL_INTERVAL_MS = 1000;
 export const DEFAULT_LEASE_MS = 5 * 60 * 1000;
 const DEFAULT_CONCURRENCY = 4;
 const MAX_ERROR_LENGTH = 4000;
+/** How much of its lease a succeeded job must have left for its outcome to wait for the next claim. */
+const LEASE_MARGIN_MS = 60_000;
 
 function describeError(error: unknown): string {
   const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
@@ -66,6 +78,8 @@ export class JobRunner {
   private readonly running = new Set<Promise<void>>();
   /** Jobs claimed by the polling loop and not started yet: they start as running ones end. */
   private waiting: JobRow[] = [];
+  /** Succeeded attempts of the polling loop not recorded yet: recorded with its next claim, or before it waits idle. */
+  private succeeded: (Succeeded & { name: string })[] = [];
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
   private stopped = false;
@@ -85,12 +99,13 @@ export class JobRunner {
     this.loop = this.poll();
   }
 
-  /** Claims nothing more, gives back the jobs claimed but not started, and waits for the jobs that are running. */
+  /** Claims nothing more, gives back the jobs claimed but not started, waits for the jobs that are running, and records them. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.wake?.();
     await this.loop;
     await Promise.allSettled([...this.running]);
+    await this.recordSucceeded();
   }
 
   /** Runs every job due now by the clock, including those that become due meanwhile (retries), until none is left. */
@@ -136,7 +151,9 @@ export class JobRunner {
         // More may be due: claim again as soon as there is room.
         if (!drained && 2 * this.concurrency - this.running.size - this.waiting.length >= threshold) continue;
       }
-      await this.pause(drained || this.running.size === 0);
+      const idle = drained || this.running.size === 0;
+      if (idle) await this.recordSucceeded();
+      await this.pause(idle);
     }
     await this.giveBack();
   }
@@ -159,7 +176,7 @@ export class JobRunner {
   private startWaiting(): void {
     while (!this.stopped && this.running.size < this.concurrency && this.waiting.length > 0) {
       const job = this.waiting.shift()!;
-      void this.track(this.runOne(job)).finally(() => {
+      void this.track(this.runOne(job, true)).finally(() => {
         this.startWaiting();
         this.wake?.();
       });
@@ -178,15 +195,42 @@ export class JobRunner {
     }
   }
 
-  private claim(limit: number): Promise<JobRow[]> {
+  /** Claims up to `limit` jobs, recording in the same statement the attempts that succeeded since the last claim. */
+  private async claim(limit: number): Promise<JobRow[]> {
     const now = this.options.clock.now();
-    return claimDueJobs(this.options.db, {
+    const done = this.succeeded;
+    this.succeeded = [];
+    const { settled, claimed } = await settleAndClaimJobs(this.options.db, done, {
       names: this.names,
       now,
       limit,
       lockedBy: this.id,
       lockedUntil: new Date(now.getTime() + (this.options.leaseMs ?? DEFAULT_LEASE_MS)),
+    }).catch((error: unknown) => {
+      this.succeeded.unshift(...done);
+      throw error;
     });
+    this.warnTakenOver(done, settled);
+    return claimed;
+  }
+
+  /** Records the succeeded attempts not recorded yet, in one statement. */
+  private async recordSucceeded(): Promise<void> {
+    const done = this.succeeded;
+    this.succeeded = [];
+    if (done.length === 0) return;
+    try {
+      this.warnTakenOver(done, await settleSucceededJobs(this.options.db, done));
+    } catch (err) {
+      this.options.log.error({ err }, 'could not record the outcome of jobs; they run again when their lease ends');
+    }
+  }
+
+  private warnTakenOver(done: (Succeeded & { name: string })[], settled: number[]): void {
+    const recorded = new Set(settled);
+    for (const job of done) {
+      if (!recorded.has(job.id)) this.options.log.warn({ job: job.name, jobId: job.id }, 'a job outlived its lease and was taken over by another runner');
+    }
   }
 
   /** runDue's step: claims up to `concurrency` jobs and runs them all. */
@@ -202,7 +246,11 @@ export class JobRunner {
     return work.finally(() => this.running.delete(work));
   }
 
-  private async runOne(job: JobRow): Promise<void> {
+  /**
+   * Runs a claimed job and records its outcome; `deferred` (the polling loop): a success of a
+   * job that is not recurring, well within its lease, is recorded with the loop's next claim.
+   */
+  private async runOne(job: JobRow, deferred = false): Promise<void> {
     const handler = this.options.handlers[job.name]!;
     const policy = handler.retry ?? DEFAULT_RETRY;
     const log = this.options.log.child({ job: job.name, jobId: job.id, attempt: job.attempts });
@@ -224,9 +272,18 @@ export class JobRunner {
       }
     }
     this.metrics.record(job.name, outcome.state, (performance.now() - started) / 1000);
+    if (deferred && outcome.state === 'succeeded' && !handler.everyMs && this.wellWithinLease(job, outcome.at)) {
+      this.succeeded.push({ id: job.id, attempts: job.attempts, at: outcome.at, name: job.name });
+      return;
+    }
     await this.settle(job, handler, outcome).catch((err: unknown) =>
       log.error({ err }, 'could not record the outcome of a job; it runs again when its lease ends'),
     );
+  }
+
+  /** A minute or more of the job's lease left: its success can wait for the next claim. */
+  private wellWithinLease(job: JobRow, at: Date): boolean {
+    return job.locked_until !== null && job.locked_until.getTime() - at.getTime() > LEASE_MARGIN_MS;
   }
 
   private afterFailure(job: JobRow, policy: RetryPolicy, error: unknown): Exclude<Outcome, { state: 'succeeded' }> {
