@@ -187,6 +187,31 @@ describe('failures', () => {
   });
 });
 
+describe('polling', () => {
+  it('keeps its concurrency busy and records each success once, with a later claim or before it waits', async () => {
+    const name = uniqueId('job');
+    for (let n = 0; n < 25; n++) await enqueueJob(server.database.db, { name, payload: { n } });
+    let running = 0;
+    let most = 0;
+    const handler: JobHandler & { payloads: Record<string, unknown>[] } = {
+      payloads: [],
+      run: async (payload) => {
+        most = Math.max(most, ++running);
+        await new Promise((resolve) => setTimeout(resolve, 5 + Number(payload.n) % 7));
+        running--;
+        handler.payloads.push(payload);
+      },
+    };
+    const jobs = new JobRunner({ db: server.database.db, clock, log: server.app.log, registry: new Registry(), handlers: { [name]: handler }, pollIntervalMs: 20, concurrency: 4 });
+    await jobs.start();
+    await expect.poll(async () => (await jobsNamed(name)).filter((job) => job.state === 'succeeded').length, { timeout: 10_000, interval: 50 }).toBe(25);
+    await jobs.stop();
+    expect(handler.payloads.map((p) => p.n).sort((a, b) => Number(a) - Number(b))).toEqual([...Array(25).keys()]);
+    expect(most).toBeLessThanOrEqual(4);
+    expect((await jobsNamed(name)).every((job) => job.attempts === 1 && job.locked_by === null && job.finished_at !== null)).toBe(true);
+  });
+});
+
 describe('stopping', () => {
   it('waits for a running job, and claims nothing more', async () => {
     const name = uniqueId('job');

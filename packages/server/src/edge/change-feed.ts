@@ -9,7 +9,8 @@
  */
 import type { DatabaseHandle, Db } from '../db/connect.js';
 import { inTransaction, type Executor, type Tx } from '../db/transaction.js';
-import { ENTITLEMENTS_CHANNEL, notifyEntitlementsChanged } from './repo.js';
+import type { RawBuilder } from 'kysely';
+import { ENTITLEMENTS_CHANNEL, entitlementsChangedNotice, notifyEntitlementsChanged } from './repo.js';
 
 export {
   ENTITLEMENTS_CHANNEL,
@@ -116,6 +117,8 @@ export async function withEntitlementChanges<T>(
  */
 export interface EntitlementChanges {
   announce(tx: Executor, environmentId: string, customerId: string): Promise<void>;
+  /** The same announcement as an SQL expression, for a statement of the transaction to carry (one round trip fewer). */
+  notice?(environmentId: string, customerId: string): RawBuilder<unknown>;
   announceEnvironment(tx: Executor, environmentId: string): Promise<void>;
   forget(environmentId: string, customerId: string): void;
   forgetEnvironment(environmentId: string): void;
@@ -124,6 +127,7 @@ export interface EntitlementChanges {
 export function entitlementChangesFor(cache: EntitlementInvalidation): EntitlementChanges {
   return {
     announce: notifyEntitlementsChanged,
+    notice: entitlementsChangedNotice,
     announceEnvironment: notifyEnvironmentEntitlementsChanged,
     forget: (environmentId, customerId) => applyEntitlementChange(cache, { scope: 'customer', environmentId, customerId }),
     forgetEnvironment: (environmentId) => applyEntitlementChange(cache, { scope: 'environment', environmentId }),
@@ -134,6 +138,7 @@ export function entitlementChangesFor(cache: EntitlementInvalidation): Entitleme
 export function entitlementAnnouncer(): EntitlementChanges {
   return {
     announce: notifyEntitlementsChanged,
+    notice: entitlementsChangedNotice,
     announceEnvironment: notifyEnvironmentEntitlementsChanged,
     forget: () => undefined,
     forgetEnvironment: () => undefined,

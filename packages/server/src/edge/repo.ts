@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { PREPARED } from '../db/prepared.js';
 import type { Executor } from '../db/transaction.js';
 
 /** The channel every server process LISTENs on; change-feed.ts describes its payloads. */
@@ -15,7 +16,7 @@ export const ENTITLEMENTS_CHANNEL = 'billow_entitlements';
  * because its next request may arrive before its own notification does.
  */
 export async function notifyEntitlementsChanged(tx: Executor, environmentId: string, customerId: string): Promise<void> {
-  await sql`select ${entitlementsChangedNotice(environmentId, customerId)}`.execute(tx);
+  await sql`${PREPARED} select ${entitlementsChangedNotice(environmentId, customerId)}`.execute(tx);
 }
 
 /** A value (sent as a parameter) or an SQL expression (a column of the statement) that reads as text. */

@@ -32,6 +32,12 @@ import { refusalOf, type PaymentRequest, type PaymentStep } from './payment.js';
 export interface IdempotencyClaim {
   scope: string;
   key: string;
+  /**
+   * The claim names the intent only (the billing engine's renewals and collections): no
+   * Idempotency-Key row of a request exists to keep the answer in, the settled intent is
+   * the answer's one record, and no UPDATE is sent for a row that is not there.
+   */
+  intentOnly?: boolean;
 }
 
 /** What a purchase needs to run again after a crash: its environment and its request. */
@@ -65,7 +71,7 @@ class ChangedWhilePaying extends Error {}
 
 function keepAnswer(claim: IdempotencyClaim | null, status: number): (tx: Tx, result: Record<string, unknown>) => Promise<void> {
   return async (tx, result) => {
-    if (claim) await idempotencyKeys.keepAnswer(tx, claim.scope, claim.key, status, JSON.stringify(result));
+    if (claim && !claim.intentOnly) await idempotencyKeys.keepAnswer(tx, claim.scope, claim.key, status, JSON.stringify(result));
   };
 }
 

@@ -13,15 +13,14 @@ import {
   findFeatures,
   findFeaturesById,
   findPlan,
-  findPlanById,
-  findPrice,
   findProduct,
   findVersion,
-  findVersionById,
   settingsCurrency,
+  subscribedRows,
   toStored,
+  type SubscribedRows,
 } from '../modules/catalog/queries.js';
-import { lockCustomerRow } from '../modules/customers/queries.js';
+import { lockCustomerRow, lockCustomerRowOfSubscription } from '../modules/customers/queries.js';
 import { organizationBlock } from '../modules/tenancy/queries.js';
 import type { StoredPrice } from '../modules/catalog/prices/prices.compute.js';
 import {
@@ -120,6 +119,13 @@ export async function lockCustomer(tx: Tx, environmentId: string, customerId: st
   return customer;
 }
 
+/** The customer of a subscription, locked as lockCustomer locks it, in one query; undefined: no such subscription. */
+export async function lockCustomerOfSubscription(tx: Tx, environmentId: string, subscriptionId: string): Promise<CustomerRow | undefined> {
+  const customer = await lockCustomerRowOfSubscription(tx, environmentId, subscriptionId);
+  if (customer?.archived_at) throw customerMissing();
+  return customer;
+}
+
 export async function assertNotBlocked(tx: Tx, organizationId: string): Promise<void> {
   const org = await organizationBlock(tx, organizationId);
   if (org?.blocked_at) {
@@ -214,14 +220,13 @@ export async function resolveRenewal(
   customer: CustomerRow,
   terms: SubscribedTerms,
   arrears: Record<string, number>,
+  /** The catalog rows, when the caller has read them (null: one is missing); else read here. */
+  read?: SubscribedRows | null,
 ): Promise<ResolvedPurchase> {
-  const [plan, version, priceRow, product] = await Promise.all([
-    findPlanById(tx, terms.plan_id),
-    findVersionById(tx, terms.plan_version_id),
-    findPrice(tx, terms.price_id),
-    findProduct(tx, customer.environment_id, terms.product_id),
-  ]);
-  if (!plan || !version || !priceRow || !product) throw new Error(`the catalog rows of a subscription are missing (price ${terms.price_id})`);
+  const ids = { environmentId: customer.environment_id, productId: terms.product_id, planId: terms.plan_id, versionId: terms.plan_version_id, priceId: terms.price_id };
+  const rows = read === undefined ? await subscribedRows(tx, ids) : (read ?? undefined);
+  if (!rows) throw new Error(`the catalog rows of a subscription are missing (price ${terms.price_id})`);
+  const { plan, version, price: priceRow, product } = rows;
   const price = toStored(priceRow);
   const country = (customer.billing_address as { country?: string } | null)?.country ?? null;
   const quote = quoteOrRefuse({

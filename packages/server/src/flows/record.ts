@@ -7,7 +7,7 @@ import type { InvoicesTable } from '../db/schema.js';
 import type { Tx } from '../db/transaction.js';
 import { DEFAULT_FEE_SCHEDULE, morFee } from '../modules/billing/fees.compute.js';
 import type { Quote } from '../modules/billing/types.js';
-import { recordEvent } from '../modules/events/writer.js';
+import { recordEvents, type EventInput } from '../modules/events/writer.js';
 import { invoiceId as newInvoiceId, licenseKey, orderId as newOrderId } from './ids.js';
 import * as ledger from '../modules/ledger/queries.js';
 import { invoiceWebhookObject, orderWebhookObject } from '../modules/ledger/webhook.js';
@@ -31,6 +31,8 @@ export interface PaidOrderInput {
   chargeRef: string | null;
   /** The period a subscription's invoice bills, when the billing engine issues it (one invoice a period). */
   period?: { start: Date; end: Date };
+  /** The seller's name for the invoice, when the caller has read it (the billing engine, with its locks); else read here. */
+  organizationName?: string | null;
 }
 
 export interface PaidOrder {
@@ -121,7 +123,7 @@ export async function writeInvoice(tx: Tx, r: Recorded, unpaid: Partial<Insertab
     tax_minor: charged.taxMinor,
     total_minor: charged.totalMinor,
     lines: JSON.stringify(charged.lines),
-    seller: JSON.stringify({ name: await ledger.organizationName(tx, scope.organizationId) }),
+    seller: JSON.stringify({ name: r.organizationName !== undefined ? r.organizationName : await ledger.organizationName(tx, scope.organizationId) }),
     buyer: JSON.stringify({ customerId: customer.customer_id, name: customer.name, email: customer.email, billingAddress: customer.billing_address }),
     issued_at: r.now,
     due_at: null,
@@ -226,8 +228,8 @@ export async function writeTimeline(tx: Tx, r: CollectedPayment): Promise<void> 
   );
 }
 
-/** order.created, invoice.created and invoice.paid. */
-async function announce(tx: Tx, r: Recorded, order: ledger.OrderRow): Promise<void> {
+/** order.created, invoice.created and invoice.paid, then `after` (events of the caller's), in one insert. */
+async function announce(tx: Tx, r: Recorded, order: ledger.OrderRow, after: EventInput[]): Promise<void> {
   const { scope, customer, purchase, charged } = r;
   const eventBase = { environmentId: scope.environmentId, organizationId: scope.organizationId, at: r.now };
   const orderObject = orderWebhookObject(
@@ -235,7 +237,6 @@ async function announce(tx: Tx, r: Recorded, order: ledger.OrderRow): Promise<vo
     { customer, product: purchase.product, plan: purchase.plan, version: purchase.version },
     scope.organizationId,
   );
-  await recordEvent(tx, { ...eventBase, type: 'order.created', data: orderObject });
   const invoice = {
     id: r.invoiceId,
     status: 'PAID' as const,
@@ -249,8 +250,12 @@ async function announce(tx: Tx, r: Recorded, order: ledger.OrderRow): Promise<vo
   };
   const parts = { customer, product: purchase.product, subscriptionId: r.subscriptionId };
   const invoiceObject = invoiceWebhookObject(invoice, parts, scope.organizationId);
-  await recordEvent(tx, { ...eventBase, type: 'invoice.created', data: { ...invoiceObject, status: 'OPEN', paid_at: null } });
-  await recordEvent(tx, { ...eventBase, type: 'invoice.paid', data: invoiceObject, previousAttributes: { status: 'OPEN', paid_at: null } });
+  await recordEvents(tx, [
+    { ...eventBase, type: 'order.created', data: orderObject },
+    { ...eventBase, type: 'invoice.created', data: { ...invoiceObject, status: 'OPEN', paid_at: null } },
+    { ...eventBase, type: 'invoice.paid', data: invoiceObject, previousAttributes: { status: 'OPEN', paid_at: null } },
+    ...after,
+  ]);
 }
 
 /** The columns that tie a billing engine's invoice to its subscription and period. */
@@ -268,9 +273,10 @@ export function recordedOf(input: PaidOrderInput): Recorded {
 /**
  * A paid purchase, recorded in the caller's transaction: a COMPLETE order, its
  * PAID invoice, the CHARGE transaction (when money moved), license keys when
- * the plan issues them, the order's timeline, and the business events.
+ * the plan issues them, the order's timeline, and the business events (followed by
+ * `after`, the caller's own, written in the same statement).
  */
-export async function recordPaidOrder(tx: Tx, input: PaidOrderInput): Promise<PaidOrder> {
+export async function recordPaidOrder(tx: Tx, input: PaidOrderInput, after: EventInput[] = []): Promise<PaidOrder> {
   const recorded = recordedOf(input);
   const order = await writeOrder(tx, recorded);
   await writeInvoice(tx, recorded, periodFields(input, 1));
@@ -280,6 +286,6 @@ export async function recordPaidOrder(tx: Tx, input: PaidOrderInput): Promise<Pa
   const licenseIds = input.isRenewal ? [] : await issueLicense(tx, recorded);
   if (input.customer.currency === null) await ledger.setCustomerCurrency(tx, input.customer.id, input.charged.currency);
   await writeTimeline(tx, recorded);
-  await announce(tx, recorded, order);
+  await announce(tx, recorded, order, after);
   return { chargeId, orderId: recorded.orderId, invoiceId: recorded.invoiceId, licenseIds };
 }

@@ -4,3 +4,4 @@ export { findFeature, findFeatures, findFeaturesById } from './features/repo.js'
 export { filesOf, findPlan, findPlanById, findVersion, findVersionById } from './plans/repo.js';
 export { enabledPrice, findPrice, listPrices, toStored } from './prices/repo.js';
 export { findProduct, imagesOf, settingsCurrency, type ProductImageRow } from './products/repo.js';
+export { subscribedRows, subscribedRowsFromJson, type SubscribedRows } from './repo.js';

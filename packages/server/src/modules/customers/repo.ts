@@ -1,3 +1,4 @@
+import { PREPARED_END } from '../../db/prepared.js';
 import type { Executor } from '../../db/transaction.js';
 import type { CustomersTable } from '../../db/schema.js';
 import { containsPattern } from '../../db/search.js';
@@ -165,6 +166,18 @@ export async function lockCustomerRow(db: Executor, environmentId: string, custo
     .where('environment_id', '=', environmentId)
     .where('customer_id', '=', customerId)
     .forUpdate()
+    .executeTakeFirst();
+}
+
+/** The customer of a subscription, locked (the subscription's customer never changes); undefined: no such subscription. */
+export async function lockCustomerRowOfSubscription(db: Executor, environmentId: string, subscriptionId: string): Promise<CustomerRow | undefined> {
+  return db
+    .selectFrom('customers')
+    .selectAll()
+    .where('environment_id', '=', environmentId)
+    .where('id', '=', (eb) => eb.selectFrom('subscriptions').select('customer_id').where('environment_id', '=', environmentId).where('id', '=', subscriptionId))
+    .forUpdate()
+    .modifyEnd(PREPARED_END)
     .executeTakeFirst();
 }
 

@@ -1,34 +1,53 @@
 import { sql } from 'kysely';
+import { PREPARED } from '../../db/prepared.js';
 import type { Executor } from '../../db/transaction.js';
 
+export interface EventRowInput {
+  id: string;
+  environmentId: string;
+  organizationId: string;
+  type: string;
+  payload: Record<string, unknown>;
+  /** The id of the event's object: its deliveries to one endpoint go in order. */
+  orderingKey: string | null;
+  at: Date;
+}
+
+export async function insertEvent(db: Executor, row: EventRowInput): Promise<void> {
+  await insertEvents(db, [row]);
+}
+
+/** Events in one statement up to which it is prepared (db/prepared.ts). */
+const PREPARED_ROWS = 8;
+
 /**
- * Writes an event and, in the same statement, one pending webhook delivery for each
- * enabled endpoint of its environment subscribed to its type (decision 0031): an event
- * is never committed without its deliveries, and costs no extra round trip.
+ * Several events in one statement, in the order given (their `seq` follows it), and,
+ * in the same statement, one pending webhook delivery for each enabled endpoint of an
+ * event's environment subscribed to its type (decision 0031): an event is never
+ * committed without its deliveries, and costs no extra round trip.
  */
-export async function insertEvent(
-  db: Executor,
-  row: {
-    id: string;
-    environmentId: string;
-    organizationId: string;
-    type: string;
-    payload: Record<string, unknown>;
-    /** The id of the event's object: its deliveries to one endpoint go in order. */
-    orderingKey: string | null;
-    at: Date;
-  },
-): Promise<void> {
-  await sql`
-    WITH event AS (
+export async function insertEvents(db: Executor, rows: EventRowInput[]): Promise<void> {
+  if (rows.length === 0) return;
+  const values = sql.join(
+    rows.map(
+      (row) =>
+        sql`(${row.id}::uuid, ${row.environmentId}::uuid, ${row.organizationId}::uuid, ${row.type}, ${JSON.stringify(row.payload)}::json, ${row.at}::timestamptz, ${row.orderingKey}::text)`,
+    ),
+  );
+  // A transaction's events are a few, in forms fixed by the code: prepared. Batches of more are not.
+  const prepared = rows.length <= PREPARED_ROWS ? PREPARED : sql``;
+  await sql`${prepared}
+    WITH input (id, environment_id, organization_id, type, payload, created_at, ordering_key) AS (VALUES ${values}),
+    event AS (
       INSERT INTO events (id, environment_id, organization_id, type, payload, created_at)
-      VALUES (${row.id}, ${row.environmentId}, ${row.organizationId}, ${row.type}, ${JSON.stringify(row.payload)}, ${row.at})
-      RETURNING id, seq, environment_id
+      SELECT id, environment_id, organization_id, type, payload, created_at FROM input
+      RETURNING id, seq, environment_id, type
     )
     INSERT INTO webhook_deliveries (id, environment_id, endpoint_id, event_id, event_seq, event_type, ordering_key, status)
-    SELECT gen_random_uuid(), event.environment_id, endpoint.id, event.id, event.seq, ${row.type}, ${row.orderingKey}, 'pending'
+    SELECT gen_random_uuid(), event.environment_id, endpoint.id, event.id, event.seq, event.type, input.ordering_key, 'pending'
     FROM event
+    JOIN input ON input.id = event.id
     JOIN webhook_endpoints endpoint ON endpoint.environment_id = event.environment_id
-    WHERE endpoint.enabled AND (endpoint.event_types IS NULL OR ${row.type} = ANY (endpoint.event_types))
+    WHERE endpoint.enabled AND (endpoint.event_types IS NULL OR event.type = ANY (endpoint.event_types))
   `.execute(db);
 }

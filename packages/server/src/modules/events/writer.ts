@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/transaction.js';
 import { camelToSnake, renameKeysDeep } from '../../lib/casing.js';
 import { newId } from '../../lib/crypto.js';
-import { insertEvent } from './repo.js';
+import { insertEvent, insertEvents, type EventRowInput } from './repo.js';
 
 /** The `object` of an event's data where it is not the event type's first word. */
 const OBJECT_KINDS: Record<string, string> = {
@@ -63,6 +63,19 @@ export interface EventInput {
  * the `webhook-id` of every delivery of it.
  */
 export async function recordEvent(tx: Executor, event: EventInput): Promise<string> {
+  const row = eventRow(event);
+  await insertEvent(tx, row);
+  return row.id;
+}
+
+/** Several events in one statement, in the order given; returns their ids. */
+export async function recordEvents(tx: Executor, events: EventInput[]): Promise<string[]> {
+  const rows = events.map(eventRow);
+  await insertEvents(tx, rows);
+  return rows.map((row) => row.id);
+}
+
+function eventRow(event: EventInput): EventRowInput {
   const id = newId();
   const fields = snakeCaseKeys(event.data) as Record<string, unknown>;
   const object: Record<string, unknown> = {};
@@ -72,7 +85,7 @@ export async function recordEvent(tx: Executor, event: EventInput): Promise<stri
   if (object.organization === undefined) object.organization = event.organizationId;
   const data: Record<string, unknown> = { object };
   if (event.previousAttributes !== undefined) data.previous_attributes = snakeCaseKeys(event.previousAttributes);
-  await insertEvent(tx, {
+  return {
     id,
     environmentId: event.environmentId,
     organizationId: event.organizationId,
@@ -80,6 +93,5 @@ export async function recordEvent(tx: Executor, event: EventInput): Promise<stri
     payload: { id, type: event.type, created_at: eventTimestamp(event.at), data },
     orderingKey: object.id === undefined || object.id === null ? null : String(object.id),
     at: event.at,
-  });
-  return id;
+  };
 }

@@ -1,3 +1,4 @@
+import { PREPARED_END } from '../../db/prepared.js';
 import type { Insertable, Selectable } from 'kysely';
 import type { Executor, Tx } from '../../db/transaction.js';
 import type { PaymentIntentsTable } from '../../db/schema.js';
@@ -7,7 +8,7 @@ export const ONE_PROCESSING_INDEX = 'payment_intents_one_processing';
 export const IDEMPOTENCY_INDEX = 'payment_intents_idempotency';
 
 export async function insertIntent(db: Executor, row: Insertable<PaymentIntentsTable>): Promise<IntentRow> {
-  return db.insertInto('payment_intents').values(row).returningAll().executeTakeFirstOrThrow();
+  return db.insertInto('payment_intents').values(row).returningAll().modifyEnd(PREPARED_END).executeTakeFirstOrThrow();
 }
 
 export async function findIntent(db: Executor, id: string): Promise<IntentRow | undefined> {
@@ -21,6 +22,7 @@ export async function intentOfIdempotencyKey(db: Executor, scope: string, key: s
     .selectAll()
     .where('idempotency_scope', '=', scope)
     .where('idempotency_key', '=', key)
+    .modifyEnd(PREPARED_END)
     .executeTakeFirst();
 }
 
@@ -49,6 +51,7 @@ export async function settleIntent(
     .where('id', '=', id)
     .where('status', '=', 'processing')
     .returning('id')
+    .modifyEnd(PREPARED_END)
     .executeTakeFirst();
   return settled !== undefined;
 }

@@ -1,6 +1,8 @@
-import { sql, type Selectable } from 'kysely';
+import { PREPARED_END } from '../../db/prepared.js';
+import { sql, type QueryCreator, type Selectable } from 'kysely';
+import { rowFromJson } from '../../db/json-rows.js';
 import type { Executor } from '../../db/transaction.js';
-import type { JobState, JobsTable } from '../../db/schema.js';
+import type { Database, JobState, JobsTable } from '../../db/schema.js';
 
 export type JobRow = Selectable<JobsTable>;
 
@@ -55,12 +57,8 @@ export interface Claim {
   lockedUntil: Date;
 }
 
-/**
- * Takes up to `limit` jobs due at `now`, and running jobs whose lease ran out (their
- * process died), for this runner: SKIP LOCKED lets runners claim side by side, never the same job.
- */
-export async function claimDueJobs(db: Executor, claim: Claim): Promise<JobRow[]> {
-  if (claim.names.length === 0) return [];
+/** The claim's UPDATE, on `db` or inside a WITH. */
+function claimQuery(db: QueryCreator<Database>, claim: Claim) {
   return db
     .updateTable('jobs')
     .set((eb) => ({
@@ -86,14 +84,87 @@ export async function claimDueJobs(db: Executor, claim: Claim): Promise<JobRow[]
         .forUpdate()
         .skipLocked(),
     )
-    .returningAll()
-    .execute();
+    .returningAll();
+}
+
+/**
+ * Takes up to `limit` jobs due at `now`, and running jobs whose lease ran out (their
+ * process died), for this runner: SKIP LOCKED lets runners claim side by side, never the same job.
+ */
+export async function claimDueJobs(db: Executor, claim: Claim): Promise<JobRow[]> {
+  if (claim.names.length === 0) return [];
+  return claimQuery(db, claim).modifyEnd(PREPARED_END).execute();
+}
+
+/** A job whose attempt succeeded, to be recorded as settleJob records it. */
+export interface Succeeded {
+  id: number;
+  attempts: number;
+  at: Date;
+}
+
+const JOB_TIMESTAMPS = ['run_at', 'locked_until', 'created_at', 'finished_at'] as const;
+
+/** The UPDATE that records succeeded attempts (fenced as settleJob), on `db` or inside a WITH. */
+function settleSucceededQuery(db: QueryCreator<Database>, done: Succeeded[]) {
+  return db
+    .updateTable('jobs')
+    .from(
+      sql<{ id: number; attempts: number; at: Date }>`(SELECT * FROM unnest(${done.map((d) => d.id)}::bigint[], ${done.map((d) => d.attempts)}::int[], ${done.map((d) => d.at)}::timestamptz[]) AS u(id, attempts, at))`.as('d'),
+    )
+    .set({ state: 'succeeded', locked_by: null, locked_until: null, finished_at: sql`d.at` })
+    .whereRef('jobs.id', '=', sql.ref('d.id'))
+    .whereRef('jobs.attempts', '=', sql.ref('d.attempts'))
+    .where('jobs.state', '=', 'running')
+    .returning('jobs.id');
+}
+
+/** Records succeeded attempts in one statement; returns the ids recorded (the others were taken over: their lease ran out). */
+export async function settleSucceededJobs(db: Executor, done: Succeeded[]): Promise<number[]> {
+  if (done.length === 0) return [];
+  const rows = await settleSucceededQuery(db, done).modifyEnd(PREPARED_END).execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * settleSucceededJobs and claimDueJobs in one statement (one round trip and one commit
+ * fewer a batch). The jobs settled are running under this runner's lease, which the
+ * claim's condition (a lease that ran out) excludes: no row is changed twice.
+ */
+export async function settleAndClaimJobs(db: Executor, done: Succeeded[], claim: Claim): Promise<{ settled: number[]; claimed: JobRow[] }> {
+  if (done.length === 0) return { settled: [], claimed: await claimDueJobs(db, claim) };
+  const row = await db
+    .with('settled', (qc) => settleSucceededQuery(qc, done))
+    // The claim reads only the jobs table: the first WITH's name is of no use to it.
+    .with('claimed', (qc) => claimQuery(qc as unknown as QueryCreator<Database>, { ...claim, names: claim.names.length > 0 ? claim.names : [''] }))
+    .selectNoFrom([
+      sql<number[]>`(SELECT coalesce(array_agg(id), '{}') FROM settled)`.as('settled'),
+      sql<Record<string, unknown>[]>`(SELECT coalesce(jsonb_agg(to_jsonb(c)), '[]'::jsonb) FROM claimed c)`.as('claimed'),
+    ])
+    .modifyEnd(PREPARED_END)
+    .executeTakeFirstOrThrow();
+  return { settled: row.settled.map(Number), claimed: row.claimed.map((job) => rowFromJson<JobRow>(job, JOB_TIMESTAMPS)!) };
 }
 
 /** Makes every running job claimable at once: for a database no other process can be using. */
 export async function releaseRunningJobs(db: Executor, now: Date): Promise<number> {
   const result = await db.updateTable('jobs').set({ locked_until: now }).where('state', '=', 'running').executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/**
+ * Jobs this runner claimed but never started, back in the queue, their attempt not counted;
+ * a job that another runner took over meanwhile (its lease ran out) is left alone.
+ */
+export async function releaseClaimedJobs(db: Executor, jobs: Pick<JobRow, 'id'>[], lockedBy: string): Promise<void> {
+  if (jobs.length === 0) return;
+  await db
+    .updateTable('jobs')
+    .set((eb) => ({ state: 'pending', attempts: eb('attempts', '-', 1), locked_by: null, locked_until: null }))
+    .where('id', 'in', jobs.map((job) => job.id))
+    .where('state', '=', 'running')
+    .where('locked_by', '=', lockedBy)
+    .execute();
 }
 
 export type Outcome =
@@ -118,6 +189,7 @@ export async function settleJob(db: Executor, job: Pick<JobRow, 'id' | 'attempts
     .where('id', '=', job.id)
     .where('attempts', '=', job.attempts)
     .where('state', '=', 'running')
+    .modifyEnd(PREPARED_END)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

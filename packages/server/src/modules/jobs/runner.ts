@@ -7,8 +7,17 @@ import { inTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { backoffAfter, DEFAULT_RETRY, type RetryPolicy } from './backoff.compute.js';
 import { JobRunMetrics } from './metrics.js';
-import { claimDueJobs, insertJob, releaseRunningJobs, settleJob, type JobRow, type Outcome } from './repo.js';
-import { WakeUp } from '../../lib/wake-up.js';
+import {
+  insertJob,
+  releaseClaimedJobs,
+  releaseRunningJobs,
+  settleAndClaimJobs,
+  settleJob,
+  settleSucceededJobs,
+  type JobRow,
+  type Outcome,
+  type Succeeded,
+} from './repo.js';
 
 export interface JobContext {
   jobId: number;
@@ -50,6 +59,8 @@ export const DEFAULT_POLL_INTERVAL_MS = 1000;
 export const DEFAULT_LEASE_MS = 5 * 60 * 1000;
 const DEFAULT_CONCURRENCY = 4;
 const MAX_ERROR_LENGTH = 4000;
+/** How much of its lease a succeeded job must have left for its outcome to wait for the next claim. */
+const LEASE_MARGIN_MS = 60_000;
 
 function describeError(error: unknown): string {
   const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
@@ -65,8 +76,12 @@ export class JobRunner {
   private readonly names: string[];
   private readonly metrics: JobRunMetrics;
   private readonly running = new Set<Promise<void>>();
+  /** Jobs claimed by the polling loop and not started yet: they start as running ones end. */
+  private waiting: JobRow[] = [];
+  /** Succeeded attempts of the polling loop not recorded yet: recorded with its next claim, or before it waits idle. */
+  private succeeded: (Succeeded & { name: string })[] = [];
   private loop: Promise<void> | null = null;
-  private readonly wakeUp = new WakeUp();
+  private wake: (() => void) | null = null;
   private stopped = false;
 
   constructor(private readonly options: JobRunnerOptions) {
@@ -84,12 +99,13 @@ export class JobRunner {
     this.loop = this.poll();
   }
 
-  /** Claims nothing more, and waits for the jobs that are running. */
+  /** Claims nothing more, gives back the jobs claimed but not started, waits for the jobs that are running, and records them. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.wakeUp.wake();
+    this.wake?.();
     await this.loop;
     await Promise.allSettled([...this.running]);
+    await this.recordSucceeded();
   }
 
   /** Runs every job due now by the clock, including those that become due meanwhile (retries), until none is left. */
@@ -106,32 +122,121 @@ export class JobRunner {
     }
   }
 
+  private get concurrency(): number {
+    return this.options.concurrency ?? DEFAULT_CONCURRENCY;
+  }
+
+  /**
+   * Keeps `concurrency` jobs running, and up to as many more claimed and waiting: a job that
+   * ends starts a waiting one at once, and the loop claims again once half of the jobs in
+   * hand have started (one claim per half a concurrency of jobs, none run late by a batch's
+   * slowest job). With nothing due it looks again after the poll interval, or when a job
+   * ends (which may have queued more).
+   */
   private async poll(): Promise<void> {
+    const threshold = Math.ceil(this.concurrency / 2);
     while (!this.stopped) {
-      let ran = 0;
-      try {
-        ran = await this.runBatch();
-      } catch (err) {
-        this.options.log.error({ err }, 'could not claim jobs');
+      const room = 2 * this.concurrency - this.running.size - this.waiting.length;
+      let drained = false;
+      if (room >= threshold) {
+        try {
+          const claimed = await this.claim(room);
+          drained = claimed.length < room;
+          this.waiting.push(...claimed);
+        } catch (err) {
+          this.options.log.error({ err }, 'could not claim jobs');
+          drained = true;
+        }
+        this.startWaiting();
+        // More may be due: claim again as soon as there is room.
+        if (!drained && 2 * this.concurrency - this.running.size - this.waiting.length >= threshold) continue;
       }
-      if (ran === 0) await this.pause();
+      const idle = drained || this.running.size === 0;
+      if (idle) await this.recordSucceeded();
+      await this.pause(idle);
+    }
+    await this.giveBack();
+  }
+
+  /** Waits for a job to end, or for the poll interval when `idle` (nothing more was due). */
+  private pause(idle: boolean): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = idle ? setTimeout(() => this.wake?.(), this.options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS) : null;
+      timer?.unref();
+      this.wake = () => {
+        if (timer) clearTimeout(timer);
+        this.wake = null;
+        resolve();
+      };
+    });
+  }
+
+  /** Starts waiting jobs while fewer than `concurrency` run. */
+  private startWaiting(): void {
+    while (!this.stopped && this.running.size < this.concurrency && this.waiting.length > 0) {
+      const job = this.waiting.shift()!;
+      void this.track(this.runOne(job, true)).finally(() => {
+        this.startWaiting();
+        this.wake?.();
+      });
     }
   }
 
-  private pause(): Promise<void> {
-    return this.wakeUp.sleep(this.options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, this.stopped);
+  /** Jobs claimed but not started when the runner stops go back to the queue as they were. */
+  private async giveBack(): Promise<void> {
+    const jobs = this.waiting;
+    this.waiting = [];
+    if (jobs.length === 0) return;
+    try {
+      await releaseClaimedJobs(this.options.db, jobs, this.id);
+    } catch (err) {
+      this.options.log.error({ err }, 'could not give back claimed jobs; they run again when their lease ends');
+    }
   }
 
-  private async runBatch(): Promise<number> {
-    if (this.stopped) return 0;
+  /** Claims up to `limit` jobs, recording in the same statement the attempts that succeeded since the last claim. */
+  private async claim(limit: number): Promise<JobRow[]> {
     const now = this.options.clock.now();
-    const jobs = await claimDueJobs(this.options.db, {
+    const done = this.succeeded;
+    this.succeeded = [];
+    const { settled, claimed } = await settleAndClaimJobs(this.options.db, done, {
       names: this.names,
       now,
-      limit: this.options.concurrency ?? DEFAULT_CONCURRENCY,
+      limit,
       lockedBy: this.id,
       lockedUntil: new Date(now.getTime() + (this.options.leaseMs ?? DEFAULT_LEASE_MS)),
+    }).catch((error: unknown) => {
+      this.succeeded.unshift(...done);
+      throw error;
     });
+    this.warnTakenOver(done, settled);
+    return claimed;
+  }
+
+  /** Records the succeeded attempts not recorded yet, in one statement. */
+  private async recordSucceeded(): Promise<void> {
+    const done = this.succeeded;
+    this.succeeded = [];
+    if (done.length === 0) return;
+    try {
+      this.warnTakenOver(done, await settleSucceededJobs(this.options.db, done));
+    } catch (err) {
+      this.options.log.error({ err }, 'could not record the outcome of jobs; they run again when their lease ends');
+    }
+  }
+
+  private warnTakenOver(done: (Succeeded & { name: string })[], settled: number[]): void {
+    const recorded = new Set(settled);
+    for (const job of done) {
+      if (!recorded.has(job.id)) this.options.log.warn({ job: job.name, jobId: job.id }, 'a job outlived its lease and was taken over by another runner');
+    }
+  }
+
+  /** runDue's step: claims up to `concurrency` jobs and runs them all. */
+  private async runBatch(): Promise<number> {
+    if (this.stopped) return 0;
+    const jobs = await this.claim(this.concurrency);
     await Promise.all(jobs.map((job) => this.track(this.runOne(job))));
     return jobs.length;
   }
@@ -141,7 +246,11 @@ export class JobRunner {
     return work.finally(() => this.running.delete(work));
   }
 
-  private async runOne(job: JobRow): Promise<void> {
+  /**
+   * Runs a claimed job and records its outcome; `deferred` (the polling loop): a success of a
+   * job that is not recurring, well within its lease, is recorded with the loop's next claim.
+   */
+  private async runOne(job: JobRow, deferred = false): Promise<void> {
     const handler = this.options.handlers[job.name]!;
     const policy = handler.retry ?? DEFAULT_RETRY;
     const log = this.options.log.child({ job: job.name, jobId: job.id, attempt: job.attempts });
@@ -163,9 +272,18 @@ export class JobRunner {
       }
     }
     this.metrics.record(job.name, outcome.state, (performance.now() - started) / 1000);
+    if (deferred && outcome.state === 'succeeded' && !handler.everyMs && this.wellWithinLease(job, outcome.at)) {
+      this.succeeded.push({ id: job.id, attempts: job.attempts, at: outcome.at, name: job.name });
+      return;
+    }
     await this.settle(job, handler, outcome).catch((err: unknown) =>
       log.error({ err }, 'could not record the outcome of a job; it runs again when its lease ends'),
     );
+  }
+
+  /** A minute or more of the job's lease left: its success can wait for the next claim. */
+  private wellWithinLease(job: JobRow, at: Date): boolean {
+    return job.locked_until !== null && job.locked_until.getTime() - at.getTime() > LEASE_MARGIN_MS;
   }
 
   private afterFailure(job: JobRow, policy: RetryPolicy, error: unknown): Exclude<Outcome, { state: 'succeeded' }> {

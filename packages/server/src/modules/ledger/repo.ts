@@ -1,3 +1,4 @@
+import { PREPARED_END } from '../../db/prepared.js';
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Executor } from '../../db/transaction.js';
 import type {
@@ -268,7 +269,7 @@ export async function paymentMethodsByIds(db: Executor, ids: (number | null)[]):
 }
 
 export async function organizationName(db: Executor, organizationId: string): Promise<string | null> {
-  const row = await db.selectFrom('organizations').select('name').where('id', '=', organizationId).executeTakeFirst();
+  const row = await db.selectFrom('organizations').select('name').where('id', '=', organizationId).modifyEnd(PREPARED_END).executeTakeFirst();
   return row?.name ?? null;
 }
 
@@ -292,15 +293,15 @@ export async function usdVolumeReached(db: Executor, environmentId: string, thre
 }
 
 export async function insertOrder(db: Executor, row: Insertable<OrdersTable>): Promise<OrderRow> {
-  return db.insertInto('orders').values(row).returningAll().executeTakeFirstOrThrow();
+  return db.insertInto('orders').values(row).returningAll().modifyEnd(PREPARED_END).executeTakeFirstOrThrow();
 }
 
 export async function insertInvoice(db: Executor, row: Insertable<InvoicesTable>): Promise<void> {
-  await db.insertInto('invoices').values(row).execute();
+  await db.insertInto('invoices').values(row).modifyEnd(PREPARED_END).execute();
 }
 
 export async function insertTransaction(db: Executor, row: Insertable<TransactionsTable>): Promise<void> {
-  await db.insertInto('transactions').values(row).execute();
+  await db.insertInto('transactions').values(row).modifyEnd(PREPARED_END).execute();
 }
 
 export async function insertLicense(db: Executor, row: Insertable<LicensesTable>): Promise<void> {
@@ -308,7 +309,7 @@ export async function insertLicense(db: Executor, row: Insertable<LicensesTable>
 }
 
 export async function insertOrderEvents(db: Executor, rows: Insertable<OrderEventsTable>[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('order_events').values(rows).execute();
+  if (rows.length > 0) await db.insertInto('order_events').values(rows).modifyEnd(PREPARED_END).execute();
 }
 
 /** A customer's currency is set by their first purchase. */

@@ -1,3 +1,4 @@
+import { PREPARED_END } from '../../db/prepared.js';
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/transaction.js';
 import type { CustomersTable, PaymentMethodsTable } from '../../db/schema.js';
@@ -106,6 +107,7 @@ export async function findUsableMethod(
     .orderBy('is_default', 'desc')
     .orderBy('id', 'desc')
     .limit(1)
+    .modifyEnd(PREPARED_END)
     .executeTakeFirst();
 }
 

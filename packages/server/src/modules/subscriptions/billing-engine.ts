@@ -20,8 +20,8 @@ import type { StoredRequest } from '../../flows/pipeline.js';
 import type { IntentRow } from '../intents/queries.js';
 import { collectInvoice, type CollectionResult } from './collection.js';
 import { invoiceNotFound } from './errors.js';
-import { endSubscription, environmentScope, expirePendingChange } from './lifecycle.js';
-import { renewSubscription, type EngineDeps } from './renewal.js';
+import { endSubscription, environmentScope, expirePendingChange, type EnvironmentScope } from './lifecycle.js';
+import { renewSubscription, type EngineDeps, type RenewedState } from './renewal.js';
 import * as repo from './repo.js';
 
 export interface BillingEngineOptions {
@@ -47,6 +47,7 @@ function timed(row: repo.SubscriptionRow) {
 
 export class BillingEngine {
   private readonly deps: EngineDeps;
+  private readonly scopes = new Map<string, EnvironmentScope>();
 
   constructor(private readonly options: BillingEngineOptions) {
     this.deps = {
@@ -55,12 +56,16 @@ export class BillingEngine {
       announce: async (tx, environmentId, customerId) => {
         await options.changes?.announce(tx, environmentId, customerId);
       },
+      notice: options.changes?.notice ? (environmentId, customerId) => options.changes!.notice!(environmentId, customerId) : undefined,
     };
   }
 
-  /** What falls due first for the subscription by `at`, with the unpaid invoice a dunning attempt is for. */
-  async nextItem(db: Executor, row: repo.SubscriptionRow, at: Date): Promise<{ item: DueItem; invoice?: InvoiceRow } | null> {
-    const unpaid = unpaidOf(await unpaidInvoicesOf(db, [row.id]));
+  /**
+   * What falls due first for the subscription by `at`, with the unpaid invoice a dunning attempt
+   * is for; `hasUnpaidInvoice` false (read with the row) spares the look at its invoices.
+   */
+  async nextItem(db: Executor, row: repo.SubscriptionRow, at: Date, hasUnpaidInvoice = true): Promise<{ item: DueItem; invoice?: InvoiceRow } | null> {
+    const unpaid = unpaidOf(hasUnpaidInvoice ? await unpaidInvoicesOf(db, [row.id]) : []);
     const item = nextDueItem(timed(row), unpaid.next, at);
     if (!item) return null;
     return item.kind === 'collect' ? { item, invoice: unpaid.byId.get(item.invoiceId)! } : { item };
@@ -69,21 +74,33 @@ export class BillingEngine {
   /**
    * Runs one item of the subscription; `clock` gives the time it happens at. False when
    * it was not for now (done meanwhile, or another payment of the customer under way).
+   * `customerId`, the seller's identifier of its customer, when the caller has read it.
    */
   async runItem(row: repo.SubscriptionRow, due: { item: DueItem; invoice?: InvoiceRow }, clock: Clock): Promise<boolean> {
-    const scope = await environmentScope(this.options.db, row.environment_id);
+    return (await this.run(row, due, clock)) !== false;
+  }
+
+  /** runItem, telling what a renewal left (for catchUp's next look) when it ran one. */
+  private async run(
+    row: repo.SubscriptionRow,
+    due: { item: DueItem; invoice?: InvoiceRow },
+    clock: Clock,
+    customerId?: string,
+  ): Promise<false | { renewed?: RenewedState }> {
+    const scope = await this.scopeOf(row.environment_id);
     const { item } = due;
+    const ran: { renewed?: RenewedState } = {};
     try {
       if (item.kind === 'end') await this.endScheduled(row, item.at);
       else if (item.kind === 'collect') await collectInvoice(this.deps, clock, scope, due.invoice!, { kind: 'due', at: item.at });
-      else await renewSubscription(this.deps, clock, scope, row.id, { kind: item.kind, at: item.at });
+      else await renewSubscription(this.deps, clock, scope, row.id, { kind: item.kind, at: item.at }, (state) => (ran.renewed = state));
     } catch (error) {
       if (error instanceof ApiError && NOT_NOW.has(error.code)) return false;
       throw error;
     } finally {
-      await this.forget(row);
+      await this.forget(row, customerId);
     }
-    return true;
+    return ran;
   }
 
   /**
@@ -93,10 +110,15 @@ export class BillingEngine {
   async catchUp(subscriptionId: string, limit = 100): Promise<number> {
     let ran = 0;
     while (ran < limit) {
-      const row = await repo.findSubscriptionById(this.options.db, subscriptionId);
-      const due = row ? await this.nextItem(this.options.db, row, this.options.clock.now()) : null;
-      if (!row || !due || !(await this.runItem(row, due, this.options.clock))) break;
+      // One query: the row, its customer's identifier, and whether its invoices need a look.
+      const state = await repo.billingStateOf(this.options.db, subscriptionId);
+      const due = state ? await this.nextItem(this.options.db, state.row, this.options.clock.now(), state.hasUnpaidInvoice) : null;
+      const outcome = state && due ? await this.run(state.row, due, this.options.clock, state.customerId) : false;
+      if (!outcome) break;
       ran++;
+      // A renewal that left nothing due (its next period ends later, no invoice unpaid) needs no second look.
+      const renewed = outcome.renewed;
+      if (renewed && !renewed.hasUnpaidInvoice && !nextDueItem(timed(renewed.row), null, this.options.clock.now())) break;
     }
     return ran;
   }
@@ -178,8 +200,18 @@ export class BillingEngine {
   }
 
   /** This process reads its own change at once; other processes hear of it through the change feed. */
-  private async forget(row: repo.SubscriptionRow): Promise<void> {
+  private async forget(row: repo.SubscriptionRow, customerId?: string): Promise<void> {
     if (!this.options.changes) return;
-    this.options.changes.forget(row.environment_id, await repo.customerIdOf(this.options.db, row.customer_id));
+    this.options.changes.forget(row.environment_id, customerId ?? (await repo.customerIdOf(this.options.db, row.customer_id)));
+  }
+
+  /** The environment's scope, read once a process: an environment's organization and kind never change. */
+  private async scopeOf(environmentId: string): Promise<EnvironmentScope> {
+    let scope = this.scopes.get(environmentId);
+    if (!scope) {
+      scope = await environmentScope(this.options.db, environmentId);
+      this.scopes.set(environmentId, scope);
+    }
+    return scope;
   }
 }

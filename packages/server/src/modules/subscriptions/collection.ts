@@ -116,7 +116,7 @@ export function collectInvoice(deps: EngineDeps, clock: Clock, scope: PurchaseSc
   return purchaseTwoPhase<CollectionResult>(deps.db, clock, {
     kind: 'invoice_payment',
     request: { scope, body: { invoiceId: invoice.id, trigger: trigger.kind, at: trigger.kind === 'due' ? trigger.at.toISOString() : null } },
-    idempotency: { scope: `invoice:${scope.environmentId}`, key: `${invoice.id}:${invoice.attempt_count + 1}` },
+    idempotency: { scope: `invoice:${scope.environmentId}`, key: `${invoice.id}:${invoice.attempt_count + 1}`, intentOnly: true },
     status: 200,
     run: (step) => collectWith(deps, clock, scope.environmentId, invoice.id, trigger, step),
   });

@@ -7,7 +7,7 @@ import type { Db } from '../../db/connect.js';
 import { inTransaction, type Executor, type Tx } from '../../db/transaction.js';
 import type { EntitlementChanges } from '../../edge/change-feed.js';
 import type { PurchaseScope } from '../../flows/purchase.js';
-import { recordEvent } from '../events/writer.js';
+import { recordEvent, type EventInput } from '../events/writer.js';
 import { environmentById } from '../tenancy/queries.js';
 import * as repo from './repo.js';
 import { subscriptionEventObject } from './view.js';
@@ -22,23 +22,30 @@ export async function environmentScope(db: Executor, environmentId: string): Pro
   return { organizationId: environment.organization_id, environmentId, environment: environment.kind, apiBase: '' };
 }
 
-/** A `subscription.*` event, the subscription as the reference's webhooks show it. */
+type SubscriptionEventType = 'subscription.updated' | 'subscription.cancelled';
+
+/** A `subscription.*` event to be recorded; `object` is the subscription as the reference's webhooks show it. */
+export function subscriptionEventInput(
+  scope: PurchaseScope,
+  type: SubscriptionEventType,
+  object: Record<string, unknown>,
+  previous: Record<string, unknown>,
+  at: Date,
+): EventInput {
+  return { environmentId: scope.environmentId, organizationId: scope.organizationId, type, data: object, previousAttributes: previous, at };
+}
+
+/** Records a `subscription.*` event. */
 export async function subscriptionEvent(
   tx: Tx,
   scope: PurchaseScope,
-  type: 'subscription.updated' | 'subscription.cancelled',
+  type: SubscriptionEventType,
   row: repo.SubscriptionRow,
   previous: Record<string, unknown>,
   at: Date,
 ): Promise<void> {
-  await recordEvent(tx, {
-    environmentId: scope.environmentId,
-    organizationId: scope.organizationId,
-    type,
-    data: await subscriptionEventObject(tx, row, scope.organizationId),
-    previousAttributes: previous,
-    at,
-  });
+  const object = await subscriptionEventObject(tx, row, scope.organizationId);
+  await recordEvent(tx, subscriptionEventInput(scope, type, object, previous, at));
 }
 
 /**

@@ -4,22 +4,24 @@
  * (decision 0026): the intent's key is the subscription and the instant the
  * period begins, so however often the renewal runs, that period is charged once.
  */
+import type { RawBuilder } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, type Tx } from '../../db/transaction.js';
 import { ApiError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { PaymentStep } from '../../flows/payment.js';
 import { purchaseTwoPhase } from '../../flows/pipeline.js';
-import { lockCustomer, resolveRenewal, type CustomerRow, type PaymentMethodRow } from '../../flows/purchase.js';
+import { lockCustomerOfSubscription, resolveRenewal, type CustomerRow, type PaymentMethodRow } from '../../flows/purchase.js';
 import { recordPaidOrder, type PaidOrderInput } from '../../flows/record.js';
 import { recordUnpaidRenewal, type PaymentFailure } from '../../flows/unpaid-invoices.js';
 import { nextAttemptAt, periodEndAfter, type DunningSchedule } from '../billing/renewal.compute.js';
 import type { Quote } from '../billing/types.js';
-import { unpaidInvoicesOf } from '../ledger/queries.js';
 import { chargeableMethodById, chargeableMethodFor } from '../payments/methods.service.js';
 import { usageOfPeriod } from '../usage/queries.js';
 import { renewalNotDue } from './errors.js';
-import { endSubscription, subscriptionEvent, type EnvironmentScope } from './lifecycle.js';
+import { recordEvent, type EventInput } from '../events/writer.js';
+import { endSubscription, subscriptionEventInput, type EnvironmentScope } from './lifecycle.js';
+import { subscriptionEventObjectOf } from './view.js';
 import * as repo from './repo.js';
 
 export interface RenewalItem {
@@ -33,6 +35,8 @@ export interface EngineDeps {
   dunning: DunningSchedule;
   /** Announces that the customer's entitlements changed, in the transaction. */
   announce(tx: Tx, environmentId: string, customerId: string): Promise<void>;
+  /** The same announcement as an SQL expression that a statement of the transaction carries, when there is one. */
+  notice?(environmentId: string, customerId: string): RawBuilder<unknown>;
 }
 
 export interface RenewalResult extends Record<string, unknown> {
@@ -43,16 +47,23 @@ export interface RenewalResult extends Record<string, unknown> {
 
 const LIVE = ['active', 'trialing', 'past_due'];
 
-/** The subscription locked, with its customer, when the item is still what it is due for; else null. */
-async function lockDue(tx: Tx, environmentId: string, subscriptionId: string, item: RenewalItem) {
-  const customerId = await repo.customerIdOfSubscription(tx, environmentId, subscriptionId);
-  if (customerId === undefined) return null;
-  const customer = await lockCustomer(tx, environmentId, customerId);
-  const row = (await repo.findSubscription(tx, environmentId, subscriptionId, { forUpdate: true }))!;
+/**
+ * The subscription locked, with its customer (locked first) and what the renewal reads
+ * (repo.lockSubscriptionForRenewal), when the item is still what it is due for; else null.
+ * Two queries.
+ */
+async function lockDue(tx: Tx, deps: EngineDeps, scope: EnvironmentScope, subscriptionId: string, item: RenewalItem) {
+  const customer = await lockCustomerOfSubscription(tx, scope.environmentId, subscriptionId);
+  if (!customer) return null;
+  // The announcement rides on the lock's statement: it is sent if this transaction commits, as each renewal that commits must.
+  const notice = deps.notice?.(scope.environmentId, customer.customer_id) ?? null;
+  const reads = (await repo.lockSubscriptionForRenewal(tx, scope, subscriptionId, notice))!;
+  if (!notice) await deps.announce(tx, scope.environmentId, customer.customer_id);
+  const { row } = reads;
   const dueAt = item.kind === 'renew' ? row.current_period_end : row.trial_end;
   const trialing = row.status === 'trialing';
   const due = LIVE.includes(row.status) && dueAt?.getTime() === item.at.getTime() && trialing === (item.kind === 'trial_end');
-  return due ? { row, customer } : null;
+  return due ? { ...reads, customer } : null;
 }
 
 /**
@@ -60,19 +71,33 @@ async function lockDue(tx: Tx, environmentId: string, subscriptionId: string, it
  * subscription created through the API took the default of its day, and a new
  * default is how a customer replaces a card), else the subscription's own.
  */
-export async function renewalMethod(tx: Tx, row: repo.SubscriptionRow, customer: Pick<CustomerRow, 'id'>): Promise<PaymentMethodRow | undefined> {
-  return (await chargeableMethodFor(tx, row.environment_id, customer.id)) ?? chargeableMethodById(tx, row.environment_id, row.payment_method_id);
+export async function renewalMethod(
+  tx: Tx,
+  row: repo.SubscriptionRow,
+  customer: Pick<CustomerRow, 'id'>,
+  /** The customer's usable saved method, when the caller has read it (a renewal's locked reads). */
+  usable?: PaymentMethodRow,
+): Promise<PaymentMethodRow | undefined> {
+  return usable ?? (await chargeableMethodFor(tx, row.environment_id, customer.id)) ?? chargeableMethodById(tx, row.environment_id, row.payment_method_id);
 }
 
 /**
  * What the period that begins at `item.at` costs and spans: the pure part of a
  * renewal, shared with its preview (the upcoming invoice).
  */
-export async function renewalTerms(tx: Tx, row: repo.SubscriptionRow, customer: CustomerRow, item: RenewalItem) {
+export async function renewalTerms(
+  tx: Tx,
+  row: repo.SubscriptionRow,
+  customer: CustomerRow,
+  item: RenewalItem,
+  /** The usage of the current period and the catalog rows, when the caller has read them with the row. */
+  reads?: Pick<repo.RenewalReads, 'usage' | 'catalog'>,
+) {
   const anchor = item.kind === 'trial_end' ? item.at : (row.billing_anchor ?? row.current_period_start ?? item.at);
   const period = { start: item.at, end: periodEndAfter(anchor, row.charge_period, item.at) };
-  const arrears = item.kind === 'renew' && row.current_period_start ? await usageOfPeriod(tx, row.id, row.current_period_start) : {};
-  const purchase = await resolveRenewal(tx, customer, { ...row, quantities: row.quantities as Record<string, number> }, arrears);
+  const arrears = item.kind === 'renew' && row.current_period_start ? (reads?.usage ?? (await usageOfPeriod(tx, row.id, row.current_period_start))) : {};
+  const terms = { ...row, quantities: row.quantities as Record<string, number> };
+  const purchase = await resolveRenewal(tx, customer, terms, arrears, reads ? (reads.catalog ?? null) : undefined);
   return { anchor, period, purchase, ...afterCredit(purchase.quote, customer.credit_minor) };
 }
 
@@ -96,19 +121,32 @@ async function pay(tx: Tx, step: PaymentStep, method: PaymentMethodRow | undefin
   }
 }
 
-/** The renewal in one transaction, taking its payment through `step`. */
-async function renewWith(deps: EngineDeps, clock: Clock, scope: EnvironmentScope, subscriptionId: string, item: RenewalItem, step: PaymentStep) {
-  const { environmentId } = scope;
+/** The subscription as a renewal left it: its row and whether an invoice of it is unpaid. */
+export type RenewedState = Pick<repo.BillingState, 'row' | 'hasUnpaidInvoice'>;
+
+/**
+ * The renewal in one transaction, taking its payment through `step`; `renewed` hears the
+ * subscription as the renewal leaves it (a hint for what is due next: it is not called
+ * when the transaction rolls back before the update, and may be when it fails after it).
+ */
+async function renewWith(
+  deps: EngineDeps,
+  clock: Clock,
+  scope: EnvironmentScope,
+  subscriptionId: string,
+  item: RenewalItem,
+  step: PaymentStep,
+  renewed?: (state: RenewedState) => void,
+) {
   return inTransaction(deps.db, async (tx): Promise<RenewalResult> => {
-    const locked = await lockDue(tx, environmentId, subscriptionId, item);
+    const locked = await lockDue(tx, deps, scope, subscriptionId, item);
     // Nothing to do any more (already renewed, cancelled, changed): a payment taken for it goes back (pipeline).
     if (!locked) throw renewalNotDue();
     const { row, customer } = locked;
     const now = clock.now();
-    const { anchor, period, purchase, charged, fromCredit } = await renewalTerms(tx, row, customer, item);
-    const method = await renewalMethod(tx, row, customer);
+    const { anchor, period, purchase, charged, fromCredit } = await renewalTerms(tx, row, customer, item, locked);
+    const method = await renewalMethod(tx, row, customer, locked.usableMethod);
     const payment = await pay(tx, step, method, charged, `${purchase.version.name} (${row.charge_period})`, purchase.version.id);
-    await deps.announce(tx, environmentId, customer.customer_id);
 
     if (!payment.paid && item.kind === 'trial_end' && !method) {
       // A trial without a way to pay ends with the trial (decision 0029): nothing was owed yet.
@@ -127,20 +165,27 @@ async function renewWith(deps: EngineDeps, clock: Clock, scope: EnvironmentScope
       method: payment.paid && charged.totalMinor > 0 ? (method ?? null) : null,
       chargeRef: payment.paid ? payment.chargeRef : null,
       period,
+      organizationName: locked.organizationName,
     };
-    const invoiceId = payment.paid
-      ? await recordPaid(tx, input, customer, fromCredit)
-      : (await recordUnpaid(tx, deps, input, payment.failure, method, now)).id;
-    const stillUnpaid = payment.paid ? (await unpaidInvoicesOf(tx, [row.id])).length > 0 : true;
+    const previous = { status: row.status, billing_period_start_time: row.current_period_start, billing_period_end_time: row.current_period_end };
+    // A paid renewal leaves the subscription past_due while an earlier invoice is unpaid (read under the lock: the new one is paid).
     const next = await repo.updateSubscription(tx, row.id, {
-      status: stillUnpaid ? 'past_due' : 'active',
+      status: payment.paid && !locked.hasUnpaidInvoice ? 'active' : 'past_due',
       current_period_start: period.start,
       current_period_end: period.end,
       billing_anchor: anchor,
       modified_at: now,
     });
-    const previous = { status: row.status, billing_period_start_time: row.current_period_start, billing_period_end_time: row.current_period_end };
-    await subscriptionEvent(tx, scope, 'subscription.updated', next, previous, now);
+    renewed?.({ row: next, hasUnpaidInvoice: next.status === 'past_due' });
+    const object = subscriptionEventObjectOf(next, { ...purchase, customer }, scope.organizationId);
+    const updated = subscriptionEventInput(scope, 'subscription.updated', object, previous, now);
+    let invoiceId: string;
+    if (payment.paid) {
+      invoiceId = await recordPaid(tx, input, customer, fromCredit, updated);
+    } else {
+      invoiceId = (await recordUnpaid(tx, deps, input, payment.failure, method, now)).id;
+      await recordEvent(tx, updated);
+    }
     return finish(tx, step, { subscriptionId: row.id, outcome: payment.paid ? 'paid' : 'unpaid', invoiceId });
   });
 }
@@ -150,8 +195,9 @@ async function finish(tx: Tx, step: PaymentStep, result: RenewalResult): Promise
   return result;
 }
 
-async function recordPaid(tx: Tx, input: PaidOrderInput, customer: CustomerRow, fromCredit: number): Promise<string> {
-  const paid = await recordPaidOrder(tx, input);
+/** The paid renewal's records, its events followed by `updated` (the subscription's), all in one insert. */
+async function recordPaid(tx: Tx, input: PaidOrderInput, customer: CustomerRow, fromCredit: number, updated: EventInput): Promise<string> {
+  const paid = await recordPaidOrder(tx, input, [updated]);
   if (fromCredit > 0) await repo.setCustomerCredit(tx, customer.id, customer.credit_minor - fromCredit);
   return paid.invoiceId;
 }
@@ -165,12 +211,19 @@ function recordUnpaid(tx: Tx, deps: EngineDeps, input: PaidOrderInput, failure: 
  * Renews the subscription for the period that begins at `item.at`, paying through
  * the pipeline; `clock` gives the time the renewal happens at (a test clock's).
  */
-export function renewSubscription(deps: EngineDeps, clock: Clock, scope: EnvironmentScope, subscriptionId: string, item: RenewalItem) {
+export function renewSubscription(
+  deps: EngineDeps,
+  clock: Clock,
+  scope: EnvironmentScope,
+  subscriptionId: string,
+  item: RenewalItem,
+  renewed?: (state: RenewedState) => void,
+) {
   return purchaseTwoPhase<RenewalResult>(deps.db, clock, {
     kind: 'renewal',
     request: { scope, body: { subscriptionId, kind: item.kind, at: item.at.toISOString() } },
-    idempotency: { scope: `renewal:${scope.environmentId}`, key: `${subscriptionId}:${item.at.toISOString()}` },
+    idempotency: { scope: `renewal:${scope.environmentId}`, key: `${subscriptionId}:${item.at.toISOString()}`, intentOnly: true },
     status: 200,
-    run: (step) => renewWith(deps, clock, scope, subscriptionId, item, step),
+    run: (step) => renewWith(deps, clock, scope, subscriptionId, item, step, renewed),
   });
 }

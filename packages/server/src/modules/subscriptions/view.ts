@@ -146,7 +146,12 @@ export function subscriptionObject(row: SubscriptionRow, extra: Record<string, u
  * null as in every reference example.
  */
 export async function subscriptionEventObject(db: Executor, row: SubscriptionRow, organizationId: string) {
-  const { version, plan, product, customer } = await eventParts(db, row);
+  return subscriptionEventObjectOf(row, await eventParts(db, row), organizationId);
+}
+
+/** The same from the rows the caller holds already (a renewal has its catalog rows and customer). */
+export function subscriptionEventObjectOf(row: SubscriptionRow, parts: EventParts, organizationId: string) {
+  const { version, plan, product, customer } = parts;
   return subscriptionObject(row, {
     plan: { name: version.name, version: version.version, identifier: plan.identifier },
     product: { id: product.id, name: product.name },
@@ -155,3 +160,5 @@ export async function subscriptionEventObject(db: Executor, row: SubscriptionRow
     features: null,
   });
 }
+
+export type EventParts = Awaited<ReturnType<typeof eventParts>>;

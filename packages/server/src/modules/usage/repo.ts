@@ -1,3 +1,4 @@
+import { PREPARED_END } from '../../db/prepared.js';
 import { sql, type RawBuilder } from 'kysely';
 import { PREPARED } from '../../db/prepared.js';
 import type { Executor, Tx } from '../../db/transaction.js';
@@ -285,6 +286,7 @@ export async function usageOfPeriod(db: Executor, subscriptionId: string, period
     .select(['feature_id', 'value'])
     .where('subscription_id', '=', subscriptionId)
     .where('period_start', '=', periodStart)
+    .modifyEnd(PREPARED_END)
     .execute();
   return Object.fromEntries(rows.map((row) => [row.feature_id, Number(row.value)]));
 }
