@@ -11,3 +11,4 @@ export * from './licenses.js';
 export * from './edge.js';
 export * from './test-clocks.js';
 export * from './webhooks.js';
+export * from './checkout.js';

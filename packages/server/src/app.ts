@@ -24,6 +24,7 @@ import { registerValidation } from './http/validation.js';
 import type { App } from './http/route-types.js';
 import { catalogModule } from './modules/catalog/module.js';
 import { chargesModule } from './modules/charges/module.js';
+import { checkoutModule } from './modules/checkout/module.js';
 import type { ModuleContext } from './modules/context.js';
 import { customersModule } from './modules/customers/module.js';
 import { entitlementsModule } from './modules/entitlements/module.js';
@@ -114,6 +115,7 @@ const CORE_MODULES: ModuleFactory[] = [
   usageModule,
   testClocksModule,
   webhooksModule,
+  checkoutModule,
 ];
 const EDGE_MODULES: ModuleFactory[] = [entitlementsModule];
 

@@ -5,3 +5,16 @@ export function normalizeCountry(code: string): string | null {
   const upper = code.trim().toUpperCase();
   return /^[A-Z]{2}$/.test(upper) && countries.isValid(upper) ? upper : null;
 }
+
+let named: Array<{ code: string; name: string }> | undefined;
+
+/** Every country with its English name, sorted by name (for the hosted checkout's country picker). */
+export function countryNames(): Array<{ code: string; name: string }> {
+  if (!named) {
+    const display = new Intl.DisplayNames(['en'], { type: 'region' });
+    named = Object.keys(countries.getAlpha2Codes())
+      .map((code) => ({ code, name: display.of(code) ?? code }))
+      .sort((a, b) => a.name.localeCompare(b.name, 'en'));
+  }
+  return named;
+}
