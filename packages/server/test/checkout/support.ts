@@ -1,5 +1,6 @@
+import { catalogClient } from '../catalog-support.js';
 import { shop, type Shop } from '../commerce-support.js';
-import { environmentIdOf, startTestServer, type TestOrg, type TestServer, type TestServerOptions } from '../harness.js';
+import { environmentIdOf, startTestServer, uniqueId, type TestOrg, type TestServer, type TestServerOptions } from '../harness.js';
 
 export interface CheckoutWorld {
   server: TestServer;
@@ -9,6 +10,8 @@ export interface CheckoutWorld {
   create(body: Record<string, unknown>, key?: string): ReturnType<TestServer['request']>;
   /** A session that must be created: its id and page URL. */
   session(body?: Record<string, unknown>): Promise<{ id: string; url: string }>;
+  /** A published $10 monthly plan of `productId` (the shop's by default) granting a BOOLEAN feature, named as given. */
+  entitledPlan(options?: { productId?: string; name?: string }): Promise<{ plan: string; feature: string }>;
 }
 
 export async function openCheckoutWorld(options: TestServerOptions = {}): Promise<CheckoutWorld> {
@@ -21,7 +24,17 @@ export async function openCheckoutWorld(options: TestServerOptions = {}): Promis
     if (res.status !== 201) throw new Error(`session: ${res.status} ${res.text}`);
     return { id: res.body.checkoutSessionId as string, url: res.body.checkoutUrl as string };
   };
-  return { server, org, s, create, session };
+  const catalog = catalogClient(server, org.sandbox.serverKey, '/sandbox');
+  const entitledPlan = async (options: { productId?: string; name?: string } = {}) => {
+    const feature = await catalog.feature({ name: uniqueId('Export'), featureType: 'BOOLEAN' });
+    const plan = await catalog.plan(options.productId ?? s.product.id, options.name ? { name: options.name } : {});
+    const granted = await catalog.call('POST', `/catalog/plans/${plan.identifier}/features/`, { planEntitlements: [{ feature: feature.id, details: { value: true } }] });
+    if (granted.status !== 201) throw new Error(`entitlements: ${granted.status} ${granted.text}`);
+    await catalog.prices(plan.identifier, [{ priceType: 'PAID', currency: 'USD', chargeCatalogPrice: [{ charges: [{ chargePeriod: 'MONTHLY', priceData: { amount: 10 } }] }] }]);
+    await catalog.publish(plan.identifier);
+    return { plan: plan.identifier as string, feature: feature.identifier as string };
+  };
+  return { server, org, s, create, session, entitledPlan };
 }
 
 /** The form fields of a page: its CSRF token, and the defaults a buyer would submit. */
