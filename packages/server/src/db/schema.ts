@@ -425,6 +425,8 @@ export interface PaymentIntentsTable {
   idempotency_key: string | null;
   created_at: Timestamp;
   settled_at: Timestamp | null;
+  action_ref: ColumnType<string | null, string | null | undefined, string | null>;
+  action_expires_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface EventsTable {

@@ -52,8 +52,7 @@ export async function recoverPayments(
           run: (step) => subscriptions.createWith(subscriptionScope, body as unknown as SubscriptionCreate, step),
         });
       } else if (intent.kind === 'checkout') {
-        const sessionId = String(body.sessionId);
-        await completeIntent(db, clock, intent, { ...settle, status: 303, run: (step) => checkouts.runPurchase(sessionId, step) });
+        await checkouts.recover(intent, settle.idempotency);
       } else if (intent.kind === 'renewal' || intent.kind === 'invoice_payment') {
         await billing.completeStale(intent);
       } else {

@@ -126,6 +126,25 @@ describe.skipIf(!hasChromium && !process.env.CI)('the hosted checkout in chromiu
     await close();
   });
 
+  it('asks for authentication with 4000 0025 0000 3155; failing it keeps the session open, approving it pays', async () => {
+    const { id, url } = await w.session({ successUrl: `${sellerUrl}/thanks` });
+    const { page, problems, close } = await openPage();
+    await page.goto(url);
+    await fillAndPay(page, CARDS.authentication, { email: 'auth@example.com', country: 'US' });
+    await textBecomes(page, 'h1', 'Confirm your payment');
+    await shot(page, '08-authentication');
+    await page.click('#fail');
+    await textBecomes(page, '#form-problem', 'authentication of the card was not completed');
+    expect((await w.s.call('GET', `/checkout/sessions/${id}/`)).body.status).toBe('open');
+    await fillAndPay(page, CARDS.authentication);
+    await textBecomes(page, 'h1', 'Confirm your payment');
+    await page.click('#approve');
+    await page.waitForURL(new RegExp(`checkout_session_id=${id}$`));
+    expect((await w.s.call('GET', `/checkout/sessions/${id}/`)).body.status).toBe('success');
+    expect(problems).toEqual([]);
+    await close();
+  });
+
   it('locks the email field when lockEmail is set, and prefills defaultBillingCountry with its tax', async () => {
     const customerId = await w.s.customer();
     const { url } = await w.session({ customerId, lockEmail: true, defaultBillingCountry: 'DE', successUrl: `${sellerUrl}/thanks` });

@@ -117,6 +117,31 @@ describe('the hosted checkout page', () => {
     expect(codes[0]).toBe('checkout_session.payment_succeeded');
   });
 
+  it('asks for authentication with 4000 0025 0000 3155: approved pays once, failed leaves the session open', async () => {
+    const customerId = uniqueId('auth');
+    const { id, url } = await w.session({ customerId });
+    const csrf = csrfOf((await getPage(url)).text);
+    const asked = await postForm(url, payWith(csrf, CARDS.authentication));
+    expect(asked.status).toBe(200);
+    expect(asked.text).toContain('Confirm your payment');
+    expect((await w.s.call('GET', `/checkout/sessions/${id}/`)).body.status).toBe('processing');
+    // The form sent again while authentication waits asks again, and charges nothing.
+    expect((await postForm(url, payWith(csrf, CARDS.authentication))).text).toContain('Confirm your payment');
+    const failed = await postForm(url, { csrf_token: csrf, action: 'authenticate_fail' });
+    expect(failed.status).toBe(422);
+    expect(failed.text).toContain('authentication of the card was not completed');
+    expect((await w.s.call('GET', `/checkout/sessions/${id}/`)).body.status).toBe('open');
+    expect(await ordersOf(customerId)).toBe(0);
+
+    await postForm(url, payWith(csrf, CARDS.authentication));
+    const approved = await postForm(url, { csrf_token: csrf, action: 'authenticate_approve' });
+    expect(approved.status, approved.text).toBe(303);
+    expect(approved.headers.get('location')).toContain(`checkout_session_id=${id}`);
+    expect((await postForm(url, { csrf_token: csrf, action: 'authenticate_approve' })).status).toBe(303);
+    expect(await ordersOf(customerId)).toBe(1);
+    expect((await w.s.call('GET', `/checkout/sessions/${id}/`)).body.status).toBe('success');
+  });
+
   it('refuses a form without the CSRF token, and bad card input, without charging', async () => {
     const { id, url } = await w.session();
     const forged = await postForm(url, payWith('forged', CARDS.ok));

@@ -69,3 +69,8 @@ CREATE INDEX checkout_session_events_session_idx ON checkout_session_events (ses
 ALTER TABLE payment_intents DROP CONSTRAINT payment_intents_kind_check;
 ALTER TABLE payment_intents ADD CONSTRAINT payment_intents_kind_check
   CHECK (kind IN ('charge', 'subscription_create', 'subscription_update', 'renewal', 'invoice_payment', 'checkout'));
+
+-- An on-session payment (the hosted checkout) may wait for the buyer to authenticate the card:
+-- the provider's charge, and until when the recovery task leaves the intent alone.
+ALTER TABLE payment_intents ADD COLUMN action_ref text;
+ALTER TABLE payment_intents ADD COLUMN action_expires_at timestamptz;

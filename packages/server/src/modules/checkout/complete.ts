@@ -17,7 +17,7 @@ import type { Db } from '../../db/connect.js';
 import { inTransaction, type Tx } from '../../db/transaction.js';
 import type { EntitlementChanges } from '../../edge/change-feed.js';
 import type { PaymentStep } from '../../flows/payment.js';
-import { purchaseTwoPhase } from '../../flows/pipeline.js';
+import { AuthenticationRequired, completeIntent, confirmIntent, purchaseTwoPhase, type IdempotencyClaim } from '../../flows/pipeline.js';
 import type { PurchaseHooks } from '../../flows/purchase.js';
 import { ApiError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
@@ -26,6 +26,7 @@ import { ChargeService } from '../charges/service.js';
 import { ensureCheckoutCustomer } from '../customers/service.js';
 import { recordEvent } from '../events/writer.js';
 import { instanceSecret } from '../instance-secrets/secret.js';
+import { intentOfIdempotencyKey, type IntentRow } from '../intents/queries.js';
 import { checkCard, saveCheckoutCard } from '../payments/methods.service.js';
 import { paymentProviderFor } from '../payments/providers.js';
 import { SubscriptionService } from '../subscriptions/service.js';
@@ -51,6 +52,8 @@ export interface PageState extends Priced {
   name: string;
   /** A problem with what the buyer sent, and the field it is about. */
   formProblem: { field: string | null; message: string } | null;
+  /** The card asks the buyer to authenticate the payment: the page shows that step instead of the form. */
+  authenticate: boolean;
 }
 
 export type PageAnswer =
@@ -58,6 +61,15 @@ export type PageAnswer =
   | { kind: 'closed'; status: number; session: repo.SessionRow; reason: 'expired' | 'success' }
   | { kind: 'redirect'; location: string }
   | { kind: 'missing' };
+
+/** What the buyer reads when the provider refuses: said for a person at the page, not for an API caller. */
+const BUYER_MESSAGES: Record<string, string> = {
+  card_declined: 'The card was declined. Nothing was charged; try another card.',
+  insufficient_funds: 'The card has insufficient funds. Nothing was charged; try another card.',
+  stolen_card: 'The card was declined. Nothing was charged; try another card.',
+  authentication_required: 'The authentication of the card was not completed, so nothing was charged. Try again, or use another card.',
+  payment_in_progress: 'This payment is already being processed. Wait a moment, then reload the page.',
+};
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{2,}$/;
 
@@ -131,6 +143,7 @@ export class CheckoutCompletion {
       email,
       name: sent.name ?? session.name ?? '',
       formProblem: problem,
+      authenticate: false,
     };
   }
 
@@ -153,11 +166,21 @@ export class CheckoutCompletion {
     if (session.status === 'success') return { kind: 'redirect', location: successRedirect(session.success_url, session.id) };
     const closed = this.closedAnswer(session);
     if (closed) return closed;
-    if (sent.action !== 'pay') return { kind: 'page', status: 200, state: await this.state(session, sent, ipAddress, null) };
+    if (sent.action !== 'pay' && sent.action !== 'authenticate_approve' && sent.action !== 'authenticate_fail') {
+      return { kind: 'page', status: 200, state: await this.state(session, sent, ipAddress, null) };
+    }
     try {
-      return await this.pay(session, sent, ipAddress);
+      if (sent.action === 'pay') return await this.pay(session, sent, ipAddress);
+      return await this.authenticate(session, sent.action === 'authenticate_approve', sent, ipAddress);
     } catch (error) {
-      const problem = error instanceof FormProblem ? { field: error.field, message: error.message } : error instanceof ApiError ? { field: null, message: error.detail } : null;
+      if (error instanceof AuthenticationRequired) {
+        const current = (await this.sessionAt(id, environment)) ?? session;
+        return { kind: 'page', status: 200, state: { ...(await this.state(current, sent, ipAddress, null)), authenticate: true } };
+      }
+      const problem =
+        error instanceof FormProblem ? { field: error.field, message: error.message }
+        : error instanceof ApiError ? { field: null, message: BUYER_MESSAGES[error.code] ?? error.detail }
+        : null;
       if (!problem) throw error;
       const current = (await this.sessionAt(id, environment)) ?? session;
       return { kind: 'page', status: error instanceof ApiError && error.status >= 500 ? error.status : 422, state: await this.state(current, sent, ipAddress, problem) };
@@ -236,10 +259,32 @@ export class CheckoutCompletion {
     return purchaseTwoPhase(this.db, this.clock, {
       kind: 'checkout',
       request: { scope: { ...scope, apiBase: session.api_base }, body: { sessionId: session.id } },
-      idempotency: { scope: `checkout:${session.environment_id}`, key: `${session.id}:${session.attempt}` },
+      idempotency: { scope: claimOf(session)[0], key: claimOf(session)[1] },
       status: 303,
       run: (step) => this.runPurchase(session.id, step),
+      onSession: true,
     });
+  }
+
+  /** The buyer answered the card's authentication step: the waiting payment is confirmed or failed. */
+  private async authenticate(session: repo.SessionRow, approved: boolean, sent: Sent, ipAddress: string | null): Promise<PageAnswer> {
+    const intent = session.status === 'processing' ? await intentOfIdempotencyKey(this.db, ...claimOf(session)) : undefined;
+    if (!intent) return { kind: 'page', status: 200, state: await this.state(session, sent, ipAddress, null) };
+    const [scope, key] = claimOf(session);
+    await inTransaction(this.db, (tx) =>
+      timeline(tx, session.id, 'checkout_session.authentication_answered', approved ? 'Card authentication approved' : 'Card authentication failed', approved ? 'success' : 'failed', this.clock.now()),
+    );
+    try {
+      await confirmIntent(this.db, this.clock, intent, approved, {
+        idempotency: { scope, key },
+        status: 303,
+        run: (step) => this.runPurchase(session.id, step),
+      });
+    } catch (error) {
+      if (error instanceof ApiError) await this.attemptFailed(session, error);
+      throw error;
+    }
+    return { kind: 'redirect', location: successRedirect(session.success_url, session.id) };
   }
 
   /** The purchase of a processing session, in one transaction (also what the recovery task runs again). */
@@ -300,8 +345,23 @@ export class CheckoutCompletion {
     };
   }
 
+  /**
+   * The recovery task's completion of a checkout payment whose process stopped (or whose
+   * buyer never answered the authentication step): recorded, or failed and the session open again.
+   */
+  async recover(intent: IntentRow, idempotency: IdempotencyClaim | null): Promise<void> {
+    const sessionId = String((intent.request as { body?: { sessionId?: unknown } }).body?.sessionId);
+    try {
+      await completeIntent(this.db, this.clock, intent, { idempotency, status: 303, run: (step) => this.runPurchase(sessionId, step) });
+    } catch (error) {
+      const session = error instanceof ApiError ? await repo.findSession(this.db, sessionId) : undefined;
+      if (session && error instanceof ApiError) await this.attemptFailed(session, error);
+      throw error;
+    }
+  }
+
   /** A refused payment: the session is open again for another card, and its timeline says why. */
-  private async attemptFailed(session: repo.SessionRow, error: ApiError): Promise<void> {
+  async attemptFailed(session: repo.SessionRow, error: ApiError): Promise<void> {
     await inTransaction(this.db, async (tx) => {
       const locked = await repo.findSession(tx, session.id, { forUpdate: true });
       if (!locked || locked.status !== 'processing' || locked.attempt !== session.attempt) return;
@@ -310,6 +370,11 @@ export class CheckoutCompletion {
       await timeline(tx, session.id, 'checkout_session.payment_failed', 'Payment failed', 'failed', now, { code: error.code, detail: error.detail });
     });
   }
+}
+
+/** The idempotency claim of a session's current attempt: a replayed form pays the same intent, a new attempt a new one. */
+function claimOf(session: repo.SessionRow): [string, string] {
+  return [`checkout:${session.environment_id}`, `${session.id}:${session.attempt}`];
 }
 
 function scopeOfSession(session: repo.SessionRow) {

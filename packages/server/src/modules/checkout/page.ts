@@ -129,8 +129,26 @@ ${fieldError(state, 'expiry')}</div>
 </div>`;
 }
 
+/** The card's authentication step (in the sandbox, a stand-in for the bank's 3-D Secure page). */
+function authenticationPage(state: PageState, prefix: string): string {
+  const q = state.purchase?.quote;
+  const body = html`${sandboxBanner(state.sandbox)}
+<section class="card" aria-labelledby="auth-title">
+<h1 id="auth-title">Confirm your payment</h1>
+<p>Your card issuer asks you to confirm the payment${q ? ` of ${money(q.totalMinor, q.currency)}` : ''} to ${state.productName}.</p>
+${state.sandbox ? html`<p class="hint">Sandbox: choose how the test card 4000 0025 0000 3155 answers.</p>` : null}
+<form method="post" action="">
+<input type="hidden" name="csrf_token" value="${state.csrf}">
+<button type="submit" name="action" value="authenticate_approve" id="approve">Approve the payment</button>
+<button type="submit" name="action" value="authenticate_fail" id="fail" class="secondary">Fail authentication</button>
+</form>
+</section>`;
+  return layout('Confirm your payment', prefix, body);
+}
+
 /** The open session's page: choices, price, details, card and pay. */
 export function checkoutPage(state: PageState, prefix: string): string {
+  if (state.authenticate) return authenticationPage(state, prefix);
   const s = state.session;
   const general = state.formProblem && !['email', 'country', 'card_number', 'expiry'].includes(state.formProblem.field ?? '')
     ? html`<div class="problem" role="alert" id="form-problem">${state.formProblem.message}</div>`
