@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
-import { CARDS } from '../commerce-support.js';
+import { CARDS, shop } from '../commerce-support.js';
 import { uniqueId } from '../harness.js';
 import { officialClient } from '../official-client-support.js';
 import { csrfOf, eventTypes, getPage, openCheckoutWorld, payWith, postForm, type CheckoutWorld } from './support.js';
@@ -140,6 +140,35 @@ describe('the hosted checkout page', () => {
     expect((await postForm(url, { csrf_token: csrf, action: 'authenticate_approve' })).status).toBe(303);
     expect(await ordersOf(customerId)).toBe(1);
     expect((await w.s.call('GET', `/checkout/sessions/${id}/`)).body.status).toBe('success');
+  });
+
+  it('prices customAmount with its tax behaviour: INCLUSIVE holds the tax, EXCLUSIVE adds it', async () => {
+    const custom = { customAmount: 100, currencyCode: 'USD', defaultBillingCountry: 'DE' };
+    const inclusive = await w.session({ ...custom, taxBehavior: 'INCLUSIVE' });
+    const inPage = (await getPage(inclusive.url)).text;
+    expect(inPage).toContain('Includes 19 %');
+    expect(inPage).toMatch(/id="total">\$100\.00</);
+    const exclusive = await w.session({ ...custom, taxBehavior: 'EXCLUSIVE', customerId: uniqueId('custom') });
+    const exPage = (await getPage(exclusive.url)).text;
+    expect(exPage).toMatch(/id="total">\$119\.00</);
+    const paid = await postForm(exclusive.url, payWith(csrfOf(exPage), CARDS.ok, { country: 'DE' }));
+    expect(paid.status, paid.text).toBe(303);
+    expect((await w.s.call('GET', `/checkout/sessions/${exclusive.id}/`)).body.order).toMatchObject({ amountSubtotal: '100.00', amountTax: '19.00', amountTotal: '119.00' });
+  });
+
+  it('says plainly in production that no payment provider is configured', async () => {
+    const live = await shop(w.server, w.org.production.serverKey, '');
+    const res = await w.server.request('POST', '/api/v1/checkout/', {
+      key: w.org.production.serverKey,
+      body: { planIdentifier: live.plans.basic, chargePeriod: 'MONTHLY', successUrl: 'https://shop.example/ok' },
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.checkoutUrl).toBe(`${w.server.url}/checkout/${res.body.checkoutSessionId}/`);
+    const page = await getPage(res.body.checkoutUrl);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('No payment provider is configured');
+    expect(page.text).not.toContain('name="card_number"');
+    expect(page.text).not.toContain('Sandbox:');
   });
 
   it('refuses a form without the CSRF token, and bad card input, without charging', async () => {
