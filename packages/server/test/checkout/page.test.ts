@@ -100,6 +100,21 @@ describe('the hosted checkout page', () => {
     expect(closed.text).toContain('This checkout is complete');
   });
 
+  it('charges once when the same form arrives five times at once', async () => {
+    const customerId = uniqueId('double-click');
+    const { id, url } = await w.session({ customerId });
+    const csrf = csrfOf((await getPage(url)).text);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => postForm(url, payWith(csrf, CARDS.ok))));
+    for (const a of answers) {
+      expect([303, 422]).toContain(a.status);
+      if (a.status === 422) expect(a.text).toContain('already being processed');
+    }
+    expect(answers.some((a) => a.status === 303)).toBe(true);
+    expect(await ordersOf(customerId)).toBe(1);
+    expect((await w.s.call('GET', `/checkout/sessions/${id}/`)).body.status).toBe('success');
+    expect((await postForm(url, payWith(csrf, CARDS.ok))).status).toBe(303);
+  });
+
   it('shows a decline clearly, keeps the session open, then succeeds with another card', async () => {
     const customerId = uniqueId('declined');
     const { id, url } = await w.session({ customerId });

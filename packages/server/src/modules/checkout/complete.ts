@@ -213,7 +213,8 @@ export class CheckoutCompletion {
     try {
       await this.purchase(prepared);
     } catch (error) {
-      if (error instanceof ApiError) await this.attemptFailed(prepared, error);
+      // A second submission of the same attempt (a double click) finds the first one paying: it changes nothing.
+      if (error instanceof ApiError && error.code !== 'payment_in_progress') await this.attemptFailed(prepared, error);
       throw error;
     }
     return { kind: 'redirect', location: successRedirect(prepared.success_url, prepared.id) };

@@ -62,6 +62,17 @@ function answer(request: FastifyRequest, reply: FastifyReply, result: PageAnswer
   return securityHeaders(reply, originOf(result.state.session.success_url)).code(result.status).send(checkoutPage(result.state, prefix));
 }
 
+/** A failure nobody planned for still answers a page (logged with the request id), never a JSON body. */
+async function orErrorPage(request: FastifyRequest, reply: FastifyReply, work: () => Promise<FastifyReply>): Promise<FastifyReply> {
+  try {
+    return await work();
+  } catch (error) {
+    request.log.error({ err: error }, 'the hosted checkout page failed');
+    const message = `Please try again in a moment. If it happens again, tell the seller this reference: ${request.id}.`;
+    return securityHeaders(reply).code(500).type('text/html; charset=utf-8').send(errorPage(prefixOf(request), 'Something went wrong', message));
+  }
+}
+
 function textOf(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
   if (Array.isArray(value) && typeof value[0] === 'string') return value[0];
@@ -91,12 +102,14 @@ export function checkoutPageRoutes(app: App, deps: PageDeps): void {
 
     pages.get('/checkout/:id', { schema: { hide: true, params: Id } }, async (request, reply) => {
       const query = sentOf(request.query as Record<string, unknown>);
-      return answer(request, reply, await deps.completion.view(request.params.id, request.environment, query, request.ip));
+      return orErrorPage(request, reply, async () => answer(request, reply, await deps.completion.view(request.params.id, request.environment, query, request.ip)));
     });
 
     pages.post('/checkout/:id', { schema: { hide: true, params: Id } }, async (request, reply) => {
       const fields = request.body && typeof request.body === 'object' ? sentOf(request.body as Record<string, unknown>) : {};
-      return answer(request, reply, await deps.completion.submit(request.params.id, request.environment, fields, request.ip));
+      return orErrorPage(request, reply, async () =>
+        answer(request, reply, await deps.completion.submit(request.params.id, request.environment, fields, request.ip)),
+      );
     });
 
     pages.get('/buy/:id', { schema: { hide: true, params: Id } }, async (request, reply) => {
