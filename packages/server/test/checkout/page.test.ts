@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recoverPayments } from '../../src/jobs/recover-payments.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { CARDS, shop } from '../commerce-support.js';
 import { uniqueId } from '../harness.js';
@@ -155,6 +156,27 @@ describe('the hosted checkout page', () => {
     expect((await postForm(url, { csrf_token: csrf, action: 'authenticate_approve' })).status).toBe(303);
     expect(await ordersOf(customerId)).toBe(1);
     expect((await w.s.call('GET', `/checkout/sessions/${id}/`)).body.status).toBe('success');
+  });
+
+  it('gives up an authentication the buyer never answers: after its window the recovery task fails it and the session reopens', async () => {
+    const customerId = uniqueId('abandoned');
+    const { id, url } = await w.session({ customerId });
+    const csrf = csrfOf((await getPage(url)).text);
+    expect((await postForm(url, payWith(csrf, CARDS.authentication))).text).toContain('Confirm your payment');
+    const recover = () => recoverPayments(w.server.database.db, clock, 60_000, 60_000);
+    clock.advance(5 * 60_000);
+    await recover();
+    expect((await w.s.call('GET', `/checkout/sessions/${id}/`)).body.status).toBe('processing');
+    clock.advance(12 * 60_000);
+    await recover();
+    expect((await w.s.call('GET', `/checkout/sessions/${id}/`)).body.status).toBe('open');
+    expect(await ordersOf(customerId)).toBe(0);
+    // Approving now is too late: the page says the authentication was not completed; a new attempt can pay.
+    const late = await postForm(url, { csrf_token: csrf, action: 'authenticate_approve' });
+    expect(late.status).toBe(200);
+    const paid = await postForm(url, payWith(csrf, CARDS.ok));
+    expect(paid.status).toBe(303);
+    expect(await ordersOf(customerId)).toBe(1);
   });
 
   it('prices customAmount with its tax behaviour: INCLUSIVE holds the tax, EXCLUSIVE adds it', async () => {
