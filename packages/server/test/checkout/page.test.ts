@@ -179,6 +179,21 @@ describe('the hosted checkout page', () => {
     expect(await ordersOf(customerId)).toBe(1);
   });
 
+  it('sells priced-meter quantities: the page shows them, the buyer changes them, the purchase bills them', async () => {
+    const customerId = uniqueId('seats');
+    const seats = w.s.seats.identifier as string;
+    const { id, url } = await w.session({ customerId, planIdentifier: w.s.plans.seats, features: [{ identifier: seats, quantity: 4 }] });
+    const page = (await getPage(url)).text;
+    expect(page).toMatch(new RegExp(`name="qty_${seats}"[^>]* value="4"`));
+    expect(page).toMatch(/id="total">\$17\.00</); // $5 base + 4 × $3
+    const csrf = csrfOf(page);
+    const six = await postForm(url, { csrf_token: csrf, action: 'update', plan: w.s.plans.seats, period: 'MONTHLY', country: 'US', [`qty_${seats}`]: '6' });
+    expect(six.text).toMatch(/id="total">\$23\.00</);
+    const paid = await postForm(url, payWith(csrf, CARDS.ok, { plan: w.s.plans.seats, period: 'MONTHLY', [`qty_${seats}`]: '6' }));
+    expect(paid.status, paid.text).toBe(303);
+    expect((await w.s.call('GET', `/checkout/sessions/${id}/`)).body.order.amountTotal).toBe('23.00');
+  });
+
   it('prices customAmount with its tax behaviour: INCLUSIVE holds the tax, EXCLUSIVE adds it', async () => {
     const custom = { customAmount: 100, currencyCode: 'USD', defaultBillingCountry: 'DE' };
     const inclusive = await w.session({ ...custom, taxBehavior: 'INCLUSIVE' });
