@@ -158,6 +158,10 @@ describe.skipIf(!hasChromium && !process.env.CI)('the hosted checkout in chromiu
     // With JavaScript, a change of country re-prices at once.
     await page.selectOption('#country', 'US');
     await textBecomes(page, '#total', '$10.00');
+    // Enter in the discount field applies the code (its own form); it never pays.
+    await page.fill('#discount-code', 'WELCOME');
+    await page.press('#discount-code', 'Enter');
+    await textBecomes(page, '#discount_code-error', 'cannot be applied');
     await fillAndPay(page, CARDS.ok);
     await page.waitForURL(/checkout_session_id=/);
     expect((await w.s.call('GET', `/customers/${customerId}/`)).body.email).toBe(`${customerId}@example.com`);

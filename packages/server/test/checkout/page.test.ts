@@ -194,6 +194,18 @@ describe('the hosted checkout page', () => {
     expect((await w.s.call('GET', `/checkout/sessions/${id}/`)).body.order.amountTotal).toBe('23.00');
   });
 
+  it('offers a discount field when discounts are enabled; every code is refused until the discounts module exists', async () => {
+    const { id, url } = await w.session();
+    const page = (await getPage(url)).text;
+    expect(page).toContain('id="discount-code"');
+    const refused = await postForm(url, { csrf_token: csrfOf(page), action: 'discount', discount_code: 'SAVE10', plan: w.s.plans.basic, period: 'MONTHLY', country: 'US' });
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain('The code &quot;SAVE10&quot; cannot be applied');
+    expect((await w.s.call('GET', `/checkout/sessions/${id}/`)).body.discountCode).toBeNull();
+    const none = await w.session({ discountsEnabled: false });
+    expect((await getPage(none.url)).text).not.toContain('id="discount-code"');
+  });
+
   it('prices customAmount with its tax behaviour: INCLUSIVE holds the tax, EXCLUSIVE adds it', async () => {
     const custom = { customAmount: 100, currencyCode: 'USD', defaultBillingCountry: 'DE' };
     const inclusive = await w.session({ ...custom, taxBehavior: 'INCLUSIVE' });

@@ -19,12 +19,13 @@ label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 input,select{width:100%;font:inherit;padding:.6rem .7rem;border:1px solid #6b7280;border-radius:.5rem;background:#fff;color:#1f2937;min-height:2.75rem}
 input:disabled{background:#e5e7eb;color:#374151}
 input:focus,select:focus,button:focus,a:focus{outline:3px solid #1d4ed8;outline-offset:2px}
-.row{display:flex;gap:.75rem}.row>div{flex:1;min-width:0}
+.row{display:flex;gap:.75rem}.row>div{flex:1;min-width:0}.row>div.fit{flex:0 0 auto}
 .hint{font-size:.875rem;color:#4b5563;margin:.25rem 0 0}
 table{width:100%;border-collapse:collapse}td{padding:.35rem 0;vertical-align:top}td.amount{text-align:right;white-space:nowrap;padding-left:.5rem}
 tr.total td{border-top:1px solid #d1d5db;font-weight:700;padding-top:.6rem}
 button{width:100%;font:inherit;font-weight:700;padding:.8rem;border:0;border-radius:.5rem;background:#1d4ed8;color:#fff;cursor:pointer;min-height:3rem;margin-top:1rem}
 button.secondary{background:#fff;color:#1d4ed8;border:2px solid #1d4ed8;font-weight:600}
+button.inline{margin-top:0}
 a{color:#1d4ed8}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .js .no-js-only{display:none}

@@ -30,7 +30,7 @@ import { intentOfIdempotencyKey, type IntentRow } from '../intents/queries.js';
 import { checkCard, saveCheckoutCard } from '../payments/methods.service.js';
 import { paymentProviderFor } from '../payments/providers.js';
 import { SubscriptionService } from '../subscriptions/service.js';
-import { discountOfSession } from './discount.js';
+import { discountOfSession, resolveCheckoutDiscount } from './discount.js';
 import { formProblem, FormProblem } from './errors.js';
 import { overrideOf, priceSelection, productOf, selectionOf, ipCountryOf, type Priced, type Selection } from './page-model.js';
 import * as repo from './repo.js';
@@ -166,11 +166,12 @@ export class CheckoutCompletion {
     if (session.status === 'success') return { kind: 'redirect', location: successRedirect(session.success_url, session.id) };
     const closed = this.closedAnswer(session);
     if (closed) return closed;
-    if (sent.action !== 'pay' && sent.action !== 'authenticate_approve' && sent.action !== 'authenticate_fail') {
+    if (sent.action !== 'pay' && sent.action !== 'discount' && sent.action !== 'authenticate_approve' && sent.action !== 'authenticate_fail') {
       return { kind: 'page', status: 200, state: await this.state(session, sent, ipAddress, null) };
     }
     try {
       if (sent.action === 'pay') return await this.pay(session, sent, ipAddress);
+      if (sent.action === 'discount') return await this.applyDiscount(session, sent, ipAddress);
       return await this.authenticate(session, sent.action === 'authenticate_approve', sent, ipAddress);
     } catch (error) {
       if (error instanceof AuthenticationRequired) {
@@ -185,6 +186,30 @@ export class CheckoutCompletion {
       const current = (await this.sessionAt(id, environment)) ?? session;
       return { kind: 'page', status: error instanceof ApiError && error.status >= 500 ? error.status : 422, state: await this.state(current, sent, ipAddress, problem) };
     }
+  }
+
+  /**
+   * The page's discount field, through the discount seam (discount.ts): a code the seam
+   * accepts is kept on the session (and priced by discountOfSession); an empty one removes it.
+   */
+  private async applyDiscount(session: repo.SessionRow, sent: Sent, ipAddress: string | null): Promise<PageAnswer> {
+    if (!session.discounts_enabled) throw formProblem('discount_code', 'Discount codes are not accepted for this purchase.');
+    const code = (sent.discount_code ?? '').trim().slice(0, 100) || null;
+    const selection = selectionOf(session, sent, ipCountryOf(session.ip_address ?? ipAddress));
+    const updated = await inTransaction(this.db, async (tx) => {
+      if (code) {
+        const priced = await priceSelection(tx, session, selection);
+        if (!priced.purchase) throw formProblem(null, priced.problem ?? 'This selection cannot be bought.');
+        try {
+          await resolveCheckoutDiscount(tx, scopeOfSession(session), code, priced.purchase);
+        } catch (error) {
+          if (error instanceof ApiError) throw formProblem('discount_code', `The code "${code}" cannot be applied to this purchase.`);
+          throw error;
+        }
+      }
+      return repo.updateSession(tx, session.id, { discount_code: code, modified_at: this.clock.now() });
+    });
+    return { kind: 'page', status: 200, state: await this.state(updated, sent, ipAddress, null) };
   }
 
   private checkedForm(session: repo.SessionRow, sent: Sent, selection: Selection) {

@@ -95,6 +95,30 @@ ${taxLabel}
 </table>${trial}`;
 }
 
+/**
+ * The discount field (when the session allows codes). It belongs to a form of its own,
+ * so that Enter in it applies the code and Enter elsewhere pays; the selection rides along.
+ */
+function discountField(state: PageState): SafeHtml | null {
+  if (!state.session.discounts_enabled) return null;
+  return html`<label for="discount-code">Discount code</label>
+<div class="row"><div><input id="discount-code" name="discount_code" form="discount-form" type="text" autocomplete="off" maxlength="100" value="${state.session.discount_code ?? ''}"${invalidAttrs(state, 'discount_code')}></div>
+<div class="fit"><button type="submit" form="discount-form" id="apply-discount" class="secondary inline">Apply</button></div></div>
+${fieldError(state, 'discount_code')}`;
+}
+
+function discountForm(state: PageState): SafeHtml | null {
+  if (!state.session.discounts_enabled) return null;
+  const sel = state.selection;
+  return html`<form id="discount-form" method="post" action="">
+<input type="hidden" name="csrf_token" value="${state.csrf}">
+<input type="hidden" name="action" value="discount">
+<input type="hidden" name="plan" value="${sel.plan}"><input type="hidden" name="period" value="${sel.period}">
+<input type="hidden" name="country" value="${sel.country ?? ''}">
+${Object.entries(sel.quantities).map(([k, v]) => html`<input type="hidden" name="qty_${k}" value="${v}">`)}
+</form>`;
+}
+
 function details(state: PageState): SafeHtml {
   const locked = state.session.lock_email;
   const country = state.selection.country;
@@ -150,7 +174,7 @@ ${state.sandbox ? html`<p class="hint">Sandbox: choose how the test card 4000 00
 export function checkoutPage(state: PageState, prefix: string): string {
   if (state.authenticate) return authenticationPage(state, prefix);
   const s = state.session;
-  const general = state.formProblem && !['email', 'country', 'card_number', 'expiry'].includes(state.formProblem.field ?? '')
+  const general = state.formProblem && !['email', 'country', 'card_number', 'expiry', 'discount_code'].includes(state.formProblem.field ?? '')
     ? html`<div class="problem" role="alert" id="form-problem">${state.formProblem.message}</div>`
     : state.formProblem
       ? html`<div class="problem" role="alert" id="form-problem">Please check the highlighted field: ${state.formProblem.message}</div>`
@@ -165,6 +189,7 @@ export function checkoutPage(state: PageState, prefix: string): string {
 ${state.productDescription ? html`<p>${state.productDescription}</p>` : null}
 ${choices(state)}
 <div id="summary">${summary(state)}</div>
+${discountField(state)}
 </section>
 ${general}
 <section class="card">${details(state)}</section>
@@ -174,6 +199,7 @@ ${canPay ? html`<button type="submit" name="action" value="pay" id="pay">Pay ${s
 <p class="hint no-js-only">Changed the plan, period, quantity or country? Update the price before you pay.</p>
 </section>
 </form>
+${discountForm(state)}
 ${s.cancel_url ? html`<p><a href="${s.cancel_url}">Cancel and return to the seller</a></p>` : null}`;
   return layout(`Checkout: ${state.productName}`, prefix, body);
 }
