@@ -101,7 +101,7 @@ async function meterChoices(tx: Tx, purchase: ResolvedPurchase, selection: Selec
 /** Prices the selection as the purchase will be priced (flows/purchase.ts: catalog, quantities, tax by billing country). */
 export async function priceSelection(tx: Tx, session: SessionRow, selection: Selection): Promise<Priced> {
   const found = session.customer_ref ? await findCustomer(tx, session.environment_id, session.customer_ref) : undefined;
-  const scope = { environmentId: session.environment_id, organizationId: session.organization_id, environment: 'sandbox' as const };
+  const scope = { environmentId: session.environment_id, organizationId: session.organization_id, environment: session.environment };
   const buyer = prospectiveCustomer(found, selection.country);
   const withCountry = found && selection.country
     ? { ...found, billing_address: { ...((found.billing_address ?? {}) as object), country: (found.billing_address as { country?: string } | null)?.country ?? selection.country } }
