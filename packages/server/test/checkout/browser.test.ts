@@ -156,11 +156,11 @@ describe.skipIf(!hasChromium && !process.env.CI)('the hosted checkout in chromiu
     await textBecomes(page, '#total', '$11.90');
     await shot(page, '04-locked-email-germany');
     // With JavaScript, a change of country re-prices at once.
-    await page.selectOption('#country', 'US');
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.selectOption('#country', 'US')]);
     await textBecomes(page, '#total', '$10.00');
     // Enter in the discount field applies the code (its own form); it never pays.
     await page.fill('#discount-code', 'WELCOME');
-    await page.press('#discount-code', 'Enter');
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.press('#discount-code', 'Enter')]);
     await textBecomes(page, '#discount_code-error', 'cannot be applied');
     await fillAndPay(page, CARDS.ok);
     await page.waitForURL(/checkout_session_id=/);
@@ -182,7 +182,7 @@ describe.skipIf(!hasChromium && !process.env.CI)('the hosted checkout in chromiu
       [...document.querySelectorAll('input:not([type=hidden]), select')].filter((el) => !(el as HTMLInputElement).labels?.length).map((el) => el.id),
     );
     expect(unlabelled).toEqual([]);
-    await page.selectOption('#plan', w.s.plans.pro);
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.selectOption('#plan', w.s.plans.pro)]);
     await textBecomes(page, '#total', '$24.00');
     await shot(page, '05-phone-375px');
     // Keyboard only: Tab reaches the pay button.

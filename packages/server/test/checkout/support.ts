@@ -15,7 +15,8 @@ export interface CheckoutWorld {
 }
 
 export async function openCheckoutWorld(options: TestServerOptions = {}): Promise<CheckoutWorld> {
-  const server = await startTestServer(options);
+  // CHECKOUT_TEST_LOG=error shows the server's log while debugging these tests.
+  const server = await startTestServer({ ...options, env: { ...(process.env.CHECKOUT_TEST_LOG ? { LOG_LEVEL: process.env.CHECKOUT_TEST_LOG } : {}), ...options.env } });
   const org = await server.createOrg();
   const s = await shop(server, org.sandbox.serverKey);
   const create = (body: Record<string, unknown>, key = org.sandbox.serverKey) => server.request('POST', '/sandbox/api/v1/checkout/', { key, body });

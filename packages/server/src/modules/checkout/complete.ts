@@ -31,7 +31,7 @@ import { checkCard, saveCheckoutCard } from '../payments/methods.service.js';
 import { paymentProviderFor } from '../payments/providers.js';
 import { SubscriptionService } from '../subscriptions/service.js';
 import { discountOfSession, resolveCheckoutDiscount } from './discount.js';
-import { formProblem, FormProblem } from './errors.js';
+import { formProblem, FormProblem, sessionSettledMeanwhile } from './errors.js';
 import { overrideOf, priceSelection, productOf, selectionOf, ipCountryOf, type Priced, type Selection } from './page-model.js';
 import * as repo from './repo.js';
 import { timeline } from './service.js';
@@ -69,6 +69,7 @@ const BUYER_MESSAGES: Record<string, string> = {
   stolen_card: 'The card was declined. Nothing was charged; try another card.',
   authentication_required: 'The authentication of the card was not completed, so nothing was charged. Try again, or use another card.',
   payment_in_progress: 'This payment is already being processed. Wait a moment, then reload the page.',
+  checkout_session_settled: 'This checkout was just completed by another submission. Reload the page.',
 };
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{2,}$/;
@@ -239,7 +240,8 @@ export class CheckoutCompletion {
       await this.purchase(prepared);
     } catch (error) {
       // A second submission of the same attempt (a double click) finds the first one paying: it changes nothing.
-      if (error instanceof ApiError && error.code !== 'payment_in_progress') await this.attemptFailed(prepared, error);
+      const concurrent = error instanceof ApiError && (error.code === 'payment_in_progress' || error.code === 'checkout_session_settled');
+      if (error instanceof ApiError && !concurrent) await this.attemptFailed(prepared, error);
       throw error;
     }
     return { kind: 'redirect', location: successRedirect(prepared.success_url, prepared.id) };
@@ -338,7 +340,9 @@ export class CheckoutCompletion {
     return {
       paid: async (tx, { customer, purchase, now }) => {
         const locked = (await repo.findSession(tx, session.id, { forUpdate: true }))!;
-        if (locked.status !== 'processing' || locked.attempt !== session.attempt) throw new Error(`checkout session ${session.id} is no longer paying attempt ${session.attempt}`);
+        // Another completer of this payment (a second submission, the recovery task) recorded it first:
+        // an ApiError makes the pipeline answer with that one's result instead of recording twice.
+        if (locked.status !== 'processing' || locked.attempt !== session.attempt) throw sessionSettledMeanwhile(session.id);
         // The discount seam (discount.ts): a redemption would be counted here, once per completion.
         const done = await repo.updateSession(tx, session.id, {
           status: 'success',

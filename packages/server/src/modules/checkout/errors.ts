@@ -1,4 +1,4 @@
-import { type ApiError, badRequest, forbidden, notFound } from '../../http/errors.js';
+import { type ApiError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 
 const invalid = (detail: string): ApiError => badRequest(detail, 'validation_error');
 
@@ -46,3 +46,7 @@ export class FormProblem extends Error {
   }
 }
 export const formProblem = (field: string | null, message: string): FormProblem => new FormProblem(field, message);
+
+/** A completer of a checkout payment found the session settled by another: the pipeline then answers with the first one's result. */
+export const sessionSettledMeanwhile = (id: string): ApiError =>
+  conflict(`Checkout session ${id} was completed by another submission meanwhile`, 'checkout_session_settled');
