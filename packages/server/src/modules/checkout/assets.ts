@@ -25,7 +25,7 @@ table{width:100%;border-collapse:collapse}td{padding:.35rem 0;vertical-align:top
 tr.total td{border-top:1px solid #d1d5db;font-weight:700;padding-top:.6rem}
 button{width:100%;font:inherit;font-weight:700;padding:.8rem;border:0;border-radius:.5rem;background:#1d4ed8;color:#fff;cursor:pointer;min-height:3rem;margin-top:1rem}
 button.secondary{background:#fff;color:#1d4ed8;border:2px solid #1d4ed8;font-weight:600}
-button.inline{margin-top:0}
+button.inline{margin-top:0;min-height:2.75rem;padding:.55rem 1rem}
 a{color:#1d4ed8}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .js .no-js-only{display:none}
