@@ -13,3 +13,4 @@ export * from './test-clocks.js';
 export * from './webhooks.js';
 export * from './discounts.js';
 export * from './promotions.js';
+export * from './checkout.js';

@@ -24,6 +24,7 @@ import { registerValidation } from './http/validation.js';
 import type { App } from './http/route-types.js';
 import { catalogModule } from './modules/catalog/module.js';
 import { chargesModule } from './modules/charges/module.js';
+import { checkoutModule } from './modules/checkout/module.js';
 import type { ModuleContext } from './modules/context.js';
 import { customersModule } from './modules/customers/module.js';
 import { discountsModule } from './modules/discounts/module.js';
@@ -120,6 +121,7 @@ const CORE_MODULES: ModuleFactory[] = [
   webhooksModule,
   discountsModule,
   promotionsModule,
+  checkoutModule,
 ];
 const EDGE_MODULES: ModuleFactory[] = [entitlementsModule, promotionsEdgeModule];
 

@@ -407,7 +407,7 @@ export interface PaymentIntentsTable {
   id: string;
   environment_id: string;
   customer_id: string;
-  kind: 'charge' | 'subscription_create' | 'subscription_update' | 'renewal' | 'invoice_payment';
+  kind: 'charge' | 'subscription_create' | 'subscription_update' | 'renewal' | 'invoice_payment' | 'checkout';
   status: 'processing' | 'succeeded' | 'failed' | 'reversed';
   amount_minor: Minor;
   currency: string;
@@ -425,6 +425,8 @@ export interface PaymentIntentsTable {
   idempotency_key: string | null;
   created_at: Timestamp;
   settled_at: Timestamp | null;
+  action_ref: ColumnType<string | null, string | null | undefined, string | null>;
+  action_expires_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface EventsTable {
@@ -635,6 +637,64 @@ export interface PromotionsTable {
   modified_at: Timestamp;
 }
 
+export type CheckoutStatus = 'open' | 'processing' | 'success' | 'expired';
+
+export interface CheckoutSessionsTable {
+  id: string;
+  seq: Generated<number>;
+  environment_id: string;
+  organization_id: string;
+  environment: 'sandbox' | 'production';
+  status: CheckoutStatus;
+  attempt: ColumnType<number, number | undefined, number>;
+  product_id: string;
+  plan_identifier: string;
+  charge_period: string;
+  plans_enabled: string[] | null;
+  customer_ref: string | null;
+  customer_id: string | null;
+  features: JsonIn<Array<{ identifier: string; quantity: number }>>;
+  ip_address: string | null;
+  currency_code: string | null;
+  custom_amount_minor: number | null;
+  tax_behavior: 'INCLUSIVE' | 'EXCLUSIVE' | null;
+  discounts_enabled: boolean;
+  discount_code: string | null;
+  lock_email: boolean;
+  default_billing_country: string | null;
+  success_url: string;
+  cancel_url: string | null;
+  metadata: JsonIn<Record<string, unknown>>;
+  offering_id: string | null;
+  pricing_table_id: string | null;
+  rule_id: string | null;
+  email: string | null;
+  name: string | null;
+  billing_country: string | null;
+  payment_method_id: number | null;
+  order_id: string | null;
+  invoice_id: string | null;
+  subscription_id: string | null;
+  amount_minor: number | null;
+  currency: string | null;
+  api_base: string;
+  created_via: 'api' | 'buy_link';
+  expires_at: Timestamp;
+  completed_at: Timestamp | null;
+  created_at: Timestamp;
+  modified_at: Timestamp;
+}
+
+export interface CheckoutSessionEventsTable {
+  id: Generated<number>;
+  session_id: string;
+  code: string;
+  title: string;
+  status: 'pending' | 'success' | 'failed';
+  metadata: JsonIn<Record<string, unknown>>;
+  created_at: Timestamp;
+}
+
 export interface Database {
   partners: PartnersTable;
   organizations: OrganizationsTable;
@@ -678,4 +738,6 @@ export interface Database {
   subscription_discounts: SubscriptionDiscountsTable;
   schema_migrations: SchemaMigrationsTable;
   promotions: PromotionsTable;
+  checkout_sessions: CheckoutSessionsTable;
+  checkout_session_events: CheckoutSessionEventsTable;
 }

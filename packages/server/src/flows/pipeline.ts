@@ -25,7 +25,7 @@ import { paymentInProgress, purchaseChangedWhilePaying } from '../modules/intent
 import { recordedPaymentFailure } from './errors.js';
 import * as idempotencyKeys from '../modules/idempotency/queries.js';
 import * as intents from '../modules/intents/queries.js';
-import type { ChargeOutcome } from '../modules/payments/provider.js';
+import type { ChargeOutcome, ConfirmingPaymentProvider } from '../modules/payments/provider.js';
 import { requireProvider } from '../modules/payments/providers.js';
 import { refusalOf, type PaymentRequest, type PaymentStep } from './payment.js';
 
@@ -54,6 +54,21 @@ export interface TwoPhasePurchase<R> {
   status: number;
   /** The purchase flow, in one transaction, taking its payment through `step`. */
   run(step: PaymentStep): Promise<R>;
+  /**
+   * The buyer is present (the hosted checkout): a card that asks for authentication
+   * answers AuthenticationRequired instead of failing, and confirmIntent finishes it.
+   */
+  onSession?: boolean;
+}
+
+/** How long a payment waits for its buyer's authentication before the recovery task may fail it. */
+export const AUTHENTICATION_WINDOW_MS = 15 * 60 * 1000;
+
+/** An on-session payment is waiting for the buyer to authenticate the card: nothing is recorded yet. */
+export class AuthenticationRequired extends Error {
+  constructor(readonly intentId: string) {
+    super('the payment waits for the buyer to authenticate the card');
+  }
 }
 
 /** Phase (a) found that money must move: the flow stops there, having written nothing. */
@@ -182,18 +197,56 @@ export async function completeIntent<R>(
   db: Db,
   clock: Clock,
   intent: intents.IntentRow,
-  purchase: Pick<TwoPhasePurchase<R>, 'run' | 'idempotency' | 'status'>,
+  purchase: Pick<TwoPhasePurchase<R>, 'run' | 'idempotency' | 'status' | 'onSession'>,
 ): Promise<R> {
   const provider = requireProvider((intent.request as unknown as StoredRequest).scope.environment);
   const outcome = await provider.charge({
     methodRef: intent.method_ref,
     amountMinor: intent.amount_minor,
     currency: intent.currency,
-    offSession: true,
+    offSession: purchase.onSession !== true,
     description: intent.description,
     idempotencyKey: intent.provider_key,
   });
   failpoint('payment.after-provider');
+  if (outcome.status === 'requires_action' && purchase.onSession === true) {
+    await intents.awaitAction(db, intent.id, outcome.providerRef, new Date(clock.now().getTime() + AUTHENTICATION_WINDOW_MS));
+    throw new AuthenticationRequired(intent.id);
+  }
+  return settleOutcome(db, clock, intent, outcome, purchase);
+}
+
+/**
+ * Phase (c) of an on-session payment that waited for authentication: the provider
+ * confirms the charge (the buyer approved) or fails it, and the intent settles as
+ * completeIntent would have settled it.
+ */
+export async function confirmIntent<R>(
+  db: Db,
+  clock: Clock,
+  intent: intents.IntentRow,
+  authenticated: boolean,
+  purchase: Pick<TwoPhasePurchase<R>, 'run' | 'idempotency' | 'status'>,
+): Promise<R> {
+  if (intent.status !== 'processing' || intent.action_ref === null) return answerOf<R>(intent);
+  const provider = requireProvider((intent.request as unknown as StoredRequest).scope.environment);
+  if (!('confirm' in provider)) throw new Error(`the ${provider.name} provider has no authentication step`);
+  const outcome = await (provider as ConfirmingPaymentProvider).confirm({
+    chargeRef: intent.action_ref,
+    authenticated,
+    idempotencyKey: `${intent.provider_key}_confirm`,
+  });
+  return settleOutcome(db, clock, intent, outcome, purchase);
+}
+
+/** Records the purchase with the provider's answer, or settles the intent failed (giving money back if it moved). */
+async function settleOutcome<R>(
+  db: Db,
+  clock: Clock,
+  intent: intents.IntentRow,
+  outcome: ChargeOutcome,
+  purchase: Pick<TwoPhasePurchase<R>, 'run' | 'idempotency' | 'status'>,
+): Promise<R> {
   try {
     const result = await purchase.run(settledStep(intent, outcome, clock, purchase.idempotency, purchase.status));
     failpoint('payment.after-settle');

@@ -7,7 +7,7 @@ import { countryOfIp } from '../lib/geoip.js';
 import { isCurrency } from '../lib/money.js';
 import { PricingError, quotePurchase, type PurchaseRequest } from '../modules/billing/pricing.compute.js';
 import { taxRateBp } from '../modules/billing/tax.compute.js';
-import type { Quote } from '../modules/billing/types.js';
+import type { Discount, Quote } from '../modules/billing/types.js';
 import {
   enabledPrice,
   findFeatures,
@@ -58,6 +58,37 @@ export interface PurchaseInput {
   currencyCode?: string | null;
   /** Locates the buyer for tax when the customer has no billing country. */
   ipAddress?: string | null;
+  /** A checkout session's customAmount: replaces the plan's charges for this purchase (the plan still grants). */
+  priceOverride?: PriceOverride | null;
+  /** A discount already resolved for this purchase (the discounts module's, at checkout). */
+  discount?: Discount | null;
+}
+
+export interface PriceOverride {
+  amountMinor: number;
+  taxBehavior: 'INCLUSIVE' | 'EXCLUSIVE';
+}
+
+/** The plan's price with its charges replaced by one flat amount for the period (a customAmount). */
+export function overriddenPrice(price: StoredPrice, chargePeriod: string, override: PriceOverride): StoredPrice {
+  return {
+    ...price,
+    priceType: 'PAID',
+    taxBehavior: override.taxBehavior,
+    chargeCatalogPrice: [
+      {
+        feature: null,
+        priceModel: 'FLAT',
+        reset: null,
+        resetTime: null,
+        hasUnlimitedUsage: false,
+        paymentType: 'ADVANCE_COMMITMENT',
+        rollover: {},
+        usageAlerts: {},
+        charges: [{ chargePeriod, amount: override.amountMinor, tiers: [], advanced: {} }],
+      },
+    ],
+  };
 }
 
 export interface ResolvedPurchase {
@@ -69,6 +100,20 @@ export interface ResolvedPurchase {
   quantities: Record<string, number>;
   quote: Quote;
 }
+
+/**
+ * What a caller of a purchase flow (the hosted checkout) adds to its transaction:
+ * `paid` runs once the payment is taken and before anything of the purchase is
+ * recorded (so `checkout.completed` precedes `subscription.created` and the order's
+ * events); `recorded` runs once everything is written, with the ids.
+ */
+export interface PurchaseHooks {
+  paid?(tx: Tx, paid: { customer: CustomerRow; purchase: ResolvedPurchase; now: Date }): Promise<void>;
+  recorded?(tx: Tx, ids: { subscriptionId: string | null; orderId: string; invoiceId: string }): Promise<void>;
+}
+
+/** What a purchase flow accepts beyond its API body: a checkout's customAmount and discount. */
+export type PurchaseExtras = Pick<PurchaseInput, 'priceOverride' | 'discount'>;
 
 /** How a purchase starts a subscription record (a recurring subscription, or a one-time purchase's grant). */
 export interface SubscriptionStart {
@@ -163,7 +208,8 @@ export async function resolvePurchase(tx: Tx, scope: PurchaseScope, customer: Cu
   if (!priceRow) {
     throw noPriceInCurrency(input.planIdentifier, currency);
   }
-  const price = toStored(priceRow);
+  const listed = toStored(priceRow);
+  const price = input.priceOverride ? overriddenPrice(listed, input.chargePeriod, input.priceOverride) : listed;
 
   const wanted = input.features ?? [];
   const features = await findFeatures(tx, scope.environmentId, wanted.map((f) => f.identifier));
@@ -182,6 +228,7 @@ export async function resolvePurchase(tx: Tx, scope: PurchaseScope, customer: Cu
     taxCountry: country,
     planName: version.name,
     featureNames: await featureNamesOf(tx, price),
+    ...(input.discount ? { discount: input.discount } : {}),
   });
   return { product, plan, version, priceId: priceRow.id, price, quantities, quote };
 }

@@ -8,6 +8,7 @@ import { DEFAULT_DUNNING_RETRY_DAYS } from '../config.js';
 import type { DunningSchedule } from '../modules/billing/renewal.compute.js';
 import { BillingEngine } from '../modules/subscriptions/billing-engine.js';
 import { ChargeService } from '../modules/charges/service.js';
+import { CheckoutCompletion } from '../modules/checkout/complete.js';
 import { RefundService } from '../modules/refunds/service.js';
 import { OrderPresenter } from '../modules/ledger/presenter.js';
 import { SubscriptionService, type SubscriptionScope } from '../modules/subscriptions/service.js';
@@ -34,6 +35,8 @@ export async function recoverPayments(
   const charges = new ChargeService(db, clock, entitlementAnnouncer());
   const billing = new BillingEngine({ db, clock, changes: entitlementAnnouncer(), dunning });
   const subscriptions = new SubscriptionService(db, clock, pendingUpdateTtlMs, entitlementAnnouncer());
+  // The CSRF secret is never read here: only the purchase of a session runs again.
+  const checkouts = new CheckoutCompletion(db, clock, { secret: null, pendingUpdateTtlMs }, entitlementAnnouncer());
   let settled = 0;
   const failures: string[] = [];
   for (const intent of await staleIntentsOf(db, clock, olderThanMs)) {
@@ -48,6 +51,8 @@ export async function recoverPayments(
           ...settle,
           run: (step) => subscriptions.createWith(subscriptionScope, body as unknown as SubscriptionCreate, step),
         });
+      } else if (intent.kind === 'checkout') {
+        await checkouts.recover(intent, settle.idempotency);
       } else if (intent.kind === 'renewal' || intent.kind === 'invoice_payment') {
         await billing.completeStale(intent);
       } else {

@@ -5,6 +5,7 @@ import { purgeExpiredIdempotencyKeys } from '../http/idempotency.js';
 import type { JobHandlers } from '../modules/jobs/runner.js';
 import { purgeSucceededJobs } from '../modules/jobs/service.js';
 import { EXPIRE_PENDING_UPDATE_JOB, SubscriptionService } from '../modules/subscriptions/service.js';
+import { CheckoutService, EXPIRE_CHECKOUT_JOB } from '../modules/checkout/service.js';
 import { billingJobs, type BillingSettings } from './billing.js';
 import { recoverPayments, recoverRefunds } from './recover-payments.js';
 import { stringField } from './payload.js';
@@ -49,6 +50,13 @@ export function backgroundJobs(db: Db, clock: Clock, deps: TaskDeps): JobHandler
         const subscriptionId = stringField(payload, 'subscriptionId');
         const expired = await subscriptions.expirePendingUpdate(stringField(payload, 'environmentId'), subscriptionId);
         return expired ? `expired the unpaid subscription change ${subscriptionId}` : undefined;
+      },
+    },
+    [EXPIRE_CHECKOUT_JOB]: {
+      run: async (payload) => {
+        const sessionId = stringField(payload, 'sessionId');
+        const expired = await new CheckoutService(db, clock).expire(sessionId);
+        return expired ? `expired the checkout session ${sessionId}` : undefined;
       },
     },
     'purge-idempotency-keys': {

@@ -10,3 +10,16 @@ export function normalizeCountry(code: string): string | null {
 export function countryName(code: string): string {
   return countries.getName(code, 'en') ?? '';
 }
+
+let named: Array<{ code: string; name: string }> | undefined;
+
+/** Every country with its English name, sorted by name (for the hosted checkout's country picker). */
+export function countryNames(): Array<{ code: string; name: string }> {
+  if (!named) {
+    const display = new Intl.DisplayNames(['en'], { type: 'region' });
+    named = Object.keys(countries.getAlpha2Codes())
+      .map((code) => ({ code, name: display.of(code) ?? code }))
+      .sort((a, b) => a.name.localeCompare(b.name, 'en'));
+  }
+  return named;
+}

@@ -6,7 +6,15 @@ import { inTransaction } from '../../db/transaction.js';
 import { grantedFeatures } from '../../flows/features.js';
 import { paymentMethodFor, type PaymentStep } from '../../flows/payment.js';
 import { purchaseTwoPhase, type IdempotencyClaim } from '../../flows/pipeline.js';
-import { assertNotBlocked, lockCustomer, resolvePurchase, subscriptionValues, type PurchaseScope } from '../../flows/purchase.js';
+import {
+  assertNotBlocked,
+  lockCustomer,
+  resolvePurchase,
+  subscriptionValues,
+  type PurchaseExtras,
+  type PurchaseHooks,
+  type PurchaseScope,
+} from '../../flows/purchase.js';
 import { recordPaidOrder } from '../../flows/record.js';
 import type { EntitlementChanges } from '../../edge/change-feed.js';
 import { insertSubscription } from '../subscriptions/queries.js';
@@ -42,7 +50,7 @@ export class ChargeService {
   }
 
   /** The purchase in one transaction, taking its payment through `step` (flows/pipeline.ts). */
-  record(scope: PurchaseScope, input: ChargeCreate, step: PaymentStep): Promise<ChargeRecord> {
+  record(scope: PurchaseScope, input: ChargeCreate & PurchaseExtras, step: PaymentStep, hooks: PurchaseHooks = {}): Promise<ChargeRecord> {
     return inTransaction(this.db, async (tx) => {
       await assertNotBlocked(tx, scope.organizationId);
       const customer = await lockCustomer(tx, scope.environmentId, input.customerId);
@@ -60,6 +68,7 @@ export class ChargeService {
             })
           : null;
       const now = this.clock.now();
+      await hooks.paid?.(tx, { customer, purchase, now });
       const granted = await insertSubscription(
         tx,
         subscriptionValues(scope, customer, purchase, {
@@ -104,6 +113,7 @@ export class ChargeService {
         orderId: order.orderId,
         invoiceId: order.invoiceId,
       };
+      await hooks.recorded?.(tx, { subscriptionId: granted.id, orderId: order.orderId, invoiceId: order.invoiceId });
       await step.finish(tx, record);
       return record;
     });

@@ -248,3 +248,55 @@ export class CustomerService {
     });
   }
 }
+
+/** What the hosted checkout knows of its buyer. */
+export interface CheckoutBuyer {
+  customerId: string;
+  email: string | null;
+  name: string | null;
+  country: string | null;
+}
+
+/**
+ * The buyer of a checkout, in the caller's transaction and locked for it: created
+ * when new (`customer.created`), else given the email, name and billing country it
+ * lacks (`customer.updated`); what a customer already has is never overwritten.
+ */
+export async function ensureCheckoutCustomer(tx: Tx, scope: CustomerScope, buyer: CheckoutBuyer, at: Date): Promise<repo.CustomerRow> {
+  const existing = await repo.findCustomer(tx, scope.environmentId, buyer.customerId, { forUpdate: true });
+  if (existing?.archived_at) throw customerArchived(buyer.customerId);
+  if (!existing) {
+    const row = await repo.insertCustomer(tx, {
+      id: newId(),
+      environmentId: scope.environmentId,
+      customerId: buyer.customerId,
+      name: buyer.name,
+      email: buyer.email,
+      metadata: {},
+      billingAddress: buyer.country ? { country: buyer.country } : null,
+      testClockId: null,
+      at,
+    });
+    await recordEvent(tx, { environmentId: scope.environmentId, organizationId: scope.organizationId, type: 'customer.created', data: customerEventObject(row, 0), at });
+    return row;
+  }
+  const address = (existing.billing_address ?? {}) as Record<string, unknown>;
+  const missing = {
+    email: existing.email ? undefined : (buyer.email ?? undefined),
+    name: existing.name ? undefined : (buyer.name ?? undefined),
+    billingAddress: address.country || !buyer.country ? undefined : { ...address, country: buyer.country },
+  };
+  if (missing.email === undefined && missing.name === undefined && missing.billingAddress === undefined) return existing;
+  const updated = await repo.updateCustomer(tx, existing.id, { ...missing, at });
+  const subscriptions = await repo.liveSubscriptionCount(tx, updated.id);
+  const object = customerEventObject(updated, subscriptions);
+  await recordEvent(tx, {
+    environmentId: scope.environmentId,
+    organizationId: scope.organizationId,
+    type: 'customer.updated',
+    data: object,
+    previousAttributes: previousAttributes(customerEventObject(existing, subscriptions), object),
+    at,
+  });
+  return updated;
+}

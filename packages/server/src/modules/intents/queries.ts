@@ -1,5 +1,6 @@
 /** The statements on payment intents that the payment pipeline and the recovery task run. */
 export {
+  awaitAction,
   findIntent,
   IDEMPOTENCY_INDEX,
   insertIntent,

@@ -63,7 +63,14 @@ export async function staleIntents(db: Executor, before: Date, limit: number): P
     .selectAll()
     .where('status', '=', 'processing')
     .where('created_at', '<', before)
+    // A payment waiting for its buyer to authenticate is theirs until its window has passed.
+    .where((eb) => eb.or([eb('action_expires_at', 'is', null), eb('action_expires_at', '<', before)]))
     .orderBy('created_at')
     .limit(limit)
     .execute();
+}
+
+/** An on-session payment that waits for the buyer to authenticate the card (the provider's charge `ref`) until `until`. */
+export async function awaitAction(db: Executor, id: string, ref: string, until: Date): Promise<void> {
+  await db.updateTable('payment_intents').set({ action_ref: ref, action_expires_at: until }).where('id', '=', id).where('status', '=', 'processing').execute();
 }

@@ -19,6 +19,7 @@ import {
   unknownCustomer,
 } from './errors.js';
 import * as repo from './repo.js';
+import { SANDBOX_CARDS } from './sandbox-provider.js';
 
 export type { PaymentMethodOwner, PaymentMethodRow } from './repo.js';
 
@@ -131,7 +132,7 @@ function parseMethodId(id: string): number | null {
   return /^[1-9][0-9]{0,14}$/.test(id) ? Number(id) : null;
 }
 
-interface CheckedCard {
+export interface CheckedCard {
   digits: string;
   expMonth: number;
   expYear: number;
@@ -277,6 +278,54 @@ export class PaymentMethodService {
       await recordPaymentMethodEvent(tx, 'payment_method.updated', { scope, row: promoted, customer, previousAttributes: { isDefault: false }, at });
     });
   }
+}
+
+/**
+ * What the sandbox keeps of a card typed on the hosted checkout: a published test
+ * card keeps its handle (it says how the sandbox answers); any other number is
+ * never stored, and behaves as the success card.
+ */
+function checkoutCardRef(digits: string): string {
+  const known = (Object.values(SANDBOX_CARDS) as string[]).includes(digits);
+  return sandboxCardRef(known ? digits : SANDBOX_CARDS.success);
+}
+
+/**
+ * Saves a card the buyer typed on the hosted checkout, in the caller's transaction
+ * (which holds the customer's lock), as the customer's default method: the card
+ * they just chose is the one to charge. Only brand, last four digits and expiry
+ * are kept (and, in the sandbox, a test card's handle). Sandbox only.
+ */
+export async function saveCheckoutCard(
+  tx: Executor,
+  scope: PaymentScope,
+  customer: repo.PaymentMethodOwner,
+  card: CheckedCard,
+  at: Date,
+): Promise<repo.PaymentMethodRow> {
+  if (scope.environment !== 'sandbox') throw sandboxOnly();
+  const previous = await repo.findDefaultMethod(tx, scope.environmentId, customer.id);
+  if (previous) {
+    const demoted = await repo.setDefaultFlag(tx, previous.id, false, at);
+    await recordPaymentMethodEvent(tx, 'payment_method.updated', { scope, row: demoted, customer, previousAttributes: { isDefault: true }, at });
+  }
+  const row = await repo.insertPaymentMethod(tx, {
+    environmentId: scope.environmentId,
+    customerId: customer.id,
+    methodType: 'card',
+    ...cardDetails(card.digits, { expMonth: card.expMonth, expYear: card.expYear }),
+    providerRef: checkoutCardRef(card.digits),
+    status: 'succeeded',
+    isDefault: true,
+    at,
+  });
+  await recordPaymentMethodEvent(tx, 'payment_method.created', { scope, row, customer, at });
+  return row;
+}
+
+/** A payment method of the environment by id, whatever its status (a checkout session's). */
+export function paymentMethodById(tx: Executor, environmentId: string, id: number): Promise<repo.PaymentMethodRow | undefined> {
+  return repo.findPaymentMethod(tx, environmentId, id);
 }
 
 /** A method of the environment that can still be charged (succeeded, not deleted), by id. */

@@ -14,6 +14,8 @@ import {
   resolvePurchase,
   subscriptionValues,
   type CustomerRow,
+  type PurchaseExtras,
+  type PurchaseHooks,
   type PurchaseScope,
   type PaymentMethodRow,
   type ResolvedPurchase,
@@ -122,7 +124,7 @@ export class SubscriptionService {
   }
 
   /** The subscription in one transaction, taking its first payment through `step` (flows/pipeline.ts). */
-  createWith(scope: SubscriptionScope, input: SubscriptionCreate, step: PaymentStep) {
+  createWith(scope: SubscriptionScope, input: SubscriptionCreate & PurchaseExtras, step: PaymentStep, hooks: PurchaseHooks = {}) {
     return this.changing(scope, () => input.customerId, async (tx) => {
       await assertNotBlocked(tx, scope.organizationId);
       const customer = await lockCustomer(tx, scope.environmentId, input.customerId);
@@ -149,6 +151,7 @@ export class SubscriptionService {
               planVersionId: purchase.version.id,
             })
           : null;
+      await hooks.paid?.(tx, { customer, purchase, now });
       const row = await repo.insertSubscription(
         tx,
         subscriptionValues(scope, customer, purchase, {
@@ -160,7 +163,7 @@ export class SubscriptionService {
           paymentMethodId: method?.id ?? null,
         }),
       );
-      await recordPaidOrder(tx, {
+      const order = await recordPaidOrder(tx, {
         scope,
         clock: clockAt(now),
         customer,
@@ -173,6 +176,7 @@ export class SubscriptionService {
         chargeRef,
       });
       await this.event(tx, scope, 'subscription.created', this.subscriptionData(row, customer, purchase, scope));
+      await hooks.recorded?.(tx, { subscriptionId: row.id, orderId: order.orderId, invoiceId: order.invoiceId });
       const created = await presentCreated(tx, row, scope.apiBase, now);
       await step.finish(tx, created);
       return created;

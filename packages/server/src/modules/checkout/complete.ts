@@ -1,0 +1,416 @@
+/**
+ * Completing a checkout session from its hosted page (decision 0034):
+ *
+ *   1. one transaction locks the session, creates or completes the customer, saves
+ *      the card (brand, last four, expiry only) as their default method and marks
+ *      the session processing, as attempt N;
+ *   2. the purchase runs through the two-phase pipeline (flows/pipeline.ts) under the
+ *      idempotency claim `checkout:{session}:{N}`: a replayed form finds the same
+ *      intent and never charges twice; a declined attempt N leaves N+1 a new payment;
+ *   3. in the purchase's own transaction, once the payment is taken, the session
+ *      becomes success and `checkout.completed` is recorded, before the purchase
+ *      records its order, invoice and `subscription.created`.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/connect.js';
+import { inTransaction, type Tx } from '../../db/transaction.js';
+import type { EntitlementChanges } from '../../edge/change-feed.js';
+import type { PaymentStep } from '../../flows/payment.js';
+import { AuthenticationRequired, completeIntent, confirmIntent, purchaseTwoPhase, type IdempotencyClaim } from '../../flows/pipeline.js';
+import type { PurchaseHooks } from '../../flows/purchase.js';
+import { ApiError } from '../../http/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { randomBase62 } from '../../lib/crypto.js';
+import { ChargeService } from '../charges/service.js';
+import { ensureCheckoutCustomer } from '../customers/service.js';
+import { recordEvent } from '../events/writer.js';
+import { instanceSecret } from '../instance-secrets/secret.js';
+import { intentOfIdempotencyKey, type IntentRow } from '../intents/queries.js';
+import { checkCard, saveCheckoutCard } from '../payments/methods.service.js';
+import { paymentProviderFor } from '../payments/providers.js';
+import { SubscriptionService } from '../subscriptions/service.js';
+import { discountOfSession, resolveCheckoutDiscount } from './discount.js';
+import { formProblem, FormProblem, sessionSettledMeanwhile } from './errors.js';
+import { overrideOf, priceSelection, productOf, selectionOf, ipCountryOf, type Priced, type Selection } from './page-model.js';
+import * as repo from './repo.js';
+import { timeline } from './service.js';
+import { completedEventObject, successRedirect } from './view.js';
+
+export type Sent = Record<string, string | undefined>;
+
+/** Everything the page shows: the session, what is chosen and its price, and what went wrong. */
+export interface PageState extends Priced {
+  session: repo.SessionRow;
+  productName: string;
+  productDescription: string;
+  selection: Selection;
+  csrf: string;
+  sandbox: boolean;
+  providerReady: boolean;
+  email: string;
+  name: string;
+  /** A problem with what the buyer sent, and the field it is about. */
+  formProblem: { field: string | null; message: string } | null;
+  /** The card asks the buyer to authenticate the payment: the page shows that step instead of the form. */
+  authenticate: boolean;
+}
+
+export type PageAnswer =
+  | { kind: 'page'; status: number; state: PageState }
+  | { kind: 'closed'; status: number; session: repo.SessionRow; reason: 'expired' | 'success' }
+  | { kind: 'redirect'; location: string }
+  | { kind: 'missing' };
+
+/** What the buyer reads when the provider refuses: said for a person at the page, not for an API caller. */
+const BUYER_MESSAGES: Record<string, string> = {
+  card_declined: 'The card was declined. Nothing was charged; try another card.',
+  insufficient_funds: 'The card has insufficient funds. Nothing was charged; try another card.',
+  stolen_card: 'The card was declined. Nothing was charged; try another card.',
+  authentication_required: 'The authentication of the card was not completed, so nothing was charged. Try again, or use another card.',
+  payment_in_progress: 'This payment is already being processed. Wait a moment, then reload the page.',
+  checkout_session_settled: 'This checkout was just completed by another submission. Reload the page.',
+};
+
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{2,}$/;
+
+function parseExpiry(text: string | undefined): { expMonth: number; expYear: number } {
+  const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(text ?? '');
+  const month = match ? Number(match[1]) : NaN;
+  if (!match || month < 1 || month > 12) throw formProblem('expiry', 'Enter the expiry date as MM / YY, for example 12 / 30.');
+  return { expMonth: month, expYear: Number(match[2]) };
+}
+
+export class CheckoutCompletion {
+  private readonly secret: () => Promise<string>;
+  private readonly subscriptions: SubscriptionService;
+  private readonly charges: ChargeService;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    config: Pick<Config, 'secret' | 'pendingUpdateTtlMs'>,
+    changes: EntitlementChanges | null = null,
+  ) {
+    this.secret = instanceSecret(db, clock, config.secret, 'checkout_csrf');
+    this.subscriptions = new SubscriptionService(db, clock, config.pendingUpdateTtlMs, changes);
+    this.charges = new ChargeService(db, clock, changes);
+  }
+
+  /** The form's CSRF token: an HMAC of the session id under an instance secret (nothing to store). */
+  async csrfToken(sessionId: string): Promise<string> {
+    return createHmac('sha256', await this.secret()).update(`checkout:${sessionId}`).digest('base64url');
+  }
+
+  private async csrfValid(sessionId: string, sent: string | undefined): Promise<boolean> {
+    const expected = Buffer.from(await this.csrfToken(sessionId));
+    const given = Buffer.from(sent ?? '');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  /** The session the page at this URL shows, or null: unknown ids, and ids of the other environment, are not found. */
+  private async sessionAt(id: string, environment: 'sandbox' | 'production', tx?: Tx): Promise<repo.SessionRow | null> {
+    if (!/^cs_[A-Za-z0-9]{24,64}$/.test(id)) return null;
+    const row = await repo.findSession(tx ?? this.db, id, { forUpdate: tx !== undefined });
+    if (!row) return null;
+    return row.environment === environment ? row : null;
+  }
+
+  /** An open session past its 24 hours is expired here too, whether or not its job has run yet. */
+  private closedAnswer(session: repo.SessionRow): PageAnswer | null {
+    if (session.status === 'success') return { kind: 'closed', status: 410, session, reason: 'success' };
+    if (session.status === 'expired' || (session.status === 'open' && session.expires_at.getTime() <= this.clock.now().getTime())) {
+      return { kind: 'closed', status: 410, session, reason: 'expired' };
+    }
+    return null;
+  }
+
+  private async state(session: repo.SessionRow, sent: Sent, ipAddress: string | null, problem: PageState['formProblem']): Promise<PageState> {
+    const selection = selectionOf(session, sent, ipCountryOf(session.ip_address ?? ipAddress));
+    const { priced, product } = await inTransaction(this.db, async (tx) => ({
+      priced: await priceSelection(tx, session, selection),
+      product: await productOf(tx, session),
+    }));
+    const email = session.lock_email ? (priced.customerEmail ?? session.email ?? '') : (sent.email ?? session.email ?? priced.customerEmail ?? '');
+    return {
+      ...priced,
+      session,
+      productName: product.name,
+      productDescription: product.description,
+      selection,
+      csrf: await this.csrfToken(session.id),
+      sandbox: session.environment === 'sandbox',
+      providerReady: paymentProviderFor(session.environment) !== null,
+      email,
+      name: sent.name ?? session.name ?? '',
+      formProblem: problem,
+      authenticate: false,
+    };
+  }
+
+  /** GET: the page, priced for the selection in the query (or the session's defaults). */
+  async view(id: string, environment: 'sandbox' | 'production', query: Sent, ipAddress: string | null): Promise<PageAnswer> {
+    const session = await this.sessionAt(id, environment);
+    if (!session) return { kind: 'missing' };
+    const closed = this.closedAnswer(session);
+    if (closed) return closed;
+    return { kind: 'page', status: 200, state: await this.state(session, query, ipAddress, null) };
+  }
+
+  /** POST: re-price ("Update price"), or pay. */
+  async submit(id: string, environment: 'sandbox' | 'production', sent: Sent, ipAddress: string | null): Promise<PageAnswer> {
+    const session = await this.sessionAt(id, environment);
+    if (!session) return { kind: 'missing' };
+    if (!(await this.csrfValid(id, sent.csrf_token))) {
+      return { kind: 'page', status: 403, state: await this.state(session, sent, ipAddress, { field: null, message: 'This form has expired. Reload the page and try again.' }) };
+    }
+    if (session.status === 'success') return { kind: 'redirect', location: successRedirect(session.success_url, session.id) };
+    const closed = this.closedAnswer(session);
+    if (closed) return closed;
+    if (sent.action !== 'pay' && sent.action !== 'discount' && sent.action !== 'authenticate_approve' && sent.action !== 'authenticate_fail') {
+      return { kind: 'page', status: 200, state: await this.state(session, sent, ipAddress, null) };
+    }
+    try {
+      if (sent.action === 'pay') return await this.pay(session, sent, ipAddress);
+      if (sent.action === 'discount') return await this.applyDiscount(session, sent, ipAddress);
+      return await this.authenticate(session, sent.action === 'authenticate_approve', sent, ipAddress);
+    } catch (error) {
+      if (error instanceof AuthenticationRequired) {
+        const current = (await this.sessionAt(id, environment)) ?? session;
+        return { kind: 'page', status: 200, state: { ...(await this.state(current, sent, ipAddress, null)), authenticate: true } };
+      }
+      const problem =
+        error instanceof FormProblem ? { field: error.field, message: error.message }
+        : error instanceof ApiError ? { field: null, message: BUYER_MESSAGES[error.code] ?? error.detail }
+        : null;
+      if (!problem) throw error;
+      const current = (await this.sessionAt(id, environment)) ?? session;
+      return { kind: 'page', status: error instanceof ApiError && error.status >= 500 ? error.status : 422, state: await this.state(current, sent, ipAddress, problem) };
+    }
+  }
+
+  /**
+   * The page's discount field, through the discount seam (discount.ts): a code the seam
+   * accepts is kept on the session (and priced by discountOfSession); an empty one removes it.
+   */
+  private async applyDiscount(session: repo.SessionRow, sent: Sent, ipAddress: string | null): Promise<PageAnswer> {
+    if (!session.discounts_enabled) throw formProblem('discount_code', 'Discount codes are not accepted for this purchase.');
+    const code = (sent.discount_code ?? '').trim().slice(0, 100) || null;
+    const selection = selectionOf(session, sent, ipCountryOf(session.ip_address ?? ipAddress));
+    const updated = await inTransaction(this.db, async (tx) => {
+      if (code) {
+        const priced = await priceSelection(tx, session, selection);
+        if (!priced.purchase) throw formProblem(null, priced.problem ?? 'This selection cannot be bought.');
+        try {
+          await resolveCheckoutDiscount(tx, scopeOfSession(session), code, priced.purchase);
+        } catch (error) {
+          if (error instanceof ApiError) throw formProblem('discount_code', `The code "${code}" cannot be applied to this purchase.`);
+          throw error;
+        }
+      }
+      return repo.updateSession(tx, session.id, { discount_code: code, modified_at: this.clock.now() });
+    });
+    return { kind: 'page', status: 200, state: await this.state(updated, sent, ipAddress, null) };
+  }
+
+  private checkedForm(session: repo.SessionRow, sent: Sent, selection: Selection) {
+    const email = session.lock_email ? null : (sent.email ?? '').trim();
+    if (email !== null && !EMAIL.test(email)) throw formProblem('email', 'Enter a valid email address, such as you@example.com.');
+    if (!selection.country) throw formProblem('country', 'Choose your billing country.');
+    if (!paymentProviderFor(session.environment)) {
+      throw formProblem(null, 'No payment provider is configured for this environment; payments cannot be taken here yet.');
+    }
+    const expiry = parseExpiry(sent.expiry);
+    let card;
+    try {
+      card = checkCard({ cardNumber: sent.card_number ?? '', cvc: (sent.cvc ?? '').trim(), ...expiry }, this.clock.now());
+    } catch (error) {
+      if (error instanceof ApiError) throw formProblem('card_number', error.detail.replace(/^[a-zA-Z]+: /, ''));
+      throw error;
+    }
+    return { email, name: (sent.name ?? '').trim().slice(0, 200) || null, card };
+  }
+
+  private async pay(session: repo.SessionRow, sent: Sent, ipAddress: string | null): Promise<PageAnswer> {
+    const selection = selectionOf(session, sent, ipCountryOf(session.ip_address ?? ipAddress));
+    const form = this.checkedForm(session, sent, selection);
+    const prepared = await this.prepare(session.id, selection, form);
+    if (prepared.status === 'success') return { kind: 'redirect', location: successRedirect(prepared.success_url, prepared.id) };
+    try {
+      await this.purchase(prepared);
+    } catch (error) {
+      // A second submission of the same attempt (a double click) finds the first one paying: it changes nothing.
+      const concurrent = error instanceof ApiError && (error.code === 'payment_in_progress' || error.code === 'checkout_session_settled');
+      if (error instanceof ApiError && !concurrent) await this.attemptFailed(prepared, error);
+      throw error;
+    }
+    return { kind: 'redirect', location: successRedirect(prepared.success_url, prepared.id) };
+  }
+
+  /** Step 1: the customer, the card and the attempt, in one transaction. A form sent again while processing changes nothing. */
+  private async prepare(id: string, selection: Selection, form: ReturnType<CheckoutCompletion['checkedForm']>): Promise<repo.SessionRow> {
+    return inTransaction(this.db, async (tx) => {
+      const session = (await repo.findSession(tx, id, { forUpdate: true }))!;
+      if (session.status !== 'open') return session;
+      const now = this.clock.now();
+      const scope = scopeOfSession(session);
+      const customer = await ensureCheckoutCustomer(
+        tx,
+        scope,
+        { customerId: session.customer_ref ?? `cus_${randomBase62(20)}`, email: form.email, name: form.name, country: selection.country },
+        now,
+      );
+      const method = await saveCheckoutCard(tx, scope, customer, form.card, now);
+      const updated = await repo.updateSession(tx, id, {
+        status: 'processing',
+        attempt: session.attempt + 1,
+        customer_ref: customer.customer_id,
+        customer_id: customer.id,
+        email: form.email ?? customer.email,
+        name: form.name ?? customer.name,
+        billing_country: selection.country,
+        plan_identifier: selection.plan,
+        charge_period: selection.period,
+        features: JSON.stringify(Object.entries(selection.quantities).map(([identifier, quantity]) => ({ identifier, quantity }))),
+        payment_method_id: method.id,
+        modified_at: now,
+      });
+      await timeline(tx, id, 'checkout_session.details_updated', 'Customer details updated', 'success', now, { billingCountry: selection.country });
+      await timeline(tx, id, 'checkout_session.payment_attempted', 'Payment attempted', 'pending', now, { attempt: updated.attempt, last4: method.last4 });
+      return updated;
+    });
+  }
+
+  /** Step 2: the purchase through the pipeline, under the attempt's claim. */
+  private purchase(session: repo.SessionRow): Promise<unknown> {
+    const scope = scopeOfSession(session);
+    return purchaseTwoPhase(this.db, this.clock, {
+      kind: 'checkout',
+      request: { scope: { ...scope, apiBase: session.api_base }, body: { sessionId: session.id } },
+      idempotency: { scope: claimOf(session)[0], key: claimOf(session)[1] },
+      status: 303,
+      run: (step) => this.runPurchase(session.id, step),
+      onSession: true,
+    });
+  }
+
+  /** The buyer answered the card's authentication step: the waiting payment is confirmed or failed. */
+  private async authenticate(session: repo.SessionRow, approved: boolean, sent: Sent, ipAddress: string | null): Promise<PageAnswer> {
+    const intent = session.status === 'processing' ? await intentOfIdempotencyKey(this.db, ...claimOf(session)) : undefined;
+    if (!intent) return { kind: 'page', status: 200, state: await this.state(session, sent, ipAddress, null) };
+    const [scope, key] = claimOf(session);
+    await inTransaction(this.db, (tx) =>
+      timeline(tx, session.id, 'checkout_session.authentication_answered', approved ? 'Card authentication approved' : 'Card authentication failed', approved ? 'success' : 'failed', this.clock.now()),
+    );
+    try {
+      await confirmIntent(this.db, this.clock, intent, approved, {
+        idempotency: { scope, key },
+        status: 303,
+        run: (step) => this.runPurchase(session.id, step),
+      });
+    } catch (error) {
+      if (error instanceof ApiError) await this.attemptFailed(session, error);
+      throw error;
+    }
+    return { kind: 'redirect', location: successRedirect(session.success_url, session.id) };
+  }
+
+  /** The purchase of a processing session, in one transaction (also what the recovery task runs again). */
+  async runPurchase(sessionId: string, step: PaymentStep): Promise<unknown> {
+    const session = (await repo.findSession(this.db, sessionId))!;
+    const scope = { ...scopeOfSession(session), apiBase: session.api_base };
+    const input = {
+      planIdentifier: session.plan_identifier,
+      chargePeriod: session.charge_period,
+      customerId: session.customer_ref!,
+      features: session.features,
+      currencyCode: session.currency_code,
+      ipAddress: session.ip_address,
+      priceOverride: overrideOf(session),
+      discount: discountOfSession(session),
+    };
+    const hooks = this.hooks(session);
+    return session.charge_period === 'ONE_TIME'
+      ? this.charges.record(scope, input, step, hooks)
+      : this.subscriptions.createWith(scope, input, step, hooks);
+  }
+
+  /** Step 3, inside the purchase's transaction: the session succeeds, announced before the purchase's own events. */
+  private hooks(session: repo.SessionRow): PurchaseHooks {
+    return {
+      paid: async (tx, { customer, purchase, now }) => {
+        const locked = (await repo.findSession(tx, session.id, { forUpdate: true }))!;
+        // Another completer of this payment (a second submission, the recovery task) recorded it first:
+        // an ApiError makes the pipeline answer with that one's result instead of recording twice.
+        if (locked.status !== 'processing' || locked.attempt !== session.attempt) throw sessionSettledMeanwhile(session.id);
+        // The discount seam (discount.ts): a redemption would be counted here, once per completion.
+        const done = await repo.updateSession(tx, session.id, {
+          status: 'success',
+          amount_minor: purchase.quote.totalMinor,
+          currency: purchase.quote.currency,
+          completed_at: now,
+          modified_at: now,
+        });
+        await timeline(tx, session.id, 'checkout_session.payment_succeeded', 'Payment succeeded', 'success', now, { amountUnits: purchase.quote.totalMinor, currency: purchase.quote.currency });
+        await recordEvent(tx, {
+          environmentId: session.environment_id,
+          organizationId: session.organization_id,
+          type: 'checkout.completed',
+          data: completedEventObject(done, {
+            customer,
+            plan: { name: purchase.version.name, version: purchase.version.version, identifier: purchase.plan.identifier },
+            product: { id: purchase.product.id, name: purchase.product.name },
+            amountMinor: purchase.quote.totalMinor,
+            currency: purchase.quote.currency,
+            features: Object.keys(purchase.quantities).length > 0 ? purchase.quantities : null,
+            organization: session.organization_id,
+            at: now,
+          }),
+          at: now,
+        });
+      },
+      recorded: async (tx, ids) => {
+        await repo.updateSession(tx, session.id, { order_id: ids.orderId, invoice_id: ids.invoiceId, subscription_id: ids.subscriptionId });
+      },
+    };
+  }
+
+  /**
+   * The recovery task's completion of a checkout payment whose process stopped (or whose
+   * buyer never answered the authentication step): recorded, or failed and the session open again.
+   */
+  async recover(intent: IntentRow, idempotency: IdempotencyClaim | null): Promise<void> {
+    const sessionId = String((intent.request as { body?: { sessionId?: unknown } }).body?.sessionId);
+    try {
+      await completeIntent(this.db, this.clock, intent, { idempotency, status: 303, run: (step) => this.runPurchase(sessionId, step) });
+    } catch (error) {
+      const session = error instanceof ApiError ? await repo.findSession(this.db, sessionId) : undefined;
+      if (session && error instanceof ApiError) await this.attemptFailed(session, error);
+      throw error;
+    }
+  }
+
+  /** A refused payment: the session is open again for another card, and its timeline says why. */
+  async attemptFailed(session: repo.SessionRow, error: ApiError): Promise<void> {
+    await inTransaction(this.db, async (tx) => {
+      const locked = await repo.findSession(tx, session.id, { forUpdate: true });
+      if (!locked || locked.status !== 'processing' || locked.attempt !== session.attempt) return;
+      const now = this.clock.now();
+      await repo.updateSession(tx, session.id, { status: 'open', modified_at: now });
+      await timeline(tx, session.id, 'checkout_session.payment_failed', 'Payment failed', 'failed', now, { code: error.code, detail: error.detail });
+    });
+  }
+}
+
+/** The idempotency claim of a session's current attempt: a replayed form pays the same intent, a new attempt a new one. */
+function claimOf(session: repo.SessionRow): [string, string] {
+  return [`checkout:${session.environment_id}`, `${session.id}:${session.attempt}`];
+}
+
+function scopeOfSession(session: repo.SessionRow) {
+  return {
+    organizationId: session.organization_id,
+    environmentId: session.environment_id,
+    environment: (session.environment) as 'sandbox' | 'production',
+  };
+}

@@ -1,0 +1,52 @@
+import { type ApiError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+
+const invalid = (detail: string): ApiError => badRequest(detail, 'validation_error');
+
+export const sessionNotFound = (id: string): ApiError => notFound(`No checkout session "${id}"`, 'checkout_session_not_found');
+export const badUrl = (field: string): ApiError => invalid(`${field}: give an absolute http or https URL`);
+export const badCountry = (field: string, value: string): ApiError =>
+  invalid(`${field}: "${value}" is not an ISO 3166-1 alpha-2 country code`);
+export const badChargePeriod = (period: string, offered: string[]): ApiError =>
+  invalid(
+    `chargePeriod: plan has no ${period} price${offered.length > 0 ? `; it is sold ${offered.join(', ')}` : ''}`,
+  );
+export const featureNotPriced = (index: number, identifier: string): ApiError =>
+  invalid(`features[${index}].identifier: "${identifier}" is not a priced meter of this plan`);
+export const featureTwice = (identifier: string): ApiError => invalid(`features: "${identifier}" is given twice`);
+export const planOfOtherProduct = (identifier: string): ApiError =>
+  invalid(`plansEnabled: plan "${identifier}" is not a plan of this product`);
+export const planNotEnabled = (identifier: string): ApiError =>
+  invalid(`planIdentifier: "${identifier}" is not among plansEnabled`);
+export const customAmountWithClientKey = (): ApiError =>
+  forbidden('customAmount: a client key may not set the price; create the session with a server key');
+export const customAmountNeedsTaxBehavior = (): ApiError => invalid('taxBehavior: required with customAmount (INCLUSIVE or EXCLUSIVE)');
+export const customAmountNeedsCurrency = (): ApiError => invalid('currencyCode: required with customAmount when a server key creates the session');
+export const badCustomAmount = (detail: string): ApiError => invalid(`customAmount: ${detail}`);
+export const customAmountWithFeatures = (): ApiError =>
+  invalid('features: a session with customAmount sells the plan at that amount; quantities cannot be priced with it');
+export const taxBehaviorWithoutAmount = (): ApiError => invalid('taxBehavior: applies to customAmount only; give customAmount too');
+export const badMetadata = (problem: string): ApiError => invalid(`metadata: ${problem}`);
+export const badCustomerId = (customerId: string): ApiError =>
+  invalid(`customerId: "${customerId}" cannot be used as a customer id (no "/", "?", "#" or "%")`);
+export const archivedCustomer = (customerId: string): ApiError =>
+  badRequest(`Customer "${customerId}" is archived; it cannot buy`, 'customer_archived');
+export const discountsDisabled = (): ApiError => invalid('discountCode: discountsEnabled is false for this session');
+export const discountUnknown = (code: string): ApiError =>
+  badRequest(`discountCode: no discount "${code}" can be applied to this session`, 'discount_not_applicable');
+export const buyLinkProductUnknown = (): ApiError => notFound('No such product', 'product_not_found');
+export const buyLinkPlanMissing = (): ApiError => invalid('plan_identifier: the product has no published plan to sell');
+
+/** Why the hosted page's form was not accepted: shown to the buyer beside the form. */
+export class FormProblem extends Error {
+  constructor(
+    readonly field: string | null,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+export const formProblem = (field: string | null, message: string): FormProblem => new FormProblem(field, message);
+
+/** A completer of a checkout payment found the session settled by another: the pipeline then answers with the first one's result. */
+export const sessionSettledMeanwhile = (id: string): ApiError =>
+  conflict(`Checkout session ${id} was completed by another submission meanwhile`, 'checkout_session_settled');

@@ -1,0 +1,134 @@
+import type { Tx } from '../../db/transaction.js';
+import { resolvePurchase, type PriceOverride, type ResolvedPurchase } from '../../flows/purchase.js';
+import { ApiError } from '../../http/errors.js';
+import { normalizeCountry } from '../../lib/countries.js';
+import { countryOfIp } from '../../lib/geoip.js';
+import { enabledPrice, findFeaturesById, findPlan, findProduct, findVersion, toStored } from '../catalog/queries.js';
+import { findCustomer } from '../customers/queries.js';
+import { discountOfSession } from './discount.js';
+import type { SessionRow } from './repo.js';
+import { prospectiveCustomer } from './service.js';
+
+/** A plan the page offers, with the periods it has a price for in the session's currency. */
+export interface PlanChoice {
+  identifier: string;
+  name: string;
+  periods: string[];
+}
+
+/** A priced meter the buyer picks a quantity of (seats, say). */
+export interface MeterChoice {
+  identifier: string;
+  name: string;
+  quantity: number;
+  min: number;
+  max: number | null;
+}
+
+/** What the buyer has chosen on the page (or the session's defaults). */
+export interface Selection {
+  plan: string;
+  period: string;
+  country: string | null;
+  quantities: Record<string, number>;
+}
+
+export interface Priced {
+  purchase: ResolvedPurchase | null;
+  /** Why the selection has no price (a period the plan does not sell, a quantity out of range …). */
+  problem: string | null;
+  plans: PlanChoice[];
+  meters: MeterChoice[];
+  trialDays: number;
+  /** The customer's own email when the session names a known customer. */
+  customerEmail: string | null;
+}
+
+const PERIOD_ORDER = ['DAILY', 'WEEKLY', 'TWENTY_EIGHT_DAYS', 'MONTHLY', 'THREE_MONTHS', 'SIX_MONTHS', 'YEARLY', 'ONE_TIME'];
+
+export const overrideOf = (session: SessionRow): PriceOverride | null =>
+  session.custom_amount_minor !== null && session.tax_behavior
+    ? { amountMinor: session.custom_amount_minor, taxBehavior: session.tax_behavior }
+    : null;
+
+/** The plans the page may offer: the session's, and plansEnabled's. */
+export const enabledPlans = (session: SessionRow): string[] => session.plans_enabled ?? [session.plan_identifier];
+
+/** The session's defaults, changed by what the page sent (query or form), each value checked. */
+export function selectionOf(session: SessionRow, sent: Record<string, string | undefined>, ipCountry: string | null): Selection {
+  const plans = enabledPlans(session);
+  const plan = sent.plan && plans.includes(sent.plan) ? sent.plan : session.plan_identifier;
+  const period = sent.period && /^[A-Z_]{3,20}$/.test(sent.period) ? sent.period : session.charge_period;
+  const country = (sent.country && normalizeCountry(sent.country)) || session.billing_country || session.default_billing_country || ipCountry;
+  const quantities: Record<string, number> = {};
+  for (const f of session.features) quantities[f.identifier] = f.quantity;
+  for (const [key, value] of Object.entries(sent)) {
+    if (!key.startsWith('qty_') || value === undefined) continue;
+    const n = Number(value);
+    if (Number.isSafeInteger(n) && n >= 0 && n <= 1_000_000_000) quantities[key.slice(4)] = n;
+  }
+  return { plan, period, country, quantities };
+}
+
+async function planChoices(tx: Tx, session: SessionRow, currency: string): Promise<PlanChoice[]> {
+  const choices: PlanChoice[] = [];
+  for (const identifier of enabledPlans(session)) {
+    const plan = await findPlan(tx, session.environment_id, identifier);
+    if (!plan || plan.archived_at || plan.published_version === null) continue;
+    const version = await findVersion(tx, plan.id, plan.published_version);
+    const price = version ? await enabledPrice(tx, version.id, currency) : undefined;
+    if (!version || !price) continue;
+    const periods = new Set(toStored(price).chargeCatalogPrice.flatMap((e) => (e.feature === null ? e.charges.map((c) => c.chargePeriod) : [])));
+    if (periods.size === 0) periods.add(session.charge_period);
+    choices.push({ identifier, name: version.name, periods: PERIOD_ORDER.filter((p) => periods.has(p)) });
+  }
+  return choices;
+}
+
+async function meterChoices(tx: Tx, purchase: ResolvedPurchase, selection: Selection): Promise<MeterChoice[]> {
+  const priced = purchase.price.chargeCatalogPrice.filter((e) => e.feature !== null && e.paymentType !== 'PAY_AS_YOU_GO');
+  const features = await findFeaturesById(tx, priced.map((e) => e.feature!));
+  return priced.flatMap((entry) => {
+    const feature = features.find((f) => f.id === entry.feature);
+    const charge = entry.charges.find((c) => c.chargePeriod === selection.period);
+    if (!feature || !charge) return [];
+    const min = charge.advanced.minQuantity ?? 0;
+    const quantity = purchase.quantities[feature.id] ?? selection.quantities[feature.identifier] ?? min;
+    return [{ identifier: feature.identifier, name: feature.name, quantity, min, max: charge.advanced.maxQuantity ?? null }];
+  });
+}
+
+/** Prices the selection as the purchase will be priced (flows/purchase.ts: catalog, quantities, tax by billing country). */
+export async function priceSelection(tx: Tx, session: SessionRow, selection: Selection): Promise<Priced> {
+  const found = session.customer_ref ? await findCustomer(tx, session.environment_id, session.customer_ref) : undefined;
+  const scope = { environmentId: session.environment_id, organizationId: session.organization_id, environment: session.environment };
+  const buyer = prospectiveCustomer(found, selection.country);
+  const withCountry = found && selection.country
+    ? { ...found, billing_address: { ...((found.billing_address ?? {}) as object), country: (found.billing_address as { country?: string } | null)?.country ?? selection.country } }
+    : buyer;
+  const plans = await planChoices(tx, session, session.currency_code ?? 'USD');
+  const base = { plans, customerEmail: found?.email ?? null };
+  try {
+    const purchase = await resolvePurchase(tx, scope, withCountry, {
+      planIdentifier: selection.plan,
+      chargePeriod: selection.period,
+      features: Object.entries(selection.quantities).map(([identifier, quantity]) => ({ identifier, quantity })),
+      currencyCode: session.currency_code,
+      ipAddress: session.ip_address,
+      priceOverride: overrideOf(session),
+      discount: discountOfSession(session),
+    });
+    const trialDays = selection.period !== 'ONE_TIME' && purchase.price.freeTrial ? purchase.price.trialPeriod : 0;
+    return { ...base, purchase, problem: null, meters: await meterChoices(tx, purchase, selection), trialDays };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return { ...base, purchase: null, problem: error.detail, meters: [], trialDays: 0 };
+  }
+}
+
+/** The product of a session, for the page's heading. */
+export async function productOf(tx: Tx, session: SessionRow) {
+  return (await findProduct(tx, session.environment_id, session.product_id))!;
+}
+
+export const ipCountryOf = (ip: string | null | undefined): string | null => countryOfIp(ip);

@@ -1,0 +1,165 @@
+import { parse as parseForm } from 'fast-querystring';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/connect.js';
+import { ApiError } from '../../http/errors.js';
+import type { App } from '../../http/route-types.js';
+import { apiBaseUrl, rootUrl } from '../../http/urls.js';
+import type { Clock } from '../../lib/clock.js';
+import { CHECKOUT_CSS, CHECKOUT_JS, CSS_VERSION, JS_VERSION } from './assets.js';
+import type { CheckoutCompletion, PageAnswer, Sent } from './complete.js';
+import { buyLinkPlanMissing, buyLinkProductUnknown } from './errors.js';
+import { checkoutPage, closedPage, errorPage, missingPage } from './page.js';
+import * as repo from './repo.js';
+import type { CheckoutService } from './service.js';
+
+export interface PageDeps {
+  service: CheckoutService;
+  completion: CheckoutCompletion;
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'publicUrl'>;
+}
+
+const FORM_LIMIT = 16 * 1024;
+const Id = Type.Object({ id: Type.String({ maxLength: 200 }) });
+
+/**
+ * The strict policy of the hosted pages: only this origin's stylesheet and script (no inline
+ * code at all), no framing, forms post to this origin, and the success redirect may leave it.
+ */
+function securityHeaders(reply: FastifyReply, formTargets: string[] = []): FastifyReply {
+  const formAction = ["'self'", ...formTargets].join(' ');
+  return reply
+    .header(
+      'content-security-policy',
+      `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action ${formAction}; frame-ancestors 'none'`,
+    )
+    .header('x-frame-options', 'DENY')
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer')
+    .header('cache-control', 'no-store');
+}
+
+const prefixOf = (request: FastifyRequest) => (request.environment === 'sandbox' ? '/sandbox' : '');
+
+function originOf(url: string | null): string[] {
+  if (!url) return [];
+  try {
+    return [new URL(url).origin];
+  } catch {
+    return [];
+  }
+}
+
+function answer(request: FastifyRequest, reply: FastifyReply, result: PageAnswer): FastifyReply {
+  const prefix = prefixOf(request);
+  if (result.kind === 'redirect') return securityHeaders(reply).code(303).header('location', result.location).send();
+  reply.type('text/html; charset=utf-8');
+  if (result.kind === 'missing') return securityHeaders(reply).code(404).send(missingPage(prefix));
+  if (result.kind === 'closed') return securityHeaders(reply).code(result.status).send(closedPage(result.session, result.reason, prefix));
+  return securityHeaders(reply, originOf(result.state.session.success_url)).code(result.status).send(checkoutPage(result.state, prefix));
+}
+
+/** A failure nobody planned for still answers a page (logged with the request id), never a JSON body. */
+async function orErrorPage(request: FastifyRequest, reply: FastifyReply, work: () => Promise<FastifyReply>): Promise<FastifyReply> {
+  try {
+    return await work();
+  } catch (error) {
+    request.log.error({ err: error }, 'the hosted checkout page failed');
+    const message = `Please try again in a moment. If it happens again, tell the seller this reference: ${request.id}.`;
+    return securityHeaders(reply).code(500).type('text/html; charset=utf-8').send(errorPage(prefixOf(request), 'Something went wrong', message));
+  }
+}
+
+function textOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && typeof value[0] === 'string') return value[0];
+  return undefined;
+}
+
+function sentOf(fields: Record<string, unknown>): Sent {
+  return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, textOf(v)]));
+}
+
+export function checkoutPageRoutes(app: App, deps: PageDeps): void {
+  void app.register(async (pages: App) => {
+    // Forms post url-encoded bodies: parsed here only, on the hosted pages (the API takes JSON alone).
+    pages.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_request, body, done) => {
+      done(null, parseForm(String(body)));
+    });
+
+    pages.get('/checkout/assets/:file', { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 100 }) }) } }, async (request, reply) => {
+      const { file } = request.params;
+      const asset =
+        file === `checkout.${CSS_VERSION}.css` ? { type: 'text/css; charset=utf-8', body: CHECKOUT_CSS }
+        : file === `checkout.${JS_VERSION}.js` ? { type: 'text/javascript; charset=utf-8', body: CHECKOUT_JS }
+        : null;
+      if (!asset) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+      return reply.type(asset.type).header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').send(asset.body);
+    });
+
+    pages.get('/checkout/:id', { schema: { hide: true, params: Id } }, async (request, reply) => {
+      const query = sentOf(request.query as Record<string, unknown>);
+      return orErrorPage(request, reply, async () => answer(request, reply, await deps.completion.view(request.params.id, request.environment, query, request.ip)));
+    });
+
+    pages.post('/checkout/:id', { schema: { hide: true, params: Id } }, async (request, reply) => {
+      const fields = request.body && typeof request.body === 'object' ? sentOf(request.body as Record<string, unknown>) : {};
+      return orErrorPage(request, reply, async () =>
+        answer(request, reply, await deps.completion.submit(request.params.id, request.environment, fields, request.ip)),
+      );
+    });
+
+    pages.get('/buy/:id', { schema: { hide: true, params: Id } }, async (request, reply) => {
+      const prefix = prefixOf(request);
+      try {
+        const location = await buyLink(request, request.params.id, deps);
+        return securityHeaders(reply).code(303).header('location', location).send();
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        const title = error.status === 404 ? 'Product not found' : 'This buy link is not valid';
+        return securityHeaders(reply).code(error.status).type('text/html; charset=utf-8').send(errorPage(prefix, title, error.detail));
+      }
+    });
+  });
+}
+
+const flag = (value: string | undefined): boolean | undefined =>
+  value === undefined ? undefined : ['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase());
+
+/** GET /buy/{productId}/?plan_identifier=&charge_period=…: a session made as a client key would make it, then its page. */
+async function buyLink(request: FastifyRequest, productId: string, deps: PageDeps): Promise<string> {
+  const q = sentOf(request.query as Record<string, unknown>);
+  const product = /^[0-9a-f-]{36}$/i.test(productId) ? await repo.findProductWithEnvironment(deps.db, productId) : undefined;
+  if (!product || product.archived_at || product.environment !== request.environment) throw buyLinkProductUnknown();
+  const plan = q.plan_identifier ?? (await repo.publishedPlansOf(deps.db, product.id))[0];
+  if (!plan) throw buyLinkPlanMissing();
+  const scope = {
+    organizationId: product.organization_id,
+    environmentId: product.environment_id,
+    environment: product.environment,
+    kind: 'client' as const,
+    baseUrl: rootUrl(request, deps.config.publicUrl),
+    apiBase: apiBaseUrl(request, deps.config.publicUrl),
+  };
+  const created = await deps.service.create(
+    scope,
+    {
+      planIdentifier: plan,
+      chargePeriod: q.charge_period ?? '',
+      successUrl: q.success_url ?? '',
+      cancelUrl: q.cancel_url ?? null,
+      customerId: q.customer_id ?? null,
+      plansEnabled: q.enabled ?? q.plans_enabled ?? null,
+      discountsEnabled: flag(q.discounts_enabled) ?? null,
+      discountCode: q.discount_code ?? null,
+      lockEmail: flag(q.lock_email) ?? null,
+      defaultBillingCountry: q.default_billing_country ?? null,
+      ipAddress: request.ip,
+    },
+    'buy_link',
+  );
+  return created.checkoutUrl;
+}

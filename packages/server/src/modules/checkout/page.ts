@@ -1,0 +1,223 @@
+import { countryNames } from '../../lib/countries.js';
+import { currencySymbol, decimalText } from '../ledger/format.js';
+import { CSS_VERSION, JS_VERSION } from './assets.js';
+import type { PageState } from './complete.js';
+import { html, type SafeHtml } from './html.js';
+import type { SessionRow } from './repo.js';
+
+const PERIOD_NAMES: Record<string, string> = {
+  ONE_TIME: 'One-time payment',
+  DAILY: 'Daily',
+  WEEKLY: 'Weekly',
+  TWENTY_EIGHT_DAYS: 'Every 28 days',
+  MONTHLY: 'Monthly',
+  THREE_MONTHS: 'Every 3 months',
+  SIX_MONTHS: 'Every 6 months',
+  YEARLY: 'Yearly',
+};
+const periodName = (period: string) => PERIOD_NAMES[period] ?? period;
+
+const money = (minor: number, currency: string) => `${currencySymbol(currency)}${decimalText(minor, currency)}`;
+
+/** The page around every state: language, viewport, the stylesheet and script from /checkout/assets/. */
+export function layout(title: string, prefix: string, body: SafeHtml): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${title}</title>
+<link rel="stylesheet" href="${prefix}/checkout/assets/checkout.${CSS_VERSION}.css">
+<script src="${prefix}/checkout/assets/checkout.${JS_VERSION}.js" defer></script>
+</head>
+<body>
+<main>
+${body}
+</main>
+</body>
+</html>
+`.value;
+}
+
+function sandboxBanner(sandbox: boolean): SafeHtml | null {
+  if (!sandbox) return null;
+  return html`<p class="banner" role="note">Sandbox: no real money moves. Pay with the test card 4242 4242 4242 4242, any future expiry and any CVC.</p>`;
+}
+
+function fieldError(state: PageState, field: string): SafeHtml | null {
+  if (state.formProblem?.field !== field) return null;
+  return html`<p class="hint" id="${field}-error">${state.formProblem.message}</p>`;
+}
+
+const invalidAttrs = (state: PageState, field: string) =>
+  state.formProblem?.field === field ? html` aria-invalid="true" aria-describedby="${field}-error"` : null;
+
+function choices(state: PageState): SafeHtml {
+  const plan = state.plans.find((p) => p.identifier === state.selection.plan);
+  const periods = plan?.periods ?? [state.selection.period];
+  const planField =
+    state.plans.length > 1
+      ? html`<label for="plan">Plan</label>
+<select id="plan" name="plan" data-reprice>${state.plans.map(
+          (p) => html`<option value="${p.identifier}"${p.identifier === state.selection.plan ? html` selected` : null}>${p.name}</option>`,
+        )}</select>`
+      : html`<input type="hidden" name="plan" value="${state.selection.plan}">`;
+  const periodField =
+    periods.length > 1
+      ? html`<label for="period">Billing period</label>
+<select id="period" name="period" data-reprice>${periods.map(
+          (p) => html`<option value="${p}"${p === state.selection.period ? html` selected` : null}>${periodName(p)}</option>`,
+        )}</select>`
+      : html`<input type="hidden" name="period" value="${state.selection.period}">`;
+  const meters = state.meters.map(
+    (m) => html`<label for="qty-${m.identifier}">${m.name}</label>
+<input id="qty-${m.identifier}" name="qty_${m.identifier}" type="number" inputmode="numeric" min="${m.min}"${m.max !== null ? html` max="${m.max}"` : null} step="1" value="${m.quantity}" data-reprice>`,
+  );
+  return html`${planField}${periodField}${meters}`;
+}
+
+function summary(state: PageState): SafeHtml {
+  const purchase = state.purchase;
+  if (!purchase) return html`<p class="problem" role="alert">${state.problem ?? 'This selection cannot be bought.'}</p>`;
+  const q = purchase.quote;
+  const taxLabel = q.taxRateBp === 0
+    ? null
+    : html`<tr><td>${q.taxBehavior === 'INCLUSIVE' ? 'Includes' : 'Tax'} ${(q.taxRateBp / 100).toString()} % ${q.taxCountry ? `(${q.taxCountry})` : ''}</td><td class="amount">${money(q.taxMinor, q.currency)}</td></tr>`;
+  const trial = state.trialDays > 0 ? html`<p class="hint">${state.trialDays}-day free trial: nothing is charged today.</p>` : null;
+  return html`<table aria-label="Price">
+<tbody>
+${q.lines.map((l) => html`<tr><td>${l.description}</td><td class="amount">${money(l.amountMinor, q.currency)}</td></tr>`)}
+${q.discountMinor > 0 ? html`<tr><td>Discount</td><td class="amount">−${money(q.discountMinor, q.currency)}</td></tr>` : null}
+${taxLabel}
+<tr class="total"><td>Total ${q.chargePeriod === 'ONE_TIME' ? '' : `(${periodName(q.chargePeriod).toLowerCase()})`}</td><td class="amount" id="total">${money(q.totalMinor, q.currency)}</td></tr>
+</tbody>
+</table>${trial}`;
+}
+
+/**
+ * The discount field (when the session allows codes). It belongs to a form of its own,
+ * so that Enter in it applies the code and Enter elsewhere pays; the selection rides along.
+ */
+function discountField(state: PageState): SafeHtml | null {
+  if (!state.session.discounts_enabled) return null;
+  return html`<label for="discount-code">Discount code</label>
+<div class="row"><div><input id="discount-code" name="discount_code" form="discount-form" type="text" autocomplete="off" maxlength="100" value="${state.session.discount_code ?? ''}"${invalidAttrs(state, 'discount_code')}></div>
+<div class="fit"><button type="submit" form="discount-form" id="apply-discount" class="secondary inline">Apply</button></div></div>
+${fieldError(state, 'discount_code')}`;
+}
+
+function discountForm(state: PageState): SafeHtml | null {
+  if (!state.session.discounts_enabled) return null;
+  const sel = state.selection;
+  return html`<form id="discount-form" method="post" action="">
+<input type="hidden" name="csrf_token" value="${state.csrf}">
+<input type="hidden" name="action" value="discount">
+<input type="hidden" name="plan" value="${sel.plan}"><input type="hidden" name="period" value="${sel.period}">
+<input type="hidden" name="country" value="${sel.country ?? ''}">
+${Object.entries(sel.quantities).map(([k, v]) => html`<input type="hidden" name="qty_${k}" value="${v}">`)}
+</form>`;
+}
+
+function details(state: PageState): SafeHtml {
+  const locked = state.session.lock_email;
+  const country = state.selection.country;
+  return html`<h2>Your details</h2>
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="email" required value="${state.email}"${locked ? html` disabled aria-describedby="email-locked"` : invalidAttrs(state, 'email')}>
+${locked ? html`<p class="hint" id="email-locked">This email is set by the seller and cannot be changed here.</p>` : fieldError(state, 'email')}
+<label for="name">Name <span class="hint">(optional)</span></label>
+<input id="name" name="name" type="text" autocomplete="name" maxlength="200" value="${state.name}">
+<label for="country">Billing country</label>
+<select id="country" name="country" autocomplete="country" required data-reprice${invalidAttrs(state, 'country')}>
+<option value="">Choose a country</option>
+${countryNames().map((c) => html`<option value="${c.code}"${c.code === country ? html` selected` : null}>${c.name}</option>`)}
+</select>
+${fieldError(state, 'country')}`;
+}
+
+function cardFields(state: PageState): SafeHtml {
+  if (!state.providerReady) {
+    return html`<p class="problem" role="alert">No payment provider is configured for this environment, so this page cannot take payments yet. Please contact the seller.</p>`;
+  }
+  return html`<h2>Card</h2>
+<label for="card-number">Card number</label>
+<input id="card-number" name="card_number" type="text" inputmode="numeric" autocomplete="cc-number" required maxlength="23" placeholder="4242 4242 4242 4242"${invalidAttrs(state, 'card_number')}>
+${fieldError(state, 'card_number')}
+<div class="row">
+<div><label for="expiry">Expiry (MM / YY)</label>
+<input id="expiry" name="expiry" type="text" inputmode="numeric" autocomplete="cc-exp" required maxlength="7" placeholder="12 / 30"${invalidAttrs(state, 'expiry')}>
+${fieldError(state, 'expiry')}</div>
+<div><label for="cvc">CVC</label>
+<input id="cvc" name="cvc" type="text" inputmode="numeric" autocomplete="cc-csc" required maxlength="4" placeholder="123"></div>
+</div>`;
+}
+
+/** The card's authentication step (in the sandbox, a stand-in for the bank's 3-D Secure page). */
+function authenticationPage(state: PageState, prefix: string): string {
+  const q = state.purchase?.quote;
+  const body = html`${sandboxBanner(state.sandbox)}
+<section class="card" aria-labelledby="auth-title">
+<h1 id="auth-title">Confirm your payment</h1>
+<p>Your card issuer asks you to confirm the payment${q ? ` of ${money(q.totalMinor, q.currency)}` : ''} to ${state.productName}.</p>
+${state.sandbox ? html`<p class="hint">Sandbox: choose how the test card 4000 0025 0000 3155 answers.</p>` : null}
+<form method="post" action="">
+<input type="hidden" name="csrf_token" value="${state.csrf}">
+<button type="submit" name="action" value="authenticate_approve" id="approve">Approve the payment</button>
+<button type="submit" name="action" value="authenticate_fail" id="fail" class="secondary">Fail authentication</button>
+</form>
+</section>`;
+  return layout('Confirm your payment', prefix, body);
+}
+
+/** The open session's page: choices, price, details, card and pay. */
+export function checkoutPage(state: PageState, prefix: string): string {
+  if (state.authenticate) return authenticationPage(state, prefix);
+  const s = state.session;
+  const general = state.formProblem && !['email', 'country', 'card_number', 'expiry', 'discount_code'].includes(state.formProblem.field ?? '')
+    ? html`<div class="problem" role="alert" id="form-problem">${state.formProblem.message}</div>`
+    : state.formProblem
+      ? html`<div class="problem" role="alert" id="form-problem">Please check the highlighted field: ${state.formProblem.message}</div>`
+      : null;
+  const canPay = state.providerReady && state.purchase !== null;
+  const body = html`${sandboxBanner(state.sandbox)}
+<form id="checkout-form" method="post" action="" novalidate>
+<input type="hidden" name="csrf_token" value="${state.csrf}">
+<section class="card" aria-labelledby="product-name">
+<p class="hint">Checkout</p>
+<h1 id="product-name">${state.productName}</h1>
+${state.productDescription ? html`<p>${state.productDescription}</p>` : null}
+${choices(state)}
+<div id="summary">${summary(state)}</div>
+${discountField(state)}
+</section>
+${general}
+<section class="card">${details(state)}</section>
+<section class="card">${cardFields(state)}
+${canPay ? html`<button type="submit" name="action" value="pay" id="pay">Pay ${state.trialDays > 0 ? 'nothing today' : money(state.purchase!.quote.totalMinor, state.purchase!.quote.currency)}</button>` : null}
+<button type="submit" name="action" value="update" id="update-price" class="secondary no-js-only">Update price</button>
+<p class="hint no-js-only">Changed the plan, period, quantity or country? Update the price before you pay.</p>
+</section>
+</form>
+${discountForm(state)}
+${s.cancel_url ? html`<p><a href="${s.cancel_url}">Cancel and return to the seller</a></p>` : null}`;
+  return layout(`Checkout: ${state.productName}`, prefix, body);
+}
+
+/** A completed or expired session: a clear page, never an error. */
+export function closedPage(session: SessionRow, reason: 'expired' | 'success', prefix: string): string {
+  const body = reason === 'success'
+    ? html`<section class="card"><h1>This checkout is complete</h1><p>The payment was received. Nothing more is needed here.</p>
+<p><a href="${session.success_url}">Continue to the seller</a></p></section>`
+    : html`<section class="card"><h1>This checkout has expired</h1><p>Checkout links are valid for 24 hours. Ask the seller for a new link.</p>
+${session.cancel_url ? html`<p><a href="${session.cancel_url}">Return to the seller</a></p>` : null}</section>`;
+  return layout(reason === 'success' ? 'Checkout complete' : 'Checkout expired', prefix, body);
+}
+
+export function missingPage(prefix: string): string {
+  return layout('Checkout not found', prefix, html`<section class="card"><h1>Checkout not found</h1><p>This checkout link is not valid. Check the link, or ask the seller for a new one.</p></section>`);
+}
+
+export function errorPage(prefix: string, title: string, message: string): string {
+  return layout(title, prefix, html`<section class="card"><h1>${title}</h1><p>${message}</p></section>`);
+}

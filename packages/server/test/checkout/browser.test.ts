@@ -1,0 +1,223 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/lib/clock.js';
+import { CARDS } from '../commerce-support.js';
+import { uniqueId } from '../harness.js';
+import { officialClient } from '../official-client-support.js';
+import { openCheckoutWorld, type CheckoutWorld } from './support.js';
+
+// The hosted checkout in a real browser: Debian's chromium driven by playwright-core
+// (never a downloaded browser). CI installs chromium (.ci/run); a machine without it
+// skips these tests, saying so. Screenshots of each state go to test-artifacts/checkout/.
+
+const CHROMIUM = process.env.BILLOW_CHROMIUM ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARTIFACTS = fileURLToPath(new URL('../../../../test-artifacts/checkout/', import.meta.url));
+const hasChromium = fs.existsSync(CHROMIUM);
+if (!hasChromium && !process.env.CI) {
+  console.warn(`[checkout browser tests] skipped: no chromium at ${CHROMIUM} (apt-get install chromium, or set BILLOW_CHROMIUM)`);
+}
+
+const clock = new ManualClock(new Date('2026-11-20T10:00:00Z'));
+let w: CheckoutWorld;
+let browser: Browser;
+let seller: http.Server;
+let sellerUrl: string;
+
+async function shot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** A page that records what must never happen: script dialogs, CSP violations, failed asset loads. */
+async function openPage(viewport = { width: 1000, height: 900 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('dialog', (dialog) => {
+    problems.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  page.on('console', (message) => {
+    // A page answered 4xx (a decline is 422) is logged as a failed load: statuses are checked by the tests themselves.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
+  });
+  page.on('response', (response) => {
+    const type = response.request().resourceType();
+    if ((type === 'stylesheet' || type === 'script') && response.status() !== 200) problems.push(`asset ${response.status()}: ${response.url()}`);
+  });
+  return { page, problems, close: () => context.close() };
+}
+
+/** Waits until the element's text is `expected` (the page may be re-rendered meanwhile), then checks it. */
+async function textBecomes(page: Page, selector: string, expected: string): Promise<void> {
+  await page
+    .waitForFunction(([sel, text]) => document.querySelector(sel!)?.textContent?.includes(text!) === true, [selector, expected] as const, { timeout: 10_000 })
+    .catch(() => undefined);
+  expect(await page.textContent(selector)).toContain(expected);
+}
+
+async function fillAndPay(page: Page, card: string, options: { email?: string; country?: string } = {}) {
+  if (options.email !== undefined) await page.fill('#email', options.email);
+  if (options.country) await page.selectOption('#country', options.country);
+  await page.fill('#card-number', card);
+  await page.fill('#expiry', '12 / 35');
+  await page.fill('#cvc', '123');
+  await page.click('#pay');
+}
+
+describe.skipIf(!hasChromium && !process.env.CI)('the hosted checkout in chromium', () => {
+  beforeAll(async () => {
+    if (!hasChromium) throw new Error(`CI must have chromium at ${CHROMIUM}: .ci/run installs it with apt-get`);
+    w = await openCheckoutWorld({ clock });
+    seller = http.createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><title>Thanks</title><h1>Thank you for your order</h1><p>${(req.url ?? '').replace(/[<>&"]/g, '')}</p>`);
+    });
+    await new Promise<void>((resolve) => seller.listen(0, '127.0.0.1', resolve));
+    sellerUrl = `http://127.0.0.1:${(seller.address() as { port: number }).port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    seller?.close();
+    await w?.server.close();
+  });
+
+  it('buys a subscription with 4242; the official client then sees the entitlement', async () => {
+    const customerId = uniqueId('browser-buyer');
+    const entitled = await w.entitledPlan();
+    const { id, url } = await w.session({ customerId, planIdentifier: entitled.plan, successUrl: `${sellerUrl}/thanks?ref=1` });
+    const { page, problems, close } = await openPage();
+    const response = await page.goto(url);
+    expect(response!.status()).toBe(200);
+    expect(response!.headers()['content-security-policy']).toContain("default-src 'self'");
+    expect(await page.locator('h1').count()).toBe(1);
+    await shot(page, '01-open');
+    await fillAndPay(page, CARDS.ok, { email: 'ada@example.com', country: 'US' });
+    await page.waitForURL(`${sellerUrl}/thanks?ref=1&checkout_session_id=${id}`);
+    expect(await page.textContent('h1')).toBe('Thank you for your order');
+    await shot(page, '02-success-redirect');
+    const kelviq = officialClient(w.server, w.org.sandbox.serverKey);
+    expect(await kelviq.entitlements.getEntitlement({ customerId, featureId: entitled.feature })).toMatchObject({ hasAccess: true });
+    expect(problems).toEqual([]);
+    await close();
+  });
+
+  it('shows a decline, keeps the session open, and then succeeds with another card', async () => {
+    const { id, url } = await w.session({ successUrl: `${sellerUrl}/thanks` });
+    const { page, problems, close } = await openPage();
+    await page.goto(url);
+    await fillAndPay(page, CARDS.declined, { email: 'decline@example.com', country: 'US' });
+    await textBecomes(page, '#form-problem', 'The card was declined');
+    await shot(page, '03-declined');
+    expect((await w.s.call('GET', `/checkout/sessions/${id}/`)).body.status).toBe('open');
+    // The email stays filled; the card fields are empty again (a card number is never sent back).
+    expect(await page.inputValue('#email')).toBe('decline@example.com');
+    expect(await page.inputValue('#card-number')).toBe('');
+    await fillAndPay(page, CARDS.ok);
+    await page.waitForURL(new RegExp(`checkout_session_id=${id}$`));
+    expect((await w.s.call('GET', `/checkout/sessions/${id}/`)).body.status).toBe('success');
+    expect(problems).toEqual([]);
+    await close();
+  });
+
+  it('asks for authentication with 4000 0025 0000 3155; failing it keeps the session open, approving it pays', async () => {
+    const { id, url } = await w.session({ successUrl: `${sellerUrl}/thanks` });
+    const { page, problems, close } = await openPage();
+    await page.goto(url);
+    await fillAndPay(page, CARDS.authentication, { email: 'auth@example.com', country: 'US' });
+    await textBecomes(page, 'h1', 'Confirm your payment');
+    await shot(page, '08-authentication');
+    await page.click('#fail');
+    await textBecomes(page, '#form-problem', 'authentication of the card was not completed');
+    expect((await w.s.call('GET', `/checkout/sessions/${id}/`)).body.status).toBe('open');
+    await fillAndPay(page, CARDS.authentication);
+    await textBecomes(page, 'h1', 'Confirm your payment');
+    await page.click('#approve');
+    await page.waitForURL(new RegExp(`checkout_session_id=${id}$`));
+    expect((await w.s.call('GET', `/checkout/sessions/${id}/`)).body.status).toBe('success');
+    expect(problems).toEqual([]);
+    await close();
+  });
+
+  it('locks the email field when lockEmail is set, and prefills defaultBillingCountry with its tax', async () => {
+    const customerId = await w.s.customer();
+    const { url } = await w.session({ customerId, lockEmail: true, defaultBillingCountry: 'DE', successUrl: `${sellerUrl}/thanks` });
+    const { page, close } = await openPage();
+    await page.goto(url);
+    expect(await page.isDisabled('#email')).toBe(true);
+    expect(await page.inputValue('#email')).toBe(`${customerId}@example.com`);
+    expect(await page.inputValue('#country')).toBe('DE');
+    await textBecomes(page, '#total', '$11.90');
+    await shot(page, '04-locked-email-germany');
+    // With JavaScript, a change of country re-prices at once.
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.selectOption('#country', 'US')]);
+    await textBecomes(page, '#total', '$10.00');
+    // Enter in the discount field applies the code (its own form); it never pays.
+    await page.fill('#discount-code', 'WELCOME');
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.press('#discount-code', 'Enter')]);
+    await textBecomes(page, '#discount_code-error', 'cannot be applied');
+    await fillAndPay(page, CARDS.ok);
+    await page.waitForURL(/checkout_session_id=/);
+    expect((await w.s.call('GET', `/customers/${customerId}/`)).body.email).toBe(`${customerId}@example.com`);
+    await close();
+  });
+
+  it('is usable at 375 px: nothing overflows sideways and every control is reachable', async () => {
+    const { url } = await w.session({ plansEnabled: w.s.plans.pro, defaultBillingCountry: 'FR', successUrl: `${sellerUrl}/thanks` });
+    const { page, problems, close } = await openPage({ width: 375, height: 740 });
+    await page.goto(url);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    const payBox = await page.locator('#pay').boundingBox();
+    expect(payBox!.width).toBeGreaterThan(300);
+    expect(payBox!.height).toBeGreaterThanOrEqual(44);
+    // Every form control has a label.
+    const unlabelled = await page.evaluate(() =>
+      [...document.querySelectorAll('input:not([type=hidden]), select')].filter((el) => !(el as HTMLInputElement).labels?.length).map((el) => el.id),
+    );
+    expect(unlabelled).toEqual([]);
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.selectOption('#plan', w.s.plans.pro)]);
+    await textBecomes(page, '#total', '$24.00');
+    await shot(page, '05-phone-375px');
+    // Keyboard only: Tab reaches the pay button.
+    await page.focus('#cvc');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('pay');
+    expect(problems).toEqual([]);
+    await close();
+  });
+
+  it('renders a product named with HTML as text, and runs no script of it', async () => {
+    const evil = '<img src=x onerror=alert(1)><script>alert(2)</script>';
+    const product = await w.s.call('POST', '/catalog/products/', { name: evil, taxCode: 'saas' });
+    const { plan } = await w.entitledPlan({ productId: product.body.id, name: '<b>Bold</b> plan' });
+    const { url } = await w.session({ planIdentifier: plan });
+    const { page, problems, close } = await openPage();
+    await page.goto(url);
+    expect(await page.textContent('#product-name')).toBe(evil);
+    expect(await page.locator('#product-name img, #product-name script').count()).toBe(0);
+    await shot(page, '06-html-name-as-text');
+    expect(problems.filter((p) => p.startsWith('dialog'))).toEqual([]);
+    await close();
+  });
+
+  it('shows a clear page for an expired session and for an unknown one', async () => {
+    const { url } = await w.session();
+    const { page, close } = await openPage();
+    clock.advance(24 * 3600_000 + 1000);
+    const expired = await page.goto(url);
+    expect(expired!.status()).toBe(410);
+    await textBecomes(page, 'h1', 'This checkout has expired');
+    await shot(page, '07-expired');
+    const missing = await page.goto(`${w.server.url}/sandbox/checkout/cs_${'A'.repeat(48)}/`);
+    expect(missing!.status()).toBe(404);
+    await textBecomes(page, 'h1', 'Checkout not found');
+    await close();
+  });
+});
