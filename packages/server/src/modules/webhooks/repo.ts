@@ -99,28 +99,38 @@ export interface ClaimRequest {
 export async function claimDueDeliveries(db: Executor, claim: ClaimRequest): Promise<ClaimedDelivery[]> {
   const { now, organizations } = claim;
   const ofOrganizations = organizations ? sql`AND e.organization_id = ANY (${[...organizations]}::uuid[])` : sql``;
+  const due = sql`((c.status = 'pending' AND (c.next_attempt_at IS NULL OR c.next_attempt_at <= ${now}))
+    OR (c.status = 'delivering' AND c.lease_until < ${now}))`;
+  // Candidates oldest first along the waiting index, read without locks; the cap per endpoint
+  // is applied to them; the rows are then locked, and a row another dispatcher took meanwhile
+  // is skipped (or, changed by it, fails the due condition again under the lock).
   const result = await sql<ClaimedDelivery>`
+    WITH candidates AS (
+      SELECT c.id, c.endpoint_id, c.event_seq FROM webhook_deliveries c
+      JOIN webhook_endpoints e ON e.id = c.endpoint_id AND e.enabled ${ofOrganizations}
+      WHERE ${due}
+        AND NOT (c.endpoint_id = ANY (${claim.excludedEndpoints}::uuid[]))
+        AND NOT EXISTS (
+          SELECT 1 FROM webhook_deliveries p
+          WHERE p.endpoint_id = c.endpoint_id AND p.ordering_key = c.ordering_key
+            AND p.event_seq < c.event_seq AND p.status IN ('pending', 'delivering'))
+      ORDER BY c.event_seq
+      LIMIT ${claim.limit * 4}
+    ), capped AS (
+      SELECT id FROM (
+        SELECT id, event_seq, row_number() OVER (PARTITION BY endpoint_id ORDER BY event_seq) AS n FROM candidates
+      ) ranked
+      WHERE n <= ${claim.perEndpoint}
+      ORDER BY event_seq
+      LIMIT ${claim.limit}
+    ), picked AS (
+      SELECT c.id FROM webhook_deliveries c
+      WHERE c.id IN (SELECT id FROM capped) AND ${due}
+      FOR UPDATE SKIP LOCKED
+    )
     UPDATE webhook_deliveries d
     SET status = 'delivering', lease_until = ${claim.leaseUntil}
-    FROM (
-      SELECT due.id FROM webhook_endpoints e
-      CROSS JOIN LATERAL (
-        SELECT c.id, c.event_seq FROM webhook_deliveries c
-        WHERE c.endpoint_id = e.id AND c.status IN ('pending', 'delivering')
-          AND ((c.status = 'pending' AND (c.next_attempt_at IS NULL OR c.next_attempt_at <= ${now}))
-            OR (c.status = 'delivering' AND c.lease_until < ${now}))
-          AND NOT EXISTS (
-            SELECT 1 FROM webhook_deliveries p
-            WHERE p.endpoint_id = c.endpoint_id AND p.ordering_key = c.ordering_key
-              AND p.event_seq < c.event_seq AND p.status IN ('pending', 'delivering'))
-        ORDER BY c.event_seq
-        LIMIT ${claim.perEndpoint}
-        FOR UPDATE OF c SKIP LOCKED
-      ) due
-      WHERE e.enabled AND NOT (e.id = ANY (${claim.excludedEndpoints}::uuid[])) ${ofOrganizations}
-      ORDER BY due.event_seq
-      LIMIT ${claim.limit}
-    ) picked, webhook_endpoints e, events ev, environments env
+    FROM picked, webhook_endpoints e, events ev, environments env
     WHERE d.id = picked.id AND e.id = d.endpoint_id AND ev.id = d.event_id AND env.id = d.environment_id
     RETURNING d.id, d.environment_id, e.organization_id, env.kind AS environment_kind, d.endpoint_id, d.event_id, d.event_type,
       ev.created_at AS event_created_at, d.attempt_count, ev.payload, e.url, e.secret_sealed, e.previous_secret_sealed,
