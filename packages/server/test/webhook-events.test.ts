@@ -13,6 +13,7 @@ import { validateEvent } from '@kelviq/node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CARDS, shop, type Shop } from './commerce-support.js';
 import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
+import { csrfOf, getPage, payWith, postForm } from './checkout/support.js';
 import { Receiver, type Received } from './webhook-support.js';
 
 interface Reference {
@@ -246,9 +247,26 @@ async function refund(orderId: string): Promise<string> {
 }
 
 describe('each event type, as the reference sends it', () => {
-  // The hosted checkout (issue 13) does not exist yet: nothing can complete a checkout
-  // session, so nothing emits checkout.completed. Write this test with that issue.
-  it.todo('checkout.completed: a hosted checkout succeeds (needs the hosted checkout of issue 13)');
+  it('checkout.completed, before subscription.created, when the hosted checkout is paid', async () => {
+    const customerId = uniqueId('checkout');
+    const session = await s.call('POST', '/checkout/', {
+      planIdentifier: s.plans.basic,
+      chargePeriod: 'MONTHLY',
+      customerId,
+      successUrl: 'https://shop.example.com/thanks',
+      metadata: { order_ref: 'A-1001', source: 'spring-sale' },
+    });
+    expectStatus(session, 201);
+    const url: string = session.body.checkoutUrl;
+    const page = await getPage(url);
+    expect(page.status).toBe(200);
+    const paid = await postForm(url, payWith(csrfOf(page.text), CARDS.ok, { email: `${customerId}@example.com` }));
+    expect(paid.status, paid.text).toBe(303);
+    const event = await one('checkout.completed', (e) => e.data.object.id === session.body.checkoutSessionId);
+    expectReferenceShape(event, 'checkout.completed');
+    expect(event.data.object).toMatchObject({ status: 'success', metadata: { order_ref: 'A-1001', source: 'spring-sale' }, customer: { customer_id: customerId } });
+    expect(await sequence(customerId, ['checkout.completed', 'subscription.created'])).toEqual(['checkout.completed', 'subscription.created']);
+  });
 
   it('customer.created', async () => {
     const customerId = await customer();
