@@ -61,7 +61,18 @@ export interface PurchaseInput {
   /** A checkout session's customAmount: replaces the plan's charges for this purchase (the plan still grants). */
   priceOverride?: PriceOverride | null;
   /** A discount already resolved for this purchase (the discounts module's, at checkout). */
-  discount?: Discount | null;
+  discount?: PurchaseDiscount | null;
+}
+
+/** A resolved discount: a percentage, or fixed amounts per currency (the price's currency picks one). */
+export interface PurchaseDiscount {
+  percentOffBp?: number;
+  amountsOffMinor?: Readonly<Record<string, number>>;
+}
+
+function discountIn(discount: PurchaseDiscount, currency: string): Discount {
+  if (discount.percentOffBp !== undefined) return { percentOffBp: discount.percentOffBp };
+  return { amountOffMinor: discount.amountsOffMinor?.[currency] ?? 0 };
 }
 
 export interface PriceOverride {
@@ -228,7 +239,7 @@ export async function resolvePurchase(tx: Tx, scope: PurchaseScope, customer: Cu
     taxCountry: country,
     planName: version.name,
     featureNames: await featureNamesOf(tx, price),
-    ...(input.discount ? { discount: input.discount } : {}),
+    ...(input.discount ? { discount: discountIn(input.discount, price.currency) } : {}),
   });
   return { product, plan, version, priceId: priceRow.id, price, quantities, quote };
 }

@@ -55,6 +55,24 @@ describe('the hosted checkout page', () => {
     expect(page.text).not.toContain('<img src=x');
   });
 
+  it('takes a discount code: the order is discounted, the code counted once, and a code used up is refused', async () => {
+    const code = uniqueId('QUARTER').toUpperCase().replace(/[^A-Z0-9]/g, '').slice(0, 20);
+    const made = await w.s.call('POST', '/discounts/', { name: 'A quarter off', code, discountType: 'PERCENTAGE', percentOff: 25, maxRedemptions: 1 });
+    expect(made.status, made.text).toBe(201);
+    const customerId = uniqueId('discounted');
+    const { id, url } = await w.session({ customerId, discountCode: code.toLowerCase() });
+    const page = await getPage(url);
+    // Basic is $10 a month: a quarter off is $2.50, and France's 20 % VAT applies to the $7.50 left.
+    const done = await postForm(url, payWith(csrfOf(page.text), CARDS.ok, { country: 'FR' }));
+    expect(done.status, done.text).toBe(303);
+    const detail = (await w.s.call('GET', `/checkout/sessions/${id}/`)).body;
+    expect(detail.order).toMatchObject({ status: 'COMPLETE', amountDiscount: '2.50', amountTax: '1.50', amountTotal: '9.00' });
+    expect((await w.s.call('GET', `/discounts/${made.body.id}/`)).body).toMatchObject({ timesRedeemed: 1, status: 'EXPIRED' });
+    const again = await w.s.call('POST', '/checkout/', { planIdentifier: w.s.plans.basic, chargePeriod: 'MONTHLY', successUrl: 'https://shop.example/thanks', discountCode: code });
+    expect(again.status, again.text).toBe(400);
+    expect(again.body.detail).toMatch(/^discountCode: /);
+  });
+
   it('sells a subscription with 4242: customer, card, purchase, events in order, redirect with the session id; the entitlement follows', async () => {
     const customerId = uniqueId('page-buyer');
     const entitled = await w.entitledPlan();

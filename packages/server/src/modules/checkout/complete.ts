@@ -30,7 +30,7 @@ import { intentOfIdempotencyKey, type IntentRow } from '../intents/queries.js';
 import { checkCard, saveCheckoutCard } from '../payments/methods.service.js';
 import { paymentProviderFor } from '../payments/providers.js';
 import { SubscriptionService } from '../subscriptions/service.js';
-import { discountOfSession, resolveCheckoutDiscount } from './discount.js';
+import { discountOfSession, redeemSessionDiscount, resolveCheckoutDiscount } from './discount.js';
 import { formProblem, FormProblem, sessionSettledMeanwhile } from './errors.js';
 import { overrideOf, priceSelection, productOf, selectionOf, ipCountryOf, type Priced, type Selection } from './page-model.js';
 import * as repo from './repo.js';
@@ -128,7 +128,7 @@ export class CheckoutCompletion {
   private async state(session: repo.SessionRow, sent: Sent, ipAddress: string | null, problem: PageState['formProblem']): Promise<PageState> {
     const selection = selectionOf(session, sent, ipCountryOf(session.ip_address ?? ipAddress));
     const { priced, product } = await inTransaction(this.db, async (tx) => ({
-      priced: await priceSelection(tx, session, selection),
+      priced: await priceSelection(tx, session, selection, this.clock.now()),
       product: await productOf(tx, session),
     }));
     const email = session.lock_email ? (priced.customerEmail ?? session.email ?? '') : (sent.email ?? session.email ?? priced.customerEmail ?? '');
@@ -199,10 +199,10 @@ export class CheckoutCompletion {
     const selection = selectionOf(session, sent, ipCountryOf(session.ip_address ?? ipAddress));
     const updated = await inTransaction(this.db, async (tx) => {
       if (code) {
-        const priced = await priceSelection(tx, session, selection);
+        const priced = await priceSelection(tx, session, selection, this.clock.now());
         if (!priced.purchase) throw formProblem(null, priced.problem ?? 'This selection cannot be bought.');
         try {
-          await resolveCheckoutDiscount(tx, scopeOfSession(session), code, priced.purchase);
+          await resolveCheckoutDiscount(tx, scopeOfSession(session), code, priced.purchase, this.clock.now());
         } catch (error) {
           if (error instanceof ApiError) throw formProblem('discount_code', `The code "${code}" cannot be applied to this purchase.`);
           throw error;
@@ -327,7 +327,7 @@ export class CheckoutCompletion {
       currencyCode: session.currency_code,
       ipAddress: session.ip_address,
       priceOverride: overrideOf(session),
-      discount: discountOfSession(session),
+      discount: await discountOfSession(this.db, session, session.plan_identifier, this.clock.now()),
     };
     const hooks = this.hooks(session);
     return session.charge_period === 'ONE_TIME'
@@ -337,13 +337,14 @@ export class CheckoutCompletion {
 
   /** Step 3, inside the purchase's transaction: the session succeeds, announced before the purchase's own events. */
   private hooks(session: repo.SessionRow): PurchaseHooks {
+    let buyer: { customerId: string; discountedFirstPayment: boolean } | null = null;
     return {
       paid: async (tx, { customer, purchase, now }) => {
         const locked = (await repo.findSession(tx, session.id, { forUpdate: true }))!;
         // Another completer of this payment (a second submission, the recovery task) recorded it first:
         // an ApiError makes the pipeline answer with that one's result instead of recording twice.
         if (locked.status !== 'processing' || locked.attempt !== session.attempt) throw sessionSettledMeanwhile(session.id);
-        // The discount seam (discount.ts): a redemption would be counted here, once per completion.
+        buyer = { customerId: customer.id, discountedFirstPayment: purchase.quote.discountMinor > 0 };
         const done = await repo.updateSession(tx, session.id, {
           status: 'success',
           amount_minor: purchase.quote.totalMinor,
@@ -371,6 +372,8 @@ export class CheckoutCompletion {
       },
       recorded: async (tx, ids) => {
         await repo.updateSession(tx, session.id, { order_id: ids.orderId, invoice_id: ids.invoiceId, subscription_id: ids.subscriptionId });
+        // Counted once, with what it paid for: a code exhausted meanwhile fails the purchase, and the payment goes back.
+        if (buyer) await redeemSessionDiscount(tx, session, { ...buyer, subscriptionId: ids.subscriptionId, orderId: ids.orderId, now: this.clock.now() });
       },
     };
   }

@@ -1,34 +1,54 @@
 /**
- * THE DISCOUNT SEAM of the hosted checkout: the one place a discount enters a session.
- *
- * The discounts module (issue 13 item 4: resolveDiscountCode / discountAmountMinor /
- * redeemDiscount) is being built separately. Until it lands, no discount exists, so
- * every code is unknown: `discountCode` is refused with 400 at creation, the page's
- * discount field refuses codes, and a purchase carries no discount. To plug it in:
- *
- *   - resolveCheckoutDiscount: resolveDiscountCode(tx, scope, code, plan) → 400 when
- *     unknown, expired, exhausted or not applicable; return its `Discount`;
- *   - discountOfSession: the same, for the code kept on the session, at purchase time
- *     (flows/purchase.ts passes it to the quote; the order records discountMinor);
- *   - redeem it in CheckoutCompletion's `paid` hook (complete.ts), in the purchase's
- *     transaction, so that a redemption limit is counted exactly once per completion.
+ * How a discount enters a checkout session: resolved (and refused with a 400 when unknown,
+ * expired, exhausted or not applicable) when the session is created and when the page
+ * applies a code, priced into the purchase's quote, and redeemed once, in the purchase's
+ * own transaction, when the session completes (decision 0032).
  */
-import type { Tx } from '../../db/transaction.js';
-import type { ResolvedPurchase } from '../../flows/purchase.js';
-import type { Discount } from '../billing/types.js';
-import { discountUnknown } from './errors.js';
+import type { Executor, Tx } from '../../db/transaction.js';
+import type { PurchaseDiscount, ResolvedPurchase } from '../../flows/purchase.js';
+import { redeemDiscount, resolveDiscountCode, type DiscountTerms, type ResolvedDiscount } from '../discounts/queries.js';
 import type { SessionRow } from './repo.js';
 
-export async function resolveCheckoutDiscount(
-  _tx: Tx,
-  _scope: { environmentId: string },
+/** The code, for this purchase; a 400 ApiError of the discounts module when it cannot apply. */
+export function resolveCheckoutDiscount(
+  tx: Executor,
+  scope: { environmentId: string },
   code: string,
-  _purchase: ResolvedPurchase,
-): Promise<Discount> {
-  throw discountUnknown(code);
+  purchase: ResolvedPurchase,
+  now: Date,
+): Promise<ResolvedDiscount> {
+  return resolveDiscountCode(tx, scope.environmentId, code, {
+    planIdentifier: purchase.plan.identifier,
+    productId: purchase.product.id,
+    currency: purchase.quote.currency,
+    now,
+  });
 }
 
-/** The discount a session's purchase gets: none until the discounts module exists (see above). */
-export function discountOfSession(_session: SessionRow): Discount | null {
-  return null;
+function purchaseDiscountOf(terms: DiscountTerms): PurchaseDiscount {
+  return terms.discountType === 'PERCENTAGE' ? { percentOffBp: terms.percentOffBasisPoints ?? 0 } : { amountsOffMinor: terms.amountsOffMinor };
+}
+
+/** The discount the session's code gives a purchase of `planIdentifier` now; null without a code. */
+export async function discountOfSession(db: Executor, session: SessionRow, planIdentifier: string, now: Date): Promise<PurchaseDiscount | null> {
+  if (!session.discount_code || !session.discounts_enabled) return null;
+  const resolved = await resolveDiscountCode(db, session.environment_id, session.discount_code, { planIdentifier, now });
+  return purchaseDiscountOf(resolved);
+}
+
+/** Counts the session's code once, with the purchase it paid for; a subscription carries it to its renewals. */
+export async function redeemSessionDiscount(
+  tx: Tx,
+  session: SessionRow,
+  redemption: { customerId: string; subscriptionId: string | null; orderId: string; discountedFirstPayment: boolean; now: Date },
+): Promise<void> {
+  if (!session.discount_code || !session.discounts_enabled) return;
+  const resolved = await resolveDiscountCode(tx, session.environment_id, session.discount_code, { planIdentifier: session.plan_identifier, now: redemption.now });
+  await redeemDiscount(tx, resolved.id, {
+    customerId: redemption.customerId,
+    ...(redemption.subscriptionId ? { subscriptionId: redemption.subscriptionId } : {}),
+    orderId: redemption.orderId,
+    now: redemption.now,
+    appliedToFirstPayment: redemption.discountedFirstPayment,
+  });
 }

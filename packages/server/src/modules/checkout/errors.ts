@@ -31,8 +31,6 @@ export const badCustomerId = (customerId: string): ApiError =>
 export const archivedCustomer = (customerId: string): ApiError =>
   badRequest(`Customer "${customerId}" is archived; it cannot buy`, 'customer_archived');
 export const discountsDisabled = (): ApiError => invalid('discountCode: discountsEnabled is false for this session');
-export const discountUnknown = (code: string): ApiError =>
-  badRequest(`discountCode: no discount "${code}" can be applied to this session`, 'discount_not_applicable');
 export const buyLinkProductUnknown = (): ApiError => notFound('No such product', 'product_not_found');
 export const buyLinkPlanMissing = (): ApiError => invalid('plan_identifier: the product has no published plan to sell');
 
@@ -50,3 +48,5 @@ export const formProblem = (field: string | null, message: string): FormProblem 
 /** A completer of a checkout payment found the session settled by another: the pipeline then answers with the first one's result. */
 export const sessionSettledMeanwhile = (id: string): ApiError =>
   conflict(`Checkout session ${id} was completed by another submission meanwhile`, 'checkout_session_settled');
+/** A discountCode the discounts module refused, named as the field the caller sent. */
+export const discountRefused = (refusal: ApiError): ApiError => badRequest(`discountCode: ${refusal.detail}`, refusal.code);

@@ -99,7 +99,7 @@ async function meterChoices(tx: Tx, purchase: ResolvedPurchase, selection: Selec
 }
 
 /** Prices the selection as the purchase will be priced (flows/purchase.ts: catalog, quantities, tax by billing country). */
-export async function priceSelection(tx: Tx, session: SessionRow, selection: Selection): Promise<Priced> {
+export async function priceSelection(tx: Tx, session: SessionRow, selection: Selection, now: Date): Promise<Priced> {
   const found = session.customer_ref ? await findCustomer(tx, session.environment_id, session.customer_ref) : undefined;
   const scope = { environmentId: session.environment_id, organizationId: session.organization_id, environment: session.environment };
   const buyer = prospectiveCustomer(found, selection.country);
@@ -116,7 +116,7 @@ export async function priceSelection(tx: Tx, session: SessionRow, selection: Sel
       currencyCode: session.currency_code,
       ipAddress: session.ip_address,
       priceOverride: overrideOf(session),
-      discount: discountOfSession(session),
+      discount: await discountOfSession(tx, session, selection.plan, now),
     });
     const trialDays = selection.period !== 'ONE_TIME' && purchase.price.freeTrial ? purchase.price.trialPeriod : 0;
     return { ...base, purchase, problem: null, meters: await meterChoices(tx, purchase, selection), trialDays };

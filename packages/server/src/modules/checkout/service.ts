@@ -3,6 +3,7 @@ import type { Db } from '../../db/connect.js';
 import type { CheckoutStatus } from '../../db/schema.js';
 import { inTransaction, type Executor, type Tx } from '../../db/transaction.js';
 import { resolvePurchase, type CustomerRow, type ResolvedPurchase } from '../../flows/purchase.js';
+import { ApiError } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { Clock } from '../../lib/clock.js';
 import { normalizeCountry } from '../../lib/countries.js';
@@ -142,7 +143,11 @@ export class CheckoutService {
       });
       const plans = planList(input.plansEnabled, input.planIdentifier);
       if (plans) await this.checkPlans(tx, scope, purchase, plans);
-      if (discountCode) await resolveCheckoutDiscount(tx, scope, discountCode, purchase);
+      if (discountCode) {
+        await resolveCheckoutDiscount(tx, scope, discountCode, purchase, this.clock.now()).catch((error: unknown) => {
+          throw error instanceof ApiError ? errors.discountRefused(error) : error;
+        });
+      }
       await repo.insertSession(tx, {
         id,
         environment_id: scope.environmentId,
