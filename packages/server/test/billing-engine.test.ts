@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CARDS, shop, type Shop } from './commerce-support.js';
 import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
 import { officialClient } from './official-client-support.js';
+import { csrfOf, getPage, payWith, postForm } from './checkout/support.js';
 
 const STOLEN = '4000 0000 0000 9979';
 let server: TestServer;
@@ -461,5 +462,31 @@ describe('a change waiting for its payment on a test clock', () => {
     expect((await subscription(current)).status).toBe('active');
     const expiry = (await eventsAbout(pending.id)).filter((e) => e.object.status === 'incomplete_expired');
     expect(expiry.map((e) => e.type)).toEqual(['subscription.updated']);
+  });
+});
+
+describe('a discount carried by a subscription', () => {
+  it('takes its cycles: the first payment and one renewal discounted, then the full price; the upcoming invoice shows it', async () => {
+    const code = `TWO${Date.now().toString(36).toUpperCase()}`;
+    const made = await s.call('POST', '/discounts/', { name: 'Half off twice', code, discountType: 'PERCENTAGE', percentOff: 50, duration: 'REPEATING', durationInCycles: 2 });
+    expectStatus(made, 201);
+    const clockId = await testClock('2025-05-10T00:00:00Z');
+    const customerId = await customerOn(clockId, null);
+    const session = await s.call('POST', '/checkout/', { planIdentifier: s.plans.basic, chargePeriod: 'MONTHLY', customerId, successUrl: 'https://shop.example/thanks', discountCode: code });
+    expectStatus(session, 201);
+    const page = await getPage(session.body.checkoutUrl);
+    expectStatus(await postForm(session.body.checkoutUrl, payWith(csrfOf(page.text), CARDS.ok, { country: 'US' })), 303);
+    const subscriptionId = (await s.call('GET', `/checkout/sessions/${session.body.checkoutSessionId}/`)).body.subscription.id;
+    // Half of $10 at purchase; the next renewal is half too (the second cycle), as the preview says.
+    expect((await s.call('GET', `/subscriptions/${subscriptionId}/upcoming-invoice/`)).body).toMatchObject({ amountDiscount: '5.00', amountTotal: '5.00' });
+    await advance(clockId, '2025-06-10T01:00:00Z');
+    await advance(clockId, '2025-07-10T01:00:00Z');
+    // The purchase's own invoice (half), then the renewals: June half (the second cycle), July in full.
+    expect((await s.call('GET', `/checkout/sessions/${session.body.checkoutSessionId}/`)).body.order).toMatchObject({ amountDiscount: '5.00', amountTotal: '5.00' });
+    const renewals = (await invoicesOf(subscriptionId)).map((i) => [i.status, i.total_minor, i.period_start?.toISOString()]);
+    expect(renewals).toEqual([
+      ['PAID', 500, '2025-06-10T00:00:00.000Z'],
+      ['PAID', 1000, '2025-07-10T00:00:00.000Z'],
+    ]);
   });
 });

@@ -280,6 +280,8 @@ export async function resolveRenewal(
   arrears: Record<string, number>,
   /** The catalog rows, when the caller has read them (null: one is missing); else read here. */
   read?: SubscribedRows | null,
+  /** A discount the subscription carries to this renewal. */
+  discount?: PurchaseDiscount | null,
 ): Promise<ResolvedPurchase> {
   const ids = { environmentId: customer.environment_id, productId: terms.product_id, planId: terms.plan_id, versionId: terms.plan_version_id, priceId: terms.price_id };
   const rows = read === undefined ? await subscribedRows(tx, ids) : (read ?? undefined);
@@ -296,6 +298,7 @@ export async function resolveRenewal(
     taxCountry: country,
     planName: version.name,
     featureNames: await featureNamesOf(tx, price),
+    ...(discount ? { discount: discountIn(discount, price.currency) } : {}),
   });
   return { product, plan, version, priceId: priceRow.id, price, quantities: terms.quantities, quote };
 }

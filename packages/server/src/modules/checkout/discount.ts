@@ -6,7 +6,7 @@
  */
 import type { Executor, Tx } from '../../db/transaction.js';
 import type { PurchaseDiscount, ResolvedPurchase } from '../../flows/purchase.js';
-import { redeemDiscount, resolveDiscountCode, type DiscountTerms, type ResolvedDiscount } from '../discounts/queries.js';
+import { quoteDiscountOf, redeemDiscount, resolveDiscountCode, type ResolvedDiscount } from '../discounts/queries.js';
 import type { SessionRow } from './repo.js';
 
 /** The code, for this purchase; a 400 ApiError of the discounts module when it cannot apply. */
@@ -25,15 +25,11 @@ export function resolveCheckoutDiscount(
   });
 }
 
-function purchaseDiscountOf(terms: DiscountTerms): PurchaseDiscount {
-  return terms.discountType === 'PERCENTAGE' ? { percentOffBp: terms.percentOffBasisPoints ?? 0 } : { amountsOffMinor: terms.amountsOffMinor };
-}
-
 /** The discount the session's code gives a purchase of `planIdentifier` now; null without a code. */
 export async function discountOfSession(db: Executor, session: SessionRow, planIdentifier: string, now: Date): Promise<PurchaseDiscount | null> {
   if (!session.discount_code || !session.discounts_enabled) return null;
   const resolved = await resolveDiscountCode(db, session.environment_id, session.discount_code, { planIdentifier, now });
-  return purchaseDiscountOf(resolved);
+  return quoteDiscountOf(resolved);
 }
 
 /** Counts the session's code once, with the purchase it paid for; a subscription carries it to its renewals. */

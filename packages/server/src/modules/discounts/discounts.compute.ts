@@ -70,3 +70,8 @@ export function percentToBasisPoints(percent: number): number | null {
     throw error;
   }
 }
+
+/** A discount as a purchase's quote takes it: a percentage, or the fixed amounts per currency. */
+export function quoteDiscountOf(terms: DiscountTerms): { percentOffBp?: number; amountsOffMinor?: Readonly<Record<string, number>> } {
+  return terms.discountType === 'PERCENTAGE' ? { percentOffBp: terms.percentOffBasisPoints ?? 0 } : { amountsOffMinor: terms.amountsOffMinor };
+}

@@ -8,4 +8,4 @@ export {
   type Redemption,
   type ResolvedDiscount,
 } from './apply.js';
-export { discountAmountMinor, type DiscountTerms } from './discounts.compute.js';
+export { discountAmountMinor, quoteDiscountOf, type DiscountTerms } from './discounts.compute.js';

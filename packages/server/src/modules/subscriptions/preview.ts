@@ -11,6 +11,7 @@ import { findCustomer } from '../customers/queries.js';
 import { noUpcomingInvoice, subscriptionNotFound } from './errors.js';
 import { renewalTerms, type RenewalItem } from './renewal.js';
 import * as repo from './repo.js';
+import { peekDiscountForRenewal, quoteDiscountOf } from '../discounts/queries.js';
 
 /** The renewal that comes next, or null when none will (ended, ending first, one-time, or not started). */
 function nextRenewal(row: repo.SubscriptionRow): RenewalItem | null {
@@ -27,7 +28,8 @@ export async function upcomingInvoice(db: Db, environmentId: string, subscriptio
     const item = nextRenewal(row);
     if (!item) throw noUpcomingInvoice(row.status);
     const customer = (await findCustomer(tx, environmentId, await repo.customerIdOf(tx, row.customer_id)))!;
-    const { period, charged, fromCredit } = await renewalTerms(tx, row, customer, item);
+    const carried = await peekDiscountForRenewal(tx, row.id);
+    const { period, charged, fromCredit } = await renewalTerms(tx, row, customer, item, undefined, carried ? quoteDiscountOf(carried) : null);
     const money = (minor: number) => decimalText(minor, charged.currency);
     return {
       subscriptionId: row.id,

@@ -11,7 +11,8 @@ import { ApiError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { PaymentStep } from '../../flows/payment.js';
 import { purchaseTwoPhase } from '../../flows/pipeline.js';
-import { lockCustomerOfSubscription, resolveRenewal, type CustomerRow, type PaymentMethodRow } from '../../flows/purchase.js';
+import { lockCustomerOfSubscription, resolveRenewal, type CustomerRow, type PaymentMethodRow, type PurchaseDiscount } from '../../flows/purchase.js';
+import { discountForRenewal, quoteDiscountOf } from '../discounts/queries.js';
 import { recordPaidOrder, type PaidOrderInput } from '../../flows/record.js';
 import { recordUnpaidRenewal, type PaymentFailure } from '../../flows/unpaid-invoices.js';
 import { nextAttemptAt, periodEndAfter, type DunningSchedule } from '../billing/renewal.compute.js';
@@ -92,12 +93,14 @@ export async function renewalTerms(
   item: RenewalItem,
   /** The usage of the current period and the catalog rows, when the caller has read them with the row. */
   reads?: Pick<repo.RenewalReads, 'usage' | 'catalog'>,
+  /** A discount the subscription carries to this renewal (discounts module). */
+  discount?: PurchaseDiscount | null,
 ) {
   const anchor = item.kind === 'trial_end' ? item.at : (row.billing_anchor ?? row.current_period_start ?? item.at);
   const period = { start: item.at, end: periodEndAfter(anchor, row.charge_period, item.at) };
   const arrears = item.kind === 'renew' && row.current_period_start ? (reads?.usage ?? (await usageOfPeriod(tx, row.id, row.current_period_start))) : {};
   const terms = { ...row, quantities: row.quantities as Record<string, number> };
-  const purchase = await resolveRenewal(tx, customer, terms, arrears, reads ? (reads.catalog ?? null) : undefined);
+  const purchase = await resolveRenewal(tx, customer, terms, arrears, reads ? (reads.catalog ?? null) : undefined, discount);
   return { anchor, period, purchase, ...afterCredit(purchase.quote, customer.credit_minor) };
 }
 
@@ -144,7 +147,10 @@ async function renewWith(
     if (!locked) throw renewalNotDue();
     const { row, customer } = locked;
     const now = clock.now();
-    const { anchor, period, purchase, charged, fromCredit } = await renewalTerms(tx, row, customer, item, locked);
+    // A discount carried from the purchase takes one of its cycles (a renewal that rolls back gives it back).
+    const carried = await discountForRenewal(tx, row.id);
+    const discount = carried ? quoteDiscountOf(carried) : null;
+    const { anchor, period, purchase, charged, fromCredit } = await renewalTerms(tx, row, customer, item, locked, discount);
     const method = await renewalMethod(tx, row, customer, locked.usableMethod);
     const payment = await pay(tx, step, method, charged, `${purchase.version.name} (${row.charge_period})`, purchase.version.id);
 
