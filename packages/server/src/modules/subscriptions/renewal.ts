@@ -148,7 +148,7 @@ async function renewWith(
     const { row, customer } = locked;
     const now = clock.now();
     // A discount carried from the purchase takes one of its cycles (a renewal that rolls back gives it back).
-    const carried = await discountForRenewal(tx, row.id);
+    const carried = locked.hasDiscount ? await discountForRenewal(tx, row.id) : null;
     const discount = carried ? quoteDiscountOf(carried) : null;
     const { anchor, period, purchase, charged, fromCredit } = await renewalTerms(tx, row, customer, item, locked, discount);
     const method = await renewalMethod(tx, row, customer, locked.usableMethod);

@@ -255,6 +255,8 @@ export interface RenewalReads {
   /** The customer's saved method a charge takes first (as `findUsableMethod` picks it), if any. */
   usableMethod: Selectable<PaymentMethodsTable> | undefined;
   organizationName: string | null;
+  /** A discount with cycles left rides with the subscription (the discounts module takes one per renewal). */
+  hasDiscount: boolean;
 }
 
 type RenewalJson = Record<'renewal_product' | 'renewal_plan' | 'renewal_version' | 'renewal_price' | 'renewal_method', Record<string, unknown> | null>;
@@ -280,6 +282,8 @@ export async function lockSubscriptionForRenewal(
       eb
         .exists(eb.selectFrom('invoices as i').select('i.id').whereRef('i.subscription_id', '=', 's.id').where('i.status', 'in', [...UNPAID_INVOICE]))
         .as('renewal_has_unpaid_invoice'),
+      sql<boolean>`EXISTS (SELECT 1 FROM subscription_discounts sd
+        WHERE sd.subscription_id = s.id AND (sd.cycles_remaining IS NULL OR sd.cycles_remaining > 0))`.as('renewal_has_discount'),
       sql<Record<string, number>>`(SELECT coalesce(jsonb_object_agg(u.feature_id, u.value), '{}'::jsonb) FROM usage_counters u
         WHERE u.subscription_id = s.id AND u.period_start = s.current_period_start)`.as('renewal_usage'),
       sql<Record<string, unknown> | null>`(SELECT to_jsonb(p) FROM products p WHERE p.id = s.product_id AND p.environment_id = s.environment_id)`.as('renewal_product'),
@@ -299,7 +303,7 @@ export async function lockSubscriptionForRenewal(
     .executeTakeFirst();
   if (!found) return undefined;
   delete (found as { renewal_notice?: unknown }).renewal_notice;
-  const { renewal_has_unpaid_invoice: hasUnpaid, renewal_usage: usage, renewal_organization_name: organizationName, ...rest } = found;
+  const { renewal_has_unpaid_invoice: hasUnpaid, renewal_has_discount: hasDiscount, renewal_usage: usage, renewal_organization_name: organizationName, ...rest } = found;
   const { renewal_product, renewal_plan, renewal_version, renewal_price, renewal_method, ...row } = rest as typeof rest & RenewalJson;
   return {
     row: row as SubscriptionRow,
@@ -308,5 +312,6 @@ export async function lockSubscriptionForRenewal(
     catalog: subscribedRowsFromJson({ product: renewal_product, plan: renewal_plan, version: renewal_version, price: renewal_price }),
     usableMethod: rowFromJson(renewal_method, TIMESTAMP_COLUMNS.payment_methods),
     organizationName,
+    hasDiscount: Boolean(hasDiscount),
   };
 }
