@@ -53,6 +53,8 @@ export class WebhookDispatcher {
   /** The last claim found nothing for the endpoints below their share: only one that drops below it (or the poll) may find more. */
   private onlySaturatedLeft = false;
   private stopped = false;
+  /** Counts answered requests and recorded attempts: runDue() claims again when it moved during a claim. */
+  private progress = 0;
   private readonly successes: Array<{ row: AttemptRow; resolve: () => void; reject: (error: unknown) => void }> = [];
   private writingSuccesses = false;
   private readonly agents: EndpointAgents;
@@ -86,10 +88,14 @@ export class WebhookDispatcher {
   async runDue(): Promise<number> {
     let total = 0;
     for (;;) {
+      // A request answered or an attempt recorded while the claim ran may have made more due
+      // (a freed slot, the next event of an object): then claim again before waiting or ending.
+      const before = this.progress;
       const claimed = await this.claim();
       total += claimed;
-      if (claimed === 0 && this.inFlight.size === 0) return total;
-      if (claimed === 0) await Promise.race(this.inFlight.keys());
+      if (claimed > 0 || this.progress !== before) continue;
+      if (this.inFlight.size === 0) return total;
+      await Promise.race(this.inFlight.keys());
     }
   }
 
@@ -154,6 +160,7 @@ export class WebhookDispatcher {
       this.sending.set(delivery.id, delivery.endpoint_id);
       const work = this.deliver(delivery).finally(() => {
         this.inFlight.delete(work);
+        this.progress++;
         // Slots wait for records only when as many attempts as slots were waiting to be recorded.
         if (this.inFlight.size + 1 >= 2 * this.options.config.concurrency) this.slotFreed();
         else this.progressed(delivery);
@@ -182,6 +189,7 @@ export class WebhookDispatcher {
         attempted = await this.attempt(delivery);
       } finally {
         this.sending.delete(delivery.id);
+        this.progress++;
         this.progressed(delivery);
       }
       await this.record(delivery, attempted.headers, attempted.body, attempted.result);

@@ -128,13 +128,17 @@ export async function claimDueDeliveries(db: Executor, claim: ClaimRequest): Pro
       WHERE c.id IN (SELECT id FROM capped) AND ${due}
       FOR UPDATE SKIP LOCKED
     )
-    UPDATE webhook_deliveries d
-    SET status = 'delivering', lease_until = ${claim.leaseUntil}
-    FROM picked, webhook_endpoints e, events ev, environments env
-    WHERE d.id = picked.id AND e.id = d.endpoint_id AND ev.id = d.event_id AND env.id = d.environment_id
-    RETURNING d.id, d.environment_id, e.organization_id, env.kind AS environment_kind, d.endpoint_id, d.event_id, d.event_type,
-      ev.created_at AS event_created_at, d.attempt_count, ev.payload, e.url, e.secret_sealed, e.previous_secret_sealed,
-      e.previous_secret_expires_at, e.standard_signature
+    , claimed AS (
+      UPDATE webhook_deliveries d
+      SET status = 'delivering', lease_until = ${claim.leaseUntil}
+      FROM picked, webhook_endpoints e, events ev, environments env
+      WHERE d.id = picked.id AND e.id = d.endpoint_id AND ev.id = d.event_id AND env.id = d.environment_id
+      RETURNING d.id, d.event_seq, d.environment_id, e.organization_id, env.kind AS environment_kind, d.endpoint_id, d.event_id,
+        d.event_type, ev.created_at AS event_created_at, d.attempt_count, ev.payload, e.url, e.secret_sealed,
+        e.previous_secret_sealed, e.previous_secret_expires_at, e.standard_signature
+    )
+    -- Sent oldest event first, as they were picked.
+    SELECT * FROM claimed ORDER BY event_seq
   `.execute(db);
   return result.rows;
 }
