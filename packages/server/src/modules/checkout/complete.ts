@@ -32,6 +32,7 @@ import { paymentProviderFor } from '../payments/providers.js';
 import { SubscriptionService } from '../subscriptions/service.js';
 import { discountOfSession, redeemSessionDiscount, resolveCheckoutDiscount } from './discount.js';
 import { formProblem, FormProblem, sessionSettledMeanwhile } from './errors.js';
+import { buyerMessage, isEmail, parseExpiry } from './form.js';
 import { overrideOf, priceSelection, productOf, selectionOf, ipCountryOf, type Priced, type Selection } from './page-model.js';
 import * as repo from './repo.js';
 import { timeline } from './service.js';
@@ -61,25 +62,6 @@ export type PageAnswer =
   | { kind: 'closed'; status: number; session: repo.SessionRow; reason: 'expired' | 'success' }
   | { kind: 'redirect'; location: string }
   | { kind: 'missing' };
-
-/** What the buyer reads when the provider refuses: said for a person at the page, not for an API caller. */
-const BUYER_MESSAGES: Record<string, string> = {
-  card_declined: 'The card was declined. Nothing was charged; try another card.',
-  insufficient_funds: 'The card has insufficient funds. Nothing was charged; try another card.',
-  stolen_card: 'The card was declined. Nothing was charged; try another card.',
-  authentication_required: 'The authentication of the card was not completed, so nothing was charged. Try again, or use another card.',
-  payment_in_progress: 'This payment is already being processed. Wait a moment, then reload the page.',
-  checkout_session_settled: 'This checkout was just completed by another submission. Reload the page.',
-};
-
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{2,}$/;
-
-function parseExpiry(text: string | undefined): { expMonth: number; expYear: number } {
-  const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(text ?? '');
-  const month = match ? Number(match[1]) : NaN;
-  if (!match || month < 1 || month > 12) throw formProblem('expiry', 'Enter the expiry date as MM / YY, for example 12 / 30.');
-  return { expMonth: month, expYear: Number(match[2]) };
-}
 
 export class CheckoutCompletion {
   private readonly secret: () => Promise<string>;
@@ -181,7 +163,7 @@ export class CheckoutCompletion {
       }
       const problem =
         error instanceof FormProblem ? { field: error.field, message: error.message }
-        : error instanceof ApiError ? { field: null, message: BUYER_MESSAGES[error.code] ?? error.detail }
+        : error instanceof ApiError ? { field: null, message: buyerMessage(error) }
         : null;
       if (!problem) throw error;
       const current = (await this.sessionAt(id, environment)) ?? session;
@@ -215,7 +197,7 @@ export class CheckoutCompletion {
 
   private checkedForm(session: repo.SessionRow, sent: Sent, selection: Selection) {
     const email = session.lock_email ? null : (sent.email ?? '').trim();
-    if (email !== null && !EMAIL.test(email)) throw formProblem('email', 'Enter a valid email address, such as you@example.com.');
+    if (email !== null && !isEmail(email)) throw formProblem('email', 'Enter a valid email address, such as you@example.com.');
     if (!selection.country) throw formProblem('country', 'Choose your billing country.');
     if (!paymentProviderFor(session.environment)) {
       throw formProblem(null, 'No payment provider is configured for this environment; payments cannot be taken here yet.');

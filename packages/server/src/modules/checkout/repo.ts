@@ -80,7 +80,8 @@ export async function countSessions(db: Executor, filter: SessionFilter): Promis
   return Number(row.n);
 }
 
-export async function listSessions(db: Executor, filter: SessionFilter, limit: number, offset: number): Promise<SessionListRow[]> {
+/** A session with the names a list shows: its product's and its customer's. */
+function withNames(db: Executor, filter: SessionFilter) {
   return listed(db, filter)
     .selectAll('s')
     .select([
@@ -89,7 +90,11 @@ export async function listSessions(db: Executor, filter: SessionFilter, limit: n
       'c.name as customer_name',
       'c.email as customer_email',
       'c.customer_id as customer_merchant_id',
-    ])
+    ]);
+}
+
+export async function listSessions(db: Executor, filter: SessionFilter, limit: number, offset: number): Promise<SessionListRow[]> {
+  return withNames(db, filter)
     .orderBy('s.created_at', 'desc')
     .orderBy('s.seq', 'desc')
     .limit(limit)
@@ -99,16 +104,8 @@ export async function listSessions(db: Executor, filter: SessionFilter, limit: n
 
 /** One session of the environment with the names a list shows. */
 export async function findListedSession(db: Executor, environmentId: string, id: string): Promise<SessionListRow | undefined> {
-  return listed(db, { environmentId, created: {} })
+  return withNames(db, { environmentId, created: {} })
     .where('s.id', '=', id)
-    .selectAll('s')
-    .select([
-      'p.name as product_name',
-      'p.identifier as product_identifier',
-      'c.name as customer_name',
-      'c.email as customer_email',
-      'c.customer_id as customer_merchant_id',
-    ])
     .executeTakeFirst();
 }
 
