@@ -490,3 +490,35 @@ describe('a discount carried by a subscription', () => {
     ]);
   });
 });
+
+describe('a price that recurs', () => {
+  it('renews a customAmount subscription at its custom amount, not at the plan price', async () => {
+    const clockId = await testClock('2025-08-10T00:00:00Z');
+    const customerId = await customerOn(clockId, null);
+    const session = await s.call('POST', '/checkout/', {
+      planIdentifier: s.plans.basic,
+      chargePeriod: 'MONTHLY',
+      customerId,
+      successUrl: 'https://shop.example/thanks',
+      customAmount: 49.9,
+      taxBehavior: 'EXCLUSIVE',
+      currencyCode: 'USD',
+    });
+    expectStatus(session, 201);
+    const page = await getPage(session.body.checkoutUrl);
+    expectStatus(await postForm(session.body.checkoutUrl, payWith(csrfOf(page.text), CARDS.ok, { country: 'US' })), 303);
+    const detail = (await s.call('GET', `/checkout/sessions/${session.body.checkoutSessionId}/`)).body;
+    expect(detail.order).toMatchObject({ amountSubtotal: '49.90' });
+    const subscriptionId = detail.subscription.id;
+    expect((await s.call('GET', `/subscriptions/${subscriptionId}/upcoming-invoice/`)).body).toMatchObject({ amountSubtotal: '49.90' });
+    await advance(clockId, '2025-09-10T01:00:00Z');
+    await advance(clockId, '2025-10-10T01:00:00Z');
+    const renewals = (await invoicesOf(subscriptionId)).map((i) => [i.status, i.total_minor, i.period_start?.toISOString()]);
+    const firstTotal = Math.round(Number(detail.order.amountTotal) * 100);
+    expect(renewals).toEqual([
+      ['PAID', firstTotal, '2025-09-10T00:00:00.000Z'],
+      ['PAID', firstTotal, '2025-10-10T00:00:00.000Z'],
+    ]);
+    expect(renewals[0]![1]).not.toBe(1000);
+  });
+});

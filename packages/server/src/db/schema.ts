@@ -261,6 +261,12 @@ export interface SubscriptionsTable {
   pending_expires_at: Timestamp | null;
   /** Periods are counted from it (month ends and leap days stay anchored). */
   billing_anchor: Timestamp | null;
+  /** A checkout's customAmount, charged again at every renewal (decision 0036). */
+  custom_amount_minor: ColumnType<number | null, number | null | undefined, number | null>;
+  custom_tax_behavior: ColumnType<'INCLUSIVE' | 'EXCLUSIVE' | null, 'INCLUSIVE' | 'EXCLUSIVE' | null | undefined, 'INCLUSIVE' | 'EXCLUSIVE' | null>;
+  /** The promotion (location pricing) it was sold under, and its percentage, kept for renewals. */
+  promotion_id: ColumnType<string | null, string | null | undefined, string | null>;
+  promotion_percent: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: Timestamp;
   modified_at: Timestamp;
 }
@@ -679,6 +685,11 @@ export interface CheckoutSessionsTable {
   currency: string | null;
   api_base: string;
   created_via: 'api' | 'buy_link';
+  /** Whether ip_address locates the buyer for promotions (a server key's, or a buy link's caller). */
+  ip_trusted: ColumnType<boolean, boolean | undefined, boolean>;
+  /** The promotion decided when the buyer paid, and its percentage. */
+  promotion_id: ColumnType<string | null, string | null | undefined, string | null>;
+  promotion_percent: ColumnType<number | null, number | null | undefined, number | null>;
   expires_at: Timestamp;
   completed_at: Timestamp | null;
   created_at: Timestamp;

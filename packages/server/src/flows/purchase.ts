@@ -62,6 +62,14 @@ export interface PurchaseInput {
   priceOverride?: PriceOverride | null;
   /** A discount already resolved for this purchase (the discounts module's, at checkout). */
   discount?: PurchaseDiscount | null;
+  /** The promotion (location pricing) the buyer's country gets; with a discount, the better of the two applies (decision 0036). */
+  promotion?: PurchasePromotion | null;
+}
+
+/** A promotion's whole percentage off, as the checkout decided it for the buyer's country. */
+export interface PurchasePromotion {
+  id: string;
+  percent: number;
 }
 
 /** A resolved discount: a percentage, or fixed amounts per currency (the price's currency picks one). */
@@ -110,6 +118,10 @@ export interface ResolvedPurchase {
   price: StoredPrice;
   quantities: Record<string, number>;
   quote: Quote;
+  /** The customAmount that replaced the plan's charges: a subscription charges it again at renewals. */
+  override?: PriceOverride | null;
+  /** The promotion the quote applied (it won over the discount, or came alone). */
+  promotion?: PurchasePromotion | null;
 }
 
 /**
@@ -124,7 +136,7 @@ export interface PurchaseHooks {
 }
 
 /** What a purchase flow accepts beyond its API body: a checkout's customAmount and discount. */
-export type PurchaseExtras = Pick<PurchaseInput, 'priceOverride' | 'discount'>;
+export type PurchaseExtras = Pick<PurchaseInput, 'priceOverride' | 'discount' | 'promotion'>;
 
 /** How a purchase starts a subscription record (a recurring subscription, or a one-time purchase's grant). */
 export interface SubscriptionStart {
@@ -163,6 +175,10 @@ export function subscriptionValues(scope: PurchaseScope, customer: CustomerRow, 
     trial_end: start.trialEnd,
     billing_anchor: start.anchor ?? start.trialEnd ?? start.periodStart ?? start.now,
     payment_method_id: start.paymentMethodId,
+    custom_amount_minor: purchase.override?.amountMinor ?? null,
+    custom_tax_behavior: purchase.override?.taxBehavior ?? null,
+    promotion_id: purchase.promotion?.id ?? null,
+    promotion_percent: purchase.promotion?.percent ?? null,
     created_at: start.now,
     modified_at: start.now,
   };
@@ -231,7 +247,7 @@ export async function resolvePurchase(tx: Tx, scope: PurchaseScope, customer: Cu
     quantities[feature.id] = item.quantity;
   }
   const country = (customer.billing_address as { country?: string } | null)?.country ?? countryOfIp(input.ipAddress);
-  const quote = quoteOrRefuse({
+  const request: PurchaseRequest = {
     price,
     chargePeriod: input.chargePeriod,
     quantities,
@@ -239,9 +255,22 @@ export async function resolvePurchase(tx: Tx, scope: PurchaseScope, customer: Cu
     taxCountry: country,
     planName: version.name,
     featureNames: await featureNamesOf(tx, price),
-    ...(input.discount ? { discount: discountIn(input.discount, price.currency) } : {}),
-  });
-  return { product, plan, version, priceId: priceRow.id, price, quantities, quote };
+  };
+  const { quote, promotion } = betterOf(request, input.discount ?? null, input.promotion ?? null);
+  return { product, plan, version, priceId: priceRow.id, price, quantities, quote, override: input.priceOverride ?? null, promotion };
+}
+
+const promotionDiscount = (promotion: PurchasePromotion): Discount => ({ percentOffBp: promotion.percent * 100 });
+
+/**
+ * The quote with the discount or the promotion, whichever costs the buyer less (a tie
+ * keeps the code the buyer gave); they never stack (decision 0036).
+ */
+function betterOf(request: PurchaseRequest, discount: PurchaseDiscount | null, promotion: PurchasePromotion | null): { quote: Quote; promotion: PurchasePromotion | null } {
+  const withCode = quoteOrRefuse({ ...request, ...(discount ? { discount: discountIn(discount, request.price.currency) } : {}) });
+  if (!promotion) return { quote: withCode, promotion: null };
+  const withPromotion = quoteOrRefuse({ ...request, discount: promotionDiscount(promotion) });
+  return discount && withCode.totalMinor <= withPromotion.totalMinor ? { quote: withCode, promotion: null } : { quote: withPromotion, promotion };
 }
 
 /** Display names of the features a price charges for, for its quote's lines. */
@@ -267,6 +296,17 @@ export interface SubscribedTerms {
   price_id: string;
   charge_period: string;
   quantities: Record<string, number>;
+  /** A checkout's customAmount, charged again instead of the plan's charges (decision 0036). */
+  custom_amount_minor?: number | null;
+  custom_tax_behavior?: 'INCLUSIVE' | 'EXCLUSIVE' | null;
+  /** The promotion's percentage the subscription was sold at, applied when no discount is carried. */
+  promotion_id?: string | null;
+  promotion_percent?: number | null;
+}
+
+/** The subscription's customAmount as a price override, if it was bought with one. */
+function recurringOverride(terms: SubscribedTerms): PriceOverride | null {
+  return terms.custom_amount_minor && terms.custom_tax_behavior ? { amountMinor: terms.custom_amount_minor, taxBehavior: terms.custom_tax_behavior } : null;
 }
 
 /**
@@ -287,8 +327,10 @@ export async function resolveRenewal(
   const rows = read === undefined ? await subscribedRows(tx, ids) : (read ?? undefined);
   if (!rows) throw new Error(`the catalog rows of a subscription are missing (price ${terms.price_id})`);
   const { plan, version, price: priceRow, product } = rows;
-  const price = toStored(priceRow);
+  const override = recurringOverride(terms);
+  const price = override ? overriddenPrice(toStored(priceRow), terms.charge_period, override) : toStored(priceRow);
   const country = (customer.billing_address as { country?: string } | null)?.country ?? null;
+  const promotion = !discount && terms.promotion_id && terms.promotion_percent ? { id: terms.promotion_id, percent: terms.promotion_percent } : null;
   const quote = quoteOrRefuse({
     price,
     chargePeriod: terms.charge_period,
@@ -299,6 +341,7 @@ export async function resolveRenewal(
     planName: version.name,
     featureNames: await featureNamesOf(tx, price),
     ...(discount ? { discount: discountIn(discount, price.currency) } : {}),
+    ...(promotion ? { discount: promotionDiscount(promotion) } : {}),
   });
-  return { product, plan, version, priceId: priceRow.id, price, quantities: terms.quantities, quote };
+  return { product, plan, version, priceId: priceRow.id, price, quantities: terms.quantities, quote, override, promotion };
 }
