@@ -47,6 +47,9 @@ export const PromotionSecurityToggles = Type.Object(
     proxy: Type.Boolean(),
     relay: Type.Boolean({ description: 'Apple Private Relay' }),
     crawler: Type.Boolean(),
+    billingCountry: Type.Boolean({
+      description: 'Strict billing-country match: at checkout and in the product offering, a buyer whose billing country is not the located country gets no discount',
+    }),
   },
   { title: 'PromotionSecurityToggles', description: 'Which checks run (all on by default): a flagged visitor gets no discount' },
 );

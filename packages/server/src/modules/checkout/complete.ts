@@ -33,6 +33,7 @@ import { SubscriptionService } from '../subscriptions/service.js';
 import { discountOfSession, redeemSessionDiscount, resolveCheckoutDiscount } from './discount.js';
 import { formProblem, FormProblem, sessionSettledMeanwhile } from './errors.js';
 import { buyerMessage, isEmail, parseExpiry } from './form.js';
+import { locatedCountry, promotionOfSelection, promotionOfSession } from './promotion.js';
 import { overrideOf, priceSelection, productOf, selectionOf, ipCountryOf, type Priced, type Selection } from './page-model.js';
 import * as repo from './repo.js';
 import { timeline } from './service.js';
@@ -110,7 +111,7 @@ export class CheckoutCompletion {
   private async state(session: repo.SessionRow, sent: Sent, ipAddress: string | null, problem: PageState['formProblem']): Promise<PageState> {
     const selection = selectionOf(session, sent, ipCountryOf(session.ip_address ?? ipAddress));
     const { priced, product } = await inTransaction(this.db, async (tx) => ({
-      priced: await priceSelection(tx, session, selection, this.clock.now()),
+      priced: await priceSelection(tx, session, selection, this.clock.now(), locatedCountry(session, ipAddress)),
       product: await productOf(tx, session),
     }));
     const email = session.lock_email ? (priced.customerEmail ?? session.email ?? '') : (sent.email ?? session.email ?? priced.customerEmail ?? '');
@@ -216,7 +217,7 @@ export class CheckoutCompletion {
   private async pay(session: repo.SessionRow, sent: Sent, ipAddress: string | null): Promise<PageAnswer> {
     const selection = selectionOf(session, sent, ipCountryOf(session.ip_address ?? ipAddress));
     const form = this.checkedForm(session, sent, selection);
-    const prepared = await this.prepare(session.id, selection, form);
+    const prepared = await this.prepare(session.id, selection, form, locatedCountry(session, ipAddress));
     if (prepared.status === 'success') return { kind: 'redirect', location: successRedirect(prepared.success_url, prepared.id) };
     try {
       await this.purchase(prepared);
@@ -230,7 +231,7 @@ export class CheckoutCompletion {
   }
 
   /** Step 1: the customer, the card and the attempt, in one transaction. A form sent again while processing changes nothing. */
-  private async prepare(id: string, selection: Selection, form: ReturnType<CheckoutCompletion['checkedForm']>): Promise<repo.SessionRow> {
+  private async prepare(id: string, selection: Selection, form: ReturnType<CheckoutCompletion['checkedForm']>, located: string | null): Promise<repo.SessionRow> {
     return inTransaction(this.db, async (tx) => {
       const session = (await repo.findSession(tx, id, { forUpdate: true }))!;
       if (session.status !== 'open') return session;
@@ -243,6 +244,8 @@ export class CheckoutCompletion {
         now,
       );
       const method = await saveCheckoutCard(tx, scope, customer, form.card, now);
+      const billing = (customer.billing_address as { country?: string } | null)?.country ?? selection.country;
+      const promotion = await promotionOfSelection(tx, session, selection.plan, { located, billing });
       const updated = await repo.updateSession(tx, id, {
         status: 'processing',
         attempt: session.attempt + 1,
@@ -255,6 +258,8 @@ export class CheckoutCompletion {
         charge_period: selection.period,
         features: JSON.stringify(Object.entries(selection.quantities).map(([identifier, quantity]) => ({ identifier, quantity }))),
         payment_method_id: method.id,
+        promotion_id: promotion?.id ?? null,
+        promotion_percent: promotion?.percentage ?? null,
         modified_at: now,
       });
       await timeline(tx, id, 'checkout_session.details_updated', 'Customer details updated', 'success', now, { billingCountry: selection.country });
@@ -310,6 +315,7 @@ export class CheckoutCompletion {
       ipAddress: session.ip_address,
       priceOverride: overrideOf(session),
       discount: await discountOfSession(this.db, session, session.plan_identifier, this.clock.now()),
+      promotion: promotionOfSession(session),
     };
     const hooks = this.hooks(session);
     return session.charge_period === 'ONE_TIME'
@@ -326,7 +332,8 @@ export class CheckoutCompletion {
         // Another completer of this payment (a second submission, the recovery task) recorded it first:
         // an ApiError makes the pipeline answer with that one's result instead of recording twice.
         if (locked.status !== 'processing' || locked.attempt !== session.attempt) throw sessionSettledMeanwhile(session.id);
-        buyer = { customerId: customer.id, discountedFirstPayment: purchase.quote.discountMinor > 0 };
+        // A promotion that won over the code leaves the code unredeemed (they never stack: decision 0036).
+        buyer = purchase.promotion ? null : { customerId: customer.id, discountedFirstPayment: purchase.quote.discountMinor > 0 };
         const done = await repo.updateSession(tx, session.id, {
           status: 'success',
           amount_minor: purchase.quote.totalMinor,

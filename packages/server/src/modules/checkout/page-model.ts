@@ -6,6 +6,8 @@ import { countryOfIp } from '../../lib/geoip.js';
 import { enabledPrice, findFeaturesById, findPlan, findProduct, findVersion, toStored } from '../catalog/queries.js';
 import { findCustomer } from '../customers/queries.js';
 import { discountOfSession } from './discount.js';
+import { asPurchasePromotion, promotionOfSelection } from './promotion.js';
+import type { LocatedPromotion } from '../promotions/queries.js';
 import type { SessionRow } from './repo.js';
 import { prospectiveCustomer } from './service.js';
 
@@ -42,6 +44,8 @@ export interface Priced {
   trialDays: number;
   /** The customer's own email when the session names a known customer. */
   customerEmail: string | null;
+  /** The promotion (location pricing) the price includes, when it won over any discount code. */
+  promotion: LocatedPromotion | null;
 }
 
 const PERIOD_ORDER = ['DAILY', 'WEEKLY', 'TWENTY_EIGHT_DAYS', 'MONTHLY', 'THREE_MONTHS', 'SIX_MONTHS', 'YEARLY', 'ONE_TIME'];
@@ -99,7 +103,7 @@ async function meterChoices(tx: Tx, purchase: ResolvedPurchase, selection: Selec
 }
 
 /** Prices the selection as the purchase will be priced (flows/purchase.ts: catalog, quantities, tax by billing country). */
-export async function priceSelection(tx: Tx, session: SessionRow, selection: Selection, now: Date): Promise<Priced> {
+export async function priceSelection(tx: Tx, session: SessionRow, selection: Selection, now: Date, located: string | null = null): Promise<Priced> {
   const found = session.customer_ref ? await findCustomer(tx, session.environment_id, session.customer_ref) : undefined;
   const scope = { environmentId: session.environment_id, organizationId: session.organization_id, environment: session.environment };
   const buyer = prospectiveCustomer(found, selection.country);
@@ -107,8 +111,10 @@ export async function priceSelection(tx: Tx, session: SessionRow, selection: Sel
     ? { ...found, billing_address: { ...((found.billing_address ?? {}) as object), country: (found.billing_address as { country?: string } | null)?.country ?? selection.country } }
     : buyer;
   const plans = await planChoices(tx, session, session.currency_code ?? 'USD');
-  const base = { plans, customerEmail: found?.email ?? null };
+  const base = { plans, customerEmail: found?.email ?? null, promotion: null };
   try {
+    const billing = (withCountry.billing_address as { country?: string } | null)?.country ?? null;
+    const promotion = await promotionOfSelection(tx, session, selection.plan, { located, billing });
     const purchase = await resolvePurchase(tx, scope, withCountry, {
       planIdentifier: selection.plan,
       chargePeriod: selection.period,
@@ -117,9 +123,11 @@ export async function priceSelection(tx: Tx, session: SessionRow, selection: Sel
       ipAddress: session.ip_address,
       priceOverride: overrideOf(session),
       discount: await discountOfSession(tx, session, selection.plan, now),
+      promotion: asPurchasePromotion(promotion),
     });
+    const applied = purchase.promotion ? promotion : null;
     const trialDays = selection.period !== 'ONE_TIME' && purchase.price.freeTrial ? purchase.price.trialPeriod : 0;
-    return { ...base, purchase, problem: null, meters: await meterChoices(tx, purchase, selection), trialDays };
+    return { ...base, promotion: applied, purchase, problem: null, meters: await meterChoices(tx, purchase, selection), trialDays };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     return { ...base, purchase: null, problem: error.detail, meters: [], trialDays: 0 };

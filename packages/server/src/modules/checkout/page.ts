@@ -1,4 +1,4 @@
-import { countryNames } from '../../lib/countries.js';
+import { countryName, countryNames } from '../../lib/countries.js';
 import { currencySymbol, decimalText } from '../ledger/format.js';
 import { CSS_VERSION, JS_VERSION } from './assets.js';
 import type { PageState } from './complete.js';
@@ -77,6 +77,10 @@ function choices(state: PageState): SafeHtml {
   return html`${planField}${periodField}${meters}`;
 }
 
+/** A promotion's discount says where it comes from (location pricing); a code's is a discount. */
+const discountLabel = (state: PageState): string =>
+  state.promotion ? `Promotional price for ${countryName(state.promotion.countryCode) || state.promotion.countryCode} (${state.promotion.percentage} % off)` : 'Discount';
+
 function summary(state: PageState): SafeHtml {
   const purchase = state.purchase;
   if (!purchase) return html`<p class="problem" role="alert">${state.problem ?? 'This selection cannot be bought.'}</p>`;
@@ -88,7 +92,7 @@ function summary(state: PageState): SafeHtml {
   return html`<table aria-label="Price">
 <tbody>
 ${q.lines.map((l) => html`<tr><td>${l.description}</td><td class="amount">${money(l.amountMinor, q.currency)}</td></tr>`)}
-${q.discountMinor > 0 ? html`<tr><td>Discount</td><td class="amount">−${money(q.discountMinor, q.currency)}</td></tr>` : null}
+${q.discountMinor > 0 ? html`<tr><td>${discountLabel(state)}</td><td class="amount">−${money(q.discountMinor, q.currency)}</td></tr>` : null}
 ${taxLabel}
 <tr class="total"><td>Total ${q.chargePeriod === 'ONE_TIME' ? '' : `(${periodName(q.chargePeriod).toLowerCase()})`}</td><td class="amount" id="total">${money(q.totalMinor, q.currency)}</td></tr>
 </tbody>

@@ -162,6 +162,8 @@ export class CheckoutService {
         customer_id: found?.id ?? null,
         features: JSON.stringify(input.features ?? []),
         ip_address: input.ipAddress ?? null,
+        // A client key's ipAddress is the browser's claim: promotions locate that buyer by the page's request.
+        ip_trusted: scope.kind === 'server' || via === 'buy_link',
         currency_code: purchase.quote.currency,
         custom_amount_minor: custom?.amountMinor ?? null,
         tax_behavior: custom?.taxBehavior ?? null,

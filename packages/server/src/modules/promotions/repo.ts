@@ -65,3 +65,16 @@ export async function updatePromotion(db: Executor, id: string, changes: Updatea
 export async function notifyPromotionChanged(tx: Executor, environmentId: string, promotionId: string): Promise<void> {
   await sql`select pg_notify(${PROMOTIONS_CHANNEL}, ${`${environmentId}:${promotionId}`})`.execute(tx);
 }
+
+/** The enabled, live promotions of a product (location pricing at checkout and in the product offering). */
+export async function livePromotionsOfProduct(db: Executor, environmentId: string, productId: string): Promise<PromotionRow[]> {
+  return db
+    .selectFrom('promotions')
+    .selectAll()
+    .where('environment_id', '=', environmentId)
+    .where('product_id', '=', productId)
+    .where('archived_at', 'is', null)
+    .where('enabled', '=', true)
+    .orderBy('seq')
+    .execute();
+}

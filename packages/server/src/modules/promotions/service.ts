@@ -42,7 +42,7 @@ export const DEFAULT_BANNER: PromotionBanner = {
 };
 
 /** Every check on, as the reference's dashboard starts. */
-export const DEFAULT_SECURITY: PromotionSecurityToggles = { vpn: true, tor: true, proxy: true, relay: true, crawler: true };
+export const DEFAULT_SECURITY: PromotionSecurityToggles = { vpn: true, tor: true, proxy: true, relay: true, crawler: true, billingCountry: true };
 
 export function presentPromotion(row: repo.PromotionRow): Promotion {
   return {
