@@ -11,6 +11,7 @@ import {
   type ProductOffering,
 } from '@billow/contract';
 import { presentPrice, type StoredPrice } from '../catalog/prices/prices.compute.js';
+import { promotedPrice } from './promoted-price.compute.js';
 
 /** A published plan version, with its prices (in position order) and entitlements (in the order they were added). */
 export interface OfferingPlanInput {
@@ -22,6 +23,8 @@ export interface OfferingPlanInput {
   isVisible: boolean;
   prices: Array<{ id: string; price: StoredPrice }>;
   entitlements: Array<{ featureId: string; details: EntitlementDetails }>;
+  /** The promotion's percentage for the buyer's country (location pricing), if any: charges show the promoted amounts. */
+  promotionPercent?: number;
 }
 
 export interface OfferingFeatureInput {
@@ -205,11 +208,13 @@ function planEntry(
   chosen: { id: string; price: StoredPrice },
   features: Map<string, OfferingFeatureInput>,
 ): OfferingPlan {
-  const presented = presentPrice(chosen.price, chosen.id, plan.version);
+  const presented = presentPrice(promotedPrice(chosen.price, plan.promotionPercent ?? 0), chosen.id, plan.version);
   const base = presented.chargeCatalogPrice.find((e) => e.feature === null);
   const baseCharges = base ? chargesOf(chosen.id, base) : [];
+  // The list price before any promotion: a page strikes it through when a charge shows less.
+  const listed = presentPrice(chosen.price, chosen.id, plan.version).chargeCatalogPrice.find((e) => e.feature === null);
   const originalPrice: Record<string, number> = {};
-  for (const charge of baseCharges) {
+  for (const charge of listed?.charges ?? []) {
     if (charge.priceData.amount !== null) originalPrice[charge.chargePeriod] = charge.priceData.amount;
   }
   const pricedFeatures = new Map<string, { entry: PresentedEntry; priceId: string }>();

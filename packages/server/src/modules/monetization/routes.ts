@@ -43,7 +43,7 @@ export function monetizationRoutes(app: App, { db, clock }: MonetizationDeps): v
     async (request) => {
       const auth = scopeOf(request);
       return service.productOffering(
-        { organizationId: auth.organizationId, environmentId: auth.environmentId, keyKind: auth.kind, callerIp: request.ip },
+        { organizationId: auth.organizationId, environmentId: auth.environmentId, keyKind: auth.kind, callerIp: request.ip, userAgent: request.headers['user-agent'] },
         request.params.product_id,
         request.query,
       );

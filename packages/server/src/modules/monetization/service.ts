@@ -9,6 +9,7 @@ import { findFeaturesById, findProduct, listEntitlements, listPrices, toStored }
 import { productNotFound } from '../catalog/errors.js';
 import { FALLBACK_CURRENCY } from '../catalog/prices/service.js';
 import { findCustomer } from '../customers/queries.js';
+import { isCrawler, productPromotions, promotionForBuyer } from '../promotions/queries.js';
 import { buildOffering, offeringSubscription, type OfferingFeatureInput, type OfferingPlanInput } from './offering.compute.js';
 import * as repo from './repo.js';
 import { invalidCurrencyCode, invalidIpAddress } from './errors.js';
@@ -20,6 +21,8 @@ export interface OfferingScope {
   keyKind: 'server' | 'client';
   /** The address the request came from. */
   callerIp: string;
+  /** The caller's User-Agent: a client key's crawler gets no promotion. */
+  userAgent?: string | undefined;
 }
 
 /** `currency_code`, upper-cased, or null; a code that is not ISO 4217 is refused. */
@@ -75,6 +78,14 @@ export class OfferingService {
       listEntitlements(this.db, versionIds),
     ]);
 
+    // An archived customer is gone for new purchases: it does not count as existing.
+    const liveCustomer = customer && customer.archived_at === null ? customer : null;
+    const country = (liveCustomer?.billing_address as { country?: unknown } | null)?.country;
+    const billing = typeof country === 'string' ? normalizeCountry(country) : null;
+    const located = countryOfIp(locate);
+    const promotions = located ? await productPromotions(this.db, scope.environmentId, product.id) : [];
+    const buyer = { located, billing, crawler: scope.keyKind === 'client' && isCrawler(scope.userAgent) };
+
     const plans: OfferingPlanInput[] = rows.map((row) => ({
       identifier: row.identifier,
       version: row.version,
@@ -86,6 +97,7 @@ export class OfferingService {
       entitlements: entitlements
         .filter((e) => e.plan_version_id === row.version_id)
         .map((e) => ({ featureId: e.feature_id, details: e.details as EntitlementDetails })),
+      promotionPercent: promotionForBuyer(promotions, product.id, row.identifier, buyer)?.percentage ?? 0,
     }));
 
     const featureIds = new Set<string>();
@@ -108,13 +120,10 @@ export class OfferingService {
       });
     }
 
-    // An archived customer is gone for new purchases: it does not count as existing.
-    const liveCustomer = customer && customer.archived_at === null ? customer : null;
     const subscription = await this.subscriptionState(scope, liveCustomer?.id ?? null, product.id);
-    const country = (liveCustomer?.billing_address as { country?: unknown } | null)?.country;
     return buildOffering({
       organizationId: scope.organizationId,
-      countryCode: (typeof country === 'string' ? normalizeCountry(country) : null) ?? countryOfIp(locate),
+      countryCode: billing ?? located,
       requestedCurrency: currency,
       productCurrency: settingsCurrency,
       fallbackCurrency: FALLBACK_CURRENCY,
