@@ -1,3 +1,4 @@
+import { checkoutPageLines, type CheckoutPageResult } from './checkout-page.js';
 import type { Measurement } from './load.js';
 import type { RenewalResults } from './renewals.js';
 import type { WebhookResults } from './webhooks.js';
@@ -34,6 +35,8 @@ export interface Results {
   jsonCeiling: Measurement;
   pgCeiling: Measurement;
   edge: EdgeResults;
+  /** The hosted checkout page's server time (scenario 10). */
+  checkoutPage: CheckoutPageResult;
 }
 
 function pad(text: string, width: number, align: 'left' | 'right'): string {
@@ -85,7 +88,7 @@ function targetLines(results: Results): string[] {
       ` (autocannon's 1 ms histogram: ${edge.entitlements.p99Ms} means ${edge.entitlements.p99Ms} to ${edge.entitlements.p99Ms + 1} ms;` +
       ` inside Billow, p99 under ${edge.entitlements.serverP99Ms ?? '?'} ms)`,
   ];
-  lines.push(...promotionLines(results));
+  lines.push(...promotionLines(results), ...checkoutPageLines(results.checkoutPage));
   const usage: Array<[Measurement, number]> = [
     [edge.usageHot, edge.counted.hot],
     [edge.usageSpread, edge.counted.spread],

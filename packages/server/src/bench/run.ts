@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { measureCheckoutPage } from './checkout-page.js';
 import { benchDatabase, meterTotals, postgresVersion, seedCustomers, type BenchDatabase, type SeededCustomer } from './database.js';
 import { billowApi, seedEdgeCatalog, subscribeAll } from './edge-seed.js';
 import { getWithRandomHeader, measure, numberedPost, randomGet, type LoadPlan, type LoadShape, type Measurement } from './load.js';
@@ -341,7 +342,8 @@ async function measureBillow(
       const authorization = `Bearer ${organization.serverKey}`;
       const core = await measureCustomers(shape, target, authorization, customers);
       const edge = await measureEdge(shape, options, database.url, target, organization.serverKey, customers);
-      return { ...core, edge };
+      const checkoutPage = await measureCheckoutPage(target.baseUrl, organization.sandboxServerKey, say);
+      return { ...core, edge, checkoutPage };
     },
     profile,
   );
@@ -377,10 +379,10 @@ async function benchmark(options: BenchOptions, database: BenchDatabase, env: No
 
   const jsonCeiling = await measureJsonCeiling(shape);
   const pgCeiling = await measurePgCeiling(shape, database.url, customers);
-  const { get, post, edge } = await measureBillow(shape, options, database, env, organization, customers);
+  const { get, post, edge, checkoutPage } = await measureBillow(shape, options, database, env, organization, customers);
   const { promotionId, ...measured } = edge;
   const promotions = await measurePromotions(shape, env, organization, promotionId);
-  return { get, post, jsonCeiling, pgCeiling, edge: { ...measured, promotions } };
+  return { get, post, jsonCeiling, pgCeiling, edge: { ...measured, promotions }, checkoutPage };
 }
 
 /**
