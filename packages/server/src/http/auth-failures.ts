@@ -63,7 +63,9 @@ export class AuthFailureLimiter {
 
 /** Every 401 counts against the address it came from. */
 export function countAuthFailures(app: FastifyInstance, limiter: AuthFailureLimiter): void {
-  app.addHook('onResponse', async (request, reply) => {
-    if (reply.statusCode === 401) await limiter.recordFailure(request.ip);
+  // Callback style: every response passes here, and only a 401 has anything to wait for.
+  app.addHook('onResponse', (request, reply, done) => {
+    if (reply.statusCode !== 401) return done();
+    void limiter.recordFailure(request.ip).then(() => done());
   });
 }

@@ -57,8 +57,13 @@ export class KeyCache {
 
   /** True when the key's record is in memory: checking it costs no database read. */
   has(secret: string): boolean {
+    return this.cached(secret) !== undefined;
+  }
+
+  /** The key's record when it is in memory (one hash, no database read); undefined otherwise. */
+  cached(secret: string): KeyRecord | undefined {
     const hit = this.entries.get(hashKey(secret));
-    return hit !== undefined && hit.expires > this.clock.now().getTime();
+    return hit !== undefined && hit.expires > this.clock.now().getTime() ? hit.record : undefined;
   }
 
   async lookup(secret: string): Promise<KeyRecord | null> {
@@ -137,14 +142,13 @@ function authenticateEnvironment(
       throw unauthorized('Authentication required: send your API key as "Authorization: Bearer <key>"');
     });
   }
-  if (!cache.has(secret)) {
+  const key = cache.cached(secret);
+  if (key === undefined) {
     return failures
       .refuseIfBlocked(request.ip)
       .then(() => cache.lookup(secret))
       .then((record) => admitEnvironmentKey(request, secret, record, admission));
   }
-  const key = cache.find(secret);
-  if (key instanceof Promise) return key.then((record) => admitEnvironmentKey(request, secret, record, admission));
   admitEnvironmentKey(request, secret, key, admission);
 }
 

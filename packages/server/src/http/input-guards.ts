@@ -71,14 +71,16 @@ export function registerInputGuards(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback style: on every request, an async hook would cost a promise and a microtask.
+  app.addHook('onRequest', (request, reply, done) => {
     if (closing) {
       reply.header('connection', 'close');
-      throw new ApiError(503, 'shutting_down', 'Billow is shutting down; retry on another instance or in a moment');
+      return done(new ApiError(503, 'shutting_down', 'Billow is shutting down; retry on another instance or in a moment'));
     }
     const url = request.raw.url ?? '';
     if (url.includes('%00') || url.includes('\u0000')) {
-      throw badRequest('The URL may not contain the NUL character (%00)', 'invalid_character');
+      return done(badRequest('The URL may not contain the NUL character (%00)', 'invalid_character'));
     }
+    done();
   });
 }

@@ -25,10 +25,18 @@ export function promotionEdgeRoutes(app: App, service: PromotionEdgeService): vo
         response: { 200: PromotionResponse, ...errors },
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const { environmentId } = scopeOf(request);
       const caller = { ip: request.ip, userAgent: request.headers['user-agent'] };
-      return sendJson(reply, await service.answer(environmentId, request.query.promotion_id, caller));
+      // A cached promotion is answered without a promise (a sync handler that throws is answered as an error too).
+      const body = service.answer(environmentId, request.query.promotion_id, caller);
+      if (body instanceof Promise) {
+        return body.then((json) => {
+          sendJson(reply, json);
+        });
+      }
+      sendJson(reply, body);
+      return undefined;
     },
   );
 }

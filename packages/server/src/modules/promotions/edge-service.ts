@@ -24,9 +24,19 @@ export class PromotionEdgeService {
     private readonly cache: PromotionCache,
   ) {}
 
-  /** The answer for the caller, already JSON; 404 for an unknown or archived promotion. */
-  async answer(environmentId: string, promotionId: string, caller: Caller): Promise<Buffer> {
-    const cached = isUuid(promotionId) ? await this.cache.getOrLoad(promotionCacheKey(environmentId, promotionId), () => this.load(environmentId, promotionId)) : null;
+  /**
+   * The answer for the caller, already JSON; 404 for an unknown or archived promotion.
+   * Synchronous when the promotion is cached (the hot path: no promise, no database).
+   */
+  answer(environmentId: string, promotionId: string, caller: Caller): Buffer | Promise<Buffer> {
+    if (!isUuid(promotionId)) throw promotionNotFound(promotionId);
+    const key = promotionCacheKey(environmentId, promotionId);
+    const hit = this.cache.peek(key);
+    if (hit !== undefined) return this.answerFor(hit, promotionId, caller);
+    return this.cache.getOrLoad(key, () => this.load(environmentId, promotionId)).then((loaded) => this.answerFor(loaded, promotionId, caller));
+  }
+
+  private answerFor(cached: CachedPromotion | null, promotionId: string, caller: Caller): Buffer {
     if (!cached) throw promotionNotFound(promotionId);
     const countryCode = countryOfIp(caller.ip);
     const crawler = cached.rules.security.crawler && isCrawler(caller.userAgent);
