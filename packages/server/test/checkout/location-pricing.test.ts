@@ -112,6 +112,22 @@ describe('promotions at checkout', () => {
     expect((await w.s.call('GET', `/discounts/${tenth.id}/`)).body.timesRedeemed).toBe(0);
   });
 
+  it("accepts the promotion's coupon code (it gives nothing beyond the location's promotion); other unknown codes are still refused", async () => {
+    const india = await w.session({ ipAddress: IP.IN, discountCode: 'ppp40' });
+    await buy(india.url, null, 'IN');
+    expect((await detailOf(india.id)).order).toMatchObject({ amountDiscount: '4.00' });
+    const us = await w.session({ ipAddress: IP.US, discountCode: 'PPP40' });
+    const page = await fromCountry(us.url, null);
+    expect(page.text).not.toContain('Promotional price');
+    const applied = await fromCountry(us.url, null, { csrf_token: csrfOf(page.text), action: 'discount', discount_code: 'PPP40', plan: w.s.plans.basic, period: 'MONTHLY', country: 'US' });
+    expect(applied.status, applied.text).toBe(200);
+    expect(applied.text).not.toContain('cannot be applied');
+    await buy(us.url, null, 'US');
+    expect((await detailOf(us.id)).order).toMatchObject({ amountDiscount: '0.00' });
+    const unknown = await w.create({ planIdentifier: w.s.plans.basic, chargePeriod: 'MONTHLY', successUrl: 'https://shop.example/t', discountCode: 'PPP41' });
+    expect(unknown.status, unknown.text).toBe(400);
+  });
+
   it('gives no promotion to a customAmount, nor after the promotion is disabled', async () => {
     const custom = await w.session({ ipAddress: IP.IN, customAmount: 25, taxBehavior: 'EXCLUSIVE', currencyCode: 'USD' });
     await buy(custom.url, null, 'IN');

@@ -6,8 +6,26 @@
  */
 import type { Executor, Tx } from '../../db/transaction.js';
 import type { PurchaseDiscount, ResolvedPurchase } from '../../flows/purchase.js';
+import { ApiError } from '../../http/errors.js';
 import { quoteDiscountOf, redeemDiscount, resolveDiscountCode, type ResolvedDiscount } from '../discounts/queries.js';
+import { isPromotionCode } from './promotion.js';
 import type { SessionRow } from './repo.js';
+
+type DiscountContext = Parameters<typeof resolveDiscountCode>[3];
+
+/**
+ * The discount of a code, or null when the code is a live promotion's coupon code of the
+ * product and no discount has it: the promotion applies by the buyer's location, not by
+ * its code, so its code is accepted and gives nothing more (decision 0036).
+ */
+async function codeDiscount(db: Executor, environmentId: string, productId: string, code: string, context: DiscountContext): Promise<ResolvedDiscount | null> {
+  try {
+    return await resolveDiscountCode(db, environmentId, code, context);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'discount_code_unknown' && (await isPromotionCode(db, environmentId, productId, code))) return null;
+    throw error;
+  }
+}
 
 /** The code, for this purchase; a 400 ApiError of the discounts module when it cannot apply. */
 export function resolveCheckoutDiscount(
@@ -16,8 +34,8 @@ export function resolveCheckoutDiscount(
   code: string,
   purchase: ResolvedPurchase,
   now: Date,
-): Promise<ResolvedDiscount> {
-  return resolveDiscountCode(tx, scope.environmentId, code, {
+): Promise<ResolvedDiscount | null> {
+  return codeDiscount(tx, scope.environmentId, purchase.product.id, code, {
     planIdentifier: purchase.plan.identifier,
     productId: purchase.product.id,
     currency: purchase.quote.currency,
@@ -28,8 +46,8 @@ export function resolveCheckoutDiscount(
 /** The discount the session's code gives a purchase of `planIdentifier` now; null without a code. */
 export async function discountOfSession(db: Executor, session: SessionRow, planIdentifier: string, now: Date): Promise<PurchaseDiscount | null> {
   if (!session.discount_code || !session.discounts_enabled) return null;
-  const resolved = await resolveDiscountCode(db, session.environment_id, session.discount_code, { planIdentifier, now });
-  return quoteDiscountOf(resolved);
+  const resolved = await codeDiscount(db, session.environment_id, session.product_id, session.discount_code, { planIdentifier, now });
+  return resolved ? quoteDiscountOf(resolved) : null;
 }
 
 /** Counts the session's code once, with the purchase it paid for; a subscription carries it to its renewals. */
@@ -39,7 +57,8 @@ export async function redeemSessionDiscount(
   redemption: { customerId: string; subscriptionId: string | null; orderId: string; discountedFirstPayment: boolean; now: Date },
 ): Promise<void> {
   if (!session.discount_code || !session.discounts_enabled) return;
-  const resolved = await resolveDiscountCode(tx, session.environment_id, session.discount_code, { planIdentifier: session.plan_identifier, now: redemption.now });
+  const resolved = await codeDiscount(tx, session.environment_id, session.product_id, session.discount_code, { planIdentifier: session.plan_identifier, now: redemption.now });
+  if (!resolved) return;
   await redeemDiscount(tx, resolved.id, {
     customerId: redemption.customerId,
     ...(redemption.subscriptionId ? { subscriptionId: redemption.subscriptionId } : {}),

@@ -9,7 +9,7 @@
 import type { Executor } from '../../db/transaction.js';
 import type { PurchasePromotion } from '../../flows/purchase.js';
 import { countryOfIp } from '../../lib/geoip.js';
-import { locatedPromotion, type LocatedPromotion } from '../promotions/queries.js';
+import { locatedPromotion, productPromotions, type LocatedPromotion } from '../promotions/queries.js';
 import type { SessionRow } from './repo.js';
 
 /** The buyer's country for promotions: the trusted ipAddress of the session if it locates, else the page's caller. */
@@ -35,3 +35,9 @@ export function promotionOfSession(session: Pick<SessionRow, 'promotion_id' | 'p
 
 export const asPurchasePromotion = (promotion: LocatedPromotion | null): PurchasePromotion | null =>
   promotion ? { id: promotion.id, percent: promotion.percentage } : null;
+
+/** Whether `code` is the coupon code of a live promotion of the product (compared without regard to case). */
+export async function isPromotionCode(db: Executor, environmentId: string, productId: string, code: string): Promise<boolean> {
+  const wanted = code.trim().toLowerCase();
+  return (await productPromotions(db, environmentId, productId)).some((p) => p.rules.couponCode?.toLowerCase() === wanted);
+}
