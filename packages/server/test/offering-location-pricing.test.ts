@@ -63,4 +63,13 @@ describe('the product offering with location pricing', () => {
     const shown = await monthly(`?ip_address=${IP.IN}&customer_id=${customerId}`);
     expect(shown).toEqual({ basic: [10, 10], pro: [20, 20], countryCode: 'DE' });
   });
+
+  it("shows the located country's currency when a plan sells in it; other plans fall back to the product's", async () => {
+    const res = await offering('?ip_address=85.214.0.1');
+    expect(res.body.currencyCode).toBe('EUR');
+    const currencyOf = (identifier: string) => (res.body.plans as Array<{ identifier: string; price: { currency: string } }>).find((p) => p.identifier === identifier)?.price.currency;
+    expect([currencyOf(s.plans.lifetime), currencyOf(s.plans.basic)]).toEqual(['EUR', 'USD']);
+    expect((await offering('?ip_address=85.214.0.1&currency_code=USD')).body.currencyCode).toBe('USD');
+    expect((await offering('', { key: org.sandbox.clientKey, from: 'US' })).body.currencyCode).toBe('USD');
+  });
 });

@@ -141,3 +141,32 @@ describe('promotions at checkout', () => {
     }
   });
 });
+
+describe('per-country prices (the plan\'s price in the local currency)', () => {
+  const lifetime = { planIdentifier: '', chargePeriod: 'ONE_TIME', successUrl: 'https://shop.example/t' };
+  const currencyOf = async (id: string) => (await detailOf(id)).currency;
+
+  it("prices a server key's buyer located in Germany in EUR when the plan has a EUR price; else as before", async () => {
+    const de = await w.session({ ...lifetime, planIdentifier: w.s.plans.lifetime, ipAddress: IP.DE });
+    expect(await currencyOf(de.id)).toBe('EUR');
+    expect((await fromCountry(de.url, null)).text).toContain('45.00');
+    const basic = await w.session({ ipAddress: IP.DE });
+    expect(await currencyOf(basic.id)).toBe('USD');
+    const asked = await w.session({ ...lifetime, planIdentifier: w.s.plans.lifetime, ipAddress: IP.DE, currencyCode: 'USD' });
+    expect(await currencyOf(asked.id)).toBe('USD');
+  });
+
+  it("locates a client key's buyer by the creating request, not by the ipAddress it claims", async () => {
+    const create = (from: keyof typeof IP) =>
+      w.server.request('POST', '/sandbox/api/v1/checkout/', {
+        key: w.org.sandbox.clientKey,
+        body: { ...lifetime, planIdentifier: w.s.plans.lifetime, ipAddress: IP.DE },
+        headers: { 'x-forwarded-for': IP[from] },
+      });
+    const fromUs = await create('US');
+    expect(fromUs.status, fromUs.text).toBe(201);
+    expect(await currencyOf(fromUs.body.checkoutSessionId)).toBe('USD');
+    const fromDe = await create('DE');
+    expect(await currencyOf(fromDe.body.checkoutSessionId)).toBe('EUR');
+  });
+});

@@ -36,7 +36,7 @@ export function checkoutRoutes(app: App, service: CheckoutService): void {
     async (request, reply) => {
       const scope = scopeOf(request);
       const created = await service.create(
-        { ...scope.toJSON(), organizationId: scope.organizationId, environmentId: scope.environmentId },
+        { ...scope.toJSON(), organizationId: scope.organizationId, environmentId: scope.environmentId, callerIp: request.ip },
         request.body,
       );
       return reply.code(201).send(created);

@@ -2,7 +2,7 @@ import type { CheckoutSessionCreate, CheckoutSessionCreated, CheckoutSessionList
 import type { Db } from '../../db/connect.js';
 import type { CheckoutStatus } from '../../db/schema.js';
 import { inTransaction, type Executor, type Tx } from '../../db/transaction.js';
-import { resolvePurchase, type CustomerRow, type ResolvedPurchase } from '../../flows/purchase.js';
+import type { CustomerRow, ResolvedPurchase } from '../../flows/purchase.js';
 import { ApiError } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { Clock } from '../../lib/clock.js';
@@ -17,6 +17,7 @@ import { findPlan } from '../catalog/queries.js';
 import { currencySymbol as currencySymbolOf, dateRange, decimalText, searchTerm } from '../ledger/format.js';
 import { enqueueJob } from '../jobs/service.js';
 import { resolveCheckoutDiscount } from './discount.js';
+import { localCurrency, resolveInLocalCurrency } from './local-currency.js';
 import * as errors from './errors.js';
 import * as repo from './repo.js';
 import { checkoutUrl, presentDetail, presentEvent, presentSession } from './view.js';
@@ -32,6 +33,8 @@ export interface CheckoutScope {
   kind: 'server' | 'client';
   baseUrl: string;
   apiBase: string;
+  /** The address the creating request came from: a client key's buyer, for the local currency. */
+  callerIp?: string;
 }
 
 /** `cs_` and 48 random base62 characters (≈ 285 bits): the id is the hosted page's only credential. */
@@ -133,14 +136,15 @@ export class CheckoutService {
       const found = customerRef ? await findCustomer(tx, scope.environmentId, customerRef) : undefined;
       if (found?.archived_at) throw errors.archivedCustomer(customerRef!);
       const buyer = prospectiveCustomer(found, defaultCountry ?? countryOfIp(input.ipAddress));
-      const purchase = await resolvePurchase(tx, scope, buyer, {
+      const wanted = {
         planIdentifier: input.planIdentifier,
         chargePeriod: input.chargePeriod,
         features: input.features ?? null,
         currencyCode: input.currencyCode ?? null,
         ipAddress: input.ipAddress ?? null,
         priceOverride: custom,
-      });
+      };
+      const purchase = await resolveInLocalCurrency(tx, scope, buyer, wanted, localCurrency(scope, via, buyer, wanted));
       const plans = planList(input.plansEnabled, input.planIdentifier);
       if (plans) await this.checkPlans(tx, scope, purchase, plans);
       if (discountCode) {

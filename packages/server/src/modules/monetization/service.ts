@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { countryOfIp } from '../../lib/geoip.js';
+import { currencyOfCountry } from '../../lib/local-currency.js';
 import type { EntitlementDetails, OfferingSubscription, ProductOffering, ProductOfferingQuery } from '@billow/contract';
 import type { Clock } from '../../lib/clock.js';
 import type { Db } from '../../db/connect.js';
@@ -50,6 +51,12 @@ function addressToLocate(scope: OfferingScope, raw: string | undefined): string 
   if (raw === undefined) return null;
   if (isIP(raw.trim()) === 0) throw invalidIpAddress(raw);
   return raw.trim();
+}
+
+/** The located country's currency when a shown plan sells in it (per-country prices: decision 0036), else null. */
+function localCurrencyOf(plans: OfferingPlanInput[], located: string | null): string | null {
+  const local = currencyOfCountry(located);
+  return local && plans.some((plan) => plan.prices.some((p) => p.price.enabled && p.price.currency === local)) ? local : null;
 }
 
 export class OfferingService {
@@ -124,7 +131,7 @@ export class OfferingService {
     return buildOffering({
       organizationId: scope.organizationId,
       countryCode: billing ?? located,
-      requestedCurrency: currency,
+      requestedCurrency: currency ?? localCurrencyOf(plans, located),
       productCurrency: settingsCurrency,
       fallbackCurrency: FALLBACK_CURRENCY,
       plans,
