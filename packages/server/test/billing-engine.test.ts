@@ -521,4 +521,22 @@ describe('a price that recurs', () => {
     ]);
     expect(renewals[0]![1]).not.toBe(1000);
   });
+
+  it('renews a subscription sold at a promotion\'s price at that price, even after the promotion is archived', async () => {
+    const promotion = await s.call('POST', '/promotion-rules/', { name: uniqueId('PPP'), productId: s.product.id, planIdentifiers: [s.plans.pro], countryOverrides: [{ countryCode: 'IN', percentage: 25 }] });
+    expectStatus(promotion, 201);
+    const clockId = await testClock('2025-08-10T00:00:00Z');
+    const customerId = await customerOn(clockId, null);
+    const session = await s.call('POST', '/checkout/', { planIdentifier: s.plans.pro, chargePeriod: 'MONTHLY', customerId, successUrl: 'https://shop.example/thanks', ipAddress: '49.44.0.1' });
+    expectStatus(session, 201);
+    const page = await getPage(session.body.checkoutUrl);
+    expectStatus(await postForm(session.body.checkoutUrl, payWith(csrfOf(page.text), CARDS.ok, { country: 'IN' })), 303);
+    const detail = (await s.call('GET', `/checkout/sessions/${session.body.checkoutSessionId}/`)).body;
+    expect(detail.order).toMatchObject({ amountSubtotal: '20.00', amountDiscount: '5.00' });
+    expectStatus(await s.call('DELETE', `/promotion-rules/${promotion.body.id}/`), 204);
+    await advance(clockId, '2025-09-10T01:00:00Z');
+    const firstTotal = Math.round(Number(detail.order.amountTotal) * 100);
+    const renewals = (await invoicesOf(detail.subscription.id)).map((i) => [i.status, i.total_minor]);
+    expect(renewals).toEqual([['PAID', firstTotal]]);
+  });
 });
