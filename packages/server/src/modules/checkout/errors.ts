@@ -50,3 +50,6 @@ export const sessionSettledMeanwhile = (id: string): ApiError =>
   conflict(`Checkout session ${id} was completed by another submission meanwhile`, 'checkout_session_settled');
 /** A discountCode the discounts module refused, named as the field the caller sent. */
 export const discountRefused = (refusal: ApiError): ApiError => badRequest(`discountCode: ${refusal.detail}`, refusal.code);
+/** An invoice's payment on its page was refused (its reason as the billing engine recorded it). */
+export const invoicePaymentRefused = (code: string | null, message: string | null): ApiError =>
+  badRequest(message ?? 'The invoice could not be paid', code ?? 'payment_failed');
