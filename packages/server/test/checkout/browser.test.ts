@@ -1,26 +1,16 @@
-import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
 import { CARDS } from '../commerce-support.js';
 import { uniqueId } from '../harness.js';
 import { officialClient } from '../official-client-support.js';
+import { CHROMIUM, CHROMIUM_ARGS, hasChromium, openPageIn, shot, textBecomes } from './browser-support.js';
 import { openCheckoutWorld, type CheckoutWorld } from './support.js';
 
 // The hosted checkout in a real browser: Debian's chromium driven by playwright-core
 // (never a downloaded browser). CI installs chromium (.ci/run); a machine without it
 // skips these tests, saying so. Screenshots of each state go to test-artifacts/checkout/.
-
-const CHROMIUM = process.env.BILLOW_CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const ARTIFACTS = fileURLToPath(new URL('../../../../test-artifacts/checkout/', import.meta.url));
-const hasChromium = fs.existsSync(CHROMIUM);
-if (!hasChromium && !process.env.CI) {
-  console.warn(`[checkout browser tests] skipped: no chromium at ${CHROMIUM} (apt-get install chromium, or set BILLOW_CHROMIUM)`);
-}
 
 const clock = new ManualClock(new Date('2026-11-20T10:00:00Z'));
 let w: CheckoutWorld;
@@ -28,38 +18,7 @@ let browser: Browser;
 let seller: http.Server;
 let sellerUrl: string;
 
-async function shot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-}
-
-/** A page that records what must never happen: script dialogs, CSP violations, failed asset loads. */
-async function openPage(viewport = { width: 1000, height: 900 }) {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('dialog', (dialog) => {
-    problems.push(`dialog: ${dialog.message()}`);
-    void dialog.dismiss();
-  });
-  page.on('console', (message) => {
-    // A page answered 4xx (a decline is 422) is logged as a failed load: statuses are checked by the tests themselves.
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
-  });
-  page.on('response', (response) => {
-    const type = response.request().resourceType();
-    if ((type === 'stylesheet' || type === 'script') && response.status() !== 200) problems.push(`asset ${response.status()}: ${response.url()}`);
-  });
-  return { page, problems, close: () => context.close() };
-}
-
-/** Waits until the element's text is `expected` (the page may be re-rendered meanwhile), then checks it. */
-async function textBecomes(page: Page, selector: string, expected: string): Promise<void> {
-  await page
-    .waitForFunction(([sel, text]) => document.querySelector(sel!)?.textContent?.includes(text!) === true, [selector, expected] as const, { timeout: 10_000 })
-    .catch(() => undefined);
-  expect(await page.textContent(selector)).toContain(expected);
-}
+const openPage = (viewport?: { width: number; height: number }) => openPageIn(browser, viewport);
 
 async function fillAndPay(page: Page, card: string, options: { email?: string; country?: string } = {}) {
   if (options.email !== undefined) await page.fill('#email', options.email);
@@ -80,7 +39,7 @@ describe.skipIf(!hasChromium && !process.env.CI)('the hosted checkout in chromiu
     });
     await new Promise<void>((resolve) => seller.listen(0, '127.0.0.1', resolve));
     sellerUrl = `http://127.0.0.1:${(seller.address() as { port: number }).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
   afterAll(async () => {
     await browser?.close();

@@ -7,10 +7,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
-import { catalogClient } from '../catalog-support.js';
 import { CARDS } from '../commerce-support.js';
-import { uniqueId } from '../harness.js';
 import { officialClient } from '../official-client-support.js';
+import { chargesOf, expectStatus, pastDueInvoice, premiumPlan, subscriberPaying } from './pay-links-support.js';
 import { csrfOf, getPage, openCheckoutWorld, postForm, type CheckoutWorld } from './support.js';
 
 const HOUR = 3_600_000;
@@ -26,44 +25,10 @@ const call = (method: string, path: string, body?: unknown) => w.s.call(method, 
 const db = () => w.server.database.db;
 const cardForm = (csrf: string, card: string) => ({ csrf_token: csrf, action: 'pay', card_number: card, expiry: '12 / 35', cvc: '123' });
 
-function expectStatus(res: { status: number; text: string }, status: number) {
-  if (res.status !== status) throw new Error(`${status} expected: ${res.status} ${res.text}`);
-}
-
-/** A customer on Basic ($10 a month) whose default card is now `card`: a change must then wait for its payment. */
-async function subscriberPaying(card: string, testClockId?: string): Promise<{ customerId: string; subscriptionId: string }> {
-  const customerId = await w.s.customer(testClockId ? { testClockId } : {});
-  await w.s.card(customerId, CARDS.ok);
-  const created = await call('POST', '/subscriptions/create/', { planIdentifier: w.s.plans.basic, chargePeriod: 'MONTHLY', customerId });
-  expectStatus(created, 201);
-  const method = await w.s.card(customerId, card);
-  expectStatus(await call('POST', `/payment-methods/${method.id}/default/`), 200);
-  return { customerId, subscriptionId: created.body.id };
-}
-
-/** A published $30 monthly plan of the shop's product granting a BOOLEAN feature: an upgrade from Basic. */
-async function premiumPlan(): Promise<{ plan: string; feature: string }> {
-  const catalog = catalogClient(w.server, w.org.sandbox.serverKey, '/sandbox');
-  const feature = await catalog.feature({ name: uniqueId('Premium'), featureType: 'BOOLEAN' });
-  const plan = await catalog.plan(w.s.product.id, { name: uniqueId('Premium') });
-  const granted = await catalog.call('POST', `/catalog/plans/${plan.identifier}/features/`, { planEntitlements: [{ feature: feature.id, details: { value: true } }] });
-  expectStatus(granted, 201);
-  await catalog.prices(plan.identifier, [{ priceType: 'PAID', currency: 'USD', chargeCatalogPrice: [{ charges: [{ chargePeriod: 'MONTHLY', priceData: { amount: 30 } }] }] }]);
-  await catalog.publish(plan.identifier);
-  return { plan: plan.identifier as string, feature: feature.identifier as string };
-}
-
-async function chargesOf(customerId: string): Promise<number> {
-  const { rows } = await sql<{ n: string }>`
-    SELECT count(*) AS n FROM payment_intents i JOIN customers c ON c.id = i.customer_id
-     WHERE c.customer_id = ${customerId} AND i.status = 'succeeded'`.execute(db());
-  return Number(rows[0]!.n);
-}
-
 describe('a pending activate_on_payment change paid on the hosted page', () => {
   it('answers the page with the update, keeps the change waiting on a decline, and activates it with a card that pays', async () => {
-    const { customerId, subscriptionId } = await subscriberPaying(CARDS.declined);
-    const premium = await premiumPlan();
+    const { customerId, subscriptionId } = await subscriberPaying(w, CARDS.declined);
+    const premium = await premiumPlan(w);
     const client = officialClient(w.server, w.org.sandbox.serverKey);
     clock.advance(HOUR);
     const res = await call('POST', `/subscriptions/${subscriptionId}/update/`, {
@@ -82,7 +47,7 @@ describe('a pending activate_on_payment change paid on the hosted page', () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain('Confirm your plan change');
     expect(page.text).not.toContain('id="email"');
-    const charges = await chargesOf(customerId);
+    const charges = await chargesOf(w, customerId);
 
     const declined = await postForm(res.body.checkoutUrl, cardForm(csrfOf(page.text), CARDS.declined));
     expect(declined.status).toBe(422);
@@ -99,7 +64,7 @@ describe('a pending activate_on_payment change paid on the hosted page', () => {
     expect((await call('GET', `/subscriptions/${pending}/`)).body).toMatchObject({ status: 'active', plan: { identifier: premium.plan } });
     expect((await call('GET', `/subscriptions/${subscriptionId}/`)).body.status).toBe('superseded');
     expect(await client.entitlements.getEntitlement({ customerId, featureId: premium.feature })).toMatchObject({ hasAccess: true });
-    expect(await chargesOf(customerId)).toBe(charges + 1);
+    expect(await chargesOf(w, customerId)).toBe(charges + 1);
     const events = await sql<{ type: string }>`SELECT type FROM events WHERE payload -> 'data' -> 'object' ->> 'id' = ${pending} ORDER BY seq`.execute(db());
     expect(events.rows.map((e) => e.type)).toEqual(['subscription.updated', 'subscription.plan_changed']);
     const order = await db().selectFrom('orders').select(['total_minor', 'status']).where('subscription_id', '=', pending).execute();
@@ -111,13 +76,13 @@ describe('a pending activate_on_payment change paid on the hosted page', () => {
     expect([after.status, after.text.includes('This payment is complete')]).toEqual([200, true]);
     const replay = await postForm(res.body.checkoutUrl, cardForm(csrfOf(declined.text), CARDS.ok));
     expect(replay.status).toBe(200);
-    expect(await chargesOf(customerId)).toBe(charges + 1);
+    expect(await chargesOf(w, customerId)).toBe(charges + 1);
     const session = await call('GET', `/checkout/sessions/${res.body.checkoutSessionId}/`);
     expect(session.body).toMatchObject({ status: 'success', subscription: { id: pending, status: 'active' }, order: { status: 'COMPLETE' } });
   });
 
   it('answers no page when the saved card pays at once, and closes the page when the change expires', async () => {
-    const paidAtOnce = await subscriberPaying(CARDS.ok);
+    const paidAtOnce = await subscriberPaying(w, CARDS.ok);
     const at = await call('POST', `/subscriptions/${paidAtOnce.subscriptionId}/update/`, {
       planIdentifier: w.s.plans.pro,
       chargePeriod: 'MONTHLY',
@@ -126,7 +91,7 @@ describe('a pending activate_on_payment change paid on the hosted page', () => {
     expectStatus(at, 200);
     expect(Object.keys(at.body)).toEqual(['subscriptionId']);
 
-    const { subscriptionId } = await subscriberPaying(CARDS.declined);
+    const { subscriptionId } = await subscriberPaying(w, CARDS.declined);
     const res = await call('POST', `/subscriptions/${subscriptionId}/update/`, {
       planIdentifier: w.s.plans.pro,
       chargePeriod: 'MONTHLY',
@@ -146,25 +111,9 @@ describe('a pending activate_on_payment change paid on the hosted page', () => {
   });
 });
 
-/** A customer on a test clock whose first renewal failed: the subscription past_due, its invoice PAYMENT_FAILED. */
-async function pastDueInvoice(): Promise<{ customerId: string; subscriptionId: string; invoice: Record<string, any> }> {
-  const testClock = await call('POST', '/test-clocks/', { name: uniqueId('clock'), frozenTime: '2027-03-01T00:00:00Z' });
-  expectStatus(testClock, 201);
-  const { customerId, subscriptionId } = await subscriberPaying(CARDS.declined, testClock.body.id);
-  expectStatus(await call('POST', `/test-clocks/${testClock.body.id}/advance/`, { frozenTime: '2027-04-01T00:30:00Z' }), 200);
-  for (let tries = 0; tries < 300; tries++) {
-    if ((await call('GET', `/test-clocks/${testClock.body.id}/`)).body.status === 'ready') break;
-    if ((await w.server.runJobs()) === 0) await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  expect((await call('GET', `/subscriptions/${subscriptionId}/`)).body.status).toBe('past_due');
-  const invoices = await call('GET', `/invoices/?customer_id=${customerId}&status=PAYMENT_FAILED`);
-  expect(invoices.body.results).toHaveLength(1);
-  return { customerId, subscriptionId, invoice: invoices.body.results[0] };
-}
-
 describe('paying a past_due invoice through its payment_link', () => {
   it('gives the unpaid invoice a link (API and webhooks) that opens its page; paid, the subscription is active again', async () => {
-    const { customerId, subscriptionId, invoice } = await pastDueInvoice();
+    const { customerId, subscriptionId, invoice } = await pastDueInvoice(w);
     expect(invoice.paymentLink).toMatch(new RegExp(`^${w.server.url}/sandbox/pay/pl_[A-Za-z0-9]{40}/$`));
     const token = /\/pay\/(pl_\w+)\/$/.exec(invoice.paymentLink)![1]!;
     const { rows } = await sql<{ type: string; link: string | null }>`
@@ -202,16 +151,16 @@ describe('paying a past_due invoice through its payment_link', () => {
     expect(paidEvents.rows.map((r) => r.type).slice(-2)).toEqual(['invoice.paid', 'subscription.updated']);
 
     // Paid: the link and the page say so, and the form sent again charges nothing.
-    const charges = await chargesOf(customerId);
+    const charges = await chargesOf(w, customerId);
     const link = await getPage(invoice.paymentLink);
     expect([link.status, link.text.includes('This payment is complete')]).toEqual([200, true]);
     const replay = await postForm(sessionUrl, cardForm(csrfOf(declined.text), CARDS.ok));
     expect([replay.status, replay.text.includes('This payment is complete')]).toEqual([200, true]);
-    expect(await chargesOf(customerId)).toBe(charges);
+    expect(await chargesOf(w, customerId)).toBe(charges);
   });
 
   it('answers 404 for a link that is unknown, malformed, or of the other environment', async () => {
-    const { invoice } = await pastDueInvoice();
+    const { invoice } = await pastDueInvoice(w);
     const path = new URL(invoice.paymentLink).pathname;
     expect((await getPage(`${w.server.url}${path.replace('/sandbox', '')}`)).status).toBe(404);
     expect((await getPage(`${w.server.url}/sandbox/pay/pl_${'x'.repeat(40)}/`)).status).toBe(404);
