@@ -4,7 +4,7 @@
  * attempt to collect it, and its settlement once paid.
  */
 import { newId } from '../lib/crypto.js';
-import { newPayToken, payLinkUrl } from '../lib/pay-links.js';
+import { newPayToken, payLinkBase, payLinkUrl } from '../lib/pay-links.js';
 import type { Tx } from '../db/transaction.js';
 import { recordEvent } from '../modules/events/writer.js';
 import * as ledger from '../modules/ledger/queries.js';
@@ -38,7 +38,7 @@ function invoiceEvent(tx: Tx, c: InvoiceEventContext, type: string, invoice: led
     environmentId: c.scope.environmentId,
     organizationId: c.scope.organizationId,
     type,
-    data: invoiceWebhookObject(invoice, { ...c, paymentLink: invoice.pay_token ? payLinkUrl(invoice.pay_token, c.scope.environment) : null }, c.scope.organizationId),
+    data: invoiceWebhookObject(invoice, { ...c, paymentLink: invoice.pay_token ? payLinkUrl(payLinkBase(c.scope.environment), invoice.pay_token) : null }, c.scope.organizationId),
     ...(previous ? { previousAttributes: previous } : {}),
     at: c.at,
   });

@@ -16,7 +16,8 @@ export function setPayLinkRoot(root: string): void {
 /** `pl_` and 40 random base62 characters (about 238 bits): the link's only credential. */
 export const newPayToken = (): string => `pl_${randomBase62(40)}`;
 
-/** The link of a token; `base` is a root with its environment's prefix (an API base without /api/v1), else the process's root. */
-export function payLinkUrl(token: string, environment: 'sandbox' | 'production', base?: string): string {
-  return `${base ?? `${publicRoot}${environment === 'sandbox' ? '/sandbox' : ''}`}/pay/${token}/`;
-}
+/** Where links written without a request point: the process's root, with the environment's prefix. */
+export const payLinkBase = (environment: 'sandbox' | 'production'): string => `${publicRoot}${environment === 'sandbox' ? '/sandbox' : ''}`;
+
+/** The link of a token under `base`, a root with its environment's prefix (an API base without /api/v1). */
+export const payLinkUrl = (base: string, token: string): string => `${base}/pay/${token}/`;

@@ -109,6 +109,31 @@ describe('a pending activate_on_payment change paid on the hosted page', () => {
     expect((await call('GET', `/subscriptions/${subscriptionId}/`)).body.status).toBe('active');
     expect((await call('GET', `/checkout/sessions/${res.body.checkoutSessionId}/`)).body.status).toBe('expired');
   });
+
+  it('asks for the card authentication on the page; approved, the change is active', async () => {
+    const { subscriptionId } = await subscriberPaying(w, CARDS.declined);
+    const res = await call('POST', `/subscriptions/${subscriptionId}/update/`, {
+      planIdentifier: w.s.plans.pro,
+      chargePeriod: 'MONTHLY',
+      paymentBehavior: 'activate_on_payment',
+    });
+    const page = await getPage(res.body.checkoutUrl);
+    const step = await postForm(res.body.checkoutUrl, cardForm(csrfOf(page.text), CARDS.authentication));
+    expect(step.status).toBe(200);
+    expect(step.text).toContain('Confirm your payment');
+    expect((await call('GET', `/subscriptions/${res.body.subscriptionId}/`)).body.status).toBe('incomplete');
+    const approved = await postForm(res.body.checkoutUrl, { csrf_token: csrfOf(step.text), action: 'authenticate_approve' });
+    expect(approved.status).toBe(303);
+    expect((await call('GET', `/subscriptions/${res.body.subscriptionId}/`)).body.status).toBe('active');
+    expect((await call('GET', `/subscriptions/${subscriptionId}/`)).body.status).toBe('superseded');
+    const timeline = await call('GET', `/checkout/sessions/${res.body.checkoutSessionId}/events/`);
+    expect(timeline.body.results.map((e: { code: string }) => e.code)).toEqual([
+      'checkout_session.payment_succeeded',
+      'checkout_session.authentication_answered',
+      'checkout_session.payment_attempted',
+      'checkout_session.created',
+    ]);
+  });
 });
 
 describe('paying a past_due invoice through its payment_link', () => {
@@ -157,6 +182,19 @@ describe('paying a past_due invoice through its payment_link', () => {
     const replay = await postForm(sessionUrl, cardForm(csrfOf(declined.text), CARDS.ok));
     expect([replay.status, replay.text.includes('This payment is complete')]).toEqual([200, true]);
     expect(await chargesOf(w, customerId)).toBe(charges);
+  });
+
+  it('charges once when the form is sent several times at once, and refuses a forged form', async () => {
+    const { customerId, invoice } = await pastDueInvoice(w);
+    const sessionUrl = (await getPage(invoice.paymentLink)).headers.get('location')!;
+    const csrf = csrfOf((await getPage(sessionUrl)).text);
+    expect((await postForm(sessionUrl, cardForm('forged', CARDS.ok))).status).toBe(403);
+    const charges = await chargesOf(w, customerId);
+    const sent = await Promise.all(Array.from({ length: 4 }, () => postForm(sessionUrl, cardForm(csrf, CARDS.ok))));
+    for (const res of sent) expect([200, 303, 422]).toContain(res.status);
+    expect(sent.some((res) => res.status === 303)).toBe(true);
+    expect((await call('GET', `/invoices/${invoice.id}/`)).body.status).toBe('PAID');
+    expect(await chargesOf(w, customerId)).toBe(charges + 1);
   });
 
   it('answers 404 for a link that is unknown, malformed, or of the other environment', async () => {

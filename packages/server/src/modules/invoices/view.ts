@@ -59,6 +59,6 @@ export function toInvoice(row: InvoiceDetailRow, apiBase: string): Invoice {
     nextPaymentAttempt: row.next_attempt_at ? row.next_attempt_at.toISOString() : null,
     lastPaymentError: row.status !== 'PAID' && row.failure_code ? { code: row.failure_code, message: row.failure_message } : null,
     // The API base is the caller's root with the environment's prefix: the link the caller can reach.
-    paymentLink: row.pay_token ? payLinkUrl(row.pay_token, 'production', apiBase.replace(/\/api\/v1$/, '')) : null,
+    paymentLink: row.pay_token ? payLinkUrl(apiBase.replace(/\/api\/v1$/, ''), row.pay_token) : null,
   };
 }
