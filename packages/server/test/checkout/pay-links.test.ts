@@ -174,6 +174,10 @@ describe('paying a past_due invoice through its payment_link', () => {
     const paidEvents = await sql<{ type: string }>`
       SELECT type FROM events WHERE payload -> 'data' -> 'object' ->> 'id' IN (${invoice.id}, ${subscriptionId}) ORDER BY seq`.execute(db());
     expect(paidEvents.rows.map((r) => r.type).slice(-2)).toEqual(['invoice.paid', 'subscription.updated']);
+    const paidLink = await sql<{ link: string | null }>`
+      SELECT payload -> 'data' -> 'object' ->> 'payment_link' AS link FROM events
+       WHERE type = 'invoice.paid' AND payload -> 'data' -> 'object' ->> 'id' = ${invoice.id}`.execute(db());
+    expect(paidLink.rows).toEqual([{ link: rows[0]!.link }]);
 
     // Paid: the link and the page say so, and the form sent again charges nothing.
     const charges = await chargesOf(w, customerId);
