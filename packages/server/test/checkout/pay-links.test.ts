@@ -78,7 +78,12 @@ describe('a pending activate_on_payment change paid on the hosted page', () => {
     expect(replay.status).toBe(200);
     expect(await chargesOf(w, customerId)).toBe(charges + 1);
     const session = await call('GET', `/checkout/sessions/${res.body.checkoutSessionId}/`);
-    expect(session.body).toMatchObject({ status: 'success', subscription: { id: pending, status: 'active' }, order: { status: 'COMPLETE' } });
+    expect(session.body).toMatchObject({
+      status: 'success',
+      subscription: { id: pending, status: 'active' },
+      order: { status: 'COMPLETE' },
+      data: { purpose: 'subscription_change', targetId: pending },
+    });
   });
 
   it('answers no page when the saved card pays at once, and closes the page when the change expires', async () => {
