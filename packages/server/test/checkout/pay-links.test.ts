@@ -42,6 +42,8 @@ describe('a pending activate_on_payment change paid on the hosted page', () => {
     expect(res.body.checkoutUrl).toBe(`${w.server.url}/sandbox/checkout/${res.body.checkoutSessionId}/`);
     expect((await call('GET', `/subscriptions/${pending}/`)).body.status).toBe('incomplete');
     expect(await client.entitlements.getEntitlement({ customerId, featureId: premium.feature })).toBeNull();
+    const open = await call('GET', `/checkout/sessions/?search=${customerId}&status=open`);
+    expect(open.body.results.map((r: { id: string }) => r.id)).toEqual([res.body.checkoutSessionId]);
 
     const page = await getPage(res.body.checkoutUrl);
     expect(page.status).toBe(200);

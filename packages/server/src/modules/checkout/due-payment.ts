@@ -10,8 +10,9 @@
  *      is the invoice's attempt: a replayed form never charges twice);
  *   3. the session succeeds in the payment's transaction (a change) or right after it.
  */
+import type { SubscriptionUpdate } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
-import { inTransaction } from '../../db/transaction.js';
+import { inTransaction, type Tx } from '../../db/transaction.js';
 import type { PaymentStep } from '../../flows/payment.js';
 import { AuthenticationRequired, confirmIntent, purchaseTwoPhase } from '../../flows/pipeline.js';
 import type { PurchaseHooks, PurchaseScope } from '../../flows/purchase.js';
@@ -52,7 +53,7 @@ const scopeOf = (s: repo.SessionRow): PurchaseScope => ({ organizationId: s.orga
 const claimOf = (s: repo.SessionRow): [string, string] => [`checkout:${s.environment_id}`, `${s.id}:${s.attempt}`];
 
 /** The session succeeds once its payment is taken (a second completer finds it settled and changes nothing). */
-async function settle(tx: Parameters<NonNullable<PurchaseHooks['paid']>>[0], session: repo.SessionRow, at: Date): Promise<void> {
+async function settle(tx: Tx, session: repo.SessionRow, at: Date): Promise<void> {
   const locked = (await repo.findSession(tx, session.id, { forUpdate: true }))!;
   if (locked.status !== 'processing' || locked.attempt !== session.attempt) throw sessionSettledMeanwhile(session.id);
   await repo.updateSession(tx, session.id, { status: 'success', completed_at: at, modified_at: at });
@@ -70,7 +71,7 @@ export function activateChange(subscriptions: SubscriptionService, clock: Clock,
       await repo.updateSession(tx, session.id, { order_id: ids.orderId, invoice_id: ids.invoiceId, subscription_id: ids.subscriptionId });
     },
   };
-  const payment = { subscriptionId: session.target_id!, input: session.change_request as never, askedAt: session.created_at };
+  const payment = { subscriptionId: session.target_id!, input: session.change_request as unknown as SubscriptionUpdate, askedAt: session.created_at };
   return subscriptions.activatePendingWith({ ...scopeOf(session), apiBase: session.api_base }, payment, step, hooks);
 }
 
