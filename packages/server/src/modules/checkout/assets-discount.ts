@@ -27,7 +27,7 @@ export const DISCOUNT_JS = `
     input.value = answer.discountCode || '';
     if (remove) {
       if (!answer.discountCode && document.activeElement === remove) input.focus();
-      remove.hidden = !answer.discountCode;
+      remove.parentElement.hidden = !answer.discountCode;
     }
     say(answer.message, false);
   }

@@ -28,7 +28,7 @@ export function discountField(state: PageState): SafeHtml | null {
   return html`<label for="discount-code">Discount code</label>
 <div class="row"><div><input id="discount-code" name="discount_code" form="discount-form" type="text" autocomplete="off" maxlength="100" value="${state.session.discount_code ?? ''}" aria-describedby="discount-message"${notice.error ? html` aria-invalid="true"` : null}></div>
 <div class="fit"><button type="submit" form="discount-form" id="apply-discount" class="secondary inline">Apply</button></div>
-<div class="fit"><button type="submit" form="discount-form" name="remove_discount" value="1" id="remove-discount" class="secondary inline"${applied ? null : html` hidden`}>Remove</button></div></div>
+<div class="fit"${applied ? null : html` hidden`}><button type="submit" form="discount-form" name="remove_discount" value="1" id="remove-discount" class="secondary inline">Remove</button></div></div>
 <p id="discount-message" class="hint discount-message${notice.error ? ' error' : ''}" role="status" aria-live="polite">${notice.text}</p>`;
 }
 
