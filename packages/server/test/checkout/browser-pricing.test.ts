@@ -67,7 +67,7 @@ describe.skipIf(skipBrowserTests)('prices on the hosted checkout in chromium', (
     const [answer] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/discount/')), page.click('#apply-discount')]);
     expect(answer.status()).toBe(200);
     // Basic is $10 a month: a quarter off leaves $7.50, and Germany's 19 % VAT is added to it.
-    await textBecomes(page, '#discount-message', `Code "${discount.code}" applied: −$2.50.`);
+    await textBecomes(page, '#discount-message', `Code "${discount.code}" applied: $2.50 off.`);
     await textBecomes(page, '#summary', 'Discount−$2.50');
     await textBecomes(page, '#summary', '$1.43');
     await textBecomes(page, '#total', '$8.93');
@@ -75,6 +75,12 @@ describe.skipIf(skipBrowserTests)('prices on the hosted checkout in chromium', (
     expect(await page.getAttribute('#discount-message', 'aria-live')).toBe('polite');
     expect(await page.isVisible('#remove-discount')).toBe(true);
     await shot(page, '10-discount-applied');
+    // At 375 px the field and both buttons still fit: nothing overflows sideways.
+    await page.setViewportSize({ width: 375, height: 740 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    expect((await page.locator('#remove-discount').boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    await shot(page, '10-discount-applied-375px');
+    await page.setViewportSize(VIEWPORT);
 
     // Remove, by keyboard: focus goes back to the field, then Enter applies the code again.
     await page.focus('#remove-discount');
@@ -127,7 +133,7 @@ describe.skipIf(skipBrowserTests)('prices on the hosted checkout in chromium', (
     expect(await page.isVisible('#update-price')).toBe(true);
     await page.fill('#discount-code', discount.code);
     await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('#apply-discount')]);
-    await textBecomes(page, '#discount-message', `Code "${discount.code}" applied: −$2.50.`);
+    await textBecomes(page, '#discount-message', `Code "${discount.code}" applied: $2.50 off.`);
     await textBecomes(page, '#total', '$8.93');
     expect(await page.textContent('#pay')).toBe('Pay $8.93');
     await shot(page, '12-discount-without-javascript');

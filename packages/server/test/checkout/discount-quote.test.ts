@@ -54,7 +54,7 @@ describe("the discount field's JSON quote", () => {
     // Basic is $10 a month: a quarter off leaves $7.50, and Germany's 19 % VAT is added to it.
     expect(applied.body).toMatchObject({
       discountCode: code.toLowerCase(),
-      message: `Code "${code.toLowerCase()}" applied: −$2.50.`,
+      message: `Code "${code.toLowerCase()}" applied: $2.50 off.`,
       payLabel: 'Pay $8.93',
       quote: { currency: 'USD', subtotalMinor: 1000, discountMinor: 250, taxMinor: 143, totalMinor: 893 },
     });

@@ -61,5 +61,6 @@ export const DISCOUNT_JS = `
 
 export const DISCOUNT_CSS = `
 .discount-message{min-height:1.3rem}
+.discount-row{flex-wrap:wrap}.discount-row>div:first-child{flex:1 1 11rem}
 .discount-message.error{color:#b91c1c;font-weight:600}
 `;

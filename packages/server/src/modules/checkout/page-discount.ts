@@ -13,7 +13,7 @@ export function discountNotice(state: PageState): { text: string; error: boolean
   if (!code || !state.session.discounts_enabled) return { text: '', error: false };
   const q = state.purchase?.quote;
   if (!q || q.discountMinor === 0) return { text: `Code "${code}" applied.`, error: false };
-  return { text: `Code "${code}" applied: −${currencySymbol(q.currency)}${decimalText(q.discountMinor, q.currency)}.`, error: false };
+  return { text: `Code "${code}" applied: ${currencySymbol(q.currency)}${decimalText(q.discountMinor, q.currency)} off.`, error: false };
 }
 
 /**
@@ -26,7 +26,7 @@ export function discountField(state: PageState): SafeHtml | null {
   const notice = discountNotice(state);
   const applied = state.session.discount_code !== null && !notice.error;
   return html`<label for="discount-code">Discount code</label>
-<div class="row"><div><input id="discount-code" name="discount_code" form="discount-form" type="text" autocomplete="off" maxlength="100" value="${state.session.discount_code ?? ''}" aria-describedby="discount-message"${notice.error ? html` aria-invalid="true"` : null}></div>
+<div class="row discount-row"><div><input id="discount-code" name="discount_code" form="discount-form" type="text" autocomplete="off" maxlength="100" value="${state.session.discount_code ?? ''}" aria-describedby="discount-message"${notice.error ? html` aria-invalid="true"` : null}></div>
 <div class="fit"><button type="submit" form="discount-form" id="apply-discount" class="secondary inline">Apply</button></div>
 <div class="fit"${applied ? null : html` hidden`}><button type="submit" form="discount-form" name="remove_discount" value="1" id="remove-discount" class="secondary inline">Remove</button></div></div>
 <p id="discount-message" class="hint discount-message${notice.error ? ' error' : ''}" role="status" aria-live="polite">${notice.text}</p>`;
