@@ -107,7 +107,8 @@ describe.skipIf(skipBrowserTests)('prices on the hosted checkout in chromium', (
     await close();
   });
 
-  it('says in place why a code is refused, and keeps the price', async () => {
+  it('says in place why a code is refused, and keeps the price; when the request fails, the form is posted back', async () => {
+    const discount = await quarterOff();
     const { id, url } = await w.session({ defaultBillingCountry: 'DE', successUrl: `${seller.url}/thanks` });
     const { page, problems, close } = await openPage(browser, VIEWPORT);
     await page.goto(url);
@@ -121,6 +122,13 @@ describe.skipIf(skipBrowserTests)('prices on the hosted checkout in chromium', (
     expect(navigations()).toBe(0);
     await shot(page, '11-discount-refused');
     expect((await w.s.call('GET', `/checkout/sessions/${id}/`)).body.discountCode).toBeNull();
+    // The quote cannot be reached (a network failure): the script falls back to posting the form.
+    await page.route('**/discount/', (route) => route.abort());
+    await page.fill('#discount-code', discount.code);
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('#apply-discount')]);
+    expect(navigations()).toBe(1);
+    await textBecomes(page, '#total', '$8.93');
+    expect((await w.s.call('GET', `/checkout/sessions/${id}/`)).body.discountCode).toBe(discount.code);
     expect(problems).toEqual([]);
     await close();
   });

@@ -34,9 +34,10 @@ export const DISCOUNT_JS = `
   form.addEventListener('submit', function (event) {
     event.preventDefault();
     if (pending) return;
+    var removing = remove && event.submitter === remove;
     var fields = [];
     new FormData(form).forEach(function (value, key) { fields.push([key, String(value)]); });
-    if (remove && event.submitter === remove) fields.push(['remove_discount', '1']);
+    if (removing) fields.push(['remove_discount', '1']);
     pending = true;
     form.setAttribute('aria-busy', 'true');
     fetch(form.getAttribute('data-quote-url'), {
@@ -50,6 +51,13 @@ export const DISCOUNT_JS = `
         else say(body.detail || 'The code could not be applied. Try again.', true);
       });
     }).catch(function () {
+      if (removing) {
+        var flag = document.createElement('input');
+        flag.type = 'hidden';
+        flag.name = 'remove_discount';
+        flag.value = '1';
+        form.appendChild(flag);
+      }
       form.submit();
     }).then(function () {
       pending = false;
