@@ -90,6 +90,7 @@ describe.skipIf(skipBrowserTests)('prices on the hosted checkout in chromium', (
     expect(await page.isVisible('#remove-discount')).toBe(false);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('discount-code');
     expect((await w.s.call('GET', `/checkout/sessions/${id}/`)).body.discountCode).toBeNull();
+    await shot(page, '10-discount-removed');
     await page.keyboard.type(discount.code);
     await page.keyboard.press('Enter');
     await textBecomes(page, '#total', '$8.93');
