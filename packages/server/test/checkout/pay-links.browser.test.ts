@@ -2,12 +2,12 @@
  * Due payments on the hosted page in chromium (decision 0035): a pending activate_on_payment
  * change and a past_due invoice, each paid after a decline. Screenshots in test-artifacts/checkout/.
  */
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
 import { CARDS } from '../commerce-support.js';
 import { officialClient } from '../official-client-support.js';
-import { CHROMIUM, CHROMIUM_ARGS, hasChromium, openPageIn, shot, textBecomes } from './browser-support.js';
+import { launchChromium, openPage, shot, skipBrowserTests, textBecomes } from './browser-support.js';
 import { expectStatus, pastDueInvoice, premiumPlan, subscriberPaying } from './pay-links-support.js';
 import { openCheckoutWorld, type CheckoutWorld } from './support.js';
 
@@ -22,11 +22,10 @@ async function pay(page: Page, card: string): Promise<void> {
   await page.click('#pay');
 }
 
-describe.skipIf(!hasChromium && !process.env.CI)('paying what is owed on the hosted page, in chromium', () => {
+describe.skipIf(skipBrowserTests)('paying what is owed on the hosted page, in chromium', () => {
   beforeAll(async () => {
-    if (!hasChromium) throw new Error(`CI must have chromium at ${CHROMIUM}: .ci/run installs it with apt-get`);
+    browser = await launchChromium();
     w = await openCheckoutWorld({ clock });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
   afterAll(async () => {
     await browser?.close();
@@ -42,7 +41,7 @@ describe.skipIf(!hasChromium && !process.env.CI)('paying what is owed on the hos
       paymentBehavior: 'activate_on_payment',
     });
     expectStatus(update, 200);
-    const { page, problems, close } = await openPageIn(browser);
+    const { page, problems, close } = await openPage(browser);
     expect((await page.goto(update.body.checkoutUrl))!.status()).toBe(200);
     expect(await page.textContent('h1')).toBe('Confirm your plan change');
     await shot(page, 'pay-change-open');
@@ -63,7 +62,7 @@ describe.skipIf(!hasChromium && !process.env.CI)('paying what is owed on the hos
 
   it("pays a past_due invoice from its payment_link: the subscription is active again", async () => {
     const { subscriptionId, invoice } = await pastDueInvoice(w);
-    const { page, problems, close } = await openPageIn(browser, { width: 375, height: 800 });
+    const { page, problems, close } = await openPage(browser, { width: 375, height: 800 });
     await page.goto(invoice.paymentLink);
     expect(page.url()).toMatch(/\/sandbox\/checkout\/cs_\w+\/$/);
     expect(await page.textContent('h1')).toBe('Pay your invoice');

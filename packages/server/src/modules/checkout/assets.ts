@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { DISCOUNT_CSS, DISCOUNT_JS } from './assets-discount.js';
 
 /**
  * The hosted checkout's stylesheet and script, served from /checkout/assets/ (the
@@ -29,7 +30,7 @@ button.inline{margin-top:0;min-height:2.75rem;padding:.55rem 1rem}
 a{color:#1d4ed8}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .js .no-js-only{display:none}
-`;
+` + DISCOUNT_CSS;
 
 /**
  * With JavaScript: a change of plan, period, quantity or country re-prices the
@@ -53,7 +54,7 @@ if (number) {
     if (spaced !== number.value) number.value = spaced;
   });
 }
-`;
+` + DISCOUNT_JS;
 
 /** Content hashes, so the URLs change when the files do and can be cached for good. */
 export const CSS_VERSION = createHash('sha256').update(CHECKOUT_CSS).digest('hex').slice(0, 12);

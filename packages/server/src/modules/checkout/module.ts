@@ -1,6 +1,8 @@
 import type { App } from '../../http/route-types.js';
 import type { ModuleContext } from '../context.js';
 import { CheckoutCompletion } from './complete.js';
+import { DiscountQuotes } from './discount-quote.js';
+import { discountQuoteRoutes } from './discount-routes.js';
 import type { InvoicePayer } from './due-payment.js';
 import { payLinkRoutes } from './pay-link-routes.js';
 import { checkoutPageRoutes } from './page-routes.js';
@@ -16,5 +18,6 @@ export function checkoutModule(app: App, context: ModuleContext & { invoicePayer
   checkoutRoutes(app, service);
   const completion = new CheckoutCompletion(context.db, context.clock, context.config, context.entitlementChanges, context.invoicePayer);
   checkoutPageRoutes(app, { service, completion, db: context.db, clock: context.clock, config: context.config });
+  discountQuoteRoutes(app, new DiscountQuotes(context.db, context.clock, completion));
   payLinkRoutes(app, { db: context.db, clock: context.clock, publicUrl: context.publicUrl });
 }
