@@ -265,7 +265,8 @@ export class SubscriptionService {
       return await this.changing(scope, () => owner, async (tx) => {
         const result = await this.applyUpdate(tx, scope, id, input, step);
         owner = result.customerId;
-        const { customerId: _owner, order: _order, ...answer } = { order: null, ...result };
+        // With activate_on_payment, a change that waits for its payment also answers the page where it is paid.
+        const answer = { subscriptionId: result.subscriptionId, ...('checkout' in result ? result.checkout : {}) };
         await step.finish(tx, answer);
         return answer;
       });
@@ -326,7 +327,7 @@ export class SubscriptionService {
       await this.event(tx, scope, 'subscription.updated', this.subscriptionData(waiting, customer, purchase, scope), { status: null });
       const change = { subscriptionId: waiting.id, customer, input, amountMinor: toCharge, currency: row.currency, productId: purchase.product.id, expiresAt, askedAt: now };
       const checkout = this.pendingCheckout ? await this.pendingCheckout(tx, scope, change) : null;
-      return { subscriptionId: waiting.id, customerId: customer.customer_id, ...(checkout ?? {}) };
+      return { subscriptionId: waiting.id, customerId: customer.customer_id, checkout: checkout ?? {} };
     }
     const settled = { row, customer, purchase, successor, now, fromCredit, toCharge, terms, method, chargeRef };
     return commitChange(tx, scope, settled, this.clock.now());
