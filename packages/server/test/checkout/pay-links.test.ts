@@ -6,6 +6,7 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recoverPayments } from '../../src/jobs/recover-payments.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { CARDS } from '../commerce-support.js';
 import { officialClient } from '../official-client-support.js';
@@ -140,6 +141,23 @@ describe('a pending activate_on_payment change paid on the hosted page', () => {
       'checkout_session.payment_attempted',
       'checkout_session.created',
     ]);
+  });
+
+  it('reopens the page when the authentication is never answered (the recovery task), and a card then pays the change', async () => {
+    const { subscriptionId } = await subscriberPaying(w, CARDS.declined);
+    const res = await call('POST', `/subscriptions/${subscriptionId}/update/`, {
+      planIdentifier: w.s.plans.pro,
+      chargePeriod: 'MONTHLY',
+      paymentBehavior: 'activate_on_payment',
+    });
+    const csrf = csrfOf((await getPage(res.body.checkoutUrl)).text);
+    expect((await postForm(res.body.checkoutUrl, cardForm(csrf, CARDS.authentication))).text).toContain('Confirm your payment');
+    clock.advance(17 * 60_000);
+    await recoverPayments(db(), clock, 60_000, 60_000);
+    expect((await call('GET', `/checkout/sessions/${res.body.checkoutSessionId}/`)).body.status).toBe('open');
+    expect((await call('GET', `/subscriptions/${res.body.subscriptionId}/`)).body.status).toBe('incomplete');
+    expect((await postForm(res.body.checkoutUrl, cardForm(csrf, CARDS.ok))).status).toBe(303);
+    expect((await call('GET', `/subscriptions/${res.body.subscriptionId}/`)).body.status).toBe('active');
   });
 });
 
