@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { environmentIdOf } from '../harness.js';
+import { formFields, openPortalWorld, type PortalWorld } from './support.js';
+
+// The portal's forms without a browser: CSRF, ownership, double submits, the actor of events.
+
+let w: PortalWorld;
+
+beforeAll(async () => {
+  w = await openPortalWorld();
+});
+afterAll(() => w?.server.close());
+
+async function get(url: string) {
+  const res = await fetch(url, { redirect: 'manual' });
+  return { status: res.status, text: await res.text(), headers: res.headers };
+}
+
+async function post(url: string, fields: Record<string, string>) {
+  const res = await fetch(url.split('?')[0]!, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
+  return { status: res.status, text: await res.text(), headers: res.headers };
+}
+
+async function actorsOf(type: string, objectId: string): Promise<(string | null)[]> {
+  const environmentId = await environmentIdOf(w.server, w.org.organizationId, 'sandbox');
+  const rows = await w.server.database.db
+    .selectFrom('events')
+    .select(['actor', 'payload'])
+    .where('environment_id', '=', environmentId)
+    .where('type', '=', type)
+    .orderBy('seq')
+    .execute();
+  return rows.filter((r) => JSON.stringify(r.payload).includes(objectId)).map((r) => r.actor);
+}
+
+describe('the portal page', () => {
+  it('is served with the strict policy, no inline script or style, and escapes what it shows', async () => {
+    const customerId = await w.customer();
+    expect((await w.s.call('PATCH', `/customers/${customerId}/`, { name: '<script>alert(1)</script>' })).status).toBe(200);
+    const page = await get(await w.portalLink(customerId));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.text).not.toContain('<script>alert(1)');
+    expect(page.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(page.text).not.toMatch(/<style|style="|<script(?! src)/);
+    const css = /href="([^"]+\.css)"/.exec(page.text)![1]!;
+    expect((await fetch(`${w.server.url}${css}`)).status).toBe(200);
+  });
+
+  it('refuses a form without its CSRF token (403) and changes nothing', async () => {
+    const customerId = await w.customer();
+    const id = await w.subscribe(customerId, w.s.plans.basic);
+    const link = await w.portalLink(customerId);
+    const fields = formFields((await get(link)).text, 'cancel');
+    const { csrf_token: _csrf, ...without } = fields;
+    const refused = await post(link, { ...without, subscription: id });
+    expect(refused.status).toBe(403);
+    expect((await post(link, { ...fields, csrf_token: 'forged', subscription: id })).status).toBe(403);
+    expect((await w.subscription(id)).endDate).toBeNull();
+  });
+
+  it("answers 404 for another customer's subscription, card, invoice and PDF", async () => {
+    const mine = await w.customer();
+    const theirs = await w.customer();
+    const theirSubscription = await w.subscribe(theirs, w.s.plans.basic);
+    const theirCard = await w.s.card(theirs);
+    const theirInvoice = (await w.s.call('GET', `/invoices/?customer_id=${theirs}`)).body.results[0].id;
+    await w.subscribe(mine, w.s.plans.basic);
+    const link = await w.portalLink(mine);
+    const page = (await get(link)).text;
+    expect(page).not.toContain(theirInvoice);
+    const cancel = await post(link, { ...formFields(page, 'cancel'), subscription: theirSubscription });
+    expect(cancel.status).toBe(404);
+    expect((await w.subscription(theirSubscription)).endDate).toBeNull();
+    expect((await post(link, { ...formFields(page, 'cancel'), action: 'make_default', method: String(theirCard.id) })).status).toBe(404);
+    expect((await post(link, { ...formFields(page, 'cancel'), action: 'pay_invoice', invoice: theirInvoice })).status).toBe(404);
+    const url = new URL(link);
+    expect((await get(`${url.origin}${url.pathname}invoices/${theirInvoice}.pdf${url.search}`)).status).toBe(404);
+  });
+
+  it('cancels at period end as the customer, once for a double submit, recorded with the actor customer_portal; then resumes', async () => {
+    const customerId = await w.customer();
+    const id = await w.subscribe(customerId, w.s.plans.basic);
+    const link = await w.portalLink(customerId);
+    const fields = { ...formFields((await get(link)).text, 'cancel'), feedback: 'TOO_EXPENSIVE', comment: 'Costs too much' };
+    const first = await post(link, fields);
+    expect(first.status).toBe(303);
+    expect(first.headers.get('location')).toContain('done=cancel');
+    const second = await post(link, fields);
+    expect(second.status).toBe(303);
+    expect(second.headers.get('location')).toContain('done=duplicate');
+    const cancelled = await w.subscription(id);
+    expect(cancelled).toMatchObject({ status: 'active', cancellationReason: 'CANCELLED_BY_CUSTOMER', cancellationFeedback: 'TOO_EXPENSIVE', cancellationComment: 'Costs too much' });
+    expect(cancelled.endDate).not.toBeNull();
+    expect(await actorsOf('subscription.updated', id)).toEqual(['customer_portal']);
+
+    const page = (await get(`${link}&done=cancel`)).text;
+    expect(page).toContain('Your subscription is cancelled');
+    const resumed = await post(link, formFields(page, 'resume'));
+    expect(resumed.status).toBe(303);
+    expect(await w.subscription(id)).toMatchObject({ endDate: null, canceledAt: null, cancellationReason: null });
+    expect(await actorsOf('subscription.updated', id)).toEqual(['customer_portal', 'customer_portal']);
+  });
+
+  it('keeps the API as the actor-less cause of its own events', async () => {
+    const customerId = await w.customer();
+    const id = await w.subscribe(customerId, w.s.plans.basic);
+    expect(await actorsOf('subscription.created', id)).toEqual([null]);
+  });
+
+  it('saves the billing address and tax id, printed on the next invoice', async () => {
+    const customerId = await w.customer();
+    const link = await w.portalLink(customerId);
+    const fields = { ...formFields((await get(link)).text, 'billing'), line1: '1 Main St', city: 'Berlin', postal_code: '10115', country: 'DE', tax_id: 'DE123456789' };
+    expect((await post(link, fields)).status).toBe(303);
+    const customer = (await w.s.call('GET', `/customers/${customerId}/`)).body;
+    expect(customer.billingAddress).toMatchObject({ line1: '1 Main St', city: 'Berlin', postalCode: '10115', country: 'DE' });
+    expect(customer.details).toMatchObject({ taxId: 'DE123456789' });
+    await w.subscribe(customerId, w.s.plans.basic);
+    const invoice = (await w.s.call('GET', `/invoices/?customer_id=${customerId}`)).body.results[0];
+    expect(invoice.buyer).toMatchObject({ taxId: 'DE123456789', billingAddress: { city: 'Berlin' } });
+    const page = (await get(link)).text;
+    expect(page).toContain('value="DE123456789"');
+  });
+
+  it('refuses to remove the default card, and a form the portal does not know', async () => {
+    const customerId = await w.customer();
+    const link = await w.portalLink(customerId);
+    const page = (await get(link)).text;
+    const methods = (await w.s.call('GET', `/payment-methods/?customer_id=${customerId}`)).body.results;
+    const refused = await post(link, { ...formFields(page, 'billing'), action: 'remove_card', method: String(methods[0].id) });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('default card cannot be removed');
+    expect((await post(link, { ...formFields(page, 'billing'), action: 'drop_tables' })).status).toBe(400);
+  });
+});
