@@ -43,6 +43,12 @@ async function openPage(viewport = { width: 1000, height: 900 }) {
   return { page, problems, close: () => context.close() };
 }
 
+/** The actors of an environment's events of `type` that mention `objectId`, oldest first. */
+async function actorsOf(type: string, objectId: string): Promise<(string | null)[]> {
+  const rows = await w.server.database.db.selectFrom('events').select(['actor', 'payload']).where('type', '=', type).orderBy('seq').execute();
+  return rows.filter((r) => JSON.stringify(r.payload).includes(objectId)).map((r) => r.actor);
+}
+
 const dollars = (text: string | null) => Math.round(Number((text ?? '').replace(/[^0-9.]/g, '')) * 100);
 
 describe.skipIf(!hasChromium && !process.env.CI)('the customer portal in chromium', () => {
@@ -86,6 +92,7 @@ describe.skipIf(!hasChromium && !process.env.CI)('the customer portal in chromiu
     expect(await page.locator(`#invoice-${invoices[0].id}`).textContent()).toContain('$5.00');
     const current = (await w.s.call('GET', `/subscriptions/?customer_id=${customerId}`)).body.results[0];
     expect(current.plan.identifier).toBe(w.s.plans.pro);
+    expect(await actorsOf('subscription.plan_changed', current.id)).toEqual(['customer_portal']);
     await shot(page, '03-plan-changed');
 
     const proCard = page.locator(`#subscription-${current.id}`);
@@ -135,6 +142,8 @@ describe.skipIf(!hasChromium && !process.env.CI)('the customer portal in chromiu
     expect(await page.textContent('.notice')).toContain('invoice is paid');
     expect((await w.subscription(id)).status).toBe('active');
     expect(await page.locator(`#subscription-${id}`).textContent()).toContain('active');
+    expect((await actorsOf('invoice.paid', customerId)).at(-1)).toBe('customer_portal');
+    expect(await actorsOf('payment_method.created', customerId)).toEqual([null, null, 'customer_portal']);
     await shot(page, '08-invoice-paid');
     expect(problems).toEqual([]);
     await close();
