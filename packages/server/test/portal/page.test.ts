@@ -109,6 +109,38 @@ describe('the portal page', () => {
     expect(await actorsOf('subscription.updated', id)).toEqual(['customer_portal', 'customer_portal']);
   });
 
+  it('changes plan once, and charges once, when the confirmation is sent twice at the same time', async () => {
+    const clockId = await w.testClock('2027-01-01T00:00:00Z');
+    const customerId = await w.customer({ clockId });
+    const id = await w.subscribe(customerId, w.s.plans.basic);
+    await w.advance(clockId, '2027-01-16T12:00:00Z');
+    const link = await w.portalLink(customerId);
+    const preview = await get(`${link}&change=${id}&choice=${encodeURIComponent(`${w.s.plans.pro}|MONTHLY`)}`);
+    expect(preview.status).toBe(200);
+    expect(preview.text).toContain('Confirm and pay $5.00');
+    const fields = formFields(preview.text, 'change_plan');
+    const answers = await Promise.all([post(link, fields), post(link, fields)]);
+    expect(answers.map((a) => a.status)).toEqual([303, 303]);
+    expect(answers.map((a) => new URL(a.headers.get('location')!, w.server.url).searchParams.get('done')).sort()).toEqual(['change_plan', 'duplicate']);
+    const invoices = (await w.s.call('GET', `/invoices/?customer_id=${customerId}`)).body.results;
+    expect(invoices.map((i: any) => i.amountTotalUnits)).toEqual([500, 1000]);
+    expect((await w.s.call('GET', `/subscriptions/?customer_id=${customerId}`)).body.results.map((r: any) => r.plan.identifier)).toEqual([w.s.plans.pro]);
+  });
+
+  it('offers only the product’s published plans: another plan, or a one-time period, is refused and changes nothing', async () => {
+    const customerId = await w.customer();
+    const id = await w.subscribe(customerId, w.s.plans.basic);
+    const link = await w.portalLink(customerId);
+    const other = await w.s.api.product();
+    const foreign = await w.s.api.plan(other.id, {});
+    const page = await get(`${link}&change=${id}&choice=${encodeURIComponent(`${foreign.identifier}|MONTHLY`)}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('not available for this subscription');
+    const fields = { ...formFields(page.text, 'cancel'), action: 'change_plan', plan: w.s.plans.lifetime, period: 'ONE_TIME' };
+    expect((await post(link, fields)).status).toBe(400);
+    expect((await w.subscription(id)).status).toBe('active');
+  });
+
   it('keeps the API as the actor-less cause of its own events', async () => {
     const customerId = await w.customer();
     const id = await w.subscribe(customerId, w.s.plans.basic);
