@@ -141,6 +141,20 @@ describe('the portal page', () => {
     expect((await w.subscription(id)).status).toBe('active');
   });
 
+  it("lists the links of a one-time purchase's plan, web addresses only", async () => {
+    const plan = await w.s.api.plan(w.s.product.id, {
+      name: 'Lifetime with docs',
+      links: [{ name: 'User guide', url: 'https://docs.example/guide' }, { name: 'Sneaky', url: 'javascript:alert(1)' }],
+    });
+    await w.s.api.prices(plan.identifier, [{ priceType: 'PAID', currency: 'USD', chargeCatalogPrice: [{ charges: [{ chargePeriod: 'ONE_TIME', priceData: { amount: 19 } }] }] }]);
+    await w.s.api.publish(plan.identifier);
+    const customerId = await w.customer();
+    expect((await w.s.call('POST', '/charges/', { planIdentifier: plan.identifier, chargePeriod: 'ONE_TIME', customerId })).status).toBeLessThan(300);
+    const page = (await get(await w.portalLink(customerId))).text;
+    expect(page).toContain('<a href="https://docs.example/guide" rel="noopener noreferrer">User guide</a>');
+    expect(page).not.toContain('javascript:');
+  });
+
   it('keeps the API as the actor-less cause of its own events', async () => {
     const customerId = await w.customer();
     const id = await w.subscribe(customerId, w.s.plans.basic);
