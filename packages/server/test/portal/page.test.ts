@@ -83,6 +83,25 @@ describe('the portal page', () => {
     expect((await post(link, { ...formFields(page, 'cancel'), action: 'pay_invoice', invoice: theirInvoice })).status).toBe(404);
     const url = new URL(link);
     expect((await get(`${url.origin}${url.pathname}invoices/${theirInvoice}.pdf${url.search}`)).status).toBe(404);
+
+    expect((await w.s.call('POST', '/charges/', { planIdentifier: w.s.plans.lifetime, chargePeriod: 'ONE_TIME', customerId: theirs })).status).toBeLessThan(300);
+    const licenseKey = (await w.s.call('GET', `/orders/?customer_id=${theirs}`)).body.results[0].license[0].licenseKey;
+    const activated = (await w.s.call('POST', '/license/activate/', { licenseKey, instanceName: 'Their laptop' })).body;
+    const deactivate = { ...formFields(page, 'cancel'), action: 'deactivate', license: activated.license.id, instance: activated.instanceId };
+    expect((await post(link, deactivate)).status).toBe(404);
+    expect((await w.s.call('POST', '/license/validate/', { licenseKey, instanceId: activated.instanceId })).body.valid).toBe(true);
+  });
+
+  it('shows production customers that no card can be added while no provider is configured', async () => {
+    const customerId = `prod-${Date.now()}`;
+    const key = w.org.production.serverKey;
+    expect((await w.server.request('POST', '/api/v1/customers/', { key, body: { customerId, email: `${customerId}@example.com` } })).status).toBe(201);
+    const session = (await w.server.request('POST', '/api/v1/portal/session/', { key, body: { customerId } })).body;
+    expect(session.customerPortalUrl).not.toContain('/sandbox/');
+    const page = await get(`${session.customerPortalUrl}?token=${session.token}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('none is configured');
+    expect(page.text).not.toContain('Sandbox');
   });
 
   it('cancels at period end as the customer, once for a double submit, recorded with the actor customer_portal; then resumes', async () => {
