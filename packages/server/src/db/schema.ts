@@ -439,6 +439,8 @@ export interface EventsTable {
   type: string;
   payload: JsonIn<Record<string, unknown>>;
   created_at: Timestamp;
+  /** Who caused it: null for the API and background work, `customer_portal` for the portal. */
+  actor: Generated<string | null>;
 }
 
 export interface LicenseInstancesTable {
@@ -749,5 +751,24 @@ export interface Database {
   schema_migrations: SchemaMigrationsTable;
   promotions: PromotionsTable;
   checkout_sessions: CheckoutSessionsTable;
+  portal_sessions: PortalSessionsTable;
+  portal_submissions: PortalSubmissionsTable;
   checkout_session_events: CheckoutSessionEventsTable;
+}
+
+export interface PortalSessionsTable {
+  id: string;
+  environment_id: string;
+  organization_id: string;
+  customer_id: string;
+  email: string;
+  secret_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface PortalSubmissionsTable {
+  session_id: string;
+  nonce: string;
+  created_at: Timestamp;
 }

@@ -4,7 +4,7 @@
  * policy as the checkout page (page.ts).
  */
 import { currencySymbol, decimalText } from '../ledger/format.js';
-import { html, type SafeHtml } from './html.js';
+import { html, type SafeHtml } from '../../hosted/html.js';
 import { layout } from './page.js';
 import type { SessionRow } from './repo.js';
 
