@@ -106,7 +106,9 @@ describe('promotions at checkout', () => {
 
     const tenth = await code(10);
     const loser = await w.session({ ipAddress: IP.IN, discountCode: tenth.code });
-    expect((await fromCountry(loser.url, null)).text).toContain('Promotional price for India (40 % off)');
+    const loserPage = (await fromCountry(loser.url, null)).text;
+    expect(loserPage).toContain('Promotional price for India (40 % off)');
+    expect(loserPage).toContain('applies, as the better discount: discounts do not add up');
     await buy(loser.url, null, 'IN');
     expect((await detailOf(loser.id)).order).toMatchObject({ amountDiscount: '4.00' });
     expect((await w.s.call('GET', `/discounts/${tenth.id}/`)).body.timesRedeemed).toBe(0);
