@@ -141,6 +141,8 @@ export async function writeReports(db: Executor, reports: readonly BatchedReport
       INSERT INTO usage_reports (id, environment_id, customer_id, feature_id, subscription_id, behaviour, value,
                                  resource_id, client_idempotency_key, reported_at, created_at)
       SELECT id, environment_id, customer_pk, feature_id, subscription_id, 'DELTA', value, resource_id, client_key, at, at FROM input
+      -- Client keys taken in one order by every writer: two batches sharing keys wait for each other instead of deadlocking.
+       ORDER BY client_key
       ON CONFLICT ON CONSTRAINT ${sql.id(REPORT_KEY_CONSTRAINT)} DO NOTHING
       RETURNING id
     ), counted AS (
@@ -233,6 +235,20 @@ export async function findReportByKey(db: Executor, environmentId: string, clien
     .where('r.environment_id', '=', environmentId)
     .where('r.client_idempotency_key', '=', clientKey)
     .executeTakeFirst();
+}
+
+/** The reports made with any of `clientKeys`, by key, as `findReportByKey` reads each. */
+export async function findReportsByKeys(db: Executor, environmentId: string, clientKeys: readonly string[]) {
+  if (clientKeys.length === 0) return new Map<string, NonNullable<Awaited<ReturnType<typeof findReportByKey>>>>();
+  const rows = await db
+    .selectFrom('usage_reports as r')
+    .innerJoin('customers as c', 'c.id', 'r.customer_id')
+    .innerJoin('features as f', 'f.id', 'r.feature_id')
+    .select(['r.id', 'r.behaviour', 'r.value', 'r.resource_id', 'r.reported_at', 'c.customer_id', 'f.identifier', 'r.client_idempotency_key'])
+    .where('r.environment_id', '=', environmentId)
+    .where('r.client_idempotency_key', 'in', [...clientKeys])
+    .execute();
+  return new Map(rows.map(({ client_idempotency_key, ...row }) => [client_idempotency_key as string, row]));
 }
 
 export interface EventRow {
