@@ -117,7 +117,7 @@ async function measureBatch(context: ScaleContext) {
         serverCpuSeconds: () => cpuSecondsOf(server.pid),
         exact: true,
         beforeMeasured: async () => {
-          before = await counted();
+          before = await untilSteady(counted);
           transactionsBefore = await transactionCount(context.databaseUrl);
         },
       },
@@ -154,6 +154,21 @@ export async function seedScale(
     return { checkPaths: checkPathsOf(customers.check, catalog.features), meter: catalog.meter };
   } finally {
     await server.stop();
+  }
+}
+
+/**
+ * A batch takes seconds on a loaded machine: the warm-up's last ones may commit
+ * after the load generator stopped waiting for them. The counters, once two
+ * reads a second apart agree.
+ */
+async function untilSteady(read: () => Promise<number>): Promise<number> {
+  let last = await read();
+  for (;;) {
+    await sleep(1000);
+    const next = await read();
+    if (next === last) return next;
+    last = next;
   }
 }
 
