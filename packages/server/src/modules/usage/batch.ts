@@ -50,16 +50,16 @@ export class UsageBatchService {
   async reportBatch(scope: UsageScope, items: readonly ReportUsageBatchItem[]): Promise<ReportUsageBatchResponse> {
     const outcomes: (Outcome | undefined)[] = new Array(items.length);
     const firstOfKey = new Map<string, number>();
-    const fresh: number[] = [];
+    const firstUses: number[] = [];
     items.forEach((item, index) => {
       const first = firstOfKey.get(item.idempotencyKey);
       if (first === undefined) {
         firstOfKey.set(item.idempotencyKey, index);
-        fresh.push(index);
+        firstUses.push(index);
       }
     });
-    await this.settleKnownKeys(scope, items, fresh, outcomes);
-    const planned = await this.plan(scope, items, fresh.filter((index) => outcomes[index] === undefined), outcomes);
+    await this.settleKnownKeys(scope, items, firstUses, outcomes);
+    const planned = await this.plan(scope, items, firstUses.filter((index) => outcomes[index] === undefined), outcomes);
     const { together, inOrder } = splitByCounter(planned);
     await this.writeTogether(scope, together, outcomes);
     for (const entry of inOrder) outcomes[entry.index] = await this.writeAlone(scope, entry);
@@ -87,19 +87,18 @@ export class UsageBatchService {
 
   /** Each report's plan from its customer's state, read for every (customer, feature) in one statement; refusals go to `outcomes`. */
   private async plan(scope: UsageScope, items: readonly ReportUsageBatchItem[], indexes: number[], outcomes: (Outcome | undefined)[]) {
+    // Each distinct (customer, feature) is read once: by its place in `wanted`.
     const pairs = new Map<string, number>();
-    const pairOf = (item: ReportUsageBatchItem) => JSON.stringify([item.customerId, item.featureId]);
+    const wanted: { customerId: string; featureIdentifier: string }[] = [];
+    const pairOf = (item: ReportUsageBatchItem) => `${item.customerId}\u0000${item.featureId}`;
     for (const index of indexes) {
       const item = items[index]!;
-      if (!pairs.has(pairOf(item))) pairs.set(pairOf(item), pairs.size);
+      const pair = pairOf(item);
+      if (pairs.has(pair)) continue;
+      pairs.set(pair, wanted.length);
+      wanted.push({ customerId: item.customerId, featureIdentifier: item.featureId });
     }
-    const keys = [...pairs.keys()].map((key) => JSON.parse(key) as [string, string]);
-    const snapshots = await loadCustomers(
-      this.db,
-      scope.environmentId,
-      keys.map(([customerId, featureIdentifier]) => ({ customerId, featureIdentifier })),
-      this.clock.now(),
-    );
+    const snapshots = await loadCustomers(this.db, scope.environmentId, wanted, this.clock.now());
     const planned: Planned[] = [];
     for (const index of indexes) {
       const item = items[index]!;

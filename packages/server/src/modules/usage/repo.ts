@@ -237,18 +237,18 @@ export async function findReportByKey(db: Executor, environmentId: string, clien
     .executeTakeFirst();
 }
 
-/** The reports made with any of `clientKeys`, by key, as `findReportByKey` reads each. */
+/** The reports made with any of `clientKeys`, by key, as `findReportByKey` reads each; one prepared statement whatever their number. */
 export async function findReportsByKeys(db: Executor, environmentId: string, clientKeys: readonly string[]) {
-  if (clientKeys.length === 0) return new Map<string, NonNullable<Awaited<ReturnType<typeof findReportByKey>>>>();
-  const rows = await db
-    .selectFrom('usage_reports as r')
-    .innerJoin('customers as c', 'c.id', 'r.customer_id')
-    .innerJoin('features as f', 'f.id', 'r.feature_id')
-    .select(['r.id', 'r.behaviour', 'r.value', 'r.resource_id', 'r.reported_at', 'c.customer_id', 'f.identifier', 'r.client_idempotency_key'])
-    .where('r.environment_id', '=', environmentId)
-    .where('r.client_idempotency_key', 'in', [...clientKeys])
-    .execute();
-  return new Map(rows.map(({ client_idempotency_key, ...row }) => [client_idempotency_key as string, row]));
+  type Found = NonNullable<Awaited<ReturnType<typeof findReportByKey>>> & { client_key: string };
+  if (clientKeys.length === 0) return new Map<string, Omit<Found, 'client_key'>>();
+  const { rows } = await sql<Found>`${PREPARED}
+    SELECT r.id, r.behaviour, r.value, r.resource_id, r.reported_at, c.customer_id, f.identifier, r.client_idempotency_key AS client_key
+      FROM usage_reports r
+      JOIN customers c ON c.id = r.customer_id
+      JOIN features f ON f.id = r.feature_id
+     WHERE r.environment_id = ${environmentId}::uuid
+       AND r.client_idempotency_key IN (SELECT jsonb_array_elements_text(${JSON.stringify(clientKeys)}::jsonb))`.execute(db);
+  return new Map(rows.map(({ client_key, ...row }) => [client_key, row]));
 }
 
 export interface EventRow {
