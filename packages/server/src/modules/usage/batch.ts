@@ -90,7 +90,7 @@ export class UsageBatchService {
     // Each distinct (customer, feature) is read once: by its place in `wanted`.
     const pairs = new Map<string, number>();
     const wanted: { customerId: string; featureIdentifier: string }[] = [];
-    const pairOf = (item: ReportUsageBatchItem) => `${item.customerId}\u0000${item.featureId}`;
+    const pairOf = (item: ReportUsageBatchItem) => `${item.customerId.length}:${item.customerId}${item.featureId}`;
     for (const index of indexes) {
       const item = items[index]!;
       const pair = pairOf(item);
