@@ -75,6 +75,7 @@ describe('POST /report/usage/batch/', () => {
       { customerId: a, featureId: calls.identifier, value: -1, behaviour: 'SET', idempotencyKey: 'k5' },
       delta(a!, calls.identifier, 100, 'single-1'),
       delta(a!, calls.identifier, 99, 'single-1'),
+      delta(a!, calls.identifier, 100, 'single-1'),
       delta(a!, calls.identifier, 5, 'k1'),
       delta(a!, calls.identifier, 6, 'k1'),
       delta(b!, 'no-such-feature', 1, 'k6'),
@@ -82,7 +83,7 @@ describe('POST /report/usage/batch/', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({
       accepted: 2,
-      duplicates: 2,
+      duplicates: 3,
       rejected: 6,
       results: [
         { idempotencyKey: 'k1', status: 'accepted' },
@@ -92,6 +93,7 @@ describe('POST /report/usage/batch/', () => {
         { idempotencyKey: 'k5', status: 'rejected', code: 'validation_error', detail: 'value: a SET report takes a value of at least 0; use DELTA to subtract' },
         { idempotencyKey: 'single-1', status: 'duplicate' },
         { idempotencyKey: 'single-1', status: 'rejected', code: 'idempotency_key_reused', detail: 'idempotencyKey was already used for a different usage report' },
+        { idempotencyKey: 'single-1', status: 'duplicate' },
         { idempotencyKey: 'k1', status: 'duplicate' },
         { idempotencyKey: 'k1', status: 'rejected', code: 'idempotency_key_reused', detail: 'idempotencyKey was already used for a different usage report' },
         { idempotencyKey: 'k6', status: 'rejected', code: 'feature_not_found', detail: 'featureId: no feature with identifier "no-such-feature" in this environment' },

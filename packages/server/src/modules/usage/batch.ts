@@ -58,18 +58,21 @@ export class UsageBatchService {
         firstUses.push(index);
       }
     });
-    await this.settleKnownKeys(scope, items, firstUses, outcomes);
+    const stored = await this.settleKnownKeys(scope, items, firstUses, outcomes);
     const planned = await this.plan(scope, items, firstUses.filter((index) => outcomes[index] === undefined), outcomes);
     const { together, inOrder } = splitByCounter(planned);
     await this.writeTogether(scope, together, outcomes);
     for (const entry of inOrder) outcomes[entry.index] = await this.writeAlone(scope, entry);
     this.forgetCached(scope, items, outcomes);
-    // A key sent again later in the batch shares its first use's fate: counted once, or refused alike.
+    // A key sent again later in the batch is judged against the report stored before the batch, if any, else
+    // against its first use, whose fate it shares: counted once, or refused alike.
     items.forEach((item, index) => {
       const first = firstOfKey.get(item.idempotencyKey)!;
       if (first === index) return;
+      const prior = stored.get(item.idempotencyKey);
       const firstOutcome = outcomes[first]!;
-      if (!sameReport(asStored(items[first]!), item)) outcomes[index] = rejected(reportKeyReused());
+      if (prior) outcomes[index] = sameReport(prior, item) ? { status: 'duplicate' } : rejected(reportKeyReused());
+      else if (!sameReport(asStored(items[first]!), item)) outcomes[index] = rejected(reportKeyReused());
       else outcomes[index] = firstOutcome.status === 'rejected' ? firstOutcome : { status: 'duplicate' };
     });
     return summarize(items, outcomes as Outcome[]);
@@ -83,6 +86,7 @@ export class UsageBatchService {
       const prior = known.get(item.idempotencyKey);
       if (prior) outcomes[index] = sameReport(prior, item) ? { status: 'duplicate' } : rejected(reportKeyReused());
     }
+    return known;
   }
 
   /** Each report's plan from its customer's state, read for every (customer, feature) in one statement; refusals go to `outcomes`. */
