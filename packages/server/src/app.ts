@@ -33,6 +33,8 @@ import type { CachedEntitlements } from './modules/entitlements/service.js';
 import { invoicesModule } from './modules/invoices/module.js';
 import type { InvoiceCollector } from './modules/invoices/routes.js';
 import { licensesModule } from './modules/licenses/module.js';
+import { mailModule } from './modules/mail/module.js';
+import { configuredMailer, MailOutbox } from './modules/mail/queries.js';
 import { mediaModule } from './modules/media/module.js';
 import { createMediaService, type MediaService } from './modules/media/service.js';
 import { monetizationModule } from './modules/monetization/module.js';
@@ -96,6 +98,8 @@ interface AppContext extends ModuleContext {
   ping: () => Promise<void>;
   registry: Registry;
   invoiceCollector: InvoiceCollector;
+  /** Outgoing email: written in a transaction, sent after it (decision 0038). */
+  mail: MailOutbox;
 }
 
 /** Every module is wired the same way: its factory takes the app and the context, and registers its routes. */
@@ -122,6 +126,7 @@ const CORE_MODULES: ModuleFactory[] = [
   discountsModule,
   promotionsModule,
   checkoutModule,
+  mailModule,
 ];
 const EDGE_MODULES: ModuleFactory[] = [entitlementsModule, promotionsEdgeModule];
 
@@ -235,6 +240,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     app.swagger(),
   );
 
+  const mail = new MailOutbox(database.db, clock, configuredMailer(config.mail), app.log);
+  // First attempts at sending still running finish before the database closes.
+  app.addHook('onClose', async () => mail.settle());
   const billing = new BillingEngine({ db: database.db, clock, changes: entitlementChanges, dunning: config.billing.dunningDays });
   const context: AppContext = {
     db: database.db,
@@ -249,6 +257,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ping: database.ping,
     registry,
     invoiceCollector: (scope, invoiceId) => billing.collectNow(scope, invoiceId),
+    mail,
   };
   const modules = [opsModule, ...(servesCoreApi(role) ? CORE_MODULES : []), ...(servesEdgeApi(role) ? EDGE_MODULES : [])];
   for (const register of modules) register(app, context);

@@ -12,6 +12,7 @@ import { entitlementChangesFor } from './edge/change-feed.js';
 import { JobRunner } from './modules/jobs/runner.js';
 import { WebhookDispatcher } from './modules/webhooks/dispatcher.js';
 import { webhookSecretBox } from './modules/webhooks/secret-box.js';
+import { sandboxInboxUrl } from './modules/mail/queries.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createLogOutput } from './logger.js';
 import { armFailpoints } from './lib/failpoints.js';
@@ -39,7 +40,16 @@ function servedApis(role: Role): string {
   return 'Base URL (a worker serves no API: only /healthz, /readyz, /metrics and /docs)';
 }
 
-function summary(url: string, firstStart: FirstStart, config: Config, database: DatabaseHandle, role: Role): string {
+/** Where the email of the portal's sign-in codes goes (decision 0038). */
+function mailLines(config: Config, sandboxInbox: string | null): string[] {
+  const production = config.mail.smtpUrl
+    ? `  production    sent by SMTP, from ${config.mail.from}`
+    : '  production    not sent: BILLOW_SMTP_URL is not set, so production portals offer no sign-in by email';
+  const sandbox = sandboxInbox ? `  sandbox       kept in the development inbox, ${sandboxInbox} (keep this link private)` : '  sandbox       kept in the development inbox (GET /sandbox/api/v1/mail/inbox/ answers its link)';
+  return ['', '  Email', production, sandbox];
+}
+
+function summary(url: string, firstStart: FirstStart, config: Config, database: DatabaseHandle, role: Role, sandboxInbox: string | null = null): string {
   const lines = [
     '',
     `Billow is running on ${database.kind === 'pglite' ? `the embedded database (${database.location})` : `PostgreSQL (${database.location})`}.`,
@@ -49,6 +59,7 @@ function summary(url: string, firstStart: FirstStart, config: Config, database: 
     `  sandbox       ${url}/sandbox`,
     '',
     `  API reference ${url}/docs`,
+    ...(servesCoreApi(role) ? mailLines(config, sandboxInbox) : []),
   ];
   if (firstStart.kind === 'existing') {
     lines.push('', 'Organizations already exist; create keys with `npx billow keys create --help`.');
@@ -143,6 +154,7 @@ function jobRunner(app: App, database: DatabaseHandle, clock: Clock, config: Con
     jobRetentionMs: config.jobs.retentionMs,
     webhookLogRetentionMs: config.webhooks.logRetentionMs,
     billing: config.billing,
+    mail: config.mail,
     entitlementChanges: entitlementChangesFor(app.billow.entitlementCache),
   });
   const { pollIntervalMs, leaseMs } = config.jobs;
@@ -204,7 +216,8 @@ export async function startBillow(options: StartOptions = {}): Promise<RunningBi
     const url = displayUrl(config, port);
     logger.info({ url, role, database: database.kind }, 'billow started');
     // Last, once listening: the start-up log lines above it, the requests' below it.
-    (options.print ?? output.print)(summary(url, firstStart, config, database, role));
+    const sandboxInbox = firstStart.kind === 'existing' ? null : await sandboxInboxUrl(database.db, clock, config.secret, firstStart.credentials.organizationId, url);
+    (options.print ?? output.print)(summary(url, firstStart, config, database, role, sandboxInbox));
     return { url, shutdown };
   } catch (error) {
     await app?.close().catch(() => undefined);
