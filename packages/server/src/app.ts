@@ -42,6 +42,7 @@ import { opsModule } from './modules/ops/module.js';
 import { ordersModule } from './modules/orders/module.js';
 import { partnerModule } from './modules/partner/module.js';
 import { paymentsModule } from './modules/payments/module.js';
+import { portalModule } from './modules/portal/module.js';
 import { refundsModule } from './modules/refunds/module.js';
 import { subscriptionsModule } from './modules/subscriptions/module.js';
 import { BillingEngine } from './modules/subscriptions/billing-engine.js';
@@ -127,6 +128,7 @@ const CORE_MODULES: ModuleFactory[] = [
   promotionsModule,
   checkoutModule,
   mailModule,
+  portalModule,
 ];
 const EDGE_MODULES: ModuleFactory[] = [entitlementsModule, promotionsEdgeModule];
 

@@ -437,6 +437,8 @@ export interface EventsTable {
   type: string;
   payload: JsonIn<Record<string, unknown>>;
   created_at: Timestamp;
+  /** Who caused it: null for the API and background work, `customer_portal` for the portal. */
+  actor: Generated<string | null>;
 }
 
 export interface LicenseInstancesTable {
@@ -739,6 +741,8 @@ export interface Database {
   schema_migrations: SchemaMigrationsTable;
   promotions: PromotionsTable;
   checkout_sessions: CheckoutSessionsTable;
+  portal_sessions: PortalSessionsTable;
+  portal_submissions: PortalSubmissionsTable;
   checkout_session_events: CheckoutSessionEventsTable;
   mail_messages: MailMessagesTable;
   portal_sign_ins: PortalSignInsTable;
@@ -776,4 +780,21 @@ export interface PortalSignInsTable {
   attempts: Generated<number>;
   verified_at: Timestamp | null;
   used_at: Timestamp | null;
+}
+
+export interface PortalSessionsTable {
+  id: string;
+  environment_id: string;
+  organization_id: string;
+  customer_id: string;
+  email: string;
+  secret_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface PortalSubmissionsTable {
+  session_id: string;
+  nonce: string;
+  created_at: Timestamp;
 }

@@ -68,7 +68,7 @@ describe('signing in to the portal with an email code (sandbox)', () => {
     const { browser, codePath } = await askCode(email);
     const code = await latestCode(server, org, email);
     expect((await enterCode(browser, codePath, code)).status).toBe(303);
-    const again = await browser.post(codePath, { csrf_token: csrfOf((await browser.get(signIn)).text), code });
+    const again = await enterCode(browser, codePath, code);
     expect(again.status).toBe(410);
     expect(again.text).toContain('already used');
   });
@@ -154,7 +154,7 @@ describe('signing in to the portal with an email code (sandbox)', () => {
     const choice = await enterCode(browser, codePath, await latestCode(server, org, email));
     expect(choice.status).toBe(200);
     expect(choice.text).toContain('Personal &lt;b&gt;account&lt;/b&gt;');
-    const pk = new RegExp(`value="([0-9a-f-]{36})">\\s*<label for="customer-\\d">Company account`).exec(choice.text)![1]!;
+    const pk = new RegExp(`value="([0-9a-f-]{36})"( checked)?>\\s*<label for="customer-\\d">Company account`).exec(choice.text)![1]!;
     const chosen = await browser.post(`${codePath}/choose`, { csrf_token: csrfOf(choice.text), customer: pk });
     expect(chosen.status, chosen.text).toBe(303);
     expect(await customerOfToken(chosen.location!)).toBe(second);

@@ -29,10 +29,10 @@ export class FormBrowser {
     });
   }
 
-  /** Opens `path` and submits its form with `fields` and the page's CSRF token. */
-  async submit(path: string, fields: Record<string, string>, action = path): Promise<PageResponse> {
-    const page = await this.get(path);
-    return this.post(action, { csrf_token: csrfOf(page.text), ...fields });
+  /** Submits `fields` to `path` with this browser's CSRF token, as found on the sign-in page `path` belongs to. */
+  async submit(path: string, fields: Record<string, string>): Promise<PageResponse> {
+    const page = await this.get(path.replace(/(\/sign-in)\/.*$/, '$1'));
+    return this.post(path, { csrf_token: csrfOf(page.text), ...fields });
   }
 
   forgetCookie(): void {

@@ -11,7 +11,6 @@
  *      becomes success and `checkout.completed` is recorded, before the purchase
  *      records its order, invoice and `subscription.created`.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, type Tx } from '../../db/transaction.js';
@@ -20,6 +19,7 @@ import type { PaymentStep } from '../../flows/payment.js';
 import { AuthenticationRequired, completeIntent, confirmIntent, purchaseTwoPhase, type IdempotencyClaim } from '../../flows/pipeline.js';
 import type { PurchaseHooks } from '../../flows/purchase.js';
 import { ApiError } from '../../http/errors.js';
+import { formToken, formTokenValid } from '../../hosted/csrf.js';
 import type { Clock } from '../../lib/clock.js';
 import { randomBase62 } from '../../lib/crypto.js';
 import { ChargeService } from '../charges/service.js';
@@ -38,7 +38,8 @@ import * as repo from './repo.js';
 import { timeline } from './service.js';
 import { completedEventObject, successRedirect } from './view.js';
 
-export type Sent = Record<string, string | undefined>;
+export type { Sent } from '../../hosted/forms.js';
+import type { Sent } from '../../hosted/forms.js';
 
 /** Everything the page shows: the session, what is chosen and its price, and what went wrong. */
 export interface PageState extends Priced {
@@ -81,13 +82,11 @@ export class CheckoutCompletion {
 
   /** The form's CSRF token: an HMAC of the session id under an instance secret (nothing to store). */
   async csrfToken(sessionId: string): Promise<string> {
-    return createHmac('sha256', await this.secret()).update(`checkout:${sessionId}`).digest('base64url');
+    return formToken(await this.secret(), 'checkout', sessionId);
   }
 
   private async csrfValid(sessionId: string, sent: string | undefined): Promise<boolean> {
-    const expected = Buffer.from(await this.csrfToken(sessionId));
-    const given = Buffer.from(sent ?? '');
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    return formTokenValid(await this.secret(), 'checkout', sessionId, sent);
   }
 
   /** The session the page at this URL shows, or null: unknown ids, and ids of the other environment, are not found. */

@@ -1,23 +1,9 @@
 import { countryNames } from '../../lib/countries.js';
-import { currencySymbol, decimalText } from '../ledger/format.js';
+import { money, periodName } from '../../hosted/text.js';
 import { CSS_VERSION, JS_VERSION } from './assets.js';
 import type { PageState } from './complete.js';
-import { html, type SafeHtml } from './html.js';
+import { html, type SafeHtml } from '../../hosted/html.js';
 import type { SessionRow } from './repo.js';
-
-const PERIOD_NAMES: Record<string, string> = {
-  ONE_TIME: 'One-time payment',
-  DAILY: 'Daily',
-  WEEKLY: 'Weekly',
-  TWENTY_EIGHT_DAYS: 'Every 28 days',
-  MONTHLY: 'Monthly',
-  THREE_MONTHS: 'Every 3 months',
-  SIX_MONTHS: 'Every 6 months',
-  YEARLY: 'Yearly',
-};
-const periodName = (period: string) => PERIOD_NAMES[period] ?? period;
-
-const money = (minor: number, currency: string) => `${currencySymbol(currency)}${decimalText(minor, currency)}`;
 
 /** The page around every state: language, viewport, the stylesheet and script from /checkout/assets/. */
 export function layout(title: string, prefix: string, body: SafeHtml): string {

@@ -124,6 +124,7 @@ export async function updateCustomer(
     email?: string | null;
     metadata?: Record<string, unknown>;
     billingAddress?: Record<string, unknown> | null;
+    details?: Record<string, unknown>;
     at: Date;
   },
 ): Promise<CustomerRow> {
@@ -133,6 +134,7 @@ export async function updateCustomer(
       ...(changes.name !== undefined ? { name: changes.name } : {}),
       ...(changes.email !== undefined ? { email: changes.email } : {}),
       ...(changes.metadata !== undefined ? { metadata: JSON.stringify(changes.metadata) } : {}),
+      ...(changes.details !== undefined ? { details: JSON.stringify(changes.details) } : {}),
       ...(changes.billingAddress !== undefined
         ? { billing_address: changes.billingAddress === null ? null : JSON.stringify(changes.billingAddress) }
         : {}),
@@ -230,4 +232,9 @@ export function customersWithEmail(db: Executor, environmentId: string, email: s
     .orderBy('id')
     .limit(20)
     .execute();
+}
+
+/** A customer by its own id (customers.id), within its environment. */
+export function findCustomerByPk(db: Executor, environmentId: string, id: string): Promise<CustomerRow | undefined> {
+  return db.selectFrom('customers').selectAll().where('environment_id', '=', environmentId).where('id', '=', id).executeTakeFirst();
 }

@@ -40,3 +40,5 @@ export const noUpcomingInvoice = (status: string): ApiError =>
     `The subscription is ${status} and will not renew (it ended, ends before its period does, or is a one-time purchase)`,
     'no_upcoming_invoice',
   );
+export const notResumable = (): ApiError =>
+  badRequest('The subscription has no cancellation waiting to take effect', 'not_resumable');

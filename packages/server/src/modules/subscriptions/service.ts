@@ -215,7 +215,8 @@ export class SubscriptionService {
     return { row, customer };
   }
 
-  async cancel(scope: SubscriptionScope, id: string, input: SubscriptionCancel) {
+  /** The API cancels as the merchant; the portal as the customer (DOMAIN.md §3.6). */
+  async cancel(scope: SubscriptionScope, id: string, input: SubscriptionCancel, reason: 'CANCELLED_BY_MERCHANT' | 'CANCELLED_BY_CUSTOMER' = 'CANCELLED_BY_MERCHANT') {
     let owner: string | null = null;
     await this.changing(scope, () => owner, async (tx) => {
       const { row, customer } = await this.lockLive(tx, scope, id);
@@ -230,7 +231,7 @@ export class SubscriptionService {
         status: immediate ? 'canceled' : row.status,
         end_date: immediate ? now : endDate,
         canceled_at: now,
-        cancellation_reason: 'CANCELLED_BY_MERCHANT',
+        cancellation_reason: reason,
         cancellation_feedback: input.cancellationFeedback ?? null,
         cancellation_comment: input.cancellationComment ?? null,
         modified_at: now,

@@ -3,21 +3,22 @@ import { Type } from 'typebox';
 import type { Config } from '../../../config.js';
 import type { Db } from '../../../db/connect.js';
 import { formToken, formTokenValid } from '../../../hosted/csrf.js';
+import { ApiError } from '../../../http/errors.js';
 import { acceptForms, sentOf } from '../../../hosted/forms.js';
 import { securityHeaders } from '../../../hosted/headers.js';
 import type { App } from '../../../http/route-types.js';
 import { rootUrl } from '../../../http/urls.js';
-import type { Clock } from '../../../lib/clock.js';
-import { openPortalSession, portalOwner } from '../queries.js';
+import { portalOwner } from '../queries.js';
+import type { PortalSessions } from '../sessions.js';
 import { browserOf, ensureBrowser } from './browser.js';
 import { choosePage, codePage, emailPage, endPage, type SignInView } from './pages.js';
 import type { PortalPlace, SignInGone, SignInService, StartOutcome, VerifyOutcome } from './service.js';
 
 export interface SignInRouteDeps {
   service: SignInService;
+  sessions: PortalSessions;
   db: Db;
-  clock: Clock;
-  config: Pick<Config, 'publicUrl' | 'portal'>;
+  config: Pick<Config, 'publicUrl'>;
   secret: () => Promise<string>;
 }
 
@@ -83,10 +84,9 @@ class SignInPages {
       const problem = outcome.wrong ? `That code is not right: ${left}.` : 'Enter the 6-digit code from the email.';
       return send(reply, 422, codePage(v.view, { id, email: outcome.email, problem }));
     }
-    const opened = await openPortalSession(
-      { db: this.deps.db, clock: this.deps.clock, ttlMs: this.deps.config.portal.sessionTtlMs },
-      { ...v.place, customerId: outcome.customerId, baseUrl: rootUrl(request, this.deps.config.publicUrl) },
-    ).catch(() => null);
+    const opened = await this.deps.sessions
+      .open({ ...v.place, customerId: outcome.customerId, baseUrl: rootUrl(request, this.deps.config.publicUrl) })
+      .catch((error: unknown) => (error instanceof ApiError ? null : Promise.reject(error)));
     // The customer lost their email between the code and now: there is no portal to open.
     if (!opened) return send(reply, 404, endPage(v.view, 'no_account'));
     return redirect(reply, opened.url);
