@@ -154,7 +154,7 @@ describe('signing in to the portal with an email code (sandbox)', () => {
     const choice = await enterCode(browser, codePath, await latestCode(server, org, email));
     expect(choice.status).toBe(200);
     expect(choice.text).toContain('Personal &lt;b&gt;account&lt;/b&gt;');
-    const pk = new RegExp(`value="([0-9a-f-]{36})"( checked)?>\\s*<label for="customer-\\d">Company account`).exec(choice.text)![1]!;
+    const pk = /Company account<\/h3>[^]*?value="([0-9a-f-]{36})"/.exec(choice.text)![1]!;
     const chosen = await browser.post(`${codePath}/choose`, { csrf_token: csrfOf(choice.text), customer: pk });
     expect(chosen.status, chosen.text).toBe(303);
     expect(await customerOfToken(chosen.location!)).toBe(second);

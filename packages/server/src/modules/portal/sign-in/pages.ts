@@ -62,16 +62,15 @@ const since = (at: Date) => at.toISOString().slice(0, 10);
 
 export function choosePage(view: SignInView, options: { id: string; customers: CustomerRow[] }): string {
   const choices = options.customers.map(
-    (c, i) => html`<div class="item"><input type="radio" id="customer-${i}" name="customer" value="${c.id}"${i === 0 ? html` checked` : null}>
-<label for="customer-${i}">${c.name || 'Unnamed account'}</label><p class="hint">Account ${c.customer_id}, since ${since(c.created_at)}</p></div>`,
+    (c, i) => html`<div class="item"><h3 id="account-${i}">${c.name || 'Unnamed account'}</h3><p class="hint">Account ${c.customer_id}, since ${since(c.created_at)}</p>
+<button type="submit" name="customer" value="${c.id}" class="secondary" id="choose-${i}" aria-describedby="account-${i}">Open this account</button></div>`,
   );
   return page(view, 'Choose an account', html`<section class="card" aria-labelledby="title">
 <h1 id="title">Choose an account</h1>
 <p>Several accounts with ${view.organizationName} use this email. Which one do you want to manage?</p>
 <form method="post" action="${view.base}/${options.id}/choose">
 ${csrfField(view)}
-<fieldset><legend class="sr-only">Account</legend>${choices}</fieldset>
-<button type="submit" id="choose-account">Open the billing portal</button>
+${choices}
 </form>
 </section>`);
 }
