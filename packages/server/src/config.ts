@@ -256,12 +256,15 @@ function parseMail(env: NodeJS.ProcessEnv): MailConfig {
 }
 
 function parseSignIn(env: NodeJS.ProcessEnv): SignInConfig {
+  const windowMs = integer(env, 'BILLOW_SIGN_IN_LIMIT_WINDOW_MS', 60 * 60 * 1000, 1000);
+  // Sign-ins are purged after 7 days: a longer window would count fewer than it should.
+  if (windowMs > 24 * 60 * 60 * 1000) throw new ConfigError('BILLOW_SIGN_IN_LIMIT_WINDOW_MS may be at most one day (86400000)');
   return {
+    windowMs,
     codeTtlMs: integer(env, 'BILLOW_SIGN_IN_CODE_TTL_MS', 10 * 60 * 1000, 10_000),
     attempts: integer(env, 'BILLOW_SIGN_IN_CODE_ATTEMPTS', 5, 1),
     perEmail: integer(env, 'BILLOW_SIGN_IN_EMAIL_LIMIT', 5, 1),
     perAddress: integer(env, 'BILLOW_SIGN_IN_ADDRESS_LIMIT', 20, 1),
-    windowMs: integer(env, 'BILLOW_SIGN_IN_LIMIT_WINDOW_MS', 60 * 60 * 1000, 1000),
   };
 }
 

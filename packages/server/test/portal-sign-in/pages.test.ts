@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
+import { mailJobs } from '../../src/jobs/mail.js';
 import { startTestServer, type TestOrg, type TestServer } from '../harness.js';
 import { createCustomer, csrfOf, FormBrowser, inbox, latestCode, slugOf, uniqueEmail } from './support.js';
 
@@ -202,6 +203,32 @@ describe('the limit per client address', () => {
       expect(third.text).toContain('from this network');
     } finally {
       await strict.close();
+    }
+  });
+});
+
+describe('old sign-ins and messages', () => {
+  it('are deleted by the hourly purge: sign-ins after 7 days, messages (the inbox too) after 30', async () => {
+    // A clock years before the other tests': the purge deletes none of their rows on a shared database.
+    const past = new ManualClock(new Date('2020-01-01T00:00:00Z'));
+    const old = await startTestServer({ clock: past });
+    try {
+      const seller = await old.createOrg();
+      const email = uniqueEmail('old');
+      await createCustomer(old, seller.sandbox.serverKey, 'sandbox', { email });
+      const path = `/sandbox/portal/${await slugOf(old, seller.organizationId)}/sign-in`;
+      const browser = new FormBrowser(old.url);
+      const asked = await browser.submit(path, { email });
+      const purge = () => mailJobs(old.database.db, past, old.config.mail)['purge-mail-and-sign-ins']!.run({}, { jobId: 0, attempt: 1, log: old.app.log });
+      past.advance(7 * 24 * 60 * MINUTE + 1);
+      await purge();
+      expect((await browser.get(asked.location!)).status).toBe(404);
+      expect((await inbox(old, seller)).messages.map((m) => m.to)).toEqual([email]);
+      past.advance(23 * 24 * 60 * MINUTE);
+      await purge();
+      expect((await inbox(old, seller)).messages).toEqual([]);
+    } finally {
+      await old.close();
     }
   });
 });

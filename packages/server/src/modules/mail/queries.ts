@@ -5,3 +5,4 @@
 export { configuredMailer, type Mailer, type OutgoingMail } from './mailer.js';
 export { MailOutbox, SEND_MAIL_JOB, type NewMessage } from './outbox.js';
 export { sandboxInboxUrl } from './inbox-access.js';
+export { deleteMessagesBefore } from './repo.js';

@@ -78,3 +78,9 @@ export async function sandboxOf(db: Executor, organizationId: string): Promise<s
     .executeTakeFirst();
   return row?.id;
 }
+
+/** Deletes the messages written before `before`, whatever their state; returns how many. */
+export async function deleteMessagesBefore(db: Executor, before: Date): Promise<number> {
+  const result = await db.deleteFrom('mail_messages').where('created_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

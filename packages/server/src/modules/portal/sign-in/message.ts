@@ -1,5 +1,7 @@
 /** The email that carries a sign-in code: plain text, the seller's name as given (no markup is ever built from it). */
-export function codeMessage(organizationName: string, code: string, ttlMs: number): { subject: string; text: string } {
+export function codeMessage(sellerName: string, code: string, ttlMs: number): { subject: string; text: string } {
+  // A header holds one line: a name with line breaks is flattened, not refused.
+  const organizationName = sellerName.replace(/[\r\n]+/g, ' ');
   const minutes = Math.max(1, Math.round(ttlMs / 60_000));
   return {
     subject: `Your sign-in code for ${organizationName}`,

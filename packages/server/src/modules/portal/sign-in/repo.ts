@@ -67,3 +67,9 @@ export async function markVerified(db: Executor, id: string, at: Date): Promise<
 export async function markUsed(db: Executor, id: string, at: Date): Promise<void> {
   await db.updateTable('portal_sign_ins').set({ used_at: at }).where('id', '=', id).execute();
 }
+
+/** Deletes the sign-ins asked for before `before` (long past their code and the limits' window); returns how many. */
+export async function deleteSignInsBefore(db: Executor, before: Date): Promise<number> {
+  const result = await db.deleteFrom('portal_sign_ins').where('created_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
