@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
 import { mailJobs } from '../../src/jobs/mail.js';
@@ -190,7 +191,8 @@ describe('signing in to the portal with an email code (sandbox)', () => {
 
 describe('the limit per client address', () => {
   it('refuses the address that asked for too many codes, whatever the emails', async () => {
-    const later = new ManualClock(new Date('2030-01-01T00:00:00Z'));
+    // Its own hour, years after the other tests' and unlike an earlier run's on the same database: the limit counts every sign-in from 127.0.0.1.
+    const later = new ManualClock(new Date(Date.UTC(2030, 0, 1) + randomInt(0, 100_000) * 24 * 60 * MINUTE));
     const strict = await startTestServer({ clock: later, env: { BILLOW_SIGN_IN_ADDRESS_LIMIT: '2' } });
     try {
       const other = await strict.createOrg();
