@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { HOSTED_CSS } from '../../hosted/styles.js';
+import { DISCOUNT_CSS, DISCOUNT_JS } from './assets-discount.js';
 
-/** The hosted checkout's stylesheet, served from /checkout/assets/ (no inline style under the CSP). */
-export const CHECKOUT_CSS = HOSTED_CSS;
+/** The hosted checkout's stylesheet, served from /checkout/assets/ (no inline style under the CSP): the hosted pages' own and the discount field's. */
+export const CHECKOUT_CSS = HOSTED_CSS + DISCOUNT_CSS;
 
 /**
  * With JavaScript: a change of plan, period, quantity or country re-prices the
@@ -26,7 +27,7 @@ if (number) {
     if (spaced !== number.value) number.value = spaced;
   });
 }
-`;
+` + DISCOUNT_JS;
 
 /** Content hashes, so the URLs change when the files do and can be cached for good. */
 export const CSS_VERSION = createHash('sha256').update(CHECKOUT_CSS).digest('hex').slice(0, 12);

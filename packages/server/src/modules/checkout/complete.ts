@@ -30,7 +30,8 @@ import { intentOfIdempotencyKey, type IntentRow } from '../intents/queries.js';
 import { checkCard, saveCheckoutCard } from '../payments/methods.service.js';
 import { paymentProviderFor } from '../payments/providers.js';
 import { SubscriptionService } from '../subscriptions/service.js';
-import { discountOfSession, redeemSessionDiscount, resolveCheckoutDiscount } from './discount.js';
+import { discountOfSession, redeemSessionDiscount } from './discount.js';
+import { applySessionDiscount } from './discount-apply.js';
 import { formProblem, FormProblem, sessionSettledMeanwhile } from './errors.js';
 import { buyerMessage, isEmail, parseExpiry } from './form.js';
 import { overrideOf, priceSelection, productOf, selectionOf, ipCountryOf, type Priced, type Selection } from './page-model.js';
@@ -85,12 +86,12 @@ export class CheckoutCompletion {
     return formToken(await this.secret(), 'checkout', sessionId);
   }
 
-  private async csrfValid(sessionId: string, sent: string | undefined): Promise<boolean> {
+  async csrfValid(sessionId: string, sent: string | undefined): Promise<boolean> {
     return formTokenValid(await this.secret(), 'checkout', sessionId, sent);
   }
 
   /** The session the page at this URL shows, or null: unknown ids, and ids of the other environment, are not found. */
-  private async sessionAt(id: string, environment: 'sandbox' | 'production', tx?: Tx): Promise<repo.SessionRow | null> {
+  async sessionAt(id: string, environment: 'sandbox' | 'production', tx?: Tx): Promise<repo.SessionRow | null> {
     if (!/^cs_[A-Za-z0-9]{24,64}$/.test(id)) return null;
     const row = await repo.findSession(tx ?? this.db, id, { forUpdate: tx !== undefined });
     if (!row) return null;
@@ -98,7 +99,7 @@ export class CheckoutCompletion {
   }
 
   /** An open session past its 24 hours is expired here too, whether or not its job has run yet. */
-  private closedAnswer(session: repo.SessionRow): PageAnswer | null {
+  closedAnswer(session: repo.SessionRow): PageAnswer | null {
     if (session.status === 'success') return { kind: 'closed', status: 410, session, reason: 'success' };
     if (session.status === 'expired' || (session.status === 'open' && session.expires_at.getTime() <= this.clock.now().getTime())) {
       return { kind: 'closed', status: 410, session, reason: 'expired' };
@@ -106,7 +107,7 @@ export class CheckoutCompletion {
     return null;
   }
 
-  private async state(session: repo.SessionRow, sent: Sent, ipAddress: string | null, problem: PageState['formProblem']): Promise<PageState> {
+  async state(session: repo.SessionRow, sent: Sent, ipAddress: string | null, problem: PageState['formProblem']): Promise<PageState> {
     const selection = selectionOf(session, sent, ipCountryOf(session.ip_address ?? ipAddress));
     const { priced, product } = await inTransaction(this.db, async (tx) => ({
       priced: await priceSelection(tx, session, selection, this.clock.now()),
@@ -170,27 +171,9 @@ export class CheckoutCompletion {
     }
   }
 
-  /**
-   * The page's discount field, through the discount seam (discount.ts): a code the seam
-   * accepts is kept on the session (and priced by discountOfSession); an empty one removes it.
-   */
+  /** The page's discount field posted back (discount-apply.ts); the page shows the new price. */
   private async applyDiscount(session: repo.SessionRow, sent: Sent, ipAddress: string | null): Promise<PageAnswer> {
-    if (!session.discounts_enabled) throw formProblem('discount_code', 'Discount codes are not accepted for this purchase.');
-    const code = (sent.discount_code ?? '').trim().slice(0, 100) || null;
-    const selection = selectionOf(session, sent, ipCountryOf(session.ip_address ?? ipAddress));
-    const updated = await inTransaction(this.db, async (tx) => {
-      if (code) {
-        const priced = await priceSelection(tx, session, selection, this.clock.now());
-        if (!priced.purchase) throw formProblem(null, priced.problem ?? 'This selection cannot be bought.');
-        try {
-          await resolveCheckoutDiscount(tx, scopeOfSession(session), code, priced.purchase, this.clock.now());
-        } catch (error) {
-          if (error instanceof ApiError) throw formProblem('discount_code', `The code "${code}" cannot be applied to this purchase.`);
-          throw error;
-        }
-      }
-      return repo.updateSession(tx, session.id, { discount_code: code, modified_at: this.clock.now() });
-    });
+    const updated = await applySessionDiscount(this.db, this.clock, session, sent, ipAddress);
     return { kind: 'page', status: 200, state: await this.state(updated, sent, ipAddress, null) };
   }
 

@@ -1,6 +1,8 @@
 import type { App } from '../../http/route-types.js';
 import type { ModuleContext } from '../context.js';
 import { CheckoutCompletion } from './complete.js';
+import { DiscountQuotes } from './discount-quote.js';
+import { discountQuoteRoutes } from './discount-routes.js';
 import { checkoutPageRoutes } from './page-routes.js';
 import { checkoutRoutes } from './routes.js';
 import { CheckoutService } from './service.js';
@@ -11,4 +13,5 @@ export function checkoutModule(app: App, context: ModuleContext): void {
   checkoutRoutes(app, service);
   const completion = new CheckoutCompletion(context.db, context.clock, context.config, context.entitlementChanges);
   checkoutPageRoutes(app, { service, completion, db: context.db, clock: context.clock, config: context.config });
+  discountQuoteRoutes(app, new DiscountQuotes(context.db, context.clock, completion));
 }

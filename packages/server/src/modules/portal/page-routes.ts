@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { Config } from '../../config.js';
 import { acceptForms, sentOf } from '../../hosted/forms.js';
 import { securityHeaders, sendAsset } from '../../hosted/headers.js';
+import { ApiError } from '../../http/errors.js';
 import type { App } from '../../http/route-types.js';
 import { apiBaseUrl, rootUrl } from '../../http/urls.js';
 import { PORTAL_CSS, PORTAL_CSS_VERSION } from './assets.js';
@@ -52,6 +53,7 @@ async function guarded(request: FastifyRequest, reply: FastifyReply, work: () =>
     if (error instanceof PortalForgedForm) {
       return page(403, messagePage(prefix, 'This form has expired', 'The form did not come from this page. Reload the billing portal and try again.'));
     }
+    if (error instanceof ApiError) return page(error.status, messagePage(prefix, 'This did not work', error.detail));
     request.log.error({ err: error }, 'the customer portal failed');
     return page(500, messagePage(prefix, 'Something went wrong', `Please try again in a moment. If it happens again, tell the seller this reference: ${request.id}.`));
   }

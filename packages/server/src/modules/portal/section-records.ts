@@ -44,10 +44,27 @@ ${instances.length > 0 ? html`<ul>${instances}</ul>` : html`<p class="hint">Not 
   return html`<section class="card" id="licenses" aria-labelledby="licenses-title"><h2 id="licenses-title">License keys</h2>${rows}</section>`;
 }
 
+interface Deliverables {
+  plan: string;
+  files: { name: string; downloadUrl: string; enabled: boolean }[];
+  links: { name: string; url: string }[];
+}
+
+/** What the customer's plans deliver: of live subscriptions, and of paid one-time purchases; each plan once. */
+function deliverablesOf(state: PageState): Deliverables[] {
+  const fromSubscriptions = state.model.subscriptions.map(({ subscription: s }) => ({ plan: s.plan.name, files: s.files, links: s.links }));
+  const fromPurchases = state.model.orders
+    .filter((o) => o.billingType === 'ONE_TIME' && (o.status === 'COMPLETE' || o.status === 'PARTIAL_REFUND'))
+    .map((o) => ({ plan: o.plan.name, files: o.plan.files, links: o.plan.links }));
+  const byPlan = new Map<string, Deliverables>();
+  for (const d of [...fromSubscriptions, ...fromPurchases]) if (!byPlan.has(d.plan)) byPlan.set(d.plan, d);
+  return [...byPlan.values()];
+}
+
 export function deliverablesSection(state: PageState): SafeHtml | null {
-  const items = state.model.subscriptions.flatMap(({ subscription: s }) => [
-    ...s.files.filter((f) => f.enabled).map((f) => html`<li><a href="${f.downloadUrl}">${f.name}</a> <span class="hint">(${s.plan.name})</span></li>`),
-    ...s.links.filter((l) => webUrl(l.url)).map((l) => html`<li><a href="${l.url}" rel="noopener noreferrer">${l.name}</a> <span class="hint">(${s.plan.name})</span></li>`),
+  const items = deliverablesOf(state).flatMap((d) => [
+    ...d.files.filter((f) => f.enabled).map((f) => html`<li><a href="${f.downloadUrl}">${f.name}</a> <span class="hint">(${d.plan})</span></li>`),
+    ...d.links.filter((l) => webUrl(l.url)).map((l) => html`<li><a href="${l.url}" rel="noopener noreferrer">${l.name}</a> <span class="hint">(${d.plan})</span></li>`),
   ]);
   if (items.length === 0) return null;
   return html`<section class="card" id="downloads" aria-labelledby="downloads-title"><h2 id="downloads-title">Files and links</h2><ul>${items}</ul></section>`;

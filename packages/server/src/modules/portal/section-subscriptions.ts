@@ -53,7 +53,7 @@ function cancelForm(state: PageState, card: SubscriptionCard): SafeHtml {
 </form></details>`;
 }
 
-function changePicker(state: PageState, card: SubscriptionCard, open: boolean): SafeHtml | null {
+function changePicker(state: PageState, card: SubscriptionCard, change: ChangeAsked | null): SafeHtml | null {
   const s = card.subscription;
   const options = card.choices.flatMap((plan) =>
     plan.periods
@@ -61,10 +61,11 @@ function changePicker(state: PageState, card: SubscriptionCard, open: boolean): 
       .map((period) => ({ value: `${plan.identifier}|${period}`, label: `${plan.name} · ${periodName(period)}` })),
   );
   if (options.length === 0) return null;
-  return html`<details${open ? html` open` : null}><summary>Change plan or billing period</summary>
+  const chosen = change ? `${change.plan}|${change.period}` : null;
+  return html`<details${change ? html` open` : null}><summary>Change plan or billing period</summary>
 <form method="get" action="${state.path}"><input type="hidden" name="token" value="${state.token}"><input type="hidden" name="change" value="${s.id}">
 <label for="choice-${s.id}">New plan</label>
-<select id="choice-${s.id}" name="choice">${options.map((o) => html`<option value="${o.value}">${o.label}</option>`)}</select>
+<select id="choice-${s.id}" name="choice">${options.map((o) => html`<option value="${o.value}"${o.value === chosen ? html` selected` : null}>${o.label}</option>`)}</select>
 <button type="submit" class="secondary">See the price</button>
 </form></details>`;
 }
@@ -94,7 +95,7 @@ function subscriptionCard(state: PageState, card: SubscriptionCard): SafeHtml {
     ? null
     : scheduled
       ? html`<div class="actions">${buttonForm(state, 'resume', { subscription: s.id }, 'Resume subscription', false)}</div>`
-      : html`${changePicker(state, card, change !== null)}${change ? changePreview(state, card, change) : null}${cancelForm(state, card)}`;
+      : html`${changePicker(state, card, change)}${change ? changePreview(state, card, change) : null}${cancelForm(state, card)}`;
   return html`<article class="item" id="subscription-${s.id}" aria-labelledby="title-${s.id}">
 <h3 id="title-${s.id}">${s.plan.name} <span class="status ${s.status}">${statusText(s.status)}</span></h3>
 <p class="hint">${s.product}</p>
