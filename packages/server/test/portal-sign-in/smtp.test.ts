@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { startTestServer, type TestOrg, type TestServer } from '../harness.js';
 import { codeIn, createCustomer, FormBrowser, slugOf, uniqueEmail } from './support.js';
@@ -134,5 +135,23 @@ describe('sign-in codes sent by SMTP in production', () => {
     expect(row.status).toBe('expired');
     expect(row.body_text).toBeNull();
     expect(smtp.received.some((m) => m.to.includes(email))).toBe(false);
+  });
+});
+
+describe('the mail settings', () => {
+  const load = (env: Record<string, string>) => () => loadConfig(env as NodeJS.ProcessEnv);
+
+  it('need a From address with an SMTP URL, and refuse another scheme without echoing the URL', () => {
+    expect(load({ BILLOW_SMTP_URL: 'smtp://user:pw@mail.example:587' })).toThrow(/BILLOW_MAIL_FROM/);
+    let refused: unknown;
+    try {
+      load({ BILLOW_SMTP_URL: 'http://user:hunter2@mail.example', BILLOW_MAIL_FROM: 'a@b.example' })();
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(ConfigError);
+    expect(String(refused)).not.toContain('hunter2');
+    expect(load({ BILLOW_SIGN_IN_LIMIT_WINDOW_MS: String(2 * 24 * 3_600_000) })).toThrow(/at most one day/);
+    expect(loadConfig({} as NodeJS.ProcessEnv).mail).toEqual({ smtpUrl: null, from: null });
   });
 });
