@@ -178,6 +178,19 @@ describe('signing in to the portal with an email code (sandbox)', () => {
     expect((await inbox(server, otherOrg)).messages).toEqual([]);
   });
 
+  it('answers bad input with pages, never JSON', async () => {
+    const browser = new FormBrowser(server.url);
+    const huge = await browser.submit(signIn, { email: 'x'.repeat(20_000) });
+    expect(huge.status).toBe(413);
+    expect(huge.headers.get('content-type')).toContain('text/html');
+    expect(huge.text).toContain(`href="${signIn}"`);
+    const long = await browser.get(`/sandbox/portal/${'s'.repeat(300)}/sign-in`);
+    expect(long.status).toBe(400);
+    expect(long.headers.get('content-type')).toContain('text/html');
+    const badId = await browser.submit(`${signIn}/not-an-id`, { code: '123456' });
+    expect(badId.status).toBe(404);
+  });
+
   it('answers production without SMTP with a clear page, and no portal with a 404 page', async () => {
     const email = uniqueEmail();
     await createCustomer(server, org.production.serverKey, 'production', { email });

@@ -109,7 +109,7 @@ export function signInRoutes(app: App, deps: SignInRouteDeps): void {
     scope.setErrorHandler((error, request, reply) => {
       request.log.error({ err: error }, 'a portal sign-in page failed');
       const prefix = request.environment === 'sandbox' ? '/sandbox' : '';
-      const view = { prefix, base: request.url.replace(/\/sign-in.*$/, '/sign-in'), organizationName: 'Billing portal', sandbox: false, csrf: '' };
+      const view = { prefix, base: request.originalUrl.replace(/\/sign-in.*$/, '/sign-in'), organizationName: 'Billing portal', sandbox: false, csrf: '' };
       const status = (error as { statusCode?: number }).statusCode ?? 500;
       return send(reply, status >= 400 && status < 500 ? status : 500, endPage(view, 'failed'));
     });
