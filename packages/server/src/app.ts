@@ -32,6 +32,10 @@ import { entitlementsModule } from './modules/entitlements/module.js';
 import type { CachedEntitlements } from './modules/entitlements/service.js';
 import { invoicesModule } from './modules/invoices/module.js';
 import type { InvoiceCollector } from './modules/invoices/routes.js';
+import type { InvoicePayer } from './modules/checkout/due-payment.js';
+import { openChangeSession } from './modules/checkout/due-sessions.js';
+import type { PendingChangeCheckout } from './modules/subscriptions/pending-change.js';
+import { setPayLinkRoot } from './lib/pay-links.js';
 import { licensesModule } from './modules/licenses/module.js';
 import { mailModule } from './modules/mail/module.js';
 import { configuredMailer, MailOutbox } from './modules/mail/queries.js';
@@ -101,6 +105,10 @@ interface AppContext extends ModuleContext {
   invoiceCollector: InvoiceCollector;
   /** Outgoing email: written in a transaction, sent after it (decision 0038). */
   mail: MailOutbox;
+  /** The hosted page of an activate_on_payment change waiting for its payment (decision 0035). */
+  pendingChangeCheckout: PendingChangeCheckout;
+  /** Collects an unpaid invoice from its payment link's page, as POST /invoices/{id}/pay/ does. */
+  invoicePayer: InvoicePayer;
 }
 
 /** Every module is wired the same way: its factory takes the app and the context, and registers its routes. */
@@ -260,7 +268,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     registry,
     invoiceCollector: (scope, invoiceId) => billing.collectNow(scope, invoiceId),
     mail,
+    pendingChangeCheckout: openChangeSession,
+    invoicePayer: (scope, invoiceId) => billing.collectNow(scope, invoiceId),
   };
+  setPayLinkRoot(config.publicUrl ?? `http://localhost:${config.port}`);
   const modules = [opsModule, ...(servesCoreApi(role) ? CORE_MODULES : []), ...(servesEdgeApi(role) ? EDGE_MODULES : [])];
   for (const register of modules) register(app, context);
 

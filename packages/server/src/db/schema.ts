@@ -336,6 +336,8 @@ export interface InvoicesTable {
   failure_code: string | null;
   failure_message: string | null;
   last_method_id: number | null;
+  /** The token of the invoice's payment link (decision 0035); null: born paid. */
+  pay_token: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface TestClocksTable {
@@ -641,6 +643,8 @@ export interface PromotionsTable {
 
 export type CheckoutStatus = 'open' | 'processing' | 'success' | 'expired';
 
+export type CheckoutPurpose = 'purchase' | 'subscription_change' | 'invoice';
+
 export interface CheckoutSessionsTable {
   id: string;
   seq: Generated<number>;
@@ -680,7 +684,13 @@ export interface CheckoutSessionsTable {
   amount_minor: number | null;
   currency: string | null;
   api_base: string;
-  created_via: 'api' | 'buy_link';
+  created_via: 'api' | 'buy_link' | 'subscription_update' | 'payment_link';
+  /** What the session pays (decision 0035): a purchase, a pending activate_on_payment change, or an invoice. */
+  purpose: ColumnType<CheckoutPurpose, CheckoutPurpose | undefined, CheckoutPurpose>;
+  /** The pending subscription or the invoice a non-purchase session pays. */
+  target_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The update a change session activates, as the update call received it. */
+  change_request: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   expires_at: Timestamp;
   completed_at: Timestamp | null;
   created_at: Timestamp;

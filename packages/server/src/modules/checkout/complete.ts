@@ -32,6 +32,7 @@ import { paymentProviderFor } from '../payments/providers.js';
 import { SubscriptionService } from '../subscriptions/service.js';
 import { discountOfSession, redeemSessionDiscount } from './discount.js';
 import { applySessionDiscount } from './discount-apply.js';
+import { activateChange, DuePayments, type DueAnswer, type InvoicePayer } from './due-payment.js';
 import { formProblem, FormProblem, sessionSettledMeanwhile } from './errors.js';
 import { buyerMessage, isEmail, parseExpiry } from './form.js';
 import { overrideOf, priceSelection, productOf, selectionOf, ipCountryOf, type Priced, type Selection } from './page-model.js';
@@ -63,22 +64,26 @@ export type PageAnswer =
   | { kind: 'page'; status: number; state: PageState }
   | { kind: 'closed'; status: number; session: repo.SessionRow; reason: 'expired' | 'success' }
   | { kind: 'redirect'; location: string }
-  | { kind: 'missing' };
+  | { kind: 'missing' }
+  | DueAnswer;
 
 export class CheckoutCompletion {
   private readonly secret: () => Promise<string>;
   private readonly subscriptions: SubscriptionService;
   private readonly charges: ChargeService;
+  private readonly due: DuePayments;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     config: Pick<Config, 'secret' | 'pendingUpdateTtlMs'>,
     changes: EntitlementChanges | null = null,
+    payInvoice: InvoicePayer | null = null,
   ) {
     this.secret = instanceSecret(db, clock, config.secret, 'checkout_csrf');
     this.subscriptions = new SubscriptionService(db, clock, config.pendingUpdateTtlMs, changes);
     this.charges = new ChargeService(db, clock, changes);
+    this.due = new DuePayments(db, clock, this, payInvoice);
   }
 
   /** The form's CSRF token: an HMAC of the session id under an instance secret (nothing to store). */
@@ -134,6 +139,7 @@ export class CheckoutCompletion {
   async view(id: string, environment: 'sandbox' | 'production', query: Sent, ipAddress: string | null): Promise<PageAnswer> {
     const session = await this.sessionAt(id, environment);
     if (!session) return { kind: 'missing' };
+    if (session.purpose !== 'purchase') return this.due.view(session);
     const closed = this.closedAnswer(session);
     if (closed) return closed;
     return { kind: 'page', status: 200, state: await this.state(session, query, ipAddress, null) };
@@ -143,6 +149,7 @@ export class CheckoutCompletion {
   async submit(id: string, environment: 'sandbox' | 'production', sent: Sent, ipAddress: string | null): Promise<PageAnswer> {
     const session = await this.sessionAt(id, environment);
     if (!session) return { kind: 'missing' };
+    if (session.purpose !== 'purchase') return this.due.submit(session, sent, await this.csrfValid(id, sent.csrf_token));
     if (!(await this.csrfValid(id, sent.csrf_token))) {
       return { kind: 'page', status: 403, state: await this.state(session, sent, ipAddress, { field: null, message: 'This form has expired. Reload the page and try again.' }) };
     }
@@ -282,6 +289,7 @@ export class CheckoutCompletion {
   /** The purchase of a processing session, in one transaction (also what the recovery task runs again). */
   async runPurchase(sessionId: string, step: PaymentStep): Promise<unknown> {
     const session = (await repo.findSession(this.db, sessionId))!;
+    if (session.purpose === 'subscription_change') return activateChange(this.subscriptions, this.clock, session, step);
     const scope = { ...scopeOfSession(session), apiBase: session.api_base };
     const input = {
       planIdentifier: session.plan_identifier,

@@ -57,3 +57,6 @@ export const quoteFormExpired = (): ApiError =>
 export const quoteSessionClosed = (reason: 'expired' | 'success'): ApiError =>
   new ApiError(410, 'checkout_session_closed', reason === 'success' ? 'This checkout is already complete.' : 'This checkout has expired. Ask the seller for a new link.');
 export const quoteRefused = (message: string): ApiError => new ApiError(422, 'discount_not_applied', message);
+/** An invoice's payment on its page was refused (its reason as the billing engine recorded it). */
+export const invoicePaymentRefused = (code: string | null, message: string | null): ApiError =>
+  badRequest(message ?? 'The invoice could not be paid', code ?? 'payment_failed');

@@ -40,6 +40,7 @@ function answer(request: FastifyRequest, reply: FastifyReply, result: PageAnswer
   const prefix = prefixOf(request);
   if (result.kind === 'redirect') return securityHeaders(reply).code(303).header('location', result.location).send();
   reply.type('text/html; charset=utf-8');
+  if (result.kind === 'html') return securityHeaders(reply).code(result.status).send(result.body);
   if (result.kind === 'missing') return securityHeaders(reply).code(404).send(missingPage(prefix));
   if (result.kind === 'closed') return securityHeaders(reply).code(result.status).send(closedPage(result.session, result.reason, prefix));
   return securityHeaders(reply, originOf(result.state.session.success_url)).code(result.status).send(checkoutPage(result.state, prefix));
