@@ -35,7 +35,7 @@ export interface Results {
   jsonCeiling: Measurement;
   pgCeiling: Measurement;
   edge: EdgeResults;
-  /** The hosted checkout page's server time (scenario 10). */
+  /** The hosted checkout page's server time (scenario 13). */
   checkoutPage: CheckoutPageResult;
 }
 
