@@ -64,6 +64,7 @@ describe('requests without a valid key', () => {
     expect(lookups).toBe(3);
 
     const statuses: number[] = [];
+    const started = performance.now();
     for (let i = 3; i < 23; i++) {
       const res = await server.request('GET', '/api/v1/customers/', { key: bogus(i) });
       statuses.push(res.status);
@@ -73,10 +74,12 @@ describe('requests without a valid key', () => {
         expect(res.headers.get('ratelimit-remaining')).toBe('0');
       }
     }
-    // One lookup a second is still allowed from a blocked address; the rest never reach the database.
-    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(18);
+    // One lookup a second is still allowed from a blocked address; the rest never reach the
+    // database. A slow machine may take a few seconds over the 20 requests: so many more.
+    const allowed = Math.ceil((performance.now() - started) / 1000) + 1;
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(20 - allowed);
     expect(lookups - 3).toBe(statuses.filter((status) => status === 401).length);
-    expect(lookups - 3).toBeLessThanOrEqual(2);
+    expect(lookups - 3).toBeLessThanOrEqual(allowed);
 
     const none = await server.request('GET', '/api/v1/customers/');
     expect([401, 429]).toContain(none.status);
