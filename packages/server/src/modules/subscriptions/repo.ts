@@ -155,10 +155,27 @@ const LIVE_STATUSES = ['active', 'trialing', 'past_due'] as const;
 /**
  * Subscriptions of real-time customers (no test clock) with something due by `at`: a
  * period end, a trial end, a scheduled end, or an attempt to collect an unpaid invoice.
- * Each condition reads its own partial index.
+ * Each condition reads its own partial index. `unqueuedAs`: only those without a live job
+ * of that name keyed by the subscription's id (one already queued will run it).
  */
-export async function dueSubscriptions(db: Executor, at: Date, limit: number): Promise<{ id: string; environment_id: string }[]> {
-  const live = db.selectFrom('subscriptions as s').innerJoin('customers as c', 'c.id', 's.customer_id').where('c.test_clock_id', 'is', null);
+export async function dueSubscriptions(db: Executor, at: Date, limit: number, unqueuedAs: string | null = null): Promise<{ id: string; environment_id: string }[]> {
+  const live = db
+    .selectFrom('subscriptions as s')
+    .innerJoin('customers as c', 'c.id', 's.customer_id')
+    .where('c.test_clock_id', 'is', null)
+    .$if(unqueuedAs !== null, (query) =>
+      query.where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('jobs as j')
+              .select('j.id')
+              .where('j.name', '=', unqueuedAs!)
+              .where(sql<string>`j.unique_key`, '=', sql<string>`s.id::text`)
+              .where('j.state', 'in', ['pending', 'running', 'failed']),
+          ),
+        ),
+      ),
+    );
   const [renewals, trials, ends, attempts] = await Promise.all([
     live.select(['s.id', 's.environment_id']).where('s.status', 'in', ['active', 'past_due']).where('s.current_period_end', '<=', at).orderBy('s.current_period_end').limit(limit).execute(),
     live.select(['s.id', 's.environment_id']).where('s.status', '=', 'trialing').where('s.trial_end', '<=', at).orderBy('s.trial_end').limit(limit).execute(),
