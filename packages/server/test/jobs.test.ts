@@ -92,6 +92,34 @@ describe('enqueueing', () => {
   });
 });
 
+describe('claiming', () => {
+  it('takes jobs due at once, then those due by now oldest first, then expired leases, in that order and never one not yet due', async () => {
+    const name = uniqueId('job');
+    const claim = (limit: number, lockedBy: string) =>
+      claimDueJobs(server.database.db, { names: [name], now: clock.now(), limit, lockedBy, lockedUntil: new Date(clock.now().getTime() + 5 * MINUTE) });
+    const at = (minutes: number) => new Date(clock.now().getTime() + minutes * MINUTE);
+    // A job claimed by a process that died: its lease runs out a minute from now.
+    await enqueueJob(server.database.db, { name, key: 'abandoned', runAt: at(-3) });
+    const [abandoned] = await claimDueJobs(server.database.db, { names: [name], now: clock.now(), limit: 1, lockedBy: 'a-process-that-died', lockedUntil: at(1) });
+    expect(abandoned).toMatchObject({ unique_key: 'abandoned', state: 'running' });
+    await enqueueJob(server.database.db, { name, key: 'later', runAt: at(1) });
+    await enqueueJob(server.database.db, { name, key: 'due-second', runAt: at(-1) });
+    await enqueueJob(server.database.db, { name, key: 'now-first' });
+    await enqueueJob(server.database.db, { name, key: 'due-first', runAt: at(-2) });
+    await enqueueJob(server.database.db, { name, key: 'now-second' });
+
+    const keys = (jobs: { unique_key: string | null }[]) => jobs.map((job) => job.unique_key).sort();
+    // One at a time, the order shows; the abandoned job's lease and the later one's time have not come.
+    for (const key of ['now-first', 'now-second', 'due-first', 'due-second']) expect(keys(await claim(1, 'runner-a'))).toEqual([key]);
+    expect(await claim(10, 'runner-a')).toEqual([]);
+    clock.advance(MINUTE);
+    const last = await claim(10, 'runner-b');
+    expect(keys(last)).toEqual(['abandoned', 'later']);
+    expect(last.find((job) => job.unique_key === 'abandoned')).toMatchObject({ attempts: 2, locked_by: 'runner-b' });
+    expect(await claim(10, 'runner-b')).toEqual([]);
+  });
+});
+
 describe('failures', () => {
   it('retries a failing job with doubling waits, then keeps it dead with its error; a retry by hand runs it again', async () => {
     const name = uniqueId('job');
