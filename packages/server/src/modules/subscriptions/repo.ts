@@ -1,9 +1,7 @@
 import { PREPARED_END } from '../../db/prepared.js';
-import { sql, type Insertable, type RawBuilder, type Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Executor } from '../../db/transaction.js';
-import type { PaymentMethodsTable, SubscriptionsTable } from '../../db/schema.js';
-import { rowFromJson, TIMESTAMP_COLUMNS } from '../../db/json-rows.js';
-import { subscribedRowsFromJson, type SubscribedRows } from '../catalog/queries.js';
+import type { SubscriptionsTable } from '../../db/schema.js';
 import { isUuid } from '../../db/search.js';
 
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
