@@ -302,7 +302,6 @@ export async function recordPaidOrder(tx: Tx, input: PaidOrderInput, after: Even
   // A renewal keeps the license keys of the first purchase.
   const licenseIds = input.isRenewal ? [] : await issueLicense(tx, recorded);
   if (input.customer.currency === null) await ledger.setCustomerCurrency(tx, input.customer.id, input.charged.currency);
-  await writeTimeline(tx, recorded);
   await announce(tx, recorded, order, after);
   return { chargeId, orderId: recorded.orderId, invoiceId: recorded.invoiceId, licenseIds };
 }
