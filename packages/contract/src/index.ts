@@ -14,3 +14,5 @@ export * from './webhooks.js';
 export * from './discounts.js';
 export * from './promotions.js';
 export * from './checkout.js';
+export * from './mail.js';
+export * from './portal.js';

@@ -32,7 +32,13 @@ import { entitlementsModule } from './modules/entitlements/module.js';
 import type { CachedEntitlements } from './modules/entitlements/service.js';
 import { invoicesModule } from './modules/invoices/module.js';
 import type { InvoiceCollector } from './modules/invoices/routes.js';
+import type { InvoicePayer } from './modules/checkout/due-payment.js';
+import { openChangeSession } from './modules/checkout/due-sessions.js';
+import type { PendingChangeCheckout } from './modules/subscriptions/pending-change.js';
+import { setPayLinkRoot } from './lib/pay-links.js';
 import { licensesModule } from './modules/licenses/module.js';
+import { mailModule } from './modules/mail/module.js';
+import { configuredMailer, MailOutbox } from './modules/mail/queries.js';
 import { mediaModule } from './modules/media/module.js';
 import { createMediaService, type MediaService } from './modules/media/service.js';
 import { monetizationModule } from './modules/monetization/module.js';
@@ -40,6 +46,7 @@ import { opsModule } from './modules/ops/module.js';
 import { ordersModule } from './modules/orders/module.js';
 import { partnerModule } from './modules/partner/module.js';
 import { paymentsModule } from './modules/payments/module.js';
+import { portalModule } from './modules/portal/module.js';
 import { refundsModule } from './modules/refunds/module.js';
 import { subscriptionsModule } from './modules/subscriptions/module.js';
 import { BillingEngine } from './modules/subscriptions/billing-engine.js';
@@ -96,6 +103,12 @@ interface AppContext extends ModuleContext {
   ping: () => Promise<void>;
   registry: Registry;
   invoiceCollector: InvoiceCollector;
+  /** Outgoing email: written in a transaction, sent after it (decision 0038). */
+  mail: MailOutbox;
+  /** The hosted page of an activate_on_payment change waiting for its payment (decision 0035). */
+  pendingChangeCheckout: PendingChangeCheckout;
+  /** Collects an unpaid invoice from its payment link's page, as POST /invoices/{id}/pay/ does. */
+  invoicePayer: InvoicePayer;
 }
 
 /** Every module is wired the same way: its factory takes the app and the context, and registers its routes. */
@@ -122,6 +135,8 @@ const CORE_MODULES: ModuleFactory[] = [
   discountsModule,
   promotionsModule,
   checkoutModule,
+  mailModule,
+  portalModule,
 ];
 const EDGE_MODULES: ModuleFactory[] = [entitlementsModule, promotionsEdgeModule];
 
@@ -235,6 +250,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     app.swagger(),
   );
 
+  const mail = new MailOutbox(database.db, clock, configuredMailer(config.mail), app.log);
+  // First attempts at sending still running finish before the database closes.
+  app.addHook('onClose', async () => mail.settle());
   const billing = new BillingEngine({ db: database.db, clock, changes: entitlementChanges, dunning: config.billing.dunningDays });
   const context: AppContext = {
     db: database.db,
@@ -249,7 +267,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ping: database.ping,
     registry,
     invoiceCollector: (scope, invoiceId) => billing.collectNow(scope, invoiceId),
+    mail,
+    pendingChangeCheckout: openChangeSession,
+    invoicePayer: (scope, invoiceId) => billing.collectNow(scope, invoiceId),
   };
+  setPayLinkRoot(config.publicUrl ?? `http://localhost:${config.port}`);
   const modules = [opsModule, ...(servesCoreApi(role) ? CORE_MODULES : []), ...(servesEdgeApi(role) ? EDGE_MODULES : [])];
   for (const register of modules) register(app, context);
 

@@ -336,6 +336,8 @@ export interface InvoicesTable {
   failure_code: string | null;
   failure_message: string | null;
   last_method_id: number | null;
+  /** The token of the invoice's payment link (decision 0035); null: born paid. */
+  pay_token: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface TestClocksTable {
@@ -437,6 +439,8 @@ export interface EventsTable {
   type: string;
   payload: JsonIn<Record<string, unknown>>;
   created_at: Timestamp;
+  /** Who caused it: null for the API and background work, `customer_portal` for the portal. */
+  actor: Generated<string | null>;
 }
 
 export interface LicenseInstancesTable {
@@ -639,6 +643,8 @@ export interface PromotionsTable {
 
 export type CheckoutStatus = 'open' | 'processing' | 'success' | 'expired';
 
+export type CheckoutPurpose = 'purchase' | 'subscription_change' | 'invoice';
+
 export interface CheckoutSessionsTable {
   id: string;
   seq: Generated<number>;
@@ -678,7 +684,13 @@ export interface CheckoutSessionsTable {
   amount_minor: number | null;
   currency: string | null;
   api_base: string;
-  created_via: 'api' | 'buy_link';
+  created_via: 'api' | 'buy_link' | 'subscription_update' | 'payment_link';
+  /** What the session pays (decision 0035): a purchase, a pending activate_on_payment change, or an invoice. */
+  purpose: ColumnType<CheckoutPurpose, CheckoutPurpose | undefined, CheckoutPurpose>;
+  /** The pending subscription or the invoice a non-purchase session pays. */
+  target_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The update a change session activates, as the update call received it. */
+  change_request: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   expires_at: Timestamp;
   completed_at: Timestamp | null;
   created_at: Timestamp;
@@ -739,5 +751,60 @@ export interface Database {
   schema_migrations: SchemaMigrationsTable;
   promotions: PromotionsTable;
   checkout_sessions: CheckoutSessionsTable;
+  portal_sessions: PortalSessionsTable;
+  portal_submissions: PortalSubmissionsTable;
   checkout_session_events: CheckoutSessionEventsTable;
+  mail_messages: MailMessagesTable;
+  portal_sign_ins: PortalSignInsTable;
+}
+
+export type MailStatus = 'inbox' | 'pending' | 'sending' | 'sent' | 'expired';
+
+export interface MailMessagesTable {
+  id: string;
+  seq: Generated<string>;
+  organization_id: string;
+  environment_id: string;
+  status: MailStatus;
+  recipient: string;
+  subject: string;
+  body_text: string | null;
+  created_at: Timestamp;
+  send_before: Timestamp;
+  locked_until: Timestamp | null;
+  attempts: Generated<number>;
+  last_error: string | null;
+  sent_at: Timestamp | null;
+}
+
+export interface PortalSignInsTable {
+  id: string;
+  organization_id: string;
+  environment_id: string;
+  email: string;
+  code_hash: string;
+  browser_hash: string;
+  client_address: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  attempts: Generated<number>;
+  verified_at: Timestamp | null;
+  used_at: Timestamp | null;
+}
+
+export interface PortalSessionsTable {
+  id: string;
+  environment_id: string;
+  organization_id: string;
+  customer_id: string;
+  email: string;
+  secret_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface PortalSubmissionsTable {
+  session_id: string;
+  nonce: string;
+  created_at: Timestamp;
 }

@@ -187,8 +187,11 @@ export class PaymentMethodService {
     return { count, results: rows.map(({ method, owner }) => presentPaymentMethod(method, owner)) };
   }
 
-  /** Billow's sandbox-only way to save a test card for a customer. */
-  async attach(scope: PaymentScope, input: PaymentMethodCreate): Promise<PaymentMethod> {
+  /**
+   * Billow's sandbox-only way to save a test card for a customer. A card typed on a hosted
+   * page (`typedOnPage`, the portal) is kept as checkout keeps one: never its number.
+   */
+  async attach(scope: PaymentScope, input: PaymentMethodCreate, options: { typedOnPage?: boolean } = {}): Promise<PaymentMethod> {
     if (scope.environment !== 'sandbox') throw sandboxOnly();
     const card = checkCard(input, this.clock.now());
     return inTransaction(this.db, async (tx) => {
@@ -203,7 +206,7 @@ export class PaymentMethodService {
         customerId: customer.id,
         methodType: 'card',
         ...details,
-        providerRef: sandboxCardRef(card.digits),
+        providerRef: options.typedOnPage ? checkoutCardRef(card.digits) : sandboxCardRef(card.digits),
         status: 'succeeded',
         isDefault: !hasDefault,
         at,
