@@ -326,7 +326,7 @@ describe('recurring tasks', () => {
       const [a, b] = [runner(tasks(), { db: database }), runner(tasks(), { db: database })];
       await Promise.all([a.scheduleRecurring(), b.scheduleRecurring()]);
       await Promise.all([a.runDue(), b.runDue()]);
-      const once = { 'recover-payments': 1, 'purge-idempotency-keys': 1, 'sweep-unused-uploads': 1, 'purge-finished-jobs': 1, 'prune-webhook-logs': 1 };
+      const once = { 'recover-payments': 1, 'purge-idempotency-keys': 1, 'sweep-unused-uploads': 1, 'purge-finished-jobs': 1, 'prune-webhook-logs': 1, 'purge-mail-and-sign-ins': 1 };
       expect(runs).toEqual(once);
 
       clock.advance(15 * MINUTE);
@@ -334,12 +334,13 @@ describe('recurring tasks', () => {
       expect(runs).toEqual({ ...once, 'recover-payments': 2, 'purge-idempotency-keys': 2 });
       clock.advance(45 * MINUTE);
       await Promise.all([a.runDue(), b.runDue()]);
-      expect(runs).toEqual({ 'recover-payments': 3, 'purge-idempotency-keys': 3, 'sweep-unused-uploads': 2, 'purge-finished-jobs': 2, 'prune-webhook-logs': 2 });
+      expect(runs).toEqual({ 'recover-payments': 3, 'purge-idempotency-keys': 3, 'sweep-unused-uploads': 2, 'purge-finished-jobs': 2, 'prune-webhook-logs': 2, 'purge-mail-and-sign-ins': 2 });
       const queued = await database.db.selectFrom('jobs').select(['name', 'run_at']).where('state', '=', 'pending').orderBy('name').execute();
       expect(queued).toEqual([
         { name: 'prune-webhook-logs', run_at: new Date(clock.now().getTime() + 60 * MINUTE) },
         { name: 'purge-finished-jobs', run_at: new Date(clock.now().getTime() + 60 * MINUTE) },
         { name: 'purge-idempotency-keys', run_at: new Date(clock.now().getTime() + 15 * MINUTE) },
+        { name: 'purge-mail-and-sign-ins', run_at: new Date(clock.now().getTime() + 60 * MINUTE) },
         { name: 'recover-payments', run_at: new Date(clock.now().getTime() + 30_000) },
         { name: 'sweep-unused-uploads', run_at: new Date(clock.now().getTime() + 60 * MINUTE) },
       ]);
