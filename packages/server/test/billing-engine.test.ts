@@ -172,6 +172,11 @@ describe('renewals', () => {
     const orders = await ordersOf(monthly);
     expect(orders).toHaveLength(13);
     expect(orders.filter((o) => o.is_renewal && o.status === 'COMPLETE' && o.total_minor === 1000)).toHaveLength(12);
+    // The timeline of an order of the subscription covers all 13 orders: three events each, written once.
+    const timeline = await s.call('GET', `/orders/${orders.at(-1)!.id}/events/?page_size=100`);
+    expect(timeline.body.count).toBe(39);
+    const codes = timeline.body.results.map((e: { code: string }) => e.code);
+    for (const code of ['order.created', 'order.completed', 'invoice.paid']) expect(codes.filter((c: string) => c === code)).toHaveLength(13);
     expect(await subscription(monthly)).toMatchObject({
       status: 'active',
       billingPeriodStartTime: '2029-01-31T10:00:00.000Z',

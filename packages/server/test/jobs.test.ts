@@ -92,6 +92,34 @@ describe('enqueueing', () => {
   });
 });
 
+describe('claiming', () => {
+  it('takes jobs due at once, then those due by now oldest first, then expired leases, in that order and never one not yet due', async () => {
+    const name = uniqueId('job');
+    const claim = (limit: number, lockedBy: string) =>
+      claimDueJobs(server.database.db, { names: [name], now: clock.now(), limit, lockedBy, lockedUntil: new Date(clock.now().getTime() + 5 * MINUTE) });
+    const at = (minutes: number) => new Date(clock.now().getTime() + minutes * MINUTE);
+    // A job claimed by a process that died: its lease runs out a minute from now.
+    await enqueueJob(server.database.db, { name, key: 'abandoned', runAt: at(-3) });
+    const [abandoned] = await claimDueJobs(server.database.db, { names: [name], now: clock.now(), limit: 1, lockedBy: 'a-process-that-died', lockedUntil: at(1) });
+    expect(abandoned).toMatchObject({ unique_key: 'abandoned', state: 'running' });
+    await enqueueJob(server.database.db, { name, key: 'later', runAt: at(1) });
+    await enqueueJob(server.database.db, { name, key: 'due-second', runAt: at(-1) });
+    await enqueueJob(server.database.db, { name, key: 'now-first' });
+    await enqueueJob(server.database.db, { name, key: 'due-first', runAt: at(-2) });
+    await enqueueJob(server.database.db, { name, key: 'now-second' });
+
+    const keys = (jobs: { unique_key: string | null }[]) => jobs.map((job) => job.unique_key).sort();
+    // One at a time, the order shows; the abandoned job's lease and the later one's time have not come.
+    for (const key of ['now-first', 'now-second', 'due-first', 'due-second']) expect(keys(await claim(1, 'runner-a'))).toEqual([key]);
+    expect(await claim(10, 'runner-a')).toEqual([]);
+    clock.advance(MINUTE);
+    const last = await claim(10, 'runner-b');
+    expect(keys(last)).toEqual(['abandoned', 'later']);
+    expect(last.find((job) => job.unique_key === 'abandoned')).toMatchObject({ attempts: 2, locked_by: 'runner-b' });
+    expect(await claim(10, 'runner-b')).toEqual([]);
+  });
+});
+
 describe('failures', () => {
   it('retries a failing job with doubling waits, then keeps it dead with its error; a retry by hand runs it again', async () => {
     const name = uniqueId('job');
@@ -298,7 +326,7 @@ describe('recurring tasks', () => {
       const [a, b] = [runner(tasks(), { db: database }), runner(tasks(), { db: database })];
       await Promise.all([a.scheduleRecurring(), b.scheduleRecurring()]);
       await Promise.all([a.runDue(), b.runDue()]);
-      const once = { 'recover-payments': 1, 'purge-idempotency-keys': 1, 'sweep-unused-uploads': 1, 'purge-finished-jobs': 1, 'prune-webhook-logs': 1 };
+      const once = { 'recover-payments': 1, 'purge-idempotency-keys': 1, 'sweep-unused-uploads': 1, 'purge-finished-jobs': 1, 'prune-webhook-logs': 1, 'purge-mail-and-sign-ins': 1 };
       expect(runs).toEqual(once);
 
       clock.advance(15 * MINUTE);
@@ -306,12 +334,13 @@ describe('recurring tasks', () => {
       expect(runs).toEqual({ ...once, 'recover-payments': 2, 'purge-idempotency-keys': 2 });
       clock.advance(45 * MINUTE);
       await Promise.all([a.runDue(), b.runDue()]);
-      expect(runs).toEqual({ 'recover-payments': 3, 'purge-idempotency-keys': 3, 'sweep-unused-uploads': 2, 'purge-finished-jobs': 2, 'prune-webhook-logs': 2 });
+      expect(runs).toEqual({ 'recover-payments': 3, 'purge-idempotency-keys': 3, 'sweep-unused-uploads': 2, 'purge-finished-jobs': 2, 'prune-webhook-logs': 2, 'purge-mail-and-sign-ins': 2 });
       const queued = await database.db.selectFrom('jobs').select(['name', 'run_at']).where('state', '=', 'pending').orderBy('name').execute();
       expect(queued).toEqual([
         { name: 'prune-webhook-logs', run_at: new Date(clock.now().getTime() + 60 * MINUTE) },
         { name: 'purge-finished-jobs', run_at: new Date(clock.now().getTime() + 60 * MINUTE) },
         { name: 'purge-idempotency-keys', run_at: new Date(clock.now().getTime() + 15 * MINUTE) },
+        { name: 'purge-mail-and-sign-ins', run_at: new Date(clock.now().getTime() + 60 * MINUTE) },
         { name: 'recover-payments', run_at: new Date(clock.now().getTime() + 30_000) },
         { name: 'sweep-unused-uploads', run_at: new Date(clock.now().getTime() + 60 * MINUTE) },
       ]);

@@ -22,6 +22,7 @@ import { createLogger } from '../logger.js';
 import { JobRunner, type JobHandlers } from '../modules/jobs/runner.js';
 import type { BenchOptions } from './options.js';
 import type { RenewalSeed } from './renewal-seed.js';
+import { cpuSecondsOf } from './processes.js';
 
 /** How long the run may take before the bench gives up on it. */
 const GIVE_UP_MS = 15 * 60 * 1000;
@@ -56,6 +57,8 @@ export interface RenewalResults {
   failedJobs: number;
   check: ExactlyOnce;
   cpuSeconds: number;
+  /** CPU of the database's backends (PostgreSQL's side of the run), when /proc shows them (a local server); else null. */
+  databaseCpuSeconds: number | null;
   /** Statements the worker ran through Kysely, and transactions the database committed or rolled back, during the run. */
   queries: number;
   transactions: number;
@@ -146,6 +149,22 @@ async function transactionCount(client: pg.Client): Promise<number> {
   return Number(result.rows[0]!.n);
 }
 
+/** CPU seconds so far of each backend of the database but `client`'s own (autovacuum's workers on it included). */
+async function backendCpu(client: pg.Client): Promise<Map<number, number | null>> {
+  const result = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+  return new Map(result.rows.map((row) => [row.pid, cpuSecondsOf(row.pid)]));
+}
+
+/** PostgreSQL's CPU between two looks: each backend's growth (from 0 for one that started between them); null without /proc. */
+function databaseCpuBetween(before: Map<number, number | null>, after: Map<number, number | null>): number | null {
+  let total = 0;
+  for (const [pid, seconds] of after) {
+    if (seconds === null) return null;
+    total += seconds - (before.get(pid) ?? 0);
+  }
+  return total;
+}
+
 async function failedJobs(client: pg.Client): Promise<number> {
   const result = await client.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM jobs WHERE name = $1 AND (state IN ('failed', 'dead') OR attempts > 1)`,
@@ -212,6 +231,7 @@ export async function measureRenewals(
     say(`  one worker: concurrency ${config.billing.concurrency}, sweep every ${config.billing.sweepIntervalMs} ms, poll every ${config.jobs.pollIntervalMs} ms`);
     const transactionsBefore = await transactionCount(client);
     const cpuBefore = process.cpuUsage();
+    const databaseBefore = await backendCpu(client);
     const started = performance.now();
     const looks = await profiled(
       options.cpuProfileDir,
@@ -224,6 +244,8 @@ export async function measureRenewals(
       say,
     );
     const cpu = process.cpuUsage(cpuBefore);
+    // Before the pool closes: a backend that ended during the run is not counted (the pool keeps them open while busy).
+    const databaseCpuSeconds = databaseCpuBetween(databaseBefore, await backendCpu(client));
     // Less the bench's own looks at the progress, each a transaction of its own.
     const transactions = (await transactionCount(client)) - transactionsBefore - looks;
     const sorted = [...durations].sort((a, b) => a - b);
@@ -240,6 +262,7 @@ export async function measureRenewals(
       failedJobs: await failedJobs(client),
       check: await checkExactlyOnce(client, seed),
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
+      databaseCpuSeconds,
       queries,
       transactions,
     };

@@ -166,6 +166,10 @@ export function formatRenewalReport(r: RenewalResults): string {
       ['jobs retried, failed or dead', String(r.failedJobs)],
       ['worker CPU (this process)', `${r.cpuSeconds.toFixed(1)} s, ${((r.cpuSeconds * 1e6) / r.subscriptions).toFixed(0)} µs per renewal`],
       [
+        'PostgreSQL CPU (the database\'s backends)',
+        r.databaseCpuSeconds === null ? 'not measured (no /proc)' : `${r.databaseCpuSeconds.toFixed(1)} s, ${((r.databaseCpuSeconds * 1e6) / r.subscriptions).toFixed(0)} µs per renewal`,
+      ],
+      [
         'statements / transactions per renewal',
         `${(r.queries / r.subscriptions).toFixed(1)} / ${(r.transactions / r.subscriptions).toFixed(1)}`,
       ],

@@ -19,4 +19,6 @@ export const TIMESTAMP_COLUMNS = {
   plan_versions: ['created_at', 'modified_at', 'published_at'],
   plan_prices: [],
   payment_methods: ['created_at', 'modified_at', 'deleted_at'],
+  customers: ['created_at', 'modified_at', 'archived_at'],
+  payment_intents: ['created_at', 'settled_at', 'action_expires_at'],
 } as const satisfies Record<string, readonly string[]>;

@@ -59,6 +59,20 @@ export interface TwoPhasePurchase<R> {
    * answers AuthenticationRequired instead of failing, and confirmIntent finishes it.
    */
   onSession?: boolean;
+  /**
+   * Phase (a) in one read, without a transaction or locks, for a flow that can price its
+   * payment that way (the billing engine's renewals): the claim's intent, if one was
+   * recorded, else the payment, else null to run phase (a) as usual (nothing to pay, or
+   * the flow cannot tell from that read). Phase (c) recomputes under its locks and pays
+   * only for the same purchase (ChangedWhilePaying), as after phase (a).
+   */
+  quote?(): Promise<QuickQuote>;
+}
+
+/** What a flow's quote found: the claim's earlier intent, or the payment to make. */
+export interface QuickQuote {
+  earlier: intents.IntentRow | undefined;
+  payment: PaymentRequest | null;
 }
 
 /** How long a payment waits for its buyer's authentication before the recovery task may fail it. */
@@ -265,6 +279,16 @@ async function settleOutcome<R>(
   }
 }
 
+/** Phase (a): the flow in its transaction; its answer when it moved no money, else the payment it stopped at. */
+async function reservePhase<R>(clock: Clock, purchase: TwoPhasePurchase<R>): Promise<{ answer: R } | { payment: PaymentRequest }> {
+  try {
+    return { answer: await purchase.run(reserveStep(purchase.idempotency, purchase.status, clock.now())) };
+  } catch (error) {
+    if (!(error instanceof PaymentNeeded)) throw error;
+    return { payment: error.request };
+  }
+}
+
 /**
  * Runs a purchase through the pipeline. A purchase that moves no money completes in
  * its one transaction; a retry of a request (same Idempotency-Key) whose intent is
@@ -272,16 +296,16 @@ async function settleOutcome<R>(
  */
 export async function purchaseTwoPhase<R>(db: Db, clock: Clock, purchase: TwoPhasePurchase<R>): Promise<R> {
   const claim = purchase.idempotency;
-  const earlier = claim ? await intents.intentOfIdempotencyKey(db, claim.scope, claim.key) : undefined;
+  const quoted = purchase.quote ? await purchase.quote() : null;
+  const earlier = quoted ? quoted.earlier : claim ? await intents.intentOfIdempotencyKey(db, claim.scope, claim.key) : undefined;
   if (earlier) return earlier.status === 'processing' ? completeIntent(db, clock, earlier, purchase) : answerOf<R>(earlier);
-  let needed: PaymentNeeded;
-  try {
-    return await purchase.run(reserveStep(claim, purchase.status, clock.now()));
-  } catch (error) {
-    if (!(error instanceof PaymentNeeded)) throw error;
-    needed = error;
+  let payment = quoted?.payment ?? null;
+  if (!payment) {
+    const reserved = await reservePhase(clock, purchase);
+    if ('answer' in reserved) return reserved.answer;
+    payment = reserved.payment;
   }
-  const intent = await recordIntent(db, clock, purchase, needed.request);
+  const intent = await recordIntent(db, clock, purchase, payment);
   failpoint('payment.after-intent');
   return completeIntent(db, clock, intent, purchase);
 }

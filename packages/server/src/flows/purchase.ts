@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { EnvironmentKind } from '../config.js';
-import type { Tx } from '../db/transaction.js';
+import type { Executor, Tx } from '../db/transaction.js';
 import type { CustomersTable, PaymentMethodsTable, PlansTable, PlanVersionsTable, ProductsTable } from '../db/schema.js';
 import { newId } from '../lib/crypto.js';
 import { countryOfIp } from '../lib/geoip.js';
@@ -274,7 +274,7 @@ function betterOf(request: PurchaseRequest, discount: PurchaseDiscount | null, p
 }
 
 /** Display names of the features a price charges for, for its quote's lines. */
-async function featureNamesOf(tx: Tx, price: StoredPrice): Promise<Record<string, string>> {
+async function featureNamesOf(tx: Executor, price: StoredPrice): Promise<Record<string, string>> {
   const priced = price.chargeCatalogPrice.flatMap((entry) => (entry.feature ? [entry.feature] : []));
   return Object.fromEntries((await findFeaturesById(tx, priced)).map((f) => [f.id, f.name]));
 }
@@ -314,7 +314,7 @@ function recurringOverride(terms: SubscribedTerms): PriceOverride | null {
  * quantities, with the pay-as-you-go usage of the period that ended (`arrears`).
  */
 export async function resolveRenewal(
-  tx: Tx,
+  tx: Executor,
   customer: CustomerRow,
   terms: SubscribedTerms,
   arrears: Record<string, number>,

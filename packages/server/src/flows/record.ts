@@ -3,7 +3,7 @@ import { DAY_MS } from '../lib/time.js';
 import { newId } from '../lib/crypto.js';
 import { currencyDigits, formatMinor } from '../lib/money.js';
 import type { Insertable } from 'kysely';
-import type { InvoicesTable } from '../db/schema.js';
+import type { InvoicesTable, OrderEventsTable, OrdersTable, TransactionsTable } from '../db/schema.js';
 import type { Tx } from '../db/transaction.js';
 import { DEFAULT_FEE_SCHEDULE, morFee } from '../modules/billing/fees.compute.js';
 import type { Quote } from '../modules/billing/types.js';
@@ -76,9 +76,13 @@ export interface CollectedPayment {
 
 /** The order of a purchase: COMPLETE once paid, PENDING while a renewal waits for its payment (never shown). */
 export async function writeOrder(tx: Tx, r: Recorded, status: 'COMPLETE' | 'PENDING' = 'COMPLETE') {
+  return ledger.insertOrder(tx, orderRow(r, status));
+}
+
+function orderRow(r: Recorded, status: 'COMPLETE' | 'PENDING'): Insertable<OrdersTable> {
   const { scope, customer, purchase, charged } = r;
   const address = customer.billing_address;
-  return ledger.insertOrder(tx, {
+  return {
     id: r.orderId,
     environment_id: scope.environmentId,
     customer_id: customer.id,
@@ -105,13 +109,17 @@ export async function writeOrder(tx: Tx, r: Recorded, status: 'COMPLETE' | 'PEND
     paid_at: status === 'COMPLETE' ? r.now : null,
     created_at: r.now,
     modified_at: r.now,
-  });
+  };
 }
 
 /** The order's invoice: PAID with it, unless `unpaid` says how a renewal's invoice waits (OPEN or PAYMENT_FAILED). */
 export async function writeInvoice(tx: Tx, r: Recorded, unpaid: Partial<Insertable<InvoicesTable>> = {}): Promise<void> {
+  await ledger.insertInvoice(tx, await invoiceRow(tx, r, unpaid));
+}
+
+async function invoiceRow(tx: Tx, r: Recorded, unpaid: Partial<Insertable<InvoicesTable>>): Promise<Insertable<InvoicesTable>> {
   const { scope, customer, charged } = r;
-  await ledger.insertInvoice(tx, {
+  return {
     id: r.invoiceId,
     environment_id: scope.environmentId,
     order_id: r.orderId,
@@ -136,7 +144,7 @@ export async function writeInvoice(tx: Tx, r: Recorded, unpaid: Partial<Insertab
     paid_at: r.now,
     modified_at: r.now,
     ...unpaid,
-  });
+  };
 }
 
 /**
@@ -154,6 +162,10 @@ async function highVolumeSeller(tx: Tx, environmentId: string): Promise<boolean>
 
 /** The CHARGE transaction with its merchant-of-record fee, when money moved. */
 export async function writeCharge(tx: Tx, r: CollectedPayment, chargeId: string): Promise<void> {
+  await ledger.insertTransaction(tx, await chargeRow(tx, r, chargeId));
+}
+
+async function chargeRow(tx: Tx, r: CollectedPayment, chargeId: string): Promise<Insertable<TransactionsTable>> {
   const { scope, charged } = r;
   const fees = morFee({
     grossMinor: charged.totalMinor,
@@ -164,7 +176,7 @@ export async function writeCharge(tx: Tx, r: CollectedPayment, chargeId: string)
     highVolume: await highVolumeSeller(tx, scope.environmentId),
   });
   const available = new Date(r.now.getTime() + SETTLEMENT_DAYS * DAY_MS);
-  await ledger.insertTransaction(tx, {
+  return {
     id: chargeId,
     environment_id: scope.environmentId,
     order_id: r.orderId,
@@ -182,7 +194,7 @@ export async function writeCharge(tx: Tx, r: CollectedPayment, chargeId: string)
     failure_reason: null,
     available_on: available.toISOString().slice(0, 10),
     created_at: r.now,
-  });
+  };
 }
 
 /** A license key, when the plan version issues them. */
@@ -208,6 +220,10 @@ async function issueLicense(tx: Tx, r: Recorded): Promise<string[]> {
 }
 
 export async function writeTimeline(tx: Tx, r: CollectedPayment): Promise<void> {
+  await ledger.insertOrderEvents(tx, timelineRows(r));
+}
+
+function timelineRows(r: CollectedPayment): Insertable<OrderEventsTable>[] {
   const { charged } = r;
   const method = r.method ? `card ending ${r.method.last4}` : r.isTrial ? 'trial' : 'no payment needed';
   const timeline = [
@@ -219,19 +235,16 @@ export async function writeTimeline(tx: Tx, r: CollectedPayment): Promise<void> 
     },
     { code: 'invoice.paid', title: `Invoice ${r.invoiceId} paid`, metadata: { invoiceId: r.invoiceId } },
   ];
-  await ledger.insertOrderEvents(
-    tx,
-    timeline.map((event) => ({
-      environment_id: r.scope.environmentId,
-      order_id: r.orderId,
-      subscription_id: r.subscriptionId,
-      code: event.code,
-      title: event.title,
-      status: 'success' as const,
-      metadata: JSON.stringify(event.metadata),
-      created_at: r.now,
-    })),
-  );
+  return timeline.map((event) => ({
+    environment_id: r.scope.environmentId,
+    order_id: r.orderId,
+    subscription_id: r.subscriptionId,
+    code: event.code,
+    title: event.title,
+    status: 'success' as const,
+    metadata: JSON.stringify(event.metadata),
+    created_at: r.now,
+  }));
 }
 
 /** order.created, invoice.created and invoice.paid, then `after` (events of the caller's), in one insert. */
@@ -284,14 +297,17 @@ export function recordedOf(input: PaidOrderInput): Recorded {
  */
 export async function recordPaidOrder(tx: Tx, input: PaidOrderInput, after: EventInput[] = []): Promise<PaidOrder> {
   const recorded = recordedOf(input);
-  const order = await writeOrder(tx, recorded);
-  await writeInvoice(tx, recorded, periodFields(input, 1));
   const chargeId = newId();
-  if (input.charged.totalMinor > 0) await writeCharge(tx, recorded, chargeId);
+  // The order, its invoice, its charge and its timeline in one statement.
+  const order = await ledger.insertOrderRecords(tx, {
+    order: orderRow(recorded, 'COMPLETE'),
+    invoice: await invoiceRow(tx, recorded, periodFields(input, 1)),
+    charge: input.charged.totalMinor > 0 ? await chargeRow(tx, recorded, chargeId) : null,
+    timeline: timelineRows(recorded),
+  });
   // A renewal keeps the license keys of the first purchase.
   const licenseIds = input.isRenewal ? [] : await issueLicense(tx, recorded);
   if (input.customer.currency === null) await ledger.setCustomerCurrency(tx, input.customer.id, input.charged.currency);
-  await writeTimeline(tx, recorded);
   await announce(tx, recorded, order, after);
   return { chargeId, orderId: recorded.orderId, invoiceId: recorded.invoiceId, licenseIds };
 }

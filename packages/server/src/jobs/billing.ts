@@ -16,16 +16,16 @@ export interface BillingSettings {
 }
 
 export const BILL_SUBSCRIPTION_JOB = 'bill-subscription';
-/**
- * How many subscriptions one sweep queues at most; the next sweep takes the rest. A sweep
- * selects subscriptions still queued too, so this over the sweep's interval bounds the rate
- * of renewals: 10,000 every 10 s by default.
- */
+/** How many subscriptions one sweep queues at most; the next sweep takes the rest. */
 const SWEEP_BATCH = 10_000;
 
-/** Queues a billing job for each real-time subscription with something due now (one job per subscription at a time). */
+/**
+ * Queues a billing job for each real-time subscription with something due now (one job per
+ * subscription at a time): those with a job still queued or running are not selected again,
+ * so a sweep during a large run neither reads them back nor offers them to the insert.
+ */
 export async function enqueueDueBilling(db: Db, engine: BillingEngine): Promise<number> {
-  const due = await engine.dueNow(SWEEP_BATCH);
+  const due = await engine.dueNow(SWEEP_BATCH, BILL_SUBSCRIPTION_JOB);
   if (due.length === 0) return 0;
   const jobs = due.map((row) => ({ name: BILL_SUBSCRIPTION_JOB, payload: { subscriptionId: row.id }, key: row.id }));
   return inTransaction(db, (tx) => enqueueJobs(tx, jobs));

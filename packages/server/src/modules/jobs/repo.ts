@@ -1,15 +1,13 @@
-import { PREPARED_END } from '../../db/prepared.js';
-import { sql, type QueryCreator, type Selectable } from 'kysely';
+import { PREPARED, PREPARED_END } from '../../db/prepared.js';
+import { sql, type Selectable } from 'kysely';
 import { rowFromJson } from '../../db/json-rows.js';
 import type { Executor } from '../../db/transaction.js';
-import type { Database, JobState, JobsTable } from '../../db/schema.js';
+import type { JobState, JobsTable } from '../../db/schema.js';
 
 export type JobRow = Selectable<JobsTable>;
 
 /** States in which a job still has work ahead: at most one such job per name and key. */
 const LIVE: JobState[] = ['pending', 'running', 'failed'];
-/** States in which a job waits for its `run_at`. */
-const WAITING: JobState[] = ['pending', 'failed'];
 
 export interface NewJobRow {
   name: string;
@@ -57,34 +55,26 @@ export interface Claim {
   lockedUntil: Date;
 }
 
-/** The claim's UPDATE, on `db` or inside a WITH. */
-function claimQuery(db: QueryCreator<Database>, claim: Claim) {
-  return db
-    .updateTable('jobs')
-    .set((eb) => ({
-      state: 'running',
-      attempts: eb('attempts', '+', 1),
-      locked_by: claim.lockedBy,
-      locked_until: claim.lockedUntil,
-    }))
-    .where('id', 'in', (eb) =>
-      eb
-        .selectFrom('jobs')
-        .select('id')
-        .where('name', 'in', claim.names)
-        .where((w) =>
-          w.or([
-            w.and([w('state', 'in', WAITING), w.or([w('run_at', 'is', null), w('run_at', '<=', claim.now)])]),
-            w.and([w('state', '=', 'running'), w('locked_until', '<=', claim.now)]),
-          ]),
-        )
-        .orderBy(sql`run_at nulls first`)
-        .orderBy('id')
-        .limit(claim.limit)
-        .forUpdate()
-        .skipLocked(),
-    )
-    .returningAll();
+/**
+ * The claim's CTEs, ending with `claimed` (the jobs taken, whole rows): the first `limit`
+ * by (run_at nulls first, id) of the jobs due at once, those due by now, and running ones
+ * whose lease ran out, each branch read in that order along its own index
+ * (jobs_claim_order, jobs_leased) and stopped at `limit`, never sorting the queue.
+ * SKIP LOCKED lets runners claim side by side, never the same job.
+ */
+function claimCtes(claim: Claim) {
+  const names = sql`name = ANY(${claim.names}::text[])`;
+  const order = sql`ORDER BY run_at NULLS FIRST, id LIMIT ${claim.limit}`;
+  return sql`claim_now AS (
+      SELECT id, run_at FROM jobs WHERE state IN ('pending', 'failed') AND run_at IS NULL AND ${names} ${order} FOR UPDATE SKIP LOCKED),
+    claim_due AS (
+      SELECT id, run_at FROM jobs WHERE state IN ('pending', 'failed') AND run_at <= ${claim.now} AND ${names} ${order} FOR UPDATE SKIP LOCKED),
+    claim_leased AS (
+      SELECT id, run_at FROM jobs WHERE state = 'running' AND locked_until <= ${claim.now} AND ${names} ${order} FOR UPDATE SKIP LOCKED),
+    claimed AS (
+      UPDATE jobs SET state = 'running', attempts = attempts + 1, locked_by = ${claim.lockedBy}, locked_until = ${claim.lockedUntil}
+       WHERE id IN (SELECT id FROM (SELECT * FROM claim_now UNION ALL SELECT * FROM claim_due UNION ALL SELECT * FROM claim_leased) c ${order})
+       RETURNING jobs.*)`;
 }
 
 /**
@@ -93,7 +83,8 @@ function claimQuery(db: QueryCreator<Database>, claim: Claim) {
  */
 export async function claimDueJobs(db: Executor, claim: Claim): Promise<JobRow[]> {
   if (claim.names.length === 0) return [];
-  return claimQuery(db, claim).modifyEnd(PREPARED_END).execute();
+  const { rows } = await sql<JobRow>`${PREPARED}WITH ${claimCtes(claim)} SELECT * FROM claimed`.execute(db);
+  return rows;
 }
 
 /** A job whose attempt succeeded, to be recorded as settleJob records it. */
@@ -105,25 +96,20 @@ export interface Succeeded {
 
 const JOB_TIMESTAMPS = ['run_at', 'locked_until', 'created_at', 'finished_at'] as const;
 
-/** The UPDATE that records succeeded attempts (fenced as settleJob), on `db` or inside a WITH. */
-function settleSucceededQuery(db: QueryCreator<Database>, done: Succeeded[]) {
-  return db
-    .updateTable('jobs')
-    .from(
-      sql<{ id: number; attempts: number; at: Date }>`(SELECT * FROM unnest(${done.map((d) => d.id)}::bigint[], ${done.map((d) => d.attempts)}::int[], ${done.map((d) => d.at)}::timestamptz[]) AS u(id, attempts, at))`.as('d'),
-    )
-    .set({ state: 'succeeded', locked_by: null, locked_until: null, finished_at: sql`d.at` })
-    .whereRef('jobs.id', '=', sql.ref('d.id'))
-    .whereRef('jobs.attempts', '=', sql.ref('d.attempts'))
-    .where('jobs.state', '=', 'running')
-    .returning('jobs.id');
+/** The CTE `settled`: the succeeded attempts recorded (fenced as settleJob), their ids returned. */
+function settledCte(done: Succeeded[]) {
+  return sql`settled AS (
+      UPDATE jobs SET state = 'succeeded', locked_by = NULL, locked_until = NULL, finished_at = d.at
+        FROM unnest(${done.map((d) => d.id)}::bigint[], ${done.map((d) => d.attempts)}::int[], ${done.map((d) => d.at)}::timestamptz[]) AS d(id, attempts, at)
+       WHERE jobs.id = d.id AND jobs.attempts = d.attempts AND jobs.state = 'running'
+       RETURNING jobs.id)`;
 }
 
 /** Records succeeded attempts in one statement; returns the ids recorded (the others were taken over: their lease ran out). */
 export async function settleSucceededJobs(db: Executor, done: Succeeded[]): Promise<number[]> {
   if (done.length === 0) return [];
-  const rows = await settleSucceededQuery(db, done).modifyEnd(PREPARED_END).execute();
-  return rows.map((row) => row.id);
+  const { rows } = await sql<{ id: number }>`${PREPARED}WITH ${settledCte(done)} SELECT id FROM settled`.execute(db);
+  return rows.map((row) => Number(row.id));
 }
 
 /**
@@ -133,16 +119,11 @@ export async function settleSucceededJobs(db: Executor, done: Succeeded[]): Prom
  */
 export async function settleAndClaimJobs(db: Executor, done: Succeeded[], claim: Claim): Promise<{ settled: number[]; claimed: JobRow[] }> {
   if (done.length === 0) return { settled: [], claimed: await claimDueJobs(db, claim) };
-  const row = await db
-    .with('settled', (qc) => settleSucceededQuery(qc, done))
-    // The claim reads only the jobs table: the first WITH's name is of no use to it.
-    .with('claimed', (qc) => claimQuery(qc as unknown as QueryCreator<Database>, { ...claim, names: claim.names.length > 0 ? claim.names : [''] }))
-    .selectNoFrom([
-      sql<number[]>`(SELECT coalesce(array_agg(id), '{}') FROM settled)`.as('settled'),
-      sql<Record<string, unknown>[]>`(SELECT coalesce(jsonb_agg(to_jsonb(c)), '[]'::jsonb) FROM claimed c)`.as('claimed'),
-    ])
-    .modifyEnd(PREPARED_END)
-    .executeTakeFirstOrThrow();
+  const { rows } = await sql<{ settled: number[]; claimed: Record<string, unknown>[] }>`${PREPARED}WITH ${settledCte(done)},
+    ${claimCtes(claim)}
+    SELECT (SELECT coalesce(array_agg(id), '{}') FROM settled) AS settled,
+           (SELECT coalesce(jsonb_agg(to_jsonb(c)), '[]'::jsonb) FROM claimed c) AS claimed`.execute(db);
+  const row = rows[0]!;
   return { settled: row.settled.map(Number), claimed: row.claimed.map((job) => rowFromJson<JobRow>(job, JOB_TIMESTAMPS)!) };
 }
 

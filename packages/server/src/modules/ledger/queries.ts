@@ -13,6 +13,7 @@ export {
   insertOrder,
   insertOrderEvent,
   insertOrderEvents,
+  insertOrderRecords,
   insertTransaction,
   listOrderEvents,
   lockInvoice,
@@ -30,4 +31,5 @@ export {
   type OrderEventRow,
   type OrderFilters,
   type OrderRow,
+  type OrderRecords,
 } from './repo.js';

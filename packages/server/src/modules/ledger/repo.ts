@@ -296,6 +296,28 @@ export async function insertOrder(db: Executor, row: Insertable<OrdersTable>): P
   return db.insertInto('orders').values(row).returningAll().modifyEnd(PREPARED_END).executeTakeFirstOrThrow();
 }
 
+/** A paid order's rows: the order, its invoice, its CHARGE transaction (when money moved) and its timeline. */
+export interface OrderRecords {
+  order: Insertable<OrdersTable>;
+  invoice: Insertable<InvoicesTable>;
+  charge: Insertable<TransactionsTable> | null;
+  timeline: Insertable<OrderEventsTable>[];
+}
+
+/**
+ * A paid order's rows in one statement (four otherwise): the invoice, the charge and the
+ * timeline are inserted by the INSERT of the order's WITH. Their foreign keys to the order
+ * are checked at the end of the statement, once it is there.
+ */
+export async function insertOrderRecords(db: Executor, records: OrderRecords): Promise<OrderRow> {
+  const base = db
+    .with('recorded_invoice', (qc) => qc.insertInto('invoices').values(records.invoice))
+    .with('recorded_timeline', (qc) => qc.insertInto('order_events').values(records.timeline));
+  const charge = records.charge;
+  const query = charge ? (base.with('recorded_charge', (qc) => qc.insertInto('transactions').values(charge)) as unknown as typeof base) : base;
+  return query.insertInto('orders').values(records.order).returningAll().modifyEnd(PREPARED_END).executeTakeFirstOrThrow();
+}
+
 export async function insertInvoice(db: Executor, row: Insertable<InvoicesTable>): Promise<void> {
   await db.insertInto('invoices').values(row).modifyEnd(PREPARED_END).execute();
 }

@@ -181,9 +181,9 @@ export class BillingEngine {
     return expirePendingChange(this.options.db, environmentId, subscriptionId, at);
   }
 
-  /** Subscriptions of customers in real time with something due now. */
-  dueNow(limit: number): Promise<{ id: string; environment_id: string }[]> {
-    return repo.dueSubscriptions(this.options.db, this.options.clock.now(), limit);
+  /** Subscriptions of customers in real time with something due now; `unqueuedAs`: without a live job of that name keyed by their id. */
+  dueNow(limit: number, unqueuedAs: string | null = null): Promise<{ id: string; environment_id: string }[]> {
+    return repo.dueSubscriptions(this.options.db, this.options.clock.now(), limit, unqueuedAs);
   }
 
   /** A cancellation scheduled for `at` (period end, or a date) takes effect. */

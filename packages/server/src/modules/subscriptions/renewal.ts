@@ -6,11 +6,11 @@
  */
 import type { RawBuilder } from 'kysely';
 import type { Db } from '../../db/connect.js';
-import { inTransaction, type Tx } from '../../db/transaction.js';
+import { inTransaction, type Executor, type Tx } from '../../db/transaction.js';
 import { ApiError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { PaymentStep } from '../../flows/payment.js';
-import { purchaseTwoPhase } from '../../flows/pipeline.js';
+import { purchaseTwoPhase, type IdempotencyClaim, type QuickQuote } from '../../flows/pipeline.js';
 import { lockCustomerOfSubscription, resolveRenewal, type CustomerRow, type PaymentMethodRow, type PurchaseDiscount } from '../../flows/purchase.js';
 import { discountForRenewal, quoteDiscountOf } from '../discounts/queries.js';
 import { recordPaidOrder, type PaidOrderInput } from '../../flows/record.js';
@@ -24,6 +24,7 @@ import { recordEvent, type EventInput } from '../events/writer.js';
 import { endSubscription, subscriptionEventInput, type EnvironmentScope } from './lifecycle.js';
 import { subscriptionEventObjectOf } from './view.js';
 import * as repo from './repo.js';
+import { lockSubscriptionForRenewal, renewalQuoteReads, type RenewalReads } from './repo/renewal-reads.js';
 
 export interface RenewalItem {
   kind: 'renew' | 'trial_end';
@@ -48,9 +49,16 @@ export interface RenewalResult extends Record<string, unknown> {
 
 const LIVE = ['active', 'trialing', 'past_due'];
 
+/** Whether the subscription, as read, is still due for the item. */
+function isDue(row: repo.SubscriptionRow, item: RenewalItem): boolean {
+  const dueAt = item.kind === 'renew' ? row.current_period_end : row.trial_end;
+  const trialing = row.status === 'trialing';
+  return LIVE.includes(row.status) && dueAt?.getTime() === item.at.getTime() && trialing === (item.kind === 'trial_end');
+}
+
 /**
  * The subscription locked, with its customer (locked first) and what the renewal reads
- * (repo.lockSubscriptionForRenewal), when the item is still what it is due for; else null.
+ * (lockSubscriptionForRenewal), when the item is still what it is due for; else null.
  * Two queries.
  */
 async function lockDue(tx: Tx, deps: EngineDeps, scope: EnvironmentScope, subscriptionId: string, item: RenewalItem) {
@@ -58,13 +66,39 @@ async function lockDue(tx: Tx, deps: EngineDeps, scope: EnvironmentScope, subscr
   if (!customer) return null;
   // The announcement rides on the lock's statement: it is sent if this transaction commits, as each renewal that commits must.
   const notice = deps.notice?.(scope.environmentId, customer.customer_id) ?? null;
-  const reads = (await repo.lockSubscriptionForRenewal(tx, scope, subscriptionId, notice))!;
+  const reads = (await lockSubscriptionForRenewal(tx, scope, subscriptionId, notice))!;
   if (!notice) await deps.announce(tx, scope.environmentId, customer.customer_id);
-  const { row } = reads;
-  const dueAt = item.kind === 'renew' ? row.current_period_end : row.trial_end;
-  const trialing = row.status === 'trialing';
-  const due = LIVE.includes(row.status) && dueAt?.getTime() === item.at.getTime() && trialing === (item.kind === 'trial_end');
-  return due ? { ...reads, customer } : null;
+  return isDue(reads.row, item) ? { ...reads, customer } : null;
+}
+
+/** What the provider is told a renewal's payment is for. */
+function paymentDescription(purchase: { version: { name: string } }, row: repo.SubscriptionRow): string {
+  return `${purchase.version.name} (${row.charge_period})`;
+}
+
+/**
+ * Phase (a) of a renewal in one unlocked read (flows/pipeline.ts, `quote`): the intent
+ * of the renewal's claim if there is one, else the payment a paid renewal takes, with the
+ * customer's usable saved method. Anything else (not due, a carried discount, which phase
+ * (a) takes a cycle of, no usable method, nothing to pay, an archived customer) is left
+ * to phase (a) in its transaction, as before.
+ */
+async function quoteRenewal(db: Executor, scope: EnvironmentScope, subscriptionId: string, item: RenewalItem, claim: IdempotencyClaim): Promise<QuickQuote> {
+  const reads = await renewalQuoteReads(db, scope, subscriptionId, claim);
+  const asBefore = { earlier: reads?.intent, payment: null };
+  if (!reads || reads.intent || reads.customer.archived_at || reads.hasDiscount || !reads.usableMethod || !isDue(reads.row, item)) return asBefore;
+  const { purchase, charged } = await renewalTerms(db, reads.row, reads.customer, item, reads, null);
+  if (charged.totalMinor === 0) return asBefore;
+  return {
+    earlier: undefined,
+    payment: {
+      method: reads.usableMethod,
+      amountMinor: charged.totalMinor,
+      currency: charged.currency,
+      description: paymentDescription(purchase, reads.row),
+      planVersionId: purchase.version.id,
+    },
+  };
 }
 
 /**
@@ -87,12 +121,12 @@ export async function renewalMethod(
  * renewal, shared with its preview (the upcoming invoice).
  */
 export async function renewalTerms(
-  tx: Tx,
+  tx: Executor,
   row: repo.SubscriptionRow,
   customer: CustomerRow,
   item: RenewalItem,
   /** The usage of the current period and the catalog rows, when the caller has read them with the row. */
-  reads?: Pick<repo.RenewalReads, 'usage' | 'catalog'>,
+  reads?: Pick<RenewalReads, 'usage' | 'catalog'>,
   /** A discount the subscription carries to this renewal (discounts module). */
   discount?: PurchaseDiscount | null,
 ) {
@@ -152,7 +186,7 @@ async function renewWith(
     const discount = carried ? quoteDiscountOf(carried) : null;
     const { anchor, period, purchase, charged, fromCredit } = await renewalTerms(tx, row, customer, item, locked, discount);
     const method = await renewalMethod(tx, row, customer, locked.usableMethod);
-    const payment = await pay(tx, step, method, charged, `${purchase.version.name} (${row.charge_period})`, purchase.version.id);
+    const payment = await pay(tx, step, method, charged, paymentDescription(purchase, row), purchase.version.id);
 
     if (!payment.paid && item.kind === 'trial_end' && !method) {
       // A trial without a way to pay ends with the trial (decision 0029): nothing was owed yet.
@@ -225,11 +259,13 @@ export function renewSubscription(
   item: RenewalItem,
   renewed?: (state: RenewedState) => void,
 ) {
+  const idempotency = { scope: `renewal:${scope.environmentId}`, key: `${subscriptionId}:${item.at.toISOString()}`, intentOnly: true };
   return purchaseTwoPhase<RenewalResult>(deps.db, clock, {
     kind: 'renewal',
     request: { scope, body: { subscriptionId, kind: item.kind, at: item.at.toISOString() } },
-    idempotency: { scope: `renewal:${scope.environmentId}`, key: `${subscriptionId}:${item.at.toISOString()}`, intentOnly: true },
+    idempotency,
     status: 200,
+    quote: () => quoteRenewal(deps.db, scope, subscriptionId, item, idempotency),
     run: (step) => renewWith(deps, clock, scope, subscriptionId, item, step, renewed),
   });
 }

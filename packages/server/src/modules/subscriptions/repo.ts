@@ -1,9 +1,7 @@
 import { PREPARED_END } from '../../db/prepared.js';
-import { sql, type Insertable, type RawBuilder, type Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Executor } from '../../db/transaction.js';
-import type { PaymentMethodsTable, SubscriptionsTable } from '../../db/schema.js';
-import { rowFromJson, TIMESTAMP_COLUMNS } from '../../db/json-rows.js';
-import { subscribedRowsFromJson, type SubscribedRows } from '../catalog/queries.js';
+import type { SubscriptionsTable } from '../../db/schema.js';
 import { isUuid } from '../../db/search.js';
 
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
@@ -155,10 +153,27 @@ const LIVE_STATUSES = ['active', 'trialing', 'past_due'] as const;
 /**
  * Subscriptions of real-time customers (no test clock) with something due by `at`: a
  * period end, a trial end, a scheduled end, or an attempt to collect an unpaid invoice.
- * Each condition reads its own partial index.
+ * Each condition reads its own partial index. `unqueuedAs`: only those without a live job
+ * of that name keyed by the subscription's id (one already queued will run it).
  */
-export async function dueSubscriptions(db: Executor, at: Date, limit: number): Promise<{ id: string; environment_id: string }[]> {
-  const live = db.selectFrom('subscriptions as s').innerJoin('customers as c', 'c.id', 's.customer_id').where('c.test_clock_id', 'is', null);
+export async function dueSubscriptions(db: Executor, at: Date, limit: number, unqueuedAs: string | null = null): Promise<{ id: string; environment_id: string }[]> {
+  const live = db
+    .selectFrom('subscriptions as s')
+    .innerJoin('customers as c', 'c.id', 's.customer_id')
+    .where('c.test_clock_id', 'is', null)
+    .$if(unqueuedAs !== null, (query) =>
+      query.where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('jobs as j')
+              .select('j.id')
+              .where('j.name', '=', unqueuedAs!)
+              .where(sql<string>`j.unique_key`, '=', sql<string>`s.id::text`)
+              .where('j.state', 'in', ['pending', 'running', 'failed']),
+          ),
+        ),
+      ),
+    );
   const [renewals, trials, ends, attempts] = await Promise.all([
     live.select(['s.id', 's.environment_id']).where('s.status', 'in', ['active', 'past_due']).where('s.current_period_end', '<=', at).orderBy('s.current_period_end').limit(limit).execute(),
     live.select(['s.id', 's.environment_id']).where('s.status', '=', 'trialing').where('s.trial_end', '<=', at).orderBy('s.trial_end').limit(limit).execute(),
@@ -213,7 +228,7 @@ export async function findSubscriptionById(db: Executor, id: string): Promise<Su
 }
 
 /** A subscription's renewal invoices still to be paid, as `unpaidInvoicesOf` reads them. */
-const UNPAID_INVOICE = ['OPEN', 'PAYMENT_FAILED'] as const;
+export const UNPAID_INVOICE = ['OPEN', 'PAYMENT_FAILED'] as const;
 
 /** A subscription as the billing engine looks at it, in one query: the row, its customer's identifier, and whether an invoice of it is unpaid. */
 export interface BillingState {
@@ -242,76 +257,4 @@ export async function billingStateOf(db: Executor, id: string): Promise<BillingS
   if (!found) return undefined;
   const { billing_customer_identifier: customerId, billing_has_unpaid_invoice: hasUnpaid, ...row } = found;
   return { row, customerId, hasUnpaidInvoice: Boolean(hasUnpaid) };
-}
-
-/** What a renewal reads once its subscription is locked. */
-export interface RenewalReads {
-  row: SubscriptionRow;
-  hasUnpaidInvoice: boolean;
-  /** Usage counters of the current period (the one that ends), by feature id. */
-  usage: Record<string, number>;
-  /** The subscription's product, plan, version and price; undefined when one is missing. */
-  catalog: SubscribedRows | undefined;
-  /** The customer's saved method a charge takes first (as `findUsableMethod` picks it), if any. */
-  usableMethod: Selectable<PaymentMethodsTable> | undefined;
-  organizationName: string | null;
-  /** A discount with cycles left rides with the subscription (the discounts module takes one per renewal). */
-  hasDiscount: boolean;
-}
-
-type RenewalJson = Record<'renewal_product' | 'renewal_plan' | 'renewal_version' | 'renewal_price' | 'renewal_method', Record<string, unknown> | null>;
-
-/**
- * The subscription locked, with everything its renewal reads, in one statement (six
- * otherwise). Call it with the customer locked: every change to the subscription, its
- * invoices and the customer's methods is made under that lock, so nothing waits here and
- * the reads, from this statement's snapshot, see what the lock protects.
- */
-export async function lockSubscriptionForRenewal(
-  db: Executor,
-  scope: { environmentId: string; organizationId: string },
-  id: string,
-  /** An expression the statement evaluates too (the entitlement change's pg_notify), or null. */
-  notice: RawBuilder<unknown> | null = null,
-): Promise<RenewalReads | undefined> {
-  if (!isUuid(id)) return undefined;
-  const found = await db
-    .selectFrom('subscriptions as s')
-    .selectAll('s')
-    .select((eb) => [
-      eb
-        .exists(eb.selectFrom('invoices as i').select('i.id').whereRef('i.subscription_id', '=', 's.id').where('i.status', 'in', [...UNPAID_INVOICE]))
-        .as('renewal_has_unpaid_invoice'),
-      sql<boolean>`EXISTS (SELECT 1 FROM subscription_discounts sd
-        WHERE sd.subscription_id = s.id AND (sd.cycles_remaining IS NULL OR sd.cycles_remaining > 0))`.as('renewal_has_discount'),
-      sql<Record<string, number>>`(SELECT coalesce(jsonb_object_agg(u.feature_id, u.value), '{}'::jsonb) FROM usage_counters u
-        WHERE u.subscription_id = s.id AND u.period_start = s.current_period_start)`.as('renewal_usage'),
-      sql<Record<string, unknown> | null>`(SELECT to_jsonb(p) FROM products p WHERE p.id = s.product_id AND p.environment_id = s.environment_id)`.as('renewal_product'),
-      sql<Record<string, unknown> | null>`(SELECT to_jsonb(pl) FROM plans pl WHERE pl.id = s.plan_id)`.as('renewal_plan'),
-      sql<Record<string, unknown> | null>`(SELECT to_jsonb(v) FROM plan_versions v WHERE v.id = s.plan_version_id)`.as('renewal_version'),
-      sql<Record<string, unknown> | null>`(SELECT to_jsonb(pr) FROM plan_prices pr WHERE pr.id = s.price_id)`.as('renewal_price'),
-      sql<Record<string, unknown> | null>`(SELECT to_jsonb(m) FROM payment_methods m
-        WHERE m.environment_id = s.environment_id AND m.customer_id = s.customer_id AND m.status = 'succeeded' AND m.deleted_at IS NULL
-        ORDER BY m.is_default DESC, m.id DESC LIMIT 1)`.as('renewal_method'),
-      sql<string | null>`(SELECT o.name FROM organizations o WHERE o.id = ${scope.organizationId})`.as('renewal_organization_name'),
-    ])
-    .$if(notice !== null, (query) => query.select(notice!.as('renewal_notice')))
-    .where('s.environment_id', '=', scope.environmentId)
-    .where('s.id', '=', id)
-    .forUpdate()
-    .modifyEnd(PREPARED_END)
-    .executeTakeFirst();
-  if (!found) return undefined;
-  delete (found as { renewal_notice?: unknown }).renewal_notice;
-  const { renewal_has_unpaid_invoice: hasUnpaid, renewal_has_discount: hasDiscount, renewal_usage: usage, renewal_organization_name: organizationName, ...rest } = found;
-  const { renewal_product, renewal_plan, renewal_version, renewal_price, renewal_method, ...row } = rest as typeof rest & RenewalJson;
-  return {
-    row: row as SubscriptionRow,
-    hasUnpaidInvoice: Boolean(hasUnpaid),
-    usage,
-    catalog: subscribedRowsFromJson({ product: renewal_product, plan: renewal_plan, version: renewal_version, price: renewal_price }),
-    usableMethod: rowFromJson(renewal_method, TIMESTAMP_COLUMNS.payment_methods),
-    organizationName,
-    hasDiscount: Boolean(hasDiscount),
-  };
 }
