@@ -14,3 +14,4 @@ export * from './webhooks.js';
 export * from './discounts.js';
 export * from './promotions.js';
 export * from './checkout.js';
+export * from './providers.js';

@@ -40,6 +40,9 @@ import { opsModule } from './modules/ops/module.js';
 import { ordersModule } from './modules/orders/module.js';
 import { partnerModule } from './modules/partner/module.js';
 import { paymentsModule } from './modules/payments/module.js';
+import type { SettleIntent } from './modules/payments/stripe/webhook.js';
+import { configureProviders } from './modules/payments/providers.js';
+import { intentSettler } from './jobs/recover-payments.js';
 import { refundsModule } from './modules/refunds/module.js';
 import { subscriptionsModule } from './modules/subscriptions/module.js';
 import { BillingEngine } from './modules/subscriptions/billing-engine.js';
@@ -96,6 +99,8 @@ interface AppContext extends ModuleContext {
   ping: () => Promise<void>;
   registry: Registry;
   invoiceCollector: InvoiceCollector;
+  /** Settles a payment intent whose outcome a provider's webhook reported (jobs/recover-payments.ts). */
+  settleIntent: SettleIntent;
 }
 
 /** Every module is wired the same way: its factory takes the app and the context, and registers its routes. */
@@ -249,7 +254,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ping: database.ping,
     registry,
     invoiceCollector: (scope, invoiceId) => billing.collectNow(scope, invoiceId),
+    settleIntent: intentSettler(database.db, clock, config.pendingUpdateTtlMs, config.billing.dunningDays),
   };
+  // Every role moves money (the worker's recovery task too): sealing and Stripe's address are set for all.
+  configureProviders(database.db, { secret: config.secret, stripeApiUrl: config.stripeApiUrl });
   const modules = [opsModule, ...(servesCoreApi(role) ? CORE_MODULES : []), ...(servesEdgeApi(role) ? EDGE_MODULES : [])];
   for (const register of modules) register(app, context);
 

@@ -63,6 +63,11 @@ export interface Config {
   /** Master secret for signed URLs; null: one is generated and kept in the database. */
   secret: string | null;
   media: MediaConfig;
+  /**
+   * BILLOW_STRIPE_API_URL: where Stripe's API is reached; null: Stripe's own host. Only for
+   * tests and stand-ins (http://127.0.0.1:PORT); a seller never sets it.
+   */
+  stripeApiUrl: URL | null;
 }
 
 /** Webhook delivery (decision 0031). */
@@ -152,6 +157,15 @@ function parseSecret(raw: string | undefined): string | null {
     throw new ConfigError(`BILLOW_SECRET must be at least ${MIN_SECRET_LENGTH} characters (for example \`openssl rand -hex 32\`)`);
   }
   return raw;
+}
+
+function parseStripeApiUrl(raw: string | undefined): URL | null {
+  if (!raw) return null;
+  const url = URL.canParse(raw) ? new URL(raw) : null;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new ConfigError(`BILLOW_STRIPE_API_URL must be an http(s) URL, got "${raw}"`);
+  }
+  return url;
 }
 
 function parseMedia(env: NodeJS.ProcessEnv, dataDir: string): MediaConfig {
@@ -265,5 +279,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooks: parseWebhooks(env),
     secret: parseSecret(env.BILLOW_SECRET),
     media: parseMedia(env, dataDir),
+    stripeApiUrl: parseStripeApiUrl(env.BILLOW_STRIPE_API_URL),
   };
 }

@@ -28,7 +28,7 @@ import { recordEvent } from '../events/writer.js';
 import { instanceSecret } from '../instance-secrets/secret.js';
 import { intentOfIdempotencyKey, type IntentRow } from '../intents/queries.js';
 import { checkCard, saveCheckoutCard } from '../payments/methods.service.js';
-import { paymentProviderFor } from '../payments/providers.js';
+import { providerConfigured } from '../payments/providers.js';
 import { SubscriptionService } from '../subscriptions/service.js';
 import { discountOfSession, redeemSessionDiscount, resolveCheckoutDiscount } from './discount.js';
 import { formProblem, FormProblem, sessionSettledMeanwhile } from './errors.js';
@@ -122,7 +122,7 @@ export class CheckoutCompletion {
       selection,
       csrf: await this.csrfToken(session.id),
       sandbox: session.environment === 'sandbox',
-      providerReady: paymentProviderFor(session.environment) !== null,
+      providerReady: await providerConfigured(this.db, { environmentId: session.environment_id, environment: session.environment }),
       email,
       name: sent.name ?? session.name ?? '',
       formProblem: problem,
@@ -195,11 +195,11 @@ export class CheckoutCompletion {
     return { kind: 'page', status: 200, state: await this.state(updated, sent, ipAddress, null) };
   }
 
-  private checkedForm(session: repo.SessionRow, sent: Sent, selection: Selection) {
+  private async checkedForm(session: repo.SessionRow, sent: Sent, selection: Selection) {
     const email = session.lock_email ? null : (sent.email ?? '').trim();
     if (email !== null && !isEmail(email)) throw formProblem('email', 'Enter a valid email address, such as you@example.com.');
     if (!selection.country) throw formProblem('country', 'Choose your billing country.');
-    if (!paymentProviderFor(session.environment)) {
+    if (!(await providerConfigured(this.db, { environmentId: session.environment_id, environment: session.environment }))) {
       throw formProblem(null, 'No payment provider is configured for this environment; payments cannot be taken here yet.');
     }
     const expiry = parseExpiry(sent.expiry);
@@ -215,7 +215,7 @@ export class CheckoutCompletion {
 
   private async pay(session: repo.SessionRow, sent: Sent, ipAddress: string | null): Promise<PageAnswer> {
     const selection = selectionOf(session, sent, ipCountryOf(session.ip_address ?? ipAddress));
-    const form = this.checkedForm(session, sent, selection);
+    const form = await this.checkedForm(session, sent, selection);
     const prepared = await this.prepare(session.id, selection, form);
     if (prepared.status === 'success') return { kind: 'redirect', location: successRedirect(prepared.success_url, prepared.id) };
     try {
@@ -230,7 +230,7 @@ export class CheckoutCompletion {
   }
 
   /** Step 1: the customer, the card and the attempt, in one transaction. A form sent again while processing changes nothing. */
-  private async prepare(id: string, selection: Selection, form: ReturnType<CheckoutCompletion['checkedForm']>): Promise<repo.SessionRow> {
+  private async prepare(id: string, selection: Selection, form: Awaited<ReturnType<CheckoutCompletion['checkedForm']>>): Promise<repo.SessionRow> {
     return inTransaction(this.db, async (tx) => {
       const session = (await repo.findSession(tx, id, { forUpdate: true }))!;
       if (session.status !== 'open') return session;

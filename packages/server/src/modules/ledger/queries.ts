@@ -21,6 +21,7 @@ export {
   updateOrder,
   type InvoiceRow,
   listOrders,
+  orderOfCharge,
   organizationName,
   paymentMethodsByIds,
   setCustomerCurrency,

@@ -14,11 +14,16 @@ import {
   invalidCardField,
   invalidCardNumber,
   methodNotUsable,
+  notAStripeMethod,
   paymentMethodNotFound,
+  paymentProviderRequired,
   sandboxOnly,
   unknownCustomer,
 } from './errors.js';
 import * as repo from './repo.js';
+import type { AttachingPaymentProvider, CardDetails } from './provider.js';
+import { paymentProviderOf } from './providers.js';
+import { stripeCustomerOf } from './stripe/repo.js';
 import { SANDBOX_CARDS } from './sandbox-provider.js';
 
 export type { PaymentMethodOwner, PaymentMethodRow } from './repo.js';
@@ -191,19 +196,46 @@ export class PaymentMethodService {
   async attach(scope: PaymentScope, input: PaymentMethodCreate): Promise<PaymentMethod> {
     if (scope.environment !== 'sandbox') throw sandboxOnly();
     const card = checkCard(input, this.clock.now());
+    const details = cardDetails(card.digits, { expMonth: card.expMonth, expYear: card.expYear });
+    return this.save(scope, input.customerId, details, sandboxCardRef(card.digits));
+  }
+
+  /**
+   * Saves a card the customer entered in Stripe's own element (a PaymentMethod `pm_…` of
+   * the seller's Stripe account): attached to the customer's Stripe customer first,
+   * outside any transaction, then recorded. Billow never sees the card's number.
+   */
+  async attachStripe(scope: PaymentScope, input: { customerId: string; stripePaymentMethod: string }): Promise<PaymentMethod> {
+    if (!/^pm_[A-Za-z0-9_]{1,200}$/.test(input.stripePaymentMethod)) throw notAStripeMethod('give the id of a Stripe PaymentMethod (pm_…)');
+    const customer = await findCustomer(this.db, scope.environmentId, input.customerId);
+    if (!customer) throw unknownCustomer(input.customerId);
+    if (customer.archived_at) throw archivedCustomer(input.customerId);
+    const provider = await paymentProviderOf(this.db, scope);
+    if (!provider || !('attach' in provider)) throw paymentProviderRequired();
+    const attached = await (provider as AttachingPaymentProvider).attach({
+      paymentMethod: input.stripePaymentMethod,
+      customerId: customer.id,
+      providerCustomer: await stripeCustomerOf(this.db, scope.environmentId, customer.id),
+      email: customer.email,
+      name: customer.name,
+    });
+    return this.save(scope, input.customerId, attached.card, attached.methodRef);
+  }
+
+  /** Records a card the provider holds for the customer; the customer's first method becomes its default. */
+  private save(scope: PaymentScope, customerId: string, details: CardDetails, providerRef: string): Promise<PaymentMethod> {
     return inTransaction(this.db, async (tx) => {
-      const customer = await findCustomer(tx, scope.environmentId, input.customerId, { forUpdate: true });
-      if (!customer) throw unknownCustomer(input.customerId);
-      if (customer.archived_at) throw archivedCustomer(input.customerId);
+      const customer = await findCustomer(tx, scope.environmentId, customerId, { forUpdate: true });
+      if (!customer) throw unknownCustomer(customerId);
+      if (customer.archived_at) throw archivedCustomer(customerId);
       const at = this.clock.now();
       const hasDefault = (await repo.findDefaultMethod(tx, scope.environmentId, customer.id)) !== undefined;
-      const details = cardDetails(card.digits, { expMonth: card.expMonth, expYear: card.expYear });
       const row = await repo.insertPaymentMethod(tx, {
         environmentId: scope.environmentId,
         customerId: customer.id,
         methodType: 'card',
         ...details,
-        providerRef: sandboxCardRef(card.digits),
+        providerRef,
         status: 'succeeded',
         isDefault: !hasDefault,
         at,
