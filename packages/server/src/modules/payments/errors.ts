@@ -56,3 +56,6 @@ export const stripeWebhookEndpointNotFound = (): ApiError =>
 
 export const invalidStripeSignature = (detail: string): ApiError =>
   new ApiError(400, 'invalid_signature', `The Stripe-Signature header does not verify: ${detail}`);
+
+/** A provider setting the operator gave on the command line that cannot be stored (one line, for the CLI). */
+export class ProviderAdminError extends Error {}

@@ -69,3 +69,7 @@ export async function providerEventSeen(db: Executor, environmentId: string, eve
     .executeTakeFirst();
   return row !== undefined;
 }
+
+export async function environmentOfOrganization(db: Executor, organizationId: string, kind: 'sandbox' | 'production') {
+  return db.selectFrom('environments').select(['id', 'organization_id']).where('organization_id', '=', organizationId).where('kind', '=', kind).executeTakeFirst();
+}
