@@ -235,6 +235,7 @@ provider
   .addOption(new Option('--env <environment>', 'sandbox or production').argParser(environmentArg).makeOptionMandatory())
   .option('--stripe-secret-key <key>', 'secret key (sk_live_…, sk_test_…) or restricted key (rk_…); default: $STRIPE_SECRET_KEY')
   .option('--stripe-webhook-secret <secret>', "signing secret (whsec_…) of the Stripe webhook endpoint; default: $STRIPE_WEBHOOK_SECRET")
+  .option('--stripe-publishable-key <key>', "publishable key (pk_…), for Stripe's Payment Element on the hosted checkout page")
   .option('--json', 'print the result as JSON')
   .addHelpText(
     'after',
@@ -245,13 +246,13 @@ machine may see): STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET. Point a Stripe we
 (the command prints it) for the events payment_intent.succeeded, payment_intent.payment_failed,
 payment_intent.processing and charge.dispute.created.`,
   )
-  .action(async (options: { org: string; env: 'sandbox' | 'production'; stripeSecretKey?: string; stripeWebhookSecret?: string; json?: boolean }) => {
+  .action(async (options: { org: string; env: 'sandbox' | 'production'; stripeSecretKey?: string; stripeWebhookSecret?: string; stripePublishableKey?: string; json?: boolean }) => {
     const secretKey = options.stripeSecretKey ?? process.env.STRIPE_SECRET_KEY;
     const webhookSecret = options.stripeWebhookSecret ?? process.env.STRIPE_WEBHOOK_SECRET;
     if (!secretKey) return program.error('error: give --stripe-secret-key (or set STRIPE_SECRET_KEY)');
     if (!webhookSecret) return program.error('error: give --stripe-webhook-secret (or set STRIPE_WEBHOOK_SECRET)');
     const view = await withDatabase((database, { providers, systemClock, loadConfig }) =>
-      providers.setStripe(database.db, systemClock, loadConfig(), { organizationId: options.org, environment: options.env, secretKey, webhookSecret }),
+      providers.setStripe(database.db, systemClock, loadConfig(), { organizationId: options.org, environment: options.env, secretKey, webhookSecret, publishableKey: options.stripePublishableKey ?? null }),
     );
     if (options.json) {
       print(view);

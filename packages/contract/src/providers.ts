@@ -7,6 +7,7 @@ export const PaymentProviderSettings = Type.Object(
     mode: Type.Union([Type.Literal('live'), Type.Literal('test')], { description: 'Whether the secret key is a live-mode or a test-mode key' }),
     secretKeyHint: Type.String({ description: 'The kind and last four characters of the secret key, e.g. "sk_live_…4242"' }),
     webhookSecretHint: Type.String({ description: 'The kind and last four characters of the webhook signing secret' }),
+    publishableKey: Type.Union([Type.String(), Type.Null()], { description: "The publishable key (pk_…) Stripe.js uses on Billow's checkout page; null when not given" }),
     webhookPath: Type.String({ description: "The path of this environment's Stripe webhook endpoint, to give Stripe (after your public URL)" }),
     updatedOn: Type.String({ format: 'date-time' }),
   },
@@ -27,6 +28,13 @@ export const PaymentProviderSet = Type.Object(
       maxLength: 255,
       description: 'The signing secret (whsec_…) of the Stripe webhook endpoint that points at webhookPath',
     }),
+    stripePublishableKey: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 255,
+        description: "The publishable key (pk_…) of the same account and mode, for Stripe's Payment Element on Billow's hosted checkout page",
+      }),
+    ),
   },
   { additionalProperties: false, title: 'PaymentProviderSet' },
 );

@@ -211,6 +211,7 @@ export interface PaymentProvidersTable {
   secret_key_hint: string;
   webhook_secret_sealed: string;
   webhook_secret_hint: string;
+  publishable_key: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

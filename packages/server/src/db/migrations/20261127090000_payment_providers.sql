@@ -9,6 +9,8 @@ CREATE TABLE payment_providers (
   secret_key_hint text NOT NULL,
   webhook_secret_sealed text NOT NULL,
   webhook_secret_hint text NOT NULL,
+  -- Public by design (Stripe.js needs it on the checkout page): kept as is.
+  publishable_key text,
   created_at timestamptz NOT NULL,
   updated_at timestamptz NOT NULL
 );

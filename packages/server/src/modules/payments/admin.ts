@@ -23,14 +23,14 @@ export async function setStripe(
   db: Db,
   clock: Clock,
   config: Config,
-  target: { organizationId: string; environment: Kind; secretKey: string; webhookSecret: string },
+  target: { organizationId: string; environment: Kind; secretKey: string; webhookSecret: string; publishableKey?: string | null },
 ): Promise<ProviderSettingsView> {
   configureProviders(db, { secret: config.secret, stripeApiUrl: config.stripeApiUrl });
   const id = await environmentId(db, target.organizationId, target.environment);
   try {
     return await saveStripeSettings(db, clock, { organizationId: target.organizationId, environmentId: id, environment: target.environment }, target);
   } catch (error) {
-    if (error instanceof ApiError) throw new ProviderAdminError(error.detail.replace(/^stripeSecretKey/, '--stripe-secret-key').replace(/^stripeWebhookSecret/, '--stripe-webhook-secret'));
+    if (error instanceof ApiError) throw new ProviderAdminError(error.detail.replace(/^stripeSecretKey/, '--stripe-secret-key').replace(/^stripeWebhookSecret/, '--stripe-webhook-secret').replace(/^stripePublishableKey/, '--stripe-publishable-key'));
     throw error;
   }
 }

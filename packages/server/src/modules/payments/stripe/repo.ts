@@ -19,6 +19,7 @@ export async function upsertProviderConfig(db: Executor, row: Insertable<Payment
         secret_key_hint: row.secret_key_hint,
         webhook_secret_sealed: row.webhook_secret_sealed,
         webhook_secret_hint: row.webhook_secret_hint,
+        publishable_key: row.publishable_key ?? null,
         updated_at: row.updated_at,
       }),
     )

@@ -54,6 +54,7 @@ export function providerSettingsRoutes(app: App, deps: { db: Db; clock: Clock })
       return saveStripeSettings(deps.db, deps.clock, scope, {
         secretKey: request.body.stripeSecretKey,
         webhookSecret: request.body.stripeWebhookSecret,
+        publishableKey: request.body.stripePublishableKey ?? null,
       });
     },
   );

@@ -8,12 +8,15 @@ import { invalidProviderSetting } from '../errors.js';
 import * as repo from './repo.js';
 
 const SECRET_KEY = /^(sk|rk)_(live|test)_[A-Za-z0-9]{8,247}$/;
+const PUBLISHABLE_KEY = /^pk_(live|test)_[A-Za-z0-9]{8,247}$/;
 const WEBHOOK_SECRET = /^whsec_[A-Za-z0-9+/=_-]{8,250}$/;
 const SEALING_PURPOSE = 'billow/payment-provider-secrets/v1';
 
 export interface StripeSettingsInput {
   secretKey: string;
   webhookSecret: string;
+  /** For Stripe.js on the hosted checkout page (pk_…): public, shown in full. */
+  publishableKey?: string | null;
 }
 
 export interface StripeSecrets extends StripeSettingsInput {
@@ -26,6 +29,7 @@ export interface ProviderSettingsView {
   mode: 'live' | 'test';
   secretKeyHint: string;
   webhookSecretHint: string;
+  publishableKey: string | null;
   webhookPath: string;
   updatedOn: string;
 }
@@ -71,6 +75,12 @@ function checkSettings(environment: 'sandbox' | 'production', input: StripeSetti
   if (!WEBHOOK_SECRET.test(input.webhookSecret)) {
     throw invalidProviderSetting('stripeWebhookSecret', "must be the signing secret of a Stripe webhook endpoint (whsec_…)");
   }
+  if (input.publishableKey && !PUBLISHABLE_KEY.test(input.publishableKey)) {
+    throw invalidProviderSetting('stripePublishableKey', 'must be a Stripe publishable key (pk_live_…, pk_test_…)');
+  }
+  if (input.publishableKey && input.publishableKey.includes('_live_') !== input.secretKey.includes('_live_')) {
+    throw invalidProviderSetting('stripePublishableKey', 'must be of the same mode (live or test) as the secret key');
+  }
   if (environment === 'sandbox' && input.secretKey.includes('_live_')) {
     throw invalidProviderSetting('stripeSecretKey', 'the sandbox takes only test-mode keys (sk_test_…): a live key would move real money');
   }
@@ -82,6 +92,7 @@ export function viewOf(row: repo.ProviderConfigRow): ProviderSettingsView {
     mode: row.secret_key_hint.includes('_live_') ? 'live' : 'test',
     secretKeyHint: row.secret_key_hint,
     webhookSecretHint: row.webhook_secret_hint,
+    publishableKey: row.publishable_key,
     webhookPath: `/providers/stripe/webhook/${row.environment_id}`,
     updatedOn: row.updated_at.toISOString(),
   };
@@ -105,10 +116,17 @@ export async function saveStripeSettings(
     secret_key_hint: hintOf(input.secretKey),
     webhook_secret_sealed: box.seal(input.webhookSecret, scope.environmentId),
     webhook_secret_hint: hintOf(input.webhookSecret),
+    publishable_key: input.publishableKey ?? null,
     created_at: now,
     updated_at: now,
   });
   return viewOf(row);
+}
+
+/** What the hosted checkout needs to render Stripe's Payment Element: the publishable key, or null without Stripe. */
+export async function stripeCheckoutKey(db: Executor, environmentId: string): Promise<string | null | undefined> {
+  const row = await repo.findProviderConfig(db, environmentId);
+  return row ? row.publishable_key : undefined;
 }
 
 export async function stripeSettingsView(db: Executor, environmentId: string): Promise<ProviderSettingsView | null> {
