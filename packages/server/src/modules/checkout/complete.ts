@@ -26,9 +26,10 @@ import { ChargeService } from '../charges/service.js';
 import { ensureCheckoutCustomer } from '../customers/service.js';
 import { recordEvent } from '../events/writer.js';
 import { instanceSecret } from '../instance-secrets/secret.js';
-import { intentOfIdempotencyKey, type IntentRow } from '../intents/queries.js';
+import { findIntent, intentOfIdempotencyKey, type IntentRow } from '../intents/queries.js';
 import { checkCard, saveCheckoutCard } from '../payments/methods.service.js';
 import { providerConfigured } from '../payments/providers.js';
+import { stripeCardOf, stripeOnPage, type StripeOnPage } from './stripe-element.js';
 import { SubscriptionService } from '../subscriptions/service.js';
 import { discountOfSession, redeemSessionDiscount, resolveCheckoutDiscount } from './discount.js';
 import { formProblem, FormProblem, sessionSettledMeanwhile } from './errors.js';
@@ -55,6 +56,8 @@ export interface PageState extends Priced {
   formProblem: { field: string | null; message: string } | null;
   /** The card asks the buyer to authenticate the payment: the page shows that step instead of the form. */
   authenticate: boolean;
+  /** Cards are taken by Stripe's Payment Element (never a card field on the page); null: the sandbox's test cards. */
+  stripe: StripeOnPage | null;
 }
 
 export type PageAnswer =
@@ -107,7 +110,7 @@ export class CheckoutCompletion {
     return null;
   }
 
-  private async state(session: repo.SessionRow, sent: Sent, ipAddress: string | null, problem: PageState['formProblem']): Promise<PageState> {
+  private async state(session: repo.SessionRow, sent: Sent, ipAddress: string | null, problem: PageState['formProblem'], waiting: IntentRow | null = null): Promise<PageState> {
     const selection = selectionOf(session, sent, ipCountryOf(session.ip_address ?? ipAddress));
     const { priced, product } = await inTransaction(this.db, async (tx) => ({
       priced: await priceSelection(tx, session, selection, this.clock.now()),
@@ -126,7 +129,8 @@ export class CheckoutCompletion {
       email,
       name: sent.name ?? session.name ?? '',
       formProblem: problem,
-      authenticate: false,
+      authenticate: waiting !== null,
+      stripe: await stripeOnPage(this.db, session, waiting?.action_ref ?? null),
     };
   }
 
@@ -159,7 +163,7 @@ export class CheckoutCompletion {
     } catch (error) {
       if (error instanceof AuthenticationRequired) {
         const current = (await this.sessionAt(id, environment)) ?? session;
-        return { kind: 'page', status: 200, state: { ...(await this.state(current, sent, ipAddress, null)), authenticate: true } };
+        return { kind: 'page', status: 200, state: await this.state(current, sent, ipAddress, null, (await findIntent(this.db, error.intentId)) ?? null) };
       }
       const problem =
         error instanceof FormProblem ? { field: error.field, message: error.message }
@@ -202,6 +206,8 @@ export class CheckoutCompletion {
     if (!(await providerConfigured(this.db, { environmentId: session.environment_id, environment: session.environment }))) {
       throw formProblem(null, 'No payment provider is configured for this environment; payments cannot be taken here yet.');
     }
+    const stripe = await stripeOnPage(this.db, session, null);
+    if (stripe) return { email, name: (sent.name ?? '').trim().slice(0, 200) || null, card: await stripeCardOf(this.db, session, sent, email) };
     const expiry = parseExpiry(sent.expiry);
     let card;
     try {

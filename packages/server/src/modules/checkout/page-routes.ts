@@ -10,7 +10,8 @@ import type { Clock } from '../../lib/clock.js';
 import { CHECKOUT_CSS, CHECKOUT_JS, CSS_VERSION, JS_VERSION } from './assets.js';
 import type { CheckoutCompletion, PageAnswer, Sent } from './complete.js';
 import { buyLinkPlanMissing, buyLinkProductUnknown } from './errors.js';
-import { checkoutPage, closedPage, errorPage, missingPage } from './page.js';
+import { checkoutPage, closedPage, errorPage, missingPage, usesStripeJs } from './page.js';
+import { STRIPE_CHECKOUT_JS, STRIPE_CSP, STRIPE_JS_VERSION } from './stripe-element.js';
 import * as repo from './repo.js';
 import type { CheckoutService } from './service.js';
 
@@ -29,12 +30,16 @@ const Id = Type.Object({ id: Type.String({ maxLength: 200 }) });
  * The strict policy of the hosted pages: only this origin's stylesheet and script (no inline
  * code at all), no framing, forms post to this origin, and the success redirect may leave it.
  */
-function securityHeaders(reply: FastifyReply, formTargets: string[] = []): FastifyReply {
+function securityHeaders(reply: FastifyReply, formTargets: string[] = [], stripe = false): FastifyReply {
   const formAction = ["'self'", ...formTargets].join(' ');
+  // A page with Stripe's Payment Element also allows exactly Stripe.js, its frames and its API.
+  const script = stripe ? `'self' ${STRIPE_CSP.script}` : "'self'";
+  const connect = stripe ? `'self' ${STRIPE_CSP.connect}` : "'self'";
+  const frames = stripe ? `; frame-src ${STRIPE_CSP.frame}` : '';
   return reply
     .header(
       'content-security-policy',
-      `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action ${formAction}; frame-ancestors 'none'`,
+      `default-src 'self'; script-src ${script}; style-src 'self'; img-src 'self' data:; connect-src ${connect}${frames}; object-src 'none'; base-uri 'none'; form-action ${formAction}; frame-ancestors 'none'`,
     )
     .header('x-frame-options', 'DENY')
     .header('x-content-type-options', 'nosniff')
@@ -59,7 +64,7 @@ function answer(request: FastifyRequest, reply: FastifyReply, result: PageAnswer
   reply.type('text/html; charset=utf-8');
   if (result.kind === 'missing') return securityHeaders(reply).code(404).send(missingPage(prefix));
   if (result.kind === 'closed') return securityHeaders(reply).code(result.status).send(closedPage(result.session, result.reason, prefix));
-  return securityHeaders(reply, originOf(result.state.session.success_url)).code(result.status).send(checkoutPage(result.state, prefix));
+  return securityHeaders(reply, originOf(result.state.session.success_url), usesStripeJs(result.state)).code(result.status).send(checkoutPage(result.state, prefix));
 }
 
 /** A failure nobody planned for still answers a page (logged with the request id), never a JSON body. */
@@ -95,6 +100,7 @@ export function checkoutPageRoutes(app: App, deps: PageDeps): void {
       const asset =
         file === `checkout.${CSS_VERSION}.css` ? { type: 'text/css; charset=utf-8', body: CHECKOUT_CSS }
         : file === `checkout.${JS_VERSION}.js` ? { type: 'text/javascript; charset=utf-8', body: CHECKOUT_JS }
+        : file === `stripe-checkout.${STRIPE_JS_VERSION}.js` ? { type: 'text/javascript; charset=utf-8', body: STRIPE_CHECKOUT_JS }
         : null;
       if (!asset) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
       return reply.type(asset.type).header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').send(asset.body);

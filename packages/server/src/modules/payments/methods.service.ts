@@ -21,7 +21,7 @@ import {
   unknownCustomer,
 } from './errors.js';
 import * as repo from './repo.js';
-import type { AttachingPaymentProvider, CardDetails } from './provider.js';
+import type { AttachedMethod, AttachingPaymentProvider, CardDetails } from './provider.js';
 import { paymentProviderOf } from './providers.js';
 import { stripeCustomerOf } from './stripe/repo.js';
 import { SANDBOX_CARDS } from './sandbox-provider.js';
@@ -323,19 +323,21 @@ function checkoutCardRef(digits: string): string {
 }
 
 /**
- * Saves a card the buyer typed on the hosted checkout, in the caller's transaction
+ * Saves a card the buyer gave on the hosted checkout, in the caller's transaction
  * (which holds the customer's lock), as the customer's default method: the card
- * they just chose is the one to charge. Only brand, last four digits and expiry
- * are kept (and, in the sandbox, a test card's handle). Sandbox only.
+ * they just chose is the one to charge. Either a test card they typed (sandbox only;
+ * brand, last four digits, expiry and the test card's handle are kept) or a card
+ * Stripe's element collected and Stripe holds (its `cus_…/pm_…` handle and details).
  */
 export async function saveCheckoutCard(
   tx: Executor,
   scope: PaymentScope,
   customer: repo.PaymentMethodOwner,
-  card: CheckedCard,
+  card: CheckedCard | AttachedMethod,
   at: Date,
 ): Promise<repo.PaymentMethodRow> {
-  if (scope.environment !== 'sandbox') throw sandboxOnly();
+  const typed = 'digits' in card;
+  if (typed && scope.environment !== 'sandbox') throw sandboxOnly();
   const previous = await repo.findDefaultMethod(tx, scope.environmentId, customer.id);
   if (previous) {
     const demoted = await repo.setDefaultFlag(tx, previous.id, false, at);
@@ -345,8 +347,8 @@ export async function saveCheckoutCard(
     environmentId: scope.environmentId,
     customerId: customer.id,
     methodType: 'card',
-    ...cardDetails(card.digits, { expMonth: card.expMonth, expYear: card.expYear }),
-    providerRef: checkoutCardRef(card.digits),
+    ...(typed ? cardDetails(card.digits, { expMonth: card.expMonth, expYear: card.expYear }) : card.card),
+    providerRef: typed ? checkoutCardRef(card.digits) : card.methodRef,
     status: 'succeeded',
     isDefault: true,
     at,

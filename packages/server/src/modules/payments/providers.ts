@@ -2,13 +2,16 @@ import type { EnvironmentKind } from '../../config.js';
 import type { Db } from '../../db/connect.js';
 import type { Executor } from '../../db/transaction.js';
 import { paymentProviderRequired } from './errors.js';
-import type { PaymentProvider } from './provider.js';
+import type { AttachedMethod, PaymentProvider } from './provider.js';
 import { SandboxProvider } from './sandbox-provider.js';
 import { stripeClient } from './stripe/client.js';
 import { StripeProvider } from './stripe/provider.js';
 import { findProviderConfig } from './stripe/repo.js';
 import { SandboxWithStripe } from './stripe/sandbox-routing.js';
+import { stripeCustomerOf } from './stripe/repo.js';
 import { configureSealing, stripeSecretsOf } from './stripe/settings.js';
+
+export { stripeCheckoutKey } from './stripe/settings.js';
 
 export { cardDetails, luhnValid } from './cards.js';
 
@@ -103,4 +106,35 @@ export async function providerConfigured(db: Executor, scope: ProviderScope): Pr
 /** Whether the environment takes cards through Stripe's own element (so never by number). */
 export async function collectsCardsWithStripe(db: Executor, environmentId: string): Promise<boolean> {
   return (await findProviderConfig(db, environmentId)) !== undefined;
+}
+
+async function stripeOf(db: Db, scope: ProviderScope): Promise<StripeProvider> {
+  const stripe = await stripeSecretsOf(db, scope.environmentId);
+  if (!stripe) throw paymentProviderRequired();
+  return stripeProviderOf(db, scope.environmentId, stripe.secretKey, stripe.updatedAt);
+}
+
+/** The client secret of a PaymentIntent waiting for the buyer (Stripe.js finishes 3-D Secure with it). */
+export async function stripeClientSecret(db: Db, scope: ProviderScope, paymentIntent: string): Promise<string | null> {
+  return (await stripeOf(db, scope)).clientSecretOf(paymentIntent);
+}
+
+/**
+ * Attaches a card the buyer entered in Stripe's element on the hosted checkout: to the
+ * Stripe customer of the Billow customer when there is one (`customerPk`), else to a new
+ * one keyed by `newCustomerKey`.
+ */
+export async function attachCheckoutStripeMethod(
+  db: Db,
+  scope: ProviderScope,
+  buyer: { paymentMethod: string; customerPk: string | null; newCustomerKey: string; email: string | null; name: string | null },
+): Promise<AttachedMethod> {
+  const provider = await stripeOf(db, scope);
+  return provider.attach({
+    paymentMethod: buyer.paymentMethod,
+    customerId: buyer.customerPk ?? buyer.newCustomerKey,
+    providerCustomer: buyer.customerPk ? await stripeCustomerOf(db, scope.environmentId, buyer.customerPk) : null,
+    email: buyer.email,
+    name: buyer.name,
+  });
 }

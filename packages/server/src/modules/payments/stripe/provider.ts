@@ -115,6 +115,15 @@ export class StripeProvider implements ConfirmingPaymentProvider, AttachingPayme
     }
   }
 
+  /** The client secret of a PaymentIntent, for Stripe.js on the buyer's page. */
+  async clientSecretOf(paymentIntent: string): Promise<string | null> {
+    try {
+      return (await this.stripe.paymentIntents.retrieve(paymentIntent)).client_secret;
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
   /** Attaches a PaymentMethod the customer entered in Stripe's element to the customer's Stripe customer. */
   async attach(request: AttachRequest): Promise<AttachedMethod> {
     try {
