@@ -103,10 +103,6 @@ export async function providerConfigured(db: Executor, scope: ProviderScope): Pr
   return scope.environment === 'sandbox' || (await findProviderConfig(db, scope.environmentId)) !== undefined;
 }
 
-/** Whether the environment takes cards through Stripe's own element (so never by number). */
-export async function collectsCardsWithStripe(db: Executor, environmentId: string): Promise<boolean> {
-  return (await findProviderConfig(db, environmentId)) !== undefined;
-}
 
 async function stripeOf(db: Db, scope: ProviderScope): Promise<StripeProvider> {
   const stripe = await stripeSecretsOf(db, scope.environmentId);
