@@ -67,6 +67,15 @@ function environmentArg(value: string): 'sandbox' | 'production' {
   return value;
 }
 
+const MAX_WORKERS = 256;
+
+function workersArg(value: string): number {
+  if (!/^[1-9][0-9]*$/.test(value) || Number(value) > MAX_WORKERS) {
+    throw new InvalidArgumentError(`expected a whole number of processes from 1 to ${MAX_WORKERS}`);
+  }
+  return Number(value);
+}
+
 function kindArg(value: string): 'server' | 'client' {
   if (value !== 'server' && value !== 'client') throw new InvalidArgumentError('use server or client');
   return value;
@@ -78,9 +87,26 @@ program
   .addOption(
     new Option('--role <role>', 'what this process does').choices(['all', 'core', 'edge', 'worker']).default('all'),
   )
-  .action(async (options: { role: 'all' | 'core' | 'edge' | 'worker' }) => {
+  .addOption(
+    new Option(
+      '--workers <n>',
+      'server processes sharing the port, each with its own caches kept coherent by the change feed; ' +
+        'PostgreSQL only; background work runs in one of them',
+    )
+      .argParser(workersArg)
+      .default(1),
+  )
+  .addHelpText(
+    'after',
+    `
+--workers N runs N processes on one port (node:cluster): use up to one per core that
+Billow may have. It needs DATABASE_URL: the embedded database can be opened by one
+process only. Rate limits count per process unless REDIS_URL is set, and /metrics
+answers for the process that takes the request. See docs/scaling.md.`,
+  )
+  .action(async (options: { role: 'all' | 'core' | 'edge' | 'worker'; workers: number }) => {
     const { startBillow } = await loadService();
-    await startBillow({ role: options.role });
+    await startBillow({ role: options.role, workers: options.workers });
   });
 
 program

@@ -15,7 +15,7 @@ const ORG_ID = '6f1c2a8e-0d5b-4c47-9a57-3b1e2d4c5f60';
 /** Each command path with the options its help must mention. */
 const COMMANDS: [string[], string[]][] = [
   [[], ['start', 'migrate', 'org', 'keys', 'partner-key', 'DATABASE_URL', 'BILLOW_DATA_DIR']],
-  [['start'], ['--role']],
+  [['start'], ['--role', '--workers', 'DATABASE_URL', 'docs/scaling.md']],
   [['migrate'], []],
   [['org'], ['create', 'block', 'unblock']],
   [['org', 'create'], ['--name', '--json']],
@@ -57,6 +57,12 @@ describe('argument errors', () => {
   it('refuses an unknown --role and names the allowed ones', async () => {
     const result = await runCli(['start', '--role', 'primary'], workspace.env);
     expectUsageError(result, /'primary'.*all, core, edge, worker/);
+  });
+
+  it('refuses a --workers that is not a whole number of processes from 1 to 256', async () => {
+    const results = await Promise.all(['0', 'two', '1.5', '257'].map((n) => runCli(['start', '--workers', n], workspace.env)));
+    for (const result of results) expectUsageError(result, /--workers.*from 1 to 256/);
+    expect(existsSync(workspace.dataDir)).toBe(false);
   });
 
   it('refuses a bad --env, a bad --kind, a non-UUID --org and a missing option', async () => {

@@ -68,6 +68,9 @@ export const CustomerUpdate = Type.Object(
         description: 'Replaces the stored address as a whole; null clears it',
       }),
     ),
+    taxId: Type.Optional(
+      NullableString({ maxLength: 50, description: "Ours: the customer's tax id (VAT, GST …), kept in details.taxId and printed on later invoices; null clears it" }),
+    ),
   },
   { additionalProperties: false, title: 'CustomerUpdate' },
 );

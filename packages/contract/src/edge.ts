@@ -85,6 +85,67 @@ export const ReportUsageResponse = Type.Object(
 );
 export type ReportUsageResponse = Static<typeof ReportUsageResponse>;
 
+/** The most reports one batch may carry (POST /report/usage/batch/, a Billow addition). */
+export const USAGE_BATCH_MAX = 1000;
+
+export const ReportUsageBatchItem = Type.Object(
+  {
+    value: UsageValue,
+    customerId: Type.String({ minLength: 1, maxLength: 255 }),
+    featureId: Type.String({ minLength: 1, maxLength: 255, description: "The feature's identifier" }),
+    behaviour: Type.Enum([...USAGE_BEHAVIOURS], { description: 'SET replaces the period usage; DELTA adds to it (may be negative)' }),
+    resourceId: Type.Optional(NullableString({ maxLength: 255 })),
+    idempotencyKey: Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description:
+        'Required in a batch: the report counts once per key, across batches and single reports alike, so a batch can be resent whole',
+    }),
+  },
+  { additionalProperties: false, title: 'ReportUsageBatchItem' },
+);
+export type ReportUsageBatchItem = Static<typeof ReportUsageBatchItem>;
+
+export const ReportUsageBatchRequest = Type.Object(
+  {
+    reports: Type.Array(ReportUsageBatchItem, {
+      minItems: 1,
+      maxItems: USAGE_BATCH_MAX,
+      description: `1 to ${USAGE_BATCH_MAX} usage reports, each answered on its own, in the same order`,
+    }),
+  },
+  { additionalProperties: false, title: 'ReportUsageBatchRequest' },
+);
+export type ReportUsageBatchRequest = Static<typeof ReportUsageBatchRequest>;
+
+export const USAGE_BATCH_STATUSES = ['accepted', 'duplicate', 'rejected'] as const;
+
+export const ReportUsageBatchResult = Type.Object(
+  {
+    idempotencyKey: Type.String({ description: "The report's own key, as sent" }),
+    status: Type.Enum([...USAGE_BATCH_STATUSES], {
+      description:
+        'accepted: counted by this request. duplicate: the key was counted before (by an earlier request, or earlier in this batch) ' +
+        'for the same report; not counted again. rejected: not counted; code and detail say why',
+    }),
+    code: Type.Optional(Type.String({ description: 'rejected only: the code a single report would have answered with' })),
+    detail: Type.Optional(Type.String({ description: 'rejected only: why, naming the field' })),
+  },
+  { title: 'ReportUsageBatchResult' },
+);
+export type ReportUsageBatchResult = Static<typeof ReportUsageBatchResult>;
+
+export const ReportUsageBatchResponse = Type.Object(
+  {
+    accepted: Type.Integer({ description: 'How many reports this request counted' }),
+    duplicates: Type.Integer(),
+    rejected: Type.Integer(),
+    results: Type.Array(ReportUsageBatchResult, { description: 'One per report, in the order sent' }),
+  },
+  { title: 'ReportUsageBatchResponse' },
+);
+export type ReportUsageBatchResponse = Static<typeof ReportUsageBatchResponse>;
+
 export const ReportEventRequest = Type.Object(
   {
     customerId: Type.String({ minLength: 1, maxLength: 255 }),

@@ -15,3 +15,4 @@ export * from './discounts.js';
 export * from './promotions.js';
 export * from './checkout.js';
 export * from './providers.js';
+export * from './portal.js';

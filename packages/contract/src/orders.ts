@@ -228,6 +228,9 @@ export const Invoice = Type.Object(
     lastPaymentError: Type.Union([Type.Object({ code: Type.String(), message: Type.Union([Type.String(), Type.Null()]) }), Type.Null()], {
       description: 'Why the last attempt to collect it failed',
     }),
+    paymentLink: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
+      description: "The hosted page where the customer pays this unpaid renewal invoice (the webhooks' payment_link); null for an invoice born paid",
+    }),
   },
   { title: 'Invoice' },
 );

@@ -32,6 +32,10 @@ import { entitlementsModule } from './modules/entitlements/module.js';
 import type { CachedEntitlements } from './modules/entitlements/service.js';
 import { invoicesModule } from './modules/invoices/module.js';
 import type { InvoiceCollector } from './modules/invoices/routes.js';
+import type { InvoicePayer } from './modules/checkout/due-payment.js';
+import { openChangeSession } from './modules/checkout/due-sessions.js';
+import type { PendingChangeCheckout } from './modules/subscriptions/pending-change.js';
+import { setPayLinkRoot } from './lib/pay-links.js';
 import { licensesModule } from './modules/licenses/module.js';
 import { mediaModule } from './modules/media/module.js';
 import { createMediaService, type MediaService } from './modules/media/service.js';
@@ -43,6 +47,7 @@ import { paymentsModule } from './modules/payments/module.js';
 import type { SettleIntent } from './modules/payments/stripe/webhook.js';
 import { configureProviders } from './modules/payments/providers.js';
 import { intentSettler } from './jobs/recover-payments.js';
+import { portalModule } from './modules/portal/module.js';
 import { refundsModule } from './modules/refunds/module.js';
 import { subscriptionsModule } from './modules/subscriptions/module.js';
 import { BillingEngine } from './modules/subscriptions/billing-engine.js';
@@ -101,6 +106,10 @@ interface AppContext extends ModuleContext {
   invoiceCollector: InvoiceCollector;
   /** Settles a payment intent whose outcome a provider's webhook reported (jobs/recover-payments.ts). */
   settleIntent: SettleIntent;
+  /** The hosted page of an activate_on_payment change waiting for its payment (decision 0035). */
+  pendingChangeCheckout: PendingChangeCheckout;
+  /** Collects an unpaid invoice from its payment link's page, as POST /invoices/{id}/pay/ does. */
+  invoicePayer: InvoicePayer;
 }
 
 /** Every module is wired the same way: its factory takes the app and the context, and registers its routes. */
@@ -127,6 +136,7 @@ const CORE_MODULES: ModuleFactory[] = [
   discountsModule,
   promotionsModule,
   checkoutModule,
+  portalModule,
 ];
 const EDGE_MODULES: ModuleFactory[] = [entitlementsModule, promotionsEdgeModule];
 
@@ -254,10 +264,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ping: database.ping,
     registry,
     invoiceCollector: (scope, invoiceId) => billing.collectNow(scope, invoiceId),
+    pendingChangeCheckout: openChangeSession,
+    invoicePayer: (scope, invoiceId) => billing.collectNow(scope, invoiceId),
     settleIntent: intentSettler(database.db, clock, config.pendingUpdateTtlMs, config.billing.dunningDays),
   };
   // Every role moves money (the worker's recovery task too): sealing and Stripe's address are set for all.
   configureProviders(database.db, { secret: config.secret, stripeApiUrl: config.stripeApiUrl });
+  setPayLinkRoot(config.publicUrl ?? `http://localhost:${config.port}`);
   const modules = [opsModule, ...(servesCoreApi(role) ? CORE_MODULES : []), ...(servesEdgeApi(role) ? EDGE_MODULES : [])];
   for (const register of modules) register(app, context);
 

@@ -62,6 +62,8 @@ export interface Config {
   webhooks: WebhookConfig;
   /** Master secret for signed URLs; null: one is generated and kept in the database. */
   secret: string | null;
+  /** The customer portal (decision 0037): how long a portal session's token opens the portal. */
+  portal: { sessionTtlMs: number };
   media: MediaConfig;
   /**
    * BILLOW_STRIPE_API_URL: where Stripe's API is reached; null: Stripe's own host. Only for
@@ -266,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.BILLOW_TRUST_PROXY === 'true' || env.BILLOW_TRUST_PROXY === '1',
     shutdownTimeoutMs: integer(env, 'BILLOW_SHUTDOWN_TIMEOUT_MS', 10000, 1),
     pendingUpdateTtlMs: integer(env, 'BILLOW_PENDING_UPDATE_TTL_MS', 23 * 60 * 60 * 1000, 1),
+    portal: { sessionTtlMs: integer(env, 'BILLOW_PORTAL_SESSION_TTL_MS', 60 * 60 * 1000, 1000) },
     jobs: {
       pollIntervalMs: integer(env, 'BILLOW_JOB_POLL_INTERVAL_MS', 1000, 10),
       leaseMs: integer(env, 'BILLOW_JOB_LEASE_MS', 5 * 60 * 1000, 1000),

@@ -6,7 +6,9 @@ import { loadConfig, type Config, type Role } from './config.js';
 import type { DatabaseHandle } from './db/connect.js';
 import { openDatabase } from './admin.js';
 import { migrate } from './db/migrate.js';
-import { runsBackgroundWork, servesCoreApi, servesEdgeApi } from './edge/roles.js';
+import { runsBackgroundWork } from './edge/roles.js';
+import { clusterWorkerIndex, startCluster } from './cluster.js';
+import { displayUrl, summary } from './start-summary.js';
 import { backgroundJobs } from './jobs/tasks.js';
 import { entitlementChangesFor } from './edge/change-feed.js';
 import { JobRunner } from './modules/jobs/runner.js';
@@ -21,6 +23,8 @@ export interface StartOptions {
   role?: Role;
   config?: Config;
   clock?: Clock;
+  /** Server processes sharing the port (PostgreSQL only; see cluster.ts). */
+  workers?: number;
   /** Where the start-up summary goes (stdout by default). */
   print?: (text: string) => void;
 }
@@ -30,49 +34,6 @@ export interface RunningBillow {
   shutdown(reason?: string): Promise<void>;
 }
 
-
-/** What the printed base URLs serve, for the role of this process. */
-function servedApis(role: Role): string {
-  if (servesCoreApi(role) && servesEdgeApi(role)) return 'Core and Edge base URL (the official client\'s baseUrl and edgeApiUrl)';
-  if (servesEdgeApi(role)) return 'Edge base URL (the official client\'s edgeApiUrl; this process serves no Core API)';
-  if (servesCoreApi(role)) return 'Core base URL (the official client\'s baseUrl; this process serves no Edge API)';
-  return 'Base URL (a worker serves no API: only /healthz, /readyz, /metrics and /docs)';
-}
-
-function summary(url: string, firstStart: FirstStart, config: Config, database: DatabaseHandle, role: Role): string {
-  const lines = [
-    '',
-    `Billow is running on ${database.kind === 'pglite' ? `the embedded database (${database.location})` : `PostgreSQL (${database.location})`}.`,
-    '',
-    `  Environment   ${servedApis(role)}`,
-    `  production    ${url}`,
-    `  sandbox       ${url}/sandbox`,
-    '',
-    `  API reference ${url}/docs`,
-  ];
-  if (firstStart.kind === 'existing') {
-    lines.push('', 'Organizations already exist; create keys with `npx billow keys create --help`.');
-  } else {
-    const c = firstStart.credentials;
-    lines.push(
-      '',
-      `${firstStart.kind === 'created' ? 'Created the demo organization' : 'Demo organization'} ${c.organizationId}:`,
-      `  sandbox     server key  ${c.sandbox.serverKey}`,
-      `              client key  ${c.sandbox.clientKey}`,
-      `  production  server key  ${c.production.serverKey}`,
-      `              client key  ${c.production.clientKey}`,
-      '',
-      `These keys are saved in ${config.credentialsFile} (readable only by you).`,
-    );
-  }
-  return `${lines.join('\n')}\n`;
-}
-
-function displayUrl(config: Config, port: number): string {
-  if (config.publicUrl) return config.publicUrl;
-  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-}
 
 /**
  * Stops accepting connections and waits for the requests in flight. Node closes the
@@ -180,31 +141,39 @@ export async function startBillow(options: StartOptions = {}): Promise<RunningBi
   const output = createLogOutput(config.logLevel, config.logFormat);
   const logger = output.logger as unknown as FastifyBaseLogger;
   armFailpoints(config.failpoints);
+  const worker = clusterWorkerIndex();
+  if ((options.workers ?? 1) > 1 && worker === null) {
+    return startCluster({ workers: options.workers ?? 1, role, config, clock, logger, print: options.print ?? output.print });
+  }
+  // In a cluster, the primary prepared the database and prints the summary; worker 1 alone runs background work.
+  const background = runsBackgroundWork(role) && (worker === null || worker === 1);
   const database = await openDatabase(config);
   let redis: Redis | null = null;
   let app: App | null = null;
   try {
     await migrate(database.db, (line) => logger.info(line));
-    const firstStart = await ensureDemoOrganization(database.db, clock, config);
-    if (!config.secret && database.kind === 'postgres') {
+    const firstStart: FirstStart = worker === null ? await ensureDemoOrganization(database.db, clock, config) : { kind: 'existing' };
+    if (!config.secret && database.kind === 'postgres' && (worker ?? 1) === 1) {
       logger.warn('BILLOW_SECRET is not set: webhook secrets are sealed with a key kept in the same database (set it for protection at rest)');
     }
     redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : null;
     app = await buildApp({ config, database, clock, logger, role, redis });
     await app.listen({ port: config.port, host: config.host });
-    const jobs = runsBackgroundWork(role) ? jobRunner(app, database, clock, config, logger) : null;
+    const jobs = background ? jobRunner(app, database, clock, config, logger) : null;
     await jobs?.start();
-    const webhooks = runsBackgroundWork(role) && config.webhooks.pollIntervalMs > 0 ? webhookDispatcher(app, database, clock, config, logger) : null;
+    const webhooks = background && config.webhooks.pollIntervalMs > 0 ? webhookDispatcher(app, database, clock, config, logger) : null;
     webhooks?.start();
     const shutdown = gracefulShutdown({ app, jobs, webhooks, redis, database }, logger, config.shutdownTimeoutMs);
     // Before the summary announces the server: whoever reads it may signal at once.
     exitOnSignals(shutdown, logger);
+    // A worker whose primary is gone (killed, not stopped) must not live on, holding the port and its jobs.
+    if (worker !== null) process.once('disconnect', () => void shutdown('the cluster primary exited').finally(() => process.exit(0)));
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = displayUrl(config, port);
-    logger.info({ url, role, database: database.kind }, 'billow started');
+    logger.info({ url, role, database: database.kind, ...(worker === null ? {} : { worker }) }, 'billow started');
     // Last, once listening: the start-up log lines above it, the requests' below it.
-    (options.print ?? output.print)(summary(url, firstStart, config, database, role));
+    if (worker === null) (options.print ?? output.print)(summary(url, firstStart, config, database, role));
     return { url, shutdown };
   } catch (error) {
     await app?.close().catch(() => undefined);

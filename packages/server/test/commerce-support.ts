@@ -1,5 +1,5 @@
 import { catalogClient } from './catalog-support.js';
-import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
+import { startTestServer, uniqueId, type TestOrg, type TestServer, type TestServerOptions } from './harness.js';
 
 export const CARDS = {
   ok: '4242 4242 4242 4242',
@@ -68,8 +68,8 @@ export async function shop(server: TestServer, key: string, prefix = '/sandbox')
 export type Shop = Awaited<ReturnType<typeof shop>>;
 
 /** A test server with a new organization whose sandbox has a shop: the usual start of a commerce test. */
-export async function openShop(): Promise<{ server: TestServer; org: TestOrg; s: Shop }> {
-  const server = await startTestServer();
+export async function openShop(options: TestServerOptions = {}): Promise<{ server: TestServer; org: TestOrg; s: Shop }> {
+  const server = await startTestServer(options);
   const org = await server.createOrg();
   return { server, org, s: await shop(server, org.sandbox.serverKey) };
 }

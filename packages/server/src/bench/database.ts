@@ -105,3 +105,13 @@ export function meterTotals(url: string, meterIdentifier: string): Promise<Map<s
     return new Map(result.rows.map((row) => [row.customer_id, Number(row.total)]));
   });
 }
+
+/** Transactions the database has committed or rolled back so far (its statistics lag: read after a pause). */
+export function transactionCount(url: string): Promise<number> {
+  return withClient(url, async (client) => {
+    const result = await client.query<{ n: string }>(
+      'SELECT (xact_commit + xact_rollback)::text AS n FROM pg_stat_database WHERE datname = current_database()',
+    );
+    return Number(result.rows[0]?.n ?? 0);
+  });
+}

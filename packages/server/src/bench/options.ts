@@ -12,8 +12,8 @@ export interface BenchOptions {
   checkCustomers: number;
   /** Where Billow's process writes a V8 CPU profile (node --cpu-prof) when it stops; null: no profile. */
   cpuProfileDir: string | null;
-  /** Which scenarios run: the HTTP and Edge ones, the renewal run, the webhook run, or all (the default). */
-  scenarios: { http: boolean; renewals: boolean; webhooks: boolean };
+  /** Which scenarios run: the HTTP and Edge ones, the renewal run, the webhook run, the scale ones, or all (the default). */
+  scenarios: { http: boolean; renewals: boolean; webhooks: boolean; scale: boolean };
   /** Subscriptions the renewal scenario renews, all due at one instant. */
   renewals: number;
   /** The worker's BILLOW_BILLING_CONCURRENCY in the renewal scenario; null: Billow's default. */
@@ -22,14 +22,22 @@ export interface BenchOptions {
   webhookEvents: number;
 }
 
-const SCENARIOS = ['all', 'http', 'renewals', 'webhooks'] as const;
+const SCENARIOS = ['all', 'http', 'renewals', 'webhooks', 'scale'] as const;
 
-/** `npm run bench -- renewals` runs the renewal scenario only, `-- webhooks` the webhook one only, `-- http` the others only. */
+/**
+ * `npm run bench -- renewals` runs the renewal scenario only, `-- webhooks` the webhook one only, `-- scale` the
+ * worker and batch ones only (seeding what they need), `-- http` the HTTP ones (the scale ones included).
+ */
 function scenariosOf(args: readonly string[]): BenchOptions['scenarios'] {
   const named = args[0] ?? 'all';
   if (!(SCENARIOS as readonly string[]).includes(named)) throw new Error(`Unknown scenario "${named}": use ${SCENARIOS.join(', ')}`);
   const all = named === 'all';
-  return { http: all || named === 'http', renewals: all || named === 'renewals', webhooks: all || named === 'webhooks' };
+  return {
+    http: all || named === 'http',
+    renewals: all || named === 'renewals',
+    webhooks: all || named === 'webhooks',
+    scale: all || named === 'http' || named === 'scale',
+  };
 }
 
 const DEFAULT_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';

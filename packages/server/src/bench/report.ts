@@ -40,14 +40,14 @@ function pad(text: string, width: number, align: 'left' | 'right'): string {
   return align === 'left' ? text.padEnd(width) : text.padStart(width);
 }
 
-function table(header: string[], rows: string[][]): string {
+export function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>
     cells.map((cell, i) => pad(cell, widths[i] ?? 0, i === 0 ? 'left' : 'right')).join('  ');
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
-function measurementRow(m: Measurement): string[] {
+export function measurementRow(m: Measurement): string[] {
   return [
     m.label,
     Math.round(m.requestsPerSecond).toLocaleString('en-US'),
@@ -65,7 +65,7 @@ function cpuRatio(a: Measurement, b: Measurement): string {
   if (a.serverCpuUsPerRequest === null || b.serverCpuUsPerRequest === null) return '-';
   return `${(a.serverCpuUsPerRequest / b.serverCpuUsPerRequest).toFixed(2)}x`;
 }
-const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
+export const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
 
 const percent = (share: number) => `${(share * 100).toFixed(0)}%`;
 

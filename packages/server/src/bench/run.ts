@@ -25,6 +25,7 @@ import { measureRenewals } from './renewals.js';
 import { formatRenewalReport, formatReport, formatWebhookReport, type EdgeResults, type Results } from './report.js';
 import { percentileBound, readBuckets, type Buckets } from './server-latency.js';
 import { WebhookReceivers } from './webhook-receivers.js';
+import { checkPathsOf, formatScaleReport, measureScale, seedScale } from './scale.js';
 import { measureWebhooks } from './webhooks.js';
 
 const CLI = fileURLToPath(new URL('../../../cli/dist/main.js', import.meta.url));
@@ -84,13 +85,14 @@ async function startServing(
   args: string[],
   env: NodeJS.ProcessEnv,
   nodeArgs: string[] = [],
-): Promise<Target & { stop(): Promise<void> }> {
+): Promise<Target & { pid: number; stop(): Promise<void> }> {
   const port = await freePort();
   const server = startNode(label, script, args, { ...env, PORT: String(port), HOST: '127.0.0.1' }, nodeArgs);
   try {
     const baseUrl = `http://127.0.0.1:${port}`;
     await waitUntilServing(server, `${baseUrl}/healthz`);
-    return { baseUrl, serverCpuSeconds: () => cpuSecondsOf(server.child.pid), stop: () => server.stop() };
+    const pid = server.child.pid ?? 0;
+    return { baseUrl, pid, serverCpuSeconds: () => cpuSecondsOf(pid), stop: () => server.stop() };
   } catch (error) {
     await server.stop();
     throw error;
@@ -201,7 +203,7 @@ async function measureEdge(
   target: Target,
   serverKey: string,
   customers: SeededCustomer[],
-): Promise<Omit<EdgeResults, 'promotions'> & { promotionId: string }> {
+): Promise<Omit<EdgeResults, 'promotions'> & { promotionId: string; scale: ScaleSeed }> {
   const authorization = `Bearer ${serverKey}`;
   const { spread, hot, check } = edgeCustomers(customers, options);
   const api = billowApi(target.baseUrl, serverKey);
@@ -213,9 +215,7 @@ async function measureEdge(
   await subscribeAll(api, [hot, ...spread], catalog.plans.slice(0, 1));
 
   // As the official client's hasAccess and getEntitlement ask: one feature of the customer's twenty.
-  const checkPaths = check.flatMap((id) =>
-    catalog.features.map((feature) => `${API}/entitlements?customer_id=${encodeURIComponent(id)}&feature_id=${feature}`),
-  );
+  const checkPaths = checkPathsOf(check, catalog.features);
   // As getEntitlements asks: all sixty entries (three subscriptions, twenty features each).
   const listPaths = check.map((id) => `${API}/entitlements?customer_id=${encodeURIComponent(id)}`);
   await probe(`${target.baseUrl}${checkPaths[0]}`, { headers: { authorization } }, 200);
@@ -262,6 +262,7 @@ async function measureEdge(
     usageSpread: spreadRun.measurement,
     counted: { hot: hotRun.counted, spread: spreadRun.counted },
     promotionId: promotion.id,
+    scale: { checkPaths, meter: catalog.meter, customers: spread },
   };
 }
 
@@ -370,7 +371,12 @@ async function describeMachine(options: BenchOptions, database: BenchDatabase): 
   reportLoad();
 }
 
-async function benchmark(options: BenchOptions, database: BenchDatabase, env: NodeJS.ProcessEnv, organization: Organization): Promise<Results> {
+async function benchmark(
+  options: BenchOptions,
+  database: BenchDatabase,
+  env: NodeJS.ProcessEnv,
+  organization: Organization,
+): Promise<{ results: Results; scale: ScaleSeed }> {
   const shape: LoadShape = options;
   say(`Seeding ${options.customers} customers`);
   const customers = await seedCustomers(database.url, organization.organizationId, options.customers);
@@ -378,9 +384,26 @@ async function benchmark(options: BenchOptions, database: BenchDatabase, env: No
   const jsonCeiling = await measureJsonCeiling(shape);
   const pgCeiling = await measurePgCeiling(shape, database.url, customers);
   const { get, post, edge } = await measureBillow(shape, options, database, env, organization, customers);
-  const { promotionId, ...measured } = edge;
+  const { promotionId, scale, ...measured } = edge;
   const promotions = await measurePromotions(shape, env, organization, promotionId);
-  return { get, post, jsonCeiling, pgCeiling, edge: { ...measured, promotions } };
+  return { results: { get, post, jsonCeiling, pgCeiling, edge: { ...measured, promotions } }, scale };
+}
+
+/** What the scale scenarios need of the Edge seeding. */
+type ScaleSeed = { checkPaths: string[]; meter: string; customers: readonly string[] };
+
+/** Checks with 1 and 2 workers, and batches (scale.ts); seeds the Edge catalog first when the HTTP scenarios did not. */
+async function scaleScenario(options: BenchOptions, database: BenchDatabase, env: NodeJS.ProcessEnv, organization: Organization, seeded: ScaleSeed | null) {
+  const billow = { ...env, BILLOW_RATE_LIMIT_MAX: RATE_LIMIT_MAX };
+  const start = (label: string, args: string[]) => startServing(label, CLI, args, billow);
+  let seed = seeded;
+  if (!seed) {
+    say(`Scale scenarios: seeding ${options.customers} customers and the Edge catalog`);
+    const { spread, check } = edgeCustomers(await seedCustomers(database.url, organization.organizationId, options.customers), options);
+    seed = { ...(await seedScale(await start('Billow', ['start']), organization.serverKey, { check, spread })), customers: spread };
+  }
+  reportLoad();
+  return formatScaleReport(await measureScale({ shape: options, databaseUrl: database.url, serverKey: organization.serverKey, ...seed, start, say }));
 }
 
 /**
@@ -436,7 +459,13 @@ async function benchmarks(options: BenchOptions, database: BenchDatabase, scratc
   say('Creating an organization (billow org create --json, which also migrates)');
   const organization = await createOrganization(env);
   const reports: string[] = [];
-  if (options.scenarios.http) reports.push(formatReport(await benchmark(options, database, env, organization)));
+  let seeded: ScaleSeed | null = null;
+  if (options.scenarios.http) {
+    const { results, scale } = await benchmark(options, database, env, organization);
+    reports.push(formatReport(results));
+    seeded = scale;
+  }
+  if (options.scenarios.scale) reports.push(await scaleScenario(options, database, env, organization, seeded));
   if (options.scenarios.renewals) reports.push(await renewalScenario(options, database, env, organization));
   if (options.scenarios.webhooks) reports.push(await webhookScenario(options, database, env, organization));
   return reports;

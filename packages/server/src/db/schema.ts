@@ -356,6 +356,8 @@ export interface InvoicesTable {
   failure_code: string | null;
   failure_message: string | null;
   last_method_id: number | null;
+  /** The token of the invoice's payment link (decision 0035); null: born paid. */
+  pay_token: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface TestClocksTable {
@@ -457,6 +459,8 @@ export interface EventsTable {
   type: string;
   payload: JsonIn<Record<string, unknown>>;
   created_at: Timestamp;
+  /** Who caused it: null for the API and background work, `customer_portal` for the portal. */
+  actor: Generated<string | null>;
 }
 
 export interface LicenseInstancesTable {
@@ -659,6 +663,8 @@ export interface PromotionsTable {
 
 export type CheckoutStatus = 'open' | 'processing' | 'success' | 'expired';
 
+export type CheckoutPurpose = 'purchase' | 'subscription_change' | 'invoice';
+
 export interface CheckoutSessionsTable {
   id: string;
   seq: Generated<number>;
@@ -698,7 +704,13 @@ export interface CheckoutSessionsTable {
   amount_minor: number | null;
   currency: string | null;
   api_base: string;
-  created_via: 'api' | 'buy_link';
+  created_via: 'api' | 'buy_link' | 'subscription_update' | 'payment_link';
+  /** What the session pays (decision 0035): a purchase, a pending activate_on_payment change, or an invoice. */
+  purpose: ColumnType<CheckoutPurpose, CheckoutPurpose | undefined, CheckoutPurpose>;
+  /** The pending subscription or the invoice a non-purchase session pays. */
+  target_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The update a change session activates, as the update call received it. */
+  change_request: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   expires_at: Timestamp;
   completed_at: Timestamp | null;
   created_at: Timestamp;
@@ -761,5 +773,24 @@ export interface Database {
   schema_migrations: SchemaMigrationsTable;
   promotions: PromotionsTable;
   checkout_sessions: CheckoutSessionsTable;
+  portal_sessions: PortalSessionsTable;
+  portal_submissions: PortalSubmissionsTable;
   checkout_session_events: CheckoutSessionEventsTable;
+}
+
+export interface PortalSessionsTable {
+  id: string;
+  environment_id: string;
+  organization_id: string;
+  customer_id: string;
+  email: string;
+  secret_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface PortalSubmissionsTable {
+  session_id: string;
+  nonce: string;
+  created_at: Timestamp;
 }

@@ -4,6 +4,7 @@
  * attempt to collect it, and its settlement once paid.
  */
 import { newId } from '../lib/crypto.js';
+import { newPayToken, payLinkBase, payLinkUrl } from '../lib/pay-links.js';
 import type { Tx } from '../db/transaction.js';
 import { recordEvent } from '../modules/events/writer.js';
 import * as ledger from '../modules/ledger/queries.js';
@@ -37,7 +38,7 @@ function invoiceEvent(tx: Tx, c: InvoiceEventContext, type: string, invoice: led
     environmentId: c.scope.environmentId,
     organizationId: c.scope.organizationId,
     type,
-    data: invoiceWebhookObject(invoice, c, c.scope.organizationId),
+    data: invoiceWebhookObject(invoice, { ...c, paymentLink: invoice.pay_token ? payLinkUrl(payLinkBase(c.scope.environment), invoice.pay_token) : null }, c.scope.organizationId),
     ...(previous ? { previousAttributes: previous } : {}),
     at: c.at,
   });
@@ -60,6 +61,7 @@ export async function recordUnpaidRenewal(tx: Tx, input: PaidOrderInput, unpaid:
     failure_code: unpaid.failure.code,
     failure_message: unpaid.failure.message,
     last_method_id: unpaid.methodId,
+    pay_token: newPayToken(),
   });
   const invoice = (await ledger.lockInvoice(tx, input.scope.environmentId, recorded.invoiceId))!;
   const context = { ...input, product: input.purchase.product, at: recorded.now };

@@ -7,6 +7,8 @@ export class ApiError extends Error {
     readonly code: string,
     readonly detail: string,
     readonly headers: Record<string, string> = {},
+    /** Fields the reference puts in the body beside ours, e.g. `{ customerId: ['Invalid customer id'] }`. */
+    readonly fields: Record<string, unknown> = {},
   ) {
     super(detail);
   }
@@ -70,15 +72,15 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; detail?: str
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'invalid_request', detail: 'Content-Length is wrong' },
 };
 
-export function sendError(reply: FastifyReply, status: number, code: string, detail: string): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').send({ detail, code });
+export function sendError(reply: FastifyReply, status: number, code: string, detail: string, fields: Record<string, unknown> = {}): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send({ ...fields, detail, code });
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof ApiError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-      return sendError(reply, error.status, error.code, error.detail);
+      return sendError(reply, error.status, error.code, error.detail, error.fields);
     }
     if (error.validation) {
       const detail = describeValidation(error.validation as AjvIssue[], error.validationContext ?? 'body');

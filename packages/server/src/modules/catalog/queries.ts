@@ -1,7 +1,8 @@
 /** What other folders may read of the catalog, with their own executor (inside their own transactions). */
 export { entitlementFeatureRows, listEntitlements } from './entitlements/repo.js';
 export { findFeature, findFeatures, findFeaturesById } from './features/repo.js';
-export { filesOf, findPlan, findPlanById, findVersion, findVersionById } from './plans/repo.js';
+export { filesOf, findPlan, findPlanById, findVersion, findVersionById, publishedPlansOfProduct } from './plans/repo.js';
+export { planChoices, type PlanChoice } from './plans/choices.js';
 export { enabledPrice, findPrice, listPrices, toStored } from './prices/repo.js';
 export { findProduct, imagesOf, settingsCurrency, type ProductImageRow } from './products/repo.js';
 export { subscribedRows, subscribedRowsFromJson, type SubscribedRows } from './repo.js';

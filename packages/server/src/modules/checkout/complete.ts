@@ -11,7 +11,6 @@
  *      becomes success and `checkout.completed` is recorded, before the purchase
  *      records its order, invoice and `subscription.created`.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, type Tx } from '../../db/transaction.js';
@@ -20,6 +19,7 @@ import type { PaymentStep } from '../../flows/payment.js';
 import { AuthenticationRequired, completeIntent, confirmIntent, purchaseTwoPhase, type IdempotencyClaim } from '../../flows/pipeline.js';
 import type { PurchaseHooks } from '../../flows/purchase.js';
 import { ApiError } from '../../http/errors.js';
+import { formToken, formTokenValid } from '../../hosted/csrf.js';
 import type { Clock } from '../../lib/clock.js';
 import { randomBase62 } from '../../lib/crypto.js';
 import { ChargeService } from '../charges/service.js';
@@ -31,7 +31,9 @@ import { checkCard, saveCheckoutCard } from '../payments/methods.service.js';
 import { providerConfigured } from '../payments/providers.js';
 import { stripeCardOf, stripeOnPage, type StripeOnPage } from './stripe-element.js';
 import { SubscriptionService } from '../subscriptions/service.js';
-import { discountOfSession, redeemSessionDiscount, resolveCheckoutDiscount } from './discount.js';
+import { discountOfSession, redeemSessionDiscount } from './discount.js';
+import { applySessionDiscount } from './discount-apply.js';
+import { activateChange, DuePayments, type DueAnswer, type InvoicePayer } from './due-payment.js';
 import { formProblem, FormProblem, sessionSettledMeanwhile } from './errors.js';
 import { buyerMessage, isEmail, parseExpiry } from './form.js';
 import { overrideOf, priceSelection, productOf, selectionOf, ipCountryOf, type Priced, type Selection } from './page-model.js';
@@ -39,7 +41,8 @@ import * as repo from './repo.js';
 import { timeline } from './service.js';
 import { completedEventObject, successRedirect } from './view.js';
 
-export type Sent = Record<string, string | undefined>;
+export type { Sent } from '../../hosted/forms.js';
+import type { Sent } from '../../hosted/forms.js';
 
 /** Everything the page shows: the session, what is chosen and its price, and what went wrong. */
 export interface PageState extends Priced {
@@ -64,37 +67,39 @@ export type PageAnswer =
   | { kind: 'page'; status: number; state: PageState }
   | { kind: 'closed'; status: number; session: repo.SessionRow; reason: 'expired' | 'success' }
   | { kind: 'redirect'; location: string }
-  | { kind: 'missing' };
+  | { kind: 'missing' }
+  | DueAnswer;
 
 export class CheckoutCompletion {
   private readonly secret: () => Promise<string>;
   private readonly subscriptions: SubscriptionService;
   private readonly charges: ChargeService;
+  private readonly due: DuePayments;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     config: Pick<Config, 'secret' | 'pendingUpdateTtlMs'>,
     changes: EntitlementChanges | null = null,
+    payInvoice: InvoicePayer | null = null,
   ) {
     this.secret = instanceSecret(db, clock, config.secret, 'checkout_csrf');
     this.subscriptions = new SubscriptionService(db, clock, config.pendingUpdateTtlMs, changes);
     this.charges = new ChargeService(db, clock, changes);
+    this.due = new DuePayments(db, clock, this, payInvoice);
   }
 
   /** The form's CSRF token: an HMAC of the session id under an instance secret (nothing to store). */
   async csrfToken(sessionId: string): Promise<string> {
-    return createHmac('sha256', await this.secret()).update(`checkout:${sessionId}`).digest('base64url');
+    return formToken(await this.secret(), 'checkout', sessionId);
   }
 
-  private async csrfValid(sessionId: string, sent: string | undefined): Promise<boolean> {
-    const expected = Buffer.from(await this.csrfToken(sessionId));
-    const given = Buffer.from(sent ?? '');
-    return given.length === expected.length && timingSafeEqual(given, expected);
+  async csrfValid(sessionId: string, sent: string | undefined): Promise<boolean> {
+    return formTokenValid(await this.secret(), 'checkout', sessionId, sent);
   }
 
   /** The session the page at this URL shows, or null: unknown ids, and ids of the other environment, are not found. */
-  private async sessionAt(id: string, environment: 'sandbox' | 'production', tx?: Tx): Promise<repo.SessionRow | null> {
+  async sessionAt(id: string, environment: 'sandbox' | 'production', tx?: Tx): Promise<repo.SessionRow | null> {
     if (!/^cs_[A-Za-z0-9]{24,64}$/.test(id)) return null;
     const row = await repo.findSession(tx ?? this.db, id, { forUpdate: tx !== undefined });
     if (!row) return null;
@@ -102,7 +107,7 @@ export class CheckoutCompletion {
   }
 
   /** An open session past its 24 hours is expired here too, whether or not its job has run yet. */
-  private closedAnswer(session: repo.SessionRow): PageAnswer | null {
+  closedAnswer(session: repo.SessionRow): PageAnswer | null {
     if (session.status === 'success') return { kind: 'closed', status: 410, session, reason: 'success' };
     if (session.status === 'expired' || (session.status === 'open' && session.expires_at.getTime() <= this.clock.now().getTime())) {
       return { kind: 'closed', status: 410, session, reason: 'expired' };
@@ -110,7 +115,7 @@ export class CheckoutCompletion {
     return null;
   }
 
-  private async state(session: repo.SessionRow, sent: Sent, ipAddress: string | null, problem: PageState['formProblem'], waiting: IntentRow | null = null): Promise<PageState> {
+  async state(session: repo.SessionRow, sent: Sent, ipAddress: string | null, problem: PageState['formProblem'], waiting: IntentRow | null = null): Promise<PageState> {
     const selection = selectionOf(session, sent, ipCountryOf(session.ip_address ?? ipAddress));
     const { priced, product } = await inTransaction(this.db, async (tx) => ({
       priced: await priceSelection(tx, session, selection, this.clock.now()),
@@ -138,6 +143,7 @@ export class CheckoutCompletion {
   async view(id: string, environment: 'sandbox' | 'production', query: Sent, ipAddress: string | null): Promise<PageAnswer> {
     const session = await this.sessionAt(id, environment);
     if (!session) return { kind: 'missing' };
+    if (session.purpose !== 'purchase') return this.due.view(session);
     const closed = this.closedAnswer(session);
     if (closed) return closed;
     return { kind: 'page', status: 200, state: await this.state(session, query, ipAddress, null) };
@@ -147,6 +153,7 @@ export class CheckoutCompletion {
   async submit(id: string, environment: 'sandbox' | 'production', sent: Sent, ipAddress: string | null): Promise<PageAnswer> {
     const session = await this.sessionAt(id, environment);
     if (!session) return { kind: 'missing' };
+    if (session.purpose !== 'purchase') return this.due.submit(session, sent, await this.csrfValid(id, sent.csrf_token));
     if (!(await this.csrfValid(id, sent.csrf_token))) {
       return { kind: 'page', status: 403, state: await this.state(session, sent, ipAddress, { field: null, message: 'This form has expired. Reload the page and try again.' }) };
     }
@@ -175,27 +182,9 @@ export class CheckoutCompletion {
     }
   }
 
-  /**
-   * The page's discount field, through the discount seam (discount.ts): a code the seam
-   * accepts is kept on the session (and priced by discountOfSession); an empty one removes it.
-   */
+  /** The page's discount field posted back (discount-apply.ts); the page shows the new price. */
   private async applyDiscount(session: repo.SessionRow, sent: Sent, ipAddress: string | null): Promise<PageAnswer> {
-    if (!session.discounts_enabled) throw formProblem('discount_code', 'Discount codes are not accepted for this purchase.');
-    const code = (sent.discount_code ?? '').trim().slice(0, 100) || null;
-    const selection = selectionOf(session, sent, ipCountryOf(session.ip_address ?? ipAddress));
-    const updated = await inTransaction(this.db, async (tx) => {
-      if (code) {
-        const priced = await priceSelection(tx, session, selection, this.clock.now());
-        if (!priced.purchase) throw formProblem(null, priced.problem ?? 'This selection cannot be bought.');
-        try {
-          await resolveCheckoutDiscount(tx, scopeOfSession(session), code, priced.purchase, this.clock.now());
-        } catch (error) {
-          if (error instanceof ApiError) throw formProblem('discount_code', `The code "${code}" cannot be applied to this purchase.`);
-          throw error;
-        }
-      }
-      return repo.updateSession(tx, session.id, { discount_code: code, modified_at: this.clock.now() });
-    });
+    const updated = await applySessionDiscount(this.db, this.clock, session, sent, ipAddress);
     return { kind: 'page', status: 200, state: await this.state(updated, sent, ipAddress, null) };
   }
 
@@ -306,6 +295,7 @@ export class CheckoutCompletion {
   /** The purchase of a processing session, in one transaction (also what the recovery task runs again). */
   async runPurchase(sessionId: string, step: PaymentStep): Promise<unknown> {
     const session = (await repo.findSession(this.db, sessionId))!;
+    if (session.purpose === 'subscription_change') return activateChange(this.subscriptions, this.clock, session, step);
     const scope = { ...scopeOfSession(session), apiBase: session.api_base };
     const input = {
       planIdentifier: session.plan_identifier,

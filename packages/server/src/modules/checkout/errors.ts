@@ -1,4 +1,4 @@
-import { type ApiError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 
 const invalid = (detail: string): ApiError => badRequest(detail, 'validation_error');
 
@@ -50,3 +50,13 @@ export const sessionSettledMeanwhile = (id: string): ApiError =>
   conflict(`Checkout session ${id} was completed by another submission meanwhile`, 'checkout_session_settled');
 /** A discountCode the discounts module refused, named as the field the caller sent. */
 export const discountRefused = (refusal: ApiError): ApiError => badRequest(`discountCode: ${refusal.detail}`, refusal.code);
+
+// The discount field's JSON quote (discount-quote.ts): each answer names what the buyer can do.
+export const quoteFormExpired = (): ApiError =>
+  new ApiError(403, 'checkout_form_expired', 'This form has expired. Reload the page and try again.');
+export const quoteSessionClosed = (reason: 'expired' | 'success'): ApiError =>
+  new ApiError(410, 'checkout_session_closed', reason === 'success' ? 'This checkout is already complete.' : 'This checkout has expired. Ask the seller for a new link.');
+export const quoteRefused = (message: string): ApiError => new ApiError(422, 'discount_not_applied', message);
+/** An invoice's payment on its page was refused (its reason as the billing engine recorded it). */
+export const invoicePaymentRefused = (code: string | null, message: string | null): ApiError =>
+  badRequest(message ?? 'The invoice could not be paid', code ?? 'payment_failed');

@@ -3,18 +3,13 @@ import { resolvePurchase, type PriceOverride, type ResolvedPurchase } from '../.
 import { ApiError } from '../../http/errors.js';
 import { normalizeCountry } from '../../lib/countries.js';
 import { countryOfIp } from '../../lib/geoip.js';
-import { enabledPrice, findFeaturesById, findPlan, findProduct, findVersion, toStored } from '../catalog/queries.js';
+import { findFeaturesById, findProduct, planChoices, type PlanChoice } from '../catalog/queries.js';
 import { findCustomer } from '../customers/queries.js';
 import { discountOfSession } from './discount.js';
 import type { SessionRow } from './repo.js';
 import { prospectiveCustomer } from './service.js';
 
-/** A plan the page offers, with the periods it has a price for in the session's currency. */
-export interface PlanChoice {
-  identifier: string;
-  name: string;
-  periods: string[];
-}
+export type { PlanChoice } from '../catalog/queries.js';
 
 /** A priced meter the buyer picks a quantity of (seats, say). */
 export interface MeterChoice {
@@ -44,8 +39,6 @@ export interface Priced {
   customerEmail: string | null;
 }
 
-const PERIOD_ORDER = ['DAILY', 'WEEKLY', 'TWENTY_EIGHT_DAYS', 'MONTHLY', 'THREE_MONTHS', 'SIX_MONTHS', 'YEARLY', 'ONE_TIME'];
-
 export const overrideOf = (session: SessionRow): PriceOverride | null =>
   session.custom_amount_minor !== null && session.tax_behavior
     ? { amountMinor: session.custom_amount_minor, taxBehavior: session.tax_behavior }
@@ -70,21 +63,6 @@ export function selectionOf(session: SessionRow, sent: Record<string, string | u
   return { plan, period, country, quantities };
 }
 
-async function planChoices(tx: Tx, session: SessionRow, currency: string): Promise<PlanChoice[]> {
-  const choices: PlanChoice[] = [];
-  for (const identifier of enabledPlans(session)) {
-    const plan = await findPlan(tx, session.environment_id, identifier);
-    if (!plan || plan.archived_at || plan.published_version === null) continue;
-    const version = await findVersion(tx, plan.id, plan.published_version);
-    const price = version ? await enabledPrice(tx, version.id, currency) : undefined;
-    if (!version || !price) continue;
-    const periods = new Set(toStored(price).chargeCatalogPrice.flatMap((e) => (e.feature === null ? e.charges.map((c) => c.chargePeriod) : [])));
-    if (periods.size === 0) periods.add(session.charge_period);
-    choices.push({ identifier, name: version.name, periods: PERIOD_ORDER.filter((p) => periods.has(p)) });
-  }
-  return choices;
-}
-
 async function meterChoices(tx: Tx, purchase: ResolvedPurchase, selection: Selection): Promise<MeterChoice[]> {
   const priced = purchase.price.chargeCatalogPrice.filter((e) => e.feature !== null && e.paymentType !== 'PAY_AS_YOU_GO');
   const features = await findFeaturesById(tx, priced.map((e) => e.feature!));
@@ -106,7 +84,7 @@ export async function priceSelection(tx: Tx, session: SessionRow, selection: Sel
   const withCountry = found && selection.country
     ? { ...found, billing_address: { ...((found.billing_address ?? {}) as object), country: (found.billing_address as { country?: string } | null)?.country ?? selection.country } }
     : buyer;
-  const plans = await planChoices(tx, session, session.currency_code ?? 'USD');
+  const plans = await planChoices(tx, session.environment_id, enabledPlans(session), session.currency_code ?? 'USD', session.charge_period);
   const base = { plans, customerEmail: found?.email ?? null };
   try {
     const purchase = await resolvePurchase(tx, scope, withCountry, {

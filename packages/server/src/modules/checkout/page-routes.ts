@@ -1,4 +1,3 @@
-import { parse as parseForm } from 'fast-querystring';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Config } from '../../config.js';
@@ -6,9 +5,11 @@ import type { Db } from '../../db/connect.js';
 import { ApiError } from '../../http/errors.js';
 import type { App } from '../../http/route-types.js';
 import { apiBaseUrl, rootUrl } from '../../http/urls.js';
+import { acceptForms, sentOf } from '../../hosted/forms.js';
+import { securityHeaders, sendAsset } from '../../hosted/headers.js';
 import type { Clock } from '../../lib/clock.js';
 import { CHECKOUT_CSS, CHECKOUT_JS, CSS_VERSION, JS_VERSION } from './assets.js';
-import type { CheckoutCompletion, PageAnswer, Sent } from './complete.js';
+import type { CheckoutCompletion, PageAnswer } from './complete.js';
 import { buyLinkPlanMissing, buyLinkProductUnknown } from './errors.js';
 import { checkoutPage, closedPage, errorPage, missingPage, usesStripeJs } from './page.js';
 import { STRIPE_CHECKOUT_JS, STRIPE_CSP, STRIPE_JS_VERSION } from './stripe-element.js';
@@ -23,29 +24,7 @@ export interface PageDeps {
   config: Pick<Config, 'publicUrl'>;
 }
 
-const FORM_LIMIT = 16 * 1024;
 const Id = Type.Object({ id: Type.String({ maxLength: 200 }) });
-
-/**
- * The strict policy of the hosted pages: only this origin's stylesheet and script (no inline
- * code at all), no framing, forms post to this origin, and the success redirect may leave it.
- */
-function securityHeaders(reply: FastifyReply, formTargets: string[] = [], stripe = false): FastifyReply {
-  const formAction = ["'self'", ...formTargets].join(' ');
-  // A page with Stripe's Payment Element also allows exactly Stripe.js, its frames and its API.
-  const script = stripe ? `'self' ${STRIPE_CSP.script}` : "'self'";
-  const connect = stripe ? `'self' ${STRIPE_CSP.connect}` : "'self'";
-  const frames = stripe ? `; frame-src ${STRIPE_CSP.frame}` : '';
-  return reply
-    .header(
-      'content-security-policy',
-      `default-src 'self'; script-src ${script}; style-src 'self'; img-src 'self' data:; connect-src ${connect}${frames}; object-src 'none'; base-uri 'none'; form-action ${formAction}; frame-ancestors 'none'`,
-    )
-    .header('x-frame-options', 'DENY')
-    .header('x-content-type-options', 'nosniff')
-    .header('referrer-policy', 'no-referrer')
-    .header('cache-control', 'no-store');
-}
 
 const prefixOf = (request: FastifyRequest) => (request.environment === 'sandbox' ? '/sandbox' : '');
 
@@ -62,9 +41,10 @@ function answer(request: FastifyRequest, reply: FastifyReply, result: PageAnswer
   const prefix = prefixOf(request);
   if (result.kind === 'redirect') return securityHeaders(reply).code(303).header('location', result.location).send();
   reply.type('text/html; charset=utf-8');
+  if (result.kind === 'html') return securityHeaders(reply).code(result.status).send(result.body);
   if (result.kind === 'missing') return securityHeaders(reply).code(404).send(missingPage(prefix));
   if (result.kind === 'closed') return securityHeaders(reply).code(result.status).send(closedPage(result.session, result.reason, prefix));
-  return securityHeaders(reply, originOf(result.state.session.success_url), usesStripeJs(result.state)).code(result.status).send(checkoutPage(result.state, prefix));
+  return securityHeaders(reply, originOf(result.state.session.success_url), usesStripeJs(result.state) ? STRIPE_CSP : undefined).code(result.status).send(checkoutPage(result.state, prefix));
 }
 
 /** A failure nobody planned for still answers a page (logged with the request id), never a JSON body. */
@@ -78,22 +58,9 @@ async function orErrorPage(request: FastifyRequest, reply: FastifyReply, work: (
   }
 }
 
-function textOf(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value) && typeof value[0] === 'string') return value[0];
-  return undefined;
-}
-
-function sentOf(fields: Record<string, unknown>): Sent {
-  return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, textOf(v)]));
-}
-
 export function checkoutPageRoutes(app: App, deps: PageDeps): void {
   void app.register(async (pages: App) => {
-    // Forms post url-encoded bodies: parsed here only, on the hosted pages (the API takes JSON alone).
-    pages.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_request, body, done) => {
-      done(null, parseForm(String(body)));
-    });
+    acceptForms(pages);
 
     pages.get('/checkout/assets/:file', { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 100 }) }) } }, async (request, reply) => {
       const { file } = request.params;
@@ -103,16 +70,16 @@ export function checkoutPageRoutes(app: App, deps: PageDeps): void {
         : file === `stripe-checkout.${STRIPE_JS_VERSION}.js` ? { type: 'text/javascript; charset=utf-8', body: STRIPE_CHECKOUT_JS }
         : null;
       if (!asset) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
-      return reply.type(asset.type).header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').send(asset.body);
+      return sendAsset(reply, asset);
     });
 
     pages.get('/checkout/:id', { schema: { hide: true, params: Id } }, async (request, reply) => {
-      const query = sentOf(request.query as Record<string, unknown>);
+      const query = sentOf(request.query);
       return orErrorPage(request, reply, async () => answer(request, reply, await deps.completion.view(request.params.id, request.environment, query, request.ip)));
     });
 
     pages.post('/checkout/:id', { schema: { hide: true, params: Id } }, async (request, reply) => {
-      const fields = request.body && typeof request.body === 'object' ? sentOf(request.body as Record<string, unknown>) : {};
+      const fields = sentOf(request.body);
       return orErrorPage(request, reply, async () =>
         answer(request, reply, await deps.completion.submit(request.params.id, request.environment, fields, request.ip)),
       );
@@ -137,7 +104,7 @@ const flag = (value: string | undefined): boolean | undefined =>
 
 /** GET /buy/{productId}/?plan_identifier=&charge_period=…: a session made as a client key would make it, then its page. */
 async function buyLink(request: FastifyRequest, productId: string, deps: PageDeps): Promise<string> {
-  const q = sentOf(request.query as Record<string, unknown>);
+  const q = sentOf(request.query);
   const product = /^[0-9a-f-]{36}$/i.test(productId) ? await repo.findProductWithEnvironment(deps.db, productId) : undefined;
   if (!product || product.archived_at || product.environment !== request.environment) throw buyLinkProductUnknown();
   const plan = q.plan_identifier ?? (await repo.publishedPlansOf(deps.db, product.id))[0];

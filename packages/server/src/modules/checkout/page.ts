@@ -1,24 +1,11 @@
 import { countryNames } from '../../lib/countries.js';
-import { currencySymbol, decimalText } from '../ledger/format.js';
+import { money, periodName } from '../../hosted/text.js';
 import { CSS_VERSION, JS_VERSION } from './assets.js';
 import type { PageState } from './complete.js';
-import { html, type SafeHtml } from './html.js';
+import { html, type SafeHtml } from '../../hosted/html.js';
+import { discountField, discountForm } from './page-discount.js';
 import { STRIPE_JS_URL, STRIPE_JS_VERSION, stripeAuthentication, stripeCardFields } from './stripe-element.js';
 import type { SessionRow } from './repo.js';
-
-const PERIOD_NAMES: Record<string, string> = {
-  ONE_TIME: 'One-time payment',
-  DAILY: 'Daily',
-  WEEKLY: 'Weekly',
-  TWENTY_EIGHT_DAYS: 'Every 28 days',
-  MONTHLY: 'Monthly',
-  THREE_MONTHS: 'Every 3 months',
-  SIX_MONTHS: 'Every 6 months',
-  YEARLY: 'Yearly',
-};
-const periodName = (period: string) => PERIOD_NAMES[period] ?? period;
-
-const money = (minor: number, currency: string) => `${currencySymbol(currency)}${decimalText(minor, currency)}`;
 
 /** The page around every state: language, viewport, the stylesheet and script from /checkout/assets/ (and Stripe.js where cards go to Stripe). */
 export function layout(title: string, prefix: string, body: SafeHtml, stripe = false): string {
@@ -79,7 +66,8 @@ function choices(state: PageState): SafeHtml {
   return html`${planField}${periodField}${meters}`;
 }
 
-function summary(state: PageState): SafeHtml {
+/** The price table (also what the discount script puts in place, discount-quote.ts). */
+export function summary(state: PageState): SafeHtml {
   const purchase = state.purchase;
   if (!purchase) return html`<p class="problem" role="alert">${state.problem ?? 'This selection cannot be bought.'}</p>`;
   const q = purchase.quote;
@@ -92,33 +80,10 @@ function summary(state: PageState): SafeHtml {
 ${q.lines.map((l) => html`<tr><td>${l.description}</td><td class="amount">${money(l.amountMinor, q.currency)}</td></tr>`)}
 ${q.discountMinor > 0 ? html`<tr><td>Discount</td><td class="amount">−${money(q.discountMinor, q.currency)}</td></tr>` : null}
 ${taxLabel}
+${q.taxBehavior === 'INCLUSIVE' && q.taxMinor > 0 ? html`<tr><td>Price before tax</td><td class="amount" id="net">${money(q.totalMinor - q.taxMinor, q.currency)}</td></tr>` : null}
 <tr class="total"><td>Total ${q.chargePeriod === 'ONE_TIME' ? '' : `(${periodName(q.chargePeriod).toLowerCase()})`}</td><td class="amount" id="total">${money(q.totalMinor, q.currency)}</td></tr>
 </tbody>
 </table>${trial}`;
-}
-
-/**
- * The discount field (when the session allows codes). It belongs to a form of its own,
- * so that Enter in it applies the code and Enter elsewhere pays; the selection rides along.
- */
-function discountField(state: PageState): SafeHtml | null {
-  if (!state.session.discounts_enabled) return null;
-  return html`<label for="discount-code">Discount code</label>
-<div class="row"><div><input id="discount-code" name="discount_code" form="discount-form" type="text" autocomplete="off" maxlength="100" value="${state.session.discount_code ?? ''}"${invalidAttrs(state, 'discount_code')}></div>
-<div class="fit"><button type="submit" form="discount-form" id="apply-discount" class="secondary inline">Apply</button></div></div>
-${fieldError(state, 'discount_code')}`;
-}
-
-function discountForm(state: PageState): SafeHtml | null {
-  if (!state.session.discounts_enabled) return null;
-  const sel = state.selection;
-  return html`<form id="discount-form" method="post" action="">
-<input type="hidden" name="csrf_token" value="${state.csrf}">
-<input type="hidden" name="action" value="discount">
-<input type="hidden" name="plan" value="${sel.plan}"><input type="hidden" name="period" value="${sel.period}">
-<input type="hidden" name="country" value="${sel.country ?? ''}">
-${Object.entries(sel.quantities).map(([k, v]) => html`<input type="hidden" name="qty_${k}" value="${v}">`)}
-</form>`;
 }
 
 function details(state: PageState): SafeHtml {
@@ -178,6 +143,13 @@ function authenticationButtons(state: PageState): SafeHtml {
 </form>`;
 }
 
+/** The pay button's words: the total, or nothing today during a free trial. */
+export function payLabel(state: PageState): string {
+  const q = state.purchase?.quote;
+  if (!q) return 'Pay';
+  return `Pay ${state.trialDays > 0 ? 'nothing today' : money(q.totalMinor, q.currency)}`;
+}
+
 /** The open session's page: choices, price, details, card and pay. */
 export function checkoutPage(state: PageState, prefix: string): string {
   if (state.authenticate) return authenticationPage(state, prefix);
@@ -202,12 +174,12 @@ ${discountField(state)}
 ${general}
 <section class="card">${details(state)}</section>
 <section class="card">${cardFields(state)}
-${canPay ? html`<button type="submit" name="action" value="pay" id="pay">Pay ${state.trialDays > 0 ? 'nothing today' : money(state.purchase!.quote.totalMinor, state.purchase!.quote.currency)}</button>` : null}
+${canPay ? html`<button type="submit" name="action" value="pay" id="pay">${payLabel(state)}</button>` : null}
 <button type="submit" name="action" value="update" id="update-price" class="secondary no-js-only">Update price</button>
 <p class="hint no-js-only">Changed the plan, period, quantity or country? Update the price before you pay.</p>
 </section>
 </form>
-${discountForm(state)}
+${discountForm(state, prefix)}
 ${s.cancel_url ? html`<p><a href="${s.cancel_url}">Cancel and return to the seller</a></p>` : null}`;
   return layout(`Checkout: ${state.productName}`, prefix, body, usesStripeJs(state));
 }

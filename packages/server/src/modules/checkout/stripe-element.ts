@@ -12,7 +12,7 @@ import type { AttachedMethod } from '../payments/provider.js';
 import { attachCheckoutStripeMethod, stripeClientSecret, stripeCheckoutKey } from '../payments/providers.js';
 import { ApiError } from '../../http/errors.js';
 import { formProblem } from './errors.js';
-import { html, type SafeHtml } from './html.js';
+import { html, type SafeHtml } from '../../hosted/html.js';
 import type { SessionRow } from './repo.js';
 
 /** Stripe on the page: its publishable key, and the client secret of a payment waiting for authentication. */

@@ -30,6 +30,9 @@ function inputs(row: SessionRow) {
     successUrl: row.success_url,
     cancelUrl: row.cancel_url,
     ipAddress: row.ip_address,
+    // What the session pays (decision 0035): a purchase, or the pending subscription or invoice it pays.
+    purpose: row.purpose,
+    targetId: row.target_id,
   };
 }
 

@@ -124,6 +124,7 @@ export async function updateCustomer(
     email?: string | null;
     metadata?: Record<string, unknown>;
     billingAddress?: Record<string, unknown> | null;
+    details?: Record<string, unknown>;
     at: Date;
   },
 ): Promise<CustomerRow> {
@@ -133,6 +134,7 @@ export async function updateCustomer(
       ...(changes.name !== undefined ? { name: changes.name } : {}),
       ...(changes.email !== undefined ? { email: changes.email } : {}),
       ...(changes.metadata !== undefined ? { metadata: JSON.stringify(changes.metadata) } : {}),
+      ...(changes.details !== undefined ? { details: JSON.stringify(changes.details) } : {}),
       ...(changes.billingAddress !== undefined
         ? { billing_address: changes.billingAddress === null ? null : JSON.stringify(changes.billingAddress) }
         : {}),
@@ -216,4 +218,9 @@ export async function countClockCustomers(db: Executor, testClockId: string): Pr
 /** The customers attached to a test clock. */
 export async function customersOnClock(db: Executor, testClockId: string): Promise<{ environment_id: string; customer_id: string }[]> {
   return db.selectFrom('customers').select(['environment_id', 'customer_id']).where('test_clock_id', '=', testClockId).execute();
+}
+
+/** A customer by its own id (customers.id), within its environment. */
+export function findCustomerByPk(db: Executor, environmentId: string, id: string): Promise<CustomerRow | undefined> {
+  return db.selectFrom('customers').selectAll().where('environment_id', '=', environmentId).where('id', '=', id).executeTakeFirst();
 }

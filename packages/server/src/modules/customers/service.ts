@@ -73,6 +73,15 @@ function previousAttributes(before: Record<string, unknown>, after: Record<strin
   return changed;
 }
 
+/** The details with the tax id set (trimmed), cleared (null) or left alone (undefined, or unchanged). */
+function withTaxId(details: Record<string, unknown>, taxId: string | null | undefined): Record<string, unknown> | undefined {
+  if (taxId === undefined) return undefined;
+  const value = taxId?.trim() || null;
+  if ((details.taxId ?? null) === value) return undefined;
+  const { taxId: _old, ...rest } = details;
+  return value === null ? rest : { ...rest, taxId: value };
+}
+
 export function toCustomer(row: repo.CustomerRow): Customer {
   return {
     id: row.id,
@@ -201,6 +210,7 @@ export class CustomerService {
         email: normalizeEmail(input.email),
         metadata,
         billingAddress,
+        details: withTaxId(row.details as Record<string, unknown>, input.taxId),
         at: this.clock.now(),
       });
       await this.announceUpdate(tx, scope, row, updated);

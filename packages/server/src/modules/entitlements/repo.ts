@@ -69,9 +69,39 @@ export async function findCustomerState(
   customerId: string,
   now: Date,
   featureIdentifier?: string,
-): Promise<{ grants: GrantRow[]; counters: CounterRow[]; testClockTime: Date | null }> {
+): Promise<CustomerState> {
   const { rows } = await sql<StateRow>`${PREPARED}
     SELECT * FROM billow_customer_state(${environmentId}::uuid, ${customerId}::text, ${now}::timestamptz, ${featureIdentifier ?? null}::text)`.execute(db);
+  return stateOf(rows);
+}
+
+export interface CustomerState {
+  grants: GrantRow[];
+  counters: CounterRow[];
+  testClockTime: Date | null;
+}
+
+/**
+ * The state of many (customer, feature) pairs in one statement, as
+ * `findCustomerState` reads each: one entry per pair, in the order given.
+ */
+export async function findCustomerStates(
+  db: Executor,
+  environmentId: string,
+  pairs: readonly { customerId: string; featureIdentifier: string }[],
+  now: Date,
+): Promise<CustomerState[]> {
+  const keys = JSON.stringify(pairs.map((pair, n) => ({ n, customer: pair.customerId, feature: pair.featureIdentifier })));
+  const { rows } = await sql<StateRow & { pair: number }>`${PREPARED}
+    SELECT k.n AS pair, s.*
+      FROM jsonb_to_recordset(${keys}::jsonb) AS k(n integer, customer text, feature text)
+     CROSS JOIN LATERAL billow_customer_state(${environmentId}::uuid, k.customer, ${now}::timestamptz, k.feature) AS s`.execute(db);
+  const byPair: StateRow[][] = pairs.map(() => []);
+  for (const row of rows) byPair[row.pair]?.push(row);
+  return byPair.map(stateOf);
+}
+
+function stateOf(rows: StateRow[]): CustomerState {
   const grants: GrantRow[] = [];
   const counters: CounterRow[] = [];
   let testClockTime: Date | null = null;

@@ -38,7 +38,7 @@ import {
   type PriceCharge,
   type UsageLookup,
 } from './compute.js';
-import { findCustomerState, type CounterRow, type GrantRow } from './repo.js';
+import { findCustomerState, findCustomerStates, type CounterRow, type CustomerState, type GrantRow } from './repo.js';
 import { entitlementCacheKey } from '../../edge/entitlement-cache.js';
 
 export const usageKey = (subscriptionId: string, featureId: string, periodStart: Date) =>
@@ -123,7 +123,21 @@ export async function loadCustomer(
   at: Date,
   featureIdentifier?: string,
 ): Promise<CustomerSnapshot | null> {
-  const { grants: rows, counters: counterRows, testClockTime } = await findCustomerState(db, environmentId, customerId, at, featureIdentifier);
+  return snapshotOf(await findCustomerState(db, environmentId, customerId, at, featureIdentifier), at);
+}
+
+/** `loadCustomer` for many (customer, feature) pairs, in one statement: one snapshot (or null) per pair, in order. */
+export async function loadCustomers(
+  db: Executor,
+  environmentId: string,
+  pairs: readonly { customerId: string; featureIdentifier: string }[],
+  at: Date,
+): Promise<(CustomerSnapshot | null)[]> {
+  if (pairs.length === 0) return [];
+  return (await findCustomerStates(db, environmentId, pairs, at)).map((state) => snapshotOf(state, at));
+}
+
+function snapshotOf({ grants: rows, counters: counterRows, testClockTime }: CustomerState, at: Date): CustomerSnapshot | null {
   const first = rows[0];
   if (!first) return null;
   const archived = first.customer_archived_at !== null;

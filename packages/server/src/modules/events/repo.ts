@@ -11,6 +11,8 @@ export interface EventRowInput {
   /** The id of the event's object: its deliveries to one endpoint go in order. */
   orderingKey: string | null;
   at: Date;
+  /** Who caused the event (lib/actor.ts); null: the API or background work. */
+  actor: string | null;
 }
 
 export async function insertEvent(db: Executor, row: EventRowInput): Promise<void> {
@@ -31,16 +33,16 @@ export async function insertEvents(db: Executor, rows: EventRowInput[]): Promise
   const values = sql.join(
     rows.map(
       (row) =>
-        sql`(${row.id}::uuid, ${row.environmentId}::uuid, ${row.organizationId}::uuid, ${row.type}, ${JSON.stringify(row.payload)}::json, ${row.at}::timestamptz, ${row.orderingKey}::text)`,
+        sql`(${row.id}::uuid, ${row.environmentId}::uuid, ${row.organizationId}::uuid, ${row.type}, ${JSON.stringify(row.payload)}::json, ${row.at}::timestamptz, ${row.orderingKey}::text, ${row.actor}::text)`,
     ),
   );
   // A transaction's events are a few, in forms fixed by the code: prepared. Batches of more are not.
   const prepared = rows.length <= PREPARED_ROWS ? PREPARED : sql``;
   await sql`${prepared}
-    WITH input (id, environment_id, organization_id, type, payload, created_at, ordering_key) AS (VALUES ${values}),
+    WITH input (id, environment_id, organization_id, type, payload, created_at, ordering_key, actor) AS (VALUES ${values}),
     event AS (
-      INSERT INTO events (id, environment_id, organization_id, type, payload, created_at)
-      SELECT id, environment_id, organization_id, type, payload, created_at FROM input
+      INSERT INTO events (id, environment_id, organization_id, type, payload, created_at, actor)
+      SELECT id, environment_id, organization_id, type, payload, created_at, actor FROM input
       RETURNING id, seq, environment_id, type
     )
     INSERT INTO webhook_deliveries (id, environment_id, endpoint_id, event_id, event_seq, event_type, ordering_key, status)

@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/transaction.js';
 import { camelToSnake, renameKeysDeep } from '../../lib/casing.js';
+import { currentActor } from '../../lib/actor.js';
 import { newId } from '../../lib/crypto.js';
 import { insertEvent, insertEvents, type EventRowInput } from './repo.js';
 
@@ -93,5 +94,6 @@ function eventRow(event: EventInput): EventRowInput {
     payload: { id, type: event.type, created_at: eventTimestamp(event.at), data },
     orderingKey: object.id === undefined || object.id === null ? null : String(object.id),
     at: event.at,
+    actor: currentActor(),
   };
 }

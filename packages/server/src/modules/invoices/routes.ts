@@ -14,7 +14,7 @@ const safeFileName = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_');
 
 /** Collects an unpaid renewal invoice now (the billing engine's dunning attempt, asked for by hand). */
 export type InvoiceCollector = (
-  scope: RequestScope,
+  scope: Pick<RequestScope, 'organizationId' | 'environmentId' | 'environment'>,
   invoiceId: string,
 ) => Promise<{ outcome: 'paid' | 'failed' | 'ended'; code: string | null; message: string | null }>;
 

@@ -67,9 +67,10 @@ export class InvoiceService {
       buyer: {
         name: text(buyer.name) ?? row.customer_name,
         email: text(buyer.email) ?? row.customer_email,
-        address: addressLines(
-          record(buyer.billingAddress) ?? record(buyer.billing_address) ?? record(buyer.address) ?? row.customer_address,
-        ),
+        address: [
+          ...addressLines(record(buyer.billingAddress) ?? record(buyer.billing_address) ?? record(buyer.address) ?? row.customer_address),
+          ...(text(buyer.taxId) ? [`Tax ID: ${text(buyer.taxId)}`] : []),
+        ],
       },
       currency: row.currency,
       lines: invoiceLines(row.lines, row.currency).map((line) => ({

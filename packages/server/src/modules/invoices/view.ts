@@ -1,5 +1,6 @@
 import type { Invoice, InvoiceLine } from '@billow/contract';
 import { percentText } from '../billing/rounding.compute.js';
+import { payLinkUrl } from '../../lib/pay-links.js';
 import { currencySymbol, decimalText } from '../ledger/format.js';
 import type { InvoiceDetailRow } from './repo.js';
 
@@ -57,5 +58,7 @@ export function toInvoice(row: InvoiceDetailRow, apiBase: string): Invoice {
     attemptCount: row.attempt_count,
     nextPaymentAttempt: row.next_attempt_at ? row.next_attempt_at.toISOString() : null,
     lastPaymentError: row.status !== 'PAID' && row.failure_code ? { code: row.failure_code, message: row.failure_message } : null,
+    // The API base is the caller's root with the environment's prefix: the link the caller can reach.
+    paymentLink: row.pay_token ? payLinkUrl(apiBase.replace(/\/api\/v1$/, ''), row.pay_token) : null,
   };
 }

@@ -67,7 +67,7 @@ export async function orderWebhookParts(db: Executor, order: repo.OrderRow): Pro
 /** What the `invoice.*` events carry about an invoice. */
 export function invoiceWebhookObject(
   invoice: Pick<repo.InvoiceRow, 'id' | 'status' | 'paid_at' | 'total_minor' | 'currency' | 'due_at' | 'order_id' | 'issued_at' | 'modified_at'>,
-  parts: { customer: repo.CustomerRow; product: { id: string; name: string }; subscriptionId: string | null },
+  parts: { customer: repo.CustomerRow; product: { id: string; name: string }; subscriptionId: string | null; paymentLink?: string | null },
   organizationId: string,
 ) {
   return {
@@ -87,8 +87,7 @@ export function invoiceWebhookObject(
     product: { id: parts.product.id, name: parts.product.name },
     created_on: invoice.issued_at.toISOString(),
     modified_on: invoice.modified_at.toISOString(),
-    // The reference's signed page where the customer pays an open or failed invoice (null when born paid).
-    // Billow has no such page yet (the hosted checkout and portal are issue 13): always null.
-    payment_link: null,
+    // The page where the customer pays an open or failed invoice (decision 0035); null when born paid.
+    payment_link: parts.paymentLink ?? null,
   };
 }

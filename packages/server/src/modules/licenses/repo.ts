@@ -167,3 +167,30 @@ export async function currentSubscription(
   const { depth: _depth, ...subscription } = row;
   return subscription;
 }
+
+/** A customer's keys (customers.id), newest first, with the name of the plan each was sold with. */
+export async function licensesOfCustomer(db: Executor, environmentId: string, customerPk: string) {
+  return db
+    .selectFrom('licenses as l')
+    .innerJoin('plan_versions as v', 'v.id', 'l.plan_version_id')
+    .select(['l.id', 'l.license_key', 'l.activation_limit', 'l.activation_limit_enabled', 'l.expires_on', 'l.enabled', 'l.created_at', 'v.name as plan_name'])
+    .where('l.environment_id', '=', environmentId)
+    .where('l.customer_id', '=', customerPk)
+    .orderBy('l.created_at', 'desc')
+    .orderBy('l.id')
+    .execute();
+}
+
+/** The active instances of some keys, oldest first. */
+export async function activeInstancesOf(db: Executor, environmentId: string, licenseIds: string[]): Promise<InstanceRow[]> {
+  if (licenseIds.length === 0) return [];
+  return db
+    .selectFrom('license_instances')
+    .selectAll()
+    .where('environment_id', '=', environmentId)
+    .where('license_id', 'in', licenseIds)
+    .where('deactivated_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}

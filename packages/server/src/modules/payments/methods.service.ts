@@ -192,12 +192,15 @@ export class PaymentMethodService {
     return { count, results: rows.map(({ method, owner }) => presentPaymentMethod(method, owner)) };
   }
 
-  /** Billow's sandbox-only way to save a test card for a customer. */
-  async attach(scope: PaymentScope, input: PaymentMethodCreate): Promise<PaymentMethod> {
+  /**
+   * Billow's sandbox-only way to save a test card for a customer. A card typed on a hosted
+   * page (`typedOnPage`, the portal) is kept as checkout keeps one: never its number.
+   */
+  async attach(scope: PaymentScope, input: PaymentMethodCreate, options: { typedOnPage?: boolean } = {}): Promise<PaymentMethod> {
     if (scope.environment !== 'sandbox') throw sandboxOnly();
     const card = checkCard(input, this.clock.now());
     const details = cardDetails(card.digits, { expMonth: card.expMonth, expYear: card.expYear });
-    return this.save(scope, input.customerId, details, sandboxCardRef(card.digits));
+    return this.save(scope, input.customerId, details, options.typedOnPage ? checkoutCardRef(card.digits) : sandboxCardRef(card.digits));
   }
 
   /**

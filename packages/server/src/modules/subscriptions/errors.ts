@@ -40,3 +40,8 @@ export const noUpcomingInvoice = (status: string): ApiError =>
     `The subscription is ${status} and will not renew (it ended, ends before its period does, or is a one-time purchase)`,
     'no_upcoming_invoice',
   );
+/** The activate_on_payment change was paid, expired or ended meanwhile: its payment is no longer taken. */
+export const changeNoLongerPending = (status: string): ApiError =>
+  conflict(`This plan change is no longer waiting for its payment (it is ${status}).`, 'change_not_pending');
+export const notResumable = (): ApiError =>
+  badRequest('The subscription has no cancellation waiting to take effect', 'not_resumable');

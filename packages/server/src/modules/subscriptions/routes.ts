@@ -94,7 +94,18 @@ export function subscriptionRoutes(app: App, service: SubscriptionService): void
           'Makes a new subscription record and supersedes this one; answers with the new id. By default the change applies now and the difference for the rest of the period is settled at once (a negative difference becomes customer credit). probationBehaviour NEXT_BILLING_CYCLE switches without settling. With paymentBehavior activate_on_payment, the change applies only once paid: until then the new record is incomplete and this one stays active; unpaid, it expires after 23 hours.',
         params: SubscriptionPath,
         body: SubscriptionUpdate,
-        response: { 200: Type.Object({ subscriptionId: Type.String() }), ...errors, 409: ErrorBody, 428: ErrorBody },
+        response: {
+          200: Type.Object({
+            subscriptionId: Type.String(),
+            checkoutUrl: Type.Optional(
+              Type.String({ description: 'Ours, with activate_on_payment when the change waits for its payment: the hosted page where the customer pays it' }),
+            ),
+            checkoutSessionId: Type.Optional(Type.String({ description: 'Ours: the checkout session of that page' })),
+          }),
+          ...errors,
+          409: ErrorBody,
+          428: ErrorBody,
+        },
       },
     },
     async (request) => service.update(scopeOf(request), request.params.subscriptionId, request.body, request.idempotency),

@@ -17,7 +17,6 @@ import {
   type PurchaseExtras,
   type PurchaseHooks,
   type PurchaseScope,
-  type PaymentMethodRow,
   type ResolvedPurchase,
 } from '../../flows/purchase.js';
 import { recordPaidOrder } from '../../flows/record.js';
@@ -27,9 +26,9 @@ import type { Quote } from '../billing/types.js';
 import { recordEvent } from '../events/writer.js';
 import { enqueueJob } from '../jobs/service.js';
 import { expirePendingChange } from './lifecycle.js';
+import { commitChange, successorOf } from './change-commit.js';
+import { activatePendingChange, type PendingChangeCheckout, type PendingChangePayment } from './pending-change.js';
 import type { EntitlementChanges } from '../../edge/change-feed.js';
-import type { Insertable } from 'kysely';
-import type { SubscriptionsTable } from '../../db/schema.js';
 import * as repo from './repo.js';
 import {
   createNotRecurring,
@@ -38,7 +37,7 @@ import {
   subscriptionNotFound,
   updateInProgress,
 } from './errors.js';
-import { assertChangeable, changeTerms, type ChangeTerms } from './change.compute.js';
+import { assertChangeable, changeTerms } from './change.compute.js';
 import { upcomingInvoice } from './preview.js';
 import { cancellationEnd, parseStatuses } from './requests.compute.js';
 import { presentCreated, presentSubscription, presentSubscriptions, subscriptionEventObject, subscriptionObject } from './view.js';
@@ -71,6 +70,7 @@ export class SubscriptionService {
     private readonly clock: Clock,
     private readonly pendingUpdateTtlMs: number = PENDING_UPDATE_TTL_MS,
     private readonly changes: EntitlementChanges | null = null,
+    private readonly pendingCheckout: PendingChangeCheckout | null = null,
   ) {}
 
   /** Runs a change of the customer's subscriptions, announcing it to every entitlement cache. */
@@ -215,7 +215,8 @@ export class SubscriptionService {
     return { row, customer };
   }
 
-  async cancel(scope: SubscriptionScope, id: string, input: SubscriptionCancel) {
+  /** The API cancels as the merchant; the portal as the customer (DOMAIN.md §3.6). */
+  async cancel(scope: SubscriptionScope, id: string, input: SubscriptionCancel, reason: 'CANCELLED_BY_MERCHANT' | 'CANCELLED_BY_CUSTOMER' = 'CANCELLED_BY_MERCHANT') {
     let owner: string | null = null;
     await this.changing(scope, () => owner, async (tx) => {
       const { row, customer } = await this.lockLive(tx, scope, id);
@@ -230,7 +231,7 @@ export class SubscriptionService {
         status: immediate ? 'canceled' : row.status,
         end_date: immediate ? now : endDate,
         canceled_at: now,
-        cancellation_reason: 'CANCELLED_BY_MERCHANT',
+        cancellation_reason: reason,
         cancellation_feedback: input.cancellationFeedback ?? null,
         cancellation_comment: input.cancellationComment ?? null,
         modified_at: now,
@@ -265,7 +266,8 @@ export class SubscriptionService {
       return await this.changing(scope, () => owner, async (tx) => {
         const result = await this.applyUpdate(tx, scope, id, input, step);
         owner = result.customerId;
-        const answer = { subscriptionId: result.subscriptionId };
+        // With activate_on_payment, a change that waits for its payment also answers the page where it is paid.
+        const answer = { subscriptionId: result.subscriptionId, ...('checkout' in result ? result.checkout : {}) };
         await step.finish(tx, answer);
         return answer;
       });
@@ -291,22 +293,7 @@ export class SubscriptionService {
     if (purchase.quote.totalMinor > 0) await assertProviderConfigured(tx, scope);
     if (toCharge > 0) assertCanPay(method);
 
-    const successor = {
-      ...subscriptionValues(scope, customer, purchase, {
-        chargePeriod: input.chargePeriod,
-        status: terms.trialEnd ? 'trialing' : 'active',
-        now,
-        startDate: row.start_date,
-        periodStart: terms.periodStart,
-        periodEnd: terms.periodEnd,
-        trialEnd: terms.trialEnd,
-        paymentMethodId: method?.id ?? row.payment_method_id,
-        // A change within the same period keeps counting periods from the same day.
-        anchor: terms.periodStart.getTime() === row.current_period_start?.getTime() ? row.billing_anchor : null,
-      }),
-      currency: row.currency,
-      previous_subscription_id: row.id,
-    };
+    const successor = successorOf(scope, { row, customer, purchase, input, terms, now, method });
 
     const pending = input.paymentBehavior === 'activate_on_payment' && toCharge > 0;
     let chargeRef: string | null = null;
@@ -339,58 +326,24 @@ export class SubscriptionService {
       }
       // A new record taking its first status: previous status null, as in the reference's subscription.updated example.
       await this.event(tx, scope, 'subscription.updated', this.subscriptionData(waiting, customer, purchase, scope), { status: null });
-      return { subscriptionId: waiting.id, customerId: customer.customer_id };
+      const change = { subscriptionId: waiting.id, customer, input, amountMinor: toCharge, currency: row.currency, productId: purchase.product.id, expiresAt, askedAt: now };
+      const checkout = this.pendingCheckout ? await this.pendingCheckout(tx, scope, change) : null;
+      return { subscriptionId: waiting.id, customerId: customer.customer_id, checkout: checkout ?? {} };
     }
     const settled = { row, customer, purchase, successor, now, fromCredit, toCharge, terms, method, chargeRef };
-    return this.commitChange(tx, scope, settled);
+    return commitChange(tx, scope, settled, this.clock.now());
   }
 
-  /** The change takes effect: the old record is superseded, credit moves, the amount due gets its order. */
-  private async commitChange(
-    tx: Tx,
-    scope: SubscriptionScope,
-    c: {
-      row: repo.SubscriptionRow;
-      customer: CustomerRow;
-      purchase: ResolvedPurchase;
-      successor: Insertable<SubscriptionsTable>;
-      now: Date;
-      fromCredit: number;
-      toCharge: number;
-      terms: ChangeTerms;
-      method: PaymentMethodRow | undefined;
-      chargeRef: string | null;
-    },
-  ) {
-    await repo.updateSubscription(tx, c.row.id, { status: 'superseded', modified_at: c.now });
-    const next = await repo.insertSubscription(tx, c.successor);
-    // First the change, then the order and invoice events of what it costs (DOMAIN.md §4.6). The previous
-    // attributes are the whole previous record as it was before the change, as in the reference's example.
-    await this.event(
-      tx,
-      scope,
-      'subscription.plan_changed',
-      this.subscriptionData(next, c.customer, c.purchase, scope),
-      await subscriptionEventObject(tx, c.row, scope.organizationId),
-    );
-    const balance = c.customer.credit_minor - c.fromCredit + c.terms.creditMinor;
-    if (balance !== c.customer.credit_minor) await repo.setCustomerCredit(tx, c.customer.id, balance);
-    const due = c.terms.dueMinor;
-    if (due > 0) {
-      const lines = [{ description: `${c.purchase.version.name} for the rest of the period`, featureId: null, quantity: 1, amountMinor: due }];
-      await recordPaidOrder(tx, {
-        scope,
-        clock: clockAt(c.now),
-        customer: c.customer,
-        purchase: c.purchase,
-        charged: { ...c.purchase.quote, lines, subtotalMinor: due, discountMinor: c.fromCredit, taxMinor: 0, totalMinor: c.toCharge },
-        billingType: 'SUBSCRIPTION',
-        subscriptionId: next.id,
-        method: c.toCharge > 0 ? (c.method ?? null) : null,
-        chargeRef: c.chargeRef,
-      });
-    }
-    return { subscriptionId: next.id, customerId: c.customer.customer_id };
+  /** The payment of a pending activate_on_payment change, taken on the hosted page (pending-change.ts). */
+  activatePendingWith(scope: SubscriptionScope, payment: PendingChangePayment, step: PaymentStep, hooks: PurchaseHooks) {
+    let owner: string | null = null;
+    return this.changing(scope, () => owner, async (tx) => {
+      const result = await activatePendingChange(tx, scope, this.clock, payment, step, hooks);
+      owner = result.customerId;
+      const answer = { subscriptionId: result.subscriptionId };
+      await step.finish(tx, answer);
+      return answer;
+    });
   }
 
   /**

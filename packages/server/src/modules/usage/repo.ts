@@ -141,6 +141,8 @@ export async function writeReports(db: Executor, reports: readonly BatchedReport
       INSERT INTO usage_reports (id, environment_id, customer_id, feature_id, subscription_id, behaviour, value,
                                  resource_id, client_idempotency_key, reported_at, created_at)
       SELECT id, environment_id, customer_pk, feature_id, subscription_id, 'DELTA', value, resource_id, client_key, at, at FROM input
+      -- Client keys taken in one order by every writer: two batches sharing keys wait for each other instead of deadlocking.
+       ORDER BY client_key
       ON CONFLICT ON CONSTRAINT ${sql.id(REPORT_KEY_CONSTRAINT)} DO NOTHING
       RETURNING id
     ), counted AS (
@@ -233,6 +235,20 @@ export async function findReportByKey(db: Executor, environmentId: string, clien
     .where('r.environment_id', '=', environmentId)
     .where('r.client_idempotency_key', '=', clientKey)
     .executeTakeFirst();
+}
+
+/** The reports made with any of `clientKeys`, by key, as `findReportByKey` reads each; one prepared statement whatever their number. */
+export async function findReportsByKeys(db: Executor, environmentId: string, clientKeys: readonly string[]) {
+  type Found = NonNullable<Awaited<ReturnType<typeof findReportByKey>>> & { client_key: string };
+  if (clientKeys.length === 0) return new Map<string, Omit<Found, 'client_key'>>();
+  const { rows } = await sql<Found>`${PREPARED}
+    SELECT r.id, r.behaviour, r.value, r.resource_id, r.reported_at, c.customer_id, f.identifier, r.client_idempotency_key AS client_key
+      FROM usage_reports r
+      JOIN customers c ON c.id = r.customer_id
+      JOIN features f ON f.id = r.feature_id
+     WHERE r.environment_id = ${environmentId}::uuid
+       AND r.client_idempotency_key IN (SELECT jsonb_array_elements_text(${JSON.stringify(clientKeys)}::jsonb))`.execute(db);
+  return new Map(rows.map(({ client_key, ...row }) => [client_key, row]));
 }
 
 export interface EventRow {

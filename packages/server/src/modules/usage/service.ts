@@ -40,16 +40,16 @@ import { eventTimestamp, recordEvent } from '../events/writer.js';
 import { customerWebhookObject } from '../ledger/webhook.js';
 import { crossedThresholds, type Crossing } from './alerts.compute.js';
 import {
-  featureFedByEvents,
   featureNotGranted,
   featureNotMetered,
   featureUnknown,
   invalidTimestamp,
-  negativeSet,
   reportCustomerArchived,
   reportCustomerUnknown,
   reportKeyReused,
 } from './errors.js';
+import { batchedReport, checkReportValues, planReport, sameReport, type ReportPlan } from './plan.js';
+import type { ApiError } from '../../http/errors.js';
 import { echoedEventKey, parseEventTimestamp } from '../entitlements/events.compute.js';
 import * as repo from './repo.js';
 import { ReportWriter } from './report-writer.js';
@@ -99,72 +99,31 @@ export class UsageService {
   }
 
   async reportUsage(scope: UsageScope, input: ReportUsageRequest): Promise<ReportUsageResponse> {
-    if (input.behaviour === 'SET' && input.value < 0) throw negativeSet();
+    return (await this.record(scope, input)).body;
+  }
+
+  /** A report, and whether this call counted it (false: its client key was counted before, and this is the first answer again). */
+  async record(scope: UsageScope, input: ReportUsageRequest): Promise<{ body: ReportUsageResponse; fresh: boolean }> {
+    checkReportValues(input);
     const clientKey = input.idempotencyKey ?? null;
     if (clientKey) {
       const prior = await repo.findReportByKey(this.db, scope.environmentId, clientKey);
-      if (prior) return this.replay(scope, input, prior);
+      if (prior) return { body: this.replay(scope, input, prior), fresh: false };
     }
     const snapshot = await loadCustomer(this.db, scope.environmentId, input.customerId, this.clock.now(), input.featureId);
-    if (!snapshot) throw reportCustomerUnknown(input.customerId);
-    // The customer's time: their test clock's, when they live by one.
-    const at = snapshot.at;
-    if (snapshot.archived) throw reportCustomerArchived(input.customerId);
-    // Loaded for this one feature: the owner of its usage is the last subscription that grants it.
-    const target = snapshot.subscriptions.findLast((s) => s.grants.length > 0);
-    const grant = target?.grants[0];
-    if (!target || !grant) throw await this.notGranted(scope, input);
-    if (grant.featureType !== 'METER') throw featureNotMetered(input.featureId, grant.featureType);
-    if (grant.rawMeter) throw featureFedByEvents(input.featureId);
-
-    const terms = meterTerms(target, grant, at);
-    const counter = snapshot.counters.get(usageKey(target.id, grant.featureId, terms.window.start));
-    const previous = terms.previous ? snapshot.counters.get(usageKey(target.id, grant.featureId, terms.previous.start)) : undefined;
-    // A new counter starts from a replaced subscription's counter of the period, if any; else from zero and its rollover.
-    const startsFrom = counter && !counter.own ? counter.value : 0;
-    const create = {
-      value: input.behaviour === 'SET' ? input.value : startsFrom + input.value,
-      rollover: counter ? counter.rollover : rolloverInto(terms, previous),
-      alertsSent: counter ? counter.alertsSent : [],
-    };
-
-    const reportId = newId();
-    const report: repo.ReportInsert = {
-      id: reportId,
-      environmentId: scope.environmentId,
-      customerPk: snapshot.customerPk,
-      featureId: grant.featureId,
-      subscriptionId: target.id,
-      behaviour: input.behaviour,
-      value: input.value,
-      resourceId: input.resourceId ?? null,
-      clientKey,
-      at,
-    };
-    const change: repo.CounterChange = {
-      environmentId: scope.environmentId,
-      subscriptionId: target.id,
-      featureId: grant.featureId,
-      periodStart: terms.window.start,
-      periodEnd: terms.window.end,
-      behaviour: input.behaviour,
-      value: input.value,
-      create,
-      at,
-    };
-    const batchable = !terms.alerts && input.behaviour === 'DELTA' && startsFrom === 0;
-    const recorded = batchable
-      ? await this.writer.write({ ...report, customerId: input.customerId, periodStart: change.periodStart, periodEnd: change.periodEnd, rollover: create.rollover })
-      : terms.alerts
-        ? await this.recordWithAlerts({ scope, customerId: input.customerId, subscriptionId: target.id, grant, terms }, report, change)
-        : await repo.recordReport(this.db, report, change, this.notice(scope.environmentId, input.customerId));
+    const plan = planReport(scope.environmentId, input, snapshot);
+    if (!plan) throw await whyNotGranted(this.db, scope.environmentId, input);
+    const { report } = plan;
+    const recorded = plan.batchable
+      ? await this.writer.write(batchedReport(plan, input.customerId))
+      : await this.recordAlone(scope, input.customerId, plan);
     if (!recorded) {
       // A concurrent report with the same client key committed first.
       const prior = await repo.findReportByKey(this.db, scope.environmentId, clientKey!);
-      return this.replay(scope, input, prior!);
+      return { body: this.replay(scope, input, prior!), fresh: false };
     }
     this.options.afterCommit?.(scope.environmentId, input.customerId);
-    return {
+    const body: ReportUsageResponse = {
       value: input.value,
       customerId: input.customerId,
       featureId: input.featureId,
@@ -172,9 +131,22 @@ export class UsageService {
       resourceId: input.resourceId ?? null,
       orgId: scope.organizationId,
       eventName: AGGREGATED_EVENT,
-      idempotencyKey: serverKey(reportId),
-      timestamp: formatUsageTimestamp(at),
+      idempotencyKey: serverKey(report.id),
+      timestamp: formatUsageTimestamp(report.at),
     };
+    return { body, fresh: true };
+  }
+
+  /**
+   * A report that cannot share a statement, written on its own (in order after
+   * those before it): a SET, a carried-over counter, or a meter with alerts.
+   * False when its client key was used before.
+   */
+  recordAlone(scope: UsageScope, customerId: string, plan: ReportPlan): Promise<boolean> {
+    const { report, change, subscriptionId, grant, terms } = plan;
+    return terms.alerts
+      ? this.recordWithAlerts({ scope, customerId, subscriptionId, grant, terms }, report, change)
+      : repo.recordReport(this.db, report, change, this.notice(scope.environmentId, customerId));
   }
 
   /** The announcement of a change to the customer's usage; a no-op expression without a cache to tell. */
@@ -215,13 +187,7 @@ export class UsageService {
     input: ReportUsageRequest,
     prior: NonNullable<Awaited<ReturnType<typeof repo.findReportByKey>>>,
   ): ReportUsageResponse {
-    const same =
-      prior.customer_id === input.customerId &&
-      prior.identifier === input.featureId &&
-      prior.behaviour === input.behaviour &&
-      prior.value === input.value &&
-      prior.resource_id === (input.resourceId ?? null);
-    if (!same) throw reportKeyReused();
+    if (!sameReport(prior, input)) throw reportKeyReused();
     return {
       value: prior.value,
       customerId: prior.customer_id,
@@ -233,14 +199,6 @@ export class UsageService {
       idempotencyKey: serverKey(prior.id),
       timestamp: formatUsageTimestamp(prior.reported_at),
     };
-  }
-
-  /** Why a report names a feature the customer has no grant of: unknown, not a meter, or not granted. */
-  private async notGranted(scope: UsageScope, input: ReportUsageRequest) {
-    const feature = await findFeature(this.db, scope.environmentId, input.featureId);
-    if (!feature || feature.identifier !== input.featureId) return featureUnknown(input.featureId);
-    if (feature.feature_type !== 'METER') return featureNotMetered(input.featureId, feature.feature_type);
-    return featureNotGranted(input.featureId, input.customerId);
   }
 
   async reportEvent(scope: UsageScope, input: ReportEventRequest): Promise<ReportEventResponse> {
@@ -377,4 +335,12 @@ export class UsageService {
       [...context.sent, ...context.crossings.map((c) => c.key)],
     );
   }
+}
+
+/** Why a report names a feature the customer has no grant of: unknown, not a meter, or not granted. */
+export async function whyNotGranted(db: Db, environmentId: string, input: Pick<ReportUsageRequest, 'featureId' | 'customerId'>): Promise<ApiError> {
+  const feature = await findFeature(db, environmentId, input.featureId);
+  if (!feature || feature.identifier !== input.featureId) return featureUnknown(input.featureId);
+  if (feature.feature_type !== 'METER') return featureNotMetered(input.featureId, feature.feature_type);
+  return featureNotGranted(input.featureId, input.customerId);
 }

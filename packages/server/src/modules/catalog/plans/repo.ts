@@ -300,3 +300,17 @@ export async function findPlanById(db: Executor, id: string): Promise<PlanRow | 
 export async function findVersionById(db: Executor, id: string): Promise<VersionRow | undefined> {
   return db.selectFrom('plan_versions').selectAll().where('id', '=', id).executeTakeFirst();
 }
+
+/** The identifiers of a product's published, unarchived plans, oldest first. */
+export async function publishedPlansOfProduct(db: Executor, productId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('plans')
+    .select('identifier')
+    .where('product_id', '=', productId)
+    .where('archived_at', 'is', null)
+    .where('published_version', 'is not', null)
+    .orderBy('created_at')
+    .orderBy('seq')
+    .execute();
+  return rows.map((r) => r.identifier);
+}

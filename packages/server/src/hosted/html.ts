@@ -19,7 +19,7 @@ function render(part: Part): string {
 }
 
 /**
- * The hosted pages' template tag (decision 0034): literal markup stays as written,
+ * The hosted pages' template tag (decisions 0034, 0037): literal markup stays as written,
  * every interpolated value is escaped unless it is itself built by `html`.
  * Attribute values must be quoted in the template (`value="${x}"`).
  */

@@ -1,0 +1,68 @@
+/**
+ * The page's discount field, for both of its paths: the form posted back (no JavaScript)
+ * and the JSON quote the script asks for (discount-quote.ts). Either way the code goes
+ * through the discount seam (discount.ts) and, once accepted, is kept on the session:
+ * the payment is priced from the session's own code, never from anything the page sends.
+ */
+import type { Db } from '../../db/connect.js';
+import { inTransaction } from '../../db/transaction.js';
+import { ApiError } from '../../http/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { resolveCheckoutDiscount } from './discount.js';
+import { formProblem } from './errors.js';
+import { ipCountryOf, priceSelection, selectionOf } from './page-model.js';
+import * as repo from './repo.js';
+
+export type SentFields = Record<string, string | undefined>;
+
+/** Why a code is refused, as the buyer at the page reads it (by the discounts module's refusal codes). */
+const REASONS: Record<string, string> = {
+  discount_code_unknown: 'there is no such code',
+  discount_code_expired: 'it has expired',
+  discount_code_exhausted: 'it has been used up',
+  discount_not_applicable: 'it is not valid for this plan or currency',
+};
+
+export function refusedCodeMessage(code: string, refusal: ApiError): string {
+  return `The code "${code}" cannot be applied: ${REASONS[refusal.code] ?? 'it is not valid for this purchase'}.`;
+}
+
+/** The code the buyer sent, or null to remove it (an empty field, or the "Remove" button). */
+export function sentCode(sent: SentFields): string | null {
+  if (sent.remove_discount) return null;
+  return (sent.discount_code ?? '').trim().slice(0, 100) || null;
+}
+
+/**
+ * Checks the sent code against the selection the page shows and keeps it on the session
+ * (or removes it); a FormProblem on the `discount_code` field when it cannot apply. The
+ * session is locked and must still be open: a code never changes under a payment.
+ */
+export async function applySessionDiscount(
+  db: Db,
+  clock: Clock,
+  session: repo.SessionRow,
+  sent: SentFields,
+  ipAddress: string | null,
+): Promise<repo.SessionRow> {
+  if (!session.discounts_enabled) throw formProblem('discount_code', 'Discount codes are not accepted for this purchase.');
+  const code = sentCode(sent);
+  const selection = selectionOf(session, sent, ipCountryOf(session.ip_address ?? ipAddress));
+  return inTransaction(db, async (tx) => {
+    const locked = (await repo.findSession(tx, session.id, { forUpdate: true }))!;
+    if (locked.status !== 'open') throw formProblem(null, 'A payment for this checkout is in progress; the code cannot be changed now. Reload the page.');
+    const now = clock.now();
+    if (code) {
+      // Priced without the code it replaces, which may no longer apply itself.
+      const priced = await priceSelection(tx, { ...locked, discount_code: null }, selection, now);
+      if (!priced.purchase) throw formProblem(null, priced.problem ?? 'This selection cannot be bought.');
+      try {
+        await resolveCheckoutDiscount(tx, { environmentId: locked.environment_id }, code, priced.purchase, now);
+      } catch (error) {
+        if (error instanceof ApiError) throw formProblem('discount_code', refusedCodeMessage(code, error));
+        throw error;
+      }
+    }
+    return repo.updateSession(tx, locked.id, { discount_code: code, modified_at: now });
+  });
+}

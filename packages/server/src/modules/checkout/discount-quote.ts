@@ -1,0 +1,57 @@
+/**
+ * The discount field with JavaScript: the script sends the discount form's fields as JSON
+ * and puts the answer in place (no reload). The same rules as the form posted back
+ * (discount-apply.ts): the code is checked and kept on the session, and the answer is
+ * the server's own quote, rendered by the page's own summary. Nothing here is trusted
+ * later: the payment prices the session's code again.
+ */
+import type { Db } from '../../db/connect.js';
+import type { Clock } from '../../lib/clock.js';
+import type { CheckoutCompletion } from './complete.js';
+import { applySessionDiscount, type SentFields } from './discount-apply.js';
+import { FormProblem, quoteFormExpired, quoteRefused, quoteSessionClosed, sessionNotFound } from './errors.js';
+import { discountNotice } from './page-discount.js';
+import { payLabel, summary } from './page.js';
+
+export interface DiscountQuote {
+  discountCode: string | null;
+  /** What the live region under the field says. */
+  message: string;
+  /** The price table as the page renders it (escaped by the `html` tag). */
+  summaryHtml: string;
+  payLabel: string;
+  quote: { currency: string; subtotalMinor: number; discountMinor: number; taxMinor: number; totalMinor: number } | null;
+}
+
+export class DiscountQuotes {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly completion: CheckoutCompletion,
+  ) {}
+
+  /** Applies (or removes) the sent code and answers the new price; an ApiError (403, 404, 410, 422) when it cannot. */
+  async apply(id: string, environment: 'sandbox' | 'production', sent: SentFields, ipAddress: string | null): Promise<DiscountQuote> {
+    const session = await this.completion.sessionAt(id, environment);
+    if (!session) throw sessionNotFound(id);
+    if (!(await this.completion.csrfValid(id, sent.csrf_token))) throw quoteFormExpired();
+    const closed = this.completion.closedAnswer(session);
+    if (closed?.kind === 'closed') throw quoteSessionClosed(closed.reason);
+    let updated;
+    try {
+      updated = await applySessionDiscount(this.db, this.clock, session, sent, ipAddress);
+    } catch (error) {
+      if (error instanceof FormProblem) throw quoteRefused(error.message);
+      throw error;
+    }
+    const state = await this.completion.state(updated, sent, ipAddress, null);
+    const q = state.purchase?.quote ?? null;
+    return {
+      discountCode: updated.discount_code,
+      message: discountNotice(state).text || 'The discount code was removed.',
+      summaryHtml: summary(state).value,
+      payLabel: payLabel(state),
+      quote: q && { currency: q.currency, subtotalMinor: q.subtotalMinor, discountMinor: q.discountMinor, taxMinor: q.taxMinor, totalMinor: q.totalMinor },
+    };
+  }
+}

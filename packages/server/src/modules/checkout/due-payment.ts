@@ -1,0 +1,232 @@
+/**
+ * Paying what is owed on the hosted page (decision 0035), in the steps of a checkout:
+ *
+ *   1. one transaction locks the session, saves the card as the customer's default
+ *      method and marks the session processing, as attempt N;
+ *   2. the payment runs through the path that owns it: a pending change through the
+ *      two-phase pipeline under the claim `checkout:{session}:{N}` (so it activates as
+ *      a change paid at once, card authentication included); an invoice through the
+ *      billing engine's collection, as `POST /invoices/{id}/pay/` does (its own claim
+ *      is the invoice's attempt: a replayed form never charges twice);
+ *   3. the session succeeds in the payment's transaction (a change) or right after it.
+ */
+import type { SubscriptionUpdate } from '@billow/contract';
+import type { Db } from '../../db/connect.js';
+import { inTransaction, type Tx } from '../../db/transaction.js';
+import type { PaymentStep } from '../../flows/payment.js';
+import { AuthenticationRequired, confirmIntent, purchaseTwoPhase } from '../../flows/pipeline.js';
+import type { PurchaseHooks, PurchaseScope } from '../../flows/purchase.js';
+import { ApiError } from '../../http/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { findProduct } from '../catalog/queries.js';
+import { ensureCheckoutCustomer } from '../customers/service.js';
+import { intentOfIdempotencyKey } from '../intents/queries.js';
+import { checkCard, saveCheckoutCard } from '../payments/methods.service.js';
+import type { SubscriptionService } from '../subscriptions/service.js';
+import { dueClosedPage, duePage, prefixOfSession, type DueClosedReason, type DueState } from './due-page.js';
+import { FormProblem, formProblem, invoicePaymentRefused, sessionSettledMeanwhile } from './errors.js';
+import { buyerMessage, parseExpiry } from './form.js';
+import * as repo from './repo.js';
+import { planName, targetState } from './repo/due.js';
+import { timeline } from './service.js';
+
+/** Collects an unpaid renewal invoice now with the customer's default card (the billing engine's, handed in by app.ts). */
+export type InvoicePayer = (
+  scope: PurchaseScope,
+  invoiceId: string,
+) => Promise<{ outcome: 'paid' | 'failed' | 'ended'; code: string | null; message: string | null }>;
+
+/** A rendered page, or where to go next. */
+export type DueAnswer = { kind: 'html'; status: number; body: string } | { kind: 'redirect'; location: string };
+
+/** What the due pages take from the checkout's completion: its CSRF token, its failure bookkeeping and its pipeline run. */
+export interface CompletionParts {
+  csrfToken(sessionId: string): Promise<string>;
+  attemptFailed(session: repo.SessionRow, error: ApiError): Promise<void>;
+  runPurchase(sessionId: string, step: PaymentStep): Promise<unknown>;
+}
+
+type Sent = Record<string, string | undefined>;
+
+const scopeOf = (s: repo.SessionRow): PurchaseScope => ({ organizationId: s.organization_id, environmentId: s.environment_id, environment: s.environment });
+const claimOf = (s: repo.SessionRow): [string, string] => [`checkout:${s.environment_id}`, `${s.id}:${s.attempt}`];
+
+/** The session succeeds once its payment is taken (a second completer finds it settled and changes nothing). */
+async function settle(tx: Tx, session: repo.SessionRow, at: Date): Promise<void> {
+  const locked = (await repo.findSession(tx, session.id, { forUpdate: true }))!;
+  if (locked.status !== 'processing' || locked.attempt !== session.attempt) throw sessionSettledMeanwhile(session.id);
+  await repo.updateSession(tx, session.id, { status: 'success', completed_at: at, modified_at: at });
+  await timeline(tx, session.id, 'checkout_session.payment_succeeded', 'Payment succeeded', 'success', at, {
+    amountUnits: session.amount_minor,
+    currency: session.currency,
+  });
+}
+
+/** The pipeline's run for a change session: the pending change activates (subscriptions/pending-change.ts). */
+export function activateChange(subscriptions: SubscriptionService, clock: Clock, session: repo.SessionRow, step: PaymentStep) {
+  const hooks: PurchaseHooks = {
+    paid: (tx) => settle(tx, session, clock.now()),
+    recorded: async (tx, ids) => {
+      await repo.updateSession(tx, session.id, { order_id: ids.orderId, invoice_id: ids.invoiceId, subscription_id: ids.subscriptionId });
+    },
+  };
+  const payment = { subscriptionId: session.target_id!, input: session.change_request as unknown as SubscriptionUpdate, askedAt: session.created_at };
+  return subscriptions.activatePendingWith({ ...scopeOf(session), apiBase: session.api_base }, payment, step, hooks);
+}
+
+export class DuePayments {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly completion: CompletionParts,
+    private readonly payInvoice: InvoicePayer | null,
+  ) {}
+
+  /** Why the session can no longer take a payment, if it cannot: what it pays was paid, ended, or its time ran out. */
+  private async closedReason(session: repo.SessionRow): Promise<DueClosedReason | null> {
+    const target = await targetState(this.db, session);
+    if (session.status === 'success' || target?.status === 'PAID') return 'paid';
+    if (session.purpose === 'subscription_change' && target?.status !== 'incomplete') return 'ended';
+    if (session.status === 'expired' || (session.status === 'open' && session.expires_at <= this.clock.now())) return 'expired';
+    return null;
+  }
+
+  private closed(session: repo.SessionRow, reason: DueClosedReason): DueAnswer {
+    return { kind: 'html', status: reason === 'paid' ? 200 : 410, body: dueClosedPage(prefixOfSession(session), reason) };
+  }
+
+  private async page(session: repo.SessionRow, status: number, problem: DueState['problem'], authenticate = false): Promise<DueAnswer> {
+    const product = await findProduct(this.db, session.environment_id, session.product_id);
+    const what = session.purpose === 'invoice'
+      ? `Invoice ${session.target_id}`
+      : `Change to ${(await planName(this.db, session.environment_id, session.plan_identifier)) ?? session.plan_identifier} (${session.charge_period.toLowerCase().replace(/_/g, ' ')})`;
+    const state: DueState = {
+      session,
+      productName: product?.name ?? '',
+      what,
+      amountMinor: session.amount_minor ?? 0,
+      currency: session.currency ?? 'USD',
+      csrf: await this.completion.csrfToken(session.id),
+      sandbox: session.environment === 'sandbox',
+      providerReady: takesTypedCards(session),
+      email: session.email ?? '',
+      problem,
+      authenticate,
+    };
+    return { kind: 'html', status, body: duePage(state) };
+  }
+
+  async view(session: repo.SessionRow): Promise<DueAnswer> {
+    const reason = await this.closedReason(session);
+    return reason ? this.closed(session, reason) : this.page(session, 200, null);
+  }
+
+  /** The form was sent (its CSRF token already checked): pay, answer the authentication step, or show the page again. */
+  async submit(session: repo.SessionRow, sent: Sent, csrfValid: boolean): Promise<DueAnswer> {
+    if (!csrfValid) return this.page(session, 403, { field: null, message: 'This form has expired. Reload the page and try again.' });
+    const reason = await this.closedReason(session);
+    if (reason) return this.closed(session, reason);
+    try {
+      if (sent.action === 'pay') return await this.pay(session, sent);
+      if (sent.action === 'authenticate_approve' || sent.action === 'authenticate_fail') return await this.authenticate(session, sent.action === 'authenticate_approve');
+      return await this.page(session, 200, null);
+    } catch (error) {
+      const current = (await repo.findSession(this.db, session.id)) ?? session;
+      if (error instanceof AuthenticationRequired) return this.page(current, 200, null, true);
+      if (error instanceof FormProblem) return this.page(current, 422, { field: error.field, message: error.message });
+      if (!(error instanceof ApiError)) throw error;
+      const closed = await this.closedReason(current);
+      if (closed) return this.closed(current, closed);
+      return this.page(current, error.status >= 500 ? error.status : 422, { field: null, message: buyerMessage(error) });
+    }
+  }
+
+  private checkedCard(sent: Sent) {
+    const expiry = parseExpiry(sent.expiry);
+    try {
+      return checkCard({ cardNumber: sent.card_number ?? '', cvc: (sent.cvc ?? '').trim(), ...expiry }, this.clock.now());
+    } catch (error) {
+      if (error instanceof ApiError) throw formProblem('card_number', error.detail.replace(/^[a-zA-Z]+: /, ''));
+      throw error;
+    }
+  }
+
+  private async pay(session: repo.SessionRow, sent: Sent): Promise<DueAnswer> {
+    if (!takesTypedCards(session)) throw formProblem(null, 'No payment provider is configured for this environment; payments cannot be taken here yet.');
+    const prepared = await this.prepare(session.id, this.checkedCard(sent));
+    if (prepared.status === 'success') return { kind: 'redirect', location: prepared.success_url };
+    try {
+      if (prepared.purpose === 'invoice') await this.collect(prepared);
+      else await this.activate(prepared);
+    } catch (error) {
+      const concurrent = error instanceof ApiError && (error.code === 'payment_in_progress' || error.code === 'checkout_session_settled');
+      if (error instanceof ApiError && !concurrent) await this.completion.attemptFailed(prepared, error);
+      throw error;
+    }
+    return { kind: 'redirect', location: prepared.success_url };
+  }
+
+  /** Step 1: the card becomes the customer's default method, and the attempt is counted. */
+  private prepare(id: string, card: ReturnType<DuePayments['checkedCard']>): Promise<repo.SessionRow> {
+    return inTransaction(this.db, async (tx) => {
+      const session = (await repo.findSession(tx, id, { forUpdate: true }))!;
+      if (session.status !== 'open') return session;
+      const now = this.clock.now();
+      const customer = await ensureCheckoutCustomer(tx, scopeOf(session), { customerId: session.customer_ref!, email: null, name: null, country: null }, now);
+      const method = await saveCheckoutCard(tx, scopeOf(session), customer, card, now);
+      const updated = await repo.updateSession(tx, id, { status: 'processing', attempt: session.attempt + 1, payment_method_id: method.id, modified_at: now });
+      await timeline(tx, id, 'checkout_session.payment_attempted', 'Payment attempted', 'pending', now, { attempt: updated.attempt });
+      return updated;
+    });
+  }
+
+  /** A change: through the pipeline, on-session (the card may ask for authentication). */
+  private activate(session: repo.SessionRow): Promise<unknown> {
+    const [scope, key] = claimOf(session);
+    return purchaseTwoPhase(this.db, this.clock, {
+      kind: 'checkout',
+      request: { scope: { ...scopeOf(session), apiBase: session.api_base }, body: { sessionId: session.id } },
+      idempotency: { scope, key },
+      status: 303,
+      run: (step) => this.completion.runPurchase(session.id, step),
+      onSession: true,
+    });
+  }
+
+  /** An invoice: collected as `POST /invoices/{id}/pay/` collects it; paid, the session succeeds. */
+  private async collect(session: repo.SessionRow): Promise<void> {
+    if (!this.payInvoice) throw formProblem(null, 'Invoices cannot be paid on this server.');
+    const result = await this.payInvoice(scopeOf(session), session.target_id!);
+    if (result.outcome !== 'paid') throw invoicePaymentRefused(result.code, result.message);
+    await inTransaction(this.db, async (tx) => {
+      await settle(tx, session, this.clock.now());
+      await repo.updateSession(tx, session.id, { invoice_id: session.target_id });
+    });
+  }
+
+  /** The buyer answered the card's authentication step (a change's payment). */
+  private async authenticate(session: repo.SessionRow, approved: boolean): Promise<DueAnswer> {
+    const [scope, key] = claimOf(session);
+    const intent = session.status === 'processing' ? await intentOfIdempotencyKey(this.db, scope, key) : undefined;
+    if (!intent) return this.page(session, 200, null);
+    const now = this.clock.now();
+    await inTransaction(this.db, (tx) =>
+      timeline(tx, session.id, 'checkout_session.authentication_answered', approved ? 'Card authentication approved' : 'Card authentication failed', approved ? 'success' : 'failed', now),
+    );
+    try {
+      await confirmIntent(this.db, this.clock, intent, approved, { idempotency: { scope, key }, status: 303, run: (step) => this.completion.runPurchase(session.id, step) });
+    } catch (error) {
+      if (error instanceof ApiError) await this.completion.attemptFailed(session, error);
+      throw error;
+    }
+    return { kind: 'redirect', location: session.success_url };
+  }
+}
+
+/**
+ * Pay-link pages take typed test cards, which only the sandbox's built-in provider charges;
+ * with Stripe (production) they are to use Stripe's element as the checkout does (decision 0039).
+ */
+function takesTypedCards(session: repo.SessionRow): boolean {
+  return session.environment === 'sandbox';
+}

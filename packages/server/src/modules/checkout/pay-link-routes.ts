@@ -1,0 +1,37 @@
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Db } from '../../db/connect.js';
+import type { App } from '../../http/route-types.js';
+import { apiBaseUrl } from '../../http/urls.js';
+import type { Clock } from '../../lib/clock.js';
+import { dueClosedPage } from './due-page.js';
+import { invoiceSession } from './due-sessions.js';
+import { missingPage } from './page.js';
+import { securityHeaders } from '../../hosted/headers.js';
+import { invoiceOfPayToken } from './repo/due.js';
+
+export interface PayLinkDeps {
+  db: Db;
+  clock: Clock;
+  publicUrl: string | null;
+}
+
+const Token = Type.Object({ token: Type.String({ maxLength: 200 }) });
+const prefixOf = (request: FastifyRequest) => (request.environment === 'sandbox' ? '/sandbox' : '');
+
+/**
+ * `GET /pay/{token}/`, an unpaid invoice's payment link (decision 0035): the invoice's open
+ * checkout session (made on first use), or a page saying it is paid. Unknown tokens, and
+ * tokens of the other environment, are not found.
+ */
+export function payLinkRoutes(app: App, deps: PayLinkDeps): void {
+  app.get('/pay/:token', { schema: { hide: true, params: Token } }, async (request, reply) => {
+    const { token } = request.params;
+    const invoice = /^pl_[A-Za-z0-9]{20,64}$/.test(token) ? await invoiceOfPayToken(deps.db, token) : undefined;
+    const html = (status: number, body: string) => securityHeaders(reply).code(status).type('text/html; charset=utf-8').send(body);
+    if (!invoice || invoice.environment !== request.environment) return html(404, missingPage(prefixOf(request)));
+    if (invoice.status === 'PAID') return html(200, dueClosedPage(prefixOf(request), 'paid'));
+    const location = await invoiceSession(deps.db, invoice, apiBaseUrl(request, deps.publicUrl), deps.clock.now());
+    return securityHeaders(reply).code(303).header('location', location).send();
+  });
+}

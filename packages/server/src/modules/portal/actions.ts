@@ -1,0 +1,163 @@
+import { CANCELLATION_FEEDBACK, type SubscriptionCancel } from '@billow/contract';
+import type { Db } from '../../db/connect.js';
+import { expiryOf } from '../../hosted/card-form.js';
+import type { Sent } from '../../hosted/forms.js';
+import { actingAs } from '../../lib/actor.js';
+import type { Clock } from '../../lib/clock.js';
+import type { CustomerService } from '../customers/service.js';
+import type { InvoiceCollector } from '../invoices/routes.js';
+import type { LicenseService } from '../licenses/service.js';
+import type { PaymentMethodService } from '../payments/methods.service.js';
+import { previewChange, resumeSubscription, type ChangePreview } from '../subscriptions/self-service.js';
+import type { SubscriptionService } from '../subscriptions/service.js';
+import { PortalNotFound, portalRefusal } from './errors.js';
+import type { PortalModel, PortalScope } from './reader.js';
+import type { PortalAccess } from './sessions.js';
+
+export interface ActionServices {
+  db: Db;
+  clock: Clock;
+  subscriptions: SubscriptionService;
+  methods: PaymentMethodService;
+  licenses: LicenseService;
+  customers: CustomerService;
+  collectInvoice: InvoiceCollector;
+}
+
+/** One form submission: who sends it, where, the page's model (what this customer owns) and the fields. */
+export interface Submission {
+  access: PortalAccess;
+  scope: PortalScope;
+  model: PortalModel;
+  sent: Sent;
+}
+
+/** What the customer reads after each action succeeded (the redirect names the action: `?done=cancel`). */
+export const NOTICES: Record<string, string> = {
+  cancel: 'Your subscription is cancelled: it ends at the end of the current period.',
+  resume: 'Your subscription will renew again.',
+  change_plan: 'Your plan was changed.',
+  add_card: 'Your card was saved.',
+  make_default: 'Your default card was changed.',
+  remove_card: 'The card was removed.',
+  pay_invoice: 'The invoice is paid. Thank you!',
+  deactivate: 'The device was deactivated.',
+  billing: 'Your billing details were saved.',
+  duplicate: 'This form was already sent; here is the result.',
+};
+
+const field = (sent: Sent, name: string) => (sent[name] ?? '').trim();
+
+/** The customer's own subscription named by a form, or 404. */
+function ownSubscription(s: Submission) {
+  const card = s.model.subscriptions.find((c) => c.subscription.id === field(s.sent, 'subscription'));
+  if (!card) throw new PortalNotFound('subscription');
+  return card;
+}
+
+/** A change the customer may make: a published plan of the subscription's product, in a period it sells. */
+export function ownChange(model: PortalModel, subscriptionId: string, plan: string, period: string) {
+  const card = model.subscriptions.find((c) => c.subscription.id === subscriptionId);
+  if (!card) throw new PortalNotFound('subscription');
+  const choice = card.choices.find((c) => c.identifier === plan && c.periods.includes(period));
+  if (!choice) throw portalRefusal('That plan or billing period is not available for this subscription.');
+  return card;
+}
+
+/**
+ * The portal's actions (decision 0037): each goes through the service the API uses, with the
+ * same rules, events and webhooks, as the actor `customer_portal`; each first checks that the
+ * object named by the form is this customer's (another's is 404, as if it did not exist).
+ */
+export class PortalActions {
+  constructor(private readonly services: ActionServices) {}
+
+  preview(scope: PortalScope, subscriptionId: string, plan: string, period: string): Promise<ChangePreview> {
+    return previewChange(this.services.db, this.services.clock, scope, subscriptionId, { planIdentifier: plan, chargePeriod: period });
+  }
+
+  run(action: string, submission: Submission): Promise<void> {
+    return actingAs('customer_portal', () => this.dispatch(action, submission));
+  }
+
+  private async dispatch(action: string, s: Submission): Promise<void> {
+    const { subscriptions, methods } = this.services;
+    switch (action) {
+      case 'cancel':
+        return this.cancel(s);
+      case 'resume':
+        return resumeSubscription(this.services.db, this.services.clock, s.scope, ownSubscription(s).subscription.id);
+      case 'change_plan': {
+        const card = ownChange(s.model, field(s.sent, 'subscription'), field(s.sent, 'plan'), field(s.sent, 'period'));
+        const claim = { scope: `portal:${s.scope.environmentId}`, key: `${s.access.sessionId}:${field(s.sent, 'nonce')}` };
+        await subscriptions.update(s.scope, card.subscription.id, { planIdentifier: field(s.sent, 'plan'), chargePeriod: field(s.sent, 'period') }, claim);
+        return;
+      }
+      case 'add_card':
+        return this.addCard(s);
+      case 'make_default':
+        await methods.makeDefault(s.scope, String(this.ownMethod(s).id));
+        return;
+      case 'remove_card': {
+        const method = this.ownMethod(s);
+        if (method.isDefault) throw portalRefusal('Your default card cannot be removed. Make another card the default first.');
+        return methods.remove(s.scope, String(method.id));
+      }
+      case 'pay_invoice':
+        return this.payInvoice(s);
+      case 'deactivate':
+        return this.deactivate(s);
+      case 'billing':
+        return this.billing(s);
+      default:
+        throw portalRefusal('This form is not one the portal knows. Reload the page and try again.');
+    }
+  }
+
+  private async cancel(s: Submission): Promise<void> {
+    const card = ownSubscription(s);
+    const feedback = field(s.sent, 'feedback');
+    const input: SubscriptionCancel = {
+      cancellationType: 'CURRENT_PERIOD_ENDS',
+      cancellationFeedback: (CANCELLATION_FEEDBACK as readonly string[]).includes(feedback) ? (feedback as SubscriptionCancel['cancellationFeedback']) : null,
+      cancellationComment: field(s.sent, 'comment').slice(0, 2000) || null,
+    };
+    await this.services.subscriptions.cancel(s.scope, card.subscription.id, input, 'CANCELLED_BY_CUSTOMER');
+  }
+
+  private ownMethod(s: Submission) {
+    const method = s.model.methods.find((m) => String(m.id) === field(s.sent, 'method'));
+    if (!method) throw new PortalNotFound('payment method');
+    return method;
+  }
+
+  private async addCard(s: Submission): Promise<void> {
+    const expiry = expiryOf(s.sent.expiry);
+    if (!expiry) throw portalRefusal('Enter the expiry date as MM / YY, for example 12 / 30.');
+    const input = { customerId: s.access.customer.customer_id, cardNumber: field(s.sent, 'card_number'), cvc: field(s.sent, 'cvc'), ...expiry };
+    const saved = await this.services.methods.attach(s.scope, input, { typedOnPage: true });
+    if (s.sent.make_default && !saved.isDefault) await this.services.methods.makeDefault(s.scope, String(saved.id));
+  }
+
+  private async payInvoice(s: Submission): Promise<void> {
+    const invoice = s.model.subscriptions.map((c) => c.unpaid).find((i) => i?.id === field(s.sent, 'invoice'));
+    if (!invoice) throw new PortalNotFound('invoice');
+    const result = await this.services.collectInvoice(s.scope, invoice.id);
+    if (result.outcome !== 'paid') throw portalRefusal(result.message ?? 'The payment did not go through. Try another card.', result.code);
+  }
+
+  private async deactivate(s: Submission): Promise<void> {
+    const license = s.model.licenses.find((l) => l.id === field(s.sent, 'license'));
+    const instance = license?.instances.find((i) => i.id === field(s.sent, 'instance'));
+    if (!license || !instance) throw new PortalNotFound('license instance');
+    await this.services.licenses.deactivate(s.scope, { licenseKey: license.licenseKey, instanceId: instance.id });
+  }
+
+  private async billing(s: Submission): Promise<void> {
+    const text = (name: string) => field(s.sent, name).slice(0, 200) || null;
+    await this.services.customers.update(s.scope, s.access.customer.customer_id, {
+      billingAddress: { line1: text('line1'), line2: text('line2'), city: text('city'), postalCode: text('postal_code'), state: text('state'), country: text('country') },
+      taxId: text('tax_id'),
+    });
+  }
+}

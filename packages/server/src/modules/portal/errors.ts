@@ -1,0 +1,31 @@
+import { ApiError } from '../../http/errors.js';
+
+/** The reference's 400 bodies of POST /portal/session/ (DOMAIN.md §2.13), with our `detail` and `code` beside them. */
+const refused = (code: string, message: string) => new ApiError(400, code, message, {}, { customerId: [message] });
+
+export const portalCustomerUnknown = () => refused('invalid_customer', 'Invalid customer id');
+export const portalCustomerWithoutEmail = () => refused('customer_without_email', 'Customer does not have an email');
+
+/** Why a portal link does not open: shown on the page, never with anything of the customer. */
+export class PortalAccessError extends Error {
+  constructor(readonly reason: 'missing' | 'invalid' | 'expired') {
+    super(`portal token ${reason}`);
+  }
+}
+
+/** An object of another customer (or none at all): the page answers 404, as the API would. */
+export class PortalNotFound extends Error {
+  constructor(what: string) {
+    super(`${what} not found`);
+  }
+}
+
+/** A form without its CSRF token, or with another session's. */
+export class PortalForgedForm extends Error {
+  constructor() {
+    super('the form is not from this portal session');
+  }
+}
+
+/** An action the portal refuses with a sentence for the customer (400), nothing changed. */
+export const portalRefusal = (message: string, code: string | null = null) => new ApiError(400, code ?? 'portal_refused', message);

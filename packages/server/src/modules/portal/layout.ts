@@ -1,0 +1,40 @@
+import { html, type SafeHtml } from '../../hosted/html.js';
+import { PORTAL_CSS_VERSION } from './assets.js';
+
+/** The page around every portal state: language, viewport, and the stylesheet from /portal/assets/ (no script). */
+export function layout(title: string, prefix: string, body: SafeHtml): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${title}</title>
+<link rel="stylesheet" href="${prefix}/portal/assets/portal.${PORTAL_CSS_VERSION}.css">
+</head>
+<body>
+<main>
+${body}
+</main>
+</body>
+</html>
+`.value;
+}
+
+const ACCESS_TEXT = {
+  missing: ['This page needs a link', 'Open the billing portal from the link the seller gave you.'],
+  invalid: ['This link is not valid', 'The link is incomplete or no longer belongs to an account. Ask the seller for a new link to the billing portal.'],
+  expired: ['This link has expired', 'Links to the billing portal work for a limited time. Go back to the seller and open the portal again.'],
+} as const;
+
+/** Why the portal does not open (no token, a wrong one, an expired one): nothing of any customer. */
+export function accessPage(prefix: string, reason: keyof typeof ACCESS_TEXT): string {
+  const [title, text] = ACCESS_TEXT[reason];
+  return layout(title, prefix, html`<section class="card"><h1>${title}</h1><p>${text}</p></section>`);
+}
+
+/** A page with only a title and a sentence: not found, a refused form, a failure. */
+export function messagePage(prefix: string, title: string, text: string, back: string | null = null): string {
+  const link = back ? html`<p><a href="${back}">Back to the billing portal</a></p>` : null;
+  return layout(title, prefix, html`<section class="card"><h1>${title}</h1><p>${text}</p>${link}</section>`);
+}

@@ -1,0 +1,77 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Config } from '../../config.js';
+import { acceptForms, sentOf } from '../../hosted/forms.js';
+import { securityHeaders, sendAsset } from '../../hosted/headers.js';
+import { ApiError } from '../../http/errors.js';
+import type { App } from '../../http/route-types.js';
+import { apiBaseUrl, rootUrl } from '../../http/urls.js';
+import { PORTAL_CSS, PORTAL_CSS_VERSION } from './assets.js';
+import { PortalAccessError, PortalForgedForm, PortalNotFound } from './errors.js';
+import { accessPage, messagePage } from './layout.js';
+import type { PortalAnswer, PortalPages, PortalPlace } from './pages.js';
+
+const Slug = Type.Object({ slug: Type.String({ maxLength: 100 }) });
+const InvoiceFile = Type.Object({ slug: Type.String({ maxLength: 100 }), file: Type.String({ maxLength: 120 }) });
+
+const prefixOf = (request: FastifyRequest) => (request.environment === 'sandbox' ? '/sandbox' : '');
+
+function placeOf(request: FastifyRequest, slug: string, config: Pick<Config, 'publicUrl'>): PortalPlace {
+  return {
+    slug,
+    environment: request.environment,
+    prefix: prefixOf(request),
+    baseUrl: rootUrl(request, config.publicUrl),
+    apiBase: apiBaseUrl(request, config.publicUrl),
+  };
+}
+
+function send(reply: FastifyReply, answer: PortalAnswer): FastifyReply {
+  if (answer.kind === 'redirect') return securityHeaders(reply).code(303).header('location', answer.location).send();
+  if (answer.kind === 'pdf') {
+    const name = answer.fileName.replace(/[^A-Za-z0-9._-]/g, '_');
+    return securityHeaders(reply).type('application/pdf').header('content-disposition', `attachment; filename="${name}"`).send(answer.bytes);
+  }
+  return securityHeaders(reply).code(answer.status).type('text/html; charset=utf-8').send(answer.body);
+}
+
+/** Every way a portal request can fail answers a page, never JSON, and never anything of a customer. */
+async function guarded(request: FastifyRequest, reply: FastifyReply, work: () => Promise<PortalAnswer>): Promise<FastifyReply> {
+  const prefix = prefixOf(request);
+  const page = (status: number, body: string) => securityHeaders(reply).code(status).type('text/html; charset=utf-8').send(body);
+  try {
+    return send(reply, await work());
+  } catch (error) {
+    if (error instanceof PortalAccessError) return page(401, accessPage(prefix, error.reason));
+    if (error instanceof PortalNotFound) return page(404, messagePage(prefix, 'Not found', 'There is nothing of yours at this address.'));
+    if (error instanceof PortalForgedForm) {
+      return page(403, messagePage(prefix, 'This form has expired', 'The form did not come from this page. Reload the billing portal and try again.'));
+    }
+    if (error instanceof ApiError) return page(error.status, messagePage(prefix, 'This did not work', error.detail));
+    request.log.error({ err: error }, 'the customer portal failed');
+    return page(500, messagePage(prefix, 'Something went wrong', `Please try again in a moment. If it happens again, tell the seller this reference: ${request.id}.`));
+  }
+}
+
+export function portalPageRoutes(app: App, pages: PortalPages, config: Pick<Config, 'publicUrl'>): void {
+  void app.register(async (scope: App) => {
+    acceptForms(scope);
+
+    scope.get('/portal/assets/:file', { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 100 }) }) } }, async (request, reply) => {
+      if (request.params.file !== `portal.${PORTAL_CSS_VERSION}.css`) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+      return sendAsset(reply, { type: 'text/css; charset=utf-8', body: PORTAL_CSS });
+    });
+
+    scope.get('/portal/:slug', { schema: { hide: true, params: Slug } }, async (request, reply) =>
+      guarded(request, reply, () => pages.view(placeOf(request, request.params.slug, config), sentOf(request.query))),
+    );
+
+    scope.post('/portal/:slug', { schema: { hide: true, params: Slug } }, async (request, reply) =>
+      guarded(request, reply, () => pages.submit(placeOf(request, request.params.slug, config), sentOf(request.body))),
+    );
+
+    scope.get('/portal/:slug/invoices/:file', { schema: { hide: true, params: InvoiceFile } }, async (request, reply) =>
+      guarded(request, reply, () => pages.pdf(placeOf(request, request.params.slug, config), request.params.file, sentOf(request.query))),
+    );
+  });
+}

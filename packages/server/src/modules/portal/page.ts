@@ -1,0 +1,46 @@
+import { html, type SafeHtml } from '../../hosted/html.js';
+import { countryNames } from '../../lib/countries.js';
+import { layout } from './layout.js';
+import { hiddenFields, pageHref, type PageState } from './page-state.js';
+import { paymentsSection } from './section-payments.js';
+import { deliverablesSection, invoicesSection, licensesSection, ordersSection } from './section-records.js';
+import { subscriptionsSection } from './section-subscriptions.js';
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+function field(id: string, label: string, value: string, extra: SafeHtml | null = null): SafeHtml {
+  return html`<label for="${id}">${label}</label><input id="${id}" name="${id}" value="${value}" maxlength="200"${extra}>`;
+}
+
+function billingSection(state: PageState): SafeHtml {
+  const address = (state.customer.billing_address ?? {}) as Record<string, unknown>;
+  const taxId = text((state.customer.details as Record<string, unknown>).taxId);
+  const country = text(address.country);
+  const countries = countryNames();
+  return html`<section class="card" id="billing" aria-labelledby="billing-title"><h2 id="billing-title">Billing details</h2>
+<p class="hint">Printed on your next invoices.</p>
+<form method="post" action="${state.path}">${hiddenFields(state, 'billing')}
+${field('line1', 'Address', text(address.line1), html` autocomplete="address-line1"`)}
+${field('line2', 'Address line 2', text(address.line2), html` autocomplete="address-line2"`)}
+<div class="row"><div>${field('city', 'City', text(address.city), html` autocomplete="address-level2"`)}</div><div>${field('postal_code', 'Postal code', text(address.postalCode), html` autocomplete="postal-code"`)}</div></div>
+${field('state', 'State or region', text(address.state), html` autocomplete="address-level1"`)}
+<label for="country">Country</label>
+<select id="country" name="country" autocomplete="country"><option value="">—</option>${countries.map((c) => html`<option value="${c.code}"${c.code === country ? html` selected` : null}>${c.name}</option>`)}</select>
+${field('tax_id', 'Tax ID (VAT, GST …)', taxId)}
+<button type="submit">Save billing details</button>
+</form></section>`;
+}
+
+/** The portal of one customer: what they have, and the forms that change it. */
+export function portalPage(state: PageState): string {
+  const who = state.customer.name ? `${state.customer.name} · ${state.customer.email ?? ''}` : (state.customer.email ?? '');
+  const sandbox = state.sandbox ? html`<p class="banner" role="note">Sandbox: no real money moves.</p>` : null;
+  const notice = state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : null;
+  const problem = state.problem ? html`<div class="problem" role="alert">${state.problem}</div>` : null;
+  const nav = html`<nav class="sections" aria-label="Sections"><a href="#subscriptions">Subscriptions</a><a href="#payment-methods">Payment methods</a><a href="#invoices">Invoices</a><a href="#orders">Orders</a>${state.model.licenses.length > 0 ? html`<a href="#licenses">License keys</a>` : null}<a href="#billing">Billing details</a></nav>`;
+  const body = html`${sandbox}<header><p class="hint">${state.organizationName}</p><h1>Billing portal</h1><p>${who}</p></header>
+${nav}${notice}${problem}
+${subscriptionsSection(state)}${paymentsSection(state)}${invoicesSection(state)}${ordersSection(state)}${licensesSection(state)}${deliverablesSection(state)}${billingSection(state)}
+<p class="hint">This page works for a limited time. <a href="${pageHref(state)}">Reload</a></p>`;
+  return layout(`Billing portal · ${state.organizationName}`, state.prefix, body);
+}

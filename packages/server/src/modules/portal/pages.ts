@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/connect.js';
+import { formTokenValid, formToken } from '../../hosted/csrf.js';
+import type { Sent } from '../../hosted/forms.js';
+import { ApiError } from '../../http/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { InvoiceService } from '../invoices/service.js';
+import { NOTICES, ownChange, type PortalActions } from './actions.js';
+import { PortalForgedForm, PortalNotFound, portalRefusal } from './errors.js';
+import { portalPage } from './page.js';
+import { pageHref, type ChangeAsked, type PageState } from './page-state.js';
+import type { PortalModel, PortalReader, PortalScope } from './reader.js';
+import * as repo from './repo.js';
+import type { PortalAccess, PortalSessions } from './sessions.js';
+
+/** Where a request came in: the environment's path prefix and this server's URLs. */
+export interface PortalPlace {
+  slug: string;
+  environment: 'sandbox' | 'production';
+  prefix: string;
+  baseUrl: string;
+  apiBase: string;
+}
+
+export type PortalAnswer =
+  | { kind: 'page'; status: number; body: string }
+  | { kind: 'redirect'; location: string }
+  | { kind: 'pdf'; fileName: string; bytes: Buffer };
+
+export interface PageServices {
+  db: Db;
+  clock: Clock;
+  sessions: PortalSessions;
+  reader: PortalReader;
+  actions: PortalActions;
+  invoices: InvoiceService;
+  /** The instance secret the forms' CSRF tokens are signed with. */
+  secret: () => Promise<string>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The portal's pages (decision 0037): GET shows, POST acts then redirects (303) back, the PDF of an invoice. */
+export class PortalPages {
+  constructor(private readonly services: PageServices) {}
+
+  private scopeOf(access: PortalAccess, place: PortalPlace): PortalScope {
+    return { organizationId: access.organizationId, environmentId: access.environmentId, environment: access.environment, baseUrl: place.baseUrl, apiBase: place.apiBase };
+  }
+
+  private path = (place: PortalPlace) => `${place.prefix}/portal/${encodeURIComponent(place.slug)}/`;
+
+  async view(place: PortalPlace, query: Sent): Promise<PortalAnswer> {
+    const access = await this.services.sessions.verify(query.token, place.slug, place.environment);
+    const scope = this.scopeOf(access, place);
+    const model = await this.services.reader.model(access, scope);
+    const change = query.change ? await this.changeAsked(scope, model, query.change, query.choice ?? '') : null;
+    const notice = query.done ? (NOTICES[query.done] ?? null) : null;
+    return this.page(place, access, model, { notice, problem: null, change }, 200);
+  }
+
+  async submit(place: PortalPlace, sent: Sent): Promise<PortalAnswer> {
+    const access = await this.services.sessions.verify(sent.token, place.slug, place.environment);
+    if (!formTokenValid(await this.services.secret(), 'portal', access.sessionId, sent.csrf_token)) throw new PortalForgedForm();
+    const nonce = sent.nonce ?? '';
+    const action = sent.action ?? '';
+    if (!UUID.test(nonce) || !NOTICES[action]) throw portalRefusal('This form is not one the portal knows. Reload the page and try again.');
+    const scope = this.scopeOf(access, place);
+    const model = await this.services.reader.model(access, scope);
+    const home = { path: this.path(place), token: access.token };
+    if (!(await repo.claimSubmission(this.services.db, access.sessionId, nonce, this.services.clock.now()))) {
+      return { kind: 'redirect', location: pageHref(home, { done: 'duplicate' }) };
+    }
+    try {
+      await this.services.actions.run(action, { access, scope, model, sent });
+    } catch (error) {
+      await repo.releaseSubmission(this.services.db, access.sessionId, nonce);
+      if (!(error instanceof ApiError)) throw error;
+      const fresh = await this.services.reader.model(access, scope);
+      return this.page(place, access, fresh, { notice: null, problem: error.detail, change: null }, error.status);
+    }
+    return { kind: 'redirect', location: pageHref(home, { done: action }) };
+  }
+
+  /** An invoice's PDF, when the invoice is this customer's (another's is 404). */
+  async pdf(place: PortalPlace, file: string, query: Sent): Promise<PortalAnswer> {
+    const access = await this.services.sessions.verify(query.token, place.slug, place.environment);
+    const id = file.replace(/\.pdf$/i, '');
+    const scope = this.scopeOf(access, place);
+    const invoice = await this.services.invoices.get(scope, id).catch((error: unknown) => {
+      if (error instanceof ApiError && error.status === 404) return null;
+      throw error;
+    });
+    if (!invoice || invoice.customer.customerId !== access.customer.customer_id) throw new PortalNotFound('invoice');
+    const { fileName, bytes } = await this.services.invoices.pdf(scope, id);
+    return { kind: 'pdf', fileName, bytes };
+  }
+
+  private async changeAsked(scope: PortalScope, model: PortalModel, subscriptionId: string, choice: string): Promise<ChangeAsked> {
+    const [plan = '', period = ''] = choice.split('|');
+    try {
+      ownChange(model, subscriptionId, plan, period);
+      return { subscriptionId, plan, period, preview: await this.services.actions.preview(scope, subscriptionId, plan, period), problem: null };
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return { subscriptionId, plan, period, preview: null, problem: error.detail };
+    }
+  }
+
+  private async page(
+    place: PortalPlace,
+    access: PortalAccess,
+    model: PortalModel,
+    shown: Pick<PageState, 'notice' | 'problem' | 'change'>,
+    status: number,
+  ): Promise<PortalAnswer> {
+    const owner = await repo.environmentOfSlug(this.services.db, place.slug, place.environment);
+    const state: PageState = {
+      prefix: place.prefix,
+      path: this.path(place),
+      token: access.token,
+      csrf: formToken(await this.services.secret(), 'portal', access.sessionId),
+      nonce: randomUUID(),
+      sandbox: access.environment === 'sandbox',
+      organizationName: owner?.organizationName ?? '',
+      customer: access.customer,
+      model,
+      ...shown,
+    };
+    return { kind: 'page', status, body: portalPage(state) };
+  }
+}

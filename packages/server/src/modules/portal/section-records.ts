@@ -1,0 +1,71 @@
+import { html, type SafeHtml } from '../../hosted/html.js';
+import { money } from '../../hosted/text.js';
+import { buttonForm, dateText, pageHref, type PageState } from './page-state.js';
+
+/** Seller links are shown only when they are web addresses (never javascript: or data:). */
+const webUrl = (url: string) => /^https?:\/\//i.test(url);
+
+export function invoicesSection(state: PageState): SafeHtml {
+  const invoices = state.model.invoices;
+  const rows = invoices.map(
+    (i) => html`<div class="item" id="invoice-${i.id}"><h3>${i.id} <span class="status ${i.status.toLowerCase()}">${i.status.replace('_', ' ').toLowerCase()}</span></h3>
+<dl class="facts"><dt>Issued</dt><dd>${dateText(i.issuedOn)}</dd><dt>Total</dt><dd>${money(i.amountTotalUnits, i.currency)}</dd></dl>
+<a class="button" href="${pageHref({ path: `${state.path}invoices/${i.id}.pdf`, token: state.token })}" download>Download PDF</a></div>`,
+  );
+  const body = invoices.length === 0 ? html`<p>No invoices yet.</p>` : rows;
+  return html`<section class="card" id="invoices" aria-labelledby="invoices-title"><h2 id="invoices-title">Invoices</h2>${body}</section>`;
+}
+
+export function ordersSection(state: PageState): SafeHtml {
+  const orders = state.model.orders;
+  const rows = orders.map(
+    (o) => html`<div class="item" id="order-${o.id}"><h3>${o.id}</h3>
+<dl class="facts"><dt>Date</dt><dd>${dateText(o.createdOn)}</dd><dt>Plan</dt><dd>${o.plan.name}</dd><dt>Total</dt><dd>${money(o.amountTotalUnits, o.saleCurrency)}</dd>
+<dt>Status</dt><dd>${o.status.toLowerCase()}${o.refundedTotalUnits > 0 ? ` (${money(o.refundedTotalUnits, o.saleCurrency)} refunded)` : ''}</dd></dl></div>`,
+  );
+  const body = orders.length === 0 ? html`<p>No orders yet.</p>` : rows;
+  return html`<section class="card" id="orders" aria-labelledby="orders-title"><h2 id="orders-title">Orders</h2>${body}</section>`;
+}
+
+export function licensesSection(state: PageState): SafeHtml | null {
+  const licenses = state.model.licenses;
+  if (licenses.length === 0) return null;
+  const rows = licenses.map((l) => {
+    const limit = l.activationLimit === null ? 'no limit' : `${l.instances.length} of ${l.activationLimit} used`;
+    const instances = l.instances.map(
+      (i) => html`<li>${i.name || 'Unnamed device'} · activated ${dateText(i.created_at)}
+${buttonForm(state, 'deactivate', { license: l.id, instance: i.id }, 'Deactivate')}</li>`,
+    );
+    return html`<div class="item" id="license-${l.id}"><h3>${l.planName}${l.enabled ? null : html` <span class="status">disabled</span>`}</h3>
+<p><code>${l.licenseKey}</code></p>
+<dl class="facts"><dt>Activations</dt><dd>${limit}</dd><dt>Expires</dt><dd>${l.expiresOn ? dateText(l.expiresOn) : 'never'}</dd></dl>
+${instances.length > 0 ? html`<ul>${instances}</ul>` : html`<p class="hint">Not activated on any device.</p>`}</div>`;
+  });
+  return html`<section class="card" id="licenses" aria-labelledby="licenses-title"><h2 id="licenses-title">License keys</h2>${rows}</section>`;
+}
+
+interface Deliverables {
+  plan: string;
+  files: { name: string; downloadUrl: string; enabled: boolean }[];
+  links: { name: string; url: string }[];
+}
+
+/** What the customer's plans deliver: of live subscriptions, and of paid one-time purchases; each plan once. */
+function deliverablesOf(state: PageState): Deliverables[] {
+  const fromSubscriptions = state.model.subscriptions.map(({ subscription: s }) => ({ plan: s.plan.name, files: s.files, links: s.links }));
+  const fromPurchases = state.model.orders
+    .filter((o) => o.billingType === 'ONE_TIME' && (o.status === 'COMPLETE' || o.status === 'PARTIAL_REFUND'))
+    .map((o) => ({ plan: o.plan.name, files: o.plan.files, links: o.plan.links }));
+  const byPlan = new Map<string, Deliverables>();
+  for (const d of [...fromSubscriptions, ...fromPurchases]) if (!byPlan.has(d.plan)) byPlan.set(d.plan, d);
+  return [...byPlan.values()];
+}
+
+export function deliverablesSection(state: PageState): SafeHtml | null {
+  const items = deliverablesOf(state).flatMap((d) => [
+    ...d.files.filter((f) => f.enabled).map((f) => html`<li><a href="${f.downloadUrl}">${f.name}</a> <span class="hint">(${d.plan})</span></li>`),
+    ...d.links.filter((l) => webUrl(l.url)).map((l) => html`<li><a href="${l.url}" rel="noopener noreferrer">${l.name}</a> <span class="hint">(${d.plan})</span></li>`),
+  ]);
+  if (items.length === 0) return null;
+  return html`<section class="card" id="downloads" aria-labelledby="downloads-title"><h2 id="downloads-title">Files and links</h2><ul>${items}</ul></section>`;
+}

@@ -1,0 +1,104 @@
+/**
+ * A change of plan, period or quantities taking effect (decision 0035): shared by the
+ * change that is paid at once (service.ts) and the activate_on_payment change paid
+ * later on the hosted page (pending-change.ts), so that both record the same things.
+ */
+import type { Insertable } from 'kysely';
+import type { SubscriptionUpdate } from '@billow/contract';
+import type { SubscriptionsTable } from '../../db/schema.js';
+import type { Tx } from '../../db/transaction.js';
+import { recordPaidOrder } from '../../flows/record.js';
+import { subscriptionValues, type CustomerRow, type PaymentMethodRow, type PurchaseScope, type ResolvedPurchase } from '../../flows/purchase.js';
+import { clockAt } from '../../lib/clock.js';
+import { recordEvent } from '../events/writer.js';
+import { customerWebhookObject } from '../ledger/webhook.js';
+import type { ChangeTerms } from './change.compute.js';
+import * as repo from './repo.js';
+import { subscriptionEventObject, subscriptionObject } from './view.js';
+
+export interface SettledChange {
+  row: repo.SubscriptionRow;
+  customer: CustomerRow;
+  purchase: ResolvedPurchase;
+  successor: Insertable<SubscriptionsTable>;
+  now: Date;
+  fromCredit: number;
+  toCharge: number;
+  terms: ChangeTerms;
+  method: PaymentMethodRow | undefined;
+  chargeRef: string | null;
+  /** The incomplete record of a paid activate_on_payment change: it becomes the successor instead of a new row. */
+  pendingId?: string;
+}
+
+/** The record that follows `row` after the change: the new plan's terms, the same start date and currency. */
+export function successorOf(
+  scope: PurchaseScope,
+  c: { row: repo.SubscriptionRow; customer: CustomerRow; purchase: ResolvedPurchase; input: SubscriptionUpdate; terms: ChangeTerms; now: Date; method: PaymentMethodRow | undefined },
+): Insertable<SubscriptionsTable> {
+  const { row, terms } = c;
+  return {
+    ...subscriptionValues(scope, c.customer, c.purchase, {
+      chargePeriod: c.input.chargePeriod,
+      status: terms.trialEnd ? 'trialing' : 'active',
+      now: c.now,
+      startDate: row.start_date,
+      periodStart: terms.periodStart,
+      periodEnd: terms.periodEnd,
+      trialEnd: terms.trialEnd,
+      paymentMethodId: c.method?.id ?? row.payment_method_id,
+      // A change within the same period keeps counting periods from the same day.
+      anchor: terms.periodStart.getTime() === row.current_period_start?.getTime() ? row.billing_anchor : null,
+    }),
+    currency: row.currency,
+    previous_subscription_id: row.id,
+  };
+}
+
+/** The successor as a row: inserted, or the waiting record of a paid change brought to its terms. */
+async function successorRow(tx: Tx, c: SettledChange): Promise<repo.SubscriptionRow> {
+  if (!c.pendingId) return repo.insertSubscription(tx, c.successor);
+  const { id: _id, created_at: _created, ...terms } = c.successor;
+  return repo.updateSubscription(tx, c.pendingId, { ...terms, pending_expires_at: null });
+}
+
+/** The change takes effect: the old record is superseded, credit moves, the amount due gets its order. */
+export async function commitChange(tx: Tx, scope: PurchaseScope, c: SettledChange, eventAt: Date) {
+  await repo.updateSubscription(tx, c.row.id, { status: 'superseded', modified_at: c.now });
+  const next = await successorRow(tx, c);
+  // First the change, then the order and invoice events of what it costs (DOMAIN.md §4.6). The previous
+  // attributes are the whole previous record as it was before the change, as in the reference's example.
+  await recordEvent(tx, {
+    environmentId: scope.environmentId,
+    organizationId: scope.organizationId,
+    type: 'subscription.plan_changed',
+    data: subscriptionObject(next, {
+      plan: { name: c.purchase.version.name, version: c.purchase.version.version, identifier: c.purchase.plan.identifier },
+      product: { id: c.purchase.product.id, name: c.purchase.product.name },
+      customer: customerWebhookObject(c.customer),
+      organization: scope.organizationId,
+      features: null,
+    }),
+    previousAttributes: await subscriptionEventObject(tx, c.row, scope.organizationId),
+    at: eventAt,
+  });
+  const balance = c.customer.credit_minor - c.fromCredit + c.terms.creditMinor;
+  if (balance !== c.customer.credit_minor) await repo.setCustomerCredit(tx, c.customer.id, balance);
+  const due = c.terms.dueMinor;
+  let order: { orderId: string; invoiceId: string } | null = null;
+  if (due > 0) {
+    const lines = [{ description: `${c.purchase.version.name} for the rest of the period`, featureId: null, quantity: 1, amountMinor: due }];
+    order = await recordPaidOrder(tx, {
+      scope,
+      clock: clockAt(c.now),
+      customer: c.customer,
+      purchase: c.purchase,
+      charged: { ...c.purchase.quote, lines, subtotalMinor: due, discountMinor: c.fromCredit, taxMinor: 0, totalMinor: c.toCharge },
+      billingType: 'SUBSCRIPTION',
+      subscriptionId: next.id,
+      method: c.toCharge > 0 ? (c.method ?? null) : null,
+      chargeRef: c.chargeRef,
+    });
+  }
+  return { subscriptionId: next.id, customerId: c.customer.customer_id, order };
+}

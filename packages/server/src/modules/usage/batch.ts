@@ -1,0 +1,193 @@
+/**
+ * POST /report/usage/batch/ (a Billow addition): up to 1,000 usage reports in
+ * one request, each with its own client idempotency key and its own result.
+ *
+ * Per-item semantics (decision 0040). Each report is accepted (counted by this
+ * request), a duplicate (its key was counted before, for the same report) or
+ * rejected (not counted, with the code and detail a single report would get).
+ * A clean batch costs three statements whatever its size: the keys already
+ * used, the customers' state (one call per distinct customer and feature, in
+ * one statement), and one statement that records every report, adds each
+ * counter's sum under its row lock and announces every customer, committed
+ * together. Reports that must be applied in order (a SET, a counter carried
+ * over from a replaced subscription, a meter with usage alerts) are written
+ * one by one after it, with every other report of their counter, in the
+ * batch's order. A report is never counted twice: the unique client key
+ * decides between concurrent batches, and the loser answers duplicate.
+ */
+import type { ReportUsageBatchItem, ReportUsageBatchResponse, ReportUsageBatchResult } from '@billow/contract';
+import type { Db } from '../../db/connect.js';
+import { ApiError } from '../../http/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { loadCustomers } from '../entitlements/service.js';
+import { reportKeyReused } from './errors.js';
+import { batchedReport, checkReportValues, planReport, sameReport, type ReportPlan } from './plan.js';
+import * as repo from './repo.js';
+import { whyNotGranted, type UsageScope, type UsageService } from './service.js';
+
+type Outcome = Omit<ReportUsageBatchResult, 'idempotencyKey'>;
+
+interface Planned {
+  index: number;
+  item: ReportUsageBatchItem;
+  plan: ReportPlan;
+}
+
+/** How many times a batch whose statement deadlocked is tried again (another writer took counters in another order). */
+const DEADLOCK_RETRIES = 3;
+const DEADLOCK = '40P01';
+
+const rejected = (error: ApiError): Outcome => ({ status: 'rejected', code: error.code, detail: error.detail });
+
+export class UsageBatchService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly single: UsageService,
+    private readonly options: { notice: repo.NoticeOf | null; afterCommit?: (environmentId: string, customerId: string) => void },
+  ) {}
+
+  async reportBatch(scope: UsageScope, items: readonly ReportUsageBatchItem[]): Promise<ReportUsageBatchResponse> {
+    const outcomes: (Outcome | undefined)[] = new Array(items.length);
+    const firstOfKey = new Map<string, number>();
+    const firstUses: number[] = [];
+    items.forEach((item, index) => {
+      const first = firstOfKey.get(item.idempotencyKey);
+      if (first === undefined) {
+        firstOfKey.set(item.idempotencyKey, index);
+        firstUses.push(index);
+      }
+    });
+    const stored = await this.settleKnownKeys(scope, items, firstUses, outcomes);
+    const planned = await this.plan(scope, items, firstUses.filter((index) => outcomes[index] === undefined), outcomes);
+    const { together, inOrder } = splitByCounter(planned);
+    await this.writeTogether(scope, together, outcomes);
+    for (const entry of inOrder) outcomes[entry.index] = await this.writeAlone(scope, entry);
+    this.forgetCached(scope, items, outcomes);
+    // A key sent again later in the batch is judged against the report stored before the batch, if any, else
+    // against its first use, whose fate it shares: counted once, or refused alike.
+    items.forEach((item, index) => {
+      const first = firstOfKey.get(item.idempotencyKey)!;
+      if (first === index) return;
+      const prior = stored.get(item.idempotencyKey);
+      const firstOutcome = outcomes[first]!;
+      if (prior) outcomes[index] = sameReport(prior, item) ? { status: 'duplicate' } : rejected(reportKeyReused());
+      else if (!sameReport(asStored(items[first]!), item)) outcomes[index] = rejected(reportKeyReused());
+      else outcomes[index] = firstOutcome.status === 'rejected' ? firstOutcome : { status: 'duplicate' };
+    });
+    return summarize(items, outcomes as Outcome[]);
+  }
+
+  /** Reports whose key was used before: duplicates when they are the same report, refused otherwise. */
+  private async settleKnownKeys(scope: UsageScope, items: readonly ReportUsageBatchItem[], indexes: number[], outcomes: (Outcome | undefined)[]) {
+    const known = await repo.findReportsByKeys(this.db, scope.environmentId, indexes.map((index) => items[index]!.idempotencyKey));
+    for (const index of indexes) {
+      const item = items[index]!;
+      const prior = known.get(item.idempotencyKey);
+      if (prior) outcomes[index] = sameReport(prior, item) ? { status: 'duplicate' } : rejected(reportKeyReused());
+    }
+    return known;
+  }
+
+  /** Each report's plan from its customer's state, read for every (customer, feature) in one statement; refusals go to `outcomes`. */
+  private async plan(scope: UsageScope, items: readonly ReportUsageBatchItem[], indexes: number[], outcomes: (Outcome | undefined)[]) {
+    // Each distinct (customer, feature) is read once: by its place in `wanted`.
+    const pairs = new Map<string, number>();
+    const wanted: { customerId: string; featureIdentifier: string }[] = [];
+    const pairOf = (item: ReportUsageBatchItem) => `${item.customerId.length}:${item.customerId}${item.featureId}`;
+    for (const index of indexes) {
+      const item = items[index]!;
+      const pair = pairOf(item);
+      if (pairs.has(pair)) continue;
+      pairs.set(pair, wanted.length);
+      wanted.push({ customerId: item.customerId, featureIdentifier: item.featureId });
+    }
+    const snapshots = await loadCustomers(this.db, scope.environmentId, wanted, this.clock.now());
+    const planned: Planned[] = [];
+    for (const index of indexes) {
+      const item = items[index]!;
+      try {
+        checkReportValues(item);
+        const plan = planReport(scope.environmentId, item, snapshots[pairs.get(pairOf(item))!] ?? null);
+        if (plan) planned.push({ index, item, plan });
+        else outcomes[index] = rejected(await whyNotGranted(this.db, scope.environmentId, item));
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        outcomes[index] = rejected(error);
+      }
+    }
+    return planned;
+  }
+
+  /** The reports that only add, in one statement (tried again if it deadlocked); a key taken meanwhile answers as before. */
+  private async writeTogether(scope: UsageScope, entries: Planned[], outcomes: (Outcome | undefined)[]) {
+    if (entries.length === 0) return;
+    const reports = entries.map((entry) => batchedReport(entry.plan, entry.item.customerId));
+    const recorded = await this.withDeadlockRetry(() => repo.writeReports(this.db, reports, this.options.notice));
+    const lost = entries.filter((entry) => !recorded.has(entry.plan.report.id));
+    for (const entry of entries) if (recorded.has(entry.plan.report.id)) outcomes[entry.index] = { status: 'accepted' };
+    // Not recorded: a concurrent request took the key first.
+    const settled: (Outcome | undefined)[] = [];
+    await this.settleKnownKeys(scope, lost.map((entry) => entry.item), lost.map((_, i) => i), settled);
+    lost.forEach((entry, i) => {
+      const outcome = settled[i];
+      if (!outcome) throw new Error(`usage report key ${entry.item.idempotencyKey} collided but cannot be read`);
+      outcomes[entry.index] = outcome;
+    });
+  }
+
+  /** A report that must be applied in its place: through the single report's path, which reads its counter afresh. */
+  private async writeAlone(scope: UsageScope, entry: Planned): Promise<Outcome> {
+    try {
+      const { fresh } = await this.single.record(scope, entry.item);
+      return { status: fresh ? 'accepted' : 'duplicate' };
+    } catch (error) {
+      if (error instanceof ApiError) return rejected(error);
+      throw error;
+    }
+  }
+
+  private async withDeadlockRetry<T>(work: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await work();
+      } catch (error) {
+        if ((error as { code?: string }).code !== DEADLOCK || attempt >= DEADLOCK_RETRIES) throw error;
+      }
+    }
+  }
+
+  /** This process's cached answers of every customer whose usage the batch changed (others hear the NOTIFY). */
+  private forgetCached(scope: UsageScope, items: readonly ReportUsageBatchItem[], outcomes: (Outcome | undefined)[]) {
+    const customers = new Set(items.filter((_, index) => outcomes[index]?.status === 'accepted').map((item) => item.customerId));
+    for (const customerId of customers) this.options.afterCommit?.(scope.environmentId, customerId);
+  }
+}
+
+/**
+ * Reports whose counter only receives additions go together; a counter with any
+ * report that must be applied in order keeps all of its reports in batch order.
+ */
+function splitByCounter(planned: Planned[]): { together: Planned[]; inOrder: Planned[] } {
+  const counterOf = ({ plan }: Planned) => `${plan.change.subscriptionId}|${plan.change.featureId}|${plan.change.periodStart.getTime()}`;
+  const ordered = new Set(planned.filter((entry) => !entry.plan.batchable).map(counterOf));
+  return {
+    together: planned.filter((entry) => !ordered.has(counterOf(entry))),
+    inOrder: planned.filter((entry) => ordered.has(counterOf(entry))),
+  };
+}
+
+/** An item in the shape of a stored report, to compare two uses of one key in a batch. */
+function asStored(item: ReportUsageBatchItem) {
+  return { customer_id: item.customerId, identifier: item.featureId, behaviour: item.behaviour, value: item.value, resource_id: item.resourceId ?? null };
+}
+
+function summarize(items: readonly ReportUsageBatchItem[], outcomes: Outcome[]): ReportUsageBatchResponse {
+  const count = (status: Outcome['status']) => outcomes.filter((outcome) => outcome.status === status).length;
+  return {
+    accepted: count('accepted'),
+    duplicates: count('duplicate'),
+    rejected: count('rejected'),
+    results: outcomes.map((outcome, index) => ({ idempotencyKey: items[index]!.idempotencyKey, ...outcome })),
+  };
+}

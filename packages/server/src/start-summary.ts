@@ -1,0 +1,57 @@
+/** The start-up summary: where Billow listens, on which database, and the demo keys. */
+import type { FirstStart } from './bootstrap.js';
+import type { Config, Role } from './config.js';
+import type { DatabaseHandle } from './db/connect.js';
+import { servesCoreApi, servesEdgeApi } from './edge/roles.js';
+
+/** What the printed base URLs serve, for the role of this process. */
+function servedApis(role: Role): string {
+  if (servesCoreApi(role) && servesEdgeApi(role)) return 'Core and Edge base URL (the official client\'s baseUrl and edgeApiUrl)';
+  if (servesEdgeApi(role)) return 'Edge base URL (the official client\'s edgeApiUrl; this process serves no Core API)';
+  if (servesCoreApi(role)) return 'Core base URL (the official client\'s baseUrl; this process serves no Edge API)';
+  return 'Base URL (a worker serves no API: only /healthz, /readyz, /metrics and /docs)';
+}
+
+export function summary(
+  url: string,
+  firstStart: FirstStart,
+  config: Config,
+  database: Pick<DatabaseHandle, 'kind' | 'location'>,
+  role: Role,
+  workers = 1,
+): string {
+  const lines = [
+    '',
+    `Billow is running on ${database.kind === 'pglite' ? `the embedded database (${database.location})` : `PostgreSQL (${database.location})`}.`,
+    '',
+    ...(workers > 1 ? [`${workers} worker processes share this port (billow start --workers ${workers}).`, ''] : []),
+    `  Environment   ${servedApis(role)}`,
+    `  production    ${url}`,
+    `  sandbox       ${url}/sandbox`,
+    '',
+    `  API reference ${url}/docs`,
+  ];
+  if (firstStart.kind === 'existing') {
+    lines.push('', 'Organizations already exist; create keys with `npx billow keys create --help`.');
+  } else {
+    const c = firstStart.credentials;
+    lines.push(
+      '',
+      `${firstStart.kind === 'created' ? 'Created the demo organization' : 'Demo organization'} ${c.organizationId}:`,
+      `  sandbox     server key  ${c.sandbox.serverKey}`,
+      `              client key  ${c.sandbox.clientKey}`,
+      `  production  server key  ${c.production.serverKey}`,
+      `              client key  ${c.production.clientKey}`,
+      '',
+      `These keys are saved in ${config.credentialsFile} (readable only by you).`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function displayUrl(config: Config, port: number): string {
+  if (config.publicUrl) return config.publicUrl;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
