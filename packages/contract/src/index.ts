@@ -15,4 +15,5 @@ export * from './discounts.js';
 export * from './promotions.js';
 export * from './checkout.js';
 export * from './providers.js';
+export * from './mail.js';
 export * from './portal.js';

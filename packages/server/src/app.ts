@@ -37,6 +37,8 @@ import { openChangeSession } from './modules/checkout/due-sessions.js';
 import type { PendingChangeCheckout } from './modules/subscriptions/pending-change.js';
 import { setPayLinkRoot } from './lib/pay-links.js';
 import { licensesModule } from './modules/licenses/module.js';
+import { mailModule } from './modules/mail/module.js';
+import { configuredMailer, MailOutbox } from './modules/mail/queries.js';
 import { mediaModule } from './modules/media/module.js';
 import { createMediaService, type MediaService } from './modules/media/service.js';
 import { monetizationModule } from './modules/monetization/module.js';
@@ -106,6 +108,8 @@ interface AppContext extends ModuleContext {
   invoiceCollector: InvoiceCollector;
   /** Settles a payment intent whose outcome a provider's webhook reported (jobs/recover-payments.ts). */
   settleIntent: SettleIntent;
+  /** Outgoing email: written in a transaction, sent after it (decision 0038). */
+  mail: MailOutbox;
   /** The hosted page of an activate_on_payment change waiting for its payment (decision 0035). */
   pendingChangeCheckout: PendingChangeCheckout;
   /** Collects an unpaid invoice from its payment link's page, as POST /invoices/{id}/pay/ does. */
@@ -136,6 +140,7 @@ const CORE_MODULES: ModuleFactory[] = [
   discountsModule,
   promotionsModule,
   checkoutModule,
+  mailModule,
   portalModule,
 ];
 const EDGE_MODULES: ModuleFactory[] = [entitlementsModule, promotionsEdgeModule];
@@ -250,6 +255,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     app.swagger(),
   );
 
+  const mail = new MailOutbox(database.db, clock, configuredMailer(config.mail), app.log);
+  // First attempts at sending still running finish before the database closes.
+  app.addHook('onClose', async () => mail.settle());
   const billing = new BillingEngine({ db: database.db, clock, changes: entitlementChanges, dunning: config.billing.dunningDays });
   const context: AppContext = {
     db: database.db,
@@ -264,6 +272,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ping: database.ping,
     registry,
     invoiceCollector: (scope, invoiceId) => billing.collectNow(scope, invoiceId),
+    mail,
     pendingChangeCheckout: openChangeSession,
     invoicePayer: (scope, invoiceId) => billing.collectNow(scope, invoiceId),
     settleIntent: intentSettler(database.db, clock, config.pendingUpdateTtlMs, config.billing.dunningDays),

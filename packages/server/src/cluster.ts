@@ -116,6 +116,6 @@ export async function startCluster(options: ClusterOptions): Promise<{ url: stri
   }
   const url = displayUrl(options.config, ports[0] ?? options.config.port);
   logger.info({ url, role: options.role, workers: options.workers }, 'billow started');
-  options.print(summary(url, firstStart, options.config, database, options.role, options.workers));
+  options.print(summary(url, firstStart, options.config, database, options.role, { workers: options.workers }));
   return { url, shutdown: async (reason = 'shutdown') => void (await stop(reason)) };
 }

@@ -70,6 +70,27 @@ export interface Config {
    * tests and stand-ins (http://127.0.0.1:PORT); a seller never sets it.
    */
   stripeApiUrl: URL | null;
+  mail: MailConfig;
+  signIn: SignInConfig;
+}
+
+/** Outgoing email (decision 0038): SMTP when configured; the sandbox keeps its messages in a development inbox instead. */
+export interface MailConfig {
+  /** smtp://user:password@host:587 or smtps://…:465; null: production sends no email. Never logged. */
+  smtpUrl: string | null;
+  /** The From header, e.g. "Acme Billing <billing@acme.example>"; required with smtpUrl. */
+  from: string | null;
+}
+
+/** Portal sign-in by one-time email code (decision 0038). */
+export interface SignInConfig {
+  codeTtlMs: number;
+  /** Wrong codes one sign-in may take before it is spent. */
+  attempts: number;
+  /** Codes one email, and one client address, may ask for per window. */
+  perEmail: number;
+  perAddress: number;
+  windowMs: number;
 }
 
 /** Webhook delivery (decision 0031). */
@@ -230,6 +251,37 @@ function parseWebhooks(env: NodeJS.ProcessEnv): WebhookConfig {
   };
 }
 
+function parseMail(env: NodeJS.ProcessEnv): MailConfig {
+  const smtpUrl = env.BILLOW_SMTP_URL || null;
+  const from = env.BILLOW_MAIL_FROM || null;
+  if (smtpUrl) {
+    let protocol = '';
+    try {
+      protocol = new URL(smtpUrl).protocol;
+    } catch {
+      // reported below, without echoing the URL: it may hold a password
+    }
+    if (protocol !== 'smtp:' && protocol !== 'smtps:') {
+      throw new ConfigError('BILLOW_SMTP_URL must look like smtp://user:password@host:587 or smtps://user:password@host:465');
+    }
+    if (!from) throw new ConfigError('BILLOW_SMTP_URL needs BILLOW_MAIL_FROM (the From address, e.g. "Acme <billing@acme.example>")');
+  }
+  return { smtpUrl, from };
+}
+
+function parseSignIn(env: NodeJS.ProcessEnv): SignInConfig {
+  const windowMs = integer(env, 'BILLOW_SIGN_IN_LIMIT_WINDOW_MS', 60 * 60 * 1000, 1000);
+  // Sign-ins are purged after 7 days: a longer window would count fewer than it should.
+  if (windowMs > 24 * 60 * 60 * 1000) throw new ConfigError('BILLOW_SIGN_IN_LIMIT_WINDOW_MS may be at most one day (86400000)');
+  return {
+    windowMs,
+    codeTtlMs: integer(env, 'BILLOW_SIGN_IN_CODE_TTL_MS', 10 * 60 * 1000, 10_000),
+    attempts: integer(env, 'BILLOW_SIGN_IN_CODE_ATTEMPTS', 5, 1),
+    perEmail: integer(env, 'BILLOW_SIGN_IN_EMAIL_LIMIT', 5, 1),
+    perAddress: integer(env, 'BILLOW_SIGN_IN_ADDRESS_LIMIT', 20, 1),
+  };
+}
+
 function parseFailpoints(raw: string | undefined): Failpoint[] {
   const names = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = names.find((name) => !(FAILPOINTS as readonly string[]).includes(name));
@@ -283,5 +335,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secret: parseSecret(env.BILLOW_SECRET),
     media: parseMedia(env, dataDir),
     stripeApiUrl: parseStripeApiUrl(env.BILLOW_STRIPE_API_URL),
+    mail: parseMail(env),
+    signIn: parseSignIn(env),
   };
 }

@@ -14,6 +14,7 @@ import { entitlementChangesFor } from './edge/change-feed.js';
 import { JobRunner } from './modules/jobs/runner.js';
 import { WebhookDispatcher } from './modules/webhooks/dispatcher.js';
 import { webhookSecretBox } from './modules/webhooks/secret-box.js';
+import { sandboxInboxUrl } from './modules/mail/queries.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createLogOutput } from './logger.js';
 import { armFailpoints } from './lib/failpoints.js';
@@ -104,6 +105,7 @@ function jobRunner(app: App, database: DatabaseHandle, clock: Clock, config: Con
     jobRetentionMs: config.jobs.retentionMs,
     webhookLogRetentionMs: config.webhooks.logRetentionMs,
     billing: config.billing,
+    mail: config.mail,
     entitlementChanges: entitlementChangesFor(app.billow.entitlementCache),
   });
   const { pollIntervalMs, leaseMs } = config.jobs;
@@ -173,7 +175,10 @@ export async function startBillow(options: StartOptions = {}): Promise<RunningBi
     const url = displayUrl(config, port);
     logger.info({ url, role, database: database.kind, ...(worker === null ? {} : { worker }) }, 'billow started');
     // Last, once listening: the start-up log lines above it, the requests' below it.
-    if (worker === null) (options.print ?? output.print)(summary(url, firstStart, config, database, role));
+    if (worker === null) {
+      const sandboxInbox = firstStart.kind === 'existing' ? null : await sandboxInboxUrl(database.db, clock, config.secret, firstStart.credentials.organizationId, url);
+      (options.print ?? output.print)(summary(url, firstStart, config, database, role, { sandboxInbox }));
+    }
     return { url, shutdown };
   } catch (error) {
     await app?.close().catch(() => undefined);

@@ -12,13 +12,24 @@ function servedApis(role: Role): string {
   return 'Base URL (a worker serves no API: only /healthz, /readyz, /metrics and /docs)';
 }
 
+/** Where the email of the portal's sign-in codes goes (decision 0038). */
+function mailLines(config: Config, sandboxInbox: string | null): string[] {
+  const production = config.mail.smtpUrl
+    ? `  production    sent by SMTP, from ${config.mail.from}`
+    : '  production    not sent: BILLOW_SMTP_URL is not set, so production portals offer no sign-in by email';
+  const sandbox = sandboxInbox
+    ? `  sandbox       kept in the development inbox, ${sandboxInbox} (keep this link private)`
+    : '  sandbox       kept in the development inbox (GET /sandbox/api/v1/mail/inbox/ answers its link)';
+  return ['', '  Email', production, sandbox];
+}
+
 export function summary(
   url: string,
   firstStart: FirstStart,
   config: Config,
   database: Pick<DatabaseHandle, 'kind' | 'location'>,
   role: Role,
-  workers = 1,
+  { workers = 1, sandboxInbox = null }: { workers?: number; sandboxInbox?: string | null } = {},
 ): string {
   const lines = [
     '',
@@ -30,6 +41,7 @@ export function summary(
     `  sandbox       ${url}/sandbox`,
     '',
     `  API reference ${url}/docs`,
+    ...(servesCoreApi(role) ? mailLines(config, sandboxInbox) : []),
   ];
   if (firstStart.kind === 'existing') {
     lines.push('', 'Organizations already exist; create keys with `npx billow keys create --help`.');

@@ -178,6 +178,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       jobRetentionMs: config.jobs.retentionMs,
       webhookLogRetentionMs: config.webhooks.logRetentionMs,
       billing: config.billing,
+      mail: config.mail,
       entitlementChanges: entitlementChangesFor(app.billow.entitlementCache),
     });
     const handlers = Object.fromEntries(names.map((name) => [name, all[name]!]));

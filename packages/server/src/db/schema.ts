@@ -776,6 +776,42 @@ export interface Database {
   portal_sessions: PortalSessionsTable;
   portal_submissions: PortalSubmissionsTable;
   checkout_session_events: CheckoutSessionEventsTable;
+  mail_messages: MailMessagesTable;
+  portal_sign_ins: PortalSignInsTable;
+}
+
+export type MailStatus = 'inbox' | 'pending' | 'sending' | 'sent' | 'expired';
+
+export interface MailMessagesTable {
+  id: string;
+  seq: Generated<string>;
+  organization_id: string;
+  environment_id: string;
+  status: MailStatus;
+  recipient: string;
+  subject: string;
+  body_text: string | null;
+  created_at: Timestamp;
+  send_before: Timestamp;
+  locked_until: Timestamp | null;
+  attempts: Generated<number>;
+  last_error: string | null;
+  sent_at: Timestamp | null;
+}
+
+export interface PortalSignInsTable {
+  id: string;
+  organization_id: string;
+  environment_id: string;
+  email: string;
+  code_hash: string;
+  browser_hash: string;
+  client_address: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  attempts: Generated<number>;
+  verified_at: Timestamp | null;
+  used_at: Timestamp | null;
 }
 
 export interface PortalSessionsTable {

@@ -1,5 +1,6 @@
 import type { Db } from '../db/connect.js';
 import { entitlementAnnouncer, type EntitlementChanges } from '../edge/change-feed.js';
+import type { MailConfig } from '../config.js';
 import type { Clock } from '../lib/clock.js';
 import { purgeExpiredIdempotencyKeys } from '../http/idempotency.js';
 import type { JobHandlers } from '../modules/jobs/runner.js';
@@ -7,6 +8,7 @@ import { purgeSucceededJobs } from '../modules/jobs/service.js';
 import { EXPIRE_PENDING_UPDATE_JOB, SubscriptionService } from '../modules/subscriptions/service.js';
 import { CheckoutService, EXPIRE_CHECKOUT_JOB } from '../modules/checkout/service.js';
 import { billingJobs, type BillingSettings } from './billing.js';
+import { mailJobs } from './mail.js';
 import { recoverPayments, recoverRefunds } from './recover-payments.js';
 import { stringField } from './payload.js';
 import { pruneWebhookLogs } from '../modules/webhooks/queries.js';
@@ -26,6 +28,8 @@ export interface TaskDeps {
   billing: BillingSettings;
   /** How billing announces what customers may use: this process's cache too, when it serves the Edge API. */
   entitlementChanges?: EntitlementChanges;
+  /** Outgoing email (config); none: messages queued for SMTP wait, and the send-mail job fails until it is set. */
+  mail?: MailConfig;
 }
 
 const MINUTE = 60 * 1000;
@@ -35,6 +39,7 @@ export function backgroundJobs(db: Db, clock: Clock, deps: TaskDeps): JobHandler
   const subscriptions = new SubscriptionService(db, clock, deps.pendingUpdateTtlMs);
   return {
     ...billingJobs(db, clock, deps.billing, deps.entitlementChanges ?? entitlementAnnouncer()),
+    ...mailJobs(db, clock, deps.mail ?? { smtpUrl: null, from: null }),
     'recover-payments': {
       everyMs: Math.min(30_000, Math.ceil(deps.paymentRecoveryAfterMs / 2)),
       run: async () => {

@@ -1,3 +1,3 @@
 /** What other folders may read of customers, and the customer lock purchases take, inside their own transactions. */
-export { customersOnClock, findCustomer, findCustomerByPk, lockCustomerRow, lockCustomerRowOfSubscription, testClockTimeOf } from './repo.js';
+export { customersOnClock, customersWithEmail, findCustomer, findCustomerByPk, lockCustomerRow, lockCustomerRowOfSubscription, testClockTimeOf } from './repo.js';
 export type { CustomerRow } from './repo.js';

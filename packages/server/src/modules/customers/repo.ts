@@ -2,7 +2,7 @@ import { PREPARED_END } from '../../db/prepared.js';
 import type { Executor } from '../../db/transaction.js';
 import type { CustomersTable } from '../../db/schema.js';
 import { containsPattern } from '../../db/search.js';
-import { createQueryId, type CompiledQuery, type Selectable } from 'kysely';
+import { createQueryId, sql, type CompiledQuery, type Selectable } from 'kysely';
 
 export type CustomerRow = Selectable<CustomersTable>;
 
@@ -218,6 +218,20 @@ export async function countClockCustomers(db: Executor, testClockId: string): Pr
 /** The customers attached to a test clock. */
 export async function customersOnClock(db: Executor, testClockId: string): Promise<{ environment_id: string; customer_id: string }[]> {
   return db.selectFrom('customers').select(['environment_id', 'customer_id']).where('test_clock_id', '=', testClockId).execute();
+}
+
+/** The live customers of an environment with this email, in any case (sign-in by email code), oldest first. */
+export function customersWithEmail(db: Executor, environmentId: string, email: string): Promise<CustomerRow[]> {
+  return db
+    .selectFrom('customers')
+    .selectAll()
+    .where('environment_id', '=', environmentId)
+    .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+    .where('archived_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(20)
+    .execute();
 }
 
 /** A customer by its own id (customers.id), within its environment. */

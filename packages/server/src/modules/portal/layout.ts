@@ -27,10 +27,16 @@ const ACCESS_TEXT = {
   expired: ['This link has expired', 'Links to the billing portal work for a limited time. Go back to the seller and open the portal again.'],
 } as const;
 
-/** Why the portal does not open (no token, a wrong one, an expired one): nothing of any customer. */
-export function accessPage(prefix: string, reason: keyof typeof ACCESS_TEXT): string {
+/**
+ * Why the portal does not open (no token, a wrong one, an expired one): nothing of any customer;
+ * and the way in without a link, the sign-in by email code (decision 0038), when given.
+ */
+export function accessPage(prefix: string, reason: keyof typeof ACCESS_TEXT, signIn: string | null = null): string {
   const [title, text] = ACCESS_TEXT[reason];
-  return layout(title, prefix, html`<section class="card"><h1>${title}</h1><p>${text}</p></section>`);
+  const other = signIn
+    ? html`<p><a id="sign-in-by-email" class="button" href="${signIn}">Sign in with your email</a></p><p class="hint">We send a one-time code to the email you bought with.</p>`
+    : null;
+  return layout(title, prefix, html`<section class="card"><h1>${title}</h1><p>${text}</p>${other}</section>`);
 }
 
 /** A page with only a title and a sentence: not found, a refused form, a failure. */

@@ -16,8 +16,15 @@ import { PortalPages } from './pages.js';
 import { PortalReader } from './reader.js';
 import { portalSessionRoutes } from './routes.js';
 import { PortalSessions } from './sessions.js';
+import { portalSignIn } from './sign-in/setup.js';
+import type { SignInMail } from './sign-in/service.js';
 
-type PortalContext = ModuleContext & { media: ImageUrls; invoiceCollector: InvoiceCollector; customerSubscriptions: CustomerSubscriptions };
+type PortalContext = ModuleContext & {
+  media: ImageUrls;
+  invoiceCollector: InvoiceCollector;
+  customerSubscriptions: CustomerSubscriptions;
+  mail: SignInMail;
+};
 
 /**
  * The customer portal (decision 0037): sessions for the API, and the hosted page they open,
@@ -42,4 +49,5 @@ export function portalModule(app: App, context: PortalContext): void {
   });
   const secret = instanceSecret(db, clock, config.secret, 'portal_csrf');
   portalPageRoutes(app, new PortalPages({ db, clock, sessions, reader, actions, invoices, secret }), config);
+  portalSignIn(app, context, { mail: context.mail, sessions });
 }

@@ -35,6 +35,12 @@ function send(reply: FastifyReply, answer: PortalAnswer): FastifyReply {
   return securityHeaders(reply).code(answer.status).type('text/html; charset=utf-8').send(answer.body);
 }
 
+/** The portal's sign-in by email code (sign-in/routes.ts), for a visit without a working token. */
+function signInUrl(request: FastifyRequest): string | null {
+  const slug = (request.params as { slug?: string }).slug;
+  return slug ? `${prefixOf(request)}/portal/${encodeURIComponent(slug)}/sign-in` : null;
+}
+
 /** Every way a portal request can fail answers a page, never JSON, and never anything of a customer. */
 async function guarded(request: FastifyRequest, reply: FastifyReply, work: () => Promise<PortalAnswer>): Promise<FastifyReply> {
   const prefix = prefixOf(request);
@@ -42,7 +48,7 @@ async function guarded(request: FastifyRequest, reply: FastifyReply, work: () =>
   try {
     return send(reply, await work());
   } catch (error) {
-    if (error instanceof PortalAccessError) return page(401, accessPage(prefix, error.reason));
+    if (error instanceof PortalAccessError) return page(401, accessPage(prefix, error.reason, signInUrl(request)));
     if (error instanceof PortalNotFound) return page(404, messagePage(prefix, 'Not found', 'There is nothing of yours at this address.'));
     if (error instanceof PortalForgedForm) {
       return page(403, messagePage(prefix, 'This form has expired', 'The form did not come from this page. Reload the billing portal and try again.'));

@@ -7,6 +7,8 @@
 import type { Db } from '../../db/connect.js';
 import type { Clock } from '../../lib/clock.js';
 import { environmentOfSlug } from './repo.js';
+
+export { deleteSignInsBefore } from './sign-in/repo.js';
 import { PortalSessions, type PortalSessionOpened, type PortalSessionRequest } from './sessions.js';
 
 export type { PortalSessionOpened, PortalSessionRequest } from './sessions.js';

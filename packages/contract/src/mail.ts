@@ -1,0 +1,18 @@
+import { Type, type Static } from 'typebox';
+import { Timestamp } from './common.js';
+
+/** One message of the sandbox's development inbox (decision 0038). */
+export const InboxMessage = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  to: Type.String(),
+  subject: Type.String(),
+  text: Type.String({ description: 'The plain-text body, as it would have been sent' }),
+  createdOn: Timestamp,
+});
+
+/** GET /mail/inbox/ (sandbox, server key): the newest messages and the browser link to the inbox page. */
+export const Inbox = Type.Object({
+  inboxUrl: Type.String({ description: 'The inbox page for a browser: a secret link, valid while the instance secret is unchanged' }),
+  messages: Type.Array(InboxMessage),
+});
+export type Inbox = Static<typeof Inbox>;

@@ -1,0 +1,116 @@
+/**
+ * Outgoing email (decision 0038). A message is written in the caller's transaction, never
+ * sent inside it: in the sandbox it goes to the development inbox and stays there; in
+ * production it is queued, with a `send-mail` job as its durable retry, and sent as soon
+ * as the transaction commits (`deliverSoon`). An attempt claims the message (locked for
+ * a while), so that the first send and the job never send it at once; a crash between
+ * the send and its record sends it again after the lock (at least once, never lost).
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/connect.js';
+import type { Executor } from '../../db/transaction.js';
+import type { Clock } from '../../lib/clock.js';
+import { enqueueJob } from '../jobs/service.js';
+import type { Mailer } from './mailer.js';
+import { mailUnavailable } from './errors.js';
+import * as repo from './repo.js';
+
+export const SEND_MAIL_JOB = 'send-mail';
+/** How long an attempt holds a message: past it, the attempt is taken for dead. */
+const LOCK_MS = 2 * 60 * 1000;
+/** The job waits this long behind the first attempt, which usually has sent the message by then. */
+const JOB_DELAY_MS = 60 * 1000;
+const MAX_ERROR_LENGTH = 1000;
+
+export interface NewMessage {
+  organizationId: string;
+  environmentId: string;
+  environment: 'sandbox' | 'production';
+  to: string;
+  subject: string;
+  text: string;
+  /** After this the message is worth nothing (the code it carries expired): it is not sent later. */
+  sendBefore: Date;
+}
+
+export type DeliveryOutcome = 'sent' | 'expired' | 'done' | 'busy';
+
+export class MailOutbox {
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly mailer: Mailer | null,
+    /** Where deliverSoon reports a failed first attempt. */
+    private readonly log?: FastifyBaseLogger,
+  ) {}
+
+  /** Whether email reaches people of this environment: the sandbox always has its inbox; production needs SMTP. */
+  canSend(environment: 'sandbox' | 'production'): boolean {
+    return environment === 'sandbox' || this.mailer !== null;
+  }
+
+  /** Writes the message in the caller's transaction; returns its id when it is to be sent (deliverSoon after commit), null for the inbox. */
+  async queue(tx: Executor, message: NewMessage): Promise<string | null> {
+    if (!this.canSend(message.environment)) throw mailUnavailable();
+    const id = randomUUID();
+    const now = this.clock.now();
+    const toInbox = message.environment === 'sandbox';
+    await repo.insertMessage(tx, {
+      id,
+      organization_id: message.organizationId,
+      environment_id: message.environmentId,
+      status: toInbox ? 'inbox' : 'pending',
+      recipient: message.to,
+      subject: message.subject,
+      body_text: message.text,
+      created_at: now,
+      send_before: message.sendBefore,
+    });
+    if (toInbox) return null;
+    await enqueueJob(tx, { name: SEND_MAIL_JOB, payload: { messageId: id }, key: id, runAt: new Date(now.getTime() + JOB_DELAY_MS) });
+    return id;
+  }
+
+  /** Sends a committed message now, without waiting for it (the job retries what fails). */
+  deliverSoon(id: string): void {
+    const attempt = this.deliver(id).catch((err: unknown) => {
+      this.log?.warn({ err, messageId: id }, 'an email could not be sent; the send-mail job will try again');
+    });
+    this.inFlight.add(attempt);
+    void attempt.finally(() => this.inFlight.delete(attempt));
+  }
+
+  /** Waits for the sends started by deliverSoon (at shutdown). */
+  async settle(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** One attempt at a queued message. Throws when the SMTP server refused it or could not be reached. */
+  async deliver(id: string): Promise<DeliveryOutcome> {
+    const now = this.clock.now();
+    const message = await repo.claimMessage(this.db, id, now, new Date(now.getTime() + LOCK_MS));
+    if (!message) {
+      const row = await repo.findMessage(this.db, id);
+      return row?.status === 'sending' ? 'busy' : 'done';
+    }
+    if (message.send_before.getTime() <= now.getTime() || message.body_text === null) {
+      await repo.finishMessage(this.db, id, 'expired', now);
+      return 'expired';
+    }
+    if (!this.mailer) {
+      await repo.releaseMessage(this.db, id, 'BILLOW_SMTP_URL is not set: no SMTP server to send to');
+      throw mailUnavailable();
+    }
+    try {
+      await this.mailer.send({ to: message.recipient, subject: message.subject, text: message.body_text });
+    } catch (error) {
+      await repo.releaseMessage(this.db, id, (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_LENGTH));
+      throw error;
+    }
+    await repo.finishMessage(this.db, id, 'sent', this.clock.now());
+    return 'sent';
+  }
+}

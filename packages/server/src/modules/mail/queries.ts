@@ -1,0 +1,8 @@
+/**
+ * What other folders use of mail: the outbox that writes a message in their transaction
+ * and sends it after (decision 0038), and the mailer of a configuration.
+ */
+export { configuredMailer, type Mailer, type OutgoingMail } from './mailer.js';
+export { MailOutbox, SEND_MAIL_JOB, type NewMessage } from './outbox.js';
+export { sandboxInboxUrl } from './inbox-access.js';
+export { deleteMessagesBefore } from './repo.js';

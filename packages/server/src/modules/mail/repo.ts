@@ -1,0 +1,86 @@
+import type { Selectable } from 'kysely';
+import type { Executor } from '../../db/transaction.js';
+import type { MailMessagesTable } from '../../db/schema.js';
+
+export type MailRow = Selectable<MailMessagesTable>;
+export type NewMail = Omit<MailRow, 'seq' | 'attempts' | 'locked_until' | 'last_error' | 'sent_at'>;
+
+export async function insertMessage(db: Executor, row: NewMail): Promise<void> {
+  await db.insertInto('mail_messages').values(row).execute();
+}
+
+/** Takes a queued message for one attempt (or one whose attempt outlived its lock); undefined when another has it or it is done. */
+export function claimMessage(db: Executor, id: string, now: Date, lockedUntil: Date): Promise<MailRow | undefined> {
+  return db
+    .updateTable('mail_messages')
+    .set((eb) => ({ status: 'sending', locked_until: lockedUntil, attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('status', '=', 'pending'), eb.and([eb('status', '=', 'sending'), eb('locked_until', '<', now)])]))
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export function findMessage(db: Executor, id: string): Promise<MailRow | undefined> {
+  return db.selectFrom('mail_messages').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Ends a message that left (`sent`) or is no longer worth sending (`expired`): its body, which may hold a code, is wiped. */
+export async function finishMessage(db: Executor, id: string, status: 'sent' | 'expired', at: Date): Promise<void> {
+  await db
+    .updateTable('mail_messages')
+    .set({ status, body_text: null, locked_until: null, sent_at: status === 'sent' ? at : null })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** An attempt that failed: the message waits for the next one. */
+export async function releaseMessage(db: Executor, id: string, error: string): Promise<void> {
+  await db.updateTable('mail_messages').set({ status: 'pending', locked_until: null, last_error: error }).where('id', '=', id).execute();
+}
+
+/** The development inbox of an environment, newest first. */
+export function inboxMessages(db: Executor, environmentId: string, limit: number): Promise<MailRow[]> {
+  return db
+    .selectFrom('mail_messages')
+    .selectAll()
+    .where('environment_id', '=', environmentId)
+    .where('status', '=', 'inbox')
+    .orderBy('seq', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export function inboxMessage(db: Executor, environmentId: string, id: string): Promise<MailRow | undefined> {
+  return db
+    .selectFrom('mail_messages')
+    .selectAll()
+    .where('environment_id', '=', environmentId)
+    .where('status', '=', 'inbox')
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export function environmentOf(db: Executor, environmentId: string) {
+  return db
+    .selectFrom('environments as e')
+    .innerJoin('organizations as o', 'o.id', 'e.organization_id')
+    .select(['e.id as environmentId', 'e.kind', 'o.id as organizationId', 'o.name as organizationName'])
+    .where('e.id', '=', environmentId)
+    .executeTakeFirst();
+}
+
+export async function sandboxOf(db: Executor, organizationId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('environments')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('kind', '=', 'sandbox')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** Deletes the messages written before `before`, whatever their state; returns how many. */
+export async function deleteMessagesBefore(db: Executor, before: Date): Promise<number> {
+  const result = await db.deleteFrom('mail_messages').where('created_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
