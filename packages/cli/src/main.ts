@@ -253,6 +253,70 @@ keys
     process.stdout.write(`Revoked ${revoked.prefix}.\n`);
   });
 
+const provider = program.command('provider').description("Configure an environment's payment provider (Stripe)");
+provider
+  .command('set')
+  .description("Take payments in an environment on the seller's Stripe account (keys are stored sealed; see docs/going-live.md)")
+  .requiredOption('--org <id>', 'organization id (a UUID)', organizationIdArg)
+  .addOption(new Option('--env <environment>', 'sandbox or production').argParser(environmentArg).makeOptionMandatory())
+  .option('--stripe-secret-key <key>', 'secret key (sk_live_…, sk_test_…) or restricted key (rk_…); default: $STRIPE_SECRET_KEY')
+  .option('--stripe-webhook-secret <secret>', "signing secret (whsec_…) of the Stripe webhook endpoint; default: $STRIPE_WEBHOOK_SECRET")
+  .option('--stripe-publishable-key <key>', "publishable key (pk_…), for Stripe's Payment Element on the hosted checkout page")
+  .option('--json', 'print the result as JSON')
+  .addHelpText(
+    'after',
+    `
+The secrets can come from the environment instead of the command line (which other users of the
+machine may see): STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET. Point a Stripe webhook endpoint at
+  <your public URL>/providers/stripe/webhook/<environment id>
+(the command prints it) for the events payment_intent.succeeded, payment_intent.payment_failed,
+payment_intent.processing and charge.dispute.created.`,
+  )
+  .action(async (options: { org: string; env: 'sandbox' | 'production'; stripeSecretKey?: string; stripeWebhookSecret?: string; stripePublishableKey?: string; json?: boolean }) => {
+    const secretKey = options.stripeSecretKey ?? process.env.STRIPE_SECRET_KEY;
+    const webhookSecret = options.stripeWebhookSecret ?? process.env.STRIPE_WEBHOOK_SECRET;
+    if (!secretKey) return program.error('error: give --stripe-secret-key (or set STRIPE_SECRET_KEY)');
+    if (!webhookSecret) return program.error('error: give --stripe-webhook-secret (or set STRIPE_WEBHOOK_SECRET)');
+    const view = await withDatabase((database, { providers, systemClock, loadConfig }) =>
+      providers.setStripe(database.db, systemClock, loadConfig(), { organizationId: options.org, environment: options.env, secretKey, webhookSecret, publishableKey: options.stripePublishableKey ?? null }),
+    );
+    if (options.json) {
+      print(view);
+      return;
+    }
+    process.stdout.write(
+      `Stripe (${view.mode} mode) takes the payments of ${options.env} now.
+` +
+        `  secret key      ${view.secretKeyHint}
+  webhook secret  ${view.webhookSecretHint}
+` +
+        `  webhook URL     <your public URL>${view.webhookPath}
+`,
+    );
+  });
+
+provider
+  .command('show')
+  .description("Show an environment's payment provider (hints of its keys only)")
+  .requiredOption('--org <id>', 'organization id (a UUID)', organizationIdArg)
+  .addOption(new Option('--env <environment>', 'sandbox or production').argParser(environmentArg).makeOptionMandatory())
+  .action(async (options: { org: string; env: 'sandbox' | 'production' }) => {
+    const view = await withDatabase((database, { providers }) => providers.showProvider(database.db, options.org, options.env));
+    print(view);
+  });
+
+provider
+  .command('remove')
+  .description('Forget the Stripe keys of an environment (production purchases answer 428 again)')
+  .requiredOption('--org <id>', 'organization id (a UUID)', organizationIdArg)
+  .addOption(new Option('--env <environment>', 'sandbox or production').argParser(environmentArg).makeOptionMandatory())
+  .action(async (options: { org: string; env: 'sandbox' | 'production' }) => {
+    const removed = await withDatabase((database, { providers }) => providers.removeProvider(database.db, options.org, options.env));
+    process.stdout.write(removed ? `Removed the payment provider of ${options.env}.
+` : `${options.env} had no payment provider.
+`);
+  });
+
 const partnerKey = program.command('partner-key').description('Manage partner keys for organization provisioning');
 partnerKey
   .command('create')
@@ -320,9 +384,10 @@ const CONNECTION_REFUSED = /^(08|28|3D)[0-9A-Z]{3}$/;
 
 /** One line for the errors a user can fix; the stack only for the unexpected ones. */
 async function failure(error: unknown): Promise<string> {
-  const { tenancy, ConfigError, DataDirectoryLockedError, JobError } = await loadServer();
+  const { tenancy, providers, ConfigError, DataDirectoryLockedError, JobError } = await loadServer();
   if (
     error instanceof tenancy.TenancyError ||
+    error instanceof providers.ProviderAdminError ||
     error instanceof ConfigError ||
     error instanceof DataDirectoryLockedError ||
     error instanceof JobError

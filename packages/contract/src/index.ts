@@ -14,5 +14,6 @@ export * from './webhooks.js';
 export * from './discounts.js';
 export * from './promotions.js';
 export * from './checkout.js';
+export * from './providers.js';
 export * from './mail.js';
 export * from './portal.js';

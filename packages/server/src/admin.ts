@@ -19,3 +19,4 @@ export { JobError } from './modules/jobs/errors.js';
 export function openDatabase(config: Config): Promise<DatabaseHandle> {
   return connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 }
+export * as providers from './modules/payments/admin.js';

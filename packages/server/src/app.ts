@@ -46,6 +46,9 @@ import { opsModule } from './modules/ops/module.js';
 import { ordersModule } from './modules/orders/module.js';
 import { partnerModule } from './modules/partner/module.js';
 import { paymentsModule } from './modules/payments/module.js';
+import type { SettleIntent } from './modules/payments/stripe/webhook.js';
+import { configureProviders } from './modules/payments/providers.js';
+import { intentSettler } from './jobs/recover-payments.js';
 import { portalModule } from './modules/portal/module.js';
 import { refundsModule } from './modules/refunds/module.js';
 import { subscriptionsModule } from './modules/subscriptions/module.js';
@@ -103,6 +106,8 @@ interface AppContext extends ModuleContext {
   ping: () => Promise<void>;
   registry: Registry;
   invoiceCollector: InvoiceCollector;
+  /** Settles a payment intent whose outcome a provider's webhook reported (jobs/recover-payments.ts). */
+  settleIntent: SettleIntent;
   /** Outgoing email: written in a transaction, sent after it (decision 0038). */
   mail: MailOutbox;
   /** The hosted page of an activate_on_payment change waiting for its payment (decision 0035). */
@@ -270,7 +275,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     mail,
     pendingChangeCheckout: openChangeSession,
     invoicePayer: (scope, invoiceId) => billing.collectNow(scope, invoiceId),
+    settleIntent: intentSettler(database.db, clock, config.pendingUpdateTtlMs, config.billing.dunningDays),
   };
+  // Every role moves money (the worker's recovery task too): sealing and Stripe's address are set for all.
+  configureProviders(database.db, { secret: config.secret, stripeApiUrl: config.stripeApiUrl });
   setPayLinkRoot(config.publicUrl ?? `http://localhost:${config.port}`);
   const modules = [opsModule, ...(servesCoreApi(role) ? CORE_MODULES : []), ...(servesEdgeApi(role) ? EDGE_MODULES : [])];
   for (const register of modules) register(app, context);

@@ -65,6 +65,11 @@ export interface Config {
   /** The customer portal (decision 0037): how long a portal session's token opens the portal. */
   portal: { sessionTtlMs: number };
   media: MediaConfig;
+  /**
+   * BILLOW_STRIPE_API_URL: where Stripe's API is reached; null: Stripe's own host. Only for
+   * tests and stand-ins (http://127.0.0.1:PORT); a seller never sets it.
+   */
+  stripeApiUrl: URL | null;
   mail: MailConfig;
   signIn: SignInConfig;
 }
@@ -175,6 +180,15 @@ function parseSecret(raw: string | undefined): string | null {
     throw new ConfigError(`BILLOW_SECRET must be at least ${MIN_SECRET_LENGTH} characters (for example \`openssl rand -hex 32\`)`);
   }
   return raw;
+}
+
+function parseStripeApiUrl(raw: string | undefined): URL | null {
+  if (!raw) return null;
+  const url = URL.canParse(raw) ? new URL(raw) : null;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new ConfigError(`BILLOW_STRIPE_API_URL must be an http(s) URL, got "${raw}"`);
+  }
+  return url;
 }
 
 function parseMedia(env: NodeJS.ProcessEnv, dataDir: string): MediaConfig {
@@ -320,6 +334,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooks: parseWebhooks(env),
     secret: parseSecret(env.BILLOW_SECRET),
     media: parseMedia(env, dataDir),
+    stripeApiUrl: parseStripeApiUrl(env.BILLOW_STRIPE_API_URL),
     mail: parseMail(env),
     signIn: parseSignIn(env),
   };

@@ -3,9 +3,9 @@ import { shop } from './commerce-support.js';
 import { startTestServer, type TestOrg, type TestServer } from './harness.js';
 
 /**
- * Production has no payment provider in this version: every purchase that would take
- * money answers 428 before anything else is asked of the buyer (a payment method cannot
- * even be saved there), and free purchases still go through.
+ * Production without a payment provider configured (Stripe: stripe-payments.test.ts):
+ * every purchase that would take money answers 428 before anything else is asked of the
+ * buyer (a test card cannot even be saved there), and free purchases still go through.
  */
 let server: TestServer;
 let org: TestOrg;

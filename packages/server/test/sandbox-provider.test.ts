@@ -1,8 +1,21 @@
-import { describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './harness.js';
 import { ApiError } from '../src/http/errors.js';
 import { SandboxProvider, SANDBOX_CARDS } from '../src/modules/payments/sandbox-provider.js';
-import { cardDetails, luhnValid, paymentProviderFor, requireProvider } from '../src/modules/payments/providers.js';
+import { cardDetails, luhnValid, paymentProviderOf, requireProvider } from '../src/modules/payments/providers.js';
 import type { ChargeRequest } from '../src/modules/payments/provider.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server?.close());
+
+/** An environment with no provider configured (the provider table has no row for a fresh id). */
+const sandboxScope = { environmentId: randomUUID(), environment: 'sandbox' as const };
+const productionScope = { environmentId: randomUUID(), environment: 'production' as const };
+const providerOf = (scope: typeof sandboxScope | typeof productionScope) => paymentProviderOf(server.database.db, scope);
 
 let counter = 0;
 const key = () => `test-key-${++counter}-${Math.random()}`;
@@ -149,25 +162,25 @@ describe('the sandbox provider: idempotency and refunds', () => {
     expect(b).toEqual(a);
     const other = await new SandboxProvider().charge(charge(SANDBOX_CARDS.success, true, { idempotencyKey: key() }));
     expect(other).not.toEqual(a);
-    const shared = paymentProviderFor('sandbox');
-    expect(shared).toBe(paymentProviderFor('sandbox'));
+    const shared = await providerOf(sandboxScope);
+    expect(shared).toBe(await providerOf(sandboxScope));
     const c = await shared!.charge(charge(SANDBOX_CARDS.success, true, { idempotencyKey }));
-    expect(await paymentProviderFor('sandbox')!.charge(charge(SANDBOX_CARDS.success, true, { idempotencyKey }))).toEqual(c);
+    expect(await (await providerOf(sandboxScope))!.charge(charge(SANDBOX_CARDS.success, true, { idempotencyKey }))).toEqual(c);
   });
 });
 
 describe('providers per environment', () => {
-  it('sandbox has the sandbox provider; production has none yet', () => {
-    expect(paymentProviderFor('sandbox')).toBeInstanceOf(SandboxProvider);
-    expect(paymentProviderFor('sandbox')?.name).toBe('sandbox');
-    expect(paymentProviderFor('production')).toBeNull();
-    expect(requireProvider('sandbox')).toBe(paymentProviderFor('sandbox'));
+  it('a sandbox without Stripe has the sandbox provider; production without Stripe has none', async () => {
+    expect(await providerOf(sandboxScope)).toBeInstanceOf(SandboxProvider);
+    expect((await providerOf(sandboxScope))?.name).toBe('sandbox');
+    expect(await providerOf(productionScope)).toBeNull();
+    expect(await requireProvider(server.database.db, sandboxScope)).toBe(await providerOf(sandboxScope));
   });
 
-  it("requireProvider('production') throws 428 payment_provider_required, saying what is missing", () => {
+  it('requireProvider in production without Stripe throws 428 payment_provider_required, saying what is missing', async () => {
     let caught: unknown;
     try {
-      requireProvider('production');
+      await requireProvider(server.database.db, productionScope);
     } catch (error) {
       caught = error;
     }
@@ -175,7 +188,8 @@ describe('providers per environment', () => {
     const error = caught as ApiError;
     expect(error.status).toBe(428);
     expect(error.code).toBe('payment_provider_required');
-    expect(error.detail).toMatch(/production payments need a payment provider configured for the organization/i);
+    expect(error.detail).toMatch(/production payments need a payment provider configured for the environment/i);
+    expect(error.detail).toMatch(/billow provider set/);
     expect(error.detail).toMatch(/sandbox.*without one/i);
   });
 });

@@ -203,6 +203,26 @@ export interface MediaUploadsTable {
   form_used_at: Timestamp | null;
 }
 
+export interface PaymentProvidersTable {
+  environment_id: string;
+  organization_id: string;
+  provider: 'stripe';
+  secret_key_sealed: string;
+  secret_key_hint: string;
+  webhook_secret_sealed: string;
+  webhook_secret_hint: string;
+  publishable_key: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ProviderEventsTable {
+  environment_id: string;
+  event_id: string;
+  type: string;
+  received_at: Timestamp;
+}
+
 export interface InstanceSecretsTable {
   name: string;
   value: string;
@@ -736,6 +756,8 @@ export interface Database {
   plan_files: PlanFilesTable;
   media_uploads: MediaUploadsTable;
   instance_secrets: InstanceSecretsTable;
+  payment_providers: PaymentProvidersTable;
+  provider_events: ProviderEventsTable;
   payment_methods: PaymentMethodsTable;
   subscriptions: SubscriptionsTable;
   orders: OrdersTable;

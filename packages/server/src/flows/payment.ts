@@ -1,8 +1,9 @@
 import type { Tx } from '../db/transaction.js';
 import type { ApiError } from '../http/errors.js';
 import { chargeableMethodFor } from '../modules/payments/methods.service.js';
-import { requireProvider } from '../modules/payments/providers.js';
+import { assertProviderConfigured } from '../modules/payments/providers.js';
 import type { ChargeOutcome } from '../modules/payments/provider.js';
+import { paymentInProgress } from '../modules/intents/errors.js';
 import { paymentMethodRequired, paymentNeedsAuthentication, paymentRefused } from './errors.js';
 import type { CustomerRow, PaymentMethodRow, PurchaseScope } from './purchase.js';
 
@@ -11,12 +12,8 @@ export function chargeableMethod(tx: Tx, scope: PurchaseScope, customer: Custome
   return chargeableMethodFor(tx, scope.environmentId, customer.id);
 }
 
-/**
- * A payment needs a provider in the environment, checked first (428: production can
- * hold no method without one), and then a usable method of the customer's (400).
- */
-export function assertCanPay(scope: PurchaseScope, method: PaymentMethodRow | undefined): asserts method is PaymentMethodRow {
-  requireProvider(scope.environment);
+/** A payment needs a usable method of the customer's (400); callers check the provider first (428). */
+export function assertCanPay(method: PaymentMethodRow | undefined): asserts method is PaymentMethodRow {
   if (!method) throw paymentMethodRequired();
 }
 
@@ -27,14 +24,16 @@ export async function paymentMethodFor(
   customer: CustomerRow,
   required: boolean,
 ): Promise<PaymentMethodRow | undefined> {
-  if (required) requireProvider(scope.environment);
+  // The provider first (428: production can hold no method without one), then the method (400).
+  if (required) await assertProviderConfigured(tx, scope);
   const method = await chargeableMethod(tx, scope, customer);
-  if (required) assertCanPay(scope, method);
+  if (required) assertCanPay(method);
   return method;
 }
 
 function refusal(outcome: Exclude<ChargeOutcome, { status: 'succeeded' }>): ApiError {
   if (outcome.status === 'requires_action') return paymentNeedsAuthentication();
+  if (outcome.status === 'processing') return paymentInProgress();
   return paymentRefused(outcome.code, outcome.message);
 }
 

@@ -195,7 +195,7 @@ async function settleFailure(db: Db, clock: Clock, intent: intents.IntentRow, st
 
 /** Phase (c) could not record a payment that went through: the money goes back. */
 async function reverse(db: Db, clock: Clock, intent: intents.IntentRow, chargeRef: string, error: ApiError): Promise<void> {
-  const provider = requireProvider((intent.request as unknown as StoredRequest).scope.environment);
+  const provider = await requireProvider(db, (intent.request as unknown as StoredRequest).scope);
   const outcome = await provider.refund({
     chargeRef,
     amountMinor: intent.amount_minor,
@@ -213,20 +213,27 @@ export async function completeIntent<R>(
   intent: intents.IntentRow,
   purchase: Pick<TwoPhasePurchase<R>, 'run' | 'idempotency' | 'status' | 'onSession'>,
 ): Promise<R> {
-  const provider = requireProvider((intent.request as unknown as StoredRequest).scope.environment);
-  const outcome = await provider.charge({
-    methodRef: intent.method_ref,
-    amountMinor: intent.amount_minor,
-    currency: intent.currency,
-    offSession: purchase.onSession !== true,
-    description: intent.description,
-    idempotencyKey: intent.provider_key,
-  });
+  const provider = await requireProvider(db, (intent.request as unknown as StoredRequest).scope);
+  // A charge that waited for its buyer is asked about, not made again, when the buyer is gone (recovery,
+  // a provider's webhook): a network provider answers how it ended; the sandbox fails it unauthenticated.
+  const waited = intent.action_ref !== null && purchase.onSession !== true && 'confirm' in provider;
+  const outcome = waited
+    ? await (provider as ConfirmingPaymentProvider).confirm({ chargeRef: intent.action_ref!, authenticated: false, idempotencyKey: `${intent.provider_key}_confirm` })
+    : await provider.charge({
+        methodRef: intent.method_ref,
+        amountMinor: intent.amount_minor,
+        currency: intent.currency,
+        offSession: purchase.onSession !== true,
+        description: intent.description,
+        idempotencyKey: intent.provider_key,
+      });
   failpoint('payment.after-provider');
   if (outcome.status === 'requires_action' && purchase.onSession === true) {
     await intents.awaitAction(db, intent.id, outcome.providerRef, new Date(clock.now().getTime() + AUTHENTICATION_WINDOW_MS));
     throw new AuthenticationRequired(intent.id);
   }
+  // Not decided yet: the intent stays processing, for the provider's webhook or the recovery task.
+  if (outcome.status === 'processing') throw paymentInProgress();
   return settleOutcome(db, clock, intent, outcome, purchase);
 }
 
@@ -243,13 +250,15 @@ export async function confirmIntent<R>(
   purchase: Pick<TwoPhasePurchase<R>, 'run' | 'idempotency' | 'status'>,
 ): Promise<R> {
   if (intent.status !== 'processing' || intent.action_ref === null) return answerOf<R>(intent);
-  const provider = requireProvider((intent.request as unknown as StoredRequest).scope.environment);
+  const provider = await requireProvider(db, (intent.request as unknown as StoredRequest).scope);
   if (!('confirm' in provider)) throw new Error(`the ${provider.name} provider has no authentication step`);
   const outcome = await (provider as ConfirmingPaymentProvider).confirm({
     chargeRef: intent.action_ref,
     authenticated,
     idempotencyKey: `${intent.provider_key}_confirm`,
   });
+  // The buyer has not finished with the card yet (Stripe.js still authenticating): nothing to settle.
+  if (outcome.status === 'processing' || (outcome.status === 'requires_action' && authenticated)) throw new AuthenticationRequired(intent.id);
   return settleOutcome(db, clock, intent, outcome, purchase);
 }
 

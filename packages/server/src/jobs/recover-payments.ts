@@ -1,6 +1,7 @@
 import type { ChargeCreate, SubscriptionCreate, SubscriptionUpdate } from '@billow/contract';
 import type { Db } from '../db/connect.js';
 import type { Clock } from '../lib/clock.js';
+import { ApiError } from '../http/errors.js';
 import { entitlementAnnouncer } from '../edge/change-feed.js';
 import { completeIntent, staleIntentsOf, type IdempotencyClaim, type StoredRequest } from '../flows/pipeline.js';
 import type { IntentRow } from '../modules/intents/queries.js';
@@ -20,6 +21,49 @@ function claimOf(intent: IntentRow): IdempotencyClaim | null {
   return intent.idempotency_scope && intent.idempotency_key ? { scope: intent.idempotency_scope, key: intent.idempotency_key } : null;
 }
 
+interface Settlers {
+  charges: ChargeService;
+  billing: BillingEngine;
+  subscriptions: SubscriptionService;
+  checkouts: CheckoutCompletion;
+}
+
+function settlers(db: Db, clock: Clock, pendingUpdateTtlMs: number, dunning: DunningSchedule): Settlers {
+  return {
+    charges: new ChargeService(db, clock, entitlementAnnouncer()),
+    billing: new BillingEngine({ db, clock, changes: entitlementAnnouncer(), dunning }),
+    subscriptions: new SubscriptionService(db, clock, pendingUpdateTtlMs, entitlementAnnouncer()),
+    // The CSRF secret is never read here: only the purchase of a session runs again.
+    checkouts: new CheckoutCompletion(db, clock, { secret: null, pendingUpdateTtlMs }, entitlementAnnouncer()),
+  };
+}
+
+/** Completes one processing intent as its request would have: the provider is asked under the intent's own key. */
+async function completeProcessing(db: Db, clock: Clock, intent: IntentRow, { charges, billing, subscriptions, checkouts }: Settlers): Promise<void> {
+  const { scope, body } = intent.request as unknown as StoredRequest;
+  const settle = { idempotency: claimOf(intent), status: 201 };
+  if (intent.kind === 'charge') {
+    await completeIntent(db, clock, intent, { ...settle, run: (step) => charges.record(scope, body as unknown as ChargeCreate, step) });
+  } else if (intent.kind === 'subscription_create') {
+    const subscriptionScope = { apiBase: '', ...scope } as SubscriptionScope;
+    await completeIntent(db, clock, intent, {
+      ...settle,
+      run: (step) => subscriptions.createWith(subscriptionScope, body as unknown as SubscriptionCreate, step),
+    });
+  } else if (intent.kind === 'checkout') {
+    await checkouts.recover(intent, settle.idempotency);
+  } else if (intent.kind === 'renewal' || intent.kind === 'invoice_payment') {
+    await billing.completeStale(intent);
+  } else {
+    const { subscriptionId, ...change } = body as unknown as SubscriptionUpdate & { subscriptionId: string };
+    await completeIntent(db, clock, intent, {
+      ...settle,
+      status: 200,
+      run: (step) => subscriptions.updateWith({ apiBase: '', ...scope } as SubscriptionScope, subscriptionId, change, step),
+    });
+  }
+}
+
 /**
  * Completes the payments whose process died between recording the intent and settling
  * it: the provider is asked again under the intent's own key (so it charges once), and
@@ -32,37 +76,12 @@ export async function recoverPayments(
   olderThanMs = STALE_INTENT_MS,
   dunning: DunningSchedule = DEFAULT_DUNNING_RETRY_DAYS,
 ) {
-  const charges = new ChargeService(db, clock, entitlementAnnouncer());
-  const billing = new BillingEngine({ db, clock, changes: entitlementAnnouncer(), dunning });
-  const subscriptions = new SubscriptionService(db, clock, pendingUpdateTtlMs, entitlementAnnouncer());
-  // The CSRF secret is never read here: only the purchase of a session runs again.
-  const checkouts = new CheckoutCompletion(db, clock, { secret: null, pendingUpdateTtlMs }, entitlementAnnouncer());
+  const services = settlers(db, clock, pendingUpdateTtlMs, dunning);
   let settled = 0;
   const failures: string[] = [];
   for (const intent of await staleIntentsOf(db, clock, olderThanMs)) {
-    const { scope, body } = intent.request as unknown as StoredRequest;
-    const settle = { idempotency: claimOf(intent), status: 201 };
     try {
-      if (intent.kind === 'charge') {
-        await completeIntent(db, clock, intent, { ...settle, run: (step) => charges.record(scope, body as unknown as ChargeCreate, step) });
-      } else if (intent.kind === 'subscription_create') {
-        const subscriptionScope = { apiBase: '', ...scope } as SubscriptionScope;
-        await completeIntent(db, clock, intent, {
-          ...settle,
-          run: (step) => subscriptions.createWith(subscriptionScope, body as unknown as SubscriptionCreate, step),
-        });
-      } else if (intent.kind === 'checkout') {
-        await checkouts.recover(intent, settle.idempotency);
-      } else if (intent.kind === 'renewal' || intent.kind === 'invoice_payment') {
-        await billing.completeStale(intent);
-      } else {
-        const { subscriptionId, ...change } = body as unknown as SubscriptionUpdate & { subscriptionId: string };
-        await completeIntent(db, clock, intent, {
-          ...settle,
-          status: 200,
-          run: (step) => subscriptions.updateWith({ apiBase: '', ...scope } as SubscriptionScope, subscriptionId, change, step),
-        });
-      }
+      await completeProcessing(db, clock, intent, services);
       settled++;
     } catch (error) {
       // A refused payment is settled (failed) by completeIntent; anything else stays processing, retried next time.
@@ -70,6 +89,22 @@ export async function recoverPayments(
     }
   }
   return { settled, failures };
+}
+
+/**
+ * Settles one intent now, because its provider said how it ended (a Stripe webhook): the
+ * same completion as the recovery task's, so the purchase is recorded once whoever comes
+ * first. An answer that is an error of the purchase (declined, changed) is the settlement itself.
+ */
+export function intentSettler(db: Db, clock: Clock, pendingUpdateTtlMs: number, dunning: DunningSchedule): (intent: IntentRow) => Promise<void> {
+  const services = settlers(db, clock, pendingUpdateTtlMs, dunning);
+  return async (intent) => {
+    try {
+      await completeProcessing(db, clock, intent, services);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status >= 500) throw error;
+    }
+  };
 }
 
 /** Refunds whose process died between asking the provider and recording its answer, settled under their own keys. */

@@ -26,9 +26,10 @@ import { ChargeService } from '../charges/service.js';
 import { ensureCheckoutCustomer } from '../customers/service.js';
 import { recordEvent } from '../events/writer.js';
 import { instanceSecret } from '../instance-secrets/secret.js';
-import { intentOfIdempotencyKey, type IntentRow } from '../intents/queries.js';
+import { findIntent, intentOfIdempotencyKey, type IntentRow } from '../intents/queries.js';
 import { checkCard, saveCheckoutCard } from '../payments/methods.service.js';
-import { paymentProviderFor } from '../payments/providers.js';
+import { providerConfigured } from '../payments/providers.js';
+import { stripeCardOf, stripeOnPage, type StripeOnPage } from './stripe-element.js';
 import { SubscriptionService } from '../subscriptions/service.js';
 import { discountOfSession, redeemSessionDiscount } from './discount.js';
 import { applySessionDiscount } from './discount-apply.js';
@@ -59,6 +60,8 @@ export interface PageState extends Priced {
   formProblem: { field: string | null; message: string } | null;
   /** The card asks the buyer to authenticate the payment: the page shows that step instead of the form. */
   authenticate: boolean;
+  /** Cards are taken by Stripe's Payment Element (never a card field on the page); null: the sandbox's test cards. */
+  stripe: StripeOnPage | null;
 }
 
 export type PageAnswer =
@@ -113,7 +116,7 @@ export class CheckoutCompletion {
     return null;
   }
 
-  async state(session: repo.SessionRow, sent: Sent, ipAddress: string | null, problem: PageState['formProblem']): Promise<PageState> {
+  async state(session: repo.SessionRow, sent: Sent, ipAddress: string | null, problem: PageState['formProblem'], waiting: IntentRow | null = null): Promise<PageState> {
     const selection = selectionOf(session, sent, ipCountryOf(session.ip_address ?? ipAddress));
     const { priced, product } = await inTransaction(this.db, async (tx) => ({
       priced: await priceSelection(tx, session, selection, this.clock.now(), locatedCountry(session, ipAddress)),
@@ -128,11 +131,12 @@ export class CheckoutCompletion {
       selection,
       csrf: await this.csrfToken(session.id),
       sandbox: session.environment === 'sandbox',
-      providerReady: paymentProviderFor(session.environment) !== null,
+      providerReady: await providerConfigured(this.db, { environmentId: session.environment_id, environment: session.environment }),
       email,
       name: sent.name ?? session.name ?? '',
       formProblem: problem,
-      authenticate: false,
+      authenticate: waiting !== null,
+      stripe: await stripeOnPage(this.db, session, waiting?.action_ref ?? null),
     };
   }
 
@@ -167,7 +171,7 @@ export class CheckoutCompletion {
     } catch (error) {
       if (error instanceof AuthenticationRequired) {
         const current = (await this.sessionAt(id, environment)) ?? session;
-        return { kind: 'page', status: 200, state: { ...(await this.state(current, sent, ipAddress, null)), authenticate: true } };
+        return { kind: 'page', status: 200, state: await this.state(current, sent, ipAddress, null, (await findIntent(this.db, error.intentId)) ?? null) };
       }
       const problem =
         error instanceof FormProblem ? { field: error.field, message: error.message }
@@ -185,13 +189,15 @@ export class CheckoutCompletion {
     return { kind: 'page', status: 200, state: await this.state(updated, sent, ipAddress, null) };
   }
 
-  private checkedForm(session: repo.SessionRow, sent: Sent, selection: Selection) {
+  private async checkedForm(session: repo.SessionRow, sent: Sent, selection: Selection) {
     const email = session.lock_email ? null : (sent.email ?? '').trim();
     if (email !== null && !isEmail(email)) throw formProblem('email', 'Enter a valid email address, such as you@example.com.');
     if (!selection.country) throw formProblem('country', 'Choose your billing country.');
-    if (!paymentProviderFor(session.environment)) {
+    if (!(await providerConfigured(this.db, { environmentId: session.environment_id, environment: session.environment }))) {
       throw formProblem(null, 'No payment provider is configured for this environment; payments cannot be taken here yet.');
     }
+    const stripe = await stripeOnPage(this.db, session, null);
+    if (stripe) return { email, name: (sent.name ?? '').trim().slice(0, 200) || null, card: await stripeCardOf(this.db, session, sent, email) };
     const expiry = parseExpiry(sent.expiry);
     let card;
     try {
@@ -205,7 +211,7 @@ export class CheckoutCompletion {
 
   private async pay(session: repo.SessionRow, sent: Sent, ipAddress: string | null): Promise<PageAnswer> {
     const selection = selectionOf(session, sent, ipCountryOf(session.ip_address ?? ipAddress));
-    const form = this.checkedForm(session, sent, selection);
+    const form = await this.checkedForm(session, sent, selection);
     const prepared = await this.prepare(session.id, selection, form, locatedCountry(session, ipAddress));
     if (prepared.status === 'success') return { kind: 'redirect', location: successRedirect(prepared.success_url, prepared.id) };
     try {
@@ -220,7 +226,12 @@ export class CheckoutCompletion {
   }
 
   /** Step 1: the customer, the card and the attempt, in one transaction. A form sent again while processing changes nothing. */
-  private async prepare(id: string, selection: Selection, form: ReturnType<CheckoutCompletion['checkedForm']>, located: string | null): Promise<repo.SessionRow> {
+  private async prepare(
+    id: string,
+    selection: Selection,
+    form: Awaited<ReturnType<CheckoutCompletion['checkedForm']>>,
+    located: string | null,
+  ): Promise<repo.SessionRow> {
     return inTransaction(this.db, async (tx) => {
       const session = (await repo.findSession(tx, id, { forUpdate: true }))!;
       if (session.status !== 'open') return session;

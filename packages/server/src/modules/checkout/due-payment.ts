@@ -22,7 +22,6 @@ import { findProduct } from '../catalog/queries.js';
 import { ensureCheckoutCustomer } from '../customers/service.js';
 import { intentOfIdempotencyKey } from '../intents/queries.js';
 import { checkCard, saveCheckoutCard } from '../payments/methods.service.js';
-import { paymentProviderFor } from '../payments/providers.js';
 import type { SubscriptionService } from '../subscriptions/service.js';
 import { dueClosedPage, duePage, prefixOfSession, type DueClosedReason, type DueState } from './due-page.js';
 import { FormProblem, formProblem, invoicePaymentRefused, sessionSettledMeanwhile } from './errors.js';
@@ -109,7 +108,7 @@ export class DuePayments {
       currency: session.currency ?? 'USD',
       csrf: await this.completion.csrfToken(session.id),
       sandbox: session.environment === 'sandbox',
-      providerReady: paymentProviderFor(session.environment) !== null,
+      providerReady: takesTypedCards(session),
       email: session.email ?? '',
       problem,
       authenticate,
@@ -153,7 +152,7 @@ export class DuePayments {
   }
 
   private async pay(session: repo.SessionRow, sent: Sent): Promise<DueAnswer> {
-    if (!paymentProviderFor(session.environment)) throw formProblem(null, 'No payment provider is configured for this environment; payments cannot be taken here yet.');
+    if (!takesTypedCards(session)) throw formProblem(null, 'No payment provider is configured for this environment; payments cannot be taken here yet.');
     const prepared = await this.prepare(session.id, this.checkedCard(sent));
     if (prepared.status === 'success') return { kind: 'redirect', location: prepared.success_url };
     try {
@@ -222,4 +221,12 @@ export class DuePayments {
     }
     return { kind: 'redirect', location: session.success_url };
   }
+}
+
+/**
+ * Pay-link pages take typed test cards, which only the sandbox's built-in provider charges;
+ * with Stripe (production) they are to use Stripe's element as the checkout does (decision 0039).
+ */
+function takesTypedCards(session: repo.SessionRow): boolean {
+  return session.environment === 'sandbox';
 }

@@ -11,7 +11,8 @@ import type { Clock } from '../../lib/clock.js';
 import { CHECKOUT_CSS, CHECKOUT_JS, CSS_VERSION, JS_VERSION } from './assets.js';
 import type { CheckoutCompletion, PageAnswer } from './complete.js';
 import { buyLinkPlanMissing, buyLinkProductUnknown } from './errors.js';
-import { checkoutPage, closedPage, errorPage, missingPage } from './page.js';
+import { checkoutPage, closedPage, errorPage, missingPage, usesStripeJs } from './page.js';
+import { STRIPE_CHECKOUT_JS, STRIPE_CSP, STRIPE_JS_VERSION } from './stripe-element.js';
 import * as repo from './repo.js';
 import type { CheckoutService } from './service.js';
 
@@ -46,7 +47,8 @@ function answer(request: FastifyRequest, reply: FastifyReply, result: PageAnswer
   const page = checkoutPage(result.state, prefix);
   // The time to read, price and render the page (the bench's checkout scenario reads it; it reveals nothing a stopwatch would not).
   reply.header('server-timing', `render;dur=${reply.elapsedTime.toFixed(2)}`);
-  return securityHeaders(reply, originOf(result.state.session.success_url)).code(result.status).send(page);
+  const stripe = usesStripeJs(result.state) ? STRIPE_CSP : undefined;
+  return securityHeaders(reply, originOf(result.state.session.success_url), stripe).code(result.status).send(page);
 }
 
 /** A failure nobody planned for still answers a page (logged with the request id), never a JSON body. */
@@ -69,6 +71,7 @@ export function checkoutPageRoutes(app: App, deps: PageDeps): void {
       const asset =
         file === `checkout.${CSS_VERSION}.css` ? { type: 'text/css; charset=utf-8', body: CHECKOUT_CSS }
         : file === `checkout.${JS_VERSION}.js` ? { type: 'text/javascript; charset=utf-8', body: CHECKOUT_JS }
+        : file === `stripe-checkout.${STRIPE_JS_VERSION}.js` ? { type: 'text/javascript; charset=utf-8', body: STRIPE_CHECKOUT_JS }
         : null;
       if (!asset) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
       return sendAsset(reply, asset);

@@ -4,10 +4,11 @@ import { CSS_VERSION, JS_VERSION } from './assets.js';
 import type { PageState } from './complete.js';
 import { html, type SafeHtml } from '../../hosted/html.js';
 import { discountField, discountForm } from './page-discount.js';
+import { STRIPE_JS_URL, STRIPE_JS_VERSION, stripeAuthentication, stripeCardFields } from './stripe-element.js';
 import type { SessionRow } from './repo.js';
 
-/** The page around every state: language, viewport, the stylesheet and script from /checkout/assets/. */
-export function layout(title: string, prefix: string, body: SafeHtml): string {
+/** The page around every state: language, viewport, the stylesheet and script from /checkout/assets/ (and Stripe.js where cards go to Stripe). */
+export function layout(title: string, prefix: string, body: SafeHtml, stripe = false): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -17,6 +18,7 @@ export function layout(title: string, prefix: string, body: SafeHtml): string {
 <title>${title}</title>
 <link rel="stylesheet" href="${prefix}/checkout/assets/checkout.${CSS_VERSION}.css">
 <script src="${prefix}/checkout/assets/checkout.${JS_VERSION}.js" defer></script>
+${stripe ? stripeScripts(prefix) : null}
 </head>
 <body>
 <main>
@@ -109,6 +111,7 @@ function cardFields(state: PageState): SafeHtml {
   if (!state.providerReady) {
     return html`<p class="problem" role="alert">No payment provider is configured for this environment, so this page cannot take payments yet. Please contact the seller.</p>`;
   }
+  if (state.stripe) return stripeCardFields(state.stripe, state.purchase?.quote.currency ?? 'usd');
   return html`<h2>Card</h2>
 <label for="card-number">Card number</label>
 <input id="card-number" name="card_number" type="text" inputmode="numeric" autocomplete="cc-number" required maxlength="23" placeholder="4242 4242 4242 4242"${invalidAttrs(state, 'card_number')}>
@@ -129,14 +132,19 @@ function authenticationPage(state: PageState, prefix: string): string {
 <section class="card" aria-labelledby="auth-title">
 <h1 id="auth-title">Confirm your payment</h1>
 <p>Your card issuer asks you to confirm the payment${q ? ` of ${money(q.totalMinor, q.currency)}` : ''} to ${state.productName}.</p>
-${state.sandbox ? html`<p class="hint">Sandbox: choose how the test card 4000 0025 0000 3155 answers.</p>` : null}
+${state.stripe ? stripeAuthentication(state.stripe, state.csrf) : authenticationButtons(state)}
+</section>`;
+  return layout('Confirm your payment', prefix, body, usesStripeJs(state));
+}
+
+/** The sandbox's stand-in for the bank's page: the buyer chooses how the test card answers. */
+function authenticationButtons(state: PageState): SafeHtml {
+  return html`${state.sandbox ? html`<p class="hint">Sandbox: choose how the test card 4000 0025 0000 3155 answers.</p>` : null}
 <form method="post" action="">
 <input type="hidden" name="csrf_token" value="${state.csrf}">
 <button type="submit" name="action" value="authenticate_approve" id="approve">Approve the payment</button>
 <button type="submit" name="action" value="authenticate_fail" id="fail" class="secondary">Fail authentication</button>
-</form>
-</section>`;
-  return layout('Confirm your payment', prefix, body);
+</form>`;
 }
 
 /** The pay button's words: the total, or nothing today during a free trial. */
@@ -177,7 +185,7 @@ ${canPay ? html`<button type="submit" name="action" value="pay" id="pay">${payLa
 </form>
 ${discountForm(state, prefix)}
 ${s.cancel_url ? html`<p><a href="${s.cancel_url}">Cancel and return to the seller</a></p>` : null}`;
-  return layout(`Checkout: ${state.productName}`, prefix, body);
+  return layout(`Checkout: ${state.productName}`, prefix, body, usesStripeJs(state));
 }
 
 /** A completed or expired session: a clear page, never an error. */
@@ -196,4 +204,12 @@ export function missingPage(prefix: string): string {
 
 export function errorPage(prefix: string, title: string, message: string): string {
   return layout(title, prefix, html`<section class="card"><h1>${title}</h1><p>${message}</p></section>`);
+}
+
+/** Whether the page loads Stripe.js: cards go to Stripe and the seller gave the publishable key. */
+export const usesStripeJs = (state: PageState): boolean => state.stripe?.publishableKey != null;
+
+function stripeScripts(prefix: string): SafeHtml {
+  return html`<script src="${STRIPE_JS_URL}"></script>
+<script src="${prefix}/checkout/assets/stripe-checkout.${STRIPE_JS_VERSION}.js" defer></script>`;
 }

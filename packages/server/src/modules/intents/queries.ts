@@ -5,6 +5,7 @@ export {
   IDEMPOTENCY_INDEX,
   insertIntent,
   intentOfIdempotencyKey,
+  intentOfProviderKey,
   ONE_PROCESSING_INDEX,
   settleIntent,
   staleIntents,

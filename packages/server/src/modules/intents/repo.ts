@@ -74,3 +74,8 @@ export async function staleIntents(db: Executor, before: Date, limit: number): P
 export async function awaitAction(db: Executor, id: string, ref: string, until: Date): Promise<void> {
   await db.updateTable('payment_intents').set({ action_ref: ref, action_expires_at: until }).where('id', '=', id).where('status', '=', 'processing').execute();
 }
+
+/** The intent whose provider calls carry this key (Stripe's metadata names it), within one environment. */
+export async function intentOfProviderKey(db: Executor, environmentId: string, providerKey: string): Promise<IntentRow | undefined> {
+  return db.selectFrom('payment_intents').selectAll().where('environment_id', '=', environmentId).where('provider_key', '=', providerKey).executeTakeFirst();
+}

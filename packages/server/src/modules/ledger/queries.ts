@@ -22,6 +22,7 @@ export {
   updateOrder,
   type InvoiceRow,
   listOrders,
+  orderOfCharge,
   organizationName,
   paymentMethodsByIds,
   setCustomerCurrency,

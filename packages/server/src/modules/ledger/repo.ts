@@ -380,3 +380,15 @@ export async function bringCollectionForward(db: Executor, customerPk: string, a
     .execute();
   return rows.length;
 }
+
+/** The order a provider's charge paid (its CHARGE transaction), for what the provider reports later (disputes). */
+export async function orderOfCharge(db: Executor, environmentId: string, providerRef: string) {
+  return db
+    .selectFrom('transactions as t')
+    .innerJoin('orders as o', 'o.id', 't.order_id')
+    .select(['o.id', 'o.subscription_id'])
+    .where('t.environment_id', '=', environmentId)
+    .where('t.provider_ref', '=', providerRef)
+    .where('t.transaction_type', '=', 'CHARGE')
+    .executeTakeFirst();
+}

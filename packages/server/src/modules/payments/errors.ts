@@ -35,7 +35,27 @@ export const paymentProviderRequired = (): ApiError =>
   new ApiError(
     428,
     'payment_provider_required',
-    'Production payments need a payment provider configured for the organization, and none is configured. ' +
-      'This version of Billow has no production provider yet (Stripe is planned; see docs/billing.md, "Payment providers"), ' +
-      'so production takes only free purchases. The sandbox environment (the /sandbox base URL) works without one, with test cards.',
+    'Production payments need a payment provider configured for the environment, and none is configured: ' +
+      'set the Stripe keys with `billow provider set` or PUT /api/v1/payment-provider/ (docs/going-live.md). ' +
+      'Until then production takes only free purchases. The sandbox environment (the /sandbox base URL) works without one, with test cards.',
   );
+
+export const invalidProviderSetting = (field: string, detail: string): ApiError => badRequest(`${field}: ${detail}`, 'validation_error');
+
+export const providerNotConfigured = (): ApiError =>
+  notFound('No payment provider is configured for this environment', 'payment_provider_not_found');
+
+export const notAStripeMethod = (detail: string): ApiError => badRequest(`stripePaymentMethod: ${detail}`, 'invalid_payment_method');
+
+/** Stripe did not answer (network, outage, rate limit): nothing is known yet, and nothing was recorded as failed. */
+export const providerUnavailable = (): ApiError =>
+  new ApiError(503, 'payment_provider_unavailable', 'The payment provider did not answer. Try again with the same Idempotency-Key: the payment is made at most once.');
+
+export const stripeWebhookEndpointNotFound = (): ApiError =>
+  notFound('No environment with a Stripe account configured has this webhook URL', 'webhook_endpoint_not_found');
+
+export const invalidStripeSignature = (detail: string): ApiError =>
+  new ApiError(400, 'invalid_signature', `The Stripe-Signature header does not verify: ${detail}`);
+
+/** A provider setting the operator gave on the command line that cannot be stored (one line, for the CLI). */
+export class ProviderAdminError extends Error {}

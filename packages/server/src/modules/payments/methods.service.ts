@@ -14,11 +14,16 @@ import {
   invalidCardField,
   invalidCardNumber,
   methodNotUsable,
+  notAStripeMethod,
   paymentMethodNotFound,
+  paymentProviderRequired,
   sandboxOnly,
   unknownCustomer,
 } from './errors.js';
 import * as repo from './repo.js';
+import type { AttachedMethod, AttachingPaymentProvider, CardDetails } from './provider.js';
+import { paymentProviderOf } from './providers.js';
+import { stripeCustomerOf } from './stripe/repo.js';
 import { SANDBOX_CARDS } from './sandbox-provider.js';
 
 export type { PaymentMethodOwner, PaymentMethodRow } from './repo.js';
@@ -194,19 +199,46 @@ export class PaymentMethodService {
   async attach(scope: PaymentScope, input: PaymentMethodCreate, options: { typedOnPage?: boolean } = {}): Promise<PaymentMethod> {
     if (scope.environment !== 'sandbox') throw sandboxOnly();
     const card = checkCard(input, this.clock.now());
+    const details = cardDetails(card.digits, { expMonth: card.expMonth, expYear: card.expYear });
+    return this.save(scope, input.customerId, details, options.typedOnPage ? checkoutCardRef(card.digits) : sandboxCardRef(card.digits));
+  }
+
+  /**
+   * Saves a card the customer entered in Stripe's own element (a PaymentMethod `pm_…` of
+   * the seller's Stripe account): attached to the customer's Stripe customer first,
+   * outside any transaction, then recorded. Billow never sees the card's number.
+   */
+  async attachStripe(scope: PaymentScope, input: { customerId: string; stripePaymentMethod: string }): Promise<PaymentMethod> {
+    if (!/^pm_[A-Za-z0-9_]{1,200}$/.test(input.stripePaymentMethod)) throw notAStripeMethod('give the id of a Stripe PaymentMethod (pm_…)');
+    const customer = await findCustomer(this.db, scope.environmentId, input.customerId);
+    if (!customer) throw unknownCustomer(input.customerId);
+    if (customer.archived_at) throw archivedCustomer(input.customerId);
+    const provider = await paymentProviderOf(this.db, scope);
+    if (!provider || !('attach' in provider)) throw paymentProviderRequired();
+    const attached = await (provider as AttachingPaymentProvider).attach({
+      paymentMethod: input.stripePaymentMethod,
+      customerId: customer.id,
+      providerCustomer: await stripeCustomerOf(this.db, scope.environmentId, customer.id),
+      email: customer.email,
+      name: customer.name,
+    });
+    return this.save(scope, input.customerId, attached.card, attached.methodRef);
+  }
+
+  /** Records a card the provider holds for the customer; the customer's first method becomes its default. */
+  private save(scope: PaymentScope, customerId: string, details: CardDetails, providerRef: string): Promise<PaymentMethod> {
     return inTransaction(this.db, async (tx) => {
-      const customer = await findCustomer(tx, scope.environmentId, input.customerId, { forUpdate: true });
-      if (!customer) throw unknownCustomer(input.customerId);
-      if (customer.archived_at) throw archivedCustomer(input.customerId);
+      const customer = await findCustomer(tx, scope.environmentId, customerId, { forUpdate: true });
+      if (!customer) throw unknownCustomer(customerId);
+      if (customer.archived_at) throw archivedCustomer(customerId);
       const at = this.clock.now();
       const hasDefault = (await repo.findDefaultMethod(tx, scope.environmentId, customer.id)) !== undefined;
-      const details = cardDetails(card.digits, { expMonth: card.expMonth, expYear: card.expYear });
       const row = await repo.insertPaymentMethod(tx, {
         environmentId: scope.environmentId,
         customerId: customer.id,
         methodType: 'card',
         ...details,
-        providerRef: options.typedOnPage ? checkoutCardRef(card.digits) : sandboxCardRef(card.digits),
+        providerRef,
         status: 'succeeded',
         isDefault: !hasDefault,
         at,
@@ -294,19 +326,21 @@ function checkoutCardRef(digits: string): string {
 }
 
 /**
- * Saves a card the buyer typed on the hosted checkout, in the caller's transaction
+ * Saves a card the buyer gave on the hosted checkout, in the caller's transaction
  * (which holds the customer's lock), as the customer's default method: the card
- * they just chose is the one to charge. Only brand, last four digits and expiry
- * are kept (and, in the sandbox, a test card's handle). Sandbox only.
+ * they just chose is the one to charge. Either a test card they typed (sandbox only;
+ * brand, last four digits, expiry and the test card's handle are kept) or a card
+ * Stripe's element collected and Stripe holds (its `cus_…/pm_…` handle and details).
  */
 export async function saveCheckoutCard(
   tx: Executor,
   scope: PaymentScope,
   customer: repo.PaymentMethodOwner,
-  card: CheckedCard,
+  card: CheckedCard | AttachedMethod,
   at: Date,
 ): Promise<repo.PaymentMethodRow> {
-  if (scope.environment !== 'sandbox') throw sandboxOnly();
+  const typed = 'digits' in card;
+  if (typed && scope.environment !== 'sandbox') throw sandboxOnly();
   const previous = await repo.findDefaultMethod(tx, scope.environmentId, customer.id);
   if (previous) {
     const demoted = await repo.setDefaultFlag(tx, previous.id, false, at);
@@ -316,8 +350,8 @@ export async function saveCheckoutCard(
     environmentId: scope.environmentId,
     customerId: customer.id,
     methodType: 'card',
-    ...cardDetails(card.digits, { expMonth: card.expMonth, expYear: card.expYear }),
-    providerRef: checkoutCardRef(card.digits),
+    ...(typed ? cardDetails(card.digits, { expMonth: card.expMonth, expYear: card.expYear }) : card.card),
+    providerRef: typed ? checkoutCardRef(card.digits) : card.methodRef,
     status: 'succeeded',
     isDefault: true,
     at,

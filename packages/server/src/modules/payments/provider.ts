@@ -15,6 +15,8 @@ export interface ChargeRequest {
 export type ChargeOutcome =
   | { status: 'succeeded'; providerRef: string }
   | { status: 'requires_action'; providerRef: string }
+  /** The provider has not decided yet (a network provider's asynchronous outcome): a webhook or the recovery task settles it. */
+  | { status: 'processing'; providerRef: string }
   | {
       status: 'failed';
       code: 'card_declined' | 'insufficient_funds' | 'authentication_required' | 'processing_error' | 'stolen_card';
@@ -46,6 +48,29 @@ export interface PaymentProvider {
   readonly name: string;
   charge(request: ChargeRequest): Promise<ChargeOutcome>;
   refund(request: RefundRequest): Promise<RefundOutcome>;
+}
+
+/** A card the customer saved with the provider's own client-side element: Billow never sees its number. */
+export interface AttachRequest {
+  /** The provider's handle of the method the customer entered (a Stripe PaymentMethod id). */
+  paymentMethod: string;
+  /** Billow's customer (customers.id): the provider's customer is derived from it. */
+  customerId: string;
+  /** The provider's customer already holding this customer's other methods, if any. */
+  providerCustomer: string | null;
+  email: string | null;
+  name: string | null;
+}
+
+export interface AttachedMethod {
+  /** payment_methods.provider_ref of the saved method. */
+  methodRef: string;
+  card: CardDetails;
+}
+
+/** A provider that keeps cards itself (Stripe): methods are attached by its handle, never by card number. */
+export interface AttachingPaymentProvider extends PaymentProvider {
+  attach(request: AttachRequest): Promise<AttachedMethod>;
 }
 
 export interface ConfirmRequest {

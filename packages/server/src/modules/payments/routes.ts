@@ -8,18 +8,15 @@ import {
   PaymentMethodSetDefault,
 } from '@billow/contract';
 import { Type } from 'typebox';
-import type { Db } from '../../db/connect.js';
 import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
-import type { Clock } from '../../lib/clock.js';
-import { PaymentMethodService } from './methods.service.js';
+import type { PaymentMethodService } from './methods.service.js';
 import { scopeOf } from '../../http/scope.js';
 
 const tags = ['Payment methods'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
-export function paymentMethodRoutes(app: App, deps: { db: Db; clock: Clock }): void {
-  const service = new PaymentMethodService(deps.db, deps.clock);
+export function paymentMethodRoutes(app: App, service: PaymentMethodService): void {
 
   app.get(
     '/api/v1/payment-methods/',

@@ -7,7 +7,7 @@ import { newId } from '../../lib/crypto.js';
 import type { PageRequest } from '../../http/pagination.js';
 import { RefundError, splitRefund } from '../billing/refunds.compute.js';
 import { recordEvent } from '../events/writer.js';
-import { requireProvider } from '../payments/providers.js';
+import { assertProviderConfigured, requireProvider } from '../payments/providers.js';
 import { orderNotFound } from '../ledger/errors.js';
 import { dateRange, decimalText, majorNumber, searchTerm } from '../ledger/format.js';
 import type { OrderPresenter } from '../ledger/presenter.js';
@@ -64,7 +64,7 @@ export class RefundService {
 
   /** Phases two and three of a PROCESSING refund: the provider, under the refund's own key, then its answer recorded. */
   private async complete(scope: SettleContext['scope'], refund: repo.RefundRow, chargeRef: string): Promise<repo.RefundRow> {
-    const outcome = await requireProvider(scope.environment).refund({
+    const outcome = await (await requireProvider(this.db, scope)).refund({
       chargeRef,
       amountMinor: refund.amount_minor,
       currency: refund.currency,
@@ -106,7 +106,7 @@ export class RefundService {
     const split = await this.validAmount(tx, order, input);
     const charge = await repo.chargeOf(tx, order.id);
     if (!charge?.provider_ref) throw orderNotRefundable(`Order ${order.id} has no captured payment to refund`);
-    requireProvider(scope.environment);
+    await assertProviderConfigured(tx, scope);
     const parts = await orderWebhookParts(tx, order);
     const now = this.clock.now();
     const refund = await repo.insertRefund(tx, {

@@ -10,7 +10,7 @@ import { assertCanPay, chargeableMethod, type PaymentStep } from '../../flows/pa
 import { lockCustomer, resolvePurchase, type CustomerRow, type PurchaseHooks, type PurchaseScope } from '../../flows/purchase.js';
 import type { Clock } from '../../lib/clock.js';
 import { testClockTimeOf } from '../customers/queries.js';
-import { requireProvider } from '../payments/providers.js';
+import { assertProviderConfigured } from '../payments/providers.js';
 import { assertChangeable, changeTerms } from './change.compute.js';
 import { commitChange, successorOf } from './change-commit.js';
 import { changeNoLongerPending, subscriptionNotFound } from './errors.js';
@@ -73,8 +73,8 @@ export async function activatePendingChange(
   const fromCredit = Math.min(terms.dueMinor, customer.credit_minor);
   const toCharge = terms.dueMinor - fromCredit;
   const method = await chargeableMethod(tx, scope, customer);
-  if (purchase.quote.totalMinor > 0) requireProvider(scope.environment);
-  if (toCharge > 0) assertCanPay(scope, method);
+  if (purchase.quote.totalMinor > 0) await assertProviderConfigured(tx, scope);
+  if (toCharge > 0) assertCanPay(method);
   const chargeRef =
     toCharge > 0 && method
       ? await step.charge(tx, {

@@ -20,7 +20,7 @@ import {
   type ResolvedPurchase,
 } from '../../flows/purchase.js';
 import { recordPaidOrder } from '../../flows/record.js';
-import { requireProvider } from '../payments/providers.js';
+import { assertProviderConfigured } from '../payments/providers.js';
 import { addPeriod, isRecurring } from '../billing/billing-periods.compute.js';
 import type { Quote } from '../billing/types.js';
 import { recordEvent } from '../events/writer.js';
@@ -290,8 +290,8 @@ export class SubscriptionService {
     const fromCredit = Math.min(terms.dueMinor, customer.credit_minor);
     const toCharge = terms.dueMinor - fromCredit;
     // A paid plan needs a provider even when nothing is due today: it renews.
-    if (purchase.quote.totalMinor > 0) requireProvider(scope.environment);
-    if (toCharge > 0) assertCanPay(scope, method);
+    if (purchase.quote.totalMinor > 0) await assertProviderConfigured(tx, scope);
+    if (toCharge > 0) assertCanPay(method);
 
     const successor = successorOf(scope, { row, customer, purchase, input, terms, now, method });
 

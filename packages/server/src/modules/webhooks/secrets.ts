@@ -20,8 +20,9 @@ const VERSION = 'v1';
 export class SecretBox {
   private readonly key: Buffer;
 
-  constructor(masterSecret: string) {
-    this.key = Buffer.from(hkdfSync('sha256', masterSecret, 'billow', 'billow/webhook-endpoint-secrets/v1', 32));
+  /** `purpose` separates the keys of different secrets (endpoint secrets, payment provider keys). */
+  constructor(masterSecret: string, purpose = 'billow/webhook-endpoint-secrets/v1') {
+    this.key = Buffer.from(hkdfSync('sha256', masterSecret, 'billow', purpose, 32));
   }
 
   seal(secret: string, endpointId: string): string {
@@ -33,13 +34,13 @@ export class SecretBox {
 
   open(sealed: string, endpointId: string): string {
     const [version, iv, body, tag] = sealed.split('.');
-    if (version !== VERSION || !iv || body === undefined || !tag) throw new Error('not a sealed webhook secret');
+    if (version !== VERSION || !iv || body === undefined || !tag) throw new Error('not a sealed secret');
     const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url')).setAAD(Buffer.from(endpointId));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     try {
       return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
     } catch {
-      throw new Error('the endpoint secret does not open with this instance key (was BILLOW_SECRET changed?)');
+      throw new Error('the sealed secret does not open with this instance key (was BILLOW_SECRET changed?)');
     }
   }
 }

@@ -1,0 +1,163 @@
+import type {
+  AttachedMethod,
+  AttachingPaymentProvider,
+  AttachRequest,
+  ChargeOutcome,
+  ChargeRequest,
+  ConfirmingPaymentProvider,
+  ConfirmRequest,
+  RefundOutcome,
+  RefundRequest,
+} from '../provider.js';
+import Stripe from 'stripe';
+import { notAStripeMethod, providerUnavailable } from '../errors.js';
+import { outcomeOfIntent, refusalOfError } from './outcomes.js';
+
+/**
+ * A saved Stripe method is held as `<customer>/<payment method>` (cus_…/pm_…): off-session
+ * charges need both, and the pair keeps Billow's payment_methods table as it is.
+ */
+export function stripeMethodRef(customer: string, paymentMethod: string): string {
+  return `${customer}/${paymentMethod}`;
+}
+
+export function parseStripeMethodRef(ref: string): { customer: string; paymentMethod: string } | null {
+  const match = /^(cus_[A-Za-z0-9_]+)\/(pm_[A-Za-z0-9_]+)$/.exec(ref);
+  return match ? { customer: match[1]!, paymentMethod: match[2]! } : null;
+}
+
+function checkAmount(amountMinor: number, currency: string): void {
+  if (!Number.isSafeInteger(amountMinor) || amountMinor < 0) {
+    throw new RangeError(`A charge amount must be a non-negative integer in minor units, not ${amountMinor}`);
+  }
+  if (!/^[A-Z]{3}$/.test(currency)) throw new RangeError(`"${currency}" is not an ISO 4217 currency code`);
+}
+
+/**
+ * Payments on a seller's own Stripe account, through Stripe's official library.
+ * Every call that creates something carries an idempotency key derived from Billow's
+ * intent (the caller's `idempotencyKey`): a retry after a crash, the recovery task
+ * and a webhook's settlement all make the same call, and Stripe charges once.
+ * A replayed call answers what the first one answered, so a charge that was not
+ * final then is read again for its current state.
+ */
+export class StripeProvider implements ConfirmingPaymentProvider, AttachingPaymentProvider {
+  readonly name = 'stripe';
+
+  constructor(private readonly stripe: Stripe) {}
+
+  async charge(request: ChargeRequest): Promise<ChargeOutcome> {
+    checkAmount(request.amountMinor, request.currency);
+    const method = parseStripeMethodRef(request.methodRef);
+    if (!method) return { status: 'failed', code: 'processing_error', message: `${request.methodRef} is not a Stripe payment method` };
+    let intent: Stripe.PaymentIntent;
+    try {
+      intent = await this.stripe.paymentIntents.create(
+        {
+          amount: request.amountMinor,
+          currency: request.currency.toLowerCase(),
+          customer: method.customer,
+          payment_method: method.paymentMethod,
+          // Cards only need no redirect: 3-D Secure happens on Billow's page with Stripe.js.
+          automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+          confirm: true,
+          ...(request.offSession ? { off_session: true } : { setup_future_usage: 'off_session' as const }),
+          description: request.description,
+          metadata: { billow_key: request.idempotencyKey },
+        },
+        { idempotencyKey: request.idempotencyKey },
+      );
+    } catch (error) {
+      const refusal = refusalOfError(error);
+      if (refusal) return refusal;
+      throw unavailable(error);
+    }
+    const outcome = outcomeOfIntent(intent);
+    if (outcome.status !== 'requires_action' && outcome.status !== 'processing') return outcome;
+    // Possibly a replay of the first answer: what is the charge now?
+    try {
+      return outcomeOfIntent(await this.stripe.paymentIntents.retrieve(intent.id));
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  /**
+   * The outcome of a charge that waited (3-D Secure done on the page with Stripe.js,
+   * or a payment that was processing): Stripe knows whether the buyer authenticated,
+   * so `authenticated` is not taken on trust.
+   */
+  async confirm(request: ConfirmRequest): Promise<ChargeOutcome> {
+    try {
+      return outcomeOfIntent(await this.stripe.paymentIntents.retrieve(request.chargeRef));
+    } catch (error) {
+      const refusal = refusalOfError(error);
+      if (refusal) return refusal;
+      throw unavailable(error);
+    }
+  }
+
+  async refund(request: RefundRequest): Promise<RefundOutcome> {
+    checkAmount(request.amountMinor, request.currency);
+    if (request.amountMinor === 0) return { status: 'failed', message: 'A refund must be of a positive amount' };
+    try {
+      const refund = await this.stripe.refunds.create(
+        { payment_intent: request.chargeRef, amount: request.amountMinor, metadata: { billow_key: request.idempotencyKey } },
+        { idempotencyKey: request.idempotencyKey },
+      );
+      if (refund.status === 'failed' || refund.status === 'canceled') {
+        return { status: 'failed', message: `Stripe could not refund: ${refund.failure_reason ?? refund.status}` };
+      }
+      return { status: 'succeeded', providerRef: refund.id };
+    } catch (error) {
+      if (refusalOfError(error)) return { status: 'failed', message: (error as Error).message };
+      throw unavailable(error);
+    }
+  }
+
+  /** The client secret of a PaymentIntent, for Stripe.js on the buyer's page. */
+  async clientSecretOf(paymentIntent: string): Promise<string | null> {
+    try {
+      return (await this.stripe.paymentIntents.retrieve(paymentIntent)).client_secret;
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  /** Attaches a PaymentMethod the customer entered in Stripe's element to the customer's Stripe customer. */
+  async attach(request: AttachRequest): Promise<AttachedMethod> {
+    try {
+      const customer = request.providerCustomer ?? (await this.createCustomer(request));
+      const method = await this.stripe.paymentMethods.attach(
+        request.paymentMethod,
+        { customer },
+        { idempotencyKey: `billow_attach_${request.paymentMethod}_${customer}` },
+      );
+      if (!method.card) throw notAStripeMethod(`${method.id} is not a card`);
+      const card = method.card;
+      return {
+        methodRef: stripeMethodRef(customer, method.id),
+        card: { brand: card.brand, last4: card.last4, expMonth: card.exp_month, expYear: card.exp_year, funding: card.funding, country: card.country ?? 'unknown' },
+      };
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError || error instanceof Stripe.errors.StripeCardError) {
+        throw notAStripeMethod(error.message);
+      }
+      throw unavailable(error);
+    }
+  }
+
+  /** The Stripe customer of a Billow customer, created once (the key is derived from the Billow customer). */
+  private async createCustomer(request: AttachRequest): Promise<string> {
+    const created = await this.stripe.customers.create(
+      { ...(request.email ? { email: request.email } : {}), ...(request.name ? { name: request.name } : {}), metadata: { billow_customer: request.customerId } },
+      { idempotencyKey: `billow_customer_${request.customerId}` },
+    );
+    return created.id;
+  }
+}
+
+/** Errors of ours pass; Stripe's trouble (network, outage, bad key, rate limit) is a 503 that changes nothing. */
+function unavailable(error: unknown): unknown {
+  return error instanceof Stripe.errors.StripeError ? providerUnavailable() : error;
+}

@@ -1,0 +1,83 @@
+/**
+ * The real server, with Stripe (the local stand-in of its API) as production's provider,
+ * is killed (SIGKILL) after Stripe charged and before the purchase was recorded; started
+ * again on the same database, the recovery task asks Stripe under the same key and
+ * records the purchase exactly once: one PaymentIntent, one order.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DATABASE_KIND,
+  api,
+  assertBuilt,
+  killServers,
+  makeWorkspace,
+  migratedTemplate,
+  printedCredentials,
+  startServer,
+  type Workspace,
+} from '../../cli/test/support.js';
+import { StripeStandIn } from './stripe/stand-in.js';
+import { LIVE_KEY, WEBHOOK_SECRET } from './stripe/support.js';
+
+let template: Workspace | null;
+let stand: StripeStandIn;
+const workspaces: Workspace[] = [];
+beforeAll(async () => {
+  assertBuilt();
+  template = await migratedTemplate();
+  stand = await new StripeStandIn().start();
+});
+afterAll(async () => {
+  await template?.cleanup();
+  await stand?.close();
+});
+afterEach(async () => {
+  await killServers();
+  await Promise.all(workspaces.splice(0).map((w) => w.cleanup()));
+});
+
+type Call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<{ status: number; body: any }>;
+
+async function start(w: Workspace, env: Record<string, string>) {
+  const server = await startServer({ ...w, env: { ...w.env, BILLOW_STRIPE_API_URL: stand.url, ...env } });
+  const key = printedCredentials(server.stdout()).production.serverKey;
+  const call: Call = (method, path, body, headers) => api(`${server.url}/api/v1${path}`, method, { key, body, headers });
+  return { server, call };
+}
+
+async function ok(call: Call, method: string, path: string, body: unknown) {
+  const res = await call(method, path, body);
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+describe(`a server killed after Stripe charged, on ${DATABASE_KIND}`, () => {
+  it('is reconciled by the recovery task after a restart: one PaymentIntent, one order', async () => {
+    const w = await makeWorkspace({ emptyDatabase: true, copyOf: template });
+    workspaces.push(w);
+    const short = { BILLOW_PAYMENT_RECOVERY_AFTER_MS: '200', BILLOW_JOB_LEASE_MS: '1000', BILLOW_IDEMPOTENCY_LEASE_MS: '100' };
+    const first = await start(w, { ...short, BILLOW_FAILPOINTS: 'payment.after-provider' });
+    await ok(first.call, 'PUT', '/payment-provider/', { provider: 'stripe', stripeSecretKey: LIVE_KEY, stripeWebhookSecret: WEBHOOK_SECRET });
+    const product = await ok(first.call, 'POST', '/catalog/products/', { name: 'Live', identifier: 'live', taxCode: 'saas' });
+    await ok(first.call, 'POST', '/catalog/plans/', { name: 'Lifetime', product: product.id, identifier: 'lifetime' });
+    const charges = [{ chargePeriod: 'ONE_TIME', priceData: { amount: 49 } }];
+    await ok(first.call, 'POST', '/catalog/plans/lifetime/prices/bulk/', { prices: [{ priceType: 'PAID', currency: 'USD', chargeCatalogPrice: [{ charges }] }] });
+    await ok(first.call, 'POST', '/catalog/plans/lifetime/publish/', {});
+    await ok(first.call, 'POST', '/customers/', { customerId: 'ada', email: 'ada@example.com' });
+    await ok(first.call, 'POST', '/payment-methods/stripe/', { customerId: 'ada', stripePaymentMethod: 'pm_card_visa_crash' });
+
+    await expect(first.call('POST', '/charges/', { planIdentifier: 'lifetime', chargePeriod: 'ONE_TIME', customerId: 'ada' })).rejects.toThrow();
+    expect(await first.server.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    const charged = [...stand.intents.values()].filter((i) => i.payment_method === 'pm_card_visa_crash');
+    expect(charged.map((i) => i.status)).toEqual(['succeeded']);
+
+    const second = await start(w, short);
+    const orders = async () => (await second.call('GET', '/orders/?customer_id=ada')).body.results.length as number;
+    await expect.poll(orders, { timeout: 15_000, interval: 100 }).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await orders()).toBe(1);
+    expect([...stand.intents.values()].filter((i) => i.payment_method === 'pm_card_visa_crash')).toHaveLength(1);
+    const transactions = (await second.call('GET', '/transaction/?customer_id=ada')).body.results;
+    expect(transactions.map((t: { transactionType: string }) => t.transactionType)).toEqual(['CHARGE']);
+  });
+});
