@@ -65,7 +65,7 @@ describe('the production checkout with Stripe', () => {
     const { url } = await session();
     const page = await getPage(url);
     expect(page.status).toBe(200);
-    expect(page.text).toContain(`<div id="payment-element" data-stripe-publishable-key="${PUBLISHABLE_KEY}" data-currency="usd">`);
+    expect(page.text).toContain(`<div id="payment-element" data-stripe-publishable-key="${PUBLISHABLE_KEY}" data-currency="usd"`);
     expect(page.text).toContain('<script src="https://js.stripe.com/v3/"></script>');
     expect(page.text).not.toMatch(/name="(card_number|cvc|expiry)"/);
     const csp = page.headers.get('content-security-policy')!;
@@ -73,7 +73,7 @@ describe('the production checkout with Stripe', () => {
     expect(csp).toContain("connect-src 'self' https://api.stripe.com;");
     expect(csp).toContain('frame-src https://js.stripe.com https://hooks.stripe.com;');
     expect(csp).not.toContain('unsafe-inline');
-    const script = /src="(\/checkout\/assets\/stripe-checkout\.[0-9a-f]+\.js)"/.exec(page.text)![1]!;
+    const script = /src="(\/checkout\/assets\/stripe-element\.[0-9a-f]+\.js)"/.exec(page.text)![1]!;
     const asset = await getPage(`${server.url}${script}`);
     expect([asset.status, asset.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
     expect(asset.text).toContain('createPaymentMethod');

@@ -7,6 +7,7 @@ import { currencySymbol, decimalText } from '../ledger/format.js';
 import { html, type SafeHtml } from '../../hosted/html.js';
 import { layout } from './page.js';
 import type { SessionRow } from './repo.js';
+import { stripeAuthentication, stripeCardFields, type StripeOnPage } from './stripe-element.js';
 
 export interface DueState {
   session: SessionRow;
@@ -22,6 +23,8 @@ export interface DueState {
   problem: { field: string | null; message: string } | null;
   /** The card asks the buyer to authenticate the payment: the page shows that step instead of the form. */
   authenticate: boolean;
+  /** Cards are taken by Stripe's Payment Element (never a card field on the page); null: the sandbox's test cards. */
+  stripe: StripeOnPage | null;
 }
 
 export type DueClosedReason = 'paid' | 'expired' | 'ended';
@@ -29,12 +32,18 @@ export type DueClosedReason = 'paid' | 'expired' | 'ended';
 const money = (minor: number, currency: string) => `${currencySymbol(currency)}${decimalText(minor, currency)}`;
 export const prefixOfSession = (session: SessionRow) => (session.environment === 'sandbox' ? '/sandbox' : '');
 
+/** Whether the page loads Stripe.js (and so needs Stripe's sources in its policy). */
+export const dueUsesStripeJs = (state: Pick<DueState, 'stripe'>): boolean => state.stripe?.publishableKey != null;
+
+const payButton = (state: DueState) => html`<button type="submit" name="action" value="pay" id="pay">Pay ${money(state.amountMinor, state.currency)}</button>`;
+
 function banner(state: DueState): SafeHtml | null {
-  if (!state.sandbox) return null;
+  if (!state.sandbox || state.stripe) return null;
   return html`<p class="banner" role="note">Sandbox: no real money moves. Pay with the test card 4242 4242 4242 4242, any future expiry and any CVC.</p>`;
 }
 
 function cardFields(state: DueState): SafeHtml {
+  if (state.stripe) return state.stripe.publishableKey ? html`${stripeCardFields(state.stripe, state.currency)}${payButton(state)}` : stripeCardFields(state.stripe, state.currency);
   if (!state.providerReady) {
     return html`<p class="problem" role="alert">No payment provider is configured for this environment, so this page cannot take payments yet. Please contact the seller.</p>`;
   }
@@ -48,7 +57,16 @@ function cardFields(state: DueState): SafeHtml {
 <div><label for="cvc">CVC</label>
 <input id="cvc" name="cvc" type="text" inputmode="numeric" autocomplete="cc-csc" required maxlength="4" placeholder="123"></div>
 </div>
-<button type="submit" name="action" value="pay" id="pay">Pay ${money(state.amountMinor, state.currency)}</button>`;
+${payButton(state)}`;
+}
+
+function sandboxAuthentication(state: DueState): SafeHtml {
+  return html`${state.sandbox ? html`<p class="hint">Sandbox: choose how the test card 4000 0025 0000 3155 answers.</p>` : null}
+<form method="post" action="">
+<input type="hidden" name="csrf_token" value="${state.csrf}">
+<button type="submit" name="action" value="authenticate_approve" id="approve">Approve the payment</button>
+<button type="submit" name="action" value="authenticate_fail" id="fail" class="secondary">Fail authentication</button>
+</form>`;
 }
 
 function authenticationStep(state: DueState): string {
@@ -56,14 +74,9 @@ function authenticationStep(state: DueState): string {
 <section class="card" aria-labelledby="auth-title">
 <h1 id="auth-title">Confirm your payment</h1>
 <p>Your card issuer asks you to confirm the payment of ${money(state.amountMinor, state.currency)} to ${state.productName}.</p>
-${state.sandbox ? html`<p class="hint">Sandbox: choose how the test card 4000 0025 0000 3155 answers.</p>` : null}
-<form method="post" action="">
-<input type="hidden" name="csrf_token" value="${state.csrf}">
-<button type="submit" name="action" value="authenticate_approve" id="approve">Approve the payment</button>
-<button type="submit" name="action" value="authenticate_fail" id="fail" class="secondary">Fail authentication</button>
-</form>
+${state.stripe ? stripeAuthentication(state.stripe, state.csrf) : sandboxAuthentication(state)}
 </section>`;
-  return layout('Confirm your payment', prefixOfSession(state.session), body);
+  return layout('Confirm your payment', prefixOfSession(state.session), body, dueUsesStripeJs(state));
 }
 
 /** The page of an open due session. */
@@ -90,7 +103,7 @@ export function duePage(state: DueState): string {
 ${problem}
 <section class="card">${cardFields(state)}</section>
 </form>`;
-  return layout(`${title}: ${state.productName}`, prefixOfSession(state.session), body);
+  return layout(`${title}: ${state.productName}`, prefixOfSession(state.session), body, dueUsesStripeJs(state));
 }
 
 const CLOSED: Record<DueClosedReason, { title: string; text: string }> = {

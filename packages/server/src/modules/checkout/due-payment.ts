@@ -21,14 +21,16 @@ import type { Clock } from '../../lib/clock.js';
 import { findProduct } from '../catalog/queries.js';
 import { ensureCheckoutCustomer } from '../customers/service.js';
 import { intentOfIdempotencyKey } from '../intents/queries.js';
-import { checkCard, saveCheckoutCard } from '../payments/methods.service.js';
+import { checkCard, saveCheckoutCard, type CheckedCard } from '../payments/methods.service.js';
 import type { SubscriptionService } from '../subscriptions/service.js';
-import { dueClosedPage, duePage, prefixOfSession, type DueClosedReason, type DueState } from './due-page.js';
+import { dueClosedPage, duePage, dueUsesStripeJs, prefixOfSession, type DueClosedReason, type DueState } from './due-page.js';
 import { FormProblem, formProblem, invoicePaymentRefused, sessionSettledMeanwhile } from './errors.js';
 import { buyerMessage, parseExpiry } from './form.js';
 import * as repo from './repo.js';
 import { planName, targetState } from './repo/due.js';
 import { timeline } from './service.js';
+import { stripeCardOf, stripeOnPage } from './stripe-element.js';
+import type { AttachedMethod } from '../payments/provider.js';
 
 /** Collects an unpaid renewal invoice now with the customer's default card (the billing engine's, handed in by app.ts). */
 export type InvoicePayer = (
@@ -36,8 +38,8 @@ export type InvoicePayer = (
   invoiceId: string,
 ) => Promise<{ outcome: 'paid' | 'failed' | 'ended'; code: string | null; message: string | null }>;
 
-/** A rendered page, or where to go next. */
-export type DueAnswer = { kind: 'html'; status: number; body: string } | { kind: 'redirect'; location: string };
+/** A rendered page (`stripe`: it loads Stripe.js, so its policy allows Stripe's sources), or where to go next. */
+export type DueAnswer = { kind: 'html'; status: number; body: string; stripe?: boolean } | { kind: 'redirect'; location: string };
 
 /** What the due pages take from the checkout's completion: its CSRF token, its failure bookkeeping and its pipeline run. */
 export interface CompletionParts {
@@ -97,6 +99,7 @@ export class DuePayments {
 
   private async page(session: repo.SessionRow, status: number, problem: DueState['problem'], authenticate = false): Promise<DueAnswer> {
     const product = await findProduct(this.db, session.environment_id, session.product_id);
+    const waiting = authenticate ? await this.waitingIntent(session) : undefined;
     const what = session.purpose === 'invoice'
       ? `Invoice ${session.target_id}`
       : `Change to ${(await planName(this.db, session.environment_id, session.plan_identifier)) ?? session.plan_identifier} (${session.charge_period.toLowerCase().replace(/_/g, ' ')})`;
@@ -112,8 +115,15 @@ export class DuePayments {
       email: session.email ?? '',
       problem,
       authenticate,
+      stripe: await stripeOnPage(this.db, session, waiting?.action_ref ?? null),
     };
-    return { kind: 'html', status, body: duePage(state) };
+    return { kind: 'html', status, body: duePage(state), stripe: dueUsesStripeJs(state) };
+  }
+
+  /** The change's payment waiting for the buyer's authentication, if there is one. */
+  private waitingIntent(session: repo.SessionRow) {
+    const [scope, key] = claimOf(session);
+    return session.status === 'processing' ? intentOfIdempotencyKey(this.db, scope, key) : Promise.resolve(undefined);
   }
 
   async view(session: repo.SessionRow): Promise<DueAnswer> {
@@ -151,9 +161,15 @@ export class DuePayments {
     }
   }
 
-  private async pay(session: repo.SessionRow, sent: Sent): Promise<DueAnswer> {
+  /** The card of the form: one Stripe's element collected (attached to the buyer's Stripe customer now, outside any transaction), else a typed test card. */
+  private async cardOf(session: repo.SessionRow, sent: Sent): Promise<CheckedCard | AttachedMethod> {
+    if (await stripeOnPage(this.db, session, null)) return stripeCardOf(this.db, session, { stripe_payment_method: sent.stripe_payment_method }, session.email);
     if (!takesTypedCards(session)) throw formProblem(null, 'No payment provider is configured for this environment; payments cannot be taken here yet.');
-    const prepared = await this.prepare(session.id, this.checkedCard(sent));
+    return this.checkedCard(sent);
+  }
+
+  private async pay(session: repo.SessionRow, sent: Sent): Promise<DueAnswer> {
+    const prepared = await this.prepare(session.id, await this.cardOf(session, sent));
     if (prepared.status === 'success') return { kind: 'redirect', location: prepared.success_url };
     try {
       if (prepared.purpose === 'invoice') await this.collect(prepared);
@@ -167,7 +183,7 @@ export class DuePayments {
   }
 
   /** Step 1: the card becomes the customer's default method, and the attempt is counted. */
-  private prepare(id: string, card: ReturnType<DuePayments['checkedCard']>): Promise<repo.SessionRow> {
+  private prepare(id: string, card: CheckedCard | AttachedMethod): Promise<repo.SessionRow> {
     return inTransaction(this.db, async (tx) => {
       const session = (await repo.findSession(tx, id, { forUpdate: true }))!;
       if (session.status !== 'open') return session;
@@ -207,7 +223,7 @@ export class DuePayments {
   /** The buyer answered the card's authentication step (a change's payment). */
   private async authenticate(session: repo.SessionRow, approved: boolean): Promise<DueAnswer> {
     const [scope, key] = claimOf(session);
-    const intent = session.status === 'processing' ? await intentOfIdempotencyKey(this.db, scope, key) : undefined;
+    const intent = await this.waitingIntent(session);
     if (!intent) return this.page(session, 200, null);
     const now = this.clock.now();
     await inTransaction(this.db, (tx) =>
@@ -224,8 +240,8 @@ export class DuePayments {
 }
 
 /**
- * Pay-link pages take typed test cards, which only the sandbox's built-in provider charges;
- * with Stripe (production) they are to use Stripe's element as the checkout does (decision 0039).
+ * Without Stripe, pay-link pages take typed test cards, which only the sandbox's built-in
+ * provider charges; with Stripe they take Stripe's element, as the checkout does (decision 0039).
  */
 function takesTypedCards(session: repo.SessionRow): boolean {
   return session.environment === 'sandbox';

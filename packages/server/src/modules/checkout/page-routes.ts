@@ -12,7 +12,7 @@ import { CHECKOUT_CSS, CHECKOUT_JS, CSS_VERSION, JS_VERSION } from './assets.js'
 import type { CheckoutCompletion, PageAnswer } from './complete.js';
 import { buyLinkPlanMissing, buyLinkProductUnknown } from './errors.js';
 import { checkoutPage, closedPage, errorPage, missingPage, usesStripeJs } from './page.js';
-import { STRIPE_CHECKOUT_JS, STRIPE_CSP, STRIPE_JS_VERSION } from './stripe-element.js';
+import { STRIPE_CSP, stripeAsset } from '../../hosted/stripe-element.js';
 import * as repo from './repo.js';
 import type { CheckoutService } from './service.js';
 
@@ -41,7 +41,7 @@ function answer(request: FastifyRequest, reply: FastifyReply, result: PageAnswer
   const prefix = prefixOf(request);
   if (result.kind === 'redirect') return securityHeaders(reply).code(303).header('location', result.location).send();
   reply.type('text/html; charset=utf-8');
-  if (result.kind === 'html') return securityHeaders(reply).code(result.status).send(result.body);
+  if (result.kind === 'html') return securityHeaders(reply, [], result.stripe ? STRIPE_CSP : undefined).code(result.status).send(result.body);
   if (result.kind === 'missing') return securityHeaders(reply).code(404).send(missingPage(prefix));
   if (result.kind === 'closed') return securityHeaders(reply).code(result.status).send(closedPage(result.session, result.reason, prefix));
   const page = checkoutPage(result.state, prefix);
@@ -71,8 +71,7 @@ export function checkoutPageRoutes(app: App, deps: PageDeps): void {
       const asset =
         file === `checkout.${CSS_VERSION}.css` ? { type: 'text/css; charset=utf-8', body: CHECKOUT_CSS }
         : file === `checkout.${JS_VERSION}.js` ? { type: 'text/javascript; charset=utf-8', body: CHECKOUT_JS }
-        : file === `stripe-checkout.${STRIPE_JS_VERSION}.js` ? { type: 'text/javascript; charset=utf-8', body: STRIPE_CHECKOUT_JS }
-        : null;
+        : stripeAsset(file);
       if (!asset) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
       return sendAsset(reply, asset);
     });

@@ -4,7 +4,8 @@ import { CSS_VERSION, JS_VERSION } from './assets.js';
 import type { PageState } from './complete.js';
 import { html, type SafeHtml } from '../../hosted/html.js';
 import { discountField, discountForm } from './page-discount.js';
-import { STRIPE_JS_URL, STRIPE_JS_VERSION, stripeAuthentication, stripeCardFields } from './stripe-element.js';
+import { stripeScripts } from '../../hosted/stripe-element.js';
+import { stripeAuthentication, stripeCardFields } from './stripe-element.js';
 import type { SessionRow } from './repo.js';
 
 /** The page around every state: language, viewport, the stylesheet and script from /checkout/assets/ (and Stripe.js where cards go to Stripe). */
@@ -18,7 +19,7 @@ export function layout(title: string, prefix: string, body: SafeHtml, stripe = f
 <title>${title}</title>
 <link rel="stylesheet" href="${prefix}/checkout/assets/checkout.${CSS_VERSION}.css">
 <script src="${prefix}/checkout/assets/checkout.${JS_VERSION}.js" defer></script>
-${stripe ? stripeScripts(prefix) : null}
+${stripe ? stripeScripts(`${prefix}/checkout/assets`) : null}
 </head>
 <body>
 <main>
@@ -208,8 +209,3 @@ export function errorPage(prefix: string, title: string, message: string): strin
 
 /** Whether the page loads Stripe.js: cards go to Stripe and the seller gave the publishable key. */
 export const usesStripeJs = (state: PageState): boolean => state.stripe?.publishableKey != null;
-
-function stripeScripts(prefix: string): SafeHtml {
-  return html`<script src="${STRIPE_JS_URL}"></script>
-<script src="${prefix}/checkout/assets/stripe-checkout.${STRIPE_JS_VERSION}.js" defer></script>`;
-}

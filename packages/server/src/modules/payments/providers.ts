@@ -11,7 +11,7 @@ import { SandboxWithStripe } from './stripe/sandbox-routing.js';
 import { stripeCustomerOf } from './stripe/repo.js';
 import { configureSealing, stripeSecretsOf } from './stripe/settings.js';
 
-export { stripeCheckoutKey } from './stripe/settings.js';
+import { stripeCheckoutKey } from './stripe/settings.js';
 
 export { cardDetails, luhnValid } from './cards.js';
 
@@ -108,6 +108,19 @@ async function stripeOf(db: Db, scope: ProviderScope): Promise<StripeProvider> {
   const stripe = await stripeSecretsOf(db, scope.environmentId);
   if (!stripe) throw paymentProviderRequired();
   return stripeProviderOf(db, scope.environmentId, stripe.secretKey, stripe.updatedAt);
+}
+
+/**
+ * Whether hosted pages of the environment take cards through Stripe's element, and with
+ * which publishable key (null: the seller has not given it yet, so the page cannot take
+ * cards); null when they do not (no Stripe, or a sandbox with Stripe but no publishable
+ * key, which keeps the built-in test cards). Reads no secret.
+ */
+export async function stripeElementKey(db: Db, scope: ProviderScope): Promise<{ publishableKey: string | null } | null> {
+  const publishableKey = await stripeCheckoutKey(db, scope.environmentId);
+  if (publishableKey === undefined) return null;
+  if (publishableKey === null && scope.environment === 'sandbox') return null;
+  return { publishableKey };
 }
 
 /** The client secret of a PaymentIntent waiting for the buyer (Stripe.js finishes 3-D Secure with it). */

@@ -8,6 +8,7 @@ import type { CustomerService } from '../customers/service.js';
 import type { InvoiceCollector } from '../invoices/routes.js';
 import type { LicenseService } from '../licenses/service.js';
 import type { PaymentMethodService } from '../payments/methods.service.js';
+import { stripeElementKey } from '../payments/providers.js';
 import { previewChange, resumeSubscription, type ChangePreview } from '../subscriptions/self-service.js';
 import type { SubscriptionService } from '../subscriptions/service.js';
 import { PortalNotFound, portalRefusal } from './errors.js';
@@ -47,6 +48,12 @@ export const NOTICES: Record<string, string> = {
 };
 
 const field = (sent: Sent, name: string) => (sent[name] ?? '').trim();
+
+function typedExpiry(s: Submission) {
+  const expiry = expiryOf(s.sent.expiry);
+  if (!expiry) throw portalRefusal('Enter the expiry date as MM / YY, for example 12 / 30.');
+  return expiry;
+}
 
 /** The customer's own subscription named by a form, or 404. */
 function ownSubscription(s: Submission) {
@@ -131,12 +138,18 @@ export class PortalActions {
     return method;
   }
 
+  /**
+   * Saves a card: where the environment takes cards through Stripe (decided here, never by
+   * the page), the PaymentMethod Stripe's element created, attached as the API attaches one;
+   * else a typed sandbox test card.
+   */
   private async addCard(s: Submission): Promise<void> {
-    const expiry = expiryOf(s.sent.expiry);
-    if (!expiry) throw portalRefusal('Enter the expiry date as MM / YY, for example 12 / 30.');
-    const input = { customerId: s.access.customer.customer_id, cardNumber: field(s.sent, 'card_number'), cvc: field(s.sent, 'cvc'), ...expiry };
-    const saved = await this.services.methods.attach(s.scope, input, { typedOnPage: true });
-    if (s.sent.make_default && !saved.isDefault) await this.services.methods.makeDefault(s.scope, String(saved.id));
+    const customerId = s.access.customer.customer_id;
+    const { methods } = this.services;
+    const saved = (await stripeElementKey(this.services.db, s.scope))
+      ? await methods.attachStripe(s.scope, { customerId, stripePaymentMethod: field(s.sent, 'stripe_payment_method') })
+      : await methods.attach(s.scope, { customerId, cardNumber: field(s.sent, 'card_number'), cvc: field(s.sent, 'cvc'), ...typedExpiry(s) }, { typedOnPage: true });
+    if (s.sent.make_default && !saved.isDefault) await methods.makeDefault(s.scope, String(saved.id));
   }
 
   private async payInvoice(s: Submission): Promise<void> {

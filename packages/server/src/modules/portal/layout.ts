@@ -1,8 +1,12 @@
 import { html, type SafeHtml } from '../../hosted/html.js';
+import { stripeScripts } from '../../hosted/stripe-element.js';
 import { PORTAL_CSS_VERSION } from './assets.js';
 
-/** The page around every portal state: language, viewport, and the stylesheet from /portal/assets/ (no script). */
-export function layout(title: string, prefix: string, body: SafeHtml): string {
+/**
+ * The page around every portal state: language, viewport, and the stylesheet from /portal/assets/;
+ * no script, except Stripe.js and the element's script where cards are added through Stripe (`stripe`).
+ */
+export function layout(title: string, prefix: string, body: SafeHtml, stripe = false): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -11,6 +15,7 @@ export function layout(title: string, prefix: string, body: SafeHtml): string {
 <meta name="referrer" content="no-referrer">
 <title>${title}</title>
 <link rel="stylesheet" href="${prefix}/portal/assets/portal.${PORTAL_CSS_VERSION}.css">
+${stripe ? stripeScripts(`${prefix}/portal/assets`) : null}
 </head>
 <body>
 <main>

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { Config } from '../../config.js';
 import { acceptForms, sentOf } from '../../hosted/forms.js';
 import { securityHeaders, sendAsset } from '../../hosted/headers.js';
+import { STRIPE_CSP, stripeAsset } from '../../hosted/stripe-element.js';
 import { ApiError } from '../../http/errors.js';
 import type { App } from '../../http/route-types.js';
 import { apiBaseUrl, rootUrl } from '../../http/urls.js';
@@ -32,7 +33,7 @@ function send(reply: FastifyReply, answer: PortalAnswer): FastifyReply {
     const name = answer.fileName.replace(/[^A-Za-z0-9._-]/g, '_');
     return securityHeaders(reply).type('application/pdf').header('content-disposition', `attachment; filename="${name}"`).send(answer.bytes);
   }
-  return securityHeaders(reply).code(answer.status).type('text/html; charset=utf-8').send(answer.body);
+  return securityHeaders(reply, [], answer.stripe ? STRIPE_CSP : undefined).code(answer.status).type('text/html; charset=utf-8').send(answer.body);
 }
 
 /** The portal's sign-in by email code (sign-in/routes.ts), for a visit without a working token. */
@@ -64,8 +65,10 @@ export function portalPageRoutes(app: App, pages: PortalPages, config: Pick<Conf
     acceptForms(scope);
 
     scope.get('/portal/assets/:file', { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 100 }) }) } }, async (request, reply) => {
-      if (request.params.file !== `portal.${PORTAL_CSS_VERSION}.css`) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
-      return sendAsset(reply, { type: 'text/css; charset=utf-8', body: PORTAL_CSS });
+      const { file } = request.params;
+      const asset = file === `portal.${PORTAL_CSS_VERSION}.css` ? { type: 'text/css; charset=utf-8', body: PORTAL_CSS } : stripeAsset(file);
+      if (!asset) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+      return sendAsset(reply, asset);
     });
 
     scope.get('/portal/:slug', { schema: { hide: true, params: Slug } }, async (request, reply) =>

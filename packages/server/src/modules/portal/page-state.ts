@@ -22,6 +22,8 @@ export interface PageState {
   /** This rendering's submission id: a form sent twice is acted on once. */
   nonce: string;
   sandbox: boolean;
+  /** Cards are added with Stripe's Payment Element (its publishable key; null: the seller has not given it); null: typed sandbox test cards. */
+  stripe: { publishableKey: string | null } | null;
   organizationName: string;
   customer: CustomerRow;
   model: PortalModel;

@@ -42,5 +42,10 @@ export function portalPage(state: PageState): string {
 ${nav}${notice}${problem}
 ${subscriptionsSection(state)}${paymentsSection(state)}${invoicesSection(state)}${ordersSection(state)}${licensesSection(state)}${deliverablesSection(state)}${billingSection(state)}
 <p class="hint">This page works for a limited time. <a href="${pageHref(state)}">Reload</a></p>`;
-  return layout(`Billing portal · ${state.organizationName}`, state.prefix, body);
+  return layout(`Billing portal · ${state.organizationName}`, state.prefix, body, portalUsesStripeJs(state));
+}
+
+/** Whether the page loads Stripe.js (and so needs Stripe's sources in its policy). */
+export function portalUsesStripeJs(state: Pick<PageState, 'stripe'>): boolean {
+  return state.stripe?.publishableKey != null;
 }

@@ -7,7 +7,8 @@ import type { Clock } from '../../lib/clock.js';
 import type { InvoiceService } from '../invoices/service.js';
 import { NOTICES, ownChange, type PortalActions } from './actions.js';
 import { PortalForgedForm, PortalNotFound, portalRefusal } from './errors.js';
-import { portalPage } from './page.js';
+import { stripeElementKey } from '../payments/providers.js';
+import { portalPage, portalUsesStripeJs } from './page.js';
 import { pageHref, type ChangeAsked, type PageState } from './page-state.js';
 import type { PortalModel, PortalReader, PortalScope } from './reader.js';
 import * as repo from './repo.js';
@@ -23,7 +24,7 @@ export interface PortalPlace {
 }
 
 export type PortalAnswer =
-  | { kind: 'page'; status: number; body: string }
+  | { kind: 'page'; status: number; body: string; stripe?: boolean }
   | { kind: 'redirect'; location: string }
   | { kind: 'pdf'; fileName: string; bytes: Buffer };
 
@@ -122,11 +123,12 @@ export class PortalPages {
       csrf: formToken(await this.services.secret(), 'portal', access.sessionId),
       nonce: randomUUID(),
       sandbox: access.environment === 'sandbox',
+      stripe: await stripeElementKey(this.services.db, access),
       organizationName: owner?.organizationName ?? '',
       customer: access.customer,
       model,
       ...shown,
     };
-    return { kind: 'page', status, body: portalPage(state) };
+    return { kind: 'page', status, body: portalPage(state), stripe: portalUsesStripeJs(state) };
   }
 }

@@ -1,10 +1,25 @@
 import { html, type SafeHtml } from '../../hosted/html.js';
+import { stripeMountPoint } from '../../hosted/stripe-element.js';
 import { buttonForm, hiddenFields, type PageState } from './page-state.js';
 
 const cardText = (data: Record<string, unknown>) =>
   `${String(data.brand ?? 'Card').toUpperCase()} ending in ${String(data.last4 ?? '????')}, expires ${String(data.expMonth ?? '?').padStart(2, '0')}/${String(data.expYear ?? '?')}`;
 
+/** Stripe's Payment Element (never a card field): the script posts the PaymentMethod it created, which the server attaches. */
+function stripeCardForm(state: PageState, publishableKey: string | null): SafeHtml {
+  if (!publishableKey) {
+    return html`<p class="hint">Adding a card here is not possible yet: the seller has not finished setting up payments.</p>`;
+  }
+  return html`<details><summary>Add a card</summary>
+<form method="post" action="${state.path}" id="add-card-form">${hiddenFields(state, 'add_card')}
+${stripeMountPoint(publishableKey, 'usd', 'add_card')}
+<label><input type="checkbox" name="make_default" value="1"> Use this card for future payments</label>
+<button type="submit" value="add_card" id="save-card">Save card</button>
+</form></details>`;
+}
+
 function addCardForm(state: PageState): SafeHtml {
+  if (state.stripe) return stripeCardForm(state, state.stripe.publishableKey);
   if (!state.sandbox) {
     return html`<p class="hint">Adding a card here needs a payment provider, and none is configured for this seller yet.</p>`;
   }
