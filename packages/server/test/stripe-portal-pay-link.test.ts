@@ -5,6 +5,10 @@
  * posts through the same services as the API and the checkout. A sandbox in Stripe's
  * test mode with a publishable key, so that test clocks can make an invoice past_due.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueId, type TestOrg, type TestServer } from './harness.js';
 import type { Shop } from './commerce-support.js';
@@ -15,6 +19,8 @@ import type { StripeStandIn } from './stripe/stand-in.js';
 import { stripeCard, stripeShop, TEST_KEY, WEBHOOK_SECRET } from './stripe/support.js';
 
 const PUBLISHABLE_KEY = 'pk_test_51BillowTestAccountKey0000000000';
+const CHROMIUM = process.env.BILLOW_CHROMIUM ?? '/usr/bin/chromium';
+const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/portal/', import.meta.url));
 
 let stand: StripeStandIn;
 let server: TestServer;
@@ -52,11 +58,15 @@ async function methodsOf(customerId: string) {
   return res.body.results as Array<{ id: number; isDefault: boolean; methodData: Record<string, unknown> }>;
 }
 
+async function portalLink(customerId: string): Promise<string> {
+  const session = await officialClient(server, org.sandbox.serverKey).portal.createSession({ customerId });
+  return `${session.customerPortalUrl}?token=${session.token}`;
+}
+
 describe("the portal's add-card form with Stripe", () => {
   it("mounts Stripe's element, saves the posted PaymentMethod on the customer, and makes another card the default", async () => {
     const customerId = await s.customer();
-    const session = await officialClient(server, org.sandbox.serverKey).portal.createSession({ customerId });
-    const link = `${session.customerPortalUrl}?token=${session.token}`;
+    const link = await portalLink(customerId);
     const page = await getPage(link);
     expect(page.status).toBe(200);
     expectStripeElementOnly(page);
@@ -119,5 +129,34 @@ describe('a past_due invoice paid on its pay link with Stripe', () => {
     // The same form again charges nothing more.
     await postForm(sessionUrl, { csrf_token: csrfOf(page.text), action: 'pay', stripe_payment_method: fresh });
     expect([...stand.intents.values()].filter((i) => i.payment_method === fresh)).toHaveLength(1);
+  });
+});
+
+describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)("the portal's add-card form with Stripe in chromium", () => {
+  it('shows the Stripe mount point and no card field; nothing but this server and Stripe.js is asked for', async () => {
+    const link = await portalLink(await s.customer());
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+    try {
+      const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+      const outside: string[] = [];
+      // No request may leave the machine: js.stripe.com is refused here, as it cannot load on this network.
+      await context.route('**/*', (route) => {
+        const target = new URL(route.request().url());
+        if (target.hostname === '127.0.0.1' || target.hostname === 'localhost') return route.continue();
+        outside.push(target.origin);
+        return route.abort();
+      });
+      const page = await context.newPage();
+      expect((await page.goto(link))!.status()).toBe(200);
+      await page.locator('#payment-methods summary').click();
+      expect(await page.locator('#payment-element').getAttribute('data-stripe-publishable-key')).toBe(PUBLISHABLE_KEY);
+      expect(await page.locator('input[name="card_number"], input[autocomplete^="cc-"]').count()).toBe(0);
+      expect(await page.locator('#save-card').isVisible()).toBe(true);
+      expect(outside).toEqual(['https://js.stripe.com']);
+      fs.mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: path.join(ARTIFACTS, 'stripe-add-card.png'), fullPage: true });
+    } finally {
+      await browser.close();
+    }
   });
 });
