@@ -77,6 +77,7 @@ describe("the portal's add-card form with Stripe", () => {
     // A typed card is not a card here: refused, nothing saved.
     const typed = await postForm(link, { ...formFields(page.text, 'add_card'), card_number: '4242424242424242', expiry: '12 / 35', cvc: '123' });
     expect(typed.status).toBe(400);
+    expect(typed.text).toContain('Enter your card in the card field');
     expect(await methodsOf(customerId)).toHaveLength(0);
 
     const first = await postForm(link, { ...formFields(page.text, 'add_card'), stripe_payment_method: pmId('visa') });
@@ -118,6 +119,10 @@ describe('a past_due invoice paid on its pay link with Stripe', () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain('Pay your invoice');
     expectStripeElementOnly(page);
+
+    const typed = await postForm(sessionUrl, { csrf_token: csrfOf(page.text), action: 'pay', card_number: '4242424242424242', expiry: '12 / 35', cvc: '123' });
+    expect(typed.status).toBe(422);
+    expect((await s.call('GET', `/invoices/${invoice.id}/`)).body.status).toBe('PAYMENT_FAILED');
 
     const fresh = pmId('visa');
     const paid = await postForm(sessionUrl, { csrf_token: csrfOf(page.text), action: 'pay', stripe_payment_method: fresh });

@@ -2,6 +2,7 @@ import { CANCELLATION_FEEDBACK, type SubscriptionCancel } from '@billow/contract
 import type { Db } from '../../db/connect.js';
 import { expiryOf } from '../../hosted/card-form.js';
 import type { Sent } from '../../hosted/forms.js';
+import { STRIPE_METHOD_ID } from '../../hosted/stripe-element.js';
 import { actingAs } from '../../lib/actor.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CustomerService } from '../customers/service.js';
@@ -48,6 +49,13 @@ export const NOTICES: Record<string, string> = {
 };
 
 const field = (sent: Sent, name: string) => (sent[name] ?? '').trim();
+
+/** The PaymentMethod Stripe's element created on the page (Stripe says whether it exists when it is attached). */
+function stripeMethodOf(s: Submission): string {
+  const id = field(s.sent, 'stripe_payment_method');
+  if (!STRIPE_METHOD_ID.test(id)) throw portalRefusal('Enter your card in the card field, then save it.');
+  return id;
+}
 
 function typedExpiry(s: Submission) {
   const expiry = expiryOf(s.sent.expiry);
@@ -147,7 +155,7 @@ export class PortalActions {
     const customerId = s.access.customer.customer_id;
     const { methods } = this.services;
     const saved = (await stripeElementKey(this.services.db, s.scope))
-      ? await methods.attachStripe(s.scope, { customerId, stripePaymentMethod: field(s.sent, 'stripe_payment_method') })
+      ? await methods.attachStripe(s.scope, { customerId, stripePaymentMethod: stripeMethodOf(s) })
       : await methods.attach(s.scope, { customerId, cardNumber: field(s.sent, 'card_number'), cvc: field(s.sent, 'cvc'), ...typedExpiry(s) }, { typedOnPage: true });
     if (s.sent.make_default && !saved.isDefault) await methods.makeDefault(s.scope, String(saved.id));
   }
