@@ -5,10 +5,7 @@
  * 3-D Secure completes when Stripe's webhook says so. Stripe.js itself cannot load here
  * (no network): the browser test checks the page Billow serves around it.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium, screenshotsIn, skipBrowserTests } from './browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueId, type TestOrg, type TestServer } from './harness.js';
 import type { Shop } from './commerce-support.js';
@@ -17,8 +14,6 @@ import type { StripeStandIn } from './stripe/stand-in.js';
 import { deliver, environmentIdOf, LIVE_KEY, stripeShop, WEBHOOK_SECRET } from './stripe/support.js';
 
 const PUBLISHABLE_KEY = 'pk_live_51BillowTestAccountKey0000000000';
-const CHROMIUM = process.env.BILLOW_CHROMIUM ?? '/usr/bin/chromium';
-const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/checkout/', import.meta.url));
 
 let stand: StripeStandIn;
 let server: TestServer;
@@ -146,10 +141,12 @@ async function sandboxPlan(): Promise<string> {
   return (await shop(server, org.sandbox.serverKey)).plans.lifetime;
 }
 
-describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('the production checkout with Stripe in chromium', () => {
+const shot = screenshotsIn('checkout');
+
+describe.skipIf(skipBrowserTests)('the production checkout with Stripe in chromium', () => {
   it('shows the Stripe mount point and no card field; nothing but this server is asked for', async () => {
     const { url } = await session();
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+    const browser = await launchChromium();
     try {
       const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
       const outside: string[] = [];
@@ -168,8 +165,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('the production che
       expect(await page.locator('input[name="card_number"], input[autocomplete^="cc-"]').count()).toBe(0);
       expect(await page.locator('#pay').count()).toBe(1);
       expect(outside).toEqual(['https://js.stripe.com']);
-      fs.mkdirSync(ARTIFACTS, { recursive: true });
-      await page.screenshot({ path: path.join(ARTIFACTS, 'stripe-production.png'), fullPage: true });
+      await shot(page, 'stripe-production');
     } finally {
       await browser.close();
     }

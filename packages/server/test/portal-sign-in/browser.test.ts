@@ -1,8 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, openPage as openPageIn, screenshotsIn, skipBrowserTests } from '../browser.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { startTestServer, type TestOrg, type TestServer } from '../harness.js';
 import { createCustomer, inbox, slugOf, uniqueEmail } from './support.js';
@@ -12,13 +10,6 @@ import { createCustomer, inbox, slugOf, uniqueEmail } from './support.js';
 // code is read in the sandbox's development inbox, and the code opens the portal.
 // Screenshots of each state go to test-artifacts/portal-sign-in/.
 
-const CHROMIUM = process.env.BILLOW_CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const ARTIFACTS = fileURLToPath(new URL('../../../../test-artifacts/portal-sign-in/', import.meta.url));
-const hasChromium = fs.existsSync(CHROMIUM);
-if (!hasChromium && !process.env.CI) {
-  console.warn(`[portal sign-in browser tests] skipped: no chromium at ${CHROMIUM} (apt-get install chromium, or set BILLOW_CHROMIUM)`);
-}
 
 const clock = new ManualClock(new Date('2026-11-22T09:00:00Z'));
 let server: TestServer;
@@ -26,29 +17,9 @@ let org: TestOrg;
 let portal: string;
 let browser: Browser;
 
-async function shot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-}
+const shot = screenshotsIn('portal-sign-in');
 
-/** A page that records what must never happen: script dialogs, console errors but failed loads (statuses are checked), failed assets. */
-async function openPage(viewport = { width: 1000, height: 800 }) {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('dialog', (dialog) => {
-    problems.push(`dialog: ${dialog.message()}`);
-    void dialog.dismiss();
-  });
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
-  });
-  page.on('response', (response) => {
-    const type = response.request().resourceType();
-    if ((type === 'stylesheet' || type === 'script') && response.status() !== 200) problems.push(`asset ${response.status()}: ${response.url()}`);
-  });
-  return { page, context, problems };
-}
+const openPage = (viewport = { width: 1000, height: 800 }) => openPageIn(browser, viewport);
 
 /** Reads the newest code to `email` in the development inbox, in a tab of the same browser, as a developer would. */
 async function codeFromInbox(page: Page, email: string, screenshots: boolean): Promise<string> {
@@ -63,13 +34,12 @@ async function codeFromInbox(page: Page, email: string, screenshots: boolean): P
   return /\b(\d{6})\b/.exec(text)![1]!;
 }
 
-describe.skipIf(!hasChromium && !process.env.CI)('signing in to the portal by email code, in chromium', () => {
+describe.skipIf(skipBrowserTests)('signing in to the portal by email code, in chromium', () => {
   beforeAll(async () => {
-    if (!hasChromium) throw new Error(`CI must have chromium at ${CHROMIUM}: .ci/run installs it with apt-get`);
     server = await startTestServer({ clock });
     org = await server.createOrg('Acme Tools');
     portal = `${server.url}/sandbox/portal/${await slugOf(server, org.organizationId)}/`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

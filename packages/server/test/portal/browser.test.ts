@@ -1,47 +1,20 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, openPage as openPageIn, screenshotsIn, skipBrowserTests } from '../browser.js';
 import { CARDS, openPortalWorld, type PortalWorld } from './support.js';
 
 // The customer portal in a real browser: Debian's chromium driven by playwright-core (never a
 // downloaded browser), one browser for the file. Screenshots of each state go to
 // test-artifacts/portal/ (docs/portal.md shows them).
 
-const CHROMIUM = process.env.BILLOW_CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const ARTIFACTS = fileURLToPath(new URL('../../../../test-artifacts/portal/', import.meta.url));
-const hasChromium = fs.existsSync(CHROMIUM);
-if (!hasChromium && !process.env.CI) {
-  console.warn(`[portal browser tests] skipped: no chromium at ${CHROMIUM} (apt-get install chromium, or set BILLOW_CHROMIUM)`);
-}
 
 let w: PortalWorld;
 let browser: Browser;
 
-async function shot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-}
+const shot = screenshotsIn('portal');
 
-/** A page that records what must never happen: script dialogs, CSP violations, failed stylesheet loads. */
-async function openPage(viewport = { width: 1000, height: 900 }) {
-  const context = await browser.newContext({ viewport, acceptDownloads: true });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('dialog', (dialog) => {
-    problems.push(`dialog: ${dialog.message()}`);
-    void dialog.dismiss();
-  });
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
-  });
-  page.on('response', (response) => {
-    if (response.request().resourceType() === 'stylesheet' && response.status() !== 200) problems.push(`asset ${response.status()}: ${response.url()}`);
-  });
-  return { page, problems, close: () => context.close() };
-}
+const openPage = (viewport = { width: 1000, height: 900 }) => openPageIn(browser, viewport, { acceptDownloads: true });
 
 /** The actors of an environment's events of `type` that mention `objectId`, oldest first. */
 async function actorsOf(type: string, objectId: string): Promise<(string | null)[]> {
@@ -51,11 +24,10 @@ async function actorsOf(type: string, objectId: string): Promise<(string | null)
 
 const dollars = (text: string | null) => Math.round(Number((text ?? '').replace(/[^0-9.]/g, '')) * 100);
 
-describe.skipIf(!hasChromium && !process.env.CI)('the customer portal in chromium', () => {
+describe.skipIf(skipBrowserTests)('the customer portal in chromium', () => {
   beforeAll(async () => {
-    if (!hasChromium) throw new Error(`CI must have chromium at ${CHROMIUM}: .ci/run installs it with apt-get`);
     w = await openPortalWorld();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
