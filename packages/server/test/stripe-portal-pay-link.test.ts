@@ -5,11 +5,8 @@
  * posts through the same services as the API and the checkout. A sandbox in Stripe's
  * test mode with a publishable key, so that test clocks can make an invoice past_due.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, screenshotsIn, skipBrowserTests } from './browser.js';
 import { uniqueId, type TestOrg, type TestServer } from './harness.js';
 import type { Shop } from './commerce-support.js';
 import { csrfOf, getPage, postForm } from './checkout/support.js';
@@ -19,8 +16,7 @@ import type { StripeStandIn } from './stripe/stand-in.js';
 import { stripeCard, stripeShop, TEST_KEY, WEBHOOK_SECRET } from './stripe/support.js';
 
 const PUBLISHABLE_KEY = 'pk_test_51BillowTestAccountKey0000000000';
-const CHROMIUM = process.env.BILLOW_CHROMIUM ?? '/usr/bin/chromium';
-const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/portal/', import.meta.url));
+const shot = screenshotsIn('portal');
 
 let stand: StripeStandIn;
 let server: TestServer;
@@ -137,10 +133,10 @@ describe('a past_due invoice paid on its pay link with Stripe', () => {
   });
 });
 
-describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)("the portal's add-card form with Stripe in chromium", () => {
+describe.skipIf(skipBrowserTests)("the portal's add-card form with Stripe in chromium", () => {
   it('shows the Stripe mount point and no card field; nothing but this server and Stripe.js is asked for', async () => {
     const link = await portalLink(await s.customer());
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+    const browser = await launchChromium();
     try {
       const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
       const outside: string[] = [];
@@ -158,8 +154,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)("the portal's add-c
       expect(await page.locator('input[name="card_number"], input[autocomplete^="cc-"]').count()).toBe(0);
       expect(await page.locator('#save-card').isVisible()).toBe(true);
       expect(outside).toEqual(['https://js.stripe.com']);
-      fs.mkdirSync(ARTIFACTS, { recursive: true });
-      await page.screenshot({ path: path.join(ARTIFACTS, 'stripe-add-card.png'), fullPage: true });
+      await shot(page, 'stripe-add-card');
     } finally {
       await browser.close();
     }
