@@ -4,30 +4,14 @@ import { CSS_VERSION, JS_VERSION } from './assets.js';
 import type { PageState } from './complete.js';
 import { html, type SafeHtml } from '../../hosted/html.js';
 import { discountField, discountForm } from './page-discount.js';
-import { stripeScripts } from '../../hosted/stripe-element.js';
+import { hostedDocument } from '../../hosted/document.js';
 import { stripeAuthentication, stripeCardFields } from './stripe-element.js';
 import type { SessionRow } from './repo.js';
 
 /** The page around every state: language, viewport, the stylesheet and script from /checkout/assets/ (and Stripe.js where cards go to Stripe). */
 export function layout(title: string, prefix: string, body: SafeHtml, stripe = false): string {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${title}</title>
-<link rel="stylesheet" href="${prefix}/checkout/assets/checkout.${CSS_VERSION}.css">
-<script src="${prefix}/checkout/assets/checkout.${JS_VERSION}.js" defer></script>
-${stripe ? stripeScripts(`${prefix}/checkout/assets`) : null}
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>
-`.value;
+  const assets = { assetBase: `${prefix}/checkout/assets`, stylesheet: `checkout.${CSS_VERSION}.css`, script: `checkout.${JS_VERSION}.js` };
+  return hostedDocument({ title, ...assets, stripe, body });
 }
 
 function sandboxBanner(sandbox: boolean): SafeHtml | null {

@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from '../../hosted/html.js';
-import { stripeScripts } from '../../hosted/stripe-element.js';
+import { hostedDocument } from '../../hosted/document.js';
 import { PORTAL_CSS_VERSION } from './assets.js';
 
 /**
@@ -7,23 +7,7 @@ import { PORTAL_CSS_VERSION } from './assets.js';
  * no script, except Stripe.js and the element's script where cards are added through Stripe (`stripe`).
  */
 export function layout(title: string, prefix: string, body: SafeHtml, stripe = false): string {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${title}</title>
-<link rel="stylesheet" href="${prefix}/portal/assets/portal.${PORTAL_CSS_VERSION}.css">
-${stripe ? stripeScripts(`${prefix}/portal/assets`) : null}
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>
-`.value;
+  return hostedDocument({ title, assetBase: `${prefix}/portal/assets`, stylesheet: `portal.${PORTAL_CSS_VERSION}.css`, stripe, body });
 }
 
 const ACCESS_TEXT = {
