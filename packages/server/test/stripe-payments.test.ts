@@ -230,6 +230,29 @@ describe("Stripe's webhooks", () => {
     expectStatus(await deliver(server, '00000000-0000-4000-8000-000000000000', { type: 'payment_intent.succeeded', object }), 404);
     expectStatus(await deliver(server, 'not-a-uuid', { type: 'payment_intent.succeeded', object }), 404);
   });
+
+  it('a secret key Stripe refuses (revoked, mistyped) fails the payment at once, says so, and is never charged later', async () => {
+    const customerId = await s.customer();
+    await stripeCard(s, customerId);
+    stand.rejectKeys = true;
+    try {
+      const charge = await s.call('POST', '/charges/', lifetime(customerId));
+      expectStatus(charge, 400);
+      expect(charge.body.code).toBe('provider_key_rejected');
+      expect(charge.body.detail).toMatch(/refused this environment's secret key.*billow provider set/);
+      const card = await s.call('POST', '/payment-methods/stripe/', { customerId, stripePaymentMethod: 'pm_card_visa_revoked' });
+      expectStatus(card, 503);
+      expect(card.body.code).toBe('payment_provider_key_rejected');
+    } finally {
+      stand.rejectKeys = false;
+    }
+    const [failed] = await intentsOf(customerId);
+    expect(failed!.status).toBe('failed');
+    await recoverPayments(db(), systemClock, 60_000, 0);
+    expect((await intentsOf(customerId)).map((i) => i.status)).toEqual(['failed']);
+    expect(await ordersOf(customerId)).toHaveLength(0);
+    expect([...stand.intents.values()].filter((i) => i.metadata.billow_key === failed!.provider_key)).toHaveLength(0);
+  });
 });
 
 describe('reconciliation', () => {

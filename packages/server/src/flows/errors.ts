@@ -34,6 +34,8 @@ const REFUSAL_REASONS: Record<string, string> = {
   insufficient_funds: 'The card has insufficient funds',
   authentication_required: NEEDS_AUTHENTICATION,
   processing_error: 'The payment could not be processed',
+  provider_key_rejected:
+    "The payment provider refused this environment's secret key (wrong, revoked or without the needed permission); nothing was charged. Set a valid key with `billow provider set` or PUT /payment-provider/",
 };
 
 /** A charge the provider asked the cardholder to authenticate, which an off-session charge can't do. */

@@ -86,6 +86,9 @@ export class StripeStandIn {
   }
 
   /** The next `count` requests answer 500 api_error (the library retries them). */
+  /** Answers every request 401, as Stripe does for a revoked or mistyped secret key. */
+  rejectKeys = false;
+
   failNext(count: number): void {
     this.failures = count;
   }
@@ -116,7 +119,7 @@ export class StripeStandIn {
   }
 
   private answer(req: http.IncomingMessage, path: string, raw: string, key: string | null): Answer {
-    if (!/^Bearer (sk|rk)_(live|test)_/.test(req.headers.authorization ?? '')) {
+    if (this.rejectKeys || !/^Bearer (sk|rk)_(live|test)_/.test(req.headers.authorization ?? '')) {
       return { status: 401, body: { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } } };
     }
     if (this.failures > 0) {

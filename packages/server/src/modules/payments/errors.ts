@@ -51,6 +51,14 @@ export const notAStripeMethod = (detail: string): ApiError => badRequest(`stripe
 export const providerUnavailable = (): ApiError =>
   new ApiError(503, 'payment_provider_unavailable', 'The payment provider did not answer. Try again with the same Idempotency-Key: the payment is made at most once.');
 
+/** Stripe refused the environment's secret key (wrong, revoked, restricted): the seller must set another. */
+export const providerKeyRejected = (): ApiError =>
+  new ApiError(
+    503,
+    'payment_provider_key_rejected',
+    "The payment provider refused this environment's secret key (wrong, revoked or without the needed permission). Set a valid key with `billow provider set` or PUT /payment-provider/.",
+  );
+
 export const stripeWebhookEndpointNotFound = (): ApiError =>
   notFound('No environment with a Stripe account configured has this webhook URL', 'webhook_endpoint_not_found');
 

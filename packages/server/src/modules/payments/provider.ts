@@ -19,7 +19,7 @@ export type ChargeOutcome =
   | { status: 'processing'; providerRef: string }
   | {
       status: 'failed';
-      code: 'card_declined' | 'insufficient_funds' | 'authentication_required' | 'processing_error' | 'stolen_card';
+      code: 'card_declined' | 'insufficient_funds' | 'authentication_required' | 'processing_error' | 'stolen_card' | 'provider_key_rejected';
       message: string;
     };
 

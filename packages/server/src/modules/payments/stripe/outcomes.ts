@@ -44,6 +44,10 @@ export function outcomeOfIntent(intent: Stripe.PaymentIntent): ChargeOutcome {
  * stays processing for the recovery task.
  */
 export function refusalOfError(error: unknown): Failure | null {
+  // Stripe refused the key itself: the request went no further, so no charge can follow later.
+  if (error instanceof Stripe.errors.StripeAuthenticationError || error instanceof Stripe.errors.StripePermissionError) {
+    return { status: 'failed', code: 'provider_key_rejected', message: `Stripe refused the secret key: ${error.message}` };
+  }
   if (error instanceof Stripe.errors.StripeCardError) return failureOf(error.code, error.decline_code, error.message);
   if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode !== 409) {
     const intent = error.payment_intent;

@@ -10,7 +10,7 @@ import type {
   RefundRequest,
 } from '../provider.js';
 import Stripe from 'stripe';
-import { notAStripeMethod, providerUnavailable } from '../errors.js';
+import { notAStripeMethod, providerKeyRejected, providerUnavailable } from '../errors.js';
 import { outcomeOfIntent, refusalOfError } from './outcomes.js';
 
 /**
@@ -157,7 +157,8 @@ export class StripeProvider implements ConfirmingPaymentProvider, AttachingPayme
   }
 }
 
-/** Errors of ours pass; Stripe's trouble (network, outage, bad key, rate limit) is a 503 that changes nothing. */
+/** Errors of ours pass; Stripe's trouble is a 503 that changes nothing: a refused key says so, the rest (network, outage, rate limit) is unavailability. */
 function unavailable(error: unknown): unknown {
+  if (error instanceof Stripe.errors.StripeAuthenticationError || error instanceof Stripe.errors.StripePermissionError) return providerKeyRejected();
   return error instanceof Stripe.errors.StripeError ? providerUnavailable() : error;
 }
