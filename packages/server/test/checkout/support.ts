@@ -1,6 +1,7 @@
 import { catalogClient } from '../catalog-support.js';
+import { startIsolatedServer } from '../isolated-server.js';
 import { shop, type Shop } from '../commerce-support.js';
-import { environmentIdOf, startTestServer, uniqueId, type TestOrg, type TestServer, type TestServerOptions } from '../harness.js';
+import { environmentIdOf, uniqueId, type TestOrg, type TestServer, type TestServerOptions } from '../harness.js';
 
 export interface CheckoutWorld {
   server: TestServer;
@@ -16,7 +17,8 @@ export interface CheckoutWorld {
 
 export async function openCheckoutWorld(options: TestServerOptions = {}): Promise<CheckoutWorld> {
   // CHECKOUT_TEST_LOG=error shows the server's log while debugging these tests.
-  const server = await startTestServer({ ...options, env: { ...(process.env.CHECKOUT_TEST_LOG ? { LOG_LEVEL: process.env.CHECKOUT_TEST_LOG } : {}), ...options.env } });
+  // A database of its own on PostgreSQL: these files run the session-expiry job on clocks of their own.
+  const server = await startIsolatedServer('checkout', { ...options, env: { ...(process.env.CHECKOUT_TEST_LOG ? { LOG_LEVEL: process.env.CHECKOUT_TEST_LOG } : {}), ...options.env } });
   const org = await server.createOrg();
   const s = await shop(server, org.sandbox.serverKey);
   const create = (body: Record<string, unknown>, key = org.sandbox.serverKey) => server.request('POST', '/sandbox/api/v1/checkout/', { key, body });

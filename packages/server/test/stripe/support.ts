@@ -1,61 +1,18 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import Stripe from 'stripe';
-import { connectDatabase, type DatabaseHandle } from '../../src/db/connect.js';
-import { migrate } from '../../src/db/migrate.js';
 import { shop } from '../commerce-support.js';
-import { startTestServer, uniqueId, type TestOrg, type TestServer } from '../harness.js';
+import { uniqueId, type TestOrg, type TestServer } from '../harness.js';
+import { startIsolatedServer } from '../isolated-server.js';
 import { StripeStandIn } from './stand-in.js';
 
 export const LIVE_KEY = 'sk_live_51BillowTestAccountKey0000000000';
 export const TEST_KEY = 'sk_test_51BillowTestAccountKey0000000000';
 export const WEBHOOK_SECRET = 'whsec_billowtestsigningsecret000000000';
 
-async function asAdmin(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-/**
- * On PostgreSQL, a database of its own: other test files' servers share DATABASE_URL and run
- * any due job or stale payment they find, and they know no Stripe stand-in (they would try
- * Stripe itself). Dropped when the server closes. On PGlite every server has its own already.
- */
-async function ownDatabase(): Promise<{ database: DatabaseHandle; drop: () => Promise<void> } | null> {
-  const url = process.env.DATABASE_URL;
-  if (!url) return null;
-  const name = `billow_stripe_${randomBytes(6).toString('hex')}`;
-  await asAdmin(url, `CREATE DATABASE ${name}`);
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  const database = await connectDatabase({ databaseUrl: target.href, dataDir: null, poolSize: 5 });
-  await migrate(database.db);
-  return {
-    database,
-    drop: async () => {
-      await database.close();
-      await asAdmin(url, `DROP DATABASE IF EXISTS ${name}`);
-    },
-  };
-}
-
 /** A Billow server whose Stripe is the local stand-in, with an organization and a shop in `prefix`. */
 export async function stripeShop(prefix: '' | '/sandbox' = '', options: { env?: Record<string, string> } = {}) {
   const stand = await new StripeStandIn().start();
-  const own = await ownDatabase();
-  const server = await startTestServer({ env: { BILLOW_STRIPE_API_URL: stand.url, ...options.env }, ...(own ? { database: own.database } : {}) });
-  if (own) {
-    const close = server.close.bind(server);
-    server.close = async () => {
-      await close();
-      await own.drop();
-    };
-  }
+  // Other files' servers know no stand-in: they would try Stripe itself for this file's due jobs.
+  const server = await startIsolatedServer('stripe', { env: { BILLOW_STRIPE_API_URL: stand.url, ...options.env } });
   const org = await server.createOrg();
   const key = prefix === '' ? org.production.serverKey : org.sandbox.serverKey;
   const s = await shop(server, key, prefix);
