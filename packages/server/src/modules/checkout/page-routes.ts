@@ -8,6 +8,7 @@ import { apiBaseUrl, rootUrl } from '../../http/urls.js';
 import { acceptForms, sentOf } from '../../hosted/forms.js';
 import { securityHeaders, sendAsset } from '../../hosted/headers.js';
 import type { Clock } from '../../lib/clock.js';
+import { publishedPlansOfProduct } from '../catalog/queries.js';
 import { CHECKOUT_CSS, CHECKOUT_JS, CSS_VERSION, JS_VERSION } from './assets.js';
 import type { CheckoutCompletion, PageAnswer } from './complete.js';
 import { buyLinkPlanMissing, buyLinkProductUnknown } from './errors.js';
@@ -110,7 +111,7 @@ async function buyLink(request: FastifyRequest, productId: string, deps: PageDep
   const q = sentOf(request.query);
   const product = /^[0-9a-f-]{36}$/i.test(productId) ? await repo.findProductWithEnvironment(deps.db, productId) : undefined;
   if (!product || product.archived_at || product.environment !== request.environment) throw buyLinkProductUnknown();
-  const plan = q.plan_identifier ?? (await repo.publishedPlansOf(deps.db, product.id))[0];
+  const plan = q.plan_identifier ?? (await publishedPlansOfProduct(deps.db, product.id))[0];
   if (!plan) throw buyLinkPlanMissing();
   const scope = {
     organizationId: product.organization_id,

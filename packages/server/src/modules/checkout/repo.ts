@@ -152,20 +152,6 @@ export async function findProductWithEnvironment(db: Executor, productId: string
     .executeTakeFirst();
 }
 
-/** The identifiers of a product's published, live plans, oldest first. */
-export async function publishedPlansOf(db: Executor, productId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('plans')
-    .select('identifier')
-    .where('product_id', '=', productId)
-    .where('archived_at', 'is', null)
-    .where('published_version', 'is not', null)
-    .orderBy('created_at')
-    .orderBy('seq')
-    .execute();
-  return rows.map((r) => r.identifier);
-}
-
 /** The subscription a session started, as its detail shows it. */
 export async function findSubscriptionSummary(db: Executor, id: string) {
   return db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
