@@ -473,6 +473,15 @@ async function benchmarks(options: BenchOptions, database: BenchDatabase, scratc
   return reports;
 }
 
+/** One line for the whole run: how many targets were met, and which were missed. */
+function verdictSummary(reports: readonly string[]): string {
+  const lines = reports.flatMap((report) => report.split('\n'));
+  const met = lines.filter((line) => line.endsWith('-> met') || line.includes('-> met ')).length;
+  const missed = lines.filter((line) => line.includes('-> MISSED')).map((line) => line.trim().split(':')[0]);
+  const summary = `Summary: ${met} of ${met + missed.length} targets met`;
+  return missed.length === 0 ? `${summary}.\n` : `${summary}; MISSED: ${missed.join('; ')}.\n`;
+}
+
 /** Children first, then the database and the scratch directory; safe to call from a signal too. */
 function cleanupOnce(database: BenchDatabase, scratch: string): () => Promise<void> {
   let cleaning: Promise<void> | null = null;
@@ -502,7 +511,9 @@ async function main(): Promise<void> {
   try {
     await database.create();
     await describeMachine(options, database);
-    for (const report of await benchmarks(options, database, scratch)) say(report);
+    const reports = await benchmarks(options, database, scratch);
+    for (const report of reports) say(report);
+    say(verdictSummary(reports));
   } finally {
     await cleanup();
   }
