@@ -124,6 +124,9 @@ describe('promotions at checkout', () => {
     const applied = await fromCountry(us.url, null, { csrf_token: csrfOf(page.text), action: 'discount', discount_code: 'PPP40', plan: w.s.plans.basic, period: 'MONTHLY', country: 'US' });
     expect(applied.status, applied.text).toBe(200);
     expect(applied.text).not.toContain('cannot be applied');
+    // Outside the promotion's countries the code is not said to be applied: the buyer is told it takes nothing off.
+    expect(applied.text).toContain('Code &quot;PPP40&quot; takes nothing off here');
+    expect(applied.text).not.toContain('applied.');
     await buy(us.url, null, 'US');
     expect((await detailOf(us.id)).order).toMatchObject({ amountDiscount: '0.00' });
     const unknown = await w.create({ planIdentifier: w.s.plans.basic, chargePeriod: 'MONTHLY', successUrl: 'https://shop.example/t', discountCode: 'PPP41' });

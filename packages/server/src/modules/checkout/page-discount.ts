@@ -13,6 +13,9 @@ export function discountNotice(state: PageState): { text: string; error: boolean
   if (!code || !state.session.discounts_enabled) return { text: '', error: false };
   // Discounts do not add up (decision 0036): a location's promotion that beats the code applies instead.
   if (state.promotion) return { text: `Code "${code}" accepted; the promotional price (${state.promotion.percentage} % off) applies, as the better discount: discounts do not add up.`, error: false };
+  if (state.codeIsPromotions) {
+    return { text: `Code "${code}" takes nothing off here: it belongs to a promotion for buyers in other countries, so the price is the list price.`, error: true };
+  }
   const q = state.purchase?.quote;
   if (!q || q.discountMinor === 0) return { text: `Code "${code}" applied.`, error: false };
   return { text: `Code "${code}" applied: ${currencySymbol(q.currency)}${decimalText(q.discountMinor, q.currency)} off.`, error: false };

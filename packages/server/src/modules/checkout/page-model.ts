@@ -41,6 +41,8 @@ export interface Priced {
   customerEmail: string | null;
   /** The promotion (location pricing) the price includes, when it won over any discount code. */
   promotion: LocatedPromotion | null;
+  /** The session's code is a promotion's coupon code, which takes nothing off by itself: only a covered location does. */
+  codeIsPromotions: boolean;
 }
 
 export const overrideOf = (session: SessionRow): PriceOverride | null =>
@@ -89,10 +91,12 @@ export async function priceSelection(tx: Tx, session: SessionRow, selection: Sel
     ? { ...found, billing_address: { ...((found.billing_address ?? {}) as object), country: (found.billing_address as { country?: string } | null)?.country ?? selection.country } }
     : buyer;
   const plans = await planChoices(tx, session.environment_id, enabledPlans(session), session.currency_code ?? 'USD', session.charge_period);
-  const base = { plans, customerEmail: found?.email ?? null, promotion: null };
+  const base = { plans, customerEmail: found?.email ?? null, promotion: null, codeIsPromotions: false };
   try {
     const billing = (withCountry.billing_address as { country?: string } | null)?.country ?? null;
     const promotion = await promotionOfSelection(tx, session, selection.plan, { located, billing });
+    const discount = await discountOfSession(tx, session, selection.plan, now);
+    const codeIsPromotions = discount === null && session.discount_code !== null && session.discounts_enabled;
     const purchase = await resolvePurchase(tx, scope, withCountry, {
       planIdentifier: selection.plan,
       chargePeriod: selection.period,
@@ -100,12 +104,12 @@ export async function priceSelection(tx: Tx, session: SessionRow, selection: Sel
       currencyCode: session.currency_code,
       ipAddress: session.ip_address,
       priceOverride: overrideOf(session),
-      discount: await discountOfSession(tx, session, selection.plan, now),
+      discount,
       promotion: asPurchasePromotion(promotion),
     });
     const applied = purchase.promotion ? promotion : null;
     const trialDays = selection.period !== 'ONE_TIME' && purchase.price.freeTrial ? purchase.price.trialPeriod : 0;
-    return { ...base, promotion: applied, purchase, problem: null, meters: await meterChoices(tx, purchase, selection), trialDays };
+    return { ...base, codeIsPromotions, promotion: applied, purchase, problem: null, meters: await meterChoices(tx, purchase, selection), trialDays };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     return { ...base, purchase: null, problem: error.detail, meters: [], trialDays: 0 };
