@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import v8 from 'node:v8';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type * as BillowAdmin from '@billow/server/admin';
 import type { DatabaseHandle } from '@billow/server/admin';
@@ -27,6 +28,18 @@ Configuration comes from the environment (the same for every command):
   BILLOW_DATA_DIR     embedded database directory (default ./.billow/data)
   PORT, HOST          where \`start\` listens (default 4000, 0.0.0.0)`,
   );
+
+/**
+ * V8's allocation-site pretenuring, left on, can decide under load that a site allocating
+ * per-request objects makes long-lived ones and place them straight in the old generation:
+ * the old generation then fills at megabytes a second, each scavenge takes milliseconds and
+ * every mark-compact stalls the requests in flight (decision 0041 has the measurements).
+ * V8 reads this flag at every collection, so setting it here, before the server loads, works.
+ */
+function servingHeapFlags(): void {
+  if (process.env.BILLOW_V8_PRETENURING === 'on') return;
+  v8.setFlagsFromString('--no-allocation-site-pretenuring');
+}
 
 /** Commander's usage errors as one line in the style of ours, e.g. for a bad --env. */
 function oneLineUsageError(message: string): string {
@@ -105,6 +118,7 @@ process only. Rate limits count per process unless REDIS_URL is set, and /metric
 answers for the process that takes the request. See docs/scaling.md.`,
   )
   .action(async (options: { role: 'all' | 'core' | 'edge' | 'worker'; workers: number }) => {
+    servingHeapFlags();
     const { startBillow } = await loadService();
     await startBillow({ role: options.role, workers: options.workers });
   });

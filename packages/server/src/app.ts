@@ -225,7 +225,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     scope: { clock, publicUrl: config.publicUrl },
     failures: new AuthFailureLimiter({ ...config.authFailureLimit, redis: deps.redis ?? null }),
   });
-  await registerRateLimit(app, { ...config.rateLimit, redis: deps.redis ?? null });
+  registerRateLimit(app, { ...config.rateLimit, redis: deps.redis ?? null });
   registerIdempotency(app, database.db, clock, config.idempotencyLeaseMs);
 
   await app.register(swagger, {

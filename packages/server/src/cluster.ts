@@ -20,6 +20,20 @@ import type { Clock } from './lib/clock.js';
 import { displayUrl, summary } from './start-summary.js';
 
 const WORKER_INDEX = 'BILLOW_WORKER_INDEX';
+/**
+ * Workers start with a young generation of 32 MB semi-spaces (V8's default tops out
+ * at 16 MB): a cached check makes its garbage in Node's HTTP objects, and fewer
+ * scavenges cut about 12% of its CPU (decision 0041). Node flags given by the
+ * operator (NODE_OPTIONS, or on the command line) win.
+ */
+export const YOUNG_GENERATION_FLAG = '--max-semi-space-size=32';
+
+/** The Node flags a worker starts with: ours, unless the operator set the semi-space size. */
+export function workerExecArgv(execArgv: readonly string[], nodeOptions = process.env.NODE_OPTIONS ?? ''): string[] {
+  const given = [...execArgv, nodeOptions].some((flag) => /--max[-_]semi[-_]space[-_]size/.test(flag));
+  return given ? [...execArgv] : [...execArgv, YOUNG_GENERATION_FLAG];
+}
+
 /** A worker that dies after start-up is replaced after this pause. */
 const RESTART_DELAY_MS = 1000;
 
@@ -69,6 +83,7 @@ export async function startCluster(options: ClusterOptions): Promise<{ url: stri
   let stopping = false;
   let ready = false;
 
+  cluster.setupPrimary({ execArgv: workerExecArgv(process.execArgv) });
   const fork = (index: number): Promise<number> =>
     new Promise((resolve, reject) => {
       const worker = cluster.fork({ [WORKER_INDEX]: String(index) });

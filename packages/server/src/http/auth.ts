@@ -47,9 +47,25 @@ export class KeyCache {
     private readonly ttlMs: number,
   ) {}
 
+  /**
+   * SHA-256 of the secrets seen recently, so that a cached key costs no hash per
+   * request (decision 0041). Held in memory only, like the request that brought them.
+   */
+  private readonly hashes = new Map<string, string>();
+
+  private hashOf(secret: string): string {
+    let hash = this.hashes.get(secret);
+    if (hash === undefined) {
+      if (this.hashes.size >= 10_000) this.hashes.clear();
+      hash = hashKey(secret);
+      this.hashes.set(secret, hash);
+    }
+    return hash;
+  }
+
   /** The key's record: synchronously when it is cached (the hot path), else from the database. */
   find(secret: string): KeyRecord | null | Promise<KeyRecord | null> {
-    const hash = hashKey(secret);
+    const hash = this.hashOf(secret);
     const hit = this.entries.get(hash);
     if (hit && hit.expires > this.clock.now().getTime()) return hit.record;
     return this.load(hash);
@@ -62,7 +78,7 @@ export class KeyCache {
 
   /** The key's record when it is in memory (one hash, no database read); undefined otherwise. */
   cached(secret: string): KeyRecord | undefined {
-    const hit = this.entries.get(hashKey(secret));
+    const hit = this.entries.get(this.hashOf(secret));
     return hit !== undefined && hit.expires > this.clock.now().getTime() ? hit.record : undefined;
   }
 

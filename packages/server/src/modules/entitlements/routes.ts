@@ -23,11 +23,18 @@ export function entitlementRoutes(app: App, service: EntitlementService): void {
         response: { 200: CheckEntitlementsResponse, ...errors },
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const { environmentId } = scopeOf(request);
-      // Already JSON: the response schema documents it, and the body skips serialization.
-      const body = await service.checkBody(environmentId, request.query.customer_id, request.query.feature_id);
-      return sendJson(reply, body);
+      // Already JSON: the response schema documents it, and the body skips serialization. A cached
+      // answer comes without a promise (a sync handler that throws is answered as an error too).
+      const body = service.checkBody(environmentId, request.query.customer_id, request.query.feature_id);
+      if (body instanceof Promise) {
+        return body.then((json) => {
+          sendJson(reply, json);
+        });
+      }
+      sendJson(reply, body);
+      return undefined;
     },
   );
 }

@@ -271,28 +271,29 @@ export class EntitlementService {
   /**
    * The same answer as `check`, as the JSON body of the response. A cached
    * answer keeps its bodies (the whole one, and one per feature asked for), so
-   * the hot path of repeated checks serializes nothing.
+   * the hot path of repeated checks serializes nothing; a fresh cached answer
+   * is returned at once, without a promise (decision 0041).
    */
-  async checkBody(environmentId: string, customerId: string, featureIdentifier?: string): Promise<Buffer> {
-    if (!this.cache) return Buffer.from(JSON.stringify(await this.check(environmentId, customerId, featureIdentifier)));
-    const answer = await this.cached(environmentId, customerId, this.clock.now());
-    let bodies = serializedAnswers.get(answer);
-    if (!bodies) serializedAnswers.set(answer, (bodies = new Map()));
-    const slot = featureIdentifier ?? WHOLE_ANSWER;
-    let body = bodies.get(slot);
-    if (!body) {
-      body = Buffer.from(JSON.stringify({ customerId, entitlements: entriesOf(answer, featureIdentifier) }));
-      bodies.set(slot, body);
-    }
-    return body;
+  checkBody(environmentId: string, customerId: string, featureIdentifier?: string): Buffer | Promise<Buffer> {
+    if (!this.cache) return this.check(environmentId, customerId, featureIdentifier).then((answer) => Buffer.from(JSON.stringify(answer)));
+    const at = this.clock.now();
+    const key = entitlementCacheKey(environmentId, customerId);
+    const hit = this.cache.get(key);
+    if (hit && (hit.validUntil === null || hit.validUntil > at.getTime())) return bodyOf(hit, featureIdentifier);
+    return this.load(key, environmentId, customerId, at).then((answer) => bodyOf(answer, featureIdentifier));
   }
 
   /** The customer's whole answer from the cache, or loaded and stored there. */
   private async cached(environmentId: string, customerId: string, at: Date): Promise<CachedEntitlements> {
-    const cache = this.cache!;
     const key = entitlementCacheKey(environmentId, customerId);
-    const hit = cache.get(key);
+    const hit = this.cache!.get(key);
     if (hit && (hit.validUntil === null || hit.validUntil > at.getTime())) return hit;
+    return this.load(key, environmentId, customerId, at);
+  }
+
+  /** Computes the answer after a miss of the cache's `get(key)`, and stores it there. */
+  private async load(key: string, environmentId: string, customerId: string, at: Date): Promise<CachedEntitlements> {
+    const cache = this.cache!;
     let answer: CachedEntitlements | null;
     try {
       answer = await customerEntitlements(this.db, environmentId, customerId, at);
@@ -307,4 +308,17 @@ export class EntitlementService {
     cache.set(key, answer, { validUntil: answer.validUntil });
     return answer;
   }
+}
+
+/** The body served for a cached answer: made once per answer and feature asked for, then kept with the answer. */
+function bodyOf(answer: CachedEntitlements, featureIdentifier: string | undefined): Buffer {
+  let bodies = serializedAnswers.get(answer);
+  if (!bodies) serializedAnswers.set(answer, (bodies = new Map()));
+  const slot = featureIdentifier ?? WHOLE_ANSWER;
+  let body = bodies.get(slot);
+  if (!body) {
+    body = Buffer.from(JSON.stringify({ customerId: answer.customerId, entitlements: entriesOf(answer, featureIdentifier) }));
+    bodies.set(slot, body);
+  }
+  return body;
 }
