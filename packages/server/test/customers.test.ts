@@ -174,8 +174,12 @@ describe('customer events', () => {
         .where('environments.organization_id', '=', org.organizationId)
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
+    const taken = uniqueId('taken');
+    expect((await post({ customerId: taken })).status).toBe(201);
     const before = await count();
     await post({ customerId: uniqueId('bad'), email: 'not-an-email' });
+    // The create is one statement with its event: the unique constraint refuses both.
+    expect((await post({ customerId: taken, name: 'Again' })).status).toBe(409);
     expect(Number((await count()).n)).toBe(Number(before.n));
   });
 });

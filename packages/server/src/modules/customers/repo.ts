@@ -2,7 +2,7 @@ import { PREPARED_END } from '../../db/prepared.js';
 import type { Executor } from '../../db/transaction.js';
 import type { CustomersTable } from '../../db/schema.js';
 import { containsPattern } from '../../db/search.js';
-import { createQueryId, sql, type CompiledQuery, type Selectable } from 'kysely';
+import { createQueryId, sql, type CompiledQuery, type RawBuilder, type Selectable } from 'kysely';
 
 export type CustomerRow = Selectable<CustomersTable>;
 
@@ -39,6 +39,56 @@ export async function insertCustomer(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** A customer's row without its `seq`, which only the database assigns. */
+export type NewCustomerRow = Omit<CustomerRow, 'seq'>;
+
+export interface NewCustomer {
+  id: string;
+  environmentId: string;
+  customerId: string;
+  name: string | null;
+  email: string | null;
+  metadata: Record<string, unknown>;
+  billingAddress: Record<string, unknown> | null;
+  testClockId: string | null;
+  at: Date;
+}
+
+/**
+ * The row of a new customer as the database will hold it, known before it is
+ * written: a create answers from it, without reading the row back.
+ */
+export function newCustomerRow(row: NewCustomer): NewCustomerRow {
+  return {
+    id: row.id,
+    environment_id: row.environmentId,
+    customer_id: row.customerId,
+    name: row.name,
+    email: row.email,
+    details: {},
+    metadata: row.metadata,
+    billing_address: row.billingAddress,
+    created_at: row.at,
+    modified_at: row.at,
+    archived_at: null,
+    currency: null,
+    credit_minor: 0,
+    test_clock_id: row.testClockId,
+  };
+}
+
+/**
+ * The insert of a new customer as a statement to run with its events
+ * (events/writer changeRecordingEvents); a taken customerId fails it with
+ * CUSTOMER_ID_CONSTRAINT. Its text never varies, so it is prepared with them.
+ */
+export function customerInsert(row: NewCustomer): RawBuilder<unknown> {
+  const billingAddress = row.billingAddress === null ? null : JSON.stringify(row.billingAddress);
+  return sql`INSERT INTO customers (id, environment_id, customer_id, name, email, metadata, billing_address, test_clock_id, created_at, modified_at)
+    VALUES (${row.id}::uuid, ${row.environmentId}::uuid, ${row.customerId}::text, ${row.name}::text, ${row.email}::text,
+      ${JSON.stringify(row.metadata)}::jsonb, ${billingAddress}::jsonb, ${row.testClockId}::text, ${row.at}::timestamptz, ${row.at}::timestamptz)`;
 }
 
 function lookupQuery(db: Executor, environmentId: string, customerId: string) {

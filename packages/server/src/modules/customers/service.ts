@@ -4,9 +4,9 @@ import { newId } from '../../lib/crypto.js';
 import { normalizeCountry } from '../../lib/countries.js';
 import { metadataProblem } from '../../lib/metadata.js';
 import type { Db } from '../../db/connect.js';
-import { inTransaction, isUniqueViolation, type Tx } from '../../db/transaction.js';
+import { inTransaction, isUniqueViolation, type Executor, type Tx } from '../../db/transaction.js';
 import { camelToSnake } from '../../lib/casing.js';
-import { recordEvent } from '../events/writer.js';
+import { changeRecordingEvents, recordEvent } from '../events/writer.js';
 import type { EntitlementChanges } from '../../edge/change-feed.js';
 import type { PageRequest } from '../../http/pagination.js';
 import * as repo from './repo.js';
@@ -46,7 +46,7 @@ export interface CustomerScope {
 }
 
 /** The snake_case object of customer webhooks. */
-function customerEventObject(row: repo.CustomerRow, subscriptions: number) {
+function customerEventObject(row: repo.NewCustomerRow, subscriptions: number) {
   const address = (row.billing_address ?? {}) as Record<string, unknown>;
   return {
     id: row.id,
@@ -82,7 +82,7 @@ function withTaxId(details: Record<string, unknown>, taxId: string | null | unde
   return value === null ? rest : { ...rest, taxId: value };
 }
 
-export function toCustomer(row: repo.CustomerRow): Customer {
+export function toCustomer(row: repo.NewCustomerRow): Customer {
   return {
     id: row.id,
     customerId: row.customer_id,
@@ -126,6 +126,21 @@ function checkedAddress(address: BillingAddress | null | undefined): Record<stri
 const normalizeEmail = (email: string | null | undefined) =>
   email === undefined || email === null ? email : email.trim();
 
+/** The new customer and its `customer.created` event (with its deliveries), in one statement; returns its row. */
+async function insertWithEvent(db: Executor, scope: CustomerScope, customer: repo.NewCustomer) {
+  const row = repo.newCustomerRow(customer);
+  await changeRecordingEvents(db, repo.customerInsert(customer), [
+    {
+      environmentId: scope.environmentId,
+      organizationId: scope.organizationId,
+      type: 'customer.created',
+      data: customerEventObject(row, 0),
+      at: row.created_at,
+    },
+  ]);
+  return row;
+}
+
 /** Each advance of a clock runs every item of every customer on it: kept small, as test clocks are for tests. */
 const MAX_CUSTOMERS_PER_CLOCK = 100;
 
@@ -137,42 +152,47 @@ export class CustomerService {
     private readonly subscriptions: CustomerSubscriptions,
   ) {}
 
+  /**
+   * One statement writes the customer with its `customer.created` event and the event's
+   * deliveries (no BEGIN, no COMMIT, no read first): a taken customerId is answered by
+   * the unique constraint, and the answer is built from the row as written (decision 0042).
+   */
   async create(scope: CustomerScope, input: CustomerCreate): Promise<Customer> {
     if (unaddressable(input.customerId)) throw customerIdUnaddressable(input.customerId);
-    const metadata = checkedMetadata(input.metadata) ?? {};
-    const billingAddress = checkedAddress(input.billingAddress) ?? null;
+    const customer = {
+      id: newId(),
+      environmentId: scope.environmentId,
+      customerId: input.customerId,
+      name: input.name ?? null,
+      email: normalizeEmail(input.email) ?? null,
+      metadata: checkedMetadata(input.metadata) ?? {},
+      billingAddress: checkedAddress(input.billingAddress) ?? null,
+    };
+    try {
+      const row = input.testClockId
+        ? await this.createOnTestClock(scope, input.testClockId, customer)
+        : await insertWithEvent(this.db, scope, { ...customer, testClockId: null, at: this.clock.now() });
+      return toCustomer(row);
+    } catch (error) {
+      if (isUniqueViolation(error, repo.CUSTOMER_ID_CONSTRAINT)) throw await this.takenCustomerId(scope, input.customerId);
+      throw error;
+    }
+  }
+
+  /** A customer of a test clock: the clock is locked and counted first, in one transaction. */
+  private createOnTestClock(scope: CustomerScope, testClockId: string, customer: Omit<repo.NewCustomer, 'testClockId' | 'at'>) {
     return inTransaction(this.db, async (tx) => {
-      const existing = await repo.findCustomer(tx, scope.environmentId, input.customerId);
-      if (existing) {
-        throw existing.archived_at ? customerIdRetired(input.customerId) : customerExists(input.customerId);
-      }
-      const testClock = input.testClockId ? await this.attachableClock(tx, scope, input.testClockId) : null;
-      try {
-        const row = await repo.insertCustomer(tx, {
-          id: newId(),
-          environmentId: scope.environmentId,
-          customerId: input.customerId,
-          name: input.name ?? null,
-          email: normalizeEmail(input.email) ?? null,
-          metadata,
-          billingAddress,
-          testClockId: testClock?.id ?? null,
-          // A customer of a test clock is created at the clock's time.
-          at: testClock?.frozen_time ?? this.clock.now(),
-        });
-        await recordEvent(tx, {
-          environmentId: scope.environmentId,
-          organizationId: scope.organizationId,
-          type: 'customer.created',
-          data: customerEventObject(row, 0),
-          at: row.created_at,
-        });
-        return toCustomer(row);
-      } catch (error) {
-        if (isUniqueViolation(error, repo.CUSTOMER_ID_CONSTRAINT)) throw customerExists(input.customerId);
-        throw error;
-      }
+      const existing = await repo.findCustomer(tx, scope.environmentId, customer.customerId);
+      if (existing) throw existing.archived_at ? customerIdRetired(customer.customerId) : customerExists(customer.customerId);
+      const clock = await this.attachableClock(tx, scope, testClockId);
+      // A customer of a test clock is created at the clock's time.
+      return insertWithEvent(tx, scope, { ...customer, testClockId: clock.id, at: clock.frozen_time });
     });
+  }
+
+  private async takenCustomerId(scope: CustomerScope, customerId: string) {
+    const existing = await repo.findCustomer(this.db, scope.environmentId, customerId);
+    return existing?.archived_at ? customerIdRetired(customerId) : customerExists(customerId);
   }
 
   /** A test clock of the sandbox with room for one more customer, locked while it is attached. */

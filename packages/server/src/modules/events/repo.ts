@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { PREPARED } from '../../db/prepared.js';
 import type { Executor } from '../../db/transaction.js';
 
@@ -30,6 +30,24 @@ const PREPARED_ROWS = 8;
  */
 export async function insertEvents(db: Executor, rows: EventRowInput[]): Promise<void> {
   if (rows.length === 0) return;
+  await eventStatement(rows, sql``).execute(db);
+}
+
+/**
+ * `change` (one data-modifying statement without RETURNING, such as an INSERT whose
+ * row the caller already knows) and the events it causes with their deliveries, as one
+ * statement: atomic on its own, so a create needs neither BEGIN nor COMMIT, and one
+ * round trip (decision 0042). A `change` that fails (a unique violation) writes no event.
+ */
+export async function changeWithEvents(db: Executor, change: RawBuilder<unknown>, rows: EventRowInput[]): Promise<void> {
+  if (rows.length === 0) {
+    await change.execute(db);
+    return;
+  }
+  await eventStatement(rows, sql`change AS (${change}),`).execute(db);
+}
+
+function eventStatement(rows: EventRowInput[], leadingCte: RawBuilder<unknown>): RawBuilder<unknown> {
   const values = sql.join(
     rows.map(
       (row) =>
@@ -38,8 +56,9 @@ export async function insertEvents(db: Executor, rows: EventRowInput[]): Promise
   );
   // A transaction's events are a few, in forms fixed by the code: prepared. Batches of more are not.
   const prepared = rows.length <= PREPARED_ROWS ? PREPARED : sql``;
-  await sql`${prepared}
-    WITH input (id, environment_id, organization_id, type, payload, created_at, ordering_key, actor) AS (VALUES ${values}),
+  return sql`${prepared}
+    WITH ${leadingCte}
+    input (id, environment_id, organization_id, type, payload, created_at, ordering_key, actor) AS (VALUES ${values}),
     event AS (
       INSERT INTO events (id, environment_id, organization_id, type, payload, created_at, actor)
       SELECT id, environment_id, organization_id, type, payload, created_at, actor FROM input
@@ -51,5 +70,5 @@ export async function insertEvents(db: Executor, rows: EventRowInput[]): Promise
     JOIN input ON input.id = event.id
     JOIN webhook_endpoints endpoint ON endpoint.environment_id = event.environment_id
     WHERE endpoint.enabled AND (endpoint.event_types IS NULL OR event.type = ANY (endpoint.event_types))
-  `.execute(db);
+  `;
 }

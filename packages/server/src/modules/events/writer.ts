@@ -2,7 +2,8 @@ import type { Executor } from '../../db/transaction.js';
 import { camelToSnake, renameKeysDeep } from '../../lib/casing.js';
 import { currentActor } from '../../lib/actor.js';
 import { newId } from '../../lib/crypto.js';
-import { insertEvent, insertEvents, type EventRowInput } from './repo.js';
+import type { RawBuilder } from 'kysely';
+import { changeWithEvents, insertEvent, insertEvents, type EventRowInput } from './repo.js';
 
 /** The `object` of an event's data where it is not the event type's first word. */
 const OBJECT_KINDS: Record<string, string> = {
@@ -73,6 +74,17 @@ export async function recordEvent(tx: Executor, event: EventInput): Promise<stri
 export async function recordEvents(tx: Executor, events: EventInput[]): Promise<string[]> {
   const rows = events.map(eventRow);
   await insertEvents(tx, rows);
+  return rows.map((row) => row.id);
+}
+
+/**
+ * `change` (a data-modifying statement from a repo, without RETURNING) and the
+ * events it causes, as one statement: atomic without a transaction around it, and
+ * one round trip. Returns the events' ids.
+ */
+export async function changeRecordingEvents(db: Executor, change: RawBuilder<unknown>, events: EventInput[]): Promise<string[]> {
+  const rows = events.map(eventRow);
+  await changeWithEvents(db, change, rows);
   return rows.map((row) => row.id);
 }
 
