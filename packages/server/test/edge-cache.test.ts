@@ -10,6 +10,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ENTITLEMENTS_CHANNEL,
+  USAGE_CHANNEL,
   feedEntitlementCache,
   notifyEntitlementsChanged,
   notifyEntitlementsChangedForCustomerRows,
@@ -190,8 +191,8 @@ describe('change feed payloads', () => {
     let deliver: NotificationHandler = () => undefined;
     const fakeDatabase = {
       listen: async (channel: string, handler: NotificationHandler) => {
-        expect(channel).toBe(ENTITLEMENTS_CHANNEL);
-        deliver = handler;
+        expect([ENTITLEMENTS_CHANNEL, USAGE_CHANNEL]).toContain(channel);
+        if (channel === ENTITLEMENTS_CHANNEL) deliver = handler;
         return async () => undefined;
       },
     };
