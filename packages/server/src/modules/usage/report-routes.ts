@@ -96,6 +96,11 @@ export class ReportRoutes implements EntitlementInvalidation {
     return found;
   }
 
+  /** The routes kept for a customer, without reading anything (undefined: none kept). */
+  peek(environmentId: string, customerId: string): ReadonlyMap<string, ReportRoute> | undefined {
+    return this.cache.peek(entitlementCacheKey(environmentId, customerId))?.routes;
+  }
+
   invalidateCustomer(environmentId: string, customerId: string): void {
     this.cache.invalidateCustomer(environmentId, customerId);
   }
