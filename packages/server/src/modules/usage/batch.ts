@@ -38,10 +38,6 @@ interface Planned {
   batched: BatchedReport | null;
 }
 
-/** How many times a batch whose statement deadlocked is tried again (another writer took counters in another order). */
-const DEADLOCK_RETRIES = 3;
-const DEADLOCK = '40P01';
-
 type StoredReport = Awaited<ReturnType<typeof repo.findReportsByKeys>> extends Map<string, infer R> ? R : never;
 
 const rejected = (error: ApiError): Outcome => ({ status: 'rejected', code: error.code, detail: error.detail });
@@ -162,7 +158,7 @@ export class UsageBatchService {
    */
   private async writeTogether(scope: UsageScope, entries: Planned[], outcomes: (Outcome | undefined)[]) {
     if (entries.length === 0) return new Map<string, StoredReport>();
-    const recorded = await this.withDeadlockRetry(() => repo.writeReports(this.db, entries.map((entry) => entry.batched!), this.options.notice));
+    const recorded = await this.single.writeAll(entries.map((entry) => entry.batched!));
     const lost = entries.filter((entry) => !recorded.has(entry.batched!.id));
     for (const entry of entries) if (recorded.has(entry.batched!.id)) outcomes[entry.index] = { status: 'accepted' };
     const settled: (Outcome | undefined)[] = [];
@@ -183,16 +179,6 @@ export class UsageBatchService {
     } catch (error) {
       if (error instanceof ApiError) return rejected(error);
       throw error;
-    }
-  }
-
-  private async withDeadlockRetry<T>(work: () => Promise<T>): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await work();
-      } catch (error) {
-        if ((error as { code?: string }).code !== DEADLOCK || attempt >= DEADLOCK_RETRIES) throw error;
-      }
     }
   }
 

@@ -101,6 +101,11 @@ export class UsageService {
     this.writer = new ReportWriter(db, options.notice ?? null);
   }
 
+  /** Group-commits reports that only add (distinct client keys), with every other report waiting; the ids recorded. */
+  writeAll(reports: readonly repo.BatchedReport[]): Promise<Set<string>> {
+    return this.writer.writeAll(reports);
+  }
+
   async reportUsage(scope: UsageScope, input: ReportUsageRequest): Promise<ReportUsageResponse> {
     return (await this.record(scope, input)).body;
   }
