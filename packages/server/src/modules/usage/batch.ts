@@ -158,9 +158,9 @@ export class UsageBatchService {
    */
   private async writeTogether(scope: UsageScope, entries: Planned[], outcomes: (Outcome | undefined)[]) {
     if (entries.length === 0) return new Map<string, StoredReport>();
-    const recorded = await this.single.writeAll(entries.map((entry) => entry.batched!));
-    const lost = entries.filter((entry) => !recorded.has(entry.batched!.id));
-    for (const entry of entries) if (recorded.has(entry.batched!.id)) outcomes[entry.index] = { status: 'accepted' };
+    const notRecorded = await this.single.writeAll(entries.map((entry) => entry.batched!));
+    const lost = entries.filter((entry) => notRecorded.has(entry.batched!.id));
+    for (const entry of entries) if (!notRecorded.has(entry.batched!.id)) outcomes[entry.index] = { status: 'accepted' };
     const settled: (Outcome | undefined)[] = [];
     const found = await this.settleKnownKeys(scope, lost.map((entry) => entry.item), lost.map((_, i) => i), settled);
     lost.forEach((entry, i) => {

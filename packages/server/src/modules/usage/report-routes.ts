@@ -128,7 +128,8 @@ function routesOfSnapshot(environmentId: string, snapshot: CustomerSnapshot): Cu
     if (instant && instant > at && (validUntil === null || instant.getTime() < validUntil)) validUntil = instant.getTime();
   };
   const routes = new Map<string, ReportRoute>();
-  const identifiers = new Set(snapshot.subscriptions.flatMap((s) => s.grants.map((grant) => grant.identifier)));
+  const meters = snapshot.subscriptions.flatMap((s) => s.grants.filter((grant) => grant.featureType === 'METER' && !grant.rawMeter));
+  const identifiers = new Set(meters.map((grant) => grant.identifier));
   for (const subscription of snapshot.subscriptions) until(subscription.endDate);
   for (const identifier of identifiers) {
     // The snapshot as planReport expects it: loaded for this one feature.
@@ -137,7 +138,7 @@ function routesOfSnapshot(environmentId: string, snapshot: CustomerSnapshot): Cu
     try {
       plan = planReport(environmentId, { customerId: '', featureId: identifier, value: 0, behaviour: 'DELTA' }, { ...snapshot, subscriptions });
     } catch {
-      continue; // not a pre-aggregated meter: such reports are refused by the full path
+      continue; // refused: the full path answers such reports
     }
     if (!plan?.batchable) continue;
     until(plan.change.periodEnd);

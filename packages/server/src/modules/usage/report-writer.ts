@@ -24,7 +24,8 @@ import { writeReports, type BatchedReport, type NoticeOf } from './repo.js';
 /** Reports that are answered together: one single report, or the reports of one batch request (keys distinct). */
 interface Waiting {
   reports: readonly BatchedReport[];
-  resolve: (recorded: Set<string>) => void;
+  /** With the ids of the reports of its flush that were not recorded. */
+  resolve: (lost: Set<string>) => void;
   reject: (error: unknown) => void;
 }
 
@@ -56,13 +57,13 @@ export class ReportWriter {
 
   /** Resolves once the report is committed: true, or false when its client key was used before. */
   async write(report: BatchedReport): Promise<boolean> {
-    return (await this.writeAll([report])).has(report.id);
+    return !(await this.writeAll([report])).has(report.id);
   }
 
   /**
    * Writes reports whose client keys are distinct, with whatever else is waiting;
-   * resolves once they are committed, with the ids of those recorded (not those
-   * whose client key was used before). All of them, or none, are committed.
+   * resolves once they are committed, with the ids of those not recorded (their
+   * client key was used before) among them and others. All of them, or none, are committed.
    */
   writeAll(reports: readonly BatchedReport[]): Promise<Set<string>> {
     if (reports.length === 0) return Promise.resolve(new Set());
@@ -106,8 +107,8 @@ export class ReportWriter {
 
   private async flush(batch: Waiting[]): Promise<void> {
     try {
-      const recorded = await this.withDeadlockRetry(() => writeReports(this.db, batch.flatMap((w) => w.reports), this.notice));
-      for (const waiting of batch) waiting.resolve(recorded);
+      const lost = await this.withDeadlockRetry(() => writeReports(this.db, batch.flatMap((w) => w.reports), this.notice));
+      for (const waiting of batch) waiting.resolve(lost);
     } catch (error) {
       if (batch.length === 1) {
         batch[0]!.reject(error);

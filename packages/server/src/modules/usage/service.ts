@@ -101,7 +101,7 @@ export class UsageService {
     this.writer = new ReportWriter(db, options.notice ?? null);
   }
 
-  /** Group-commits reports that only add (distinct client keys), with every other report waiting; the ids recorded. */
+  /** Group-commits reports that only add (distinct client keys), with every other report waiting; the ids not recorded. */
   writeAll(reports: readonly repo.BatchedReport[]): Promise<Set<string>> {
     return this.writer.writeAll(reports);
   }
