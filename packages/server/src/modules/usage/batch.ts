@@ -5,15 +5,21 @@
  * Per-item semantics (decision 0040). Each report is accepted (counted by this
  * request), a duplicate (its key was counted before, for the same report) or
  * rejected (not counted, with the code and detail a single report would get).
- * A clean batch costs three statements whatever its size: the keys already
- * used, the customers' state (one call per distinct customer and feature, in
- * one statement), and one statement that records every report, adds each
- * counter's sum under its row lock and announces every customer, committed
- * together. Reports that must be applied in order (a SET, a counter carried
- * over from a replaced subscription, a meter with usage alerts) are written
- * one by one after it, with every other report of their counter, in the
+ *
+ * Cost (decision 0043). A DELTA whose customer's route is known
+ * (report-routes.ts: kept per process, or read for all the batch's customers
+ * in one statement) is written without reading anything first: the batch's
+ * routed reports join the report writer's group commit whole, one statement
+ * that records them (a client key used before is skipped, and comes back),
+ * adds each counter's sum under its row lock and announces every customer. A
+ * clean batch on known routes is that one statement. The other reports (no
+ * route: a SET, an unknown customer, a meter with alerts...) are read as
+ * before: their keys in one lookup, their customers' state in one statement.
+ * Reports that must be applied in order (a SET, a counter carried over from a
+ * replaced subscription, a meter with usage alerts) are written one by one
+ * after the shared write, with every other report of their counter, in the
  * batch's order. A report is never counted twice: the unique client key
- * decides between concurrent batches, and the loser answers duplicate.
+ * decides between concurrent writers, and the loser answers duplicate.
  */
 import type { ReportUsageBatchItem, ReportUsageBatchResponse, ReportUsageBatchResult } from '@billow/contract';
 import type { Db } from '../../db/connect.js';

@@ -132,6 +132,8 @@ export class UsageService {
       const prior = await repo.findReportByKey(this.db, scope.environmentId, clientKey!);
       return { body: this.replay(scope, input, prior!), fresh: false };
     }
+    // A DELTA that carried a replaced subscription's usage over made its counter: its route can now be kept.
+    if (input.behaviour === 'DELTA' && !plan.batchable && !plan.terms.alerts) this.options.routes?.invalidateCustomer(scope.environmentId, input.customerId);
     return { body: this.accepted(scope, input, report), fresh: true };
   }
 
