@@ -63,7 +63,8 @@ import { webhooksModule } from './modules/webhooks/module.js';
 import { registerQueueDepth } from './modules/jobs/metrics.js';
 import { registerWebhookQueueDepth } from './modules/webhooks/metrics.js';
 import { KEY_REVOKED_CHANNEL } from './modules/tenancy/service.js';
-import { entitlementChangesFor, feedEntitlementCache } from './edge/change-feed.js';
+import { ENTITLEMENTS_CHANNEL, USAGE_CHANNEL, allOf, entitlementChangesFor, feedEntitlementCache } from './edge/change-feed.js';
+import { ReportRoutes } from './modules/usage/report-routes.js';
 import { EntitlementCache } from './edge/entitlement-cache.js';
 import { servesCoreApi, servesEdgeApi } from './edge/roles.js';
 
@@ -91,6 +92,8 @@ declare module 'fastify' {
       media: MediaService;
       /** Entitlement answers of this process, kept fresh by the change feed (edge/change-feed.ts). */
       entitlementCache: EntitlementCache<CachedEntitlements>;
+      /** Where usage reports go, kept fresh by the entitlements channel alone (modules/usage/report-routes.ts). */
+      reportRoutes: ReportRoutes;
     };
   }
 }
@@ -101,6 +104,7 @@ export const API_PREFIX = '/api/v1';
 interface AppContext extends ModuleContext {
   media: MediaService;
   entitlementCache: EntitlementCache<CachedEntitlements>;
+  reportRoutes: ReportRoutes;
   promotionCache: PromotionCache;
   customerSubscriptions: { countBilling: typeof countBillingSubscriptions; endBilling: typeof endBillingSubscriptions };
   ping: () => Promise<void>;
@@ -189,8 +193,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   );
   app.addHook('onClose', async () => stopListening());
   const entitlementCache = new EntitlementCache<CachedEntitlements>({ clock });
-  const stopEntitlementFeed = await feedEntitlementCache(database, entitlementCache);
+  const reportRoutes = new ReportRoutes(database.db, clock);
+  // Usage alone does not move a report's route: that cache does not follow the usage channel.
+  const stopEntitlementFeed = await feedEntitlementCache(database, allOf([entitlementCache, reportRoutes]), { channels: [ENTITLEMENTS_CHANNEL] });
   app.addHook('onClose', async () => stopEntitlementFeed());
+  const stopUsageFeed = await feedEntitlementCache(database, entitlementCache, { channels: [USAGE_CHANNEL] });
+  app.addHook('onClose', async () => stopUsageFeed());
   const promotionCache = createPromotionCache();
   const stopPromotionFeed = await feedPromotionCache(database, promotionCache);
   app.addHook('onClose', async () => stopPromotionFeed());
@@ -199,9 +207,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   entitlementCache.registerMetrics(registry);
   registerQueueDepth(registry, database.db);
   registerWebhookQueueDepth(registry, database.db);
-  const entitlementChanges = entitlementChangesFor(entitlementCache);
+  const entitlementChanges = entitlementChangesFor(entitlementCache, reportRoutes);
   const media = await createMediaService({ config, db: database.db, clock });
-  app.decorate('billow', { keyCache, routes, registry, media, entitlementCache });
+  app.decorate('billow', { keyCache, routes, registry, media, entitlementCache, reportRoutes });
 
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth;
@@ -267,6 +275,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     entitlementChanges,
     media,
     entitlementCache,
+    reportRoutes,
     promotionCache,
     customerSubscriptions: { countBilling: countBillingSubscriptions, endBilling: endBillingSubscriptions },
     ping: database.ping,

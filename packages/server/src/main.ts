@@ -106,7 +106,7 @@ function jobRunner(app: App, database: DatabaseHandle, clock: Clock, config: Con
     webhookLogRetentionMs: config.webhooks.logRetentionMs,
     billing: config.billing,
     mail: config.mail,
-    entitlementChanges: entitlementChangesFor(app.billow.entitlementCache),
+    entitlementChanges: entitlementChangesFor(app.billow.entitlementCache, app.billow.reportRoutes),
   });
   const { pollIntervalMs, leaseMs } = config.jobs;
   return new JobRunner({

@@ -10,6 +10,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ENTITLEMENTS_CHANNEL,
+  USAGE_CHANNEL,
   feedEntitlementCache,
   notifyEntitlementsChanged,
   notifyEntitlementsChangedForCustomerRows,
@@ -190,8 +191,8 @@ describe('change feed payloads', () => {
     let deliver: NotificationHandler = () => undefined;
     const fakeDatabase = {
       listen: async (channel: string, handler: NotificationHandler) => {
-        expect(channel).toBe(ENTITLEMENTS_CHANNEL);
-        deliver = handler;
+        expect([ENTITLEMENTS_CHANNEL, USAGE_CHANNEL]).toContain(channel);
+        if (channel === ENTITLEMENTS_CHANNEL) deliver = handler;
         return async () => undefined;
       },
     };
@@ -427,6 +428,40 @@ describe.skipIf(!POSTGRES_URL)('cached entitlement answers across processes on P
     }
     console.info(`usage report to the other server's answer: max ${Math.max(...delays).toFixed(2)} ms over ${delays.length}`);
     expect(Math.max(...delays)).toBeLessThan(100);
+  });
+});
+
+describe.skipIf(!POSTGRES_URL)('where usage reports go, across processes on PostgreSQL', () => {
+  let a: TestServer;
+  let b: TestServer;
+  beforeAll(async () => {
+    a = await startTestServer();
+    b = await startTestServer();
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  it('another server\'s usage reports leave a report route kept, its entitlement changes drop it', async () => {
+    const customer = await meteredCustomer(a);
+    const routes = b.app.billow.reportRoutes;
+    const route = await routes.routeOf(customer.environmentId, customer.customerId, customer.featureId);
+    expect(route).toEqual(expect.objectContaining({ subscriptionId: expect.any(String), periodEnd: expect.any(Date) }));
+    expect(routes.peek(customer.environmentId, customer.customerId)?.get(customer.featureId)).toEqual(route);
+
+    // A report through a: b drops its cached answer (the usage channel), and keeps the route.
+    const key = entitlementCacheKey(customer.environmentId, customer.customerId);
+    await usageOf(cachedService(b), customer);
+    await customer.report(1);
+    expect(await droppedWithin(b.app.billow.entitlementCache, key, 1000)).not.toBeNull();
+    expect(routes.peek(customer.environmentId, customer.customerId)?.get(customer.featureId)).toEqual(route);
+
+    // A change of what the customer may use, through a: b drops the route.
+    await withEntitlementChanges(a.database.db, null, (_tx, changed) => changed(customer.environmentId, customer.customerId));
+    const deadline = performance.now() + 1000;
+    while (routes.peek(customer.environmentId, customer.customerId) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 1));
+    expect(routes.peek(customer.environmentId, customer.customerId)).toBeUndefined();
   });
 });
 

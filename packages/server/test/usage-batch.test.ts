@@ -168,9 +168,19 @@ describe('POST /report/usage/batch/', () => {
     const used = statements - before;
     expect(res.status, res.text).toBe(200);
     expect(res.body.accepted).toBe(1000);
-    // The keys already used, the customers' state, and the write.
-    expect(used).toBe(3);
+    // Where the customers' reports go (read once for all of them), and the write: no key is looked up before.
+    expect(used).toBe(2);
     for (const customerId of customers) expect(await usageOf(customerId, calls.identifier)).toBe(expected.get(customerId));
+
+    // The routes are kept: the next batch is its write alone; and a key sent again is found by it, and answered.
+    const again = Array.from({ length: 1000 }, (_, i) => delta(customers[i % 20]!, calls.identifier, 1));
+    again[0] = reports[0]!;
+    const beforeAgain = statements;
+    const second = await batch(again);
+    expect(statements - beforeAgain).toBe(2);
+    expect(second.body.accepted).toBe(999);
+    expect(second.body.results[0]).toEqual({ idempotencyKey: reports[0]!.idempotencyKey, status: 'duplicate' });
+    expect(await usageOf(customers[0]!, calls.identifier)).toBe(expected.get(customers[0]!)! + 49);
   });
 
   it('counts once the reports two concurrent batches share', async () => {

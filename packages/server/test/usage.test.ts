@@ -213,6 +213,18 @@ describe('reporting usage', () => {
     ]);
   });
 
+  it('moves reports to a subscription made after the first reports (where reports go is not kept past a change)', async () => {
+    const calls = await s.meter();
+    const customerId = await s.customer();
+    const older = await s.subscribe(customerId, await s.plan([{ feature: calls.id, details: { value: 10 } }]));
+    await s.delta(customerId, calls.identifier, 2);
+    await s.delta(customerId, calls.identifier, 3);
+    const newer = await s.subscribe(customerId, await s.plan([{ feature: calls.id, details: { value: 20 } }]));
+    await s.delta(customerId, calls.identifier, 4);
+    const counters = await db().selectFrom('usage_counters').select(['subscription_id', 'value']).where('feature_id', '=', calls.id).execute();
+    expect(new Map(counters.map((c) => [c.subscription_id, Number(c.value)]))).toEqual(new Map([[older, 5], [newer, 4]]));
+  });
+
   it('keeps usage through a plan change, against the new limits', async () => {
     const calls = await s.meter();
     const customerId = await s.customer(true);

@@ -10,11 +10,13 @@
 import type { DatabaseHandle, Db } from '../db/connect.js';
 import { inTransaction, type Executor, type Tx } from '../db/transaction.js';
 import type { RawBuilder } from 'kysely';
-import { ENTITLEMENTS_CHANNEL, entitlementsChangedNotice, notifyEntitlementsChanged } from './repo.js';
+import { ENTITLEMENTS_CHANNEL, USAGE_CHANNEL, entitlementsChangedNotice, notifyEntitlementsChanged } from './repo.js';
 
 export {
   ENTITLEMENTS_CHANNEL,
+  USAGE_CHANNEL,
   entitlementsChangedNotice,
+  usageChangedNotice,
   notifyEntitlementsChanged,
   notifyEntitlementsChangedForCustomerRows,
   notifyManyEntitlementsChanged,
@@ -47,15 +49,28 @@ export function parseEntitlementChange(payload: string | null): EntitlementChang
     : { scope: 'customer', environmentId, customerId };
 }
 
+/** Both channels: every change; `[ENTITLEMENTS_CHANNEL]` alone: every change but those to usage alone. */
+export interface FeedOptions {
+  channels?: readonly string[];
+}
+
 /**
  * Calls `handler` for every entitlement change announced by any process on this database
- * (this one included). Returns the unsubscribe.
+ * (this one included), on the channels asked for (by default both). Returns the unsubscribe.
  */
-export function subscribeEntitlementChanges(
+export async function subscribeEntitlementChanges(
   database: Pick<DatabaseHandle, 'listen'>,
   handler: (change: EntitlementChange) => void,
+  { channels = [ENTITLEMENTS_CHANNEL, USAGE_CHANNEL] }: FeedOptions = {},
 ): Promise<() => Promise<void>> {
-  return database.listen(ENTITLEMENTS_CHANNEL, (payload) => handler(parseEntitlementChange(payload)));
+  const stops: (() => Promise<void>)[] = [];
+  try {
+    for (const channel of channels) stops.push(await database.listen(channel, (payload) => handler(parseEntitlementChange(payload))));
+  } catch (error) {
+    await Promise.all(stops.map((stop) => stop()));
+    throw error;
+  }
+  return async () => void (await Promise.all(stops.map((stop) => stop())));
 }
 
 /** What a change feed drives: the entitlement cache, or anything shaped like it. */
@@ -72,12 +87,13 @@ export function applyEntitlementChange(target: EntitlementInvalidation, change: 
   else target.clear();
 }
 
-/** Keeps `target` in step with the feed; returns the unsubscribe. */
+/** Keeps `target` in step with the feed (on the channels of `options`, by default both); returns the unsubscribe. */
 export function feedEntitlementCache(
   database: Pick<DatabaseHandle, 'listen'>,
   target: EntitlementInvalidation,
+  options: FeedOptions = {},
 ): Promise<() => Promise<void>> {
-  return subscribeEntitlementChanges(database, (change) => applyEntitlementChange(target, change));
+  return subscribeEntitlementChanges(database, (change) => applyEntitlementChange(target, change), options);
 }
 
 /** Announces, inside the transaction of `withEntitlementChanges`, that a customer (or `*`) changed. */
@@ -124,7 +140,8 @@ export interface EntitlementChanges {
   forgetEnvironment(environmentId: string): void;
 }
 
-export function entitlementChangesFor(cache: EntitlementInvalidation): EntitlementChanges {
+export function entitlementChangesFor(...caches: EntitlementInvalidation[]): EntitlementChanges {
+  const cache = caches.length === 1 ? caches[0]! : allOf(caches);
   return {
     announce: notifyEntitlementsChanged,
     notice: entitlementsChangedNotice,
@@ -142,5 +159,14 @@ export function entitlementAnnouncer(): EntitlementChanges {
     announceEnvironment: notifyEnvironmentEntitlementsChanged,
     forget: () => undefined,
     forgetEnvironment: () => undefined,
+  };
+}
+
+/** One invalidation target that passes every invalidation on to each of `targets`. */
+export function allOf(targets: readonly EntitlementInvalidation[]): EntitlementInvalidation {
+  return {
+    invalidateCustomer: (environmentId, customerId) => targets.forEach((t) => t.invalidateCustomer(environmentId, customerId)),
+    invalidateEnvironment: (environmentId) => targets.forEach((t) => t.invalidateEnvironment(environmentId)),
+    clear: () => targets.forEach((t) => t.clear()),
   };
 }

@@ -6,6 +6,13 @@ import type { Executor } from '../db/transaction.js';
 export const ENTITLEMENTS_CHANNEL = 'billow_entitlements';
 
 /**
+ * The channel of changes to usage alone (reports, events, alerts sent), with the same
+ * payloads: the entitlement cache follows both channels, where usage reports go
+ * (`modules/usage/report-routes.ts`) only the first, which usage does not change.
+ */
+export const USAGE_CHANNEL = 'billow_usage';
+
+/**
  * Announces that the entitlements of a customer (or with `*`, of every customer of the
  * environment) may have changed. Call it with the transaction that makes the change:
  * PostgreSQL delivers the notification when, and only if, that transaction commits, and
@@ -29,6 +36,11 @@ export type SqlText = string | RawBuilder<string>;
  */
 export function entitlementsChangedNotice(environmentId: SqlText, customerId: SqlText): RawBuilder<unknown> {
   return sql`pg_notify(${ENTITLEMENTS_CHANNEL}, ${environmentId}::text || ':' || ${customerId}::text)`;
+}
+
+/** The announcement of a change to a customer's usage alone, on USAGE_CHANNEL. */
+export function usageChangedNotice(environmentId: SqlText, customerId: SqlText): RawBuilder<unknown> {
+  return sql`pg_notify(${USAGE_CHANNEL}, ${environmentId}::text || ':' || ${customerId}::text)`;
 }
 
 /** The same for many customers of one environment, in one statement (period resets, batch jobs). */

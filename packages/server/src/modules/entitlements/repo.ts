@@ -83,12 +83,13 @@ export interface CustomerState {
 
 /**
  * The state of many (customer, feature) pairs in one statement, as
- * `findCustomerState` reads each: one entry per pair, in the order given.
+ * `findCustomerState` reads each (a null feature: all of them): one entry per
+ * pair, in the order given.
  */
 export async function findCustomerStates(
   db: Executor,
   environmentId: string,
-  pairs: readonly { customerId: string; featureIdentifier: string }[],
+  pairs: readonly { customerId: string; featureIdentifier: string | null }[],
   now: Date,
 ): Promise<CustomerState[]> {
   const keys = JSON.stringify(pairs.map((pair, n) => ({ n, customer: pair.customerId, feature: pair.featureIdentifier })));

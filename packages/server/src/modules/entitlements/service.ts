@@ -137,6 +137,18 @@ export async function loadCustomers(
   return (await findCustomerStates(db, environmentId, pairs, at)).map((state) => snapshotOf(state, at));
 }
 
+/** `loadCustomer` of every feature for many customers, in one statement: one snapshot (or null) per customer, in order. */
+export async function loadCustomersFully(
+  db: Executor,
+  environmentId: string,
+  customerIds: readonly string[],
+  at: Date,
+): Promise<(CustomerSnapshot | null)[]> {
+  if (customerIds.length === 0) return [];
+  const pairs = customerIds.map((customerId) => ({ customerId, featureIdentifier: null }));
+  return (await findCustomerStates(db, environmentId, pairs, at)).map((state) => snapshotOf(state, at));
+}
+
 function snapshotOf({ grants: rows, counters: counterRows, testClockTime }: CustomerState, at: Date): CustomerSnapshot | null {
   const first = rows[0];
   if (!first) return null;

@@ -5,15 +5,21 @@
  * Per-item semantics (decision 0040). Each report is accepted (counted by this
  * request), a duplicate (its key was counted before, for the same report) or
  * rejected (not counted, with the code and detail a single report would get).
- * A clean batch costs three statements whatever its size: the keys already
- * used, the customers' state (one call per distinct customer and feature, in
- * one statement), and one statement that records every report, adds each
- * counter's sum under its row lock and announces every customer, committed
- * together. Reports that must be applied in order (a SET, a counter carried
- * over from a replaced subscription, a meter with usage alerts) are written
- * one by one after it, with every other report of their counter, in the
+ *
+ * Cost (decision 0043). A DELTA whose customer's route is known
+ * (report-routes.ts: kept per process, or read for all the batch's customers
+ * in one statement) is written without reading anything first: the batch's
+ * routed reports join the report writer's group commit whole, one statement
+ * that records them (a client key used before is skipped, and comes back),
+ * adds each counter's sum under its row lock and announces every customer. A
+ * clean batch on known routes is that one statement. The other reports (no
+ * route: a SET, an unknown customer, a meter with alerts...) are read as
+ * before: their keys in one lookup, their customers' state in one statement.
+ * Reports that must be applied in order (a SET, a counter carried over from a
+ * replaced subscription, a meter with usage alerts) are written one by one
+ * after the shared write, with every other report of their counter, in the
  * batch's order. A report is never counted twice: the unique client key
- * decides between concurrent batches, and the loser answers duplicate.
+ * decides between concurrent writers, and the loser answers duplicate.
  */
 import type { ReportUsageBatchItem, ReportUsageBatchResponse, ReportUsageBatchResult } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
@@ -21,8 +27,10 @@ import { ApiError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { loadCustomers } from '../entitlements/service.js';
 import { reportKeyReused } from './errors.js';
-import { batchedReport, checkReportValues, planReport, sameReport, type ReportPlan } from './plan.js';
+import { batchedReport, checkReportValues, planReport, sameReport } from './plan.js';
+import { routedReport, type ReportRoutes } from './report-routes.js';
 import * as repo from './repo.js';
+import type { BatchedReport } from './repo.js';
 import { whyNotGranted, type UsageScope, type UsageService } from './service.js';
 
 type Outcome = Omit<ReportUsageBatchResult, 'idempotencyKey'>;
@@ -30,12 +38,13 @@ type Outcome = Omit<ReportUsageBatchResult, 'idempotencyKey'>;
 interface Planned {
   index: number;
   item: ReportUsageBatchItem;
-  plan: ReportPlan;
+  /** The counter it goes to: subscription, feature and period start. */
+  counter: string;
+  /** The report as the one-statement writer takes it, when it only adds; null: it must be applied in its place. */
+  batched: BatchedReport | null;
 }
 
-/** How many times a batch whose statement deadlocked is tried again (another writer took counters in another order). */
-const DEADLOCK_RETRIES = 3;
-const DEADLOCK = '40P01';
+type StoredReport = Awaited<ReturnType<typeof repo.findReportsByKeys>> extends Map<string, infer R> ? R : never;
 
 const rejected = (error: ApiError): Outcome => ({ status: 'rejected', code: error.code, detail: error.detail });
 
@@ -44,7 +53,11 @@ export class UsageBatchService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly single: UsageService,
-    private readonly options: { notice: repo.NoticeOf | null; afterCommit?: (environmentId: string, customerId: string) => void },
+    private readonly options: {
+      notice: repo.NoticeOf | null;
+      afterCommit?: (environmentId: string, customerId: string) => void;
+      routes?: ReportRoutes;
+    },
   ) {}
 
   async reportBatch(scope: UsageScope, items: readonly ReportUsageBatchItem[]): Promise<ReportUsageBatchResponse> {
@@ -58,10 +71,13 @@ export class UsageBatchService {
         firstUses.push(index);
       }
     });
-    const stored = await this.settleKnownKeys(scope, items, firstUses, outcomes);
-    const planned = await this.plan(scope, items, firstUses.filter((index) => outcomes[index] === undefined), outcomes);
+    const routed = await this.routed(scope, items, firstUses);
+    const others = firstUses.filter((index) => !routed.has(index));
+    const stored = await this.settleKnownKeys(scope, items, others, outcomes);
+    const planned = [...routed.values(), ...(await this.plan(scope, items, others.filter((index) => outcomes[index] === undefined), outcomes))];
+    planned.sort((a, b) => a.index - b.index);
     const { together, inOrder } = splitByCounter(planned);
-    await this.writeTogether(scope, together, outcomes);
+    for (const [key, prior] of await this.writeTogether(scope, together, outcomes)) stored.set(key, prior);
     for (const entry of inOrder) outcomes[entry.index] = await this.writeAlone(scope, entry);
     this.forgetCached(scope, items, outcomes);
     // A key sent again later in the batch is judged against the report stored before the batch, if any, else
@@ -76,6 +92,28 @@ export class UsageBatchService {
       else outcomes[index] = firstOutcome.status === 'rejected' ? firstOutcome : { status: 'duplicate' };
     });
     return summarize(items, outcomes as Outcome[]);
+  }
+
+  /**
+   * The DELTAs whose customer's route is known (report-routes.ts: cached, or read
+   * for every customer missing in one statement): planned without reading their
+   * state, and without looking their key up first (the write finds a used key).
+   */
+  private async routed(scope: UsageScope, items: readonly ReportUsageBatchItem[], indexes: number[]): Promise<Map<number, Planned>> {
+    const routed = new Map<number, Planned>();
+    const routes = this.options.routes;
+    const deltas = indexes.filter((index) => items[index]!.behaviour === 'DELTA');
+    if (!routes || deltas.length === 0) return routed;
+    const byCustomer = await routes.routesOf(scope.environmentId, deltas.map((index) => items[index]!.customerId));
+    const at = this.clock.now();
+    for (const index of deltas) {
+      const item = items[index]!;
+      const route = byCustomer.get(item.customerId)?.get(item.featureId);
+      if (!route) continue;
+      const batched = routedReport(route, item, scope.environmentId, at);
+      routed.set(index, { index, item, counter: counterKey(batched), batched });
+    }
+    return routed;
   }
 
   /** Reports whose key was used before: duplicates when they are the same report, refused otherwise. */
@@ -109,7 +147,7 @@ export class UsageBatchService {
       try {
         checkReportValues(item);
         const plan = planReport(scope.environmentId, item, snapshots[pairs.get(pairOf(item))!] ?? null);
-        if (plan) planned.push({ index, item, plan });
+        if (plan) planned.push({ index, item, counter: counterKey(plan.change), batched: plan.batchable ? batchedReport(plan, item.customerId) : null });
         else outcomes[index] = rejected(await whyNotGranted(this.db, scope.environmentId, item));
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
@@ -119,21 +157,24 @@ export class UsageBatchService {
     return planned;
   }
 
-  /** The reports that only add, in one statement (tried again if it deadlocked); a key taken meanwhile answers as before. */
+  /**
+   * The reports that only add, in one statement (tried again if it deadlocked); a
+   * key used before (or taken meanwhile by a concurrent request) answers as
+   * before. Returns the stored reports of those keys.
+   */
   private async writeTogether(scope: UsageScope, entries: Planned[], outcomes: (Outcome | undefined)[]) {
-    if (entries.length === 0) return;
-    const reports = entries.map((entry) => batchedReport(entry.plan, entry.item.customerId));
-    const recorded = await this.withDeadlockRetry(() => repo.writeReports(this.db, reports, this.options.notice));
-    const lost = entries.filter((entry) => !recorded.has(entry.plan.report.id));
-    for (const entry of entries) if (recorded.has(entry.plan.report.id)) outcomes[entry.index] = { status: 'accepted' };
-    // Not recorded: a concurrent request took the key first.
+    if (entries.length === 0) return new Map<string, StoredReport>();
+    const notRecorded = await this.single.writeAll(entries.map((entry) => entry.batched!));
+    const lost = entries.filter((entry) => notRecorded.has(entry.batched!.id));
+    for (const entry of entries) if (!notRecorded.has(entry.batched!.id)) outcomes[entry.index] = { status: 'accepted' };
     const settled: (Outcome | undefined)[] = [];
-    await this.settleKnownKeys(scope, lost.map((entry) => entry.item), lost.map((_, i) => i), settled);
+    const found = await this.settleKnownKeys(scope, lost.map((entry) => entry.item), lost.map((_, i) => i), settled);
     lost.forEach((entry, i) => {
       const outcome = settled[i];
       if (!outcome) throw new Error(`usage report key ${entry.item.idempotencyKey} collided but cannot be read`);
       outcomes[entry.index] = outcome;
     });
+    return found;
   }
 
   /** A report that must be applied in its place: through the single report's path, which reads its counter afresh. */
@@ -144,16 +185,6 @@ export class UsageBatchService {
     } catch (error) {
       if (error instanceof ApiError) return rejected(error);
       throw error;
-    }
-  }
-
-  private async withDeadlockRetry<T>(work: () => Promise<T>): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await work();
-      } catch (error) {
-        if ((error as { code?: string }).code !== DEADLOCK || attempt >= DEADLOCK_RETRIES) throw error;
-      }
     }
   }
 
@@ -169,12 +200,15 @@ export class UsageBatchService {
  * report that must be applied in order keeps all of its reports in batch order.
  */
 function splitByCounter(planned: Planned[]): { together: Planned[]; inOrder: Planned[] } {
-  const counterOf = ({ plan }: Planned) => `${plan.change.subscriptionId}|${plan.change.featureId}|${plan.change.periodStart.getTime()}`;
-  const ordered = new Set(planned.filter((entry) => !entry.plan.batchable).map(counterOf));
+  const ordered = new Set(planned.filter((entry) => entry.batched === null).map((entry) => entry.counter));
   return {
-    together: planned.filter((entry) => !ordered.has(counterOf(entry))),
-    inOrder: planned.filter((entry) => ordered.has(counterOf(entry))),
+    together: planned.filter((entry) => !ordered.has(entry.counter)),
+    inOrder: planned.filter((entry) => ordered.has(entry.counter)),
   };
+}
+
+function counterKey(counter: { subscriptionId: string; featureId: string; periodStart: Date }): string {
+  return `${counter.subscriptionId}|${counter.featureId}|${counter.periodStart.getTime()}`;
 }
 
 /** An item in the shape of a stored report, to compare two uses of one key in a batch. */

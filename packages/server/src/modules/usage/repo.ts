@@ -110,8 +110,8 @@ export async function evaluateNotice(tx: Tx, notice: RawBuilder<unknown>): Promi
 }
 
 /**
- * Writes `reports` in one statement; returns the ids of those recorded (a
- * report whose client key the environment already has is not).
+ * Writes `reports` in one statement; returns the ids of those not recorded
+ * (their client key was used before): usually none, so nothing comes back.
  */
 export async function writeReports(db: Executor, reports: readonly BatchedReport[], notice: NoticeOf | null): Promise<Set<string>> {
   const rows = JSON.stringify(
@@ -132,7 +132,7 @@ export async function writeReports(db: Executor, reports: readonly BatchedReport
     })),
   );
   const announce = notice ? notice(sql<string>`changed.environment_id`, sql<string>`changed.customer`) : silentNotice();
-  const { rows: recorded } = await sql<{ id: string }>`${PREPARED}
+  const { rows: lost } = await sql<{ id: string }>`${PREPARED}
     WITH input AS (
       SELECT * FROM jsonb_to_recordset(${rows}::jsonb) AS i(
         id uuid, environment_id uuid, customer text, customer_pk uuid, feature_id uuid, subscription_id uuid, value bigint,
@@ -160,10 +160,11 @@ export async function writeReports(db: Executor, reports: readonly BatchedReport
     ), announced AS (
       SELECT ${announce} FROM changed
     )
-    SELECT id FROM report
+    -- Only the reports not recorded come back; the count reads every announcement (evaluates each NOTIFY) and returns no row.
+    SELECT i.id FROM input i WHERE NOT EXISTS (SELECT FROM report r WHERE r.id = i.id)
     UNION ALL
-    SELECT NULL FROM announced`.execute(db);
-  return new Set(recorded.flatMap((row) => (row.id ? [row.id] : [])));
+    SELECT NULL FROM (SELECT count(*) AS n FROM announced) a WHERE a.n < 0`.execute(db);
+  return new Set(lost.flatMap((row) => (row.id ? [row.id] : [])));
 }
 
 export async function markAlertsSent(

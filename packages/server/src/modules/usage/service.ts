@@ -53,6 +53,7 @@ import type { ApiError } from '../../http/errors.js';
 import { echoedEventKey, parseEventTimestamp } from '../entitlements/events.compute.js';
 import * as repo from './repo.js';
 import { ReportWriter } from './report-writer.js';
+import { routedReport, type ReportRoutes } from './report-routes.js';
 
 export interface UsageScope {
   environmentId: string;
@@ -68,6 +69,8 @@ export interface UsageServiceOptions {
   notice?: repo.NoticeOf;
   /** Runs once that transaction has committed (e.g. drop this process's cached answer: read your own writes). */
   afterCommit?: (environmentId: string, customerId: string) => void;
+  /** Where DELTAs go, kept between reports (report-routes.ts); without it every report reads its customer's state. */
+  routes?: ReportRoutes;
 }
 
 const AGGREGATED_EVENT = 'aggregated.usage';
@@ -98,6 +101,11 @@ export class UsageService {
     this.writer = new ReportWriter(db, options.notice ?? null);
   }
 
+  /** Group-commits reports that only add (distinct client keys), with every other report waiting; the ids not recorded. */
+  writeAll(reports: readonly repo.BatchedReport[]): Promise<Set<string>> {
+    return this.writer.writeAll(reports);
+  }
+
   async reportUsage(scope: UsageScope, input: ReportUsageRequest): Promise<ReportUsageResponse> {
     return (await this.record(scope, input)).body;
   }
@@ -105,6 +113,8 @@ export class UsageService {
   /** A report, and whether this call counted it (false: its client key was counted before, and this is the first answer again). */
   async record(scope: UsageScope, input: ReportUsageRequest): Promise<{ body: ReportUsageResponse; fresh: boolean }> {
     checkReportValues(input);
+    const route = input.behaviour === 'DELTA' ? await this.options.routes?.routeOf(scope.environmentId, input.customerId, input.featureId) : undefined;
+    if (route) return this.recordRouted(scope, input, routedReport(route, input, scope.environmentId, this.clock.now()));
     const clientKey = input.idempotencyKey ?? null;
     if (clientKey) {
       const prior = await repo.findReportByKey(this.db, scope.environmentId, clientKey);
@@ -122,8 +132,29 @@ export class UsageService {
       const prior = await repo.findReportByKey(this.db, scope.environmentId, clientKey!);
       return { body: this.replay(scope, input, prior!), fresh: false };
     }
+    // A DELTA that carried a replaced subscription's usage over made its counter: its route can now be kept.
+    if (input.behaviour === 'DELTA' && !plan.batchable && !plan.terms.alerts) this.options.routes?.invalidateCustomer(scope.environmentId, input.customerId);
+    return { body: this.accepted(scope, input, report), fresh: true };
+  }
+
+  /**
+   * A DELTA along its known route: written at once (group-committed), without
+   * reading the customer's state or looking its client key up first; a key
+   * used before is found by the write, and answered as before.
+   */
+  private async recordRouted(scope: UsageScope, input: ReportUsageRequest, report: repo.BatchedReport) {
+    if (!(await this.writer.write(report))) {
+      const prior = await repo.findReportByKey(this.db, scope.environmentId, report.clientKey!);
+      if (!prior) throw new Error(`usage report key ${report.clientKey} collided but cannot be read`);
+      return { body: this.replay(scope, input, prior), fresh: false };
+    }
+    return { body: this.accepted(scope, input, report), fresh: true };
+  }
+
+  /** The answer to a report this call counted, once committed (and this process's cached answer dropped). */
+  private accepted(scope: UsageScope, input: ReportUsageRequest, report: { id: string; at: Date }): ReportUsageResponse {
     this.options.afterCommit?.(scope.environmentId, input.customerId);
-    const body: ReportUsageResponse = {
+    return {
       value: input.value,
       customerId: input.customerId,
       featureId: input.featureId,
@@ -134,7 +165,6 @@ export class UsageService {
       idempotencyKey: serverKey(report.id),
       timestamp: formatUsageTimestamp(report.at),
     };
-    return { body, fresh: true };
   }
 
   /**
