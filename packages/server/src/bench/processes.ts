@@ -1,3 +1,4 @@
+import { YOUNG_GENERATION_FLAG } from '../cluster.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
@@ -44,9 +45,13 @@ async function stopChild(child: ChildProcess): Promise<void> {
   }
 }
 
+/**
+ * Every server child, Billow and the bare ceilings alike, runs with the young generation
+ * `npm start` gives Billow (decision 0041), so that the ceilings get it too.
+ */
 function spawnNode(script: string, args: string[], env: NodeJS.ProcessEnv, nodeArgs: string[] = []): ChildProcess {
   if (closing) throw new Error('The benchmark is stopping; no new process is started');
-  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [YOUNG_GENERATION_FLAG, ...nodeArgs, script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   child.once('exit', () => running.delete(child));
   return child;
