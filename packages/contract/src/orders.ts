@@ -91,7 +91,7 @@ export type OrderPaymentMethod = Static<typeof OrderPaymentMethod>;
 
 export const Order = Type.Object(
   {
-    id: Type.String({ description: 'ORD-YYYYMMDDHHMMSS-XXXXX' }),
+    id: Type.String({ description: 'ORD-YYYYMMDDHHMMSS- and 10 upper-case letters or digits' }),
     customer: OrderCustomer,
     product: Product,
     status: Type.Enum([...ORDER_STATUSES]),
@@ -114,7 +114,7 @@ export const Order = Type.Object(
     isTrial: Type.Boolean(),
     isRenewal: Type.Boolean({ description: 'A renewal of a subscription rather than its first purchase (Billow addition)' }),
     subscription: OrderSubscriptionSummary,
-    invoiceId: Type.Union([Type.String(), Type.Null()], { description: 'INV-YYYYMMDDHHMMSS-XXXXX' }),
+    invoiceId: Type.Union([Type.String(), Type.Null()], { description: 'INV-YYYYMMDDHHMMSS- and 10 upper-case letters or digits' }),
     customFieldsData: Type.Record(Type.String(), Type.Unknown()),
     paymentMethod: Type.Union([OrderPaymentMethod, Type.Null()], {
       description: "The method of the order's first successful payment; null when there is none",
@@ -195,7 +195,7 @@ export const InvoiceCustomer = Type.Object(
 
 export const Invoice = Type.Object(
   {
-    id: Type.String({ description: 'INV-YYYYMMDDHHMMSS-XXXXX' }),
+    id: Type.String({ description: 'INV-YYYYMMDDHHMMSS- and 10 upper-case letters or digits' }),
     status: Type.Enum([...INVOICE_STATUSES]),
     orderId: Type.String(),
     subscriptionId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),

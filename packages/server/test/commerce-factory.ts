@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { randomBase62 } from '../src/lib/crypto.js';
+import { invoiceId as newInvoiceId, orderId as newOrderId } from '../src/flows/ids.js';
 import { currencyDigits, formatMinor } from '../src/lib/money.js';
 import { morFee } from '../src/modules/billing/fees.compute.js';
 import { catalogClient, monthly } from './catalog-support.js';
@@ -209,7 +210,6 @@ export interface InsertedOrder {
   taxMinor: number;
 }
 
-const stamp = (at: Date) => at.toISOString().replace(/[-:T]/g, '').slice(0, 14);
 export const sandboxChargeRef = () => `ch_sandbox_${randomBase62(24)}`;
 
 /** A paid order (COMPLETE unless told), with its invoice, CHARGE transaction and timeline. */
@@ -224,8 +224,8 @@ export async function insertOrder(seller: Seller, customer: TestCustomer, option
   const discount = options.discountMinor ?? 0;
   const subtotal = total - tax + discount;
   const billingType = options.billingType ?? (options.subscriptionId ? 'SUBSCRIPTION' : 'ONE_TIME');
-  const orderId = `ORD-${stamp(createdAt)}-${randomBase62(5).toUpperCase()}`;
-  const invoiceId = `INV-${stamp(createdAt)}-${randomBase62(5).toUpperCase()}`;
+  const orderId = newOrderId(createdAt);
+  const invoiceId = newInvoiceId(createdAt);
   const lines = options.lines ?? [{ description: 'Growth plan (ONE_TIME)', featureId: null, quantity: 1, amountMinor: subtotal }];
   const last4 = options.last4 === undefined ? '4242' : options.last4;
   const paymentMethodId = last4 === null ? null : await insertPaymentMethod(seller, customer, last4);

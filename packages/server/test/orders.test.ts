@@ -63,7 +63,7 @@ describe('an order', () => {
       customFieldsData: {},
       paymentMethod: { paymentMethodType: 'card', paymentMethodName: 'visa', last4: '1881' },
     });
-    expect(res.body.id).toMatch(/^ORD-\d{14}-[A-Z0-9]{5}$/);
+    expect(res.body.id).toMatch(/^ORD-\d{14}-[A-Z0-9]{10}$/);
   });
 
   it('formats amounts with the digits of its currency and its symbol', async () => {
