@@ -122,9 +122,10 @@ export async function renderInvoicePdf(invoice: InvoicePdf): Promise<Buffer> {
   let y = blockTop;
   for (const [label, value] of facts) {
     doc.font('Helvetica').fontSize(9).fillColor(MUTED);
-    put(label, right - 230, y, { width: 90 });
+    put(label, right - 270, y, { width: 80 });
     doc.font('Helvetica-Bold').fillColor(INK);
-    put(value, right - 140, y, { width: 140, align: 'right' });
+    // Wide enough for a 29-character id (decision 0044) on one line.
+    put(value, right - 190, y, { width: 190, align: 'right' });
     y += 15;
   }
   const factsBottom = y;
@@ -132,10 +133,12 @@ export async function renderInvoicePdf(invoice: InvoicePdf): Promise<Buffer> {
   doc.font('Helvetica').fontSize(9).fillColor(MUTED);
   put('BILL TO', left, blockTop);
   doc.font('Helvetica-Bold').fontSize(11).fillColor(INK);
-  doc.text(printable(invoice.buyer.name ?? invoice.buyer.email ?? 'Customer'), left, blockTop + 14, { width: 250 });
+  // The buyer's block ends before the facts' labels begin.
+  const buyerWidth = Math.min(250, width - 280);
+  doc.text(printable(invoice.buyer.name ?? invoice.buyer.email ?? 'Customer'), left, blockTop + 14, { width: buyerWidth });
   doc.font('Helvetica').fontSize(9).fillColor(INK);
-  if (invoice.buyer.name && invoice.buyer.email) doc.text(printable(invoice.buyer.email), { width: 250 });
-  for (const line of invoice.buyer.address) doc.text(printable(line), { width: 250 });
+  if (invoice.buyer.name && invoice.buyer.email) doc.text(printable(invoice.buyer.email), { width: buyerWidth });
+  for (const line of invoice.buyer.address) doc.text(printable(line), { width: buyerWidth });
   y = Math.max(doc.y, factsBottom) + 30;
 
   // Lines.
