@@ -12,6 +12,7 @@
  */
 import http from 'node:http';
 import fc from 'fast-check';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shop } from './commerce-support.js';
 import { startTestServer, type TestOrg, type TestServer } from './harness.js';
@@ -312,5 +313,18 @@ describe('fuzzing every operation of the OpenAPI document', () => {
       }
     }
     expect(failures, failures.join('\n')).toEqual([]);
+  });
+
+  it('leaves every event its accepted requests wrote readable as JSON by the database', async () => {
+    // A string PostgreSQL's `json` keeps but cannot read (a lone surrogate's escape) would
+    // break every later query of the events table, not only this organization's.
+    const read = sql<{ total: number; readable: number }>`
+      SELECT count(*)::int AS total, count(payload::jsonb -> 'data')::int AS readable
+        FROM events WHERE organization_id = ${org.organizationId}`.execute(server.database.db);
+    const { rows } = await read.catch((error: Error) => {
+      throw new Error(`an event written during the fuzz campaign cannot be read as JSON: ${error.message}`);
+    });
+    expect(rows[0]!.total).toBeGreaterThan(0);
+    expect(rows[0]!.readable).toBe(rows[0]!.total);
   });
 });

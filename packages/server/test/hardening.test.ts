@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openShop, type Shop } from './commerce-support.js';
 import type { TestOrg, TestServer } from './harness.js';
@@ -60,6 +61,41 @@ describe('NUL characters', () => {
     });
     expect(lookalike.status).toBe(201);
     expect(lookalike.body.name).toBe('\\u0000');
+  });
+});
+
+describe('lone surrogates', () => {
+  const post = (rawBody: string) =>
+    server.request('POST', '/sandbox/api/v1/customers/', { key: org.sandbox.serverKey, rawBody, headers: { 'content-type': 'application/json' } });
+
+  it('in an id, a name, a metadata value or key answer 400, naming the field, and store nothing', async () => {
+    const cases: Array<[string, string, RegExp]> = [
+      ['lone-id', '{"customerId":"lone-id\\ud800"}', /^customerId: .*surrogate/],
+      ['lone-name', '{"customerId":"lone-name","name":"Ada\\uDFFF"}', /^name: .*surrogate/],
+      ['lone-meta', '{"customerId":"lone-meta","metadata":{"k":["ok","\\udc00x"]}}', /^metadata\.k\[1\]: .*surrogate/],
+      ['lone-key', '{"customerId":"lone-key","metadata":{"\\ud83d":1}}', /^metadata\..*surrogate/],
+      ['lone-reversed', '{"customerId":"lone-reversed","name":"\\ude00\\ud83d"}', /^name: .*surrogate/],
+    ];
+    for (const [customerId, body, detail] of cases) {
+      expectError(await post(body), 400, 'invalid_character', detail);
+      expect((await s.call('GET', `/customers/${customerId}/`)).status, customerId).toBe(404);
+    }
+    const listed = await s.call('GET', '/customers/?search=lone-');
+    expect(listed.body.count).toBe(0);
+  });
+
+  it('a surrogate pair, escaped or not, is a character like any other: stored and answered as sent', async () => {
+    const escaped = await post('{"customerId":"pair-escaped","name":"smile \\ud83d\\ude00","metadata":{"\\ud83d\\ude00":"\\ud83d\\ude00"}}');
+    expect(escaped.status, escaped.text).toBe(201);
+    expect(escaped.body.name).toBe('smile \u{1F600}');
+    const read = await s.call('GET', '/customers/pair-escaped/');
+    expect(read.body.name).toBe('smile \u{1F600}');
+    expect(read.body.metadata).toEqual({ '\u{1F600}': '\u{1F600}' });
+    // Its event is JSON the database can read (a lone surrogate kept in it could not be).
+    const { rows } = await sql<{ name: string }>`
+      SELECT payload -> 'data' -> 'object' ->> 'name' AS name FROM events
+       WHERE type = 'customer.created' AND payload -> 'data' -> 'object' ->> 'id' = ${escaped.body.id}`.execute(server.database.db);
+    expect(rows).toEqual([{ name: 'smile \u{1F600}' }]);
   });
 });
 

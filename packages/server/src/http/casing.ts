@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { camelToSnake, renameKeysDeep, snakeToCamel } from '../lib/casing.js';
 import { ApiError } from './errors.js';
-import { assertNoNul, assertShallow } from './input-guards.js';
+import { assertStorableText, assertShallow } from './input-guards.js';
 
 /**
  * Request bodies are accepted in camelCase or snake_case, deeply, and handed to
@@ -28,7 +28,7 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
         return done(new ApiError(400, 'invalid_json', `The request body is not valid JSON: ${reason}`));
       }
       try {
-        assertNoNul(text, parsed);
+        assertStorableText(text, parsed);
       } catch (error) {
         return done(error as ApiError);
       }

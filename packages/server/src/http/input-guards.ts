@@ -35,19 +35,32 @@ export function assertShallow(text: string): void {
   }
 }
 
-/** The path to the first string (key or value) holding a NUL character, or null. */
-export function nulPath(value: unknown, path = ''): string | null {
+/** What keeps a string out of PostgreSQL: `text` cannot hold NUL, nor `json`/`jsonb` a lone surrogate. */
+type TextFault = 'nul' | 'lone_surrogate';
+
+// A high surrogate not followed by a low one, or a low one not preceded by a high one.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function faultOf(text: string): TextFault | null {
+  if (text.includes('\u0000')) return 'nul';
+  return LONE_SURROGATE.test(text) ? 'lone_surrogate' : null;
+}
+
+/** The path to the first string (key or value) that PostgreSQL cannot store as sent, and why; or null. */
+export function unstorableTextPath(value: unknown, path = ''): { at: string; fault: TextFault } | null {
   const stack: Array<[unknown, string]> = [[value, path]];
   while (stack.length > 0) {
     const [current, at] = stack.pop()!;
     if (typeof current === 'string') {
-      if (current.includes('\u0000')) return at || 'the body';
+      const fault = faultOf(current);
+      if (fault) return { at: at || 'the body', fault };
     } else if (Array.isArray(current)) {
       current.forEach((item, i) => stack.push([item, `${at}[${i}]`]));
     } else if (current !== null && typeof current === 'object') {
       for (const [key, inner] of Object.entries(current)) {
         const inside = at ? `${at}.${key}` : key;
-        if (key.includes('\u0000')) return inside;
+        const fault = faultOf(key);
+        if (fault) return { at: inside, fault };
         stack.push([inner, inside]);
       }
     }
@@ -55,11 +68,21 @@ export function nulPath(value: unknown, path = ''): string | null {
   return null;
 }
 
-/** PostgreSQL text cannot hold NUL: a body that has one is refused before anything reads it. */
-export function assertNoNul(text: string, parsed: unknown): void {
-  if (!/\\u0000/i.test(text)) return;
-  const at = nulPath(parsed);
-  if (at !== null) throw badRequest(`${at}: text may not contain the NUL character (\\u0000)`, 'invalid_character');
+const FAULT_DETAIL: Record<TextFault, string> = {
+  nul: 'text may not contain the NUL character (\\u0000)',
+  lone_surrogate: 'text must be well-formed Unicode: a \\uD800-\\uDFFF escape must be half of a surrogate pair',
+};
+
+/**
+ * Refuses a body PostgreSQL could not store as sent, before anything reads it: NUL in
+ * `text`, and lone surrogates, which `text` would replace with U+FFFD (so the stored
+ * value would differ from the answer) and `json` would keep as an escape no JSON
+ * operator can read. Both arrive only as `\u` escapes, so other bodies are not walked.
+ */
+export function assertStorableText(text: string, parsed: unknown): void {
+  if (!/\\u(?:0000|d[89a-f])/i.test(text)) return;
+  const found = unstorableTextPath(parsed);
+  if (found !== null) throw badRequest(`${found.at}: ${FAULT_DETAIL[found.fault]}`, 'invalid_character');
 }
 
 /**
