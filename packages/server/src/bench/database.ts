@@ -106,6 +106,30 @@ export function meterTotals(url: string, meterIdentifier: string): Promise<Map<s
   });
 }
 
+/**
+ * What the stored usage reports of a meter add up to, per customer (DELTAs: the bench
+ * sends no SET), and how many reports were stored under the idempotency keys that
+ * start with `keyPrefix`.
+ */
+export function reportTotals(url: string, meterIdentifier: string, keyPrefix: string): Promise<{ perCustomer: Map<string, number>; withPrefix: number }> {
+  return withClient(url, async (client) => {
+    const result = await client.query<{ customer_id: string; total: string; with_prefix: string }>(
+      `SELECT c.customer_id, sum(r.value)::text AS total,
+              count(*) FILTER (WHERE starts_with(r.client_idempotency_key, $2))::text AS with_prefix
+         FROM usage_reports r
+         JOIN features f ON f.id = r.feature_id
+         JOIN customers c ON c.id = r.customer_id
+        WHERE f.identifier = $1 AND r.behaviour = 'DELTA'
+        GROUP BY c.customer_id`,
+      [meterIdentifier, keyPrefix],
+    );
+    return {
+      perCustomer: new Map(result.rows.map((row) => [row.customer_id, Number(row.total)])),
+      withPrefix: result.rows.reduce((sum, row) => sum + Number(row.with_prefix), 0),
+    };
+  });
+}
+
 /** Transactions the database has committed or rolled back so far (its statistics lag: read after a pause). */
 export function transactionCount(url: string): Promise<number> {
   return withClient(url, async (client) => {

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { meterTotals, transactionCount } from './database.js';
+import { meterTotals, reportTotals, transactionCount } from './database.js';
 import { billowApi, seedEdgeCatalog, subscribeAll } from './edge-seed.js';
 import { measure, numberedPost, randomGet, type LoadShape, type Measurement } from './load.js';
 import { cpuSecondsOf } from './processes.js';
@@ -40,8 +40,10 @@ export interface ScaleResults {
   oneWorker: Measurement;
   twoWorkers: Measurement;
   batch: Measurement;
-  /** Reports the meter's counters grew by during the measured batches. */
-  batchCounted: number;
+  /** Reports stored under the measured batches' keys: each accepted one, and no other. */
+  batchStored: number;
+  /** The meter's counters and the sum of its stored reports, over the batches' customers, once all settled. */
+  counters: { counted: number; reported: number };
   transactionsPerReport: number | null;
 }
 
@@ -84,52 +86,59 @@ async function measureCheck(context: ScaleContext, workers: number): Promise<Mea
   }
 }
 
-/** A batch of `SCALE_TARGETS.batchSize` DELTA 1 reports over the customers, every key new. */
-function batchBody(context: ScaleContext, runId: string) {
+/** A batch of `SCALE_TARGETS.batchSize` DELTA 1 reports over the customers, every key new and starting with `prefix()`. */
+function batchBody(context: ScaleContext, prefix: () => string) {
   return (n: number) => ({
     reports: Array.from({ length: SCALE_TARGETS.batchSize }, (_, i) => ({
       customerId: context.customers[(n * SCALE_TARGETS.batchSize + i) % context.customers.length],
       featureId: context.meter,
       value: 1,
       behaviour: 'DELTA',
-      idempotencyKey: `${runId}-${n}-${i}`,
+      idempotencyKey: `${prefix()}-${n}-${i}`,
     })),
   });
 }
 
 async function measureBatch(context: ScaleContext) {
   const server = await context.start('Billow', ['start']);
-  const counted = async () => {
-    const totals = await meterTotals(context.databaseUrl, context.meter);
-    return context.customers.reduce((sum, id) => sum + (totals.get(id) ?? 0), 0);
-  };
+  const sumOver = (totals: Map<string, number>) => context.customers.reduce((sum, id) => sum + (totals.get(id) ?? 0), 0);
+  const counted = async () => sumOver(await meterTotals(context.databaseUrl, context.meter));
+  // The measured batches' keys differ from the warm-up's: a warm-up batch answered late is not taken for one of them.
+  const runId = `batch-${process.pid}-${Date.now().toString(36)}`;
+  let phase = 'warm-up';
   try {
     const label = `(12) POST /report/usage/batch/, ${SCALE_TARGETS.batchSize} reports a request, ${context.customers.length} customers`;
     context.say(`Measuring ${label} (${BATCH_CONNECTIONS} connections)`);
-    let before = 0;
     let transactionsBefore = 0;
     const measurement = await measure(
       {
         label,
         url: server.baseUrl,
         headers: { authorization: `Bearer ${context.serverKey}`, 'content-type': 'application/json' },
-        request: numberedPost('/api/v1/report/usage/batch/', batchBody(context, `batch-${process.pid}-${Date.now().toString(36)}`)),
+        request: numberedPost('/api/v1/report/usage/batch/', batchBody(context, () => `${runId}-${phase}`)),
         serverCpuSeconds: () => cpuSecondsOf(server.pid),
         exact: true,
         beforeMeasured: async () => {
-          before = await untilSteady(counted);
+          await untilSteady(counted);
+          phase = 'measured';
           transactionsBefore = await transactionCount(context.databaseUrl);
         },
       },
       { ...context.shape, connections: BATCH_CONNECTIONS },
       context.say,
     );
-    const batchCounted = (await counted()) - before;
     // pg_stat_database is flushed about once a second.
     await sleep(1500);
     const transactions = (await transactionCount(context.databaseUrl)) - transactionsBefore;
+    const settled = await untilSteady(counted);
+    const stored = await reportTotals(context.databaseUrl, context.meter, `${runId}-measured-`);
     const reports = measurement.accepted * SCALE_TARGETS.batchSize;
-    return { batch: measurement, batchCounted, transactionsPerReport: reports > 0 ? transactions / reports : null };
+    return {
+      batch: measurement,
+      batchStored: stored.withPrefix,
+      counters: { counted: settled, reported: sumOver(stored.perCustomer) },
+      transactionsPerReport: reports > 0 ? transactions / reports : null,
+    };
   } finally {
     await server.stop();
   }
@@ -206,8 +215,10 @@ export function formatScaleReport(r: ScaleResults): string {
     `Check with 2 workers (11) vs 1 (10): scaling factor ${scaling.toFixed(2)} (reported: on 2 cores the load generator and PostgreSQL share them)`,
     `Batch (12) at least ${SCALE_TARGETS.batchReportsPerSecond.toLocaleString('en-US')} reports/s: ` +
       `${Math.round(reportsPerSecond).toLocaleString('en-US')}/s -> ${verdict(reportsPerSecond >= SCALE_TARGETS.batchReportsPerSecond)}`,
-    `Batch (12) counters equal the accepted reports: ${r.batchCounted.toLocaleString('en-US')} counted, ` +
-      `${accepted.toLocaleString('en-US')} accepted, ${r.batch.errors} requests refused -> ${verdict(r.batchCounted === accepted && r.batch.errors === 0)}`,
+    `Batch (12) every accepted report stored, none other: ${r.batchStored.toLocaleString('en-US')} stored under the measured keys, ` +
+      `${accepted.toLocaleString('en-US')} accepted, ${r.batch.errors} requests refused or unanswered -> ${verdict(r.batchStored === accepted && r.batch.errors === 0)}`,
+    `Batch (12) counters equal the stored reports (none lost or counted twice): ${r.counters.counted.toLocaleString('en-US')} counted, ` +
+      `${r.counters.reported.toLocaleString('en-US')} reported -> ${verdict(r.counters.counted === r.counters.reported)}`,
   ];
   return ['', figures, '', ratios, '', 'Targets (scale)', ...targets.map((t) => `  ${t}`), ''].join('\n');
 }
