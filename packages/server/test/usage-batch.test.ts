@@ -128,6 +128,28 @@ describe('POST /report/usage/batch/', () => {
     expect(await reportsRecorded(calls.id)).toBe(6);
   });
 
+  it('judges a key sent again against the report stored before the batch, also when its counter is written in order', async () => {
+    const calls = await meter();
+    const [customer] = await customersOf(calls, 1);
+    const stored = delta(customer!, calls.identifier, 2);
+    expect((await s.call('POST', '/report/usage/', stored)).status).toBe(200);
+    // A SET on the same counter sends every report of it down the in-order path, which reads no key first.
+    const res = await batch([
+      { ...stored, value: 1 },
+      { customerId: customer, featureId: calls.identifier, value: 5, behaviour: 'SET', idempotencyKey: uniqueId('set') },
+      stored,
+      { ...stored, value: 3 },
+    ]);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.results.map((r: { status: string; code?: string }) => r.code ?? r.status)).toEqual([
+      'idempotency_key_reused',
+      'accepted',
+      'duplicate',
+      'idempotency_key_reused',
+    ]);
+    expect(await usageOf(customer!, calls.identifier)).toBe(5);
+  });
+
   it('sends a usage alert once when a batch crosses its threshold', async () => {
     const calls = await meter();
     const [a] = await customersOf(calls, 1, { value: 10, usageAlerts: { enabled: true, thresholds: [50], thresholdType: 'PERCENTAGE' } });

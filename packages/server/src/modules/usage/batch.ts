@@ -79,6 +79,7 @@ export class UsageBatchService {
     const { together, inOrder } = splitByCounter(planned);
     for (const [key, prior] of await this.writeTogether(scope, together, outcomes)) stored.set(key, prior);
     for (const entry of inOrder) outcomes[entry.index] = await this.writeAlone(scope, entry);
+    for (const [key, prior] of await this.priorsOfRepeats(scope, items, firstOfKey, stored, outcomes)) stored.set(key, prior);
     this.forgetCached(scope, items, outcomes);
     // A key sent again later in the batch is judged against the report stored before the batch, if any, else
     // against its first use, whose fate it shares: counted once, or refused alike.
@@ -125,6 +126,27 @@ export class UsageBatchService {
       if (prior) outcomes[index] = sameReport(prior, item) ? { status: 'duplicate' } : rejected(reportKeyReused());
     }
     return known;
+  }
+
+  /**
+   * The stored reports of keys sent again in the batch whose first use found its key
+   * taken (a duplicate, or refused as reused) where no lookup had read it: a routed
+   * report written in its counter's order. Read in one statement, and only then.
+   */
+  private async priorsOfRepeats(
+    scope: UsageScope,
+    items: readonly ReportUsageBatchItem[],
+    firstOfKey: Map<string, number>,
+    stored: Map<string, StoredReport>,
+    outcomes: (Outcome | undefined)[],
+  ): Promise<Map<string, StoredReport>> {
+    const keys = new Set<string>();
+    items.forEach((item, index) => {
+      const first = outcomes[firstOfKey.get(item.idempotencyKey)!];
+      const taken = first?.status === 'duplicate' || (first?.status === 'rejected' && first.code === 'idempotency_key_reused');
+      if (firstOfKey.get(item.idempotencyKey) !== index && taken && !stored.has(item.idempotencyKey)) keys.add(item.idempotencyKey);
+    });
+    return keys.size === 0 ? new Map() : repo.findReportsByKeys(this.db, scope.environmentId, [...keys]);
   }
 
   /** Each report's plan from its customer's state, read for every (customer, feature) in one statement; refusals go to `outcomes`. */
