@@ -63,6 +63,22 @@ describe('the authentication matrix', () => {
     expect(res.status).toBe(401);
   });
 
+  it('keeps in memory the secrets of keys that exist, never the guessed ones', async () => {
+    const cache = server.app.billow.keyCache;
+    cache.clear();
+    const before = cache.rememberedSecrets;
+    for (let i = 0; i < 50; i++) {
+      const res = await server.request('GET', '/sandbox/api/v1/customers/', { key: `sk_test_guess${i}${'x'.repeat(2000)}` });
+      expect(res.status).toBe(401);
+    }
+    expect(cache.rememberedSecrets).toBe(before);
+    const real = await server.request('GET', '/sandbox/api/v1/customers/', { key: org.sandbox.serverKey });
+    expect(real.status).toBe(200);
+    expect(cache.has(org.sandbox.serverKey)).toBe(true);
+    expect(cache.rememberedSecrets).toBeLessThanOrEqual(before + 1);
+    expect(cache.rememberedSecrets).toBeGreaterThanOrEqual(1);
+  });
+
   it('never stores keys in the clear', async () => {
     const rows = await server.database.db.selectFrom('api_keys').select(['key_hash', 'prefix']).execute();
     const secrets = [org.sandbox.serverKey, org.sandbox.clientKey, org.production.serverKey, org.production.clientKey];

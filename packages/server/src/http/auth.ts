@@ -48,19 +48,20 @@ export class KeyCache {
   ) {}
 
   /**
-   * SHA-256 of the secrets seen recently, so that a cached key costs no hash per
-   * request (decision 0041). Held in memory only, like the request that brought them.
+   * SHA-256 of the secrets of keys this cache holds, so that a cached key costs no
+   * hash per request (decision 0041). Only secrets of keys that exist are kept: a
+   * guessed or malformed one is hashed each time and forgotten, so guesses can
+   * neither fill memory nor linger in it.
    */
   private readonly hashes = new Map<string, string>();
 
   private hashOf(secret: string): string {
-    let hash = this.hashes.get(secret);
-    if (hash === undefined) {
-      if (this.hashes.size >= 10_000) this.hashes.clear();
-      hash = hashKey(secret);
-      this.hashes.set(secret, hash);
-    }
-    return hash;
+    return this.hashes.get(secret) ?? hashKey(secret);
+  }
+
+  /** How many secrets this cache holds in memory (all of keys that exist). */
+  get rememberedSecrets(): number {
+    return this.hashes.size;
   }
 
   /** The key's record: synchronously when it is cached (the hot path), else from the database. */
@@ -68,7 +69,7 @@ export class KeyCache {
     const hash = this.hashOf(secret);
     const hit = this.entries.get(hash);
     if (hit && hit.expires > this.clock.now().getTime()) return hit.record;
-    return this.load(hash);
+    return this.load(secret, hash);
   }
 
   /** True when the key's record is in memory: checking it costs no database read. */
@@ -86,12 +87,14 @@ export class KeyCache {
     return this.find(secret);
   }
 
-  private async load(hash: string): Promise<KeyRecord | null> {
+  private async load(secret: string, hash: string): Promise<KeyRecord | null> {
     const now = this.clock.now().getTime();
     const record = await findKeyByHash(this.db, hash);
     if (this.ttlMs > 0 && record) {
       if (this.entries.size > 10_000) this.entries.clear();
       this.entries.set(hash, { record, expires: now + this.ttlMs });
+      if (this.hashes.size >= 10_000) this.hashes.clear();
+      this.hashes.set(secret, hash);
     }
     return record;
   }
