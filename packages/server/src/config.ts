@@ -53,6 +53,8 @@ export interface Config {
   redisUrl: string | null;
   keyCacheTtlMs: number;
   trustProxy: boolean;
+  /** BILLOW_EDGE_FAST_LANE: cached Edge reads answered ahead of Fastify (decision 0045); on unless `false` or `0`. */
+  edgeFastLane: boolean;
   shutdownTimeoutMs: number;
   /** How long an activate_on_payment subscription change waits for its payment. */
   pendingUpdateTtlMs: number;
@@ -318,6 +320,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || null,
     keyCacheTtlMs: integer(env, 'BILLOW_KEY_CACHE_TTL_MS', 5000),
     trustProxy: env.BILLOW_TRUST_PROXY === 'true' || env.BILLOW_TRUST_PROXY === '1',
+    edgeFastLane: env.BILLOW_EDGE_FAST_LANE !== 'false' && env.BILLOW_EDGE_FAST_LANE !== '0',
     shutdownTimeoutMs: integer(env, 'BILLOW_SHUTDOWN_TIMEOUT_MS', 10000, 1),
     pendingUpdateTtlMs: integer(env, 'BILLOW_PENDING_UPDATE_TTL_MS', 23 * 60 * 60 * 1000, 1),
     portal: { sessionTtlMs: integer(env, 'BILLOW_PORTAL_SESSION_TTL_MS', 60 * 60 * 1000, 1000) },

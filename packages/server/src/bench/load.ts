@@ -19,8 +19,12 @@ export interface Measurement {
 export interface LoadPlan {
   label: string;
   url: string;
-  /** Built for every request, so paths and bodies can vary. */
-  request: autocannon.Request;
+  /**
+   * What each connection sends, in turn: fixed requests are built once (the load
+   * generator's cost per request then matches the ceiling's fixed request), a
+   * request with a setupRequest is built anew each time (a body that must differ).
+   */
+  requests: autocannon.Request[];
   headers?: Record<string, string>;
   /** CPU seconds the server process has used so far, or null when unknown. */
   serverCpuSeconds: () => number | null;
@@ -49,7 +53,7 @@ function fire(plan: LoadPlan, connections: number, length: { duration: number } 
     connections,
     ...length,
     headers: plan.headers ?? {},
-    requests: [plan.request],
+    requests: plan.requests,
   });
 }
 
@@ -112,32 +116,42 @@ export async function measure(plan: LoadPlan, shape: LoadShape, progress: (line:
   return measurement;
 }
 
-/** A GET whose path is drawn at random from `paths` for every request. */
-export function randomGet(paths: readonly string[]): autocannon.Request {
-  if (paths.length === 0) throw new Error('randomGet needs at least one path');
-  return {
-    method: 'GET',
-    setupRequest: (request) => ({ ...request, path: paths[Math.floor(Math.random() * paths.length)] }),
-  };
+/**
+ * The paths in one shuffled order (the same in every run), each a GET built once.
+ * Every connection cycles through them: the mix is random, but the load generator
+ * builds no request while measuring, as for the ceiling's fixed request.
+ */
+export function shuffledGets(paths: readonly string[]): autocannon.Request[] {
+  if (paths.length === 0) throw new Error('shuffledGets needs at least one path');
+  return shuffled(paths).map((path) => ({ method: 'GET', path }));
+}
+
+/** GETs of one path whose header `name` takes each of `values`, in one shuffled order, each built once. */
+export function shuffledHeaderGets(path: string, name: string, values: readonly string[]): autocannon.Request[] {
+  if (values.length === 0) throw new Error('shuffledHeaderGets needs at least one value');
+  return shuffled(values).map((value) => ({ method: 'GET', path, headers: { [name]: value } }));
+}
+
+/** A Fisher-Yates shuffle driven by a fixed linear congruential sequence, so that every run sends the same order. */
+function shuffled<T>(items: readonly T[]): T[] {
+  const out = [...items];
+  let state = 0x2545f491;
+  for (let i = out.length - 1; i > 0; i--) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    const j = state % (i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
 }
 
 /** A JSON POST whose body `bodyFor(n)` is built with a new `n` for every request. */
-export function numberedPost(path: string, bodyFor: (n: number) => unknown): autocannon.Request {
+export function numberedPost(path: string, bodyFor: (n: number) => unknown): autocannon.Request[] {
   let next = 0;
-  return {
-    method: 'POST',
-    path,
-    setupRequest: (request) => ({ ...request, body: JSON.stringify(bodyFor(next++)) }),
-  };
-}
-
-
-/** A GET of one path whose header `name` is drawn at random from `values` for every request. */
-export function getWithRandomHeader(path: string, name: string, values: readonly string[]): autocannon.Request {
-  if (values.length === 0) throw new Error('getWithRandomHeader needs at least one value');
-  return {
-    method: 'GET',
-    path,
-    setupRequest: (request) => ({ ...request, headers: { ...request.headers, [name]: values[Math.floor(Math.random() * values.length)] as string } }),
-  };
+  return [
+    {
+      method: 'POST',
+      path,
+      setupRequest: (request) => ({ ...request, body: JSON.stringify(bodyFor(next++)) }),
+    },
+  ];
 }

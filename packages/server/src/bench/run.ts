@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { measureCheckoutPage } from './checkout-page.js';
 import { benchDatabase, meterTotals, postgresVersion, seedCustomers, type BenchDatabase, type SeededCustomer } from './database.js';
 import { billowApi, seedEdgeCatalog, subscribeAll } from './edge-seed.js';
-import { getWithRandomHeader, measure, numberedPost, randomGet, type LoadPlan, type LoadShape, type Measurement } from './load.js';
+import { measure, numberedPost, shuffledGets, shuffledHeaderGets, type LoadPlan, type LoadShape, type Measurement } from './load.js';
 import { benchOptions, type BenchOptions } from './options.js';
 import {
   cpuSecondsOf,
@@ -135,7 +135,7 @@ async function measureJsonCeiling(shape: LoadShape): Promise<Measurement> {
   return withServer('bare Fastify JSON', CEILING_SERVER, ['json'], cleanEnv(), async ({ baseUrl, serverCpuSeconds }) => {
     await probe(`${baseUrl}/json`, {}, 200);
     const label = '(3) bare Fastify, fixed JSON';
-    return run({ label, url: `${baseUrl}/json`, request: { method: 'GET' }, serverCpuSeconds }, shape);
+    return run({ label, url: `${baseUrl}/json`, requests: [{ method: 'GET' }], serverCpuSeconds }, shape);
   });
 }
 
@@ -146,7 +146,7 @@ async function measurePgCeiling(shape: LoadShape, databaseUrl: string, customers
     const paths = customers.map((c) => `/customers/${c.id}`);
     await probe(`${baseUrl}${paths[0]}`, {}, 200);
     const label = '(4) bare Fastify + pg SELECT by pk';
-    return run({ label, url: baseUrl, request: randomGet(paths), serverCpuSeconds }, shape);
+    return run({ label, url: baseUrl, requests: shuffledGets(paths), serverCpuSeconds }, shape);
   });
 }
 
@@ -174,7 +174,7 @@ async function measureCustomers(shape: LoadShape, target: Target, authorization:
       label: '(1) Billow GET /customers/{id}/',
       url: target.baseUrl,
       headers: { authorization },
-      request: randomGet(paths),
+      requests: shuffledGets(paths),
       serverCpuSeconds: target.serverCpuSeconds,
     },
     shape,
@@ -185,7 +185,7 @@ async function measureCustomers(shape: LoadShape, target: Target, authorization:
       label: '(2) Billow POST /customers/',
       url: target.baseUrl,
       headers: { authorization, 'content-type': 'application/json' },
-      request: numberedPost(`${API}/customers/`, (n) => ({
+      requests: numberedPost(`${API}/customers/`, (n) => ({
         customerId: `post-${runId}-${n}`,
         name: `Posted customer ${n}`,
         email: `posted${n}@bench.example`,
@@ -223,7 +223,7 @@ async function measureEdge(
   const measureCheck = async (label: string, paths: string[]) => {
     const read = () => readBuckets(target.baseUrl, 'GET', `${API}/entitlements/`);
     let before: Buckets = new Map();
-    const plan = { label, url: target.baseUrl, headers: { authorization }, request: randomGet(paths), serverCpuSeconds: target.serverCpuSeconds };
+    const plan = { label, url: target.baseUrl, headers: { authorization }, requests: shuffledGets(paths), serverCpuSeconds: target.serverCpuSeconds };
     const measurement = await run({ ...plan, beforeMeasured: async () => void (before = await read()) }, shape);
     const total = measurement.accepted;
     const serverP99 = percentileBound(before, await read(), total, 0.99);
@@ -240,7 +240,7 @@ async function measureEdge(
         label,
         url: target.baseUrl,
         headers: { authorization, 'content-type': 'application/json' },
-        request: numberedPost(`${API}/report/usage/`, body),
+        requests: numberedPost(`${API}/report/usage/`, body),
         serverCpuSeconds: target.serverCpuSeconds,
         exact: true,
         beforeMeasured: async () => void (before = counted(await meterTotals(databaseUrl, catalog.meter))),
@@ -310,7 +310,7 @@ async function measurePromotions(shape: LoadShape, env: NodeJS.ProcessEnv, organ
       label: '(9) Billow GET /promotions, 15 countries',
       url: target.baseUrl,
       headers: { authorization, 'user-agent': 'Mozilla/5.0 (bench) Chrome/120.0' },
-      request: getWithRandomHeader(path, 'x-forwarded-for', CALLER_ADDRESSES),
+      requests: shuffledHeaderGets(path, 'x-forwarded-for', CALLER_ADDRESSES),
       serverCpuSeconds: target.serverCpuSeconds,
       beforeMeasured: async () => void (before = await read()),
     };
@@ -397,7 +397,8 @@ type ScaleSeed = { checkPaths: string[]; meter: string; customers: readonly stri
 /** Checks with 1 and 2 workers, and batches (scale.ts); seeds the Edge catalog first when the HTTP scenarios did not. */
 async function scaleScenario(options: BenchOptions, database: BenchDatabase, env: NodeJS.ProcessEnv, organization: Organization, seeded: ScaleSeed | null) {
   const billow = { ...env, BILLOW_RATE_LIMIT_MAX: RATE_LIMIT_MAX };
-  const start = (label: string, args: string[]) => startServing(label, CLI, args, billow);
+  const profile = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.cpuProfileDir)}`] : [];
+  const start = (label: string, args: string[]) => startServing(label, CLI, args, billow, profile);
   let seed = seeded;
   if (!seed) {
     say(`Scale scenarios: seeding ${options.customers} customers and the Edge catalog`);

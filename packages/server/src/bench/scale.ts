@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { meterTotals, reportTotals, transactionCount } from './database.js';
 import { billowApi, seedEdgeCatalog, subscribeAll } from './edge-seed.js';
-import { measure, numberedPost, randomGet, type LoadShape, type Measurement } from './load.js';
+import { measure, shuffledGets, numberedPost, type LoadShape, type Measurement } from './load.js';
 import { cpuSecondsOf } from './processes.js';
 import { measurementRow, table, verdict } from './report.js';
 
@@ -75,7 +75,7 @@ async function measureCheck(context: ScaleContext, workers: number): Promise<Mea
         label,
         url: server.baseUrl,
         headers: { authorization: `Bearer ${context.serverKey}` },
-        request: randomGet(context.checkPaths),
+        requests: shuffledGets(context.checkPaths),
         serverCpuSeconds: () => treeCpuSeconds(server.pid),
       },
       context.shape,
@@ -115,7 +115,7 @@ async function measureBatch(context: ScaleContext) {
         label,
         url: server.baseUrl,
         headers: { authorization: `Bearer ${context.serverKey}`, 'content-type': 'application/json' },
-        request: numberedPost('/api/v1/report/usage/batch/', batchBody(context, () => `${runId}-${phase}`)),
+        requests: numberedPost('/api/v1/report/usage/batch/', batchBody(context, () => `${runId}-${phase}`)),
         serverCpuSeconds: () => cpuSecondsOf(server.pid),
         exact: true,
         beforeMeasured: async () => {

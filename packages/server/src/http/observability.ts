@@ -1,4 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { type Registry, collectDefaultMetrics } from 'prom-client';
 import { LatencyHistogram } from './latency-histogram.js';
 
@@ -8,8 +10,21 @@ export function validRequestId(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0 && value.length <= 128 && /^[\w.:@/+=-]+$/.test(value);
 }
 
+/** The request's id: the caller's X-Request-Id when it is a valid one, else a new UUID. */
+export function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers[REQUEST_ID_HEADER];
+  return validRequestId(given) ? given : randomUUID();
+}
+
+/** Where requests answered outside Fastify's hooks (http/fast-lane.ts) are timed and logged. */
+export interface RequestRecorder {
+  latency: LatencyHistogram;
+  /** The logger of the line per request; null when the level is above info. */
+  requestLog: FastifyBaseLogger | null;
+}
+
 /** Echoes the request id, logs one line per request, and times every route for /metrics. */
-export function registerObservability(app: FastifyInstance, registry: Registry): void {
+export function registerObservability(app: FastifyInstance, registry: Registry): RequestRecorder {
   collectDefaultMetrics({ register: registry });
   const latency = new LatencyHistogram(
     'billow_http_request_duration_seconds',
@@ -44,4 +59,5 @@ export function registerObservability(app: FastifyInstance, registry: Registry):
     }
     done();
   });
+  return { latency, requestLog: logsRequests ? app.log : null };
 }

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -22,7 +23,7 @@ declare module 'fastify' {
 }
 
 /** Requests counted in the key's current window, and the milliseconds until that window ends. */
-interface Count {
+export interface Count {
   count: number;
   resetMs: number;
 }
@@ -87,7 +88,7 @@ type Done = (error?: Error) => void;
  * Headers follow the IETF RateLimit draft plus Retry-After on 429. Each route
  * gets the hook bound to its counters, so a request reads no route options.
  */
-export function registerRateLimit(app: FastifyInstance, options: RateLimitOptions): void {
+export function registerRateLimit(app: FastifyInstance, options: RateLimitOptions): LaneRateLimit {
   const { max, windowMs, redis } = options;
   const counters = (prefix: string): Counters =>
     redis ? new RedisCounters(redis, windowMs, prefix) : new MemoryCounters(windowMs);
@@ -96,15 +97,13 @@ export function registerRateLimit(app: FastifyInstance, options: RateLimitOption
 
   const verdict = (reply: FastifyReply, counted: Count | null): ApiError | undefined => {
     if (counted === null) return undefined;
-    const seconds = Math.max(1, Math.ceil(counted.resetMs / 1000));
-    if (counted.count <= max) {
-      reply.header('ratelimit-limit', max);
-      reply.header('ratelimit-remaining', max - counted.count);
-      reply.header('ratelimit-reset', seconds);
+    const allowed = rateLimitHeaders(counted, max);
+    if (allowed !== null) {
+      for (let i = 0; i < allowed.length; i += 2) reply.header(allowed[i]!, allowed[i + 1]);
       return undefined;
     }
-    const reset = String(seconds);
-    return new ApiError(429, 'rate_limited', `Too many requests for this key: the limit is ${limitText}; retry in ${seconds} s`, {
+    const reset = String(resetSeconds(counted));
+    return new ApiError(429, 'rate_limited', `Too many requests for this key: the limit is ${limitText}; retry in ${reset} s`, {
       'ratelimit-limit': String(max),
       'ratelimit-remaining': '0',
       'ratelimit-reset': reset,
@@ -114,7 +113,7 @@ export function registerRateLimit(app: FastifyInstance, options: RateLimitOption
 
   const hookFor = (store: Counters, keyOf: (request: FastifyRequest) => string) =>
     function rateLimit(request: FastifyRequest, reply: FastifyReply, done: Done): void {
-      const counted = store.hit(keyOf(request));
+      const counted = store === shared ? (takeLaneCount(request.raw) ?? store.hit(keyOf(request))) : store.hit(keyOf(request));
       if (counted instanceof Promise) counted.then((count) => done(verdict(reply, count)), done);
       else done(verdict(reply, counted));
     };
@@ -127,6 +126,37 @@ export function registerRateLimit(app: FastifyInstance, options: RateLimitOption
     const hook = own ? hookFor(counters(`billow-rl-${methods} ${route.url}`), own.keyGenerator) : everyRoute;
     route.preHandler = [...hooksOf(route.preHandler), hook as never];
   });
+  return { max, hit: (key) => shared.hit(key) };
 }
 
 const hooksOf = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);
+
+/** The shared counters as the Edge's fast lane counts with them (http/fast-lane.ts). */
+export interface LaneRateLimit {
+  max: number;
+  hit(key: string): Count | Promise<Count | null>;
+}
+
+const resetSeconds = (counted: Count): number => Math.max(1, Math.ceil(counted.resetMs / 1000));
+
+/**
+ * The headers of an allowed request, as name, value pairs; null when the count is
+ * over the limit; none when the count is unknown (a Redis that did not answer).
+ */
+export function rateLimitHeaders(counted: Count | null, max: number): string[] | null {
+  if (counted === null) return [];
+  if (counted.count > max) return null;
+  return ['ratelimit-limit', String(max), 'ratelimit-remaining', String(max - counted.count), 'ratelimit-reset', String(resetSeconds(counted))];
+}
+
+const LANE_COUNT = Symbol('billow.laneCount');
+type LaneCounted = IncomingMessage & { [LANE_COUNT]?: Count | null };
+
+/** A request the fast lane counted and then handed to Fastify (over the limit): the hook answers it without counting it again. */
+export function countedInLane(req: IncomingMessage, counted: Count | null): void {
+  (req as LaneCounted)[LANE_COUNT] = counted;
+}
+
+function takeLaneCount(req: IncomingMessage): Count | null | undefined {
+  return (req as LaneCounted)[LANE_COUNT];
+}

@@ -1,3 +1,4 @@
+import type { FastLane } from '../../http/fast-lane.js';
 import type { App } from '../../http/route-types.js';
 import type { EntitlementCache } from '../../edge/entitlement-cache.js';
 import type { ModuleContext } from '../context.js';
@@ -7,7 +8,7 @@ import { EntitlementService, type CachedEntitlements } from './service.js';
 /** The Edge API: entitlement checks, answered from the process's cache. */
 export function entitlementsModule(
   app: App,
-  { db, clock, entitlementCache }: ModuleContext & { entitlementCache: EntitlementCache<CachedEntitlements> },
+  { db, clock, entitlementCache, fastLane }: ModuleContext & { entitlementCache: EntitlementCache<CachedEntitlements>; fastLane: FastLane },
 ): void {
-  entitlementRoutes(app, new EntitlementService(db, clock, entitlementCache));
+  entitlementRoutes(app, new EntitlementService(db, clock, entitlementCache), fastLane);
 }

@@ -1,4 +1,5 @@
 import { CheckEntitlementsResponse, EntitlementsQuery, ErrorBody } from '@billow/contract';
+import type { FastLane } from '../../http/fast-lane.js';
 import { sendJson, SERVER_OR_CLIENT, type App } from '../../http/route-types.js';
 import type { EntitlementService } from './service.js';
 import { scopeOf } from '../../http/scope.js';
@@ -6,10 +7,20 @@ import { scopeOf } from '../../http/scope.js';
 const tags = ['Entitlements'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
-export function entitlementRoutes(app: App, service: EntitlementService): void {
+const CHECK_URL = '/api/v1/entitlements/';
+
+export function entitlementRoutes(app: App, service: EntitlementService, lane: FastLane): void {
+  // A cached answer is served ahead of Fastify; anything else reaches the route below.
+  lane.route(CHECK_URL, {
+    url: CHECK_URL,
+    required: ['customer_id'],
+    optional: ['feature_id'],
+    keys: SERVER_OR_CLIENT,
+    answer: (environmentId, query) => service.cachedCheckBody(environmentId, query.customer_id!, query.feature_id),
+  });
   // Served with and without the trailing slash: the official node client calls /entitlements.
   app.get(
-    '/api/v1/entitlements/',
+    CHECK_URL,
     {
       config: { auth: SERVER_OR_CLIENT },
       schema: {

@@ -295,6 +295,13 @@ export class EntitlementService {
     return this.load(key, environmentId, customerId, at).then((answer) => bodyOf(answer, featureIdentifier));
   }
 
+  /** The body `checkBody` would give when the answer is cached and fresh; undefined otherwise (nothing is loaded). */
+  cachedCheckBody(environmentId: string, customerId: string, featureIdentifier?: string): Buffer | undefined {
+    const hit = this.cache?.get(entitlementCacheKey(environmentId, customerId));
+    if (hit === undefined || (hit.validUntil !== null && hit.validUntil <= this.clock.now().getTime())) return undefined;
+    return bodyOf(hit, featureIdentifier);
+  }
+
   /** The customer's whole answer from the cache, or loaded and stored there. */
   private async cached(environmentId: string, customerId: string, at: Date): Promise<CachedEntitlements> {
     const key = entitlementCacheKey(environmentId, customerId);

@@ -1,4 +1,5 @@
 import { ErrorBody, PromotionQuery, PromotionResponse } from '@billow/contract';
+import type { FastLane } from '../../http/fast-lane.js';
 import { sendJson, SERVER_OR_CLIENT, type App } from '../../http/route-types.js';
 import { scopeOf } from '../../http/scope.js';
 import type { PromotionEdgeService } from './edge-service.js';
@@ -6,10 +7,21 @@ import type { PromotionEdgeService } from './edge-service.js';
 const tags = ['Promotions'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
-export function promotionEdgeRoutes(app: App, service: PromotionEdgeService): void {
+const PROMOTION_URL = '/api/v1/promotions/';
+
+export function promotionEdgeRoutes(app: App, service: PromotionEdgeService, lane: FastLane): void {
+  // A cached promotion is served ahead of Fastify; anything else reaches the route below.
+  lane.route(PROMOTION_URL, {
+    url: PROMOTION_URL,
+    required: ['promotion_id'],
+    optional: [],
+    keys: SERVER_OR_CLIENT,
+    answer: (environmentId, query, caller) =>
+      service.cachedAnswer(environmentId, query.promotion_id!, { ip: caller.ip(), userAgent: caller.userAgent }),
+  });
   // Served with and without the trailing slash: the promotions UI calls /promotions.
   app.get(
-    '/api/v1/promotions/',
+    PROMOTION_URL,
     {
       config: { auth: SERVER_OR_CLIENT },
       schema: {

@@ -36,6 +36,12 @@ export class PromotionEdgeService {
     return this.cache.getOrLoad(key, () => this.load(environmentId, promotionId)).then((loaded) => this.answerFor(loaded, promotionId, caller));
   }
 
+  /** The answer `answer` would give when the promotion is cached and live; undefined otherwise (nothing is loaded). */
+  cachedAnswer(environmentId: string, promotionId: string, caller: Caller): Buffer | undefined {
+    const hit = this.cache.peek(promotionCacheKey(environmentId, promotionId));
+    return hit ? this.answerFor(hit, promotionId, caller) : undefined;
+  }
+
   private answerFor(cached: CachedPromotion | null, promotionId: string, caller: Caller): Buffer {
     if (!cached) throw promotionNotFound(promotionId);
     const countryCode = countryOfIp(caller.ip);

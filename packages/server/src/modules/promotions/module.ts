@@ -1,3 +1,4 @@
+import type { FastLane } from '../../http/fast-lane.js';
 import type { App } from '../../http/route-types.js';
 import type { ModuleContext } from '../context.js';
 import { promotionChangesFor, type PromotionCache } from './cache.js';
@@ -14,6 +15,6 @@ export function promotionsModule(app: App, { db, clock, promotionCache }: Promot
 }
 
 /** GET /promotions (Edge), answered from the process's cache. */
-export function promotionsEdgeModule(app: App, { db, promotionCache }: PromotionContext): void {
-  promotionEdgeRoutes(app, new PromotionEdgeService(db, promotionCache));
+export function promotionsEdgeModule(app: App, { db, promotionCache, fastLane }: PromotionContext & { fastLane: FastLane }): void {
+  promotionEdgeRoutes(app, new PromotionEdgeService(db, promotionCache), fastLane);
 }

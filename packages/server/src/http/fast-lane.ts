@@ -1,0 +1,181 @@
+/**
+ * The Edge's fast lane (decision 0045). A GET of a cached Edge read (an entitlement
+ * check, a promotion) is answered in Node's request listener, before Fastify, when
+ * every step of it is a hit: the key is in the key cache and admitted, the query is
+ * plain, the answer is in memory, and the rate limit allows it. Anything else (a
+ * miss, an error, a 429, an odd URL, shutdown) is handed to Fastify untouched and
+ * answered there as before. A lane answer carries what Fastify's would: the same
+ * status, body and headers, the request in /metrics and in the request log, and one
+ * count against the key's rate limit.
+ */
+import http, { type IncomingMessage, type RequestListener, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { FastifyServerOptions } from 'fastify';
+import proxyAddr from '@fastify/proxy-addr';
+import type { EnvironmentKind } from '../config.js';
+import type { KeyRecord } from '../modules/tenancy/queries.js';
+import type { KeyCache } from './auth.js';
+import { parseQuery } from './casing.js';
+import { environmentOf } from './environment.js';
+import { rateLimitHeaders, countedInLane, type LaneRateLimit } from './rate-limit.js';
+import { requestIdOf, type RequestRecorder } from './observability.js';
+
+/** A lane query: names as the route's schema has them (snake_case), each one value of 1 to 255 characters. */
+export type LaneQuery = Readonly<Record<string, string>>;
+
+/** Who asks, for answers that depend on it (a promotion's country). */
+export interface LaneCaller {
+  ip(): string;
+  userAgent: string | undefined;
+}
+
+/** The route's answer when it is in memory, already JSON; undefined: Fastify serves the request. */
+export type LaneAnswer = (environmentId: string, query: LaneQuery, caller: LaneCaller) => Buffer | undefined;
+
+export interface LaneRoute {
+  /** The route as Fastify registered it, which /metrics labels it with: `/api/v1/entitlements/`. */
+  url: string;
+  /** Query names the lane takes; any other name sends the request to Fastify. */
+  required: readonly string[];
+  optional: readonly string[];
+  /** Key kinds the route admits (its config.auth). */
+  keys: readonly ('server' | 'client')[];
+  answer: LaneAnswer;
+}
+
+/** What the lane shares with Fastify's hooks, handed over once they are registered. */
+export interface LaneDeps {
+  keys: KeyCache;
+  rewriteUrl: (req: IncomingMessage) => string;
+  rateLimit: LaneRateLimit;
+  recorder: RequestRecorder;
+  trustProxy: boolean;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const MAX_QUERY_VALUE = 255;
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+const trustEveryProxy = () => true;
+
+export class FastLane {
+  private readonly routes = new Map<string, LaneRoute>();
+  private deps: LaneDeps | null = null;
+  private closing = false;
+
+  constructor(private readonly enabled: boolean) {}
+
+  /**
+   * Fastify's serverFactory: the HTTP/1 server Fastify would make (same options and
+   * timeouts), whose listener offers each request to the lane first.
+   */
+  readonly serverFactory = (framework: RequestListener, options: FastifyServerOptions & { http?: ServerOptions }): Server => {
+    const server = http.createServer(options.http ?? {}, (req, res) => {
+      if (!this.offer(req, res, framework)) framework(req, res);
+    });
+    server.keepAliveTimeout = options.keepAliveTimeout ?? server.keepAliveTimeout;
+    server.requestTimeout = options.requestTimeout ?? server.requestTimeout;
+    server.setTimeout(options.connectionTimeout ?? 0);
+    if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+    return server;
+  };
+
+  attach(deps: LaneDeps): void {
+    this.deps = deps;
+  }
+
+  /** From shutdown on, every request goes to Fastify, which turns new ones away. */
+  close(): void {
+    this.closing = true;
+  }
+
+  /** Serves `path` (with or without its trailing slash) in the lane too. */
+  route(path: string, route: LaneRoute): void {
+    this.routes.set(path.replace(/\/$/, ''), route);
+  }
+
+  /** True when the lane took the request (answered it, or will); false: Fastify serves it. */
+  private offer(req: IncomingMessage, res: ServerResponse, framework: RequestListener): boolean {
+    const deps = this.deps;
+    if (!this.enabled || deps === null || this.closing || req.method !== 'GET') return false;
+    const started = performance.now();
+    const url = deps.rewriteUrl(req);
+    if (url.includes('%00') || url.includes('\u0000')) return false;
+    const mark = url.indexOf('?');
+    const path = mark === -1 ? url : url.slice(0, mark);
+    const route = this.routes.get(path.endsWith('/') ? path.slice(0, -1) : path);
+    if (route === undefined) return false;
+    const environment = environmentOf(req);
+    const key = this.admittedKey(req, deps.keys, route, environment);
+    if (key === null) return false;
+    const query = laneQuery(mark === -1 ? '' : url.slice(mark + 1), route);
+    if (query === null) return false;
+    const caller: LaneCaller = { ip: () => clientIp(req, deps.trustProxy), userAgent: req.headers['user-agent'] };
+    const body = route.answer(key.environmentId!, query, caller);
+    if (body === undefined) return false;
+    const send = (headers: string[]) => this.send(req, res, { route, environment, started, headers, body });
+    const counted = deps.rateLimit.hit(key.id);
+    if (!(counted instanceof Promise)) {
+      const headers = rateLimitHeaders(counted, deps.rateLimit.max);
+      if (headers === null) return countedInLane(req, counted), false;
+      send(headers);
+      return true;
+    }
+    counted.then(
+      (count) => {
+        const headers = rateLimitHeaders(count, deps.rateLimit.max);
+        if (headers !== null) return send(headers);
+        countedInLane(req, count);
+        framework(req, res);
+      },
+      () => framework(req, res),
+    );
+    return true;
+  }
+
+  /** The key the request bears, when it is cached and the route admits it as is; null otherwise. */
+  private admittedKey(req: IncomingMessage, keys: KeyCache, route: LaneRoute, environment: EnvironmentKind): KeyRecord | null {
+    const header = req.headers.authorization;
+    const secret = header === undefined ? undefined : BEARER.exec(header)?.[1];
+    const key = secret === undefined ? undefined : keys.cached(secret);
+    if (key === undefined || key === null || key.revoked || key.kind === 'partner') return null;
+    if (!key.environmentId || !key.organizationId || key.environmentKind !== environment) return null;
+    return route.keys.includes(key.kind) ? key : null;
+  }
+
+  private send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    answer: { route: LaneRoute; environment: EnvironmentKind; started: number; headers: string[]; body: Buffer },
+  ): void {
+    const deps = this.deps!;
+    const id = requestIdOf(req);
+    res.writeHead(200, ['x-request-id', id, ...answer.headers, 'content-type', JSON_TYPE, 'content-length', String(answer.body.length)]);
+    res.end(answer.body);
+    const ms = performance.now() - answer.started;
+    deps.recorder.latency.observe('GET', answer.route.url, 200, ms / 1000);
+    deps.recorder.requestLog?.info(
+      { reqId: id, method: 'GET', url: req.url, environment: answer.environment, statusCode: 200, ms: Math.round(ms * 100) / 100 },
+      'request',
+    );
+  }
+}
+
+/** The route's query when it is plain: only its names, each once, each 1 to 255 characters; null otherwise. */
+function laneQuery(text: string, route: LaneRoute): LaneQuery | null {
+  const parsed = parseQuery(text);
+  const query: Record<string, string> = {};
+  for (const name in parsed) {
+    const value = parsed[name];
+    if (typeof value !== 'string' || value.length === 0 || value.length > MAX_QUERY_VALUE) return null;
+    if (!route.required.includes(name) && !route.optional.includes(name)) return null;
+    query[name] = value;
+  }
+  return route.required.every((name) => name in query) ? query : null;
+}
+
+/** The caller's address as Fastify's request.ip gives it: behind trusted proxies, the farthest address. */
+function clientIp(req: IncomingMessage, trustProxy: boolean): string {
+  if (!trustProxy) return req.socket.remoteAddress ?? '';
+  const addresses = proxyAddr.all(req, trustEveryProxy);
+  return addresses[addresses.length - 1] ?? '';
+}
