@@ -3,7 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Redis } from 'ioredis';
-import { Registry } from 'prom-client';
+import { Counter, Registry } from 'prom-client';
 import type { Config, Role } from './config.js';
 import type { DatabaseHandle } from './db/connect.js';
 import type { Clock } from './lib/clock.js';
@@ -236,7 +236,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     failures: new AuthFailureLimiter({ ...config.authFailureLimit, redis: deps.redis ?? null }),
   });
   const rateLimit = registerRateLimit(app, { ...config.rateLimit, redis: deps.redis ?? null });
-  fastLane.attach({ keys: keyCache, rewriteUrl, rateLimit, recorder, trustProxy: config.trustProxy });
+  const answered = new Counter({
+    name: 'billow_http_fast_lane_requests_total',
+    help: "Edge reads answered from memory ahead of Fastify's routing (decision 0045)",
+    registers: [registry],
+  });
+  fastLane.attach({ keys: keyCache, rewriteUrl, rateLimit, recorder, trustProxy: config.trustProxy, answered });
   app.addHook('preClose', (done) => {
     fastLane.close();
     done();

@@ -73,21 +73,31 @@ function toMeasurement(label: string, result: autocannon.Result, exact: boolean,
   };
 }
 
-/** Warm-ups of a scenario whose first answers are slow (cold caches on a slow machine) before it is given up. */
+/** Warm-up rounds at most: a scenario still speeding up after them is measured as it is. */
 const MAX_WARMUPS = 5;
 
+/** A round this much faster than the one before shows the scenario still warming up. */
+const STILL_WARMING = 1.2;
+
+const rateOf = (result: autocannon.Result): number => (result.duration > 0 ? result.requests.total / result.duration : 0);
+
 /**
- * Warm-ups until one gets answers: a scenario whose first requests outlast one warm-up
- * (a 1,000-report batch planning routes for 1,000 unseen customers) is measured warm,
- * not abandoned.
+ * Warm-up rounds until the rate settles: another round while a round answered
+ * nothing (a 1,000-report batch planning routes for 1,000 unseen customers can
+ * outlast one) or ran more than 20% faster than the round before. The last
+ * round's rate sizes a measurement of a fixed number of requests.
  */
 async function warmUp(plan: LoadPlan, shape: LoadShape, progress: (line: string) => void): Promise<autocannon.Result> {
+  let previous: autocannon.Result | null = null;
   for (let round = 1; ; round++) {
-    progress(`  warming up for ${shape.warmupSeconds} s${round > 1 ? ` (again: no answer yet, round ${round} of ${MAX_WARMUPS})` : ''}`);
+    const why = round === 1 ? '' : previous!.requests.total === 0 ? ' (again: no answer yet' : ' (again: still speeding up';
+    progress(`  warming up for ${shape.warmupSeconds} s${why ? `${why}, round ${round} of ${MAX_WARMUPS})` : ''}`);
     const warmup = await fire(plan, shape.connections, { duration: shape.warmupSeconds });
-    if (warmup.requests.total > 0) return warmup;
+    const settled = warmup.requests.total > 0 && (previous !== null && rateOf(warmup) <= rateOf(previous) * STILL_WARMING);
+    if (settled || (round === MAX_WARMUPS && warmup.requests.total > 0)) return warmup;
     if (round === MAX_WARMUPS) throw new Error(`${plan.label}: no response in ${MAX_WARMUPS} warm-ups of ${shape.warmupSeconds} s`);
-    await sleep(SETTLE_MS);
+    previous = warmup;
+    await sleep(plan.exact ? SETTLE_MS : 0);
   }
 }
 

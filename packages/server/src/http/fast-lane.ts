@@ -50,6 +50,8 @@ export interface LaneDeps {
   rateLimit: LaneRateLimit;
   recorder: RequestRecorder;
   trustProxy: boolean;
+  /** Counts the requests the lane answered (billow_http_fast_lane_requests_total). */
+  answered: { inc(): void };
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -151,6 +153,7 @@ export class FastLane {
     const id = requestIdOf(req);
     res.writeHead(200, ['x-request-id', id, ...answer.headers, 'content-type', JSON_TYPE, 'content-length', String(answer.body.length)]);
     res.end(answer.body);
+    deps.answered.inc();
     const ms = performance.now() - answer.started;
     deps.recorder.latency.observe('GET', answer.route.url, 200, ms / 1000);
     deps.recorder.requestLog?.info(
