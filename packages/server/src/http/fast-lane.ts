@@ -72,7 +72,7 @@ export class FastLane {
    */
   readonly serverFactory = (framework: RequestListener, options: FastifyServerOptions & { http?: ServerOptions }): Server => {
     const server = http.createServer(options.http ?? {}, (req, res) => {
-      if (!this.offer(req, res, framework)) framework(req, res);
+      if (!this.offerSafely(req, res, framework)) framework(req, res);
     });
     server.keepAliveTimeout = options.keepAliveTimeout ?? server.keepAliveTimeout;
     server.requestTimeout = options.requestTimeout ?? server.requestTimeout;
@@ -93,6 +93,21 @@ export class FastLane {
   /** Serves `path` (with or without its trailing slash) in the lane too. */
   route(path: string, route: LaneRoute): void {
     this.routes.set(path.replace(/\/$/, ''), route);
+  }
+
+  /**
+   * A lane step that throws must not take the process down with it (a listener's
+   * exception is uncaught): the request goes to Fastify, which answers it in the
+   * one error format, unless an answer was already under way.
+   */
+  private offerSafely(req: IncomingMessage, res: ServerResponse, framework: RequestListener): boolean {
+    try {
+      return this.offer(req, res, framework);
+    } catch {
+      if (!res.headersSent) return false;
+      res.destroy();
+      return true;
+    }
   }
 
   /** True when the lane took the request (answered it, or will); false: Fastify serves it. */
