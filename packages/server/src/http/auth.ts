@@ -6,7 +6,7 @@ import { claimedEnvironment, hashKey, type KeyKind } from '../modules/tenancy/ke
 import { findKeyByHash, type KeyRecord } from '../modules/tenancy/queries.js';
 import { countAuthFailures, type AuthFailureLimiter } from './auth-failures.js';
 import { environmentOf } from './environment.js';
-import { forbidden, unauthorized } from './errors.js';
+import { forbidden, unauthorized, type ApiError } from './errors.js';
 import { RequestScope, type EnvironmentAuth, type ScopeSettings } from './scope.js';
 
 /** Which keys a route accepts; `public` routes take none. */
@@ -124,6 +124,28 @@ function otherEnvironmentHint(secret: string, environment: EnvironmentKind): str
   return '';
 }
 
+/** Why a key may not call a route of `environment` that accepts `accepted`; null when it may (the fast lane asks this too). */
+export function keyRefusal(
+  secret: string,
+  key: KeyRecord | null,
+  environment: EnvironmentKind,
+  accepted: readonly ('server' | 'client')[],
+): ApiError | null {
+  if (!key || key.kind === 'partner' || !key.environmentId || !key.organizationId) {
+    return unauthorized(`The API key is not valid.${otherEnvironmentHint(secret, environment)}`);
+  }
+  if (key.revoked) return unauthorized('The API key has been revoked');
+  if (key.environmentKind !== environment) {
+    return unauthorized(
+      `The API key belongs to the ${key.environmentKind} environment, not ${environment}.${otherEnvironmentHint(secret, environment)}`,
+    );
+  }
+  if (!accepted.includes(key.kind)) {
+    return forbidden(`This operation needs a ${accepted.join(' or ')} key; a ${key.kind} key may not use it`);
+  }
+  return null;
+}
+
 function admitEnvironmentKey(
   request: FastifyRequest,
   secret: string,
@@ -131,19 +153,10 @@ function admitEnvironmentKey(
   { accepted, scope }: { accepted: readonly ('server' | 'client')[]; scope: ScopeSettings },
 ): void {
   const environment = request.environment;
-  if (!key || key.kind === 'partner' || !key.environmentId || !key.organizationId) {
-    throw unauthorized(`The API key is not valid.${otherEnvironmentHint(secret, environment)}`);
-  }
-  if (key.revoked) throw unauthorized('The API key has been revoked');
-  if (key.environmentKind !== environment) {
-    throw unauthorized(
-      `The API key belongs to the ${key.environmentKind} environment, not ${environment}.${otherEnvironmentHint(secret, environment)}`,
-    );
-  }
-  if (!accepted.includes(key.kind)) {
-    throw forbidden(`This operation needs a ${accepted.join(' or ')} key; a ${key.kind} key may not use it`);
-  }
-  const auth = { keyId: key.id, kind: key.kind, organizationId: key.organizationId, environmentId: key.environmentId, environment };
+  const refusal = keyRefusal(secret, key, environment, accepted);
+  if (refusal) throw refusal;
+  const admitted = key as KeyRecord & { kind: 'server' | 'client'; organizationId: string; environmentId: string };
+  const auth = { keyId: admitted.id, kind: admitted.kind, organizationId: admitted.organizationId, environmentId: admitted.environmentId, environment };
   request.auth = new RequestScope(request, auth, scope);
 }
 

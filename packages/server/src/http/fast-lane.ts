@@ -14,7 +14,7 @@ import type { FastifyServerOptions } from 'fastify';
 import proxyAddr from '@fastify/proxy-addr';
 import type { EnvironmentKind } from '../config.js';
 import type { KeyRecord } from '../modules/tenancy/queries.js';
-import type { KeyCache } from './auth.js';
+import { keyRefusal, type KeyCache } from './auth.js';
 import { parseQuery } from './casing.js';
 import { environmentOf } from './environment.js';
 import { rateLimitHeaders, countedInLane, type LaneRateLimit } from './rate-limit.js';
@@ -137,15 +137,14 @@ export class FastLane {
       send(headers);
       return true;
     }
-    counted.then(
-      (count) => {
+    counted
+      .then((count) => {
         const headers = rateLimitHeaders(count, deps.rateLimit.max);
         if (headers !== null) return send(headers);
         countedInLane(req, count);
         framework(req, res);
-      },
-      () => framework(req, res),
-    );
+      })
+      .catch(() => (res.headersSent ? res.destroy() : framework(req, res)));
     return true;
   }
 
@@ -154,9 +153,8 @@ export class FastLane {
     const header = req.headers.authorization;
     const secret = header === undefined ? undefined : BEARER.exec(header)?.[1];
     const key = secret === undefined ? undefined : keys.cached(secret);
-    if (key === undefined || key === null || key.revoked || key.kind === 'partner') return null;
-    if (!key.environmentId || !key.organizationId || key.environmentKind !== environment) return null;
-    return route.keys.includes(key.kind) ? key : null;
+    if (key === undefined || key === null) return null;
+    return keyRefusal(secret!, key, environment, route.keys) === null ? key : null;
   }
 
   private send(

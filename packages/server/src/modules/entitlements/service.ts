@@ -290,24 +290,27 @@ export class EntitlementService {
     if (!this.cache) return this.check(environmentId, customerId, featureIdentifier).then((answer) => Buffer.from(JSON.stringify(answer)));
     const at = this.clock.now();
     const key = entitlementCacheKey(environmentId, customerId);
-    const hit = this.cache.get(key);
-    if (hit && (hit.validUntil === null || hit.validUntil > at.getTime())) return bodyOf(hit, featureIdentifier);
+    const hit = this.freshHit(key, at);
+    if (hit) return bodyOf(hit, featureIdentifier);
     return this.load(key, environmentId, customerId, at).then((answer) => bodyOf(answer, featureIdentifier));
   }
 
   /** The body `checkBody` would give when the answer is cached and fresh; undefined otherwise (nothing is loaded). */
   cachedCheckBody(environmentId: string, customerId: string, featureIdentifier?: string): Buffer | undefined {
-    const hit = this.cache?.get(entitlementCacheKey(environmentId, customerId));
-    if (hit === undefined || (hit.validUntil !== null && hit.validUntil <= this.clock.now().getTime())) return undefined;
-    return bodyOf(hit, featureIdentifier);
+    const hit = this.cache ? this.freshHit(entitlementCacheKey(environmentId, customerId), this.clock.now()) : undefined;
+    return hit ? bodyOf(hit, featureIdentifier) : undefined;
+  }
+
+  /** The cached answer at `key` while time alone leaves it right at `at`. */
+  private freshHit(key: string, at: Date): CachedEntitlements | undefined {
+    const hit = this.cache!.get(key);
+    return hit && (hit.validUntil === null || hit.validUntil > at.getTime()) ? hit : undefined;
   }
 
   /** The customer's whole answer from the cache, or loaded and stored there. */
   private async cached(environmentId: string, customerId: string, at: Date): Promise<CachedEntitlements> {
     const key = entitlementCacheKey(environmentId, customerId);
-    const hit = this.cache!.get(key);
-    if (hit && (hit.validUntil === null || hit.validUntil > at.getTime())) return hit;
-    return this.load(key, environmentId, customerId, at);
+    return this.freshHit(key, at) ?? this.load(key, environmentId, customerId, at);
   }
 
   /** Computes the answer after a miss of the cache's `get(key)`, and stores it there. */
