@@ -225,4 +225,32 @@ describe('POST /report/usage/batch/', () => {
     expect(total).toBe(450);
     expect(await reportsRecorded(calls.id)).toBe(450);
   });
+
+  it('stores customer ids, keys and resource ids as sent, whatever characters they hold', async () => {
+    const calls = await meter();
+    const plan = await s.plan([{ feature: calls.id, details: { value: 1_000_000 } }]);
+    const odd = ['q"uote', 'back\\slash', 'NULL', '{a,b}', 'sp ace,comma', 'é😀'];
+    const customers = [];
+    for (const text of odd) {
+      const customerId = uniqueId(text);
+      s.expectOk(await s.call('POST', '/customers/', { customerId, name: 'Odd', email: `${uniqueId('odd')}@example.com` }), 201);
+      await s.subscribe(customerId, plan);
+      customers.push(customerId);
+    }
+    // Warm the routes, so that the batch takes the one-statement path.
+    for (const customerId of customers) expect(await usageOf(customerId, calls.identifier)).toBe(0);
+    const reports = customers.map((customerId, i) => ({ ...delta(customerId, calls.identifier, i + 1, `${odd[i]}-${calls.id}`), resourceId: odd[i] }));
+    const res = await batch(reports);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.accepted).toBe(odd.length);
+    for (const [i, customerId] of customers.entries()) expect(await usageOf(customerId, calls.identifier)).toBe(i + 1);
+    const stored = await server.database.db
+      .selectFrom('usage_reports')
+      .select(['client_idempotency_key', 'resource_id'])
+      .where('feature_id', '=', calls.id)
+      .orderBy('value')
+      .execute();
+    expect(stored).toEqual(odd.map((text) => ({ client_idempotency_key: `${text}-${calls.id}`, resource_id: text })));
+    expect((await batch(reports)).body).toMatchObject({ accepted: 0, duplicates: odd.length, rejected: 0 });
+  });
 });

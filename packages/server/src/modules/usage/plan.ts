@@ -5,7 +5,7 @@
  * report and the batch.
  */
 import type { ReportUsageRequest } from '@billow/contract';
-import { newId } from '../../lib/crypto.js';
+import { newTimeOrderedId } from '../../lib/crypto.js';
 import { meterTerms, rolloverInto, type Grant, type MeterTerms } from '../entitlements/compute.js';
 import { usageKey, type CustomerSnapshot } from '../entitlements/service.js';
 import { featureFedByEvents, featureNotMetered, negativeSet, reportCustomerArchived, reportCustomerUnknown } from './errors.js';
@@ -57,7 +57,7 @@ export function planReport(environmentId: string, input: ReportUsageRequest, sna
     alertsSent: counter ? counter.alertsSent : [],
   };
   const report: ReportInsert = {
-    id: newId(),
+    id: newTimeOrderedId(at),
     environmentId,
     customerPk: snapshot.customerPk,
     featureId: grant.featureId,

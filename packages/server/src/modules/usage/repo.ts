@@ -1,6 +1,7 @@
 import { PREPARED_END } from '../../db/prepared.js';
 import { sql, type RawBuilder } from 'kysely';
 import { PREPARED } from '../../db/prepared.js';
+import { bigintArray, textArray, timestamptzArray, uuidArray } from '../../db/array-literals.js';
 import type { Executor, Tx } from '../../db/transaction.js';
 import type { SqlText } from '../../edge/change-feed.js';
 
@@ -114,29 +115,20 @@ export async function evaluateNotice(tx: Tx, notice: RawBuilder<unknown>): Promi
  * (their client key was used before): usually none, so nothing comes back.
  */
 export async function writeReports(db: Executor, reports: readonly BatchedReport[], notice: NoticeOf | null): Promise<Set<string>> {
-  const rows = JSON.stringify(
-    reports.map((r) => ({
-      id: r.id,
-      environment_id: r.environmentId,
-      customer: r.customerId,
-      customer_pk: r.customerPk,
-      feature_id: r.featureId,
-      subscription_id: r.subscriptionId,
-      value: r.value,
-      resource_id: r.resourceId,
-      client_key: r.clientKey,
-      period_start: r.periodStart.toISOString(),
-      period_end: r.periodEnd?.toISOString() ?? null,
-      rollover: r.rollover,
-      at: r.at.toISOString(),
-    })),
-  );
+  const column = <T>(pick: (report: BatchedReport) => T): T[] => reports.map(pick);
   const announce = notice ? notice(sql<string>`changed.environment_id`, sql<string>`changed.customer`) : silentNotice();
   const { rows: lost } = await sql<{ id: string }>`${PREPARED}
     WITH input AS (
-      SELECT * FROM jsonb_to_recordset(${rows}::jsonb) AS i(
-        id uuid, environment_id uuid, customer text, customer_pk uuid, feature_id uuid, subscription_id uuid, value bigint,
-        resource_id text, client_key text, period_start timestamptz, period_end timestamptz, rollover bigint, at timestamptz)
+      SELECT * FROM unnest(
+        ${uuidArray(column((r) => r.id))}::uuid[], ${uuidArray(column((r) => r.environmentId))}::uuid[],
+        ${textArray(column((r) => r.customerId))}::text[], ${uuidArray(column((r) => r.customerPk))}::uuid[],
+        ${uuidArray(column((r) => r.featureId))}::uuid[], ${uuidArray(column((r) => r.subscriptionId))}::uuid[],
+        ${bigintArray(column((r) => r.value))}::bigint[], ${textArray(column((r) => r.resourceId))}::text[],
+        ${textArray(column((r) => r.clientKey))}::text[], ${timestamptzArray(column((r) => r.periodStart))}::timestamptz[],
+        ${timestamptzArray(column((r) => r.periodEnd))}::timestamptz[], ${bigintArray(column((r) => r.rollover))}::bigint[],
+        ${timestamptzArray(column((r) => r.at))}::timestamptz[]
+      ) AS i(id, environment_id, customer, customer_pk, feature_id, subscription_id, value, resource_id, client_key,
+             period_start, period_end, rollover, at)
     ), report AS (
       INSERT INTO usage_reports (id, environment_id, customer_id, feature_id, subscription_id, behaviour, value,
                                  resource_id, client_idempotency_key, reported_at, created_at)

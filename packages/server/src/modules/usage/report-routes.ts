@@ -24,7 +24,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { Db } from '../../db/connect.js';
 import { EntitlementCache, entitlementCacheKey } from '../../edge/entitlement-cache.js';
 import type { EntitlementInvalidation } from '../../edge/change-feed.js';
-import { newId } from '../../lib/crypto.js';
+import { newTimeOrderedId } from '../../lib/crypto.js';
 import { loadCustomersFully, type CustomerSnapshot } from '../entitlements/service.js';
 import { planReport } from './plan.js';
 import type { BatchedReport } from './repo.js';
@@ -162,7 +162,7 @@ export function routedReport(
   at: Date,
 ): BatchedReport {
   return {
-    id: newId(),
+    id: newTimeOrderedId(at),
     environmentId,
     customerId: input.customerId,
     customerPk: route.customerPk,

@@ -30,7 +30,7 @@ import type { RawBuilder } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, type Tx } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
-import { newId } from '../../lib/crypto.js';
+import { newId, newTimeOrderedId } from '../../lib/crypto.js';
 import { findFeature } from '../catalog/queries.js';
 import { findCustomer } from '../customers/queries.js';
 import { meterState, meterTerms, rolloverInto, type Grant, type MeterState, type MeterTerms } from '../entitlements/compute.js';
@@ -241,7 +241,7 @@ export class UsageService {
     const properties = input.properties ?? {};
     const stored = await inTransaction(this.db, async (tx) => {
       const inserted = await repo.insertEvent(tx, {
-        id: newId(),
+        id: newTimeOrderedId(at),
         environmentId: scope.environmentId,
         customerPk: customer.id,
         eventName: input.eventName,
