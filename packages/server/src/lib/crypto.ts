@@ -1,5 +1,4 @@
 import crypto, { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { v7 } from 'uuid';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -29,7 +28,12 @@ export const newId = (): string => randomUUID();
  * at a high rate get ids that grow with time, so its primary key is written at
  * its right edge instead of at random pages (decision 0047).
  */
-export const newTimeOrderedId = (at: Date): string => v7({ msecs: at.getTime() });
+export function newTimeOrderedId(at: Date): string {
+  const time = Math.max(0, at.getTime()).toString(16).padStart(12, '0').slice(-12);
+  // A version-4 UUID from Node's pooled entropy keeps its variant and 74 of its random bits; the
+  // uuid package's v7 draws 16 fresh bytes per id instead, a tenth of a batch's CPU (decision 0047).
+  return `${time.slice(0, 8)}-${time.slice(8)}-7${randomUUID().slice(15)}`;
+}
 
 /** A base62 string derived from `input` (SHA-256): the same input always gives the same string. */
 export function derivedBase62(input: string, length: number): string {
