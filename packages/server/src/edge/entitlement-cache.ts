@@ -266,10 +266,11 @@ export class EntitlementCache<V = unknown> implements EntitlementInvalidation {
     const entry = this.entries.get(key);
     if (entry) {
       if (this.isFresh(entry)) {
-        // Most recently used last (a Map keeps insertion order). An entry among the most
-        // recent quarter stays where it is: eviction order is near enough, for far fewer moves.
+        // Most recently used last (a Map keeps insertion order). An entry moved within the last
+        // quarter of the capacity's worth of uses stays where it is: eviction order is near
+        // enough, for far fewer moves (none while the cache is far from full and evicts nothing).
         this.uses++;
-        if (this.uses - entry.movedAt > this.entries.size / 4) {
+        if (this.uses - entry.movedAt > this.maxEntries / 4) {
           entry.movedAt = this.uses;
           this.entries.delete(key);
           this.entries.set(key, entry);

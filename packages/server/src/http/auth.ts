@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Clock } from '../lib/clock.js';
+import { nowMs, type Clock } from '../lib/clock.js';
 import type { Db } from '../db/connect.js';
 import type { EnvironmentKind } from '../config.js';
 import { claimedEnvironment, hashKey, type KeyKind } from '../modules/tenancy/keys.js';
@@ -80,7 +80,7 @@ export class KeyCache {
   /** The key's record when it is in memory (one hash, no database read); undefined otherwise. */
   cached(secret: string): KeyRecord | undefined {
     const hit = this.entries.get(this.hashOf(secret));
-    return hit !== undefined && hit.expires > this.clock.now().getTime() ? hit.record : undefined;
+    return hit !== undefined && hit.expires > nowMs(this.clock) ? hit.record : undefined;
   }
 
   async lookup(secret: string): Promise<KeyRecord | null> {

@@ -13,7 +13,6 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyServerOptions } from 'fastify';
 import proxyAddr from '@fastify/proxy-addr';
 import type { EnvironmentKind } from '../config.js';
-import type { KeyRecord } from '../modules/tenancy/queries.js';
 import { keyRefusal, type KeyCache } from './auth.js';
 import { parseQuery } from './casing.js';
 import { environmentOf } from './environment.js';
@@ -30,7 +29,7 @@ export interface LaneCaller {
 }
 
 /** The route's answer when it is in memory, already JSON; undefined: Fastify serves the request. */
-export type LaneAnswer = (environmentId: string, query: LaneQuery, caller: LaneCaller) => Buffer | undefined;
+export type LaneAnswer = (environmentId: string, query: LaneQuery, caller: LaneCaller) => string | undefined;
 
 export interface LaneRoute {
   /** The route as Fastify registered it, which /metrics labels it with: `/api/v1/entitlements/`. */
@@ -56,11 +55,24 @@ export interface LaneDeps {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const MAX_QUERY_VALUE = 255;
+/** Distinct (URL, host, key) requests remembered; past it, the memory starts over. */
+const MAX_REMEMBERED = 10_000;
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const trustEveryProxy = () => true;
 
+/** A request the lane can answer, as read from its URL, host and key header. */
+interface LaneRequest {
+  route: LaneRoute;
+  environment: EnvironmentKind;
+  /** The key's secret, as the Bearer header carries it. */
+  secret: string;
+  query: LaneQuery;
+}
+
 export class FastLane {
   private readonly routes = new Map<string, LaneRoute>();
+  /** Requests answered before, by URL, host and key header (`remember`). */
+  private readonly requests = new Map<string, LaneRequest>();
   private deps: LaneDeps | null = null;
   private closing = false;
 
@@ -115,21 +127,19 @@ export class FastLane {
     const deps = this.deps;
     if (!this.enabled || deps === null || this.closing || req.method !== 'GET') return false;
     const started = performance.now();
-    const url = deps.rewriteUrl(req);
-    if (url.includes('%00') || url.includes('\u0000')) return false;
-    const mark = url.indexOf('?');
-    const path = mark === -1 ? url : url.slice(0, mark);
-    const route = this.routes.get(path.endsWith('/') ? path.slice(0, -1) : path);
-    if (route === undefined) return false;
-    const environment = environmentOf(req);
-    const key = this.admittedKey(req, deps.keys, route, environment);
-    if (key === null) return false;
-    const query = laneQuery(mark === -1 ? '' : url.slice(mark + 1), route);
-    if (query === null) return false;
+    const header = req.headers.authorization;
+    if (header === undefined) return false;
+    const memo = `${req.url}\n${req.headers.host ?? ''}\n${header}`;
+    const known = this.requests.get(memo);
+    const request = known ?? this.read(req, deps, header);
+    if (request === null) return false;
+    const key = deps.keys.cached(request.secret);
+    if (key === undefined || key === null || keyRefusal(request.secret, key, request.environment, request.route.keys) !== null) return false;
     const caller: LaneCaller = { ip: () => clientIp(req, deps.trustProxy), userAgent: req.headers['user-agent'] };
-    const body = route.answer(key.environmentId!, query, caller);
+    const body = request.route.answer(key.environmentId!, request.query, caller);
     if (body === undefined) return false;
-    const send = (headers: string[]) => this.send(req, res, { route, environment, started, headers, body });
+    if (known === undefined) this.remember(memo, request);
+    const send = (headers: string[]) => this.send(req, res, { request, started, headers, body });
     const counted = deps.rateLimit.hit(key.id);
     if (!(counted instanceof Promise)) {
       const headers = rateLimitHeaders(counted, deps.rateLimit.max);
@@ -148,29 +158,44 @@ export class FastLane {
     return true;
   }
 
-  /** The key the request bears, when it is cached and the route admits it as is; null otherwise. */
-  private admittedKey(req: IncomingMessage, keys: KeyCache, route: LaneRoute, environment: EnvironmentKind): KeyRecord | null {
-    const header = req.headers.authorization;
-    const secret = header === undefined ? undefined : BEARER.exec(header)?.[1];
-    const key = secret === undefined ? undefined : keys.cached(secret);
-    if (key === undefined || key === null) return null;
-    return keyRefusal(secret!, key, environment, route.keys) === null ? key : null;
+  /** What the lane reads of a request's URL, host and key header; null when it is not the lane's. */
+  private read(req: IncomingMessage, deps: LaneDeps, header: string): LaneRequest | null {
+    const url = deps.rewriteUrl(req);
+    if (url.includes('%00') || url.includes('\u0000')) return null;
+    const mark = url.indexOf('?');
+    const path = mark === -1 ? url : url.slice(0, mark);
+    const route = this.routes.get(path.endsWith('/') ? path.slice(0, -1) : path);
+    if (route === undefined) return null;
+    const secret = BEARER.exec(header)?.[1];
+    if (secret === undefined) return null;
+    const query = laneQuery(mark === -1 ? '' : url.slice(mark + 1), route);
+    return query === null ? null : { route, environment: environmentOf(req), secret, query };
+  }
+
+  /**
+   * Keeps what `read` made of an answered request: the next request with the same
+   * URL, host and key header skips the parsing. Its key is still checked on each
+   * request, so a revoked or expired key is refused as before.
+   */
+  private remember(memo: string, request: LaneRequest): void {
+    if (this.requests.size >= MAX_REMEMBERED) this.requests.clear();
+    this.requests.set(memo, request);
   }
 
   private send(
     req: IncomingMessage,
     res: ServerResponse,
-    answer: { route: LaneRoute; environment: EnvironmentKind; started: number; headers: string[]; body: Buffer },
+    answer: { request: LaneRequest; started: number; headers: string[]; body: string },
   ): void {
     const deps = this.deps!;
     const id = requestIdOf(req);
-    res.writeHead(200, ['x-request-id', id, ...answer.headers, 'content-type', JSON_TYPE, 'content-length', String(answer.body.length)]);
+    res.writeHead(200, ['x-request-id', id, ...answer.headers, 'content-type', JSON_TYPE, 'content-length', String(Buffer.byteLength(answer.body))]);
     res.end(answer.body);
     deps.answered.inc();
     const ms = performance.now() - answer.started;
-    deps.recorder.latency.observe('GET', answer.route.url, 200, ms / 1000);
+    deps.recorder.latency.observe('GET', answer.request.route.url, 200, ms / 1000);
     deps.recorder.requestLog?.info(
-      { reqId: id, method: 'GET', url: req.url, environment: answer.environment, statusCode: 200, ms: Math.round(ms * 100) / 100 },
+      { reqId: id, method: 'GET', url: req.url, environment: answer.request.environment, statusCode: 200, ms: Math.round(ms * 100) / 100 },
       'request',
     );
   }

@@ -16,9 +16,9 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Sends a body that is already JSON, of the shape the route's response schema
- * documents: Fastify passes a Buffer through without serializing it. The
+ * documents: Fastify passes a string of a JSON type through without serializing it. The
  * schema's type cannot see that, hence the cast.
  */
-export function sendJson(reply: FastifyReply, body: Buffer): FastifyReply {
+export function sendJson(reply: FastifyReply, body: string): FastifyReply {
   return reply.type(JSON_TYPE).send(body as never);
 }

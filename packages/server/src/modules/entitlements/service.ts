@@ -26,7 +26,7 @@
 import type { CheckEntitlementsResponse, EntitlementDetail } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
 import type { Executor } from '../../db/transaction.js';
-import type { Clock } from '../../lib/clock.js';
+import { nowMs, type Clock } from '../../lib/clock.js';
 import { customerNotFound } from '../customers/errors.js';
 import { rawMeterOf } from './events.compute.js';
 import { aggregateEvents, type AggregateRequest } from './repo.js';
@@ -253,7 +253,7 @@ export async function customerEntitlements(
 }
 
 /** The bodies served for a cached answer, kept as long as the answer is: by feature identifier, and WHOLE_ANSWER. */
-const serializedAnswers = new WeakMap<CachedEntitlements, Map<string | symbol, Buffer>>();
+const serializedAnswers = new WeakMap<CachedEntitlements, Map<string | symbol, string>>();
 const WHOLE_ANSWER = Symbol('whole answer');
 
 function entriesOf(answer: CachedEntitlements, featureIdentifier?: string): EntitlementDetail[] {
@@ -286,31 +286,31 @@ export class EntitlementService {
    * the hot path of repeated checks serializes nothing; a fresh cached answer
    * is returned at once, without a promise (decision 0041).
    */
-  checkBody(environmentId: string, customerId: string, featureIdentifier?: string): Buffer | Promise<Buffer> {
-    if (!this.cache) return this.check(environmentId, customerId, featureIdentifier).then((answer) => Buffer.from(JSON.stringify(answer)));
+  checkBody(environmentId: string, customerId: string, featureIdentifier?: string): string | Promise<string> {
+    if (!this.cache) return this.check(environmentId, customerId, featureIdentifier).then((answer) => JSON.stringify(answer));
     const at = this.clock.now();
     const key = entitlementCacheKey(environmentId, customerId);
-    const hit = this.freshHit(key, at);
+    const hit = this.freshHit(key, at.getTime());
     if (hit) return bodyOf(hit, featureIdentifier);
     return this.load(key, environmentId, customerId, at).then((answer) => bodyOf(answer, featureIdentifier));
   }
 
   /** The body `checkBody` would give when the answer is cached and fresh; undefined otherwise (nothing is loaded). */
-  cachedCheckBody(environmentId: string, customerId: string, featureIdentifier?: string): Buffer | undefined {
-    const hit = this.cache ? this.freshHit(entitlementCacheKey(environmentId, customerId), this.clock.now()) : undefined;
+  cachedCheckBody(environmentId: string, customerId: string, featureIdentifier?: string): string | undefined {
+    const hit = this.cache ? this.freshHit(entitlementCacheKey(environmentId, customerId), nowMs(this.clock)) : undefined;
     return hit ? bodyOf(hit, featureIdentifier) : undefined;
   }
 
   /** The cached answer at `key` while time alone leaves it right at `at`. */
-  private freshHit(key: string, at: Date): CachedEntitlements | undefined {
+  private freshHit(key: string, atMs: number): CachedEntitlements | undefined {
     const hit = this.cache!.get(key);
-    return hit && (hit.validUntil === null || hit.validUntil > at.getTime()) ? hit : undefined;
+    return hit && (hit.validUntil === null || hit.validUntil > atMs) ? hit : undefined;
   }
 
   /** The customer's whole answer from the cache, or loaded and stored there. */
   private async cached(environmentId: string, customerId: string, at: Date): Promise<CachedEntitlements> {
     const key = entitlementCacheKey(environmentId, customerId);
-    return this.freshHit(key, at) ?? this.load(key, environmentId, customerId, at);
+    return this.freshHit(key, at.getTime()) ?? this.load(key, environmentId, customerId, at);
   }
 
   /** Computes the answer after a miss of the cache's `get(key)`, and stores it there. */
@@ -333,13 +333,13 @@ export class EntitlementService {
 }
 
 /** The body served for a cached answer: made once per answer and feature asked for, then kept with the answer. */
-function bodyOf(answer: CachedEntitlements, featureIdentifier: string | undefined): Buffer {
+function bodyOf(answer: CachedEntitlements, featureIdentifier: string | undefined): string {
   let bodies = serializedAnswers.get(answer);
   if (!bodies) serializedAnswers.set(answer, (bodies = new Map()));
   const slot = featureIdentifier ?? WHOLE_ANSWER;
   let body = bodies.get(slot);
   if (!body) {
-    body = Buffer.from(JSON.stringify({ customerId: answer.customerId, entitlements: entriesOf(answer, featureIdentifier) }));
+    body = JSON.stringify({ customerId: answer.customerId, entitlements: entriesOf(answer, featureIdentifier) });
     bodies.set(slot, body);
   }
   return body;

@@ -13,7 +13,7 @@ import { PROMOTIONS_CHANNEL } from './repo.js';
 export interface CachedPromotion {
   rules: PromotionRules;
   /** Serialized answers by `<countryCode>|<flagged>`: at most two per country. */
-  answers: Map<string, Buffer>;
+  answers: Map<string, string>;
 }
 
 export type PromotionCache = EntitlementCache<CachedPromotion | null>;

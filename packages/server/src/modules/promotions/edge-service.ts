@@ -28,7 +28,7 @@ export class PromotionEdgeService {
    * The answer for the caller, already JSON; 404 for an unknown or archived promotion.
    * Synchronous when the promotion is cached (the hot path: no promise, no database).
    */
-  answer(environmentId: string, promotionId: string, caller: Caller): Buffer | Promise<Buffer> {
+  answer(environmentId: string, promotionId: string, caller: Caller): string | Promise<string> {
     if (!isUuid(promotionId)) throw promotionNotFound(promotionId);
     const key = promotionCacheKey(environmentId, promotionId);
     const hit = this.cache.peek(key);
@@ -37,12 +37,12 @@ export class PromotionEdgeService {
   }
 
   /** The answer `answer` would give when the promotion is cached and live; undefined otherwise (nothing is loaded). */
-  cachedAnswer(environmentId: string, promotionId: string, caller: Caller): Buffer | undefined {
+  cachedAnswer(environmentId: string, promotionId: string, caller: Caller): string | undefined {
     const hit = this.cache.peek(promotionCacheKey(environmentId, promotionId));
     return hit ? this.answerFor(hit, promotionId, caller) : undefined;
   }
 
-  private answerFor(cached: CachedPromotion | null, promotionId: string, caller: Caller): Buffer {
+  private answerFor(cached: CachedPromotion | null, promotionId: string, caller: Caller): string {
     if (!cached) throw promotionNotFound(promotionId);
     const countryCode = countryOfIp(caller.ip);
     const crawler = cached.rules.security.crawler && isCrawler(caller.userAgent);
@@ -50,7 +50,7 @@ export class PromotionEdgeService {
     let body = cached.answers.get(key);
     if (!body) {
       const visitor: Visitor = { countryCode, countryName: countryCode ? countryName(countryCode) : '', userAgent: caller.userAgent ?? null };
-      body = Buffer.from(JSON.stringify(promotionAnswer(cached.rules, visitor)));
+      body = JSON.stringify(promotionAnswer(cached.rules, visitor));
       cached.answers.set(key, body);
     }
     return body;
