@@ -261,6 +261,27 @@ describe('keys', () => {
   });
 });
 
+describe('a request the lane has answered before', () => {
+  it('is judged again by its host: the same URL and key from another host name is that host’s environment', async () => {
+    const hosts = await startTestServer({ env: { ...ENV, BILLOW_HOST_ENVIRONMENTS: 'sandbox.test=sandbox' }, database });
+    try {
+      const customerId = customer('sandbox');
+      const url = `/api/v1/entitlements?customer_id=${customerId}`;
+      const key = org.sandbox.serverKey;
+      const asSandbox = () => get(hosts, url, key, { host: 'sandbox.test' });
+      expectStatus(await asSandbox(), 200);
+      const again = await measured(hosts, asSandbox);
+      expect([again.res.status, again.lane]).toEqual([200, 1]);
+      // The same request line and key, from a host name that is production's: the sandbox key is refused.
+      const elsewhere = await measured(hosts, () => get(hosts, url, key, { host: 'api.test' }));
+      expect([elsewhere.res.status, elsewhere.lane, elsewhere.res.body.code]).toEqual([401, 0, 'unauthorized']);
+      expect((await measured(hosts, asSandbox)).lane).toBe(1);
+    } finally {
+      await hosts.close();
+    }
+  });
+});
+
 describe('requests the lane does not take', () => {
   let customerId: string;
   let plain: Response;
