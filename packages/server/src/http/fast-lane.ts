@@ -134,7 +134,7 @@ export class FastLane {
     const request = known ?? this.read(req, deps, header);
     if (request === null) return false;
     const key = deps.keys.cached(request.secret);
-    if (key === undefined || key === null || keyRefusal(request.secret, key, request.environment, request.route.keys) !== null) return false;
+    if (key === undefined || keyRefusal(request.secret, key, request.environment, request.route.keys) !== null) return false;
     const caller: LaneCaller = { ip: () => clientIp(req, deps.trustProxy), userAgent: req.headers['user-agent'] };
     const body = request.route.answer(key.environmentId!, request.query, caller);
     if (body === undefined) return false;
