@@ -14,6 +14,7 @@ import { createEnvironmentKey, revokeKey } from '../src/modules/tenancy/service.
 import { catalogClient } from './catalog-support.js';
 import { FREE_MONTHLY } from './edge-support.js';
 import { openTestDatabase, startTestServer, uniqueId, type Response, type TestOrg, type TestServer } from './harness.js';
+import { REDIS_URL, redisAvailable } from './redis-support.js';
 
 type Env = 'production' | 'sandbox';
 type LogLine = Record<string, unknown>;
@@ -169,10 +170,7 @@ async function countdown(server: TestServer, key: string) {
   expect(shape(steps[2]!.res)).toEqual(shape(steps[0]!.res));
 }
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 500, retryStrategy: () => null });
-const haveRedis = await probe.connect().then(() => probe.ping()).then(() => true, () => false);
-probe.disconnect();
+const haveRedis = await redisAvailable('fast lane');
 
 describe('the rate limit', () => {
   it('counts each lane answer once, and the request past the limit is answered 429 by Fastify', async () => {

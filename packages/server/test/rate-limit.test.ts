@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, startTestServer, type TestServer } from './harness.js';
+import { REDIS_URL, redisAvailable } from './redis-support.js';
 import type { DatabaseHandle } from '../src/db/connect.js';
 
 const LIMITS = { BILLOW_RATE_LIMIT_MAX: '3', BILLOW_RATE_LIMIT_WINDOW_MS: '60000' };
@@ -96,21 +97,7 @@ describe('requests without a valid key', () => {
   });
 });
 
-async function redisReachable(): Promise<boolean> {
-  const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 500, retryStrategy: () => null });
-  try {
-    await probe.connect();
-    await probe.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
-
-const haveRedis = await redisReachable();
+const haveRedis = await redisAvailable('rate limiting');
 
 describe.skipIf(!haveRedis)('rate limiting shared through Redis', () => {
   let database: DatabaseHandle;
@@ -119,9 +106,8 @@ describe.skipIf(!haveRedis)('rate limiting shared through Redis', () => {
   let a: TestServer;
   let b: TestServer;
   beforeAll(async () => {
-    const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-    redisA = new Redis(url);
-    redisB = new Redis(url);
+    redisA = new Redis(REDIS_URL);
+    redisB = new Redis(REDIS_URL);
     database = await openTestDatabase();
     // Failures counted by an earlier run (in the last minute) must not count against this one.
     const stale = await redisA.keys('billow-authfail*');
