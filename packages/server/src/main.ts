@@ -135,6 +135,15 @@ function webhookDispatcher(app: App, database: DatabaseHandle, clock: Clock, con
   });
 }
 
+/**
+ * Connections the kernel completes while the process is busy (a burst of clients, a
+ * long synchronous step of the embedded database). Node's default of 511 dropped the
+ * rest of a 1,000-connection burst, and a dropped connection is retried by its
+ * client only after 1, 3, 7… s: a health probe waited 4 to 22 s that way. The kernel
+ * caps it at net.core.somaxconn (4096 on current Linux).
+ */
+const LISTEN_BACKLOG = 4096;
+
 /** config -> dependencies -> buildApp -> listen, with graceful shutdown on SIGTERM and SIGINT. */
 export async function startBillow(options: StartOptions = {}): Promise<RunningBillow> {
   const config = options.config ?? loadConfig();
@@ -160,7 +169,7 @@ export async function startBillow(options: StartOptions = {}): Promise<RunningBi
     }
     redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : null;
     app = await buildApp({ config, database, clock, logger, role, redis });
-    await app.listen({ port: config.port, host: config.host });
+    await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
     const jobs = background ? jobRunner(app, database, clock, config, logger) : null;
     await jobs?.start();
     const webhooks = background && config.webhooks.pollIntervalMs > 0 ? webhookDispatcher(app, database, clock, config, logger) : null;

@@ -54,6 +54,8 @@ export interface LaneDeps {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+const LIVENESS_PATH = '/healthz';
+const LIVENESS_BODY = '{"status":"ok"}';
 const MAX_QUERY_VALUE = 255;
 /** Distinct (URL, host, key) requests remembered; past it, the memory starts over. */
 const MAX_REMEMBERED = 10_000;
@@ -84,6 +86,7 @@ export class FastLane {
    */
   readonly serverFactory = (framework: RequestListener, options: FastifyServerOptions & { http?: ServerOptions }): Server => {
     const server = http.createServer(options.http ?? {}, (req, res) => {
+      if (this.answerLiveness(req, res)) return;
       if (!this.offerSafely(req, res, framework)) framework(req, res);
     });
     server.keepAliveTimeout = options.keepAliveTimeout ?? server.keepAliveTimeout;
@@ -105,6 +108,29 @@ export class FastLane {
   /** Serves `path` (with or without its trailing slash) in the lane too. */
   route(path: string, route: LaneRoute): void {
     this.routes.set(path.replace(/\/$/, ''), route);
+  }
+
+  /**
+   * `/healthz` is answered here, ahead of every request queued in Fastify's hooks: a
+   * liveness probe with a short timeout must not restart a server that is only busy.
+   * Its answer, metric and log line are those of the route in ops/routes.ts.
+   */
+  private answerLiveness(req: IncomingMessage, res: ServerResponse): boolean {
+    const deps = this.deps;
+    if (deps === null || this.closing || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+    const url = deps.rewriteUrl(req);
+    if (url !== LIVENESS_PATH && url !== `${LIVENESS_PATH}/`) return false;
+    const started = performance.now();
+    const id = requestIdOf(req);
+    res.writeHead(200, ['x-request-id', id, 'content-type', JSON_TYPE, 'content-length', String(LIVENESS_BODY.length)]);
+    res.end(req.method === 'GET' ? LIVENESS_BODY : undefined);
+    const ms = performance.now() - started;
+    deps.recorder.latency.observe(req.method, LIVENESS_PATH, 200, ms / 1000);
+    deps.recorder.requestLog?.info(
+      { reqId: id, method: req.method, url: req.url, environment: environmentOf(req), statusCode: 200, ms: Math.round(ms * 100) / 100 },
+      'request',
+    );
+    return true;
   }
 
   /**
