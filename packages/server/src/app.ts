@@ -67,6 +67,7 @@ import { ENTITLEMENTS_CHANNEL, USAGE_CHANNEL, allOf, entitlementChangesFor, feed
 import { ReportRoutes } from './modules/usage/report-routes.js';
 import { EntitlementCache } from './edge/entitlement-cache.js';
 import { servesCoreApi, servesEdgeApi } from './edge/roles.js';
+import { REFERENCE_PAGE_CSP, pageHeaders } from './hosted/headers.js';
 
 export interface AppDeps {
   config: Config;
@@ -270,7 +271,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       security: [{ bearerAuth: [] }],
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+  // In a scope of its own, so that the page headers cover the reference's static files too.
+  await app.register(async (reference) => {
+    reference.addHook('onRequest', (_request, reply, done) => {
+      pageHeaders(reply);
+      done();
+    });
+    await reference.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, staticCSP: REFERENCE_PAGE_CSP });
+  });
   app.get(`${API_PREFIX}/openapi.json`, { config: { auth: 'public', rateLimit: false }, schema: { hide: true } }, async () =>
     app.swagger(),
   );
