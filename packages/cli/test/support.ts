@@ -61,6 +61,8 @@ function childEnv(dataDir: string, databaseUrl: string | null): NodeJS.ProcessEn
     // nor deliver another test's webhooks (a test that needs the dispatcher sets its own interval).
     BILLOW_BILLING_SWEEP_MS: '0',
     BILLOW_WEBHOOK_POLL_INTERVAL_MS: '0',
+    // Test receivers listen on 127.0.0.1, which PostgreSQL installations refuse by default (decision 0057).
+    BILLOW_WEBHOOK_SANDBOX_PRIVATE_TARGETS: 'true',
     HOST: '127.0.0.1',
     PORT: '0',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),

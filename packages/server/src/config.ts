@@ -110,6 +110,12 @@ export interface WebhookConfig {
   disableMinFailures: number;
   /** How long delivery logs are kept. */
   logRetentionMs: number;
+  /**
+   * Sandbox endpoints may point at private and local addresses (decision 0057): on by
+   * default on the embedded database (one developer's machine), off on PostgreSQL,
+   * where organizations may share the installation.
+   */
+  sandboxPrivateTargets: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -158,8 +164,10 @@ export const S3_MAX_UPLOAD_BYTES = 5 * 1024 * MiB;
 const LOCAL_DEFAULT_MAX_UPLOAD_BYTES = 100 * MiB;
 const MIN_SECRET_LENGTH = 32;
 
-function flag(env: NodeJS.ProcessEnv, name: string): boolean {
-  return env[name] === 'true' || env[name] === '1';
+function flag(env: NodeJS.ProcessEnv, name: string, fallback = false): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  return raw === 'true' || raw === '1';
 }
 
 /** Dunning: eight more attempts over fourteen days after a renewal fails (decision 0029). */
@@ -237,6 +245,7 @@ function parseTimeouts(env: NodeJS.ProcessEnv): Config['timeouts'] {
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 function parseWebhooks(env: NodeJS.ProcessEnv): WebhookConfig {
+  const embedded = !env.DATABASE_URL;
   const raw = env.BILLOW_WEBHOOK_RETRY_SCHEDULE || DEFAULT_RETRY_SCHEDULE;
   const retryScheduleMs = parseRetrySchedule(raw);
   if (!retryScheduleMs) {
@@ -250,6 +259,7 @@ function parseWebhooks(env: NodeJS.ProcessEnv): WebhookConfig {
     disableAfterMs: integer(env, 'BILLOW_WEBHOOK_DISABLE_AFTER_MS', 5 * DAY_MS, 0),
     disableMinFailures: integer(env, 'BILLOW_WEBHOOK_DISABLE_MIN_FAILURES', 20, 1),
     logRetentionMs: integer(env, 'BILLOW_WEBHOOK_LOG_RETENTION_MS', 30 * DAY_MS, 60_000),
+    sandboxPrivateTargets: flag(env, 'BILLOW_WEBHOOK_SANDBOX_PRIVATE_TARGETS', embedded),
   };
 }
 

@@ -31,6 +31,12 @@ describe('production endpoint urls', () => {
     ['the unspecified address', 'https://0.0.0.0/hook'],
     ['IPv6 loopback', 'https://[::1]/hook'],
     ['IPv4 loopback mapped into IPv6', 'https://[::ffff:127.0.0.1]/hook'],
+    ['IPv4 loopback in an IPv4-compatible IPv6 address', 'https://[::127.0.0.1]/hook'],
+    ['IPv4 loopback in an IPv4-compatible IPv6 address, hex', 'https://[::7f00:1]/hook'],
+    ['a private address in an IPv4-compatible IPv6 address', 'https://[::a00:1]/hook'],
+    ['the metadata address in an IPv4-compatible IPv6 address', 'https://[::a9fe:a9fe]/hook'],
+    ['NAT64 of loopback', 'https://[64:ff9b::7f00:1]/hook'],
+    ['6to4 of loopback', 'https://[2002:7f00:1::1]/hook'],
     ['an IPv6 unique local address', 'https://[fd00::1]/hook'],
     ['an IPv6 link-local address', 'https://[fe80::1]/hook'],
     ['a name that resolves to loopback', 'https://localhost/hook'],
@@ -39,11 +45,12 @@ describe('production endpoint urls', () => {
     const res = await production('POST', '/webhook/endpoints/', { url });
     expect(res.status, res.text).toBe(400);
     expect(res.body.detail).toMatch(/https|loopback|private|linkLocal|unspecified|uniqueLocal|public/i);
+    expect(res.body.code).toBe('webhook_url_refused');
   });
 
   it('refuses them on update too, and keeps the url', async () => {
     const endpoint = await createEndpoint(production, { url: 'https://93.184.215.14/hook', enabled: false });
-    for (const url of ['https://127.0.0.1/hook', 'https://localhost/hook', 'http://93.184.215.14/hook']) {
+    for (const url of ['https://127.0.0.1/hook', 'https://localhost/hook', 'http://93.184.215.14/hook', 'https://[::7f00:1]/hook', 'https://[::a9fe:a9fe]/hook']) {
       const res = await production('PATCH', `/webhook/endpoints/${endpoint.id}/`, { url });
       expect(res.status, res.text).toBe(400);
     }
@@ -87,5 +94,45 @@ describe('production delivery', () => {
       expect(detail.error, detail.url).toMatch(/loopback|https/);
     }
     for (const id of endpoints) await production('DELETE', `/webhook/endpoints/${id}/`);
+  });
+});
+
+describe('sandbox endpoints on an installation that keeps them public (BILLOW_WEBHOOK_SANDBOX_PRIVATE_TARGETS=false)', () => {
+  let shared: TestServer;
+  let sandbox: Api;
+  beforeAll(async () => {
+    shared = await startTestServer({
+      env: { BILLOW_WEBHOOK_TIMEOUT_MS: '10000', BILLOW_WEBHOOK_RETRY_SCHEDULE: '1h', BILLOW_WEBHOOK_SANDBOX_PRIVATE_TARGETS: 'false' },
+    });
+    sandbox = apiOf(shared, await shared.createOrg(), 'sandbox');
+  });
+  afterAll(() => shared?.close());
+
+  it('refuses private and local addresses, still takes http to a public one', async () => {
+    for (const url of ['http://127.0.0.1:9/hook', 'http://localhost:9/hook', 'http://[::1]:9/hook', 'http://10.0.0.5/hook', 'http://[::7f00:1]/hook']) {
+      const res = await sandbox('POST', '/webhook/endpoints/', { url });
+      expect(res.status, `${url}: ${res.text}`).toBe(400);
+      expect(res.body.detail).toMatch(/sandbox endpoints of this installation must be public/);
+    }
+    const created = await sandbox('POST', '/webhook/endpoints/', { url: 'http://93.184.215.14/hook', enabled: false });
+    expect(created.status, created.text).toBe(201);
+    const moved = await sandbox('PATCH', `/webhook/endpoints/${created.body.id}/`, { url: 'http://localhost:9/hook' });
+    expect(moved.status, moved.text).toBe(400);
+    await sandbox('DELETE', `/webhook/endpoints/${created.body.id}/`);
+  });
+
+  it('delivers nothing to, and shows nothing of, a local service whose address an endpoint came to have', async () => {
+    const port = new URL(receiver.url).port;
+    const endpoint = await createEndpoint(sandbox, { url: 'http://93.184.215.14/hook' });
+    await shared.database.db.updateTable('webhook_endpoints').set({ url: `http://localhost:${port}/hook` }).where('id', '=', endpoint.id).execute();
+    const before = receiver.connections;
+    await createCustomer(sandbox, 'ssrf-sandbox');
+    await shared.deliverWebhooks();
+    expect(receiver.connections).toBe(before);
+    const [log] = await logsOf(sandbox);
+    const detail = (await sandbox('GET', `/webhook/logs/${log!.id}/`)).body;
+    expect(detail).toMatchObject({ statusCode: null });
+    expect(detail.error).toMatch(/loopback/);
+    await sandbox('DELETE', `/webhook/endpoints/${endpoint.id}/`);
   });
 });

@@ -433,8 +433,10 @@ async function webhookScenario(options: BenchOptions, database: BenchDatabase, e
   const receivers = await WebhookReceivers.start(3);
   const profile = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.cpuProfileDir)}`] : [];
   if (profile.length > 0) say(`  with a CPU profile of the worker written to ${options.cpuProfileDir} when it stops`);
+  // The receivers listen on 127.0.0.1: the installation allows sandbox endpoints there (decision 0057).
+  const local = { ...env, BILLOW_WEBHOOK_SANDBOX_PRIVATE_TARGETS: 'true' };
   try {
-    const core = { ...env, BILLOW_RATE_LIMIT_MAX: RATE_LIMIT_MAX };
+    const core = { ...local, BILLOW_RATE_LIMIT_MAX: RATE_LIMIT_MAX };
     const results = await withServer('Billow core', CLI, ['start', '--role', 'core'], core, ({ baseUrl }) =>
       measureWebhooks(
         {
@@ -444,7 +446,7 @@ async function webhookScenario(options: BenchOptions, database: BenchDatabase, e
           receivers,
           events: options.webhookEvents,
           startWorker: async () => {
-            const worker = await startServing('Billow worker', CLI, ['start', '--role', 'worker'], env, profile);
+            const worker = await startServing('Billow worker', CLI, ['start', '--role', 'worker'], local, profile);
             return { cpuSeconds: worker.serverCpuSeconds, stop: worker.stop };
           },
         },

@@ -12,6 +12,7 @@ import { disableEndpoint } from './disable.js';
 import * as repo from './repo.js';
 import type { SecretBox } from './secrets.js';
 import { EndpointAgents, sendDelivery, type SendResult } from './sender.js';
+import { targetRules } from './url-guard.js';
 import { signedHeaders } from './signature.js';
 import { WakeUp } from '../../lib/wake-up.js';
 
@@ -222,7 +223,7 @@ export class WebhookDispatcher {
       headers: { ...headers },
       body,
       timeoutMs: this.options.config.timeoutMs,
-      environment: delivery.environment_kind,
+      rules: targetRules(delivery.environment_kind, this.options.config.sandboxPrivateTargets),
       agent: this.agents.for(delivery.endpoint_id, delivery.url),
     });
     return { headers: { ...headers } as Record<string, string>, body, result };

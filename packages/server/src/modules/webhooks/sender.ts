@@ -1,7 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { EnvironmentKind } from '../../config.js';
-import { publicOnlyLookup, refuseUrlSyntax } from './url-guard.js';
+import { publicOnlyLookup, refuseUrlSyntax, type TargetRules } from './url-guard.js';
 
 const EXCERPT_BYTES = 2048;
 /** What is read of an answer at most; the rest is not waited for. */
@@ -12,7 +11,8 @@ export interface SendRequest {
   headers: Record<string, string>;
   body: string;
   timeoutMs: number;
-  environment: EnvironmentKind;
+  /** Where the endpoint's environment may deliver (url-guard.ts). */
+  rules: TargetRules;
   /** Keep-alive connections to reuse (EndpointAgents); none: a connection of its own, closed after. */
   agent?: http.Agent;
 }
@@ -32,12 +32,12 @@ function failure(started: number, error: string, statusCode: number | null = nul
 }
 
 /**
- * POSTs one delivery and reports what came back, never throwing. In production the
- * connection may only reach public addresses, checked at connect time.
+ * POSTs one delivery and reports what came back, never throwing. Where the rules say
+ * public only, the connection may only reach public addresses, checked at connect time.
  */
 export function sendDelivery(request: SendRequest): Promise<SendResult> {
   const started = performance.now();
-  const refused = request.environment === 'production' ? refuseUrlSyntax(request.url, 'production') : null;
+  const refused = refuseUrlSyntax(request.url, request.rules);
   if (refused) return Promise.resolve(failure(started, refused));
   const url = new URL(request.url);
   const client = url.protocol === 'https:' ? https : http;
@@ -53,7 +53,7 @@ export function sendDelivery(request: SendRequest): Promise<SendResult> {
       method: 'POST',
       headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
       agent: request.agent ?? false,
-      ...(request.environment === 'production' ? { lookup: publicOnlyLookup as never } : {}),
+      ...(request.rules.publicOnly ? { lookup: publicOnlyLookup as never } : {}),
     });
     const timer = setTimeout(() => {
       req.destroy();

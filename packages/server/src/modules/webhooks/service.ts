@@ -15,7 +15,7 @@ import { dateRange } from '../ledger/format.js';
 import { endpointGone, endpointNotFound, logNotFound, replayEmptyRange, replayTooOld, tooManyEndpoints, urlRefused } from './errors.js';
 import * as repo from './repo.js';
 import { newSigningSecret, type SecretBox } from './secrets.js';
-import { refuseUrl } from './url-guard.js';
+import { refuseUrl, targetRules } from './url-guard.js';
 import { endpointView, logDetailView, logView } from './view.js';
 
 export interface WebhookScope {
@@ -41,10 +41,11 @@ export class WebhookService {
     private readonly clock: Clock,
     private readonly secretBox: () => Promise<SecretBox>,
     private readonly logRetentionMs: number,
+    private readonly sandboxPrivateTargets: boolean,
   ) {}
 
   async create(scope: WebhookScope, body: WebhookEndpointCreate) {
-    const refused = await refuseUrl(body.url, scope.environment);
+    const refused = await refuseUrl(body.url, targetRules(scope.environment, this.sandboxPrivateTargets));
     if (refused) throw urlRefused(refused);
     const box = await this.secretBox();
     const id = newId();
@@ -84,7 +85,7 @@ export class WebhookService {
 
   async update(scope: WebhookScope, id: string, body: WebhookEndpointUpdate) {
     if (body.url !== undefined) {
-      const refused = await refuseUrl(body.url, scope.environment);
+      const refused = await refuseUrl(body.url, targetRules(scope.environment, this.sandboxPrivateTargets));
       if (refused) throw urlRefused(refused);
     }
     const row = await inTransaction(this.db, async (tx) => {
