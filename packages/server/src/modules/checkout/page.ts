@@ -156,8 +156,8 @@ export function checkoutPage(state: PageState, prefix: string): string {
 <p class="hint">Checkout</p>
 <h1 id="product-name">${state.productName}</h1>
 ${state.productDescription ? html`<p>${state.productDescription}</p>` : null}
-${choices(state)}
-<div id="summary">${summary(state)}</div>
+<div id="choices">${choices(state)}</div>
+<div id="summary" aria-live="polite">${summary(state)}</div>
 ${discountField(state)}
 </section>
 ${general}
