@@ -14,10 +14,35 @@ export function personMessage(error: ApiError, extra: Record<string, string> = {
   return extra[error.code] ?? PERSON_MESSAGES[error.code] ?? error.detail;
 }
 
-/** A card expiry typed as MM / YY (or MM/YYYY); null when it is not one. */
+/**
+ * A card expiry as people type it: `09 / 30`, `9/30`, `09/2030`, `09-30`, `0930` or
+ * `092030`; null when it is not a month and a year.
+ */
 export function expiryOf(text: string | undefined): { expMonth: number; expYear: number } | null {
-  const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(text ?? '');
+  const typed = (text ?? '').trim();
+  const separated = /^(\d{1,2})\s*[/\-.]\s*(\d{2}|\d{4})$/.exec(typed);
+  const joined = separated ? null : /^(\d{2})(\d{2}|\d{4})$/.exec(typed.replace(/\s+/g, ''));
+  const match = separated ?? joined;
   const month = match ? Number(match[1]) : NaN;
   if (!match || month < 1 || month > 12) return null;
   return { expMonth: month, expYear: Number(match[2]) };
+}
+
+/** A card field's problem, in the words of the person at the page. */
+export interface CardFieldProblem {
+  field: 'card_number' | 'expiry' | 'cvc';
+  message: string;
+}
+
+/** What the checks of a typed card (payments' checkCard) mean to the person who typed it. */
+export function cardProblemOf(error: ApiError): CardFieldProblem {
+  if (error.code === 'invalid_card_number') {
+    return { field: 'card_number', message: 'This card number is not valid. Check the digits and try again.' };
+  }
+  if (error.code === 'card_expired') return { field: 'expiry', message: 'This card has expired. Check the expiry date, or use another card.' };
+  if (error.detail.startsWith('cvc:')) {
+    const digits = /has (\d) digits/.exec(error.detail)?.[1] ?? '3';
+    return { field: 'cvc', message: `Enter the ${digits}-digit security code of the card.` };
+  }
+  return { field: 'expiry', message: 'Enter a valid expiry date, for example 12 / 30.' };
 }

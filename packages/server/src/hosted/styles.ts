@@ -12,6 +12,8 @@ main{max-width:34rem;margin:0 auto;padding:1rem}
 h1{font-size:1.35rem;margin:.25rem 0 .5rem;overflow-wrap:anywhere}
 h2{font-size:1.05rem;margin:0 0 .75rem}
 .banner{background:#fef3c7;color:#78350f;border:1px solid #b45309;border-radius:.5rem;padding:.5rem .75rem;margin-bottom:1rem;font-weight:600}
+[aria-invalid="true"]{border-color:#b91c1c;box-shadow:0 0 0 2px #fecaca}
+.problem a{color:inherit}
 .problem{background:#fee2e2;color:#7f1d1d;border:1px solid #b91c1c;border-radius:.5rem;padding:.75rem;margin-bottom:1rem}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 input,select{width:100%;font:inherit;padding:.6rem .7rem;border:1px solid #6b7280;border-radius:.5rem;background:#fff;color:#1f2937;min-height:2.75rem}

@@ -261,11 +261,40 @@ describe('the hosted checkout page', () => {
     const csrf = csrfOf((await getPage(url)).text);
     const typo = await postForm(url, payWith(csrf, '4242 4242 4242 4241'));
     expect(typo.status).toBe(422);
-    expect(typo.text).toContain('Luhn');
+    expect(typo.text).toContain('This card number is not valid. Check the digits and try again.');
+    expect(typo.text).not.toMatch(/Luhn|cardNumber|expMonth|expYear/);
+    expect(typo.text).toMatch(/id="card-number"[^>]* aria-invalid="true"/);
+    expect(typo.text).toContain('<a href="#card-number">');
     const email = await postForm(url, payWith(csrf, CARDS.ok, { email: 'not-an-email' }));
     expect(email.status).toBe(422);
     expect(email.text).toContain('valid email');
     expect((await w.s.call('GET', `/checkout/sessions/${id}/`)).body.status).toBe('open');
+  });
+
+  it('takes an expiry typed as 0930, 09/30, 9/30, 09 / 2030 or 09-30, and explains an expired card or a short CVC at its own field', async () => {
+    for (const expiry of ['0930', '09/30', '9/30', '09 / 2030', '09-30', '092030']) {
+      const { id, url } = await w.session();
+      const csrf = csrfOf((await getPage(url)).text);
+      const paid = await postForm(url, payWith(csrf, CARDS.ok, { expiry }));
+      expect(paid.status, `${expiry}: ${paid.text.slice(0, 300)}`).toBe(303);
+      expect((await w.s.call('GET', `/checkout/sessions/${id}/`)).body.status, expiry).toBe('success');
+    }
+    const { url } = await w.session();
+    const csrf = csrfOf((await getPage(url)).text);
+    const expired = await postForm(url, payWith(csrf, CARDS.ok, { expiry: '01 / 20' }));
+    expect(expired.status).toBe(422);
+    expect(expired.text).toContain('This card has expired. Check the expiry date, or use another card.');
+    expect(expired.text).toMatch(/id="expiry"[^>]* aria-invalid="true"/);
+    expect(expired.text).not.toMatch(/expMonth|expYear/);
+    const shortCvc = await postForm(url, payWith(csrf, CARDS.ok, { cvc: '12' }));
+    expect(shortCvc.status).toBe(422);
+    expect(shortCvc.text).toContain('Enter the 3-digit security code of the card.');
+    expect(shortCvc.text).toMatch(/id="cvc"[^>]* aria-invalid="true"/);
+    for (const bad of ['13/30', '0', '09/3', 'ab/cd']) {
+      const refused = await postForm(url, payWith(csrf, CARDS.ok, { expiry: bad }));
+      expect(refused.status, bad).toBe(422);
+      expect(refused.text, bad).toContain('Enter the expiry date as MM / YY');
+    }
   });
 
   it('keeps a locked email: the field is disabled and the customer keeps theirs', async () => {

@@ -27,7 +27,7 @@ import { ensureCheckoutCustomer } from '../customers/service.js';
 import { recordEvent } from '../events/writer.js';
 import { instanceSecret } from '../instance-secrets/secret.js';
 import { findIntent, intentOfIdempotencyKey, type IntentRow } from '../intents/queries.js';
-import { checkCard, saveCheckoutCard } from '../payments/methods.service.js';
+import { saveCheckoutCard } from '../payments/methods.service.js';
 import { providerConfigured } from '../payments/providers.js';
 import { stripeCardOf, stripeOnPage, type StripeOnPage } from './stripe-element.js';
 import { SubscriptionService } from '../subscriptions/service.js';
@@ -35,7 +35,7 @@ import { discountOfSession, redeemSessionDiscount } from './discount.js';
 import { applySessionDiscount } from './discount-apply.js';
 import { activateChange, DuePayments, type DueAnswer, type InvoicePayer } from './due-payment.js';
 import { formProblem, FormProblem, sessionSettledMeanwhile } from './errors.js';
-import { buyerMessage, isEmail, parseExpiry } from './form.js';
+import { buyerMessage, checkTypedCard, isEmail } from './form.js';
 import { locatedCountry, promotionOfSelection, promotionOfSession } from './promotion.js';
 import { overrideOf, priceSelection, productOf, selectionOf, ipCountryOf, type Priced, type Selection } from './page-model.js';
 import * as repo from './repo.js';
@@ -198,14 +198,7 @@ export class CheckoutCompletion {
     }
     const stripe = await stripeOnPage(this.db, session, null);
     if (stripe) return { email, name: (sent.name ?? '').trim().slice(0, 200) || null, card: await stripeCardOf(this.db, session, sent, email) };
-    const expiry = parseExpiry(sent.expiry);
-    let card;
-    try {
-      card = checkCard({ cardNumber: sent.card_number ?? '', cvc: (sent.cvc ?? '').trim(), ...expiry }, this.clock.now());
-    } catch (error) {
-      if (error instanceof ApiError) throw formProblem('card_number', error.detail.replace(/^[a-zA-Z]+: /, ''));
-      throw error;
-    }
+    const card = checkTypedCard(sent, this.clock.now());
     return { email, name: (sent.name ?? '').trim().slice(0, 200) || null, card };
   }
 

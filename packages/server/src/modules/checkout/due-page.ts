@@ -47,15 +47,15 @@ function cardFields(state: DueState): SafeHtml {
   if (!state.providerReady) {
     return html`<p class="problem" role="alert">No payment provider is configured for this environment, so this page cannot take payments yet. Please contact the seller.</p>`;
   }
-  const invalid = state.problem?.field === 'card_number' ? html` aria-invalid="true" aria-describedby="card-error"` : null;
+  const invalid = (field: string) => (state.problem?.field === field ? html` aria-invalid="true" aria-describedby="card-error"` : null);
   return html`<h2>Card</h2>
 <label for="card-number">Card number</label>
-<input id="card-number" name="card_number" type="text" inputmode="numeric" autocomplete="cc-number" required maxlength="23" placeholder="4242 4242 4242 4242"${invalid}>
+<input id="card-number" name="card_number" type="text" inputmode="numeric" autocomplete="cc-number" required maxlength="23" placeholder="4242 4242 4242 4242"${invalid('card_number')}>
 <div class="row">
 <div><label for="expiry">Expiry (MM / YY)</label>
-<input id="expiry" name="expiry" type="text" inputmode="numeric" autocomplete="cc-exp" required maxlength="7" placeholder="12 / 30"></div>
+<input id="expiry" name="expiry" type="text" inputmode="numeric" autocomplete="cc-exp" required maxlength="9" placeholder="12 / 30"${invalid('expiry')}></div>
 <div><label for="cvc">CVC</label>
-<input id="cvc" name="cvc" type="text" inputmode="numeric" autocomplete="cc-csc" required maxlength="4" placeholder="123"></div>
+<input id="cvc" name="cvc" type="text" inputmode="numeric" autocomplete="cc-csc" required maxlength="4" placeholder="123"${invalid('cvc')}></div>
 </div>
 ${payButton(state)}`;
 }

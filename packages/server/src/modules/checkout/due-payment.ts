@@ -21,11 +21,11 @@ import type { Clock } from '../../lib/clock.js';
 import { findProduct } from '../catalog/queries.js';
 import { ensureCheckoutCustomer } from '../customers/service.js';
 import { intentOfIdempotencyKey } from '../intents/queries.js';
-import { checkCard, saveCheckoutCard, type CheckedCard } from '../payments/methods.service.js';
+import { saveCheckoutCard, type CheckedCard } from '../payments/methods.service.js';
 import type { SubscriptionService } from '../subscriptions/service.js';
 import { dueClosedPage, duePage, dueUsesStripeJs, prefixOfSession, type DueClosedReason, type DueState } from './due-page.js';
 import { FormProblem, formProblem, invoicePaymentRefused, sessionSettledMeanwhile } from './errors.js';
-import { buyerMessage, parseExpiry } from './form.js';
+import { buyerMessage, checkTypedCard } from './form.js';
 import * as repo from './repo.js';
 import { planName, targetState } from './repo/due.js';
 import { timeline } from './service.js';
@@ -152,13 +152,7 @@ export class DuePayments {
   }
 
   private checkedCard(sent: Sent) {
-    const expiry = parseExpiry(sent.expiry);
-    try {
-      return checkCard({ cardNumber: sent.card_number ?? '', cvc: (sent.cvc ?? '').trim(), ...expiry }, this.clock.now());
-    } catch (error) {
-      if (error instanceof ApiError) throw formProblem('card_number', error.detail.replace(/^[a-zA-Z]+: /, ''));
-      throw error;
-    }
+    return checkTypedCard(sent, this.clock.now());
   }
 
   /** The card of the form: one Stripe's element collected (attached to the buyer's Stripe customer now, outside any transaction), else a typed test card. */

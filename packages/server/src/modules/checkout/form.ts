@@ -1,5 +1,6 @@
-import { expiryOf, personMessage } from '../../hosted/card-form.js';
-import type { ApiError } from '../../http/errors.js';
+import { cardProblemOf, expiryOf, personMessage } from '../../hosted/card-form.js';
+import { ApiError } from '../../http/errors.js';
+import { checkCard, type CheckedCard } from '../payments/methods.service.js';
 import { formProblem } from './errors.js';
 
 const CHECKOUT_MESSAGES: Record<string, string> = {
@@ -12,6 +13,18 @@ export function parseExpiry(text: string | undefined): { expMonth: number; expYe
   const expiry = expiryOf(text);
   if (!expiry) throw formProblem('expiry', 'Enter the expiry date as MM / YY, for example 12 / 30.');
   return expiry;
+}
+
+/** A card typed on a hosted page, checked as an issuer would; a refusal names the field at fault, in the buyer's words. */
+export function checkTypedCard(sent: Record<string, string | undefined>, now: Date): CheckedCard {
+  const expiry = parseExpiry(sent.expiry);
+  try {
+    return checkCard({ cardNumber: sent.card_number ?? '', cvc: (sent.cvc ?? '').trim(), ...expiry }, now);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const problem = cardProblemOf(error);
+    throw formProblem(problem.field, problem.message);
+  }
 }
 
 /** The refusal as the buyer at the page reads it. */

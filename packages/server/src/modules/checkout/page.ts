@@ -103,10 +103,11 @@ function cardFields(state: PageState): SafeHtml {
 ${fieldError(state, 'card_number')}
 <div class="row">
 <div><label for="expiry">Expiry (MM / YY)</label>
-<input id="expiry" name="expiry" type="text" inputmode="numeric" autocomplete="cc-exp" required maxlength="7" placeholder="12 / 30"${invalidAttrs(state, 'expiry')}>
+<input id="expiry" name="expiry" type="text" inputmode="numeric" autocomplete="cc-exp" required maxlength="9" placeholder="12 / 30"${invalidAttrs(state, 'expiry')}>
 ${fieldError(state, 'expiry')}</div>
 <div><label for="cvc">CVC</label>
-<input id="cvc" name="cvc" type="text" inputmode="numeric" autocomplete="cc-csc" required maxlength="4" placeholder="123"></div>
+<input id="cvc" name="cvc" type="text" inputmode="numeric" autocomplete="cc-csc" required maxlength="4" placeholder="123"${invalidAttrs(state, 'cvc')}>
+${fieldError(state, 'cvc')}</div>
 </div>`;
 }
 
@@ -139,15 +140,19 @@ export function payLabel(state: PageState): string {
   return `Pay ${state.trialDays > 0 ? 'nothing today' : money(q.totalMinor, q.currency)}`;
 }
 
+/** The fields the page marks invalid and explains beneath, by form name: the control's id. */
+const MARKED_FIELDS: Record<string, string> = { email: 'email', country: 'country', card_number: 'card-number', expiry: 'expiry', cvc: 'cvc', discount_code: 'discount-code' };
+
 /** The open session's page: choices, price, details, card and pay. */
 export function checkoutPage(state: PageState, prefix: string): string {
   if (state.authenticate) return authenticationPage(state, prefix);
   const s = state.session;
-  const general = state.formProblem && !['email', 'country', 'card_number', 'expiry', 'discount_code'].includes(state.formProblem.field ?? '')
-    ? html`<div class="problem" role="alert" id="form-problem">${state.formProblem.message}</div>`
-    : state.formProblem
-      ? html`<div class="problem" role="alert" id="form-problem">Please check the highlighted field: ${state.formProblem.message}</div>`
-      : null;
+  const marked = state.formProblem?.field && MARKED_FIELDS[state.formProblem.field];
+  const general = !state.formProblem
+    ? null
+    : marked
+      ? html`<div class="problem" role="alert" id="form-problem"><a href="#${marked}">${state.formProblem.message}</a></div>`
+      : html`<div class="problem" role="alert" id="form-problem">${state.formProblem.message}</div>`;
   const canPay = state.providerReady && state.purchase !== null;
   const body = html`${sandboxBanner(state.sandbox)}
 <form id="checkout-form" method="post" action="" novalidate>
