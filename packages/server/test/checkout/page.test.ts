@@ -55,6 +55,22 @@ describe('the hosted checkout page', () => {
     expect(page.text).not.toContain('<img src=x');
   });
 
+  it('says how long a discount lasts: every payment, the first three, or this one only', async () => {
+    const cases = [
+      [{}, '<td>Discount</td>'],
+      [{ durationInCycles: 3 }, '<td>Discount (on the first 3 payments)</td>'],
+      [{ duration: 'ONCE' }, '<td>Discount (this payment only)</td>'],
+    ] as const;
+    for (const [terms, label] of cases) {
+      const code = uniqueId('LASTS').toUpperCase().replace(/[^A-Z0-9]/g, '').slice(0, 20);
+      const made = await w.s.call('POST', '/discounts/', { name: 'Ten off', code, discountType: 'PERCENTAGE', percentOff: 10, ...terms });
+      expect(made.status, made.text).toBe(201);
+      const { url } = await w.session({ discountCode: code });
+      const page = await getPage(url);
+      expect(page.text, JSON.stringify(terms)).toContain(`${label}<td class="amount">−$1.00</td>`);
+    }
+  });
+
   it('takes a discount code: the order is discounted, the code counted once, and a code used up is refused', async () => {
     const code = uniqueId('QUARTER').toUpperCase().replace(/[^A-Z0-9]/g, '').slice(0, 20);
     const made = await w.s.call('POST', '/discounts/', { name: 'A quarter off', code, discountType: 'PERCENTAGE', percentOff: 25, maxRedemptions: 1 });

@@ -44,10 +44,17 @@ export function resolveCheckoutDiscount(
 }
 
 /** The discount the session's code gives a purchase of `planIdentifier` now; null without a code. */
-export async function discountOfSession(db: Executor, session: SessionRow, planIdentifier: string, now: Date): Promise<PurchaseDiscount | null> {
+/** A session's discount as the price takes it, and how many payments it lasts (null: every payment). */
+export interface SessionDiscount extends PurchaseDiscount {
+  payments: number | null;
+}
+
+export async function discountOfSession(db: Executor, session: SessionRow, planIdentifier: string, now: Date): Promise<SessionDiscount | null> {
   if (!session.discount_code || !session.discounts_enabled) return null;
   const resolved = await codeDiscount(db, session.environment_id, session.product_id, session.discount_code, { planIdentifier, now });
-  return resolved ? quoteDiscountOf(resolved) : null;
+  if (!resolved) return null;
+  const payments = resolved.duration === 'FOREVER' ? null : resolved.duration === 'ONCE' ? 1 : (resolved.durationInCycles ?? 1);
+  return { ...quoteDiscountOf(resolved), payments };
 }
 
 /** Counts the session's code once, with the purchase it paid for; a subscription carries it to its renewals. */

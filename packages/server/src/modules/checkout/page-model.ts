@@ -43,6 +43,8 @@ export interface Priced {
   promotion: LocatedPromotion | null;
   /** The session's code is a promotion's coupon code, which takes nothing off by itself: only a covered location does. */
   codeIsPromotions: boolean;
+  /** How many payments the code's discount lasts; null: every payment (or no code). */
+  discountPayments: number | null;
 }
 
 export const overrideOf = (session: SessionRow): PriceOverride | null =>
@@ -91,7 +93,7 @@ export async function priceSelection(tx: Tx, session: SessionRow, selection: Sel
     ? { ...found, billing_address: { ...((found.billing_address ?? {}) as object), country: (found.billing_address as { country?: string } | null)?.country ?? selection.country } }
     : buyer;
   const plans = await planChoices(tx, session.environment_id, enabledPlans(session), session.currency_code ?? 'USD', session.charge_period);
-  const base = { plans, customerEmail: found?.email ?? null, promotion: null, codeIsPromotions: false };
+  const base = { plans, customerEmail: found?.email ?? null, promotion: null, codeIsPromotions: false, discountPayments: null };
   try {
     const billing = (withCountry.billing_address as { country?: string } | null)?.country ?? null;
     const promotion = await promotionOfSelection(tx, session, selection.plan, { located, billing });
@@ -109,7 +111,7 @@ export async function priceSelection(tx: Tx, session: SessionRow, selection: Sel
     });
     const applied = purchase.promotion ? promotion : null;
     const trialDays = selection.period !== 'ONE_TIME' && purchase.price.freeTrial ? purchase.price.trialPeriod : 0;
-    return { ...base, codeIsPromotions, promotion: applied, purchase, problem: null, meters: await meterChoices(tx, purchase, selection), trialDays };
+    return { ...base, codeIsPromotions, discountPayments: applied ? null : (discount?.payments ?? null), promotion: applied, purchase, problem: null, meters: await meterChoices(tx, purchase, selection), trialDays };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     return { ...base, purchase: null, problem: error.detail, meters: [], trialDays: 0 };

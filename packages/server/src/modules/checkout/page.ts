@@ -52,8 +52,13 @@ function choices(state: PageState): SafeHtml {
 }
 
 /** A promotion's discount says where it comes from (location pricing); a code's is a discount. */
-const discountLabel = (state: PageState): string =>
-  state.promotion ? `Promotional price for ${countryName(state.promotion.countryCode) || state.promotion.countryCode} (${state.promotion.percentage} % off)` : 'Discount';
+function discountLabel(state: PageState): string {
+  if (state.promotion) return `Promotional price for ${countryName(state.promotion.countryCode) || state.promotion.countryCode} (${state.promotion.percentage} % off)`;
+  const payments = state.discountPayments;
+  const recurring = state.purchase?.quote.chargePeriod !== 'ONE_TIME';
+  if (payments === null || !recurring) return 'Discount';
+  return payments === 1 ? 'Discount (this payment only)' : `Discount (on the first ${payments} payments)`;
+}
 
 /** The price table (also what the discount script puts in place, discount-quote.ts). */
 export function summary(state: PageState): SafeHtml {
