@@ -197,3 +197,64 @@ describe('plan versions', () => {
     expect(small.body.results).toHaveLength(2);
   });
 });
+
+describe('a version named on a write (issue 24, item 8)', () => {
+  it('DELETE ?version=N is refused: archiving takes every version, so none is archived', async () => {
+    const identifier = await publishedPlan();
+    await api.call('PATCH', `/catalog/plans/${identifier}/`, { name: 'Second' });
+    const refused = await api.call('DELETE', `/catalog/plans/${identifier}/?version=2`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('version_not_supported');
+    expect(refused.body.detail).toMatch(/version.*every version/);
+    const listed = (await api.call('GET', '/catalog/plans/?page_size=100')).body.results.map((p: any) => p.identifier);
+    expect(listed).toContain(identifier);
+    expect((await api.call('PATCH', `/catalog/plans/${identifier}/`, { name: 'Still open' })).status).toBe(200);
+    expect((await api.call('DELETE', `/catalog/plans/${identifier}/`)).status).toBe(204);
+  });
+
+  it('PATCH ?version=N changes the newest version only: an older one is refused (400), a missing one is 404', async () => {
+    const identifier = await publishedPlan({ description: 'v1' });
+    const first = await api.call('PATCH', `/catalog/plans/${identifier}/?version=1`, { description: 'v2' });
+    expect(first.status, first.text).toBe(200);
+    expect(first.body).toMatchObject({ version: 2, status: 'draft', description: 'v2' });
+    const v1 = (await api.call('GET', `/catalog/plans/${identifier}/?version=1`)).body;
+
+    const older = await api.call('PATCH', `/catalog/plans/${identifier}/?version=1`, { description: 'aimed at v1' });
+    expect(older.status).toBe(400);
+    expect(older.body.code).toBe('plan_version_not_newest');
+    expect(older.body.detail).toMatch(/version 1 is not its newest version \(2\)/);
+    const missing = await api.call('PATCH', `/catalog/plans/${identifier}/?version=9`, { description: 'aimed at v9' });
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('plan_version_not_found');
+    expect((await api.call('GET', `/catalog/plans/${identifier}/?version=1`)).body).toEqual(v1);
+    expect((await api.call('GET', `/catalog/plans/${identifier}/`)).body).toMatchObject({ version: 2, description: 'v2' });
+
+    const newest = await api.call('PATCH', `/catalog/plans/${identifier}/?version=2`, { description: 'v2, again' });
+    expect(newest.status).toBe(200);
+    expect(newest.body).toMatchObject({ version: 2, description: 'v2, again' });
+    expect(await versionsOf(identifier)).toEqual([
+      [2, 'draft'],
+      [1, 'published'],
+    ]);
+  });
+
+  it('every other write refuses a version (400) and changes nothing', async () => {
+    const identifier = await publishedPlan();
+    const writes: [string, string, unknown][] = [
+      ['POST', 'publish/', {}],
+      ['DELETE', 'discard/', undefined],
+      ['POST', 'prices/bulk/', { prices: [monthly(99)] }],
+      ['POST', 'features/', { planEntitlements: [] }],
+      ['PATCH', 'features/some-feature/', { details: { value: 3 } }],
+      ['DELETE', 'features/some-feature/', undefined],
+      ['PATCH', 'file/00000000-0000-4000-8000-000000000000/', { name: 'x' }],
+      ['DELETE', 'file/00000000-0000-4000-8000-000000000000/', undefined],
+    ];
+    for (const [method, path, body] of writes) {
+      const res = await api.call(method, `/catalog/plans/${identifier}/${path}?version=1`, body);
+      expect(res.status, `${method} ${path}: ${res.text}`).toBe(400);
+      expect(res.body.code, `${method} ${path}`).toBe('version_not_supported');
+    }
+    expect(await versionsOf(identifier)).toEqual([[1, 'published']]);
+  });
+});

@@ -80,6 +80,33 @@ describe('production purchases without a payment provider', () => {
     expect(await countOf('orders', customerId)).toBe(1);
   });
 
+  it.each([
+    ['a paid plan', { planIdentifier: 'basic', chargePeriod: 'MONTHLY' }],
+    ['a plan with a free trial', { planIdentifier: 'trial', chargePeriod: 'MONTHLY' }],
+    ['a one-time purchase', { planIdentifier: 'lifetime', chargePeriod: 'ONE_TIME' }],
+    ['a custom amount', { planIdentifier: 'basic', chargePeriod: 'MONTHLY', customAmount: 49.9, currencyCode: 'USD', taxBehavior: 'EXCLUSIVE' }],
+  ] as const)('POST /checkout/ for %s answers 428 and makes no session (issue 24, item 9)', async (_label, body) => {
+    const customerId = await p.customer();
+    const res = await p.call('POST', '/checkout/', {
+      ...body,
+      planIdentifier: p.plans[body.planIdentifier],
+      customerId,
+      successUrl: 'https://shop.example/ok',
+    });
+    expectProviderRequired(res);
+    const sessions = await server.database.db.selectFrom('checkout_sessions').select('id').where('customer_ref', '=', customerId).execute();
+    expect(sessions).toEqual([]);
+  });
+
+  it('a buy link for a paid plan says the same on its page, and a free plan still gets its checkout', async () => {
+    const link = await server.request('GET', `/buy/${p.product.id}/?plan_identifier=${p.plans.basic}&charge_period=MONTHLY`, { key: null });
+    expect(link.status).toBe(428);
+    expect(link.text).toContain('Payments are not available yet');
+    expect(link.text).toMatch(/payment provider/);
+    const free = await p.call('POST', '/checkout/', { planIdentifier: p.plans.free, chargePeriod: 'MONTHLY', successUrl: 'https://shop.example/ok' });
+    expect(free.status, free.text).toBe(201);
+  });
+
   it('a payment method cannot be saved in production either (403 sandbox_only)', async () => {
     const customerId = await p.customer();
     const res = await p.call('POST', '/payment-methods/', { customerId, cardNumber: '4242 4242 4242 4242', expMonth: 12, expYear: 2035, cvc: '123' });

@@ -474,3 +474,23 @@ describe('the transaction list', () => {
     );
   });
 });
+
+describe('refunds of a few cents (issue 24, item 11)', () => {
+  it('lists a 1 to 9 cent refund in the transactions, the refunds and the order, as exact negative numbers', async () => {
+    const cents = await commerceSeller(server, await server.createOrg());
+    const buyer = await createCustomer(cents, { name: 'Cents Buyer', email: 'cents@example.com' });
+    const order = await insertOrder(cents, buyer, { totalMinor: 1000, taxMinor: 0 });
+    for (const amountUnits of [1, 5, 9]) {
+      const res = await refund({ orderId: order.orderId, amountUnits }, cents);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toMatchObject({ amountUnits, amount: amountUnits / 100 });
+    }
+    const listed = await get('/transaction/', cents);
+    expect(listed.status, listed.text).toBe(200);
+    const refunds = listed.body.results.filter((t: { transactionType: string }) => t.transactionType === 'REFUND');
+    expect(refunds.map((t: { amountTotal: number }) => t.amountTotal)).toEqual([-0.09, -0.05, -0.01]);
+    expect(refunds.map((t: { netPayout: number }) => t.netPayout)).toEqual([-0.09, -0.05, -0.01]);
+    expect((await get('/refunds/', cents)).status).toBe(200);
+    expect((await get(`/orders/${order.orderId}/`, cents)).status).toBe(200);
+  });
+});

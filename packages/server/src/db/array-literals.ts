@@ -6,6 +6,7 @@
  * to build than pg's generic array encoding, which prepares, quotes and escapes
  * every element whatever its type.
  */
+import { postgresTimestamp } from './timestamps.js';
 
 /** Values PostgreSQL reads back exactly as written: UUIDs, integers. */
 function plainArray(values: readonly (string | number | null)[]): string {
@@ -40,7 +41,7 @@ export function textArray(values: readonly (string | null)[]): string {
   return out + '}';
 }
 
-/** A `timestamptz[]` literal in ISO 8601 UTC; rows of one write share few instants, each formatted once. */
+/** A `timestamptz[]` literal in ISO 8601 UTC (any year: postgresTimestamp); rows of one write share few instants, each formatted once. */
 export function timestamptzArray(values: readonly (Date | null)[]): string {
   const formatted = new Map<number, string>();
   let out = '{';
@@ -53,7 +54,7 @@ export function timestamptzArray(values: readonly (Date | null)[]): string {
     }
     const ms = value.getTime();
     let iso = formatted.get(ms);
-    if (iso === undefined) formatted.set(ms, (iso = value.toISOString()));
+    if (iso === undefined) formatted.set(ms, (iso = postgresTimestamp(value)));
     out += iso;
   }
   return out + '}';

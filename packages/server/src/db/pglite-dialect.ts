@@ -10,6 +10,7 @@ import {
   type Kysely,
   type QueryResult,
 } from 'kysely';
+import { postgresParameters } from './timestamps.js';
 
 /**
  * PGlite runs one session: a transaction holds it until it ends, so every
@@ -38,7 +39,8 @@ class PGliteConnection implements DatabaseConnection {
       const last = results[results.length - 1];
       return { rows: (last?.rows ?? []) as R[] };
     }
-    const result = await this.pg.query<R>(query.sql, query.parameters as unknown[]);
+    // PGlite writes a Date with toISOString(), which PostgreSQL cannot read past year 9999.
+    const result = await this.pg.query<R>(query.sql, postgresParameters(query.parameters) as unknown[]);
     return {
       rows: result.rows,
       numAffectedRows: result.affectedRows === undefined ? undefined : BigInt(result.affectedRows),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AmountError, currencyDigits, formatMinor, fromMinor, isCurrency, toMinor } from './money.js';
+import { AmountError, MAX_MINOR_AMOUNT, currencyDigits, formatMinor, fromMinor, isCurrency, toMinor } from './money.js';
 
 describe('money', () => {
   it('knows ISO 4217 codes and their minor units', () => {
@@ -45,5 +45,33 @@ describe('money', () => {
     expect(formatMinor(5, 2)).toBe('0.05');
     expect(formatMinor(-150, 2)).toBe('-1.50');
     expect(formatMinor(700, 0)).toBe('700');
+  });
+});
+
+describe('money at every small amount and at the limits', () => {
+  const DIGITS = [0, 2, 3];
+  const SMALL = Array.from({ length: 201 }, (_, i) => i - 100);
+  const LIMITS = [MAX_MINOR_AMOUNT, -MAX_MINOR_AMOUNT, MAX_MINOR_AMOUNT - 1, -(MAX_MINOR_AMOUNT - 1)];
+
+  /** The decimal text a reader expects, from the digits alone: sign, whole part, exactly `digits` decimals. */
+  function expectedText(minor: number, digits: number): string {
+    const sign = minor < 0 ? '-' : '';
+    const abs = Math.abs(minor);
+    if (digits === 0) return `${sign}${abs}`;
+    const scale = 10 ** digits;
+    return `${sign}${Math.floor(abs / scale)}.${String(abs % scale).padStart(digits, '0')}`;
+  }
+
+  it.each(DIGITS)('formats and converts -100..100 minor units and the limits with %i digits', (digits) => {
+    for (const minor of [...SMALL, ...LIMITS]) {
+      const text = formatMinor(minor, digits);
+      expect(text, `${minor}`).toBe(expectedText(minor, digits));
+      const major = fromMinor(minor, digits);
+      expect(Number.isFinite(major), `${minor} -> ${major}`).toBe(true);
+      expect(major, `${minor}`).toBe(Number(text));
+      expect(Math.sign(major), `${minor}`).toBe(Math.sign(minor));
+      // Back to minor units through the public conversion: exact for every amount.
+      expect(toMinor(Math.abs(major), digits), `${minor}`).toBe(Math.abs(minor));
+    }
   });
 });

@@ -46,11 +46,10 @@ export function toMinor(amount: number, digits: number): number {
   return minor;
 }
 
-/** 1999 with 2 digits -> 19.99, built from the digits rather than by division. */
+/** 1999 with 2 digits -> 19.99 (and -1 -> -0.01), built from the digits rather than by division. */
 export function fromMinor(minor: number, digits: number): number {
   if (digits === 0) return minor;
-  const text = String(minor).padStart(digits + 1, '0');
-  return Number(`${text.slice(0, -digits)}.${text.slice(-digits)}`);
+  return Number(formatMinor(minor, digits));
 }
 
 /** 1999 USD -> "19.99": the decimal string form used where the wire carries text. */

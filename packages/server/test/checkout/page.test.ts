@@ -254,18 +254,27 @@ describe('the hosted checkout page', () => {
     expect((await w.s.call('GET', `/checkout/sessions/${exclusive.id}/`)).body.order).toMatchObject({ amountSubtotal: '100.00', amountTax: '19.00', amountTotal: '119.00' });
   });
 
-  it('says plainly in production that no payment provider is configured', async () => {
+  it('says first, in production without a payment provider, that the page cannot take payments', async () => {
     const live = await shop(w.server, w.org.production.serverKey, '');
-    const res = await w.server.request('POST', '/api/v1/checkout/', {
-      key: w.org.production.serverKey,
-      body: { planIdentifier: live.plans.basic, chargePeriod: 'MONTHLY', successUrl: 'https://shop.example/ok' },
-    });
+    const create = (planIdentifier: string) =>
+      w.server.request('POST', '/api/v1/checkout/', {
+        key: w.org.production.serverKey,
+        body: { planIdentifier, chargePeriod: 'MONTHLY', successUrl: 'https://shop.example/ok', plansEnabled: [live.plans.basic] },
+      });
+    // A paid session is not made at all (production-purchases.test.ts); a free one, whose page offers a paid plan too, is.
+    expect((await create(live.plans.basic)).status).toBe(428);
+    const res = await create(live.plans.free);
     expect(res.status, res.text).toBe(201);
     expect(res.body.checkoutUrl).toBe(`${w.server.url}/checkout/${res.body.checkoutSessionId}/`);
     const page = await getPage(res.body.checkoutUrl);
     expect(page.status).toBe(200);
-    expect(page.text).toContain('No payment provider is configured');
+    const notice = page.text.indexOf('No payment provider is configured');
+    expect(notice).toBeGreaterThan(0);
+    // Above the form, before the buyer is asked for anything.
+    expect(notice).toBeLessThan(page.text.indexOf('id="checkout-form"'));
+    expect(notice).toBeLessThan(page.text.indexOf('id="email"'));
     expect(page.text).not.toContain('name="card_number"');
+    expect(page.text).not.toContain('id="pay"');
     expect(page.text).not.toContain('Sandbox:');
   });
 

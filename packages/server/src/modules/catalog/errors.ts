@@ -5,6 +5,13 @@ export const featureNotFound = (id: string) => notFound(`No feature "${id}"`, 'f
 export const planNotFound = (identifier: string) => notFound(`No plan "${identifier}"`, 'plan_not_found');
 export const versionNotFound = (identifier: string, version: number) =>
   notFound(`Plan "${identifier}" has no version ${version}`, 'plan_version_not_found');
+export const versionNotNewest = (identifier: string, version: number, newest: number) =>
+  badRequest(
+    `Plan "${identifier}" version ${version} is not its newest version (${newest}): only the newest takes changes (a published one through a new draft), older versions never change`,
+    'plan_version_not_newest',
+  );
+export const versionNotTargetable = (action: string) =>
+  badRequest(`The query parameter version does not apply here: ${action}`, 'version_not_supported');
 export const identifierTaken = (kind: string, identifier: string) =>
   conflict(`A ${kind} with identifier "${identifier}" already exists`, 'identifier_taken');
 export const alreadyArchived = (kind: string, id: string) =>

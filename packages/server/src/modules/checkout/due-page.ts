@@ -5,7 +5,7 @@
  */
 import { currencySymbol, decimalText } from '../ledger/format.js';
 import { html, type SafeHtml } from '../../hosted/html.js';
-import { layout } from './page.js';
+import { layout, noProviderNotice } from './page.js';
 import type { SessionRow } from './repo.js';
 import { stripeAuthentication, stripeCardFields, type StripeOnPage } from './stripe-element.js';
 
@@ -44,9 +44,7 @@ function banner(state: DueState): SafeHtml | null {
 
 function cardFields(state: DueState): SafeHtml {
   if (state.stripe) return state.stripe.publishableKey ? html`${stripeCardFields(state.stripe, state.currency)}${payButton(state)}` : stripeCardFields(state.stripe, state.currency);
-  if (!state.providerReady) {
-    return html`<p class="problem" role="alert">No payment provider is configured for this environment, so this page cannot take payments yet. Please contact the seller.</p>`;
-  }
+  if (!state.providerReady) return html`<p class="hint">Card payments are not available here yet (see the notice at the top).</p>`;
   const invalid = (field: string) => (state.problem?.field === field ? html` aria-invalid="true" aria-describedby="card-error"` : null);
   return html`<h2>Card</h2>
 <label for="card-number">Card number</label>
@@ -87,6 +85,7 @@ export function duePage(state: DueState): string {
     : null;
   const title = state.session.purpose === 'invoice' ? 'Pay your invoice' : 'Confirm your plan change';
   const body = html`${banner(state)}
+${state.stripe || state.providerReady ? null : noProviderNotice()}
 <form id="checkout-form" method="post" action="" novalidate>
 <input type="hidden" name="csrf_token" value="${state.csrf}">
 <section class="card" aria-labelledby="due-title">

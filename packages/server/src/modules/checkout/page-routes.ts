@@ -96,7 +96,7 @@ export function checkoutPageRoutes(app: App, deps: PageDeps): void {
         return securityHeaders(reply).code(303).header('location', location).send();
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
-        const title = error.status === 404 ? 'Product not found' : 'This buy link is not valid';
+        const title = error.status === 404 ? 'Product not found' : error.status === 428 ? 'Payments are not available yet' : 'This buy link is not valid';
         return securityHeaders(reply).code(error.status).type('text/html; charset=utf-8').send(errorPage(prefix, title, error.detail));
       }
     });

@@ -97,10 +97,12 @@ ${countryNames().map((c) => html`<option value="${c.code}"${c.code === country ?
 ${fieldError(state, 'country')}`;
 }
 
+/** Said first on a page that cannot take a payment, before the buyer fills anything in. */
+export const noProviderNotice = (): SafeHtml =>
+  html`<p class="problem" role="alert" id="no-provider">No payment provider is configured for this environment, so this page cannot take payments yet. Please contact the seller.</p>`;
+
 function cardFields(state: PageState): SafeHtml {
-  if (!state.providerReady) {
-    return html`<p class="problem" role="alert">No payment provider is configured for this environment, so this page cannot take payments yet. Please contact the seller.</p>`;
-  }
+  if (!state.providerReady) return html`<p class="hint">Card payments are not available here yet (see the notice at the top).</p>`;
   if (state.stripe) return stripeCardFields(state.stripe, state.purchase?.quote.currency ?? 'usd');
   return html`<h2>Card</h2>
 <label for="card-number">Card number</label>
@@ -160,6 +162,7 @@ export function checkoutPage(state: PageState, prefix: string): string {
       : html`<div class="problem" role="alert" id="form-problem">${state.formProblem.message}</div>`;
   const canPay = state.providerReady && state.purchase !== null;
   const body = html`${sandboxBanner(state.sandbox)}
+${state.providerReady ? null : noProviderNotice()}
 <form id="checkout-form" method="post" action="" novalidate>
 <input type="hidden" name="csrf_token" value="${state.csrf}">
 <section class="card" aria-labelledby="product-name">

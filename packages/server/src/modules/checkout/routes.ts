@@ -28,9 +28,10 @@ export function checkoutRoutes(app: App, service: CheckoutService): void {
         description:
           'Answers the hosted page of the session (`checkoutUrl`, open 24 hours) and its id. Fields in camelCase or snake_case. ' +
           'Every field is checked against the catalog at creation (400 with `detail`, nothing created). A client key may create sessions, ' +
-          'but not with `customAmount` (403). `offeringId`, `pricingTableId` and `ruleId` are kept, not resolved.',
+          'but not with `customAmount` (403). `offeringId`, `pricingTableId` and `ruleId` are kept, not resolved. ' +
+          'A paid session in production with no payment provider configured is 428 `payment_provider_required`, as every other purchase.',
         body: CheckoutSessionCreate,
-        response: { 201: CheckoutSessionCreated, ...errors },
+        response: { 201: CheckoutSessionCreated, ...errors, 428: ErrorBody },
       },
     },
     async (request, reply) => {

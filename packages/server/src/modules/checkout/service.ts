@@ -16,6 +16,7 @@ import { findCustomer } from '../customers/queries.js';
 import { findPlan } from '../catalog/queries.js';
 import { currencySymbol as currencySymbolOf, dateRange, decimalText, searchTerm } from '../ledger/format.js';
 import { enqueueJob } from '../jobs/service.js';
+import { assertProviderConfigured } from '../payments/providers.js';
 import { resolveCheckoutDiscount } from './discount.js';
 import { localCurrency, resolveInLocalCurrency } from './local-currency.js';
 import * as errors from './errors.js';
@@ -145,6 +146,8 @@ export class CheckoutService {
         priceOverride: custom,
       };
       const purchase = await resolveInLocalCurrency(tx, scope, buyer, wanted, localCurrency(scope, via, buyer, wanted));
+      // As every other purchase route: a page that would take money is not made where none can be taken.
+      if (purchase.quote.totalMinor > 0) await assertProviderConfigured(tx, scope);
       const plans = planList(input.plansEnabled, input.planIdentifier);
       if (plans) await this.checkPlans(tx, scope, purchase, plans);
       if (discountCode) {

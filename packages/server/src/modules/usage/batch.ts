@@ -186,7 +186,15 @@ export class UsageBatchService {
    */
   private async writeTogether(scope: UsageScope, entries: Planned[], outcomes: (Outcome | undefined)[]) {
     if (entries.length === 0) return new Map<string, StoredReport>();
-    const notRecorded = await this.single.writeAll(entries.map((entry) => entry.batched!));
+    let notRecorded: Set<string>;
+    try {
+      notRecorded = await this.single.writeAll(entries.map((entry) => entry.batched!));
+    } catch (error) {
+      if (!repo.isCounterBoundViolation(error)) throw error;
+      // A counter would leave its bound, and the statement wrote nothing: each report alone, in order, so only those that cross it are refused.
+      for (const entry of entries) outcomes[entry.index] = await this.writeAlone(scope, entry);
+      return new Map<string, StoredReport>();
+    }
     const lost = entries.filter((entry) => notRecorded.has(entry.batched!.id));
     for (const entry of entries) if (!notRecorded.has(entry.batched!.id)) outcomes[entry.index] = { status: 'accepted' };
     const settled: (Outcome | undefined)[] = [];

@@ -22,3 +22,9 @@ export const reportKeyReused = (): ApiError =>
   conflict('idempotencyKey was already used for a different usage report', 'idempotency_key_reused');
 export const invalidTimestamp = (text: string): ApiError =>
   badRequest(`timestamp: "${text}" is not a date-time; send yyyy-MM-dd HH:mm:ss.ffffff (UTC)`, 'validation_error');
+export const counterLimit = (featureId: string, max: number): ApiError =>
+  badRequest(
+    `value: counting this report would take the usage of "${featureId}" beyond ±${max.toLocaleString('en-US')} (2^53 − 1), ` +
+      'the most a usage counter holds; it was not counted',
+    'usage_counter_limit',
+  );

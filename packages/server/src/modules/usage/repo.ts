@@ -6,6 +6,15 @@ import type { Executor, Tx } from '../../db/transaction.js';
 import type { SqlText } from '../../edge/change-feed.js';
 
 const REPORT_KEY_CONSTRAINT = 'usage_reports_client_key';
+const COUNTER_BOUND_CONSTRAINT = 'usage_counters_value_bound';
+/** The most (and, negated, the least) a usage counter holds: 2^53 − 1, exact in every JSON client (decision 0053). */
+export const USAGE_COUNTER_MAX = Number.MAX_SAFE_INTEGER;
+
+/** Whether a write failed because a counter would have left ±USAGE_COUNTER_MAX; nothing of the statement was written. */
+export function isCounterBoundViolation(error: unknown): boolean {
+  const e = error as { code?: string; constraint?: string; message?: string } | null;
+  return e?.code === '23514' && (e.constraint === COUNTER_BOUND_CONSTRAINT || (e.message ?? '').includes(COUNTER_BOUND_CONSTRAINT));
+}
 const EVENT_KEY_CONSTRAINT = 'usage_events_idempotency_key';
 
 /**

@@ -40,6 +40,7 @@ import { eventTimestamp, recordEvent } from '../events/writer.js';
 import { customerWebhookObject } from '../ledger/webhook.js';
 import { crossedThresholds, type Crossing } from './alerts.compute.js';
 import {
+  counterLimit,
   featureNotGranted,
   featureNotMetered,
   featureUnknown,
@@ -110,8 +111,20 @@ export class UsageService {
     return (await this.record(scope, input)).body;
   }
 
-  /** A report, and whether this call counted it (false: its client key was counted before, and this is the first answer again). */
+  /**
+   * A report, and whether this call counted it (false: its client key was counted before, and this is the first answer again).
+   * A report that would take its counter beyond ±USAGE_COUNTER_MAX is refused (400), with nothing written.
+   */
   async record(scope: UsageScope, input: ReportUsageRequest): Promise<{ body: ReportUsageResponse; fresh: boolean }> {
+    try {
+      return await this.recordUnchecked(scope, input);
+    } catch (error) {
+      if (repo.isCounterBoundViolation(error)) throw counterLimit(input.featureId, repo.USAGE_COUNTER_MAX);
+      throw error;
+    }
+  }
+
+  private async recordUnchecked(scope: UsageScope, input: ReportUsageRequest): Promise<{ body: ReportUsageResponse; fresh: boolean }> {
     checkReportValues(input);
     const route = input.behaviour === 'DELTA' ? await this.options.routes?.routeOf(scope.environmentId, input.customerId, input.featureId) : undefined;
     if (route) return this.recordRouted(scope, input, routedReport(route, input, scope.environmentId, this.clock.now()));

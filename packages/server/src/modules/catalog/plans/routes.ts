@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
 import {
   ErrorBody,
   PlanCreate,
@@ -28,6 +29,7 @@ import type { PlanEntitlementService } from '../entitlements/service.js';
 import type { PriceService } from '../prices/service.js';
 import type { PlanService } from './service.js';
 import { scopeOf } from '../../../http/scope.js';
+import { versionNotTargetable } from '../errors.js';
 
 /** Reads are open to client keys, for pricing pages in the browser; writes need a server key. */
 const readAuth = { auth: SERVER_OR_CLIENT };
@@ -37,6 +39,17 @@ const DRAFT_RULE =
   'When the newest version of the plan is published, this first makes a new draft version as a copy of it and changes the draft; the published version never changes.';
 const FeaturePath = Type.Object({ ...PlanPath.properties, feature_id: Type.String({ minLength: 1, maxLength: 200 }) });
 const FilePath = Type.Object({ ...PlanPath.properties, pk: Type.String({ format: 'uuid' }) });
+
+/**
+ * Writes the reference gives no `version`: one named is refused (400), never
+ * ignored, so a seller aiming at one version never changes another.
+ */
+function refuseVersion(action: string) {
+  return async (request: FastifyRequest): Promise<void> => {
+    if ((request.query as Record<string, unknown> | undefined)?.version !== undefined) throw versionNotTargetable(action);
+  };
+}
+const ON_NEWEST = 'changes go to the newest version (a published one through a new draft); send no version';
 
 export interface PlanRouteDeps {
   plans: PlanService;
@@ -105,13 +118,14 @@ function planRoutesProper(app: App, { plans }: PlanRouteDeps): void {
       schema: {
         tags,
         summary: 'Update a plan',
-        description: `${DRAFT_RULE} fileKeys are appended to the plan's files.`,
+        description: `${DRAFT_RULE} fileKeys are appended to the plan's files. \`version\`, when given, must name the newest version (400 for an older one, 404 for none).`,
         params: PlanPath,
+        querystring: VersionQuery,
         body: PlanUpdate,
         response: { 200: Plan, ...errors },
       },
     },
-    async (request) => plans.update(scopeOf(request), request.params.identifier, request.body),
+    async (request) => plans.update(scopeOf(request), request.params.identifier, request.body, request.query.version),
   );
 
   app.delete(
@@ -121,10 +135,11 @@ function planRoutesProper(app: App, { plans }: PlanRouteDeps): void {
       schema: {
         tags,
         summary: 'Archive a plan',
-        description: 'Archives every version; existing subscribers keep what they have.',
+        description: 'Archives every version; existing subscribers keep what they have. A `version` is refused (400): no single version can be archived.',
         params: PlanPath,
         response: { 204: Type.Null(), ...errors },
       },
+      preValidation: refuseVersion('archiving a plan archives every version; no single version can be archived'),
     },
     async (request, reply) => {
       await plans.archive(scopeOf(request), request.params.identifier);
@@ -145,10 +160,13 @@ function planRoutesProper(app: App, { plans }: PlanRouteDeps): void {
         body: PlanPublish,
         response: { 200: PlanPublished, ...errors },
       },
-      // The options are optional, and so is the body that carries them.
-      preValidation: async (request) => {
-        request.body ??= {};
-      },
+      preValidation: [
+        refuseVersion('publish always publishes the newest draft'),
+        // The options are optional, and so is the body that carries them.
+        async (request) => {
+          request.body ??= {};
+        },
+      ],
     },
     async (request) => plans.publish(scopeOf(request), request.params.identifier, request.body),
   );
@@ -164,6 +182,7 @@ function planRoutesProper(app: App, { plans }: PlanRouteDeps): void {
         params: PlanPath,
         response: { 204: Type.Null(), ...errors },
       },
+      preValidation: refuseVersion('discard always removes the newest version, and only when it is a draft'),
     },
     async (request, reply) => {
       await plans.discard(scopeOf(request), request.params.identifier);
@@ -226,6 +245,7 @@ function priceRoutes(app: App, { prices }: PlanRouteDeps): void {
         body: PlanPricesBulk,
         response: { 200: PlanPricesResult, ...errors },
       },
+      preValidation: refuseVersion(ON_NEWEST),
     },
     async (request) => prices.replace(scopeOf(request), request.params.identifier, request.body.prices),
   );
@@ -269,6 +289,7 @@ function entitlementRoutes(app: App, { entitlements }: PlanRouteDeps): void {
         body: PlanEntitlementsCreate,
         response: { 201: Plan, ...errors },
       },
+      preValidation: refuseVersion(ON_NEWEST),
     },
     async (request, reply) =>
       reply.code(201).send(await entitlements.add(scopeOf(request), request.params.identifier, request.body)),
@@ -286,6 +307,7 @@ function entitlementRoutes(app: App, { entitlements }: PlanRouteDeps): void {
         body: PlanEntitlementPatch,
         response: { 200: Type.Object({ details: EntitlementDetails }), ...errors },
       },
+      preValidation: refuseVersion(ON_NEWEST),
     },
     async (request) =>
       entitlements.patch(scopeOf(request), request.params.identifier, request.params.feature_id, request.body.details),
@@ -302,6 +324,7 @@ function entitlementRoutes(app: App, { entitlements }: PlanRouteDeps): void {
         params: FeaturePath,
         response: { 204: Type.Null(), ...errors },
       },
+      preValidation: refuseVersion(ON_NEWEST),
     },
     async (request, reply) => {
       await entitlements.remove(scopeOf(request), request.params.identifier, request.params.feature_id);
@@ -324,6 +347,7 @@ function fileRoutes(app: App, { plans, publicUrl }: PlanRouteDeps): void {
         body: PlanFileUpdate,
         response: { 200: PlanFile, ...errors },
       },
+      preValidation: refuseVersion(ON_NEWEST),
     },
     async (request) => plans.updateFile(scopeOf(request), request.params.identifier, request.params.pk, request.body),
   );
@@ -339,6 +363,7 @@ function fileRoutes(app: App, { plans, publicUrl }: PlanRouteDeps): void {
         params: FilePath,
         response: { 204: Type.Null(), ...errors },
       },
+      preValidation: refuseVersion(ON_NEWEST),
     },
     async (request, reply) => {
       await plans.deleteFile(scopeOf(request), request.params.identifier, request.params.pk);

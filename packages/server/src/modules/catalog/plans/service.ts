@@ -173,18 +173,18 @@ export class PlanService {
     return { count, results: rows.map((v) => toPlan(plan, v, files, scope.apiBase)) };
   }
 
-  /** Applies `change` to the plan's draft (made first if the plan is published) in one transaction. */
-  async onDraft<T>(scope: CatalogScope, identifier: string, change: (tx: Tx, draft: Draft) => Promise<T>): Promise<T> {
-    return inTransaction(this.db, async (tx) => change(tx, await draftOf(tx, this.clock, scope.environmentId, identifier)));
+  /** Applies `change` to the plan's draft (made first if the plan is published) in one transaction; `version`, if given, must be the newest. */
+  async onDraft<T>(scope: CatalogScope, identifier: string, change: (tx: Tx, draft: Draft) => Promise<T>, version?: number): Promise<T> {
+    return inTransaction(this.db, async (tx) => change(tx, await draftOf(tx, this.clock, scope.environmentId, identifier, version)));
   }
 
-  async update(scope: CatalogScope, identifier: string, input: PlanUpdate): Promise<Plan> {
+  async update(scope: CatalogScope, identifier: string, input: PlanUpdate, version?: number): Promise<Plan> {
     const metadata = checkedMetadata(input.metadata);
     const plan = await this.planOrFail(this.db, scope, identifier);
     const staged = await this.stageFiles(scope, input.fileKeys, plan.id);
     return this.withStaged(staged, () =>
       this.onDraft(scope, identifier, async (tx, draft) => {
-        const version = await repo.updateVersion(tx, draft.version.id, {
+        const changed = await repo.updateVersion(tx, draft.version.id, {
           ...(input.name !== undefined ? { name: input.name.trim() } : {}),
           ...(input.description !== undefined ? { description: input.description ?? '' } : {}),
           ...(metadata !== undefined ? { metadata } : {}),
@@ -194,9 +194,9 @@ export class PlanService {
           ...(input.ordering !== undefined ? { ordering: input.ordering } : {}),
           modified_at: this.clock.now(),
         });
-        await this.attachFiles(tx, scope, version.id, staged);
-        return this.view(tx, scope, draft.plan, version);
-      }),
+        await this.attachFiles(tx, scope, changed.id, staged);
+        return this.view(tx, scope, draft.plan, changed);
+      }, version),
     );
   }
 
