@@ -1,0 +1,106 @@
+/**
+ * A test clock's advance over many subscriptions (issue 24, item 15): the statements it
+ * issues grow with the subscriptions due, not with their square, and on the embedded
+ * database requests are answered while it runs.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../src/db/connect.js';
+import { systemClock } from '../src/lib/clock.js';
+import { BillingEngine } from '../src/modules/subscriptions/billing-engine.js';
+import { runTestClockAdvance } from '../src/modules/test-clocks/advance.js';
+import { CARDS, shop, type Shop } from './commerce-support.js';
+import { openTestDatabase, startTestServer, uniqueId, type TestServer } from './harness.js';
+
+let database: DatabaseHandle;
+let server: TestServer;
+let s: Shop;
+let engine: BillingEngine;
+let statements = 0;
+
+beforeAll(async () => {
+  database = await openTestDatabase({ onQuery: () => statements++ });
+  server = await startTestServer({ database });
+  const org = await server.createOrg();
+  s = await shop(server, org.sandbox.serverKey);
+  engine = new BillingEngine({ db: database.db, clock: systemClock, changes: null, dunning: server.config.billing.dunningDays });
+});
+afterAll(async () => {
+  await server.close();
+  await database.close();
+});
+
+function ok(res: { status: number; text: string }, status: number): void {
+  if (res.status !== status) throw new Error(`${status} expected: ${res.status} ${res.text}`);
+}
+
+/** A clock with `count` customers, each with a card and a monthly subscription that renews on Feb 1st. */
+async function clockWith(count: number): Promise<{ clockId: string; subscriptions: string[] }> {
+  const created = await s.call('POST', '/test-clocks/', { name: uniqueId('many'), frozenTime: '2032-01-01T00:00:00Z' });
+  ok(created, 201);
+  const subscriptions: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const customerId = await s.customer({ testClockId: created.body.id });
+    await s.card(customerId, CARDS.ok);
+    const res = await s.call('POST', '/subscriptions/create/', { planIdentifier: s.plans.basic, chargePeriod: 'MONTHLY', customerId });
+    ok(res, 201);
+    subscriptions.push(res.body.id);
+  }
+  return { clockId: created.body.id, subscriptions };
+}
+
+/**
+ * Asks for the advance over the renewal, and takes its job off the queue: the test runs it
+ * itself, so that on a shared database no other test's worker runs part of it.
+ */
+async function askAdvance(clockId: string): Promise<void> {
+  ok(await s.call('POST', `/test-clocks/${clockId}/advance/`, { frozenTime: '2032-02-01T12:00:00Z' }), 200);
+  await database.db.deleteFrom('jobs').where('name', '=', 'advance-test-clock').where('unique_key', '=', clockId).execute();
+}
+
+/** Every subscription renewed once: one renewal invoice each, paid. */
+async function expectRenewedOnce(subscriptions: string[]): Promise<void> {
+  const renewals = await database.db
+    .selectFrom('orders')
+    .select(['subscription_id', 'status'])
+    .where('subscription_id', 'in', subscriptions)
+    .where('is_renewal', '=', true)
+    .execute();
+  expect(renewals.length).toBe(subscriptions.length);
+  expect(new Set(renewals.map((r) => r.subscription_id)).size).toBe(subscriptions.length);
+}
+
+/** The statements an advance over one renewal of `count` subscriptions issues. */
+async function statementsOfAdvance(count: number): Promise<number> {
+  const { clockId, subscriptions } = await clockWith(count);
+  await askAdvance(clockId);
+  statements = 0;
+  await runTestClockAdvance(database.db, engine, clockId);
+  const issued = statements;
+  const clock = await s.call('GET', `/test-clocks/${clockId}/`);
+  expect(clock.body).toMatchObject({ status: 'ready', frozenTime: '2032-02-01T12:00:00.000Z', failure: null });
+  await expectRenewedOnce(subscriptions);
+  return issued;
+}
+
+describe('advancing a test clock over many subscriptions', () => {
+  it('issues at most twice the statements for twice the subscriptions (each is read a constant number of times)', async () => {
+    const ten = await statementsOfAdvance(10);
+    const twenty = await statementsOfAdvance(20);
+    // Before: each item re-read every subscription of the clock, ten: ~290 statements, twenty: ~760.
+    expect(twenty).toBeLessThanOrEqual(2 * ten + 10);
+  });
+
+  it('answers a request made while an advance runs before the advance is over', async () => {
+    const { clockId, subscriptions } = await clockWith(30);
+    await askAdvance(clockId);
+    let advanceOver = false;
+    const advance = runTestClockAdvance(database.db, engine, clockId).then(() => (advanceOver = true));
+    const during = await s.call('GET', `/test-clocks/${clockId}/`);
+    // On the embedded database, an advance that never yields the event loop answers this only once it is over.
+    expect(advanceOver).toBe(false);
+    expect(during.body.status).toBe('advancing');
+    await advance;
+    expect((await s.call('GET', `/test-clocks/${clockId}/`)).body.status).toBe('ready');
+    await expectRenewedOnce(subscriptions);
+  });
+});
