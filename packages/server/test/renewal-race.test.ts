@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recoverPayments } from '../src/jobs/recover-payments.js';
-import { runTestClockAdvance } from '../src/modules/test-clocks/service.js';
+import { runTestClockAdvance } from '../src/modules/test-clocks/advance.js';
 import { BillingEngine, clockAt } from '../src/modules/subscriptions/billing-engine.js';
 import { findSubscriptionById } from '../src/modules/subscriptions/repo.js';
 import { systemClock } from '../src/lib/clock.js';

@@ -6,7 +6,8 @@ import type { DunningSchedule } from '../modules/billing/renewal.compute.js';
 import type { JobHandlers } from '../modules/jobs/runner.js';
 import { enqueueJobs } from '../modules/jobs/service.js';
 import { BillingEngine } from '../modules/subscriptions/billing-engine.js';
-import { ADVANCE_TEST_CLOCK_JOB, runTestClockAdvance } from '../modules/test-clocks/service.js';
+import { runTestClockAdvance } from '../modules/test-clocks/advance.js';
+import { ADVANCE_TEST_CLOCK_JOB } from '../modules/test-clocks/service.js';
 import { stringField } from './payload.js';
 
 export interface BillingSettings {

@@ -5,6 +5,7 @@
  * each in its own transactions with the subscription locked, so that running
  * them twice, from two processes or after a crash, does nothing the second time.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, type Executor, type Tx } from '../../db/transaction.js';
 import type { EntitlementChanges } from '../../edge/change-feed.js';
@@ -32,6 +33,9 @@ export interface BillingEngineOptions {
   dunning: DunningSchedule;
 }
 
+/** Customers announced in one transaction when a test clock moved. */
+const ANNOUNCE_BATCH = 50;
+
 /** The answers that mean "not now": the item was done meanwhile, or another payment of the customer is under way. */
 const NOT_NOW = new Set(['renewal_not_due', 'payment_in_progress']);
 
@@ -43,6 +47,19 @@ function unpaidOf(invoices: InvoiceRow[]): { next: UnpaidInvoice | null; byId: M
 
 function timed(row: repo.SubscriptionRow) {
   return { status: row.status, chargePeriod: row.charge_period, currentPeriodEnd: row.current_period_end, trialEnd: row.trial_end, endDate: row.end_date };
+}
+
+/** A subscription's earliest item due by a time, with the unpaid invoice a dunning attempt is for. */
+export interface NextItem {
+  item: DueItem;
+  invoice?: InvoiceRow;
+}
+
+function nextItemOf(row: repo.SubscriptionRow, unpaidInvoices: InvoiceRow[], at: Date): NextItem | null {
+  const unpaid = unpaidOf(unpaidInvoices);
+  const item = nextDueItem(timed(row), unpaid.next, at);
+  if (!item) return null;
+  return item.kind === 'collect' ? { item, invoice: unpaid.byId.get(item.invoiceId)! } : { item };
 }
 
 export class BillingEngine {
@@ -64,11 +81,24 @@ export class BillingEngine {
    * What falls due first for the subscription by `at`, with the unpaid invoice a dunning attempt
    * is for; `hasUnpaidInvoice` false (read with the row) spares the look at its invoices.
    */
-  async nextItem(db: Executor, row: repo.SubscriptionRow, at: Date, hasUnpaidInvoice = true): Promise<{ item: DueItem; invoice?: InvoiceRow } | null> {
-    const unpaid = unpaidOf(hasUnpaidInvoice ? await unpaidInvoicesOf(db, [row.id]) : []);
-    const item = nextDueItem(timed(row), unpaid.next, at);
-    if (!item) return null;
-    return item.kind === 'collect' ? { item, invoice: unpaid.byId.get(item.invoiceId)! } : { item };
+  async nextItem(db: Executor, row: repo.SubscriptionRow, at: Date, hasUnpaidInvoice = true): Promise<NextItem | null> {
+    return nextItemOf(row, hasUnpaidInvoice ? await unpaidInvoicesOf(db, [row.id]) : [], at);
+  }
+
+  /** nextItem of each of the subscriptions (those with nothing due by `at` left out), their unpaid invoices read in one query. */
+  async nextItems(db: Executor, rows: repo.SubscriptionRow[], at: Date): Promise<Map<string, NextItem>> {
+    const invoices = new Map<string, InvoiceRow[]>();
+    for (const invoice of await unpaidInvoicesOf(db, rows.map((row) => row.id))) {
+      const of = invoices.get(invoice.subscription_id!);
+      if (of) of.push(invoice);
+      else invoices.set(invoice.subscription_id!, [invoice]);
+    }
+    const items = new Map<string, NextItem>();
+    for (const row of rows) {
+      const next = nextItemOf(row, invoices.get(row.id) ?? [], at);
+      if (next) items.set(row.id, next);
+    }
+    return items;
   }
 
   /**
@@ -76,14 +106,14 @@ export class BillingEngine {
    * it was not for now (done meanwhile, or another payment of the customer under way).
    * `customerId`, the seller's identifier of its customer, when the caller has read it.
    */
-  async runItem(row: repo.SubscriptionRow, due: { item: DueItem; invoice?: InvoiceRow }, clock: Clock): Promise<boolean> {
+  async runItem(row: repo.SubscriptionRow, due: NextItem, clock: Clock): Promise<boolean> {
     return (await this.run(row, due, clock)) !== false;
   }
 
   /** runItem, telling what a renewal left (for catchUp's next look) when it ran one. */
   private async run(
     row: repo.SubscriptionRow,
-    due: { item: DueItem; invoice?: InvoiceRow },
+    due: NextItem,
     clock: Clock,
     customerId?: string,
   ): Promise<false | { renewed?: RenewedState }> {
@@ -165,15 +195,23 @@ export class BillingEngine {
     await collectInvoice(this.deps, clock, scope, { id: invoice.id, attempt_count: attempt - 1 }, trigger);
   }
 
-  /** A test clock moved: what its customers may use is worked out again at its new time, in every process. */
+  /**
+   * A test clock moved: what its customers may use is worked out again at its new time, in every
+   * process. Announced a batch of customers a transaction, with a turn of the event loop between
+   * batches: on the embedded database a transaction holds the one session.
+   */
   async clockMoved(testClockId: string): Promise<void> {
     const changes = this.options.changes;
     if (!changes) return;
     const customers = await customersOnClock(this.options.db, testClockId);
-    await inTransaction(this.options.db, async (tx) => {
-      for (const c of customers) await changes.announce(tx, c.environment_id, c.customer_id);
-    });
-    for (const c of customers) changes.forget(c.environment_id, c.customer_id);
+    for (let from = 0; from < customers.length; from += ANNOUNCE_BATCH) {
+      const batch = customers.slice(from, from + ANNOUNCE_BATCH);
+      await inTransaction(this.options.db, async (tx) => {
+        for (const c of batch) await changes.announce(tx, c.environment_id, c.customer_id);
+      });
+      for (const c of batch) changes.forget(c.environment_id, c.customer_id);
+      await nextTurn();
+    }
   }
 
   /** A test clock passed the time an activate_on_payment change waited for its payment until: it expires then. */

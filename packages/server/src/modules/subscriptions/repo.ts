@@ -192,34 +192,21 @@ export async function dueSubscriptions(db: Executor, at: Date, limit: number, un
   return [...unique.values()].slice(0, limit);
 }
 
-/** The live subscriptions of the customers attached to a test clock. */
-export async function liveSubscriptionsOnClock(db: Executor, testClockId: string): Promise<SubscriptionRow[]> {
+/**
+ * The subscriptions of a test clock's customers that something can fall due for: the live
+ * ones, and the changes that wait for their payment until a time. `customerPk`: of that
+ * customer (customers.id) only.
+ */
+export async function subscriptionsOnClock(db: Executor, testClockId: string, customerPk?: string): Promise<SubscriptionRow[]> {
   return db
     .selectFrom('subscriptions as s')
     .innerJoin('customers as c', 'c.id', 's.customer_id')
     .selectAll('s')
     .where('c.test_clock_id', '=', testClockId)
-    .where('s.status', 'in', [...LIVE_STATUSES])
+    .$if(customerPk !== undefined, (query) => query.where('s.customer_id', '=', customerPk!))
+    .where((eb) => eb.or([eb('s.status', 'in', [...LIVE_STATUSES]), eb.and([eb('s.status', '=', 'incomplete'), eb('s.pending_expires_at', 'is not', null)])]))
+    .orderBy('s.seq')
     .execute();
-}
-
-/** The activate_on_payment change of the clock's customers that expires first, by `by`. */
-export async function earliestPendingExpiryOnClock(
-  db: Executor,
-  testClockId: string,
-  by: Date,
-): Promise<{ id: string; environment_id: string; pending_expires_at: Date } | undefined> {
-  const row = await db
-    .selectFrom('subscriptions as s')
-    .innerJoin('customers as c', 'c.id', 's.customer_id')
-    .select(['s.id', 's.environment_id', 's.pending_expires_at'])
-    .where('c.test_clock_id', '=', testClockId)
-    .where('s.status', '=', 'incomplete')
-    .where('s.pending_expires_at', '<=', by)
-    .orderBy('s.pending_expires_at')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.pending_expires_at ? { ...row, pending_expires_at: row.pending_expires_at } : undefined;
 }
 
 /** A subscription by id alone, for background work that knows no environment but the row's own. */

@@ -6,8 +6,6 @@ import type { Clock } from '../../lib/clock.js';
 import { randomBase62 } from '../../lib/crypto.js';
 import { DAY_MS } from '../../lib/time.js';
 import { enqueueJob } from '../jobs/service.js';
-import { clockAt, type BillingEngine } from '../subscriptions/billing-engine.js';
-import { earliestPendingExpiryOnClock, liveSubscriptionsOnClock, type SubscriptionRow } from '../subscriptions/queries.js';
 import {
   advanceNotForward,
   advanceTooFar,
@@ -21,8 +19,6 @@ import * as repo from './repo.js';
 export const ADVANCE_TEST_CLOCK_JOB = 'advance-test-clock';
 /** How far one advance may go: two years of daily renewals is the most one advance runs. */
 const MAX_ADVANCE_MS = 2 * 366 * DAY_MS;
-/** A guard against a subscription that never stops falling due. */
-const MAX_STEPS = 100_000;
 
 export interface TestClockScope {
   environmentId: string;
@@ -119,59 +115,4 @@ export class TestClockService {
       await repo.updateTestClock(tx, id, { deleted_at: this.clock.now() });
     });
   }
-}
-
-type DueOnClock =
-  | { kind: 'billing'; at: Date; row: SubscriptionRow; due: NonNullable<Awaited<ReturnType<BillingEngine['nextItem']>>> }
-  | { kind: 'expiry'; at: Date; environmentId: string; subscriptionId: string };
-
-/** The earliest thing due on the clock's customers by `target`: an item of a subscription, or the expiry of a pending change. */
-async function earliestDue(db: Db, engine: BillingEngine, testClockId: string, target: Date): Promise<DueOnClock | null> {
-  let earliest: DueOnClock | null = null;
-  for (const row of await liveSubscriptionsOnClock(db, testClockId)) {
-    const due = await engine.nextItem(db, row, target);
-    if (due && (!earliest || due.item.at < earliest.at)) earliest = { kind: 'billing', at: due.item.at, row, due };
-  }
-  const expiry = await earliestPendingExpiryOnClock(db, testClockId, target);
-  if (expiry && (!earliest || expiry.pending_expires_at < earliest.at)) {
-    earliest = { kind: 'expiry', at: expiry.pending_expires_at, environmentId: expiry.environment_id, subscriptionId: expiry.id };
-  }
-  return earliest;
-}
-
-async function runDue(engine: BillingEngine, next: DueOnClock, at: Date): Promise<void> {
-  if (next.kind === 'expiry') {
-    await engine.expirePending(next.environmentId, next.subscriptionId, at);
-    return;
-  }
-  if (!(await engine.runItem(next.row, next.due, clockAt(at)))) {
-    throw new Error(`subscription ${next.row.id} could not be billed at ${at.toISOString()} (another payment of the customer is under way)`);
-  }
-}
-
-/**
- * The job of an advance: every item that falls due on the clock's customers runs
- * at its own time, earliest first, the clock standing at that time meanwhile; then
- * the clock stands at its target, ready. Run again after a crash, it goes on.
- */
-export async function runTestClockAdvance(db: Db, engine: BillingEngine, testClockId: string): Promise<string | undefined> {
-  const clock = await repo.findTestClockById(db, testClockId);
-  if (!clock || clock.deleted_at || clock.status === 'ready') return undefined;
-  let steps = 0;
-  try {
-    for (let next = await earliestDue(db, engine, testClockId, clock.target_time); next; next = await earliestDue(db, engine, testClockId, clock.target_time)) {
-      if (++steps > MAX_STEPS) throw new Error(`more than ${MAX_STEPS} items fell due on test clock ${testClockId}`);
-      // An item may be due before the clock's time (a payment retried at once): the clock never goes back.
-      const at = new Date(Math.max(next.at.getTime(), clock.frozen_time.getTime()));
-      if (at.getTime() > clock.frozen_time.getTime()) await repo.updateTestClock(db, testClockId, { frozen_time: at });
-      clock.frozen_time = at;
-      await runDue(engine, next, at);
-    }
-    await repo.updateTestClock(db, testClockId, { frozen_time: clock.target_time, status: 'ready', failure: null });
-    await engine.clockMoved(testClockId);
-  } catch (error) {
-    await repo.updateTestClock(db, testClockId, { status: 'internal_failure', failure: error instanceof Error ? error.message : String(error) });
-    throw error;
-  }
-  return `advanced test clock ${testClockId} to ${clock.target_time.toISOString()} (${steps} items)`;
 }
