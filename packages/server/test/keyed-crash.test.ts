@@ -23,10 +23,11 @@ type Call = (method: string, path: string, body?: unknown, headers?: Record<stri
 
 let template: Workspace | null;
 const workspaces: Workspace[] = [];
+// A migrated embedded database takes a while to make on a busy machine.
 beforeAll(async () => {
   assertBuilt();
   template = await migratedTemplate();
-});
+}, 300_000);
 afterAll(() => template?.cleanup());
 afterEach(async () => {
   await killServers();

@@ -1,8 +1,9 @@
 /**
  * A process that starts takes over at once the work of a process that was killed
- * (SIGKILL), with the default leases (5 minutes for jobs, 60 s for Idempotency-Keys):
- * a test clock's advance leaves `advancing` within seconds, and a keyed retry gets the
- * first request's answer within seconds, never a 409 (decision 0051).
+ * (SIGKILL), with the default leases (5 minutes for jobs, 60 s for Idempotency-Keys and
+ * payment intents): a test clock's advance leaves `advancing` within seconds, a payment
+ * that nobody retries is recorded by the recovery task within seconds, and a keyed retry
+ * gets the first request's answer within seconds, never a 409 (decision 0051).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -22,10 +23,11 @@ type Call = (method: string, path: string, body?: unknown, headers?: Record<stri
 
 let template: Workspace | null;
 const workspaces: Workspace[] = [];
+// A migrated embedded database takes a while to make on a busy machine.
 beforeAll(async () => {
   assertBuilt();
   template = await migratedTemplate();
-});
+}, 300_000);
 afterAll(() => template?.cleanup());
 afterEach(async () => {
   await killServers();
@@ -70,8 +72,10 @@ async function shop(call: Call) {
   await ok('POST', '/customers/', { customerId: 'clocked', email: 'clocked@example.com', testClockId: clock.id });
   await ok('POST', '/payment-methods/', card('clocked'));
   await ok('POST', '/subscriptions/create/', { planIdentifier: 'monthly', chargePeriod: 'MONTHLY', customerId: 'clocked' });
-  await ok('POST', '/customers/', { customerId: 'ada', email: 'ada@example.com' });
-  await ok('POST', '/payment-methods/', card('ada'));
+  for (const customerId of ['ada', 'bob']) {
+    await ok('POST', '/customers/', { customerId, email: `${customerId}@example.com` });
+    await ok('POST', '/payment-methods/', card(customerId));
+  }
   return clock.id as string;
 }
 
@@ -83,35 +87,47 @@ describe(`a process started after one was killed, with the default leases, on ${
     const w = await makeWorkspace({ emptyDatabase: true, copyOf: template });
     workspaces.push(w);
 
-    // The advance's renewal job dies after the provider charged the trial's end, holding its job.
+    // A purchase nobody retries, killed once the provider charged it.
     const first = await start(w, 'payment.after-provider');
     const clockId = await shop(first.call);
-    expect((await first.call('POST', `/test-clocks/${clockId}/advance/`, { frozenTime: '2025-01-25T00:00:00Z' })).body.status).toBe('advancing');
+    const purchase = { planIdentifier: 'lifetime', chargePeriod: 'ONE_TIME' };
+    await expect(first.call('POST', '/charges/', { ...purchase, customerId: 'bob' })).rejects.toThrow();
     expect(await death(first.server)).toEqual({ code: null, signal: 'SIGKILL' });
 
+    // The recovery task records it; then the clock's advance dies in its renewal job, holding the job.
     const second = await start(w, 'payment.after-intent');
-    const restarted = performance.now();
-    await expect
-      .poll(async () => (await second.call('GET', `/test-clocks/${clockId}/`)).body.status, { timeout: 60_000, interval: 100 })
-      .toBe('ready');
-    const clockReadyMs = performance.now() - restarted;
-    expect(await charges(second.call, 'clocked')).toBe(1);
-    // A keyed purchase, killed once its payment intent is recorded.
-    const purchase = { planIdentifier: 'lifetime', chargePeriod: 'ONE_TIME', customerId: 'ada' };
-    const key = { 'idempotency-key': 'killed-purchase' };
-    await expect(second.call('POST', '/charges/', purchase, key)).rejects.toThrow();
+    const recovering = performance.now();
+    await expect.poll(() => charges(second.call, 'bob'), { timeout: 60_000, interval: 100 }).toBe(1);
+    const recoveredMs = performance.now() - recovering;
+    expect((await second.call('POST', `/test-clocks/${clockId}/advance/`, { frozenTime: '2025-01-25T00:00:00Z' })).body.status).toBe('advancing');
     expect(await death(second.server)).toEqual({ code: null, signal: 'SIGKILL' });
 
-    const third = await start(w, null);
+    // The advance is taken over (its payment recorded already, no new one is made); then a keyed purchase is killed
+    // once its payment intent is recorded.
+    const third = await start(w, 'payment.after-intent');
+    const restarted = performance.now();
+    await expect
+      .poll(async () => (await third.call('GET', `/test-clocks/${clockId}/`)).body.status, { timeout: 60_000, interval: 100 })
+      .toBe('ready');
+    const clockReadyMs = performance.now() - restarted;
+    expect(await charges(third.call, 'clocked')).toBe(1);
+    const key = { 'idempotency-key': 'killed-purchase' };
+    await expect(third.call('POST', '/charges/', { ...purchase, customerId: 'ada' }, key)).rejects.toThrow();
+    expect(await death(third.server)).toEqual({ code: null, signal: 'SIGKILL' });
+
+    const fourth = await start(w, null);
     const began = performance.now();
-    const retried = await third.call('POST', '/charges/', purchase, key);
+    const retried = await fourth.call('POST', '/charges/', { ...purchase, customerId: 'ada' }, key);
     const retryMs = performance.now() - began;
     expect([retried.status, retried.body.customerId]).toEqual([201, 'ada']);
-    expect((await third.call('POST', '/charges/', purchase, key)).body).toEqual(retried.body);
-    expect(await charges(third.call, 'ada')).toBe(1);
-    console.info(`${DATABASE_KIND}: test clock ready ${Math.round(clockReadyMs)} ms after the restart; keyed retry answered in ${Math.round(retryMs)} ms`);
-    // The leases would have held the work for 5 minutes and 60 s.
+    expect((await fourth.call('POST', '/charges/', { ...purchase, customerId: 'ada' }, key)).body).toEqual(retried.body);
+    expect(await charges(fourth.call, 'ada')).toBe(1);
+    expect(await charges(fourth.call, 'bob')).toBe(1);
+    const took = `test clock ready ${Math.round(clockReadyMs)} ms, payment recovered ${Math.round(recoveredMs)} ms after the restart`;
+    console.info(`${DATABASE_KIND}: ${took}; keyed retry answered in ${Math.round(retryMs)} ms`);
+    // The leases would have held the work for 5 minutes, 60 s and 60 s.
     expect(clockReadyMs).toBeLessThan(30_000);
+    expect(recoveredMs).toBeLessThan(30_000);
     expect(retryMs).toBeLessThan(10_000);
   }, 600_000);
 });

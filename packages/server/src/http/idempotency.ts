@@ -98,8 +98,9 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
           .type('application/json; charset=utf-8')
           .send(existing.response_body);
       }
-      // Its holder's process died (or its lease ran out) before committing an answer: the request runs again. Its first
-      // run committed nothing, as a keyed write commits its effect with its answer (decision 0051).
+      // Its holder's process died (or its lease ran out) before committing an answer: the request runs again. A keyed
+      // write commits its answer with its effect, or finds its effect by the key, so this run answers as the first
+      // would have (decision 0051).
       if (await keys.takeOverAbandoned(db, { scope, key, now, lockedUntil, holder })) {
         request.idempotency = { scope, key, resumedSince: existing.created_at };
         return;
