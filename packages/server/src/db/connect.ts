@@ -7,6 +7,7 @@ import type { Database } from './schema.js';
 import { lockDataDirectory, type DirectoryLock } from './lock.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import { listenPostgres, type NotificationHandler } from './notifications.js';
+import { holdOnPglite, holdOnPostgres } from './lease-holder.js';
 
 export type Db = Kysely<Database>;
 
@@ -68,6 +69,7 @@ async function connectPostgres(url: string, poolSize: number, onQuery?: () => vo
   // query opens a new one, and a query on a dead connection fails on its own with its error.
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: queryLog(onQuery) });
+  const holder = await holdOnPostgres(db, url);
   return {
     db,
     kind: 'postgres',
@@ -76,7 +78,10 @@ async function connectPostgres(url: string, poolSize: number, onQuery?: () => vo
       await sql`select 1`.execute(db);
     },
     listen: (channel, handler) => listenPostgres(url, channel, handler),
-    close: () => db.destroy(),
+    close: async () => {
+      await db.destroy();
+      await holder.release();
+    },
   };
 }
 
@@ -92,6 +97,7 @@ async function connectPglite(dataDir: string | null, fromDump?: Blob, onQuery?: 
       ? await PGlite.create(dataDir)
       : await PGlite.create(fromDump ? { loadDataDir: fromDump } : {});
     const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), log: queryLog(onQuery) });
+    await holdOnPglite(db, (text, values) => pglite.query<{ taken: boolean }>(text, values));
     return {
       db,
       kind: 'pglite',

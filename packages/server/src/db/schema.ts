@@ -63,6 +63,8 @@ export interface IdempotencyKeysTable {
   key: string;
   request_hash: string;
   locked_until: Timestamp | null;
+  /** The lease holder (db/lease-holder.ts) of a claim not answered yet. */
+  holder: ColumnType<number | null, number | null | undefined, number | null>;
   response_status: number | null;
   response_body: string | null;
   created_at: Timestamp;
@@ -414,6 +416,9 @@ export interface RefundsTable {
   provider_ref: string | null;
   created_at: Timestamp;
   modified_at: Timestamp;
+  /** The Idempotency-Key of the request that made it. */
+  idempotency_scope: string | null;
+  idempotency_key: string | null;
 }
 
 export interface LicensesTable {
@@ -455,6 +460,8 @@ export interface PaymentIntentsTable {
   settled_at: Timestamp | null;
   action_ref: ColumnType<string | null, string | null | undefined, string | null>;
   action_expires_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The lease holder (db/lease-holder.ts) that recorded it, settling it. */
+  holder: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface EventsTable {
@@ -588,6 +595,8 @@ export interface JobsTable {
   last_error: string | null;
   locked_by: string | null;
   locked_until: Timestamp | null;
+  /** The lease holder (db/lease-holder.ts) of a running job. */
+  holder: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: Generated<Date>;
   finished_at: Timestamp | null;
 }

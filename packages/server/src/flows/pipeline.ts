@@ -18,6 +18,7 @@ import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/crypto.js';
 import { failpoint } from '../lib/failpoints.js';
 import type { Db } from '../db/connect.js';
+import { leaseHolderOf } from '../db/lease-holder.js';
 import { inTransaction, isUniqueViolation, type Tx } from '../db/transaction.js';
 import type { EnvironmentKind } from '../config.js';
 import { ApiError } from '../http/errors.js';
@@ -165,6 +166,7 @@ async function recordIntent<R>(db: Db, clock: Clock, purchase: TwoPhasePurchase<
       idempotency_scope: purchase.idempotency?.scope ?? null,
       idempotency_key: purchase.idempotency?.key ?? null,
       created_at: clock.now(),
+      holder: leaseHolderOf(db),
     });
   } catch (error) {
     if (isUniqueViolation(error, intents.ONE_PROCESSING_INDEX)) throw paymentInProgress();

@@ -3,6 +3,9 @@ import type { Clock } from '../lib/clock.js';
 import { sha256Hex } from '../lib/crypto.js';
 import { DAY_MS } from '../lib/time.js';
 import type { Db } from '../db/connect.js';
+import type { Executor } from '../db/transaction.js';
+import { leaseHolderOf } from '../db/lease-holder.js';
+import { failpoint } from '../lib/failpoints.js';
 import { ApiError, badRequest, conflict } from './errors.js';
 import * as keys from '../modules/idempotency/queries.js';
 
@@ -14,7 +17,12 @@ const MAX_WAIT_MS = 30_000;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotency: { scope: string; key: string } | null;
+    /**
+     * The request's claim of its Idempotency-Key. `resumedSince`: the claim was taken over
+     * from a process that died (decision 0051), whose first run began then and may have
+     * committed an effect that the route must answer as its own.
+     */
+    idempotency: { scope: string; key: string; resumedSince?: Date } | null;
   }
   interface FastifyContextConfig {
     /** Response fields that hold secrets: kept as null in the stored replay. */
@@ -51,6 +59,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, leaseMs = IDEMPOTENCY_LEASE_MS): void {
   app.decorateRequest('idempotency', null);
+  const holder = leaseHolderOf(db);
 
   const claimKey = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method !== 'POST') return;
@@ -65,7 +74,8 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
 
     for (;;) {
       const now = clock.now();
-      if (await keys.claimKey(db, { scope, key, hash, lockedUntil: new Date(now.getTime() + leaseMs), at: now })) {
+      const lockedUntil = new Date(now.getTime() + leaseMs);
+      if (await keys.claimKey(db, { scope, key, hash, lockedUntil, at: now, holder })) {
         request.idempotency = { scope, key };
         return;
       }
@@ -88,12 +98,12 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
           .type('application/json; charset=utf-8')
           .send(existing.response_body);
       }
-      if (existing.locked_until && existing.locked_until.getTime() <= now.getTime()) {
-        if (await keys.takeOverLease(db, scope, key, existing.locked_until, new Date(now.getTime() + leaseMs))) {
-          request.idempotency = { scope, key };
-          return;
-        }
-        continue;
+      // Its holder's process died (or its lease ran out) before committing an answer: the request runs again. A keyed
+      // write commits its answer with its effect, or finds its effect by the key, so this run answers as the first
+      // would have (decision 0051).
+      if (await keys.takeOverAbandoned(db, { scope, key, now, lockedUntil, holder })) {
+        request.idempotency = { scope, key, resumedSince: existing.created_at };
+        return;
       }
       if (Date.now() - waitingSince > MAX_WAIT_MS) {
         throw new ApiError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress');
@@ -106,6 +116,8 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
     const claim = request.idempotency;
     if (!claim) return payload;
     request.idempotency = null;
+    // The crash point of a first run: a run that took a dead run's claim over is what recovers from it.
+    if (!claim.resumedSince) failpoint('idempotency.before-answer');
     const status = reply.statusCode;
     if (status >= 500 || status === 429 || typeof payload !== 'string') {
       await keys.deleteKey(db, claim.scope, claim.key);
@@ -125,6 +137,35 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
 }
 
 const hooksOf = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);
+
+/**
+ * A keyed request's answer, kept in the transaction that commits its effect: a retry after
+ * a crash then finds both or neither (decision 0051). `scope` and `key` name the claim, for
+ * an effect that records which request made it.
+ */
+export interface AnswerKeeper {
+  scope: string;
+  key: string;
+  keep(tx: Executor, body: unknown): Promise<void>;
+}
+
+/**
+ * The keeper of a keyed request's answer with status `status`, serialized as the route
+ * sends it; undefined for a request without an Idempotency-Key. The answer the request
+ * then sends is kept again in onSend, the same.
+ */
+export function answerKeeper(request: FastifyRequest, reply: FastifyReply, status: number): AnswerKeeper | undefined {
+  const claim = request.idempotency;
+  if (!claim) return undefined;
+  return {
+    scope: claim.scope,
+    key: claim.key,
+    keep: async (tx, body) => {
+      const payload = String(reply.code(status).serialize(body));
+      await keys.keepAnswer(tx, claim.scope, claim.key, status, withoutSecrets(payload, request.routeOptions.config.secretFields));
+    },
+  };
+}
 
 export async function purgeExpiredIdempotencyKeys(db: Db, clock: Clock): Promise<number> {
   return keys.purgeKeysBefore(db, new Date(clock.now().getTime() - IDEMPOTENCY_TTL_MS));

@@ -42,6 +42,7 @@ export function backgroundJobs(db: Db, clock: Clock, deps: TaskDeps): JobHandler
     ...mailJobs(db, clock, deps.mail ?? { smtpUrl: null, from: null }),
     'recover-payments': {
       everyMs: Math.min(30_000, Math.ceil(deps.paymentRecoveryAfterMs / 2)),
+      runAtStart: true,
       run: async () => {
         const refunds = await recoverRefunds(db, clock, deps.paymentRecoveryAfterMs);
         const { settled: charges, failures } = await recoverPayments(db, clock, deps.pendingUpdateTtlMs, deps.paymentRecoveryAfterMs, deps.billing.dunningDays);

@@ -5,8 +5,8 @@
  */
 const armed = new Set<string>();
 
-export type Failpoint = 'payment.after-intent' | 'payment.after-provider' | 'payment.after-settle';
-export const FAILPOINTS: readonly Failpoint[] = ['payment.after-intent', 'payment.after-provider', 'payment.after-settle'];
+export type Failpoint = 'payment.after-intent' | 'payment.after-provider' | 'payment.after-settle' | 'idempotency.before-answer';
+export const FAILPOINTS: readonly Failpoint[] = ['payment.after-intent', 'payment.after-provider', 'payment.after-settle', 'idempotency.before-answer'];
 
 export function armFailpoints(names: Iterable<Failpoint>): void {
   for (const name of names) armed.add(name);

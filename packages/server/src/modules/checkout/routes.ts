@@ -12,6 +12,7 @@ import {
 import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, SERVER_OR_CLIENT, type App } from '../../http/route-types.js';
 import { scopeOf } from '../../http/scope.js';
+import { answerKeeper } from '../../http/idempotency.js';
 import type { CheckoutService } from './service.js';
 
 const tags = ['Checkout'];
@@ -39,6 +40,8 @@ export function checkoutRoutes(app: App, service: CheckoutService): void {
       const created = await service.create(
         { ...scope.toJSON(), organizationId: scope.organizationId, environmentId: scope.environmentId, callerIp: request.ip },
         request.body,
+        'api',
+        answerKeeper(request, reply, 201),
       );
       return reply.code(201).send(created);
     },

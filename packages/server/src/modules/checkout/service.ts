@@ -4,6 +4,7 @@ import type { CheckoutStatus } from '../../db/schema.js';
 import { inTransaction, type Executor, type Tx } from '../../db/transaction.js';
 import type { CustomerRow, ResolvedPurchase } from '../../flows/purchase.js';
 import { ApiError } from '../../http/errors.js';
+import type { AnswerKeeper } from '../../http/idempotency.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { Clock } from '../../lib/clock.js';
 import { normalizeCountry } from '../../lib/countries.js';
@@ -113,8 +114,10 @@ export class CheckoutService {
   ) {}
 
   /** Validates every field against the catalog, then records the session, its first event and its expiry job. */
-  async create(scope: CheckoutScope, input: CheckoutSessionCreate, via: 'api' | 'buy_link' = 'api'): Promise<CheckoutSessionCreated> {
+  /** `keep`: the request's Idempotency-Key keeps the answer with the session (decision 0051). */
+  async create(scope: CheckoutScope, input: CheckoutSessionCreate, via: 'api' | 'buy_link' = 'api', keep?: AnswerKeeper): Promise<CheckoutSessionCreated> {
     const id = newSessionId();
+    const created = { checkoutUrl: checkoutUrl(scope.baseUrl, scope.environment, id), checkoutSessionId: id };
     // A buy link without success_url ends on the session's own page, which then says the checkout is complete.
     const successUrl =
       via === 'buy_link' && input.successUrl.trim() === ''
@@ -197,8 +200,9 @@ export class CheckoutService {
         currency: purchase.quote.currency,
       });
       await enqueueJob(tx, { name: EXPIRE_CHECKOUT_JOB, payload: { sessionId: id }, runAt: new Date(now.getTime() + SESSION_TTL_MS), key: id });
+      await keep?.keep(tx, created);
     });
-    return { checkoutUrl: checkoutUrl(scope.baseUrl, scope.environment, id), checkoutSessionId: id };
+    return created;
   }
 
   /** plansEnabled: plans of the same product, each published and live. */

@@ -13,6 +13,7 @@ import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import type { CustomerService } from './service.js';
 import { scopeOf } from '../../http/scope.js';
+import { answerKeeper } from '../../http/idempotency.js';
 
 const tags = ['Customers'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
@@ -48,7 +49,7 @@ export function customerRoutes(app: App, service: CustomerService): void {
       },
     },
     async (request, reply) => {
-      const customer = await service.create(scopeOf(request), request.body);
+      const customer = await service.create(scopeOf(request), request.body, answerKeeper(request, reply, 201));
       return reply.code(201).send(customer);
     },
   );

@@ -9,6 +9,7 @@ import { camelToSnake } from '../../lib/casing.js';
 import { changeRecordingEvents, recordEvent } from '../events/writer.js';
 import type { EntitlementChanges } from '../../edge/change-feed.js';
 import type { PageRequest } from '../../http/pagination.js';
+import type { AnswerKeeper } from '../../http/idempotency.js';
 import * as repo from './repo.js';
 import {
   customerAlreadyArchived,
@@ -157,7 +158,7 @@ export class CustomerService {
    * deliveries (no BEGIN, no COMMIT, no read first): a taken customerId is answered by
    * the unique constraint, and the answer is built from the row as written (decision 0042).
    */
-  async create(scope: CustomerScope, input: CustomerCreate): Promise<Customer> {
+  async create(scope: CustomerScope, input: CustomerCreate, keep?: AnswerKeeper): Promise<Customer> {
     if (unaddressable(input.customerId)) throw customerIdUnaddressable(input.customerId);
     const customer = {
       id: newId(),
@@ -169,24 +170,30 @@ export class CustomerService {
       billingAddress: checkedAddress(input.billingAddress) ?? null,
     };
     try {
-      const row = input.testClockId
-        ? await this.createOnTestClock(scope, input.testClockId, customer)
-        : await insertWithEvent(this.db, scope, { ...customer, testClockId: null, at: this.clock.now() });
-      return toCustomer(row);
+      if (input.testClockId) return await this.createOnTestClock(scope, input.testClockId, customer, keep);
+      // With an Idempotency-Key the answer is kept with the customer, so a retry after a crash replays it.
+      if (keep) return await inTransaction(this.db, (tx) => this.insertAndKeep(tx, scope, { ...customer, testClockId: null, at: this.clock.now() }, keep));
+      return toCustomer(await insertWithEvent(this.db, scope, { ...customer, testClockId: null, at: this.clock.now() }));
     } catch (error) {
       if (isUniqueViolation(error, repo.CUSTOMER_ID_CONSTRAINT)) throw await this.takenCustomerId(scope, input.customerId);
       throw error;
     }
   }
 
+  private async insertAndKeep(tx: Executor, scope: CustomerScope, customer: repo.NewCustomer, keep?: AnswerKeeper): Promise<Customer> {
+    const created = toCustomer(await insertWithEvent(tx, scope, customer));
+    await keep?.keep(tx, created);
+    return created;
+  }
+
   /** A customer of a test clock: the clock is locked and counted first, in one transaction. */
-  private createOnTestClock(scope: CustomerScope, testClockId: string, customer: Omit<repo.NewCustomer, 'testClockId' | 'at'>) {
+  private createOnTestClock(scope: CustomerScope, testClockId: string, customer: Omit<repo.NewCustomer, 'testClockId' | 'at'>, keep?: AnswerKeeper) {
     return inTransaction(this.db, async (tx) => {
       const existing = await repo.findCustomer(tx, scope.environmentId, customer.customerId);
       if (existing) throw existing.archived_at ? customerIdRetired(customer.customerId) : customerExists(customer.customerId);
       const clock = await this.attachableClock(tx, scope, testClockId);
       // A customer of a test clock is created at the clock's time.
-      return insertWithEvent(tx, scope, { ...customer, testClockId: clock.id, at: clock.frozen_time });
+      return this.insertAndKeep(tx, scope, { ...customer, testClockId: clock.id, at: clock.frozen_time }, keep);
     });
   }
 

@@ -1,5 +1,6 @@
 import { PREPARED_END } from '../../db/prepared.js';
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
+import { holderGone } from '../../db/lease-holder.js';
 import type { Executor, Tx } from '../../db/transaction.js';
 import type { PaymentIntentsTable } from '../../db/schema.js';
 
@@ -56,13 +57,13 @@ export async function settleIntent(
   return settled !== undefined;
 }
 
-/** Intents still processing since before `before`: their process most likely died. */
+/** Intents still processing since before `before`, or recorded by a process that is gone (db/lease-holder.ts): their process most likely died. */
 export async function staleIntents(db: Executor, before: Date, limit: number): Promise<IntentRow[]> {
   return db
     .selectFrom('payment_intents')
     .selectAll()
     .where('status', '=', 'processing')
-    .where('created_at', '<', before)
+    .where((eb) => eb.or([eb('created_at', '<', before), holderGone(sql.ref('holder'))]))
     // A payment waiting for its buyer to authenticate is theirs until its window has passed.
     .where((eb) => eb.or([eb('action_expires_at', 'is', null), eb('action_expires_at', '<', before)]))
     .orderBy('created_at')

@@ -1,6 +1,7 @@
 import { PREPARED, PREPARED_END } from '../../db/prepared.js';
 import { sql, type Selectable } from 'kysely';
 import { rowFromJson } from '../../db/json-rows.js';
+import { holderGone } from '../../db/lease-holder.js';
 import type { Executor } from '../../db/transaction.js';
 import type { JobState, JobsTable } from '../../db/schema.js';
 
@@ -53,12 +54,14 @@ export interface Claim {
   limit: number;
   lockedBy: string;
   lockedUntil: Date;
+  /** The runner's lease holder (db/lease-holder.ts); none: its jobs are taken over only when their lease runs out. */
+  holder?: number | null;
 }
 
 /**
  * The claim's CTEs, ending with `claimed` (the jobs taken, whole rows): the first `limit`
  * by (run_at nulls first, id) of the jobs due at once, those due by now, and running ones
- * whose lease ran out, each branch read in that order along its own index
+ * whose lease ran out or whose holder is gone (its process died), each branch read in that order along its own index
  * (jobs_claim_order, jobs_leased) and stopped at `limit`, never sorting the queue.
  * SKIP LOCKED lets runners claim side by side, never the same job.
  */
@@ -70,9 +73,11 @@ function claimCtes(claim: Claim) {
     claim_due AS (
       SELECT id, run_at FROM jobs WHERE state IN ('pending', 'failed') AND run_at <= ${claim.now} AND ${names} ${order} FOR UPDATE SKIP LOCKED),
     claim_leased AS (
-      SELECT id, run_at FROM jobs WHERE state = 'running' AND locked_until <= ${claim.now} AND ${names} ${order} FOR UPDATE SKIP LOCKED),
+      SELECT id, run_at FROM jobs WHERE state = 'running' AND (locked_until <= ${claim.now} OR ${holderGone(sql.ref('holder'))})
+         AND ${names} ${order} FOR UPDATE SKIP LOCKED),
     claimed AS (
-      UPDATE jobs SET state = 'running', attempts = attempts + 1, locked_by = ${claim.lockedBy}, locked_until = ${claim.lockedUntil}
+      UPDATE jobs SET state = 'running', attempts = attempts + 1, locked_by = ${claim.lockedBy}, locked_until = ${claim.lockedUntil},
+             holder = ${claim.holder ?? null}
        WHERE id IN (SELECT id FROM (SELECT * FROM claim_now UNION ALL SELECT * FROM claim_due UNION ALL SELECT * FROM claim_leased) c ${order})
        RETURNING jobs.*)`;
 }
@@ -99,7 +104,7 @@ const JOB_TIMESTAMPS = ['run_at', 'locked_until', 'created_at', 'finished_at'] a
 /** The CTE `settled`: the succeeded attempts recorded (fenced as settleJob), their ids returned. */
 function settledCte(done: Succeeded[]) {
   return sql`settled AS (
-      UPDATE jobs SET state = 'succeeded', locked_by = NULL, locked_until = NULL, finished_at = d.at
+      UPDATE jobs SET state = 'succeeded', locked_by = NULL, locked_until = NULL, holder = NULL, finished_at = d.at
         FROM unnest(${done.map((d) => d.id)}::bigint[], ${done.map((d) => d.attempts)}::int[], ${done.map((d) => d.at)}::timestamptz[]) AS d(id, attempts, at)
        WHERE jobs.id = d.id AND jobs.attempts = d.attempts AND jobs.state = 'running'
        RETURNING jobs.id)`;
@@ -127,6 +132,17 @@ export async function settleAndClaimJobs(db: Executor, done: Succeeded[], claim:
   return { settled: row.settled.map(Number), claimed: row.claimed.map((job) => rowFromJson<JobRow>(job, JOB_TIMESTAMPS)!) };
 }
 
+/** The waiting run of a recurring job, due at once. */
+export async function makeDueNow(db: Executor, name: string): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ run_at: null })
+    .where('name', '=', name)
+    .where('unique_key', '=', name)
+    .where('state', 'in', ['pending', 'failed'])
+    .execute();
+}
+
 /** Makes every running job claimable at once: for a database no other process can be using. */
 export async function releaseRunningJobs(db: Executor, now: Date): Promise<number> {
   const result = await db.updateTable('jobs').set({ locked_until: now }).where('state', '=', 'running').executeTakeFirst();
@@ -141,7 +157,7 @@ export async function releaseClaimedJobs(db: Executor, jobs: Pick<JobRow, 'id'>[
   if (jobs.length === 0) return;
   await db
     .updateTable('jobs')
-    .set((eb) => ({ state: 'pending', attempts: eb('attempts', '-', 1), locked_by: null, locked_until: null }))
+    .set((eb) => ({ state: 'pending', attempts: eb('attempts', '-', 1), locked_by: null, locked_until: null, holder: null }))
     .where('id', 'in', jobs.map((job) => job.id))
     .where('state', '=', 'running')
     .where('locked_by', '=', lockedBy)
@@ -164,6 +180,7 @@ export async function settleJob(db: Executor, job: Pick<JobRow, 'id' | 'attempts
       state: outcome.state,
       locked_by: null,
       locked_until: null,
+      holder: null,
       ...(outcome.state === 'failed' ? { run_at: outcome.retryAt } : { finished_at: outcome.at }),
       ...(outcome.state === 'succeeded' ? {} : { last_error: outcome.error }),
     })

@@ -4,11 +4,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { Db } from '../../db/connect.js';
 import { inTransaction } from '../../db/transaction.js';
+import { leaseHolderOf } from '../../db/lease-holder.js';
 import type { Clock } from '../../lib/clock.js';
 import { backoffAfter, DEFAULT_RETRY, type RetryPolicy } from './backoff.compute.js';
 import { JobRunMetrics } from './metrics.js';
 import {
   insertJob,
+  makeDueNow,
   releaseClaimedJobs,
   releaseRunningJobs,
   settleAndClaimJobs,
@@ -32,6 +34,8 @@ export interface JobHandler {
   retry?: RetryPolicy;
   /** Makes the job recurring: one job of this name stays queued, due this long after the previous one ended. */
   everyMs?: number;
+  /** A recurring job made due when a runner starts: its work may be what a process that died left behind. */
+  runAtStart?: boolean;
 }
 
 export type JobHandlers = Record<string, JobHandler>;
@@ -118,7 +122,9 @@ export class JobRunner {
   /** One queued job per recurring name, due at once unless one is queued already (by this or another process). */
   async scheduleRecurring(): Promise<void> {
     for (const [name, handler] of Object.entries(this.options.handlers)) {
-      if (handler.everyMs) await insertJob(this.options.db, { name, payload: {}, uniqueKey: name, runAt: null });
+      if (!handler.everyMs) continue;
+      const queued = await insertJob(this.options.db, { name, payload: {}, uniqueKey: name, runAt: null });
+      if (queued === null && handler.runAtStart) await makeDueNow(this.options.db, name);
     }
   }
 
@@ -206,6 +212,7 @@ export class JobRunner {
       limit,
       lockedBy: this.id,
       lockedUntil: new Date(now.getTime() + (this.options.leaseMs ?? DEFAULT_LEASE_MS)),
+      holder: leaseHolderOf(this.options.db),
     }).catch((error: unknown) => {
       this.succeeded.unshift(...done);
       throw error;

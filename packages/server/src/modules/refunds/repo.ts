@@ -67,6 +67,11 @@ export async function findRefund(db: Executor, environmentId: string, id: string
   return db.selectFrom('refunds').selectAll().where('environment_id', '=', environmentId).where('id', '=', id).executeTakeFirst();
 }
 
+/** The refund a request with this Idempotency-Key made, if any. */
+export async function refundOfIdempotencyKey(db: Executor, scope: string, key: string): Promise<RefundRow | undefined> {
+  return db.selectFrom('refunds').selectAll().where('idempotency_scope', '=', scope).where('idempotency_key', '=', key).executeTakeFirst();
+}
+
 /** The order's first successful charge: the payment a refund goes back to. */
 export async function chargeOf(db: Executor, orderId: string): Promise<TransactionRow | undefined> {
   return db

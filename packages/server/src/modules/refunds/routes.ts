@@ -3,6 +3,7 @@ import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import type { RefundService } from './service.js';
 import { scopeOf } from '../../http/scope.js';
+import { answerKeeper } from '../../http/idempotency.js';
 
 const tags = ['Refunds'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
@@ -43,7 +44,7 @@ export function refundRoutes(app: App, service: RefundService): void {
         response: { 200: Refund, ...errors, 409: ErrorBody, 428: ErrorBody },
       },
     },
-    async (request) => service.create(scopeOf(request), request.body),
+    async (request, reply) => service.create(scopeOf(request), request.body, answerKeeper(request, reply, 200)),
   );
 
   app.get(

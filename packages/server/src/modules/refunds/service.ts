@@ -1,9 +1,10 @@
 import type { Order, Refund, RefundCreate, RefundListQuery } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
-import { inTransaction, type Tx } from '../../db/transaction.js';
+import { inTransaction, type Executor, type Tx } from '../../db/transaction.js';
 import { isUuid } from '../../db/search.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/crypto.js';
+import type { AnswerKeeper } from '../../http/idempotency.js';
 import type { PageRequest } from '../../http/pagination.js';
 import { RefundError, splitRefund } from '../billing/refunds.compute.js';
 import { recordEvent } from '../events/writer.js';
@@ -20,6 +21,8 @@ import { invalidRefundAmount, orderNotRefundable, refundNotFound } from './error
 import * as repo from './repo.js';
 import { settleFailed, settleSucceeded, type SettleContext } from './settle.js';
 import { refundWebhookObject } from './webhook.js';
+
+type Answering = (tx: Tx, settled: repo.RefundRow) => Promise<void>;
 
 const REFUNDABLE = new Set<orders.OrderRow['status']>(['COMPLETE', 'PARTIAL_REFUND']);
 
@@ -54,23 +57,43 @@ export class RefundService {
    * the refund as PROCESSING; the provider is asked outside any transaction, with a key
    * derived from the refund; a second transaction records its answer (SUCCEEDED, with
    * the order's new refunded total and a REFUND transaction, or FAILED). Concurrent
-   * refunds of one order can never pass its total.
+   * refunds of one order can never pass its total. With an Idempotency-Key (`keeper`) the
+   * refund records the key and the answer is kept with its settlement: a retry after a
+   * crash completes the refund its first run made, or answers it (decision 0051).
    */
-  async create(scope: LedgerScope, input: RefundCreate): Promise<Refund> {
-    const { refund, chargeRef } = await inTransaction(this.db, (tx) => this.reserve(tx, scope, input));
-    const settled = await this.complete(scope, refund, chargeRef);
-    return this.present(scope, [settled]).then(([r]) => r!);
+  async create(scope: LedgerScope, input: RefundCreate, keeper?: AnswerKeeper): Promise<Refund> {
+    const earlier = keeper ? await repo.refundOfIdempotencyKey(this.db, keeper.scope, keeper.key) : undefined;
+    if (earlier) return this.resume(scope, earlier, keeper);
+    const { refund, chargeRef } = await inTransaction(this.db, (tx) => this.reserve(tx, scope, input, keeper));
+    const settled = await this.complete(scope, refund, chargeRef, this.answering(scope, keeper));
+    return this.present(this.db, scope, [settled]).then(([r]) => r!);
+  }
+
+  /** Keeps the answer of a settled refund, in its settlement's transaction. */
+  private answering(scope: LedgerScope, keeper: AnswerKeeper | undefined): Answering | undefined {
+    return keeper && (async (tx, settled) => keeper.keep(tx, (await this.present(tx, scope, [settled]))[0]));
+  }
+
+  /** The refund a request's first run made before its process died: completed if it is still processing, and answered. */
+  private async resume(scope: LedgerScope, refund: repo.RefundRow, keeper?: AnswerKeeper): Promise<Refund> {
+    const charge = refund.status === 'PROCESSING' ? await repo.chargeOf(this.db, refund.order_id) : undefined;
+    const settled = charge?.provider_ref ? await this.complete(scope, refund, charge.provider_ref, this.answering(scope, keeper)) : refund;
+    return this.present(this.db, scope, [settled]).then(([r]) => r!);
   }
 
   /** Phases two and three of a PROCESSING refund: the provider, under the refund's own key, then its answer recorded. */
-  private async complete(scope: SettleContext['scope'], refund: repo.RefundRow, chargeRef: string): Promise<repo.RefundRow> {
+  private async complete(scope: SettleContext['scope'], refund: repo.RefundRow, chargeRef: string, answering?: Answering): Promise<repo.RefundRow> {
     const outcome = await (await requireProvider(this.db, scope)).refund({
       chargeRef,
       amountMinor: refund.amount_minor,
       currency: refund.currency,
       idempotencyKey: `refund:${refund.id}`,
     });
-    return inTransaction(this.db, (tx) => this.settle(tx, scope, refund.id, outcome));
+    return inTransaction(this.db, async (tx) => {
+      const settled = await this.settle(tx, scope, refund.id, outcome);
+      await answering?.(tx, settled);
+      return settled;
+    });
   }
 
   private async validAmount(tx: Tx, order: orders.OrderRow, input: RefundCreate) {
@@ -95,7 +118,7 @@ export class RefundService {
     }
   }
 
-  private async reserve(tx: Tx, scope: LedgerScope, input: RefundCreate) {
+  private async reserve(tx: Tx, scope: LedgerScope, input: RefundCreate, keeper?: AnswerKeeper) {
     const order = await orders.findOrder(tx, scope.environmentId, input.orderId, { forUpdate: true });
     if (!order || order.status === 'PENDING') throw orderNotFound(input.orderId);
     if (order.is_trial) throw orderNotRefundable(`Order ${order.id} is a trial order: nothing was paid, so nothing can be refunded`);
@@ -122,6 +145,8 @@ export class RefundService {
       provider_ref: null,
       created_at: now,
       modified_at: now,
+      idempotency_scope: keeper?.scope ?? null,
+      idempotency_key: keeper?.key ?? null,
     });
     await recordEvent(tx, {
       environmentId: scope.environmentId,
@@ -165,9 +190,9 @@ export class RefundService {
     return stale.length;
   }
 
-  private async present(scope: LedgerScope, rows: repo.RefundRow[]): Promise<Refund[]> {
+  private async present(db: Executor, scope: LedgerScope, rows: repo.RefundRow[]): Promise<Refund[]> {
     const byId = await this.presenter.byIds(
-      this.db,
+      db,
       scope,
       rows.map((r) => r.order_id),
     );
@@ -184,13 +209,13 @@ export class RefundService {
     const count = await repo.countRefunds(this.db, scope.environmentId, filters);
     if (page.offset >= count) return { count, results: [] };
     const rows = await repo.listRefunds(this.db, scope.environmentId, filters, page.pageSize, page.offset);
-    return { count, results: await this.present(scope, rows) };
+    return { count, results: await this.present(this.db, scope, rows) };
   }
 
   async get(scope: LedgerScope, id: string): Promise<Refund> {
     const row = isUuid(id) ? await repo.findRefund(this.db, scope.environmentId, id) : undefined;
     if (!row) throw refundNotFound(id);
-    const [refund] = await this.present(scope, [row]);
+    const [refund] = await this.present(this.db, scope, [row]);
     return refund!;
   }
 }

@@ -14,6 +14,7 @@ import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, SERVER_OR_CLIENT, type App } from '../../http/route-types.js';
 import type { SubscriptionService } from './service.js';
 import { scopeOf } from '../../http/scope.js';
+import { answerKeeper } from '../../http/idempotency.js';
 
 const tags = ['Subscriptions'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
@@ -125,6 +126,7 @@ export function subscriptionRoutes(app: App, service: SubscriptionService): void
         response: { 200: Type.Object({ message: Type.String() }), ...errors },
       },
     },
-    async (request) => service.cancel(scopeOf(request), request.params.subscriptionId, request.body),
+    async (request, reply) =>
+      service.cancel(scopeOf(request), request.params.subscriptionId, request.body, undefined, answerKeeper(request, reply, 200)),
   );
 }

@@ -4,6 +4,7 @@ import { testClockTimeOf } from '../customers/queries.js';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, isUniqueViolation, type Tx } from '../../db/transaction.js';
 import { ApiError } from '../../http/errors.js';
+import type { AnswerKeeper } from '../../http/idempotency.js';
 import type { PageRequest } from '../../http/pagination.js';
 import { customerWebhookObject } from '../ledger/webhook.js';
 import { assertCanPay, chargeableMethod, paymentMethodFor, type PaymentStep } from '../../flows/payment.js';
@@ -216,7 +217,15 @@ export class SubscriptionService {
   }
 
   /** The API cancels as the merchant; the portal as the customer (DOMAIN.md §3.6). */
-  async cancel(scope: SubscriptionScope, id: string, input: SubscriptionCancel, reason: 'CANCELLED_BY_MERCHANT' | 'CANCELLED_BY_CUSTOMER' = 'CANCELLED_BY_MERCHANT') {
+  /** `keep`: the request's Idempotency-Key keeps the answer with the cancellation (decision 0051). */
+  async cancel(
+    scope: SubscriptionScope,
+    id: string,
+    input: SubscriptionCancel,
+    reason: 'CANCELLED_BY_MERCHANT' | 'CANCELLED_BY_CUSTOMER' = 'CANCELLED_BY_MERCHANT',
+    keep?: AnswerKeeper,
+  ) {
+    const answer = { message: 'Subscription cancellation processed successfully.' };
     let owner: string | null = null;
     await this.changing(scope, () => owner, async (tx) => {
       const { row, customer } = await this.lockLive(tx, scope, id);
@@ -239,8 +248,9 @@ export class SubscriptionService {
       const data = await subscriptionEventObject(tx, updated, scope.organizationId);
       if (immediate) await this.event(tx, scope, 'subscription.cancelled', data, { status: row.status });
       else await this.event(tx, scope, 'subscription.updated', data, { end_date: null });
+      await keep?.keep(tx, answer);
     });
-    return { message: 'Subscription cancellation processed successfully.' };
+    return answer;
   }
 
   /**

@@ -60,7 +60,11 @@ export class UsageBatchService {
     },
   ) {}
 
-  async reportBatch(scope: UsageScope, items: readonly ReportUsageBatchItem[]): Promise<ReportUsageBatchResponse> {
+  /**
+   * `resumedSince`: the request runs again after its first run's process died (its
+   * Idempotency-Key taken over, decision 0051), which began then.
+   */
+  async reportBatch(scope: UsageScope, items: readonly ReportUsageBatchItem[], resumedSince?: Date): Promise<ReportUsageBatchResponse> {
     const outcomes: (Outcome | undefined)[] = new Array(items.length);
     const firstOfKey = new Map<string, number>();
     const firstUses: number[] = [];
@@ -92,7 +96,22 @@ export class UsageBatchService {
       else if (!sameReport(asStored(items[first]!), item)) outcomes[index] = rejected(reportKeyReused());
       else outcomes[index] = firstOutcome.status === 'rejected' ? firstOutcome : { status: 'duplicate' };
     });
+    if (resumedSince) await this.countedByFirstRun(scope, items, firstUses, outcomes, resumedSince);
     return summarize(items, outcomes as Outcome[]);
+  }
+
+  /**
+   * A batch run again after its first run died before answering: the reports that run
+   * stored (after it began) are answered accepted, as it would have answered them, not
+   * duplicate. One more statement, on such a run only.
+   */
+  private async countedByFirstRun(scope: UsageScope, items: readonly ReportUsageBatchItem[], firstUses: number[], outcomes: (Outcome | undefined)[], since: Date) {
+    const duplicates = firstUses.filter((index) => outcomes[index]?.status === 'duplicate');
+    const stored = await repo.findReportsByKeys(this.db, scope.environmentId, duplicates.map((index) => items[index]!.idempotencyKey));
+    for (const index of duplicates) {
+      const prior = stored.get(items[index]!.idempotencyKey);
+      if (prior && prior.reported_at.getTime() >= since.getTime()) outcomes[index] = { status: 'accepted' };
+    }
   }
 
   /**

@@ -36,7 +36,7 @@ export function usageRoutes(app: App, service: UsageService, batch: UsageBatchSe
         response: { 200: ReportUsageResponse, ...errors },
       },
     },
-    async (request) => service.reportUsage(scopeOf(request), request.body),
+    async (request) => service.reportUsage(scopeOf(request), request.body, request.idempotency?.key),
   );
 
   app.post(
@@ -59,7 +59,7 @@ export function usageRoutes(app: App, service: UsageService, batch: UsageBatchSe
         response: { 200: ReportUsageBatchResponse, ...errors },
       },
     },
-    async (request) => batch.reportBatch(scopeOf(request), request.body.reports),
+    async (request) => batch.reportBatch(scopeOf(request), request.body.reports, request.idempotency?.resumedSince),
   );
 
   app.post(

@@ -91,6 +91,9 @@ interface AlertContext {
   at: Date;
 }
 
+/** Starts the client key of a report made from its request's Idempotency-Key. */
+const REQUEST_KEY_PREFIX = 'Idempotency-Key:';
+
 export class UsageService {
   private readonly writer: ReportWriter;
 
@@ -107,8 +110,15 @@ export class UsageService {
     return this.writer.writeAll(reports);
   }
 
-  async reportUsage(scope: UsageScope, input: ReportUsageRequest): Promise<ReportUsageResponse> {
-    return (await this.record(scope, input)).body;
+  /**
+   * `requestKey`, the request's Idempotency-Key: a report without a key of its own is
+   * recorded under one made from it, so that the report is its answer's record too. A
+   * retry after a crash between the commit and the answer finds the report and answers
+   * as the first run did, instead of counting it again (decision 0051).
+   */
+  async reportUsage(scope: UsageScope, input: ReportUsageRequest, requestKey?: string): Promise<ReportUsageResponse> {
+    const keyed = requestKey !== undefined && !input.idempotencyKey ? { ...input, idempotencyKey: `${REQUEST_KEY_PREFIX}${requestKey}` } : input;
+    return (await this.record(scope, keyed)).body;
   }
 
   /**

@@ -1,0 +1,231 @@
+/**
+ * Every keyed write, killed (SIGKILL) between its effect and the keeping of its answer
+ * (failpoint idempotency.before-answer), then retried with its Idempotency-Key on a new
+ * process: the retry answers as the first run would have, at once (the dead process's
+ * claim is taken over without waiting for its lease), and the effect exists once
+ * (decision 0051).
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DATABASE_KIND,
+  api,
+  assertBuilt,
+  killServers,
+  makeWorkspace,
+  migratedTemplate,
+  printedCredentials,
+  startServer,
+  type StartedServer,
+  type Workspace,
+} from '../../cli/test/support.js';
+
+type Call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<{ status: number; body: any }>;
+
+let template: Workspace | null;
+const workspaces: Workspace[] = [];
+// A migrated embedded database takes a while to make on a busy machine.
+beforeAll(async () => {
+  assertBuilt();
+  template = await migratedTemplate();
+}, 300_000);
+afterAll(() => template?.cleanup());
+afterEach(async () => {
+  await killServers();
+  await Promise.all(workspaces.splice(0).map((w) => w.cleanup()));
+});
+
+async function start(w: Workspace, failpoints: string | null): Promise<{ server: StartedServer; call: Call }> {
+  // The default lease (60 s): a retry that waited for it would time the test out.
+  const server = await startServer({ ...w, env: { ...w.env, ...(failpoints ? { BILLOW_FAILPOINTS: failpoints } : {}) } });
+  const key = printedCredentials(server.stdout()).sandbox.serverKey;
+  return { server, call: (method, path, body, headers) => api(`${server.sandboxUrl}/api/v1${path}`, method, { key, body, headers }) };
+}
+
+function okWith(call: Call) {
+  return async (method: string, path: string, body?: unknown) => {
+    const res = await call(method, path, body);
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+}
+
+const card = (customerId: string) => ({ customerId, cardNumber: '4242424242424242', expMonth: 12, expYear: 2035, cvc: '123' });
+const monthly = (amount: number) => ({ priceType: 'PAID', currency: 'USD', chargeCatalogPrice: [{ charges: [{ chargePeriod: 'MONTHLY', priceData: { amount } }] }] });
+
+/** A catalog (a metered feature, two monthly plans, a one-time plan) and the customers each case starts from. */
+async function shop(call: Call) {
+  const ok = okWith(call);
+  const product = await ok('POST', '/catalog/products/', { name: 'Keyed', identifier: 'keyed', taxCode: 'saas' });
+  const units = { singular: 'call', plural: 'calls' };
+  await ok('POST', '/catalog/features/', { name: 'Calls', identifier: 'calls', featureType: 'METER', featureDetails: { featureSubType: 'PRE_AGGREGATED_USAGE', units } });
+  const plan = async (identifier: string, price: unknown) => {
+    await ok('POST', '/catalog/plans/', { name: identifier, product: product.id, identifier });
+    await ok('POST', `/catalog/plans/${identifier}/features/`, { planEntitlements: [{ feature: 'calls', details: { value: 1000 } }] });
+    await ok('POST', `/catalog/plans/${identifier}/prices/bulk/`, { prices: [price] });
+    await ok('POST', `/catalog/plans/${identifier}/publish/`, {});
+  };
+  await plan('basic', monthly(10));
+  await plan('pro', monthly(20));
+  await plan('lifetime', { priceType: 'PAID', currency: 'USD', chargeCatalogPrice: [{ charges: [{ chargePeriod: 'ONE_TIME', priceData: { amount: 49 } }] }] });
+  const customer = async (customerId: string) => {
+    await ok('POST', '/customers/', { customerId, email: `${customerId}@example.com` });
+    await ok('POST', '/payment-methods/', card(customerId));
+    return customerId;
+  };
+  const subscribed = async (customerId: string) =>
+    (await ok('POST', '/subscriptions/create/', { planIdentifier: 'basic', chargePeriod: 'MONTHLY', customerId: await customer(customerId) })).id as string;
+  const changing = await subscribed('changing');
+  const cancelling = await subscribed('cancelling');
+  await subscribed('metered');
+  await customer('subscriber');
+  await customer('buyer');
+  await customer('shopper');
+  const refunded = (await ok('POST', '/charges/', { planIdentifier: 'lifetime', chargePeriod: 'ONE_TIME', customerId: await customer('refunded') })).orderId as string;
+  return { changing, cancelling, refunded };
+}
+
+interface Case {
+  name: string;
+  path: string;
+  body: unknown;
+  status: number;
+  /** The effect exists once, and the answer is the one that describes it. */
+  once(call: Call, answer: any): Promise<void>;
+}
+
+async function list(call: Call, path: string): Promise<any[]> {
+  const res = await call('GET', path);
+  expect(res.status).toBe(200);
+  return res.body.results;
+}
+
+const usageOf = async (call: Call, customerId: string) =>
+  (await call('GET', `/entitlements?customer_id=${customerId}&feature_id=calls`)).body.entitlements[0].currentUsage as number;
+
+function cases(made: Awaited<ReturnType<typeof shop>>): Case[] {
+  return [
+    {
+      name: 'customers create',
+      path: '/customers/',
+      body: { customerId: 'created', email: 'created@example.com' },
+      status: 201,
+      once: async (call, answer) => {
+        expect(answer).toEqual((await call('GET', '/customers/created/')).body);
+      },
+    },
+    {
+      name: 'usage report',
+      path: '/report/usage/',
+      body: { customerId: 'metered', featureId: 'calls', value: 6, behaviour: 'DELTA' },
+      status: 200,
+      once: async (call, answer) => {
+        expect(answer).toMatchObject({ customerId: 'metered', value: 6, behaviour: 'DELTA' });
+        expect(await usageOf(call, 'metered')).toBe(6);
+      },
+    },
+    {
+      name: 'usage batch',
+      path: '/report/usage/batch/',
+      body: { reports: [2, 3].map((value) => ({ customerId: 'metered', featureId: 'calls', value, behaviour: 'DELTA', idempotencyKey: `batch-${value}` })) },
+      status: 200,
+      once: async (call, answer) => {
+        expect(answer.results.map((r: { status: string }) => r.status)).toEqual(['accepted', 'accepted']);
+        expect(await usageOf(call, 'metered')).toBe(11);
+      },
+    },
+    {
+      name: 'charges',
+      path: '/charges/',
+      body: { planIdentifier: 'lifetime', chargePeriod: 'ONE_TIME', customerId: 'buyer' },
+      status: 201,
+      once: async (call, answer) => {
+        expect((await list(call, '/orders/?customer_id=buyer')).map((o) => o.id)).toEqual([answer.orderId]);
+      },
+    },
+    {
+      name: 'subscriptions create',
+      path: '/subscriptions/create/',
+      body: { planIdentifier: 'basic', chargePeriod: 'MONTHLY', customerId: 'subscriber' },
+      status: 201,
+      once: async (call, answer) => {
+        expect((await list(call, '/subscriptions/?customer_id=subscriber')).map((s) => s.id)).toEqual([answer.id]);
+      },
+    },
+    {
+      name: 'subscriptions change',
+      path: `/subscriptions/${made.changing}/update/`,
+      body: { planIdentifier: 'pro', chargePeriod: 'MONTHLY' },
+      status: 200,
+      once: async (call, answer) => {
+        expect((await call('GET', `/subscriptions/${answer.subscriptionId}/`)).body.plan.identifier).toBe('pro');
+        expect(await list(call, '/orders/?customer_id=changing')).toHaveLength(2);
+      },
+    },
+    {
+      name: 'subscriptions cancel',
+      path: `/subscriptions/${made.cancelling}/cancel/`,
+      body: { cancellationType: 'IMMEDIATE' },
+      status: 200,
+      once: async (call, answer) => {
+        expect(answer).toEqual({ message: 'Subscription cancellation processed successfully.' });
+        expect((await call('GET', `/subscriptions/${made.cancelling}/`)).body.status).toBe('canceled');
+      },
+    },
+    {
+      name: 'refunds',
+      path: '/refunds/',
+      body: { orderId: made.refunded },
+      status: 200,
+      once: async (call, answer) => {
+        const refunds = (await list(call, '/transaction/?customer_id=refunded')).filter((t) => t.transactionType === 'REFUND');
+        expect(refunds).toHaveLength(1);
+        expect(answer).toMatchObject({ amountUnits: 4900 });
+      },
+    },
+    {
+      name: 'checkout',
+      path: '/checkout/',
+      body: { planIdentifier: 'basic', chargePeriod: 'MONTHLY', customerId: 'shopper', successUrl: 'https://shop.example/thanks' },
+      status: 201,
+      once: async (call, answer) => {
+        expect((await call('GET', `/checkout/sessions/${answer.checkoutSessionId}/`)).status).toBe(200);
+      },
+    },
+  ];
+}
+
+/** The case's request, which must kill its process; the process must die within half a minute. */
+async function crash(server: StartedServer, call: Call, item: Case): Promise<void> {
+  await expect(call('POST', item.path, item.body, { 'idempotency-key': item.name })).rejects.toThrow();
+  expect(await server.exited).toEqual({ code: null, signal: 'SIGKILL' });
+}
+
+describe(`keyed writes killed between their effect and their answer on ${DATABASE_KIND}`, () => {
+  it('each retry answers as the first run would have, at once, and the effect exists once', async () => {
+    const w = await makeWorkspace({ emptyDatabase: true, copyOf: template });
+    workspaces.push(w);
+    const setup = await start(w, null);
+    const made = await shop(setup.call);
+    await setup.server.stop();
+
+    // Each process retries the previous case (a replay must not reach the failpoint again) and dies in its own.
+    const table = cases(made);
+    let previous: Case | null = null;
+    for (const item of [...table, null]) {
+      const next = await start(w, item ? 'idempotency.before-answer' : null);
+      if (previous) {
+        const began = performance.now();
+        const retried = await next.call('POST', previous.path, previous.body, { 'idempotency-key': previous.name }).catch((error: unknown) => {
+          throw new Error(`${previous!.name}: the retry ran the request again (and reached the failpoint): ${String(error)}`);
+        });
+        expect([previous.name, retried.status], JSON.stringify(retried.body)).toEqual([previous.name, previous.status]);
+        expect(performance.now() - began, `${previous.name}: the retry waited`).toBeLessThan(10_000);
+        await previous.once(next.call, retried.body);
+        const again = await next.call('POST', previous.path, previous.body, { 'idempotency-key': previous.name });
+        expect([again.status, again.body]).toEqual([retried.status, retried.body]);
+      }
+      if (item) await crash(next.server, next.call, item);
+      previous = item;
+    }
+  }, 1_200_000);
+});
