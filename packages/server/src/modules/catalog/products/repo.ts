@@ -66,6 +66,11 @@ export async function updateProduct(
   return db.updateTable('products').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
+export async function productsById(db: Executor, environmentId: string, ids: string[]): Promise<ProductRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('products').selectAll().where('environment_id', '=', environmentId).where('id', 'in', ids).execute();
+}
+
 export async function imagesOf(db: Executor, productIds: string[]): Promise<ProductImageRow[]> {
   if (productIds.length === 0) return [];
   return db
