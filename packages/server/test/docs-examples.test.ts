@@ -153,8 +153,9 @@ beforeAll(async () => {
   fs.symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(cwd, 'node_modules'), 'dir');
   const bin = path.join(cwd, '.docs-bin');
   fs.mkdirSync(bin);
-  const realCurl = (await run('bash', ['-c', 'command -v curl'], cwd, process.env)).output.trim();
-  if (!realCurl) throw new Error('the examples need curl (and jq): apt-get install curl jq');
+  const found = await run('bash', ['-c', 'command -v jq >/dev/null && command -v curl'], cwd, process.env);
+  const realCurl = found.output.trim();
+  if (found.code !== 0 || !realCurl) throw new Error('the examples need curl and jq: apt-get install curl jq');
   curlShim(bin, realCurl);
   env = { ...workspace.env, PATH: `${bin}:${process.env.PATH ?? ''}` };
   delete env.BILLOW_DATA_DIR;

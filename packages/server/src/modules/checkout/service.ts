@@ -115,7 +115,8 @@ export class CheckoutService {
 
   private async productsOf(scope: CheckoutScope, rows: repo.SessionListRow[]) {
     if (!this.imageUrls) throw new Error('CheckoutService needs imageUrls to present sessions');
-    const products = await productViews(this.db, scope.environmentId, rows.map((r) => r.product_id), this.imageUrls, scope.baseUrl);
+    const links = { urls: this.imageUrls, baseUrl: scope.baseUrl, apiBase: scope.apiBase };
+    const products = await productViews(this.db, scope.environmentId, rows.map((r) => r.product_id), links);
     return (row: repo.SessionListRow) => {
       const product = products.get(row.product_id);
       if (!product) throw new Error(`checkout session ${row.id}: product ${row.product_id} not found`);
