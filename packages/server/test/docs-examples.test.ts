@@ -216,5 +216,6 @@ describe('the examples of the README and docs/', () => {
     const state = path.join(cwd, `.docs-state-${document.replaceAll('/', '-')}.sh`);
     fs.writeFileSync(state, '');
     for (const block of blocks) await runBlock(block, state);
-  });
+    // billing.md's year on a test clock waits for four advances: generous on a busy machine.
+  }, 300_000);
 });

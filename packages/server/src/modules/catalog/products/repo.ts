@@ -72,44 +72,33 @@ export async function productsById(db: Executor, environmentId: string, ids: str
   return db.selectFrom('products').selectAll().where('environment_id', '=', environmentId).where('id', 'in', ids).execute();
 }
 
-export async function imagesOf(db: Executor, productIds: string[]): Promise<ProductImageRow[]> {
-  if (productIds.length === 0) return [];
+/** Images and downloadable files: rows of a product's uploads, shown in their order. */
+type UploadTable = 'product_images' | 'product_files';
+
+function uploadsOf(db: Executor, table: UploadTable, productIds: string[]) {
   return db
-    .selectFrom('product_images')
+    .selectFrom(table)
     .selectAll()
     .where('product_id', 'in', productIds)
     .orderBy('ordering')
     .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+    .orderBy('id');
 }
 
-export async function insertImages(db: Executor, rows: ProductImageRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db
-    .insertInto('product_images')
-    .values(rows.map((r) => ({ ...r, size: Number(r.size) })))
-    .execute();
+export async function imagesOf(db: Executor, productIds: string[]): Promise<ProductImageRow[]> {
+  return productIds.length === 0 ? [] : (uploadsOf(db, 'product_images', productIds).execute() as Promise<ProductImageRow[]>);
 }
 
 export async function filesOf(db: Executor, productIds: string[]): Promise<ProductFileRow[]> {
-  if (productIds.length === 0) return [];
-  return db
-    .selectFrom('product_files')
-    .selectAll()
-    .where('product_id', 'in', productIds)
-    .orderBy('ordering')
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  return productIds.length === 0 ? [] : (uploadsOf(db, 'product_files', productIds).execute() as Promise<ProductFileRow[]>);
+}
+
+export async function insertImages(db: Executor, rows: ProductImageRow[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('product_images').values(rows.map((r) => ({ ...r, size: Number(r.size) }))).execute();
 }
 
 export async function insertFiles(db: Executor, rows: ProductFileRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db
-    .insertInto('product_files')
-    .values(rows.map((r) => ({ ...r, size: Number(r.size) })))
-    .execute();
+  if (rows.length > 0) await db.insertInto('product_files').values(rows.map((r) => ({ ...r, size: Number(r.size) }))).execute();
 }
 
 /** A file by its product's id and its own, in an environment of that kind (download links carry no key). */

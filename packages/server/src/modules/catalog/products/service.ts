@@ -29,6 +29,23 @@ export interface ProductScope extends MediaScope {
   apiBase: string;
 }
 
+/** The rows of a product's new uploads (images or files), ordered after the ones it has. */
+function uploadRows(scope: ProductScope, product: repo.ProductRow, staged: StoredObject[], existing: { ordering: number }[], at: Date) {
+  const firstOrdering = existing.reduce((max, u) => Math.max(max, u.ordering + 1), 0);
+  return staged.map((object, index) => ({
+    id: newId(),
+    environment_id: scope.environmentId,
+    product_id: product.id,
+    name: object.fileName,
+    storage_key: object.key,
+    content_type: object.contentType,
+    size: String(object.size),
+    ordering: firstOrdering + index,
+    enabled: true,
+    created_at: at,
+  }));
+}
+
 export class ProductService {
   constructor(
     private readonly db: Db,
@@ -66,22 +83,10 @@ export class ProductService {
     }
     await this.media.consume(tx, scope, staged);
     const hasThumbnail = existing.some((i) => i.thumbnail);
-    const firstOrdering = existing.reduce((max, i) => Math.max(max, i.ordering + 1), 0);
+    const at = this.clock.now();
     await repo.insertImages(
       tx,
-      staged.map((object, index) => ({
-        id: newId(),
-        environment_id: scope.environmentId,
-        product_id: product.id,
-        name: object.fileName,
-        storage_key: object.key,
-        content_type: object.contentType,
-        size: String(object.size),
-        ordering: firstOrdering + index,
-        thumbnail: !hasThumbnail && index === 0,
-        enabled: true,
-        created_at: this.clock.now(),
-      })),
+      uploadRows(scope, product, staged, existing, at).map((row, index) => ({ ...row, thumbnail: !hasThumbnail && index === 0 })),
     );
   }
 
@@ -95,23 +100,7 @@ export class ProductService {
   private async attachFiles(tx: Tx, scope: ProductScope, product: repo.ProductRow, staged: StoredObject[]) {
     if (staged.length === 0) return;
     await this.media.consume(tx, scope, staged);
-    const existing = await repo.filesOf(tx, [product.id]);
-    const firstOrdering = existing.reduce((max, f) => Math.max(max, f.ordering + 1), 0);
-    await repo.insertFiles(
-      tx,
-      staged.map((object, index) => ({
-        id: newId(),
-        environment_id: scope.environmentId,
-        product_id: product.id,
-        name: object.fileName,
-        storage_key: object.key,
-        content_type: object.contentType,
-        size: String(object.size),
-        ordering: firstOrdering + index,
-        enabled: true,
-        created_at: this.clock.now(),
-      })),
-    );
+    await repo.insertFiles(tx, uploadRows(scope, product, staged, await repo.filesOf(tx, [product.id]), this.clock.now()));
   }
 
   /** Where GET .../file/{id}/download/ sends the caller: a short-lived link to the stored file. */
