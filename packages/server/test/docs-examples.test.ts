@@ -148,7 +148,7 @@ beforeAll(async () => {
   const serverEnv = { ...workspace.env, BILLOW_DATA_DIR: path.join(cwd, '.billow', 'data') };
   delete serverEnv.BILLOW_BILLING_SWEEP_MS;
   delete serverEnv.BILLOW_WEBHOOK_POLL_INTERVAL_MS;
-  server = await startServer({ ...workspace, env: serverEnv });
+  server = await startServer({ ...workspace, env: serverEnv }, [], 180_000);
   // The examples import the official client as a project that installed it would.
   fs.symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(cwd, 'node_modules'), 'dir');
   const bin = path.join(cwd, '.docs-bin');
@@ -159,7 +159,7 @@ beforeAll(async () => {
   curlShim(bin, realCurl);
   env = { ...workspace.env, PATH: `${bin}:${process.env.PATH ?? ''}` };
   delete env.BILLOW_DATA_DIR;
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   await server?.stop();
