@@ -71,6 +71,19 @@ export const ProductImageUpdate = Type.Object(
 );
 export type ProductImageUpdate = Static<typeof ProductImageUpdate>;
 
+export const ProductFile = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    file: Type.String({ description: 'Where the file is downloaded from (the same as downloadUrl)' }),
+    ordering: Type.Integer(),
+    enabled: Type.Boolean(),
+    downloadUrl: Type.String({ description: 'Needs no key: redirects to a link that downloads the file for a few minutes' }),
+  },
+  { title: 'ProductFile' },
+);
+export type ProductFile = Static<typeof ProductFile>;
+
 export const Product = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
@@ -81,6 +94,7 @@ export const Product = Type.Object(
     createdBy: Type.Union([Type.String(), Type.Null()]),
     isArchived: Type.Boolean(),
     images: Type.Array(ProductImage),
+    files: Type.Array(ProductFile, { description: 'Downloadable files, attached with fileKeys on PATCH' }),
     createdOn: Timestamp,
     modifiedOn: Timestamp,
   },
@@ -120,6 +134,12 @@ export const ProductUpdate = Type.Object(
     description: Type.Optional(NullableString({ maxLength: 5000 })),
     taxCode: Type.Optional(Type.Enum([...TAX_CODES])),
     imageKeys: Type.Optional(imageKeys),
+    fileKeys: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 1024 }), {
+        maxItems: 10,
+        description: "fileKey values from POST /media/, appended to the product's downloadable files",
+      }),
+    ),
   },
   { additionalProperties: false, title: 'ProductUpdate' },
 );

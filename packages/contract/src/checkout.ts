@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Metadata, NullableString, PageQuery, Paginated, Timestamp } from './common.js';
+import { Product } from './catalog.js';
 import { FeatureInput } from './commerce.js';
 
 const Reference = Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Integer(), Type.Null()]));
@@ -63,7 +64,7 @@ export const CheckoutSession = Type.Object(
       Type.Object({ customerId: Type.Union([Type.String(), Type.Null()]), name: Type.Union([Type.String(), Type.Null()]), email: Type.Union([Type.String(), Type.Null()]) }),
       Type.Null(),
     ]),
-    product: Type.Object({ id: Type.String(), name: Type.String(), identifier: Type.String() }),
+    product: Product,
     billingAddress: NullableObject,
     discountCode: Type.Union([Type.String(), Type.Null()]),
     taxId: Type.Union([Type.String(), Type.Null()]),

@@ -3,13 +3,19 @@ import { Type, type Static } from 'typebox';
 /** An environment's payment provider (ours, not in the Kelviq API): only hints of its secrets are ever shown. */
 export const PaymentProviderSettings = Type.Object(
   {
-    provider: Type.Literal('stripe'),
-    mode: Type.Union([Type.Literal('live'), Type.Literal('test')], { description: 'Whether the secret key is a live-mode or a test-mode key' }),
-    secretKeyHint: Type.String({ description: 'The kind and last four characters of the secret key, e.g. "sk_live_…4242"' }),
-    webhookSecretHint: Type.String({ description: 'The kind and last four characters of the webhook signing secret' }),
+    provider: Type.Union([Type.Literal('stripe'), Type.Literal('sandbox')], {
+      description:
+        "stripe: the seller's Stripe account, configured with PUT. sandbox: the sandbox's built-in test provider (test cards), " +
+        'which takes payments in a sandbox that has no Stripe account configured; it has no keys and no webhook.',
+    }),
+    mode: Type.Union([Type.Literal('live'), Type.Literal('test')], { description: 'Whether the secret key is a live-mode or a test-mode key (the built-in provider: test)' }),
+    secretKeyHint: Type.Union([Type.String(), Type.Null()], { description: 'The kind and last four characters of the secret key, e.g. "sk_live_…4242"; null for the built-in provider' }),
+    webhookSecretHint: Type.Union([Type.String(), Type.Null()], { description: 'The kind and last four characters of the webhook signing secret; null for the built-in provider' }),
     publishableKey: Type.Union([Type.String(), Type.Null()], { description: "The publishable key (pk_…) Stripe.js uses on Billow's checkout page; null when not given" }),
-    webhookPath: Type.String({ description: "The path of this environment's Stripe webhook endpoint, to give Stripe (after your public URL)" }),
-    updatedOn: Type.String({ format: 'date-time' }),
+    webhookPath: Type.Union([Type.String(), Type.Null()], {
+      description: "The path of this environment's Stripe webhook endpoint, to give Stripe (after your public URL); null for the built-in provider",
+    }),
+    updatedOn: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the keys were last set; null for the built-in provider' }),
   },
   { title: 'PaymentProviderSettings' },
 );

@@ -133,6 +133,32 @@ describe('media in the catalog, end to end', () => {
     expect(again.status).toBe(302);
   });
 
+  it('attaches product files with fileKeys on PATCH, as the reference accepts, and downloads them without a key', async () => {
+    const product = await api.product();
+    const guide = Buffer.from('%PDF-1.4 the getting started guide');
+    const guideKey = await uploadFile('guide.pdf', 'application/pdf', guide);
+    const updated = await api.call('PATCH', `/catalog/products/${product.id}/`, { description: 'With a guide', fileKeys: [guideKey] });
+    expect(updated.status).toBe(200);
+    expect(updated.body.description).toBe('With a guide');
+    expect(updated.body.files).toHaveLength(1);
+    const file = updated.body.files[0];
+    expect(file).toMatchObject({ name: 'guide.pdf', ordering: 0, enabled: true });
+    expect(file.downloadUrl).toBe(`${server.url}/api/v1/catalog/products/${product.id}/file/${file.id}/download/`);
+    expect((await api.call('GET', `/catalog/products/${product.id}/`)).body.files).toEqual([file]);
+
+    const redirect = await fetch(file.downloadUrl, { redirect: 'manual' });
+    expect(redirect.status).toBe(302);
+    const download = await fetch(redirect.headers.get('location')!);
+    expect(Buffer.from(await download.arrayBuffer()).equals(guide)).toBe(true);
+    expect((await fetch(`${server.url}/sandbox/api/v1/catalog/products/${product.id}/file/${file.id}/download/`, { redirect: 'manual' })).status).toBe(404);
+
+    const unknown = await api.call('PATCH', `/catalog/products/${product.id}/`, { name: 'Renamed', fileKeys: ['tmp/00000000-0000-4000-8000-000000000000/x.pdf'] });
+    expect(unknown.status).toBe(400);
+    const after = await api.call('GET', `/catalog/products/${product.id}/`);
+    expect(after.body.files).toEqual([file]);
+    expect(after.body.name).not.toBe('Renamed');
+  });
+
   it('deletes the stored bytes when the only version holding a file lets it go', async () => {
     const product = await api.product();
     const key = await uploadFile('notes.txt', 'text/plain', Buffer.from('draft notes'));

@@ -107,11 +107,14 @@ describe('production purchases without a payment provider', () => {
     expect(free.status, free.text).toBe(201);
   });
 
-  it('a payment method cannot be saved in production either (403 sandbox_only)', async () => {
+  it('a payment method cannot be saved in production either (403 sandbox_only), and the answer says to configure a provider first', async () => {
     const customerId = await p.customer();
     const res = await p.call('POST', '/payment-methods/', { customerId, cardNumber: '4242 4242 4242 4242', expMonth: 12, expYear: 2035, cvc: '123' });
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('sandbox_only');
+    // Not "use the checkout or the portal": without a provider they refuse cards too. It says what works.
+    expect(res.body.detail).toMatch(/no payment provider configured/);
+    expect(res.body.detail).toMatch(/configure one first with `billow provider set` or PUT \/api\/v1\/payment-provider\//);
   });
 
   it('the same purchases in sandbox ask for a payment method instead (400 payment_method_required)', async () => {

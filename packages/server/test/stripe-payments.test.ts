@@ -105,6 +105,34 @@ describe('configuring Stripe for an environment', () => {
   });
 });
 
+describe('what each environment pays with, and what a typed card is told', () => {
+  const sandboxCall = (method: string, body?: unknown) =>
+    server.request(method, '/sandbox/api/v1/payment-provider/', { key: org.sandbox.serverKey, ...(body ? { body } : {}) });
+
+  it('a sandbox without Stripe answers its built-in provider; with Stripe, the Stripe account; without it again, the built-in one', async () => {
+    const builtIn = { provider: 'sandbox', mode: 'test', secretKeyHint: null, webhookSecretHint: null, publishableKey: null, webhookPath: null, updatedOn: null };
+    const before = await sandboxCall('GET');
+    expectStatus(before, 200);
+    expect(before.body).toEqual(builtIn);
+    expectStatus(await sandboxCall('PUT', { provider: 'stripe', stripeSecretKey: TEST_KEY, stripeWebhookSecret: WEBHOOK_SECRET }), 200);
+    const withStripe = await sandboxCall('GET');
+    expectStatus(withStripe, 200);
+    expect(withStripe.body).toMatchObject({ provider: 'stripe', mode: 'test', secretKeyHint: 'sk_test_…0000' });
+    expectStatus(await sandboxCall('DELETE'), 204);
+    expect((await sandboxCall('GET')).body).toEqual(builtIn);
+  });
+
+  it('a card number sent to production with Stripe configured is refused with what works there', async () => {
+    await configureStripe(s);
+    const customerId = await s.customer();
+    const res = await s.call('POST', '/payment-methods/', { customerId, cardNumber: '4242 4242 4242 4242', expMonth: 12, expYear: 2035, cvc: '123' });
+    expectStatus(res, 403);
+    expect(res.body.code).toBe('sandbox_only');
+    expect(res.body.detail).toMatch(/POST \/api\/v1\/payment-methods\/stripe\//);
+    expect(res.body.detail).not.toMatch(/no payment provider/);
+  });
+});
+
 describe('production purchases on Stripe', () => {
   it('a card saved from Stripe is charged once, off session, under a key derived from the intent; the order is recorded', async () => {
     const customerId = await s.customer();

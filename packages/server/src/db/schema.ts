@@ -108,6 +108,19 @@ export interface ProductImagesTable {
   created_at: Timestamp;
 }
 
+export interface ProductFilesTable {
+  id: string;
+  environment_id: string;
+  product_id: string;
+  name: string;
+  storage_key: string;
+  content_type: string;
+  size: ColumnType<string, number, number>;
+  ordering: number;
+  enabled: boolean;
+  created_at: Timestamp;
+}
+
 export interface FeaturesTable {
   id: string;
   seq: Generated<string>;
@@ -757,6 +770,7 @@ export interface Database {
   products: ProductsTable;
   product_settings: ProductSettingsTable;
   product_images: ProductImagesTable;
+  product_files: ProductFilesTable;
   features: FeaturesTable;
   plans: PlansTable;
   plan_versions: PlanVersionsTable;

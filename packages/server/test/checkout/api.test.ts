@@ -159,6 +159,18 @@ describe('GET /checkout/sessions/', () => {
     expect((await w.s.call('GET', '/checkout/sessions/?status=nope')).status).toBe(400);
   });
 
+  it("shows the session's product as the reference's product object, the one GET /catalog/products/{id}/ serves", async () => {
+    const { id } = await w.session();
+    const product = await w.s.call('GET', `/catalog/products/${w.s.product.id}/`);
+    expect(product.status).toBe(200);
+    const { plans: _plans, ...productObject } = product.body;
+    const detail = await w.s.call('GET', `/checkout/sessions/${id}/`);
+    expect(detail.body.product).toEqual(productObject);
+    expect(detail.body.product).toMatchObject({ description: expect.any(String), taxCode: expect.any(String), images: expect.any(Array), modifiedOn: expect.any(String) });
+    const listed = await w.s.call('GET', `/checkout/sessions/?search=${id}`);
+    expect(listed.body.results[0].product).toEqual(productObject);
+  });
+
   it('answers 404 for an unknown id and for a session of another organization', async () => {
     const mine = await w.session();
     const other = await w.server.createOrg();

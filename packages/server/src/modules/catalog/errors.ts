@@ -33,5 +33,7 @@ export const planFileNotFound = (identifier: string, fileId: string) =>
   notFound(`Plan "${identifier}" has no file "${fileId}"`, 'file_not_found');
 export const entitlementNotFound = (identifier: string, featureIdentifier: string) =>
   notFound(`Plan "${identifier}" does not grant "${featureIdentifier}"`, 'entitlement_not_found');
+export const productFileNotFound = (productId: string, fileId: string) =>
+  notFound(`Product "${productId}" has no file "${fileId}"`, 'file_not_found');
 export const productImageNotFound = (ref: string, imageId: string) =>
   notFound(`Product "${ref}" has no image "${imageId}"`, 'image_not_found');

@@ -14,7 +14,7 @@ import { ProductService } from './products/service.js';
 export function catalogModule(app: App, context: ModuleContext & { media: CatalogMedia }): void {
   const { db, clock, media, publicUrl, entitlementChanges } = context;
   const plans = new PlanService(db, clock, media, entitlementChanges);
-  productRoutes(app, new ProductService(db, clock, media));
+  productRoutes(app, new ProductService(db, clock, media), publicUrl);
   featureRoutes(app, new FeatureService(db, clock));
   planRoutes(app, {
     plans,

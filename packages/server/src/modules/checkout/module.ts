@@ -1,4 +1,5 @@
 import type { App } from '../../http/route-types.js';
+import type { ImageUrls } from '../catalog/queries.js';
 import type { ModuleContext } from '../context.js';
 import { CheckoutCompletion } from './complete.js';
 import { DiscountQuotes } from './discount-quote.js';
@@ -13,8 +14,8 @@ import { CheckoutService } from './service.js';
  * Checkout: the sessions API, the hosted page that completes them, buy links (decision 0034),
  * and the same page paying a pending plan change or an unpaid invoice (decision 0035).
  */
-export function checkoutModule(app: App, context: ModuleContext & { invoicePayer: InvoicePayer }): void {
-  const service = new CheckoutService(context.db, context.clock);
+export function checkoutModule(app: App, context: ModuleContext & { invoicePayer: InvoicePayer; media: ImageUrls }): void {
+  const service = new CheckoutService(context.db, context.clock, context.media);
   checkoutRoutes(app, service);
   const completion = new CheckoutCompletion(context.db, context.clock, context.config, context.entitlementChanges, context.invoicePayer);
   checkoutPageRoutes(app, { service, completion, db: context.db, clock: context.clock, config: context.config });

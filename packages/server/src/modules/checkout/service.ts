@@ -14,7 +14,7 @@ import { metadataProblem } from '../../lib/metadata.js';
 import { AmountError, currencyDigits, isCurrency, toMinor } from '../../lib/money.js';
 import { DAY_MS } from '../../lib/time.js';
 import { findCustomer } from '../customers/queries.js';
-import { findPlan } from '../catalog/queries.js';
+import { findPlan, productViews, type ImageUrls } from '../catalog/queries.js';
 import { currencySymbol as currencySymbolOf, dateRange, decimalText, searchTerm } from '../ledger/format.js';
 import { enqueueJob } from '../jobs/service.js';
 import { assertProviderConfigured } from '../payments/providers.js';
@@ -111,7 +111,20 @@ export class CheckoutService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    /** Links to product images, for the product each session shows; not needed to expire sessions. */
+    private readonly imageUrls: ImageUrls | null = null,
   ) {}
+
+  private async productsOf(scope: CheckoutScope, rows: repo.SessionListRow[]) {
+    if (!this.imageUrls) throw new Error('CheckoutService needs imageUrls to present sessions');
+    const links = { urls: this.imageUrls, baseUrl: scope.baseUrl, apiBase: scope.apiBase };
+    const products = await productViews(this.db, scope.environmentId, rows.map((r) => r.product_id), links);
+    return (row: repo.SessionListRow) => {
+      const product = products.get(row.product_id);
+      if (!product) throw new Error(`checkout session ${row.id}: product ${row.product_id} not found`);
+      return product;
+    };
+  }
 
   /** Validates every field against the catalog, then records the session, its first event and its expiry job. */
   /** `keep`: the request's Idempotency-Key keeps the answer with the session (decision 0051). */
@@ -224,7 +237,8 @@ export class CheckoutService {
     };
     const count = await repo.countSessions(this.db, filter);
     const rows = page.offset >= count ? [] : await repo.listSessions(this.db, filter, page.pageSize, page.offset);
-    return { count, results: rows.map((row) => presentSession(row, scope.baseUrl, scope.environment)) };
+    const productOf = await this.productsOf(scope, rows);
+    return { count, results: rows.map((row) => presentSession(row, productOf(row), scope.baseUrl, scope.environment)) };
   }
 
   private async found(scope: CheckoutScope, id: string): Promise<repo.SessionListRow> {
@@ -235,7 +249,8 @@ export class CheckoutService {
 
   async get(scope: CheckoutScope, id: string) {
     const row = await this.found(scope, id);
-    return presentDetail(row, scope.baseUrl, scope.environment, await detailExtras(this.db, row));
+    const productOf = await this.productsOf(scope, [row]);
+    return presentDetail(row, productOf(row), scope.baseUrl, scope.environment, await detailExtras(this.db, row));
   }
 
   async events(scope: CheckoutScope, id: string, page: PageRequest) {

@@ -1,4 +1,4 @@
-import type { CheckoutSession, CheckoutSessionDetail } from '@billow/contract';
+import type { CheckoutSession, CheckoutSessionDetail, Product } from '@billow/contract';
 import { currencySymbol, decimalText } from '../ledger/format.js';
 import type { SessionEventRow, SessionListRow, SessionRow } from './repo.js';
 
@@ -36,13 +36,14 @@ function inputs(row: SessionRow) {
   };
 }
 
-export function presentSession(row: SessionListRow, baseUrl: string, environment: 'sandbox' | 'production'): CheckoutSession {
+/** `product` is the session's product as GET /catalog/products/{id}/ shows it. */
+export function presentSession(row: SessionListRow, product: Product, baseUrl: string, environment: 'sandbox' | 'production'): CheckoutSession {
   const currency = row.currency ?? row.currency_code;
   const known = row.customer_merchant_id ?? row.customer_ref;
   return {
     id: row.id,
     customer: known || row.email ? { customerId: known, name: row.customer_name ?? row.name, email: row.customer_email ?? row.email } : null,
-    product: { id: row.product_id, name: row.product_name, identifier: row.product_identifier },
+    product,
     billingAddress: row.billing_country ? { country: row.billing_country } : null,
     discountCode: row.discount_code,
     taxId: null,
@@ -70,8 +71,14 @@ export interface SessionExtras {
   paymentMethod: CheckoutSessionDetail['paymentMethod'];
 }
 
-export function presentDetail(row: SessionListRow, baseUrl: string, environment: 'sandbox' | 'production', extras: SessionExtras): CheckoutSessionDetail {
-  return { ...presentSession(row, baseUrl, environment), ...extras };
+export function presentDetail(
+  row: SessionListRow,
+  product: Product,
+  baseUrl: string,
+  environment: 'sandbox' | 'production',
+  extras: SessionExtras,
+): CheckoutSessionDetail {
+  return { ...presentSession(row, product, baseUrl, environment), ...extras };
 }
 
 export function presentEvent(row: SessionEventRow) {

@@ -1,7 +1,7 @@
 import type { BillingAddress, Order, OrderSubscriptionSummary } from '@billow/contract';
 import type { Executor } from '../../db/transaction.js';
 import { summarizeLicenses } from '../licenses/summary.js';
-import { filesOf, imagesOf } from '../catalog/queries.js';
+import { filesOf, imagesOf, productFilesOf } from '../catalog/queries.js';
 import { toProduct, type ImageUrls } from '../catalog/products/view.js';
 import { toPlan } from '../catalog/plans/view.js';
 import { currencySymbol, decimalText } from './format.js';
@@ -93,8 +93,12 @@ export class OrderPresenter {
       repo.licensesOf(db, orderIds, subscriptionIds),
       repo.firstPaymentMethods(db, orderIds),
     ]);
-    const [images, files, summaries] = await Promise.all([
+    const [images, productFiles, files, summaries] = await Promise.all([
       imagesOf(
+        db,
+        products.map((p) => p.id),
+      ),
+      productFilesOf(
         db,
         products.map((p) => p.id),
       ),
@@ -124,7 +128,7 @@ export class OrderPresenter {
       return {
         id: row.id,
         customer: { customerId: customer.customer_id, name: customer.name, email: customer.email },
-        product: toProduct(must(productOf, row.product_id, 'product'), images, this.images, context.baseUrl),
+        product: toProduct(must(productOf, row.product_id, 'product'), images, productFiles, { urls: this.images, ...context }),
         status: row.status,
         paidAt: row.paid_at ? row.paid_at.toISOString() : null,
         amountSubtotal: decimalText(row.subtotal_minor, currency),

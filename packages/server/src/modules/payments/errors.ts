@@ -1,11 +1,17 @@
 import { ApiError, badRequest, notFound } from '../../http/errors.js';
 
-export const sandboxOnly = (): ApiError =>
+/** A card typed into the API in production: what works there depends on whether a provider is configured. */
+export const sandboxOnly = (providerConfigured: boolean): ApiError =>
   new ApiError(
     403,
     'sandbox_only',
-    'Attaching a card through the API is a testing aid of the sandbox environment: use the /sandbox base URL. ' +
-      'In production, customers save their payment methods themselves, in the hosted checkout or the customer portal.',
+    'Saving a card number through the API is a testing aid of the sandbox environment: use the /sandbox base URL. ' +
+      (providerConfigured
+        ? "In production, customers enter their cards in Stripe's Payment Element: on the hosted checkout, in the customer portal, " +
+          'or on your own page, saved with POST /api/v1/payment-methods/stripe/.'
+        : 'Production has no payment provider configured yet, so it takes no cards anywhere (the hosted checkout and the customer ' +
+          'portal refuse them too): configure one first with `billow provider set` or PUT /api/v1/payment-provider/ (docs/going-live.md); ' +
+          'then customers enter their cards on the hosted checkout or in the customer portal.'),
   );
 
 export const paymentMethodNotFound = (id: string): ApiError =>

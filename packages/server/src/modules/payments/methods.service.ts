@@ -23,7 +23,7 @@ import {
 import * as repo from './repo.js';
 import type { AttachedMethod, AttachingPaymentProvider, CardDetails } from './provider.js';
 import { paymentProviderOf } from './providers.js';
-import { stripeCustomerOf } from './stripe/repo.js';
+import { findProviderConfig, stripeCustomerOf } from './stripe/repo.js';
 import { SANDBOX_CARDS } from './sandbox-provider.js';
 
 export type { PaymentMethodOwner, PaymentMethodRow } from './repo.js';
@@ -197,7 +197,7 @@ export class PaymentMethodService {
    * page (`typedOnPage`, the portal) is kept as checkout keeps one: never its number.
    */
   async attach(scope: PaymentScope, input: PaymentMethodCreate, options: { typedOnPage?: boolean } = {}): Promise<PaymentMethod> {
-    if (scope.environment !== 'sandbox') throw sandboxOnly();
+    if (scope.environment !== 'sandbox') throw sandboxOnly(Boolean(await findProviderConfig(this.db, scope.environmentId)));
     const card = checkCard(input, this.clock.now());
     const details = cardDetails(card.digits, { expMonth: card.expMonth, expYear: card.expYear });
     return this.save(scope, input.customerId, details, options.typedOnPage ? checkoutCardRef(card.digits) : sandboxCardRef(card.digits));
@@ -340,7 +340,7 @@ export async function saveCheckoutCard(
   at: Date,
 ): Promise<repo.PaymentMethodRow> {
   const typed = 'digits' in card;
-  if (typed && scope.environment !== 'sandbox') throw sandboxOnly();
+  if (typed && scope.environment !== 'sandbox') throw sandboxOnly(Boolean(await findProviderConfig(tx, scope.environmentId)));
   const previous = await repo.findDefaultMethod(tx, scope.environmentId, customer.id);
   if (previous) {
     const demoted = await repo.setDefaultFlag(tx, previous.id, false, at);

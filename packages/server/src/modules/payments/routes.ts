@@ -56,7 +56,8 @@ export function paymentMethodRoutes(app: App, service: PaymentMethodService): vo
           '4000 0025 0000 3155 requires authentication (off-session charges fail, on-session ones need a confirmation step); ' +
           'any other number that passes the Luhn check succeeds. The card must not have expired; the cvc is checked for ' +
           "length and never stored. A customer's first method becomes its default. " +
-          'In production this answers 403 `sandbox_only`: customers save their methods in the hosted checkout or the portal.',
+          'In production this answers 403 `sandbox_only`: there, once a payment provider is configured (docs/going-live.md), customers ' +
+          "save their cards in Stripe's Payment Element, on the hosted checkout, in the portal or with POST /payment-methods/stripe/.",
         body: PaymentMethodCreate,
         response: { 201: PaymentMethod, ...errors },
       },

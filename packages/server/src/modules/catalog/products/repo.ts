@@ -1,10 +1,11 @@
 import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../../../db/transaction.js';
-import type { ProductImagesTable, ProductSettingsTable, ProductsTable } from '../../../db/schema.js';
+import type { ProductFilesTable, ProductImagesTable, ProductSettingsTable, ProductsTable } from '../../../db/schema.js';
 import { containsPattern, refersTo } from '../../../db/search.js';
 
 export type ProductRow = Selectable<ProductsTable>;
 export type ProductImageRow = Selectable<ProductImagesTable>;
+export type ProductFileRow = Selectable<ProductFilesTable>;
 export type ProductSettingsRow = Selectable<ProductSettingsTable>;
 export const PRODUCT_IDENTIFIER_CONSTRAINT = 'products_identifier_key';
 
@@ -66,24 +67,50 @@ export async function updateProduct(
   return db.updateTable('products').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function imagesOf(db: Executor, productIds: string[]): Promise<ProductImageRow[]> {
-  if (productIds.length === 0) return [];
+export async function productsById(db: Executor, environmentId: string, ids: string[]): Promise<ProductRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('products').selectAll().where('environment_id', '=', environmentId).where('id', 'in', ids).execute();
+}
+
+/** Images and downloadable files: rows of a product's uploads, shown in their order. */
+type UploadTable = 'product_images' | 'product_files';
+
+function uploadsOf(db: Executor, table: UploadTable, productIds: string[]) {
   return db
-    .selectFrom('product_images')
+    .selectFrom(table)
     .selectAll()
     .where('product_id', 'in', productIds)
     .orderBy('ordering')
     .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+    .orderBy('id');
+}
+
+export async function imagesOf(db: Executor, productIds: string[]): Promise<ProductImageRow[]> {
+  return productIds.length === 0 ? [] : (uploadsOf(db, 'product_images', productIds).execute() as Promise<ProductImageRow[]>);
+}
+
+export async function filesOf(db: Executor, productIds: string[]): Promise<ProductFileRow[]> {
+  return productIds.length === 0 ? [] : (uploadsOf(db, 'product_files', productIds).execute() as Promise<ProductFileRow[]>);
 }
 
 export async function insertImages(db: Executor, rows: ProductImageRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db
-    .insertInto('product_images')
-    .values(rows.map((r) => ({ ...r, size: Number(r.size) })))
-    .execute();
+  if (rows.length > 0) await db.insertInto('product_images').values(rows.map((r) => ({ ...r, size: Number(r.size) }))).execute();
+}
+
+export async function insertFiles(db: Executor, rows: ProductFileRow[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('product_files').values(rows.map((r) => ({ ...r, size: Number(r.size) }))).execute();
+}
+
+/** A file by its product's id and its own, in an environment of that kind (download links carry no key). */
+export async function findDownloadableFile(db: Executor, environmentKind: 'sandbox' | 'production', productId: string, fileId: string) {
+  return db
+    .selectFrom('product_files as f')
+    .innerJoin('environments as e', 'e.id', 'f.environment_id')
+    .select(['f.name', 'f.storage_key', 'f.enabled'])
+    .where('f.id', '=', fileId)
+    .where('f.product_id', '=', productId)
+    .where('e.kind', '=', environmentKind)
+    .executeTakeFirst();
 }
 
 export async function findImage(db: Executor, productId: string, imageId: string): Promise<ProductImageRow | undefined> {

@@ -15,6 +15,7 @@ import { CATALOG_PAGE_SIZE, pageOf, pageRequest } from '../../../http/pagination
 import { SERVER_ONLY, SERVER_OR_CLIENT, type App } from '../../../http/route-types.js';
 import type { ProductService } from './service.js';
 import { scopeOf } from '../../../http/scope.js';
+import { rootUrl } from '../../../http/urls.js';
 
 const tags = ['Products'];
 /** Reads are open to client keys, for pricing pages in the browser; writes need a server key. */
@@ -25,9 +26,11 @@ const ImagePath = Type.Object({
   product_pk: Type.String({ minLength: 1, maxLength: 200 }),
   pk: Type.String({ format: 'uuid' }),
 });
+const FilePath = Type.Object({ product_pk: Type.String({ format: 'uuid' }), pk: Type.String({ format: 'uuid' }) });
 const auth = { auth: SERVER_ONLY };
 
-export function productRoutes(app: App, service: ProductService): void {
+export function productRoutes(app: App, service: ProductService, publicUrl: string | null): void {
+  productFileRoutes(app, service, publicUrl);
   app.get(
     '/api/v1/catalog/products/',
     {
@@ -84,7 +87,7 @@ export function productRoutes(app: App, service: ProductService): void {
       schema: {
         tags,
         summary: 'Update a product',
-        description: 'imageKeys are appended to the images it has (at most 10 in all).',
+        description: 'imageKeys are appended to the images it has (at most 10 in all); fileKeys to its downloadable files (`files`).',
         params: ProductPath,
         body: ProductUpdate,
         response: { 200: ProductWithPlans, ...errors },
@@ -171,6 +174,28 @@ export function productRoutes(app: App, service: ProductService): void {
     async (request, reply) => {
       await service.deleteImage(scopeOf(request), request.params.product_pk, request.params.pk);
       return reply.code(204).send(null);
+    },
+  );
+}
+
+function productFileRoutes(app: App, service: ProductService, publicUrl: string | null): void {
+  app.get(
+    '/api/v1/catalog/products/:product_pk/file/:pk/download/',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['Product Files'],
+        summary: 'Download a product file',
+        description: 'Needs no key: redirects (302) to a link that serves the file as a download for a few minutes.',
+        security: [],
+        params: FilePath,
+        response: { 302: Type.Null(), 404: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const { product_pk: productId, pk } = request.params;
+      const location = await service.fileDownloadLocation(request.environment, rootUrl(request, publicUrl), productId, pk);
+      return reply.redirect(location, 302);
     },
   );
 }

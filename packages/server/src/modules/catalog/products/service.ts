@@ -14,7 +14,7 @@ import { isCurrency } from '../../../lib/money.js';
 import type { Db } from '../../../db/connect.js';
 import { inTransaction, isUniqueViolation, type Tx } from '../../../db/transaction.js';
 import type { PageRequest } from '../../../http/pagination.js';
-import { alreadyArchived, archivedParent, identifierTaken, invalid, productImageNotFound, productNotFound } from '../errors.js';
+import { alreadyArchived, archivedParent, identifierTaken, invalid, productFileNotFound, productImageNotFound, productNotFound } from '../errors.js';
 import { freeIdentifier } from '../identifiers.js';
 import type { CatalogMedia, MediaScope, StoredObject } from '../media-port.js';
 import * as repo from './repo.js';
@@ -25,6 +25,25 @@ export const MAX_PRODUCT_IMAGES = 10;
 export interface ProductScope extends MediaScope {
   /** Root URL images are served from, e.g. https://billing.example.com */
   baseUrl: string;
+  /** The caller's API base, environment prefix included: file links point under it. */
+  apiBase: string;
+}
+
+/** The rows of a product's new uploads (images or files), ordered after the ones it has. */
+function uploadRows(scope: ProductScope, product: repo.ProductRow, staged: StoredObject[], existing: { ordering: number }[], at: Date) {
+  const firstOrdering = existing.reduce((max, u) => Math.max(max, u.ordering + 1), 0);
+  return staged.map((object, index) => ({
+    id: newId(),
+    environment_id: scope.environmentId,
+    product_id: product.id,
+    name: object.fileName,
+    storage_key: object.key,
+    content_type: object.contentType,
+    size: String(object.size),
+    ordering: firstOrdering + index,
+    enabled: true,
+    created_at: at,
+  }));
 }
 
 export class ProductService {
@@ -34,16 +53,15 @@ export class ProductService {
     private readonly media: CatalogMedia,
   ) {}
 
-  private async toProducts(db: Tx | Db, rows: repo.ProductRow[], baseUrl: string): Promise<Product[]> {
-    const images = await repo.imagesOf(
-      db,
-      rows.map((r) => r.id),
-    );
-    return rows.map((row) => toProduct(row, images, this.media, baseUrl));
+  private async toProducts(db: Tx | Db, rows: repo.ProductRow[], scope: ProductScope): Promise<Product[]> {
+    const ids = rows.map((r) => r.id);
+    const [images, files] = [await repo.imagesOf(db, ids), await repo.filesOf(db, ids)];
+    const links = { urls: this.media, baseUrl: scope.baseUrl, apiBase: scope.apiBase };
+    return rows.map((row) => toProduct(row, images, files, links));
   }
 
-  private async withPlans(db: Tx | Db, row: repo.ProductRow, baseUrl: string): Promise<ProductWithPlans> {
-    const [product] = await this.toProducts(db, [row], baseUrl);
+  private async withPlans(db: Tx | Db, row: repo.ProductRow, scope: ProductScope): Promise<ProductWithPlans> {
+    const [product] = await this.toProducts(db, [row], scope);
     return { ...product!, plans: await repo.publishedPlanIdentifiers(db, row.id) };
   }
 
@@ -65,23 +83,31 @@ export class ProductService {
     }
     await this.media.consume(tx, scope, staged);
     const hasThumbnail = existing.some((i) => i.thumbnail);
-    const firstOrdering = existing.reduce((max, i) => Math.max(max, i.ordering + 1), 0);
+    const at = this.clock.now();
     await repo.insertImages(
       tx,
-      staged.map((object, index) => ({
-        id: newId(),
-        environment_id: scope.environmentId,
-        product_id: product.id,
-        name: object.fileName,
-        storage_key: object.key,
-        content_type: object.contentType,
-        size: String(object.size),
-        ordering: firstOrdering + index,
-        thumbnail: !hasThumbnail && index === 0,
-        enabled: true,
-        created_at: this.clock.now(),
-      })),
+      uploadRows(scope, product, staged, existing, at).map((row, index) => ({ ...row, thumbnail: !hasThumbnail && index === 0 })),
     );
+  }
+
+  /** Downloadable files are private: they are served through signed links only. */
+  private stageFiles(scope: ProductScope, keys: string[] | undefined, productId: string): Promise<StoredObject[]> {
+    if (!keys || keys.length === 0) return Promise.resolve([]);
+    if (new Set(keys).size !== keys.length) throw invalid('fileKeys: the same key is listed twice');
+    return this.media.stage(scope, keys, `products/${productId}/files`);
+  }
+
+  private async attachFiles(tx: Tx, scope: ProductScope, product: repo.ProductRow, staged: StoredObject[]) {
+    if (staged.length === 0) return;
+    await this.media.consume(tx, scope, staged);
+    await repo.insertFiles(tx, uploadRows(scope, product, staged, await repo.filesOf(tx, [product.id]), this.clock.now()));
+  }
+
+  /** Where GET .../file/{id}/download/ sends the caller: a short-lived link to the stored file. */
+  async fileDownloadLocation(environment: 'sandbox' | 'production', baseUrl: string, productId: string, fileId: string): Promise<string> {
+    const file = await repo.findDownloadableFile(this.db, environment, productId, fileId);
+    if (!file || !file.enabled) throw productFileNotFound(productId, fileId);
+    return this.media.downloadUrl(baseUrl, file.storage_key, file.name);
   }
 
   async create(scope: ProductScope, input: ProductCreate): Promise<ProductWithPlans> {
@@ -102,7 +128,7 @@ export class ProductService {
           modified_at: now,
         });
         await this.attachImages(tx, scope, row, staged);
-        return this.withPlans(tx, row, scope.baseUrl);
+        return this.withPlans(tx, row, scope);
       });
     } catch (error) {
       await this.media.remove(staged.map((s) => s.key));
@@ -116,7 +142,7 @@ export class ProductService {
   async get(scope: ProductScope, ref: string): Promise<ProductWithPlans> {
     const row = await repo.findProduct(this.db, scope.environmentId, ref);
     if (!row) throw productNotFound(ref);
-    return this.withPlans(this.db, row, scope.baseUrl);
+    return this.withPlans(this.db, row, scope);
   }
 
   async list(scope: ProductScope, search: string | undefined, page: PageRequest) {
@@ -124,7 +150,7 @@ export class ProductService {
     const count = await repo.countProducts(this.db, scope.environmentId, term);
     const rows =
       page.offset >= count ? [] : await repo.listProducts(this.db, scope.environmentId, term, page.pageSize, page.offset);
-    return { count, results: await this.toProducts(this.db, rows, scope.baseUrl) };
+    return { count, results: await this.toProducts(this.db, rows, scope) };
   }
 
   private async livingProduct(tx: Tx, scope: ProductScope, ref: string): Promise<repo.ProductRow> {
@@ -138,6 +164,10 @@ export class ProductService {
     const known = await repo.findProduct(this.db, scope.environmentId, ref);
     if (!known) throw productNotFound(ref);
     const staged = await this.stageImages(scope, input.imageKeys, known.id);
+    const stagedFiles = await this.stageFiles(scope, input.fileKeys, known.id).catch(async (error: unknown) => {
+      await this.media.remove(staged.map((s) => s.key));
+      throw error;
+    });
     try {
       return await inTransaction(this.db, async (tx) => {
         const row = await this.livingProduct(tx, scope, ref);
@@ -148,10 +178,11 @@ export class ProductService {
           modified_at: this.clock.now(),
         });
         await this.attachImages(tx, scope, updated, staged);
-        return this.withPlans(tx, updated, scope.baseUrl);
+        await this.attachFiles(tx, scope, updated, stagedFiles);
+        return this.withPlans(tx, updated, scope);
       });
     } catch (error) {
-      await this.media.remove(staged.map((s) => s.key));
+      await this.media.remove([...staged, ...stagedFiles].map((s) => s.key));
       throw error;
     }
   }

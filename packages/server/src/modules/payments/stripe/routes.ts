@@ -10,6 +10,16 @@ import { removeStripeSettings, saveStripeSettings, stripeSettingsView } from './
 import type { StripeWebhooks } from './webhook.js';
 
 const tags = ['Payment provider'];
+/** What a sandbox without Stripe pays with: the built-in test provider, in the shape of a configured one. */
+const BUILT_IN_SANDBOX_PROVIDER = {
+  provider: 'sandbox',
+  mode: 'test',
+  secretKeyHint: null,
+  webhookSecretHint: null,
+  publishableKey: null,
+  webhookPath: null,
+  updatedOn: null,
+} as const;
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 /** Stripe's events are small; a generous bound all the same. */
 const WEBHOOK_BODY_LIMIT = 512 * 1024;
@@ -23,14 +33,18 @@ export function providerSettingsRoutes(app: App, deps: { db: Db; clock: Clock })
       schema: {
         tags,
         summary: "The environment's payment provider",
-        description: 'Which provider takes payments in this environment, with hints of its secrets (never the secrets). 404 when none is configured.',
+        description:
+          'Which provider takes payments in this environment, with hints of its secrets (never the secrets). A sandbox without a Stripe ' +
+          'account answers its built-in test provider (provider `sandbox`, no keys). 404 in production when none is configured.',
         response: { 200: PaymentProviderSettings, ...errors },
       },
     },
     async (request) => {
-      const view = await stripeSettingsView(deps.db, scopeOf(request).environmentId);
-      if (!view) throw providerNotConfigured();
-      return view;
+      const scope = scopeOf(request);
+      const view = await stripeSettingsView(deps.db, scope.environmentId);
+      if (view) return view;
+      if (scope.environment === 'sandbox') return BUILT_IN_SANDBOX_PROVIDER;
+      throw providerNotConfigured();
     },
   );
 
