@@ -455,6 +455,8 @@ export interface PaymentIntentsTable {
   settled_at: Timestamp | null;
   action_ref: ColumnType<string | null, string | null | undefined, string | null>;
   action_expires_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The provider request as first sent (a ChargeRequest): every later attempt sends it again unchanged. Null before 20261130110000. */
+  provider_request: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
 }
 
 export interface EventsTable {
