@@ -76,7 +76,7 @@ export class StripeStandIn {
   private readonly customers = new Map<string, { email: string | null }>();
   private failures = 0;
   private keyRefusal: { afterCreating: boolean } | null = null;
-  private lostAnswers = 0;
+  private lostAnswers = { count: 0, path: '' };
   private server: http.Server | null = null;
   url = '';
 
@@ -106,10 +106,11 @@ export class StripeStandIn {
   /**
    * The next `count` answers to POSTs with an Idempotency-Key are lost on the way back: the
    * request is carried out (and its answer kept under the key, as Stripe keeps it), but the
-   * caller gets a 500. The library's retries under the same key are lost likewise.
+   * caller gets a 500. The library's retries under the same key are lost likewise. Only
+   * answers to `path` are lost (PaymentIntents by default).
    */
-  loseNextAnswers(count: number): void {
-    this.lostAnswers = count;
+  loseNextAnswers(count: number, path = '/v1/payment_intents'): void {
+    this.lostAnswers = { count, path };
   }
 
   /**
@@ -156,8 +157,8 @@ export class StripeStandIn {
     }
     if (req.method === 'POST' && key) {
       const answer = this.idempotent(key, `POST ${path}\n${raw}`, () => this.route('POST', path, new URLSearchParams(raw)));
-      if (this.lostAnswers === 0) return answer;
-      this.lostAnswers--;
+      if (this.lostAnswers.count === 0 || this.lostAnswers.path !== path) return answer;
+      this.lostAnswers.count--;
       return { status: 500, body: { error: { type: 'api_error', message: 'The answer was lost on the way back' } } };
     }
     const [, query = ''] = (req.url ?? '').split('?');
