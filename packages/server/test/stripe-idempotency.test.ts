@@ -111,13 +111,19 @@ describe('a payment whose first answer from Stripe was lost', () => {
   });
 });
 
+/** A charge of a new customer's card whose PaymentIntent key Stripe refuses (after carrying out a first request, or not). */
+async function chargeWithRefusedKey(paymentMethod: string, afterCreating: boolean) {
+  const { s } = standIn;
+  const customerId = await s.customer();
+  expectStatus(await s.call('POST', '/payment-methods/stripe/', { customerId, stripePaymentMethod: paymentMethod }), 201);
+  stand.refuseNextKey({ afterCreating });
+  const charge = await s.call('POST', '/charges/', { planIdentifier: s.plans.lifetime, chargePeriod: 'ONE_TIME', customerId });
+  return { customerId, charge };
+}
+
 describe("Stripe's idempotency_error", () => {
   it('is answered with its own code, not 503, and the payment fails at once rather than waiting', async () => {
-    const { s } = standIn;
-    const customerId = await s.customer();
-    expectStatus(await s.call('POST', '/payment-methods/stripe/', { customerId, stripePaymentMethod: 'pm_card_visa_refusedkey' }), 201);
-    stand.refuseNextKey({ afterCreating: false });
-    const charge = await s.call('POST', '/charges/', { planIdentifier: s.plans.lifetime, chargePeriod: 'ONE_TIME', customerId });
+    const { customerId, charge } = await chargeWithRefusedKey('pm_card_visa_refusedkey', false);
     expectStatus(charge, 400);
     expect(charge.body.code).toBe('provider_idempotency_error');
     const pk = await customerPkOf(standIn, customerId);
@@ -125,11 +131,7 @@ describe("Stripe's idempotency_error", () => {
   });
 
   it('finds the PaymentIntent the first request made under the key, and records the purchase it paid for', async () => {
-    const { s } = standIn;
-    const customerId = await s.customer();
-    expectStatus(await s.call('POST', '/payment-methods/stripe/', { customerId, stripePaymentMethod: 'pm_card_visa_madebefore' }), 201);
-    stand.refuseNextKey({ afterCreating: true });
-    const charge = await s.call('POST', '/charges/', { planIdentifier: s.plans.lifetime, chargePeriod: 'ONE_TIME', customerId });
+    const { customerId, charge } = await chargeWithRefusedKey('pm_card_visa_madebefore', true);
     expectStatus(charge, 201);
     const pk = await customerPkOf(standIn, customerId);
     expect((await intentsOf(standIn, pk)).map((i) => i.status)).toEqual(['succeeded']);
