@@ -124,6 +124,20 @@ describe('the production checkout with Stripe', () => {
     expect([...stand.intents.values()].filter((i) => i.payment_method === 'pm_card_threeDSecure_checkout')).toHaveLength(1);
   });
 
+  it('3-D Secure the buyer fails: recorded as authentication_failed, no order, the session open for another card', async () => {
+    const { id, url } = await session();
+    const csrf = csrfOf((await getPage(url)).text);
+    expect((await postForm(url, pay(csrf, 'pm_card_threeDSecure_refused'))).status).toBe(200);
+    const [waiting] = [...stand.intents.values()].filter((i) => i.payment_method === 'pm_card_threeDSecure_refused');
+    const failed = stand.finish(waiting!.id, false);
+    expect((await deliver(server, environmentId, { type: 'payment_intent.payment_failed', object: failed })).status).toBe(200);
+    const intent = await server.database.db.selectFrom('payment_intents').select(['status', 'failure_code']).where('provider_key', '=', failed.metadata.billow_key!).executeTakeFirstOrThrow();
+    expect(intent).toEqual({ status: 'failed', failure_code: 'authentication_failed' });
+    const row = await sessionRow(id);
+    expect(row.status).toBe('open');
+    expect(await ordersOfCustomer(row.customer_id!)).toHaveLength(0);
+  });
+
   it('the sandbox page keeps its test cards and its strict policy', async () => {
     const res = await server.request('POST', '/sandbox/api/v1/checkout/', {
       key: org.sandbox.serverKey,

@@ -475,6 +475,8 @@ export interface PaymentIntentsTable {
   action_expires_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** The lease holder (db/lease-holder.ts) that recorded it, settling it. */
   holder: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The provider request as first sent (a ChargeRequest): every later attempt sends it again unchanged. Null before 20261130110000. */
+  provider_request: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
 }
 
 export interface EventsTable {

@@ -33,7 +33,10 @@ const REFUSAL_REASONS: Record<string, string> = {
   stolen_card: 'The card was declined: it was reported stolen',
   insufficient_funds: 'The card has insufficient funds',
   authentication_required: NEEDS_AUTHENTICATION,
+  authentication_failed: 'The cardholder did not pass the authentication of the card (3-D Secure); nothing was charged',
   processing_error: 'The payment could not be processed',
+  provider_idempotency_error:
+    'The payment provider refused the payment: Billow sent its key again with other parameters, a fault of Billow that it has logged. Nothing was charged under this payment; report it to the operator',
   provider_key_rejected:
     "The payment provider refused this environment's secret key (wrong, revoked or without the needed permission); nothing was charged. Set a valid key with `billow provider set` or PUT /payment-provider/",
 };

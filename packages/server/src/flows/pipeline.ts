@@ -26,7 +26,7 @@ import { paymentInProgress, purchaseChangedWhilePaying } from '../modules/intent
 import { recordedPaymentFailure } from './errors.js';
 import * as idempotencyKeys from '../modules/idempotency/queries.js';
 import * as intents from '../modules/intents/queries.js';
-import type { ChargeOutcome, ConfirmingPaymentProvider } from '../modules/payments/provider.js';
+import type { ChargeOutcome, ChargeRequest, ConfirmingPaymentProvider } from '../modules/payments/provider.js';
 import { requireProvider } from '../modules/payments/providers.js';
 import { refusalOf, type PaymentRequest, type PaymentStep } from './payment.js';
 
@@ -148,6 +148,14 @@ function settledStep(intent: intents.IntentRow, outcome: ChargeOutcome, clock: C
 
 async function recordIntent<R>(db: Db, clock: Clock, purchase: TwoPhasePurchase<R>, request: PaymentRequest): Promise<intents.IntentRow> {
   const id = newId();
+  const providerRequest: ChargeRequest = {
+    methodRef: request.method.provider_ref,
+    amountMinor: request.amountMinor,
+    currency: request.currency,
+    offSession: purchase.onSession !== true,
+    description: request.description,
+    idempotencyKey: `billow_pi_${id}`,
+  };
   try {
     return await intents.insertIntent(db, {
       id,
@@ -157,7 +165,7 @@ async function recordIntent<R>(db: Db, clock: Clock, purchase: TwoPhasePurchase<
       status: 'processing',
       amount_minor: request.amountMinor,
       currency: request.currency,
-      provider_key: `billow_pi_${id}`,
+      provider_key: providerRequest.idempotencyKey,
       payment_method_id: request.method.id,
       method_ref: request.method.provider_ref,
       description: request.description,
@@ -165,6 +173,7 @@ async function recordIntent<R>(db: Db, clock: Clock, purchase: TwoPhasePurchase<
       request: JSON.stringify(purchase.request),
       idempotency_scope: purchase.idempotency?.scope ?? null,
       idempotency_key: purchase.idempotency?.key ?? null,
+      provider_request: JSON.stringify(providerRequest),
       created_at: clock.now(),
       holder: leaseHolderOf(db),
     });
@@ -208,6 +217,23 @@ async function reverse(db: Db, clock: Clock, intent: intents.IntentRow, chargeRe
   await settleFailure(db, clock, intent, 'reversed', error);
 }
 
+/**
+ * The provider request of an intent: the one recorded with it, sent again unchanged by a
+ * retry, the recovery task or a webhook (a provider refuses its key with other parameters,
+ * decision 0050). An intent recorded before requests were kept is rebuilt as it was then.
+ */
+function chargeRequestOf(intent: intents.IntentRow, onSession: boolean): ChargeRequest {
+  if (intent.provider_request) return intent.provider_request as unknown as ChargeRequest;
+  return {
+    methodRef: intent.method_ref,
+    amountMinor: intent.amount_minor,
+    currency: intent.currency,
+    offSession: !onSession,
+    description: intent.description,
+    idempotencyKey: intent.provider_key,
+  };
+}
+
 /** Phases (b) and (c) of an intent: ask the provider under the intent's key, then settle. */
 export async function completeIntent<R>(
   db: Db,
@@ -221,14 +247,7 @@ export async function completeIntent<R>(
   const waited = intent.action_ref !== null && purchase.onSession !== true && 'confirm' in provider;
   const outcome = waited
     ? await (provider as ConfirmingPaymentProvider).confirm({ chargeRef: intent.action_ref!, authenticated: false, idempotencyKey: `${intent.provider_key}_confirm` })
-    : await provider.charge({
-        methodRef: intent.method_ref,
-        amountMinor: intent.amount_minor,
-        currency: intent.currency,
-        offSession: purchase.onSession !== true,
-        description: intent.description,
-        idempotencyKey: intent.provider_key,
-      });
+    : await provider.charge(chargeRequestOf(intent, purchase.onSession === true));
   failpoint('payment.after-provider');
   if (outcome.status === 'requires_action' && purchase.onSession === true) {
     await intents.awaitAction(db, intent.id, outcome.providerRef, new Date(clock.now().getTime() + AUTHENTICATION_WINDOW_MS));

@@ -6,6 +6,7 @@ const PERSON_MESSAGES: Record<string, string> = {
   insufficient_funds: 'The card has insufficient funds. Nothing was charged; try another card.',
   stolen_card: 'The card was declined. Nothing was charged; try another card.',
   authentication_required: 'The authentication of the card was not completed, so nothing was charged. Try again, or use another card.',
+  authentication_failed: "The card's authentication failed, so nothing was charged. Try again, or use another card.",
   payment_in_progress: 'This payment is already being processed. Wait a moment, then reload the page.',
 };
 

@@ -9,7 +9,14 @@
  * What a card does is decided by its PaymentMethod id, as with Stripe's test methods:
  * ids containing `chargeDeclined`, `insufficientFunds`, `stolen` or `threeDSecure`
  * decline or ask for authentication; any other `pm_…` succeeds. `setOutcome` changes a
- * method's behaviour later (a card that starts failing renewals).
+ * method's behaviour later (a card that starts failing renewals). `POST /v1/payment_methods`
+ * makes such an id from one of Stripe's test card numbers, so that a test can run against
+ * this stand-in and against localstripe alike (test/stripe/backends.ts).
+ *
+ * Idempotency-Key, as Stripe documents it: a key is kept with its request's method, path
+ * and parameters; sent again with the same, the first answer comes back (with
+ * `Idempotent-Replayed: true`); with anything else, 400 `idempotency_error`. 5xx answers
+ * are not kept.
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -38,6 +45,7 @@ export interface StoredIntent {
 interface Answer {
   status: number;
   body: unknown;
+  replayed?: boolean;
 }
 
 const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
@@ -67,6 +75,8 @@ export class StripeStandIn {
   private readonly outcomes = new Map<string, CardBehaviour>();
   private readonly customers = new Map<string, { email: string | null }>();
   private failures = 0;
+  private keyRefusal: { afterCreating: boolean } | null = null;
+  private lostAnswers = { count: 0, path: '' };
   private server: http.Server | null = null;
   url = '';
 
@@ -85,12 +95,31 @@ export class StripeStandIn {
     this.outcomes.set(paymentMethod, behaviour);
   }
 
-  /** The next `count` requests answer 500 api_error (the library retries them). */
   /** Answers every request 401, as Stripe does for a revoked or mistyped secret key. */
   rejectKeys = false;
 
+  /** The next `count` requests answer 500 api_error (the library retries them). */
   failNext(count: number): void {
     this.failures = count;
+  }
+
+  /**
+   * The next `count` answers to POSTs with an Idempotency-Key are lost on the way back: the
+   * request is carried out (and its answer kept under the key, as Stripe keeps it), but the
+   * caller gets a 500. The library's retries under the same key are lost likewise. Only
+   * answers to `path` are lost (PaymentIntents by default).
+   */
+  loseNextAnswers(count: number, path = '/v1/payment_intents'): void {
+    this.lostAnswers = { count, path };
+  }
+
+  /**
+   * The next POST with an Idempotency-Key answers 400 idempotency_error, as if Billow had
+   * used the key before with other parameters; `afterCreating`: that first request is
+   * carried out first (a PaymentIntent exists under the key).
+   */
+  refuseNextKey(options: { afterCreating: boolean }): void {
+    this.keyRefusal = options;
   }
 
   /** The buyer finished 3-D Secure (or a processing payment ended): the intent's new state. */
@@ -114,7 +143,7 @@ export class StripeStandIn {
     const path = (req.url ?? '').split('?')[0]!;
     this.requests.push({ method: req.method ?? '', path, idempotencyKey: key });
     const answer = this.answer(req, path, raw, key);
-    res.writeHead(answer.status, { 'content-type': 'application/json', 'request-id': id('req') });
+    res.writeHead(answer.status, { 'content-type': 'application/json', 'request-id': id('req'), ...(answer.replayed ? { 'idempotent-replayed': 'true' } : {}) });
     res.end(JSON.stringify(answer.body));
   }
 
@@ -127,20 +156,33 @@ export class StripeStandIn {
       return { status: 500, body: { error: { type: 'api_error', message: 'Something went wrong on the stand-in' } } };
     }
     if (req.method === 'POST' && key) {
-      const known = this.replies.get(key);
-      if (known && known.params !== raw) {
-        return { status: 400, body: { error: { type: 'idempotency_error', message: 'Keys for idempotent requests can only be used with the same parameters they were first used with.' } } };
-      }
-      if (known) return known.answer;
-      const answer = this.route(req.method, path, new URLSearchParams(raw));
-      if (answer.status < 500) this.replies.set(key, { params: raw, answer });
-      return answer;
+      const answer = this.idempotent(key, `POST ${path}\n${raw}`, () => this.route('POST', path, new URLSearchParams(raw)));
+      if (this.lostAnswers.count === 0 || this.lostAnswers.path !== path) return answer;
+      this.lostAnswers.count--;
+      return { status: 500, body: { error: { type: 'api_error', message: 'The answer was lost on the way back' } } };
     }
-    return this.route(req.method ?? 'GET', path, new URLSearchParams(raw));
+    const [, query = ''] = (req.url ?? '').split('?');
+    return this.route(req.method ?? 'GET', path, new URLSearchParams(req.method === 'GET' ? query : raw));
+  }
+
+  private idempotent(key: string, request: string, run: () => Answer): Answer {
+    const refusal = this.keyRefusal;
+    this.keyRefusal = null;
+    if (refusal?.afterCreating) run();
+    const known = this.replies.get(key);
+    if (refusal || (known && known.params !== request)) {
+      return { status: 400, body: { error: { type: 'idempotency_error', message: 'Keys for idempotent requests can only be used with the same parameters they were first used with.' } } };
+    }
+    if (known) return { ...known.answer, replayed: true };
+    const answer = run();
+    if (answer.status < 500) this.replies.set(key, { params: request, answer });
+    return answer;
   }
 
   private route(method: string | undefined, path: string, params: URLSearchParams): Answer {
     if (method === 'POST' && path === '/v1/customers') return this.createCustomer(params);
+    if (method === 'POST' && path === '/v1/payment_methods') return createMethod(params);
+    if (method === 'GET' && path === '/v1/payment_intents') return this.listIntents(params);
     const attach = /^\/v1\/payment_methods\/([^/]+)\/attach$/.exec(path);
     if (method === 'POST' && attach) return this.attach(attach[1]!, params);
     if (method === 'POST' && path === '/v1/payment_intents') return this.createIntent(params);
@@ -226,6 +268,13 @@ export class StripeStandIn {
     }
   }
 
+  private listIntents(params: URLSearchParams): Answer {
+    const customer = params.get('customer');
+    const since = Number(params.get('created[gte]') ?? 0);
+    const data = [...this.intents.values()].filter((intent) => (!customer || intent.customer === customer) && intent.created >= since).reverse();
+    return { status: 200, body: { object: 'list', url: '/v1/payment_intents', has_more: false, data } };
+  }
+
   private refund(params: URLSearchParams): Answer {
     const intent = this.intents.get(params.get('payment_intent') ?? '');
     if (!intent) return missing(`No such payment_intent: '${params.get('payment_intent')}'`);
@@ -234,6 +283,20 @@ export class StripeStandIn {
     this.refunds.push({ id: refund.id, payment_intent: intent.id, amount: refund.amount, idempotencyKey: refund.metadata.billow_key ?? null });
     return { status: 200, body: refund };
   }
+}
+
+/** Stripe's test card numbers, as the behaviour this stand-in gives a PaymentMethod by its id. */
+const TEST_CARDS: Record<string, string> = {
+  '4000000000000002': 'chargeDeclined',
+  '4000000000000341': 'chargeDeclined',
+  '4000002760003184': 'threeDSecure',
+  '4000002500003155': 'threeDSecure',
+};
+
+function createMethod(params: URLSearchParams): Answer {
+  const number = params.get('card[number]') ?? '';
+  if (params.get('type') !== 'card' || !/^\d{16}$/.test(number)) return { status: 400, body: { error: { type: 'invalid_request_error', message: 'Bad request' } } };
+  return { status: 200, body: { id: id(`pm_card_${TEST_CARDS[number] ?? 'visa'}`), object: 'payment_method', type: 'card', created: now(), livemode: false } };
 }
 
 function missing(message: string): Answer {

@@ -381,6 +381,9 @@ export class CheckoutCompletion {
     await inTransaction(this.db, async (tx) => {
       const locked = await repo.findSession(tx, session.id, { forUpdate: true });
       if (!locked || locked.status !== 'processing' || locked.attempt !== session.attempt) return;
+      // A payment still processing (the provider did not answer) may yet succeed: the session
+      // stays processing for the recovery task, never open for a second payment meanwhile.
+      if ((await intentOfIdempotencyKey(tx, ...claimOf(locked)))?.status === 'processing') return;
       const now = this.clock.now();
       await repo.updateSession(tx, session.id, { status: 'open', modified_at: now });
       await timeline(tx, session.id, 'checkout_session.payment_failed', 'Payment failed', 'failed', now, { code: error.code, detail: error.detail });

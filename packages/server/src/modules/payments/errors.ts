@@ -57,6 +57,17 @@ export const notAStripeMethod = (detail: string): ApiError => badRequest(`stripe
 export const providerUnavailable = (): ApiError =>
   new ApiError(503, 'payment_provider_unavailable', 'The payment provider did not answer. Try again with the same Idempotency-Key: the payment is made at most once.');
 
+/**
+ * Stripe refused a request because Billow had sent its idempotency key before with other
+ * parameters: a fault of Billow's, logged, that trying again cannot mend (decision 0050).
+ */
+export const providerIdempotencyError = (): ApiError =>
+  new ApiError(
+    409,
+    'payment_provider_idempotency_error',
+    'The payment provider refused the request: Billow sent its idempotency key before with other parameters. This is a fault of Billow, logged on the server; trying again with the same request does not help.',
+  );
+
 /** Stripe refused the environment's secret key (wrong, revoked, restricted): the seller must set another. */
 export const providerKeyRejected = (): ApiError =>
   new ApiError(

@@ -19,7 +19,15 @@ export type ChargeOutcome =
   | { status: 'processing'; providerRef: string }
   | {
       status: 'failed';
-      code: 'card_declined' | 'insufficient_funds' | 'authentication_required' | 'processing_error' | 'stolen_card' | 'provider_key_rejected';
+      code:
+        | 'card_declined'
+        | 'insufficient_funds'
+        | 'authentication_required'
+        | 'authentication_failed'
+        | 'processing_error'
+        | 'stolen_card'
+        | 'provider_key_rejected'
+        | 'provider_idempotency_error';
       message: string;
     };
 

@@ -11,6 +11,7 @@ export function failureOf(code: string | null | undefined, declineCode: string |
   if (code === 'authentication_required' || declineCode === 'authentication_required') {
     return { status: 'failed', code: 'authentication_required', message };
   }
+  if (code === 'payment_intent_authentication_failure') return { status: 'failed', code: 'authentication_failed', message };
   if (declineCode === 'insufficient_funds') return { status: 'failed', code: 'insufficient_funds', message };
   if (declineCode && HARD_DECLINES.has(declineCode)) return { status: 'failed', code: 'stolen_card', message };
   if (code === 'card_declined' || code === 'expired_card' || code === 'incorrect_cvc' || code === 'incorrect_number') {

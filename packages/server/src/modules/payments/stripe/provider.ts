@@ -10,7 +10,8 @@ import type {
   RefundRequest,
 } from '../provider.js';
 import Stripe from 'stripe';
-import { notAStripeMethod, providerKeyRejected, providerUnavailable } from '../errors.js';
+import { createHash } from 'node:crypto';
+import { notAStripeMethod, providerIdempotencyError, providerKeyRejected, providerUnavailable } from '../errors.js';
 import { outcomeOfIntent, refusalOfError } from './outcomes.js';
 
 /**
@@ -68,6 +69,7 @@ export class StripeProvider implements ConfirmingPaymentProvider, AttachingPayme
         { idempotencyKey: request.idempotencyKey },
       );
     } catch (error) {
+      if (isIdempotencyError(error)) return this.afterIdempotencyError(request.idempotencyKey, method.customer, error);
       const refusal = refusalOfError(error);
       if (refusal) return refusal;
       throw unavailable(error);
@@ -80,6 +82,33 @@ export class StripeProvider implements ConfirmingPaymentProvider, AttachingPayme
     } catch (error) {
       throw unavailable(error);
     }
+  }
+
+  /**
+   * Stripe refused the charge's key as sent before with other parameters (a fault of
+   * Billow's, reported loudly). The PaymentIntent that the first request made, if any,
+   * says how the payment ended; with none, nothing was charged under the key, and the
+   * charge fails now rather than leave its intent waiting on an answer that never changes.
+   */
+  private async afterIdempotencyError(key: string, customer: string, error: Stripe.errors.StripeError): Promise<ChargeOutcome> {
+    reportIdempotencyError(key, error);
+    let made: Stripe.PaymentIntent | undefined;
+    try {
+      made = await this.paymentIntentOfKey(customer, key);
+    } catch (lookup) {
+      throw unavailable(lookup);
+    }
+    if (made) return outcomeOfIntent(made);
+    return { status: 'failed', code: 'provider_idempotency_error', message: `Stripe refused the idempotency key ${key}: ${error.message}` };
+  }
+
+  /** The customer's PaymentIntent made under Billow's key (its metadata), among those of the key's lifetime. */
+  private async paymentIntentOfKey(customer: string, key: string): Promise<Stripe.PaymentIntent | undefined> {
+    const since = Math.floor(Date.now() / 1000) - KEY_LIFETIME_S;
+    for await (const intent of this.stripe.paymentIntents.list({ customer, created: { gte: since }, limit: 100 })) {
+      if (intent.metadata?.billow_key === key) return intent;
+    }
+    return undefined;
   }
 
   /**
@@ -110,6 +139,7 @@ export class StripeProvider implements ConfirmingPaymentProvider, AttachingPayme
       }
       return { status: 'succeeded', providerRef: refund.id };
     } catch (error) {
+      if (isIdempotencyError(error)) reportIdempotencyError(request.idempotencyKey, error);
       if (refusalOfError(error)) return { status: 'failed', message: (error as Error).message };
       throw unavailable(error);
     }
@@ -140,6 +170,7 @@ export class StripeProvider implements ConfirmingPaymentProvider, AttachingPayme
         card: { brand: card.brand, last4: card.last4, expMonth: card.exp_month, expYear: card.exp_year, funding: card.funding, country: card.country ?? 'unknown' },
       };
     } catch (error) {
+      if (isIdempotencyError(error)) reportIdempotencyError(`of ${request.paymentMethod}`, error);
       if (error instanceof Stripe.errors.StripeInvalidRequestError || error instanceof Stripe.errors.StripeCardError) {
         throw notAStripeMethod(error.message);
       }
@@ -147,18 +178,41 @@ export class StripeProvider implements ConfirmingPaymentProvider, AttachingPayme
     }
   }
 
-  /** The Stripe customer of a Billow customer, created once (the key is derived from the Billow customer). */
+  /**
+   * A Stripe customer for a Billow customer that has no Stripe method yet. The key covers
+   * every parameter sent (Stripe refuses a key with other parameters): a retry of the same
+   * request makes one customer, and a buyer who corrects the email after a refused card
+   * gets a new one rather than a refusal of the key for a day.
+   */
   private async createCustomer(request: AttachRequest): Promise<string> {
-    const created = await this.stripe.customers.create(
-      { ...(request.email ? { email: request.email } : {}), ...(request.name ? { name: request.name } : {}), metadata: { billow_customer: request.customerId } },
-      { idempotencyKey: `billow_customer_${request.customerId}` },
-    );
+    const params = { ...(request.email ? { email: request.email } : {}), ...(request.name ? { name: request.name } : {}), metadata: { billow_customer: request.customerId } };
+    const created = await this.stripe.customers.create(params, { idempotencyKey: `billow_customer_${request.customerId}_${digestOf(params)}` });
     return created.id;
   }
+}
+
+/** How far back a PaymentIntent made under a key is looked for: Stripe keeps keys 24 hours, so two days is ample. */
+const KEY_LIFETIME_S = 2 * 24 * 3600;
+
+function digestOf(params: object): string {
+  return createHash('sha256').update(JSON.stringify(params)).digest('base64url').slice(0, 22);
+}
+
+/** Stripe's refusal of a key sent again with other parameters (a 409 for a request still under way is not one). */
+function isIdempotencyError(error: unknown): error is Stripe.errors.StripeError {
+  return error instanceof Stripe.errors.StripeIdempotencyError && error.statusCode !== 409;
+}
+
+/** Nobody waits on an idempotency error, so it is written where an operator sees it: it is a bug of Billow's. */
+function reportIdempotencyError(key: string, error: Stripe.errors.StripeError): void {
+  process.emitWarning(`Stripe refused the idempotency key ${key} as sent before with other parameters (${error.message}). This is a bug in Billow: please report it.`, {
+    code: 'BILLOW_STRIPE_IDEMPOTENCY_ERROR',
+  });
 }
 
 /** Errors of ours pass; Stripe's trouble is a 503 that changes nothing: a refused key says so, the rest (network, outage, rate limit) is unavailability. */
 function unavailable(error: unknown): unknown {
   if (error instanceof Stripe.errors.StripeAuthenticationError || error instanceof Stripe.errors.StripePermissionError) return providerKeyRejected();
+  if (isIdempotencyError(error)) return providerIdempotencyError();
   return error instanceof Stripe.errors.StripeError ? providerUnavailable() : error;
 }
