@@ -30,8 +30,7 @@ function placeOf(request: FastifyRequest, slug: string, config: Pick<Config, 'pu
 
 function send(request: FastifyRequest, reply: FastifyReply, answer: PortalAnswer): FastifyReply {
   if (answer.kind === 'enter') {
-    const secure = request.protocol === 'https' || answer.location.startsWith('https:');
-    setTokenCookie(reply, { path: answer.path, token: answer.token, maxAgeS: answer.maxAgeS, secure });
+    setTokenCookie(reply, { path: answer.path, token: answer.token, maxAgeS: answer.maxAgeS, secure: answer.secure || request.protocol === 'https' });
     return securityHeaders(reply).code(303).header('location', answer.location).send();
   }
   if (answer.kind === 'redirect') return securityHeaders(reply).code(303).header('location', answer.location).send();

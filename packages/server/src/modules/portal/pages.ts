@@ -27,7 +27,7 @@ export type PortalAnswer =
   | { kind: 'page'; status: number; body: string; stripe?: boolean }
   | { kind: 'redirect'; location: string }
   /** A first visit's valid token: kept in a cookie of `path`, the browser sent on to `location` without it. */
-  | { kind: 'enter'; location: string; path: string; token: string; maxAgeS: number }
+  | { kind: 'enter'; location: string; path: string; token: string; maxAgeS: number; secure: boolean }
   | { kind: 'pdf'; fileName: string; bytes: Buffer };
 
 export interface PageServices {
@@ -58,7 +58,8 @@ export class PortalPages {
     const access = await this.services.sessions.verify(query.token, place.slug, place.environment);
     const rest = Object.fromEntries(Object.entries(query).filter((e): e is [string, string] => e[0] !== 'token' && e[1] !== undefined));
     const maxAgeS = Math.floor((access.expiresAt.getTime() - this.services.clock.now().getTime()) / 1000);
-    return { kind: 'enter', location: pageHref({ path: this.path(place) }, rest), path: this.path(place), token: access.token, maxAgeS };
+    const secure = place.baseUrl.startsWith('https:');
+    return { kind: 'enter', location: pageHref({ path: this.path(place) }, rest), path: this.path(place), token: access.token, maxAgeS, secure };
   }
 
   async view(place: PortalPlace, query: Sent): Promise<PortalAnswer> {
