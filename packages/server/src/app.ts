@@ -9,6 +9,7 @@ import type { DatabaseHandle } from './db/connect.js';
 import type { Clock } from './lib/clock.js';
 import { KeyCache, registerAuth, type AuthPolicy } from './http/auth.js';
 import { AuthFailureLimiter } from './http/auth-failures.js';
+import { KnownKeys } from './http/known-keys.js';
 import { parseQuery, registerJsonBodyParser } from './http/casing.js';
 import { environmentRewriter } from './http/environment.js';
 import { clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
@@ -63,6 +64,7 @@ import { webhooksModule } from './modules/webhooks/module.js';
 import { registerQueueDepth } from './modules/jobs/metrics.js';
 import { registerWebhookQueueDepth } from './modules/webhooks/metrics.js';
 import { KEY_REVOKED_CHANNEL } from './modules/tenancy/service.js';
+import { keysOfPrefixes } from './modules/tenancy/queries.js';
 import { ENTITLEMENTS_CHANNEL, USAGE_CHANNEL, allOf, entitlementChangesFor, feedEntitlementCache } from './edge/change-feed.js';
 import { ReportRoutes } from './modules/usage/report-routes.js';
 import { EntitlementCache } from './edge/entitlement-cache.js';
@@ -234,7 +236,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerAuth(app, {
     cache: keyCache,
     scope: { clock, publicUrl: config.publicUrl },
-    failures: new AuthFailureLimiter({ ...config.authFailureLimit, redis: deps.redis ?? null }),
+    failures: new AuthFailureLimiter({ ...config.authFailureLimit, redis: deps.redis ?? null }, new KnownKeys((prefixes) => keysOfPrefixes(database.db, prefixes))),
   });
   const rateLimit = registerRateLimit(app, { ...config.rateLimit, redis: deps.redis ?? null });
   const answered = new Counter({

@@ -3,7 +3,15 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 import type PinoPretty from 'pino-pretty';
 import type { LogFormat } from './config.js';
 
-const REDACTED_HEADERS = ['req.headers.authorization', 'req.headers["x-billow-partner-key"]', 'req.headers["x-kelviq-partner-key"]'];
+// Credentials a request's headers can carry (the portal's session travels in a cookie), should a request ever be logged whole.
+const REDACTED_HEADERS = [
+  'req.headers.authorization',
+  'req.headers["x-billow-partner-key"]',
+  'req.headers["x-kelviq-partner-key"]',
+  'req.headers.cookie',
+  'req.headers.referer',
+  'res.headers["set-cookie"]',
+];
 
 /** A request's line reads as `GET /path 200 2.1 ms`; other lines keep their message. */
 function humanMessage(log: Record<string, unknown>, messageKey: string): string {

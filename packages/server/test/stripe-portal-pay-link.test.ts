@@ -11,7 +11,7 @@ import { uniqueId, type TestOrg, type TestServer } from './harness.js';
 import type { Shop } from './commerce-support.js';
 import { csrfOf, getPage, postForm } from './checkout/support.js';
 import { officialClient } from './official-client-support.js';
-import { formFields } from './portal/support.js';
+import { formFields, portalGet, portalPost } from './portal/support.js';
 import type { StripeStandIn } from './stripe/stand-in.js';
 import { stripeCard, stripeShop, TEST_KEY, WEBHOOK_SECRET } from './stripe/support.js';
 
@@ -63,7 +63,7 @@ describe("the portal's add-card form with Stripe", () => {
   it("mounts Stripe's element, saves the posted PaymentMethod on the customer, and makes another card the default", async () => {
     const customerId = await s.customer();
     const link = await portalLink(customerId);
-    const page = await getPage(link);
+    const page = await portalGet(link);
     expect(page.status).toBe(200);
     expectStripeElementOnly(page);
     expect(page.text).toContain('data-submit="add_card"');
@@ -71,22 +71,22 @@ describe("the portal's add-card form with Stripe", () => {
     expect((await getPage(`${server.url}${script}`)).text).toContain('createPaymentMethod');
 
     // A typed card is not a card here: refused, nothing saved.
-    const typed = await postForm(link, { ...formFields(page.text, 'add_card'), card_number: '4242424242424242', expiry: '12 / 35', cvc: '123' });
+    const typed = await portalPost(link, { ...formFields(page.text, 'add_card'), card_number: '4242424242424242', expiry: '12 / 35', cvc: '123' });
     expect(typed.status).toBe(400);
     expect(typed.text).toContain('Enter your card in the card field');
     expect(await methodsOf(customerId)).toHaveLength(0);
 
-    const first = await postForm(link, { ...formFields(page.text, 'add_card'), stripe_payment_method: pmId('visa') });
+    const first = await portalPost(link, { ...formFields(page.text, 'add_card'), stripe_payment_method: pmId('visa') });
     expectStatus(first, 303);
-    const second = await getPage(`${server.url}${first.headers.get('location')!}`);
+    const second = await portalGet(`${link}&${new URL(first.headers.get('location')!, server.url).search.slice(1)}`);
     expect(second.text).toContain('Your card was saved.');
-    expectStatus(await postForm(link, { ...formFields(second.text, 'add_card'), stripe_payment_method: pmId('mastercard') }), 303);
+    expectStatus(await portalPost(link, { ...formFields(second.text, 'add_card'), stripe_payment_method: pmId('mastercard') }), 303);
     const saved = await methodsOf(customerId);
     expect(saved.map((m) => [m.methodData.last4, m.isDefault]).sort()).toEqual([['4242', true], ['4444', false]]);
 
     const mastercard = saved.find((m) => m.methodData.last4 === '4444')!;
-    const third = await getPage(link);
-    expectStatus(await postForm(link, { ...formFields(third.text, 'add_card'), action: 'make_default', method: String(mastercard.id) }), 303);
+    const third = await portalGet(link);
+    expectStatus(await portalPost(link, { ...formFields(third.text, 'add_card'), action: 'make_default', method: String(mastercard.id) }), 303);
     expect((await methodsOf(customerId)).find((m) => m.isDefault)?.methodData.last4).toBe('4444');
   });
 });

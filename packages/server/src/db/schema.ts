@@ -743,6 +743,8 @@ export interface CheckoutSessionsTable {
   change_request: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   /** Whether ip_address locates the buyer for promotions (a server key's, or a buy link's caller). */
   ip_trusted: ColumnType<boolean, boolean | undefined, boolean>;
+  /** Whether customer_ref may name an existing customer (decision 0054): a server key's session, or Billow's own. */
+  customer_trusted: ColumnType<boolean, boolean | undefined, boolean>;
   /** The promotion decided when the buyer paid, and its percentage. */
   promotion_id: ColumnType<string | null, string | null | undefined, string | null>;
   promotion_percent: ColumnType<number | null, number | null | undefined, number | null>;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ApiError } from './errors.js';
+import type { KnownKeys } from './known-keys.js';
 
 export interface AuthFailureLimits {
   /** Failed authentications an address may make in a window before it is turned away. */
@@ -19,26 +20,28 @@ function limiter(limits: AuthFailureLimits, points: number, durationSeconds: num
 }
 
 /**
- * Counts failed authentications (401s) per client address. An address over its budget
- * is answered 429 before its key is looked up, so guessing keys costs the guesser, not
- * the database. Requests with a valid key that is already cached are never slowed, and
- * a blocked address still has one key a second looked up, so that a valid key behind an
- * address it shares with a guesser (a NAT, a proxy) keeps working.
+ * Counts failed authentications (401s) per client address (decision 0055). An address over
+ * its budget is refused (429) before any database read, except for a key that will verify:
+ * the presented secret's public prefix and hash are checked against the index of keys in
+ * memory (KnownKeys), so guessing costs the guesser a SHA-256 and the database nothing,
+ * while a valid key behind an address it shares with a guesser (a NAT, a proxy without
+ * BILLOW_TRUST_PROXY) is never turned away.
  */
 export class AuthFailureLimiter {
   private readonly failures: RateLimiterAbstract;
-  private readonly probes: RateLimiterAbstract;
 
-  constructor(private readonly limits: AuthFailureLimits) {
+  constructor(
+    private readonly limits: AuthFailureLimits,
+    private readonly known: KnownKeys,
+  ) {
     this.failures = limiter(limits, limits.max, Math.max(1, Math.ceil(limits.windowMs / 1000)), 'billow-authfail');
-    this.probes = limiter(limits, 1, 1, 'billow-authfail-probe');
   }
 
-  /** Refuses (429) an address that has used up its failures; a store that can't answer lets it through. */
-  async refuseIfBlocked(address: string): Promise<void> {
+  /** Refuses (429) an address that has used up its failures, unless `secret` is a key; a store that can't answer lets it through. */
+  async refuseIfBlocked(address: string, secret: string | null): Promise<void> {
     const state = await this.failures.get(address).catch(() => null);
     if (!state || state.consumedPoints < this.limits.max) return;
-    if (await this.probes.consume(address).then(() => true, () => false)) return;
+    if (secret !== null && (await this.known.vouchesFor(secret))) return;
     const seconds = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
     throw new ApiError(
       429,

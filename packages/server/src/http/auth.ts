@@ -170,14 +170,14 @@ function authenticateEnvironment(
   const admission = { accepted, scope: guard.scope };
   const secret = bearerToken(request);
   if (!secret) {
-    return failures.refuseIfBlocked(request.ip).then(() => {
+    return failures.refuseIfBlocked(request.ip, null).then(() => {
       throw unauthorized('Authentication required: send your API key as "Authorization: Bearer <key>"');
     });
   }
   const key = cache.cached(secret);
   if (key === undefined) {
     return failures
-      .refuseIfBlocked(request.ip)
+      .refuseIfBlocked(request.ip, secret)
       .then(() => cache.lookup(secret))
       .then((record) => admitEnvironmentKey(request, secret, record, admission));
   }
@@ -186,7 +186,7 @@ function authenticateEnvironment(
 
 async function authenticatePartner(request: FastifyRequest, { cache, failures }: AuthGuard): Promise<void> {
   const header = PARTNER_KEY_HEADERS.map((name) => request.headers[name]).find((v) => typeof v === 'string');
-  if (typeof header !== 'string' || !cache.has(header.trim())) await failures.refuseIfBlocked(request.ip);
+  if (typeof header !== 'string' || !cache.has(header.trim())) await failures.refuseIfBlocked(request.ip, typeof header === 'string' ? header.trim() : null);
   if (typeof header !== 'string' || header.trim() === '') {
     throw unauthorized('Partner authentication required: send your partner key in the X-Billow-Partner-Key header');
   }

@@ -14,6 +14,7 @@ import type { FastifyServerOptions } from 'fastify';
 import proxyAddr from '@fastify/proxy-addr';
 import type { EnvironmentKind } from '../config.js';
 import { keyRefusal, type KeyCache } from './auth.js';
+import { loggedUrl } from './logged-url.js';
 import { parseQuery } from './casing.js';
 import { environmentOf } from './environment.js';
 import { rateLimitHeaders, countedInLane, type LaneRateLimit } from './rate-limit.js';
@@ -221,7 +222,7 @@ export class FastLane {
     const ms = performance.now() - answer.started;
     deps.recorder.latency.observe('GET', answer.request.route.url, 200, ms / 1000);
     deps.recorder.requestLog?.info(
-      { reqId: id, method: 'GET', url: req.url, environment: answer.request.environment, statusCode: 200, ms: Math.round(ms * 100) / 100 },
+      { reqId: id, method: 'GET', url: loggedUrl(req.url ?? ''), environment: answer.request.environment, statusCode: 200, ms: Math.round(ms * 100) / 100 },
       'request',
     );
   }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { type Registry, collectDefaultMetrics } from 'prom-client';
+import { loggedUrl } from './logged-url.js';
 import { LatencyHistogram } from './latency-histogram.js';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -49,7 +50,7 @@ export function registerObservability(app: FastifyInstance, registry: Registry):
       request.log.info(
         {
           method: request.method,
-          url: request.originalUrl,
+          url: loggedUrl(request.originalUrl),
           environment: request.environment,
           statusCode: reply.statusCode,
           ms: Math.round(reply.elapsedTime * 100) / 100,

@@ -353,8 +353,10 @@ describe('the hosted checkout page', () => {
 });
 
 describe('buy links', () => {
+  const buy = (query: string) => fetch(`${w.server.url}/sandbox/buy/${w.s.product.id}/?plan_identifier=${w.s.plans.basic}&charge_period=MONTHLY&${query}`, { redirect: 'manual' });
+
   it('GET /buy/{productId}/ creates a session and redirects (303) to its page', async () => {
-    const res = await fetch(`${w.server.url}/sandbox/buy/${w.s.product.id}/?plan_identifier=${w.s.plans.basic}&charge_period=MONTHLY&success_url=https://shop.example/ok`, { redirect: 'manual' });
+    const res = await buy('');
     expect(res.status).toBe(303);
     const location = res.headers.get('location')!;
     expect(location).toMatch(new RegExp(`^${w.server.url}/sandbox/checkout/cs_[A-Za-z0-9]{48}/$`));
@@ -365,5 +367,86 @@ describe('buy links', () => {
     const badPeriod = await fetch(`${w.server.url}/sandbox/buy/${w.s.product.id}/?plan_identifier=${w.s.plans.basic}&charge_period=WEEKLY`, { redirect: 'manual' });
     expect(badPeriod.status).toBe(400);
     expect(await badPeriod.text()).toContain('WEEKLY');
+  });
+
+  it("returns the buyer only to the product's site: a foreign success_url or cancel_url is refused (decision 0054)", async () => {
+    const settings = `/catalog/products/${w.s.product.id}/settings/`;
+    const unset = await buy('success_url=https://shop.example/ok');
+    expect(unset.status).toBe(400);
+    expect(await unset.text()).toContain('productUrl');
+    expect((await w.s.call('PATCH', settings, { productUrl: 'https://www.shop.example/pricing' })).status).toBe(200);
+    for (const query of ['success_url=https://evil.example/phish', 'cancel_url=https://evil.example/', 'success_url=https://shop.example.evil.example/', 'success_url=//evil.example/']) {
+      const refused = await buy(query);
+      expect(refused.status, query).toBe(400);
+      expect(await refused.text()).toContain('This buy link is not valid');
+    }
+    const res = await buy('success_url=https://app.shop.example/welcome&cancel_url=https://shop.example/pricing');
+    expect(res.status).toBe(303);
+    const url = res.headers.get('location')!;
+    const page = await getPage(url);
+    expect(page.text).toContain('https://shop.example/pricing');
+    const done = await postForm(url, payWith(csrfOf(page.text), CARDS.ok));
+    expect(done.status).toBe(303);
+    expect(done.headers.get('location')).toMatch(/^https:\/\/app\.shop\.example\/welcome/);
+  });
+});
+
+describe('a session made without a server key names a customer (decision 0054)', () => {
+  const paymentMethodsOf = async (customerId: string) => (await w.s.call('GET', `/payment-methods/?customer_id=${customerId}`)).body.results as { id: string }[];
+
+  async function strangerPays(url: string, ada: string): Promise<void> {
+    const page = await getPage(url);
+    expect(page.status, page.text).toBe(200);
+    expect(page.text).not.toContain(`${ada}@example.com`);
+    const done = await postForm(url, payWith(csrfOf(page.text), CARDS.ok, { email: 'stranger@example.com', name: 'Stranger' }));
+    expect(done.status, done.text).toBe(303);
+  }
+
+  async function expectAdaUntouched(ada: string, sessionId: string): Promise<void> {
+    const customer = (await w.s.call('GET', `/customers/${ada}/`)).body;
+    expect(customer).toMatchObject({ email: `${ada}@example.com`, name: 'Buyer' });
+    expect(await ordersOf(ada)).toBe(0);
+    expect((await paymentMethodsOf(ada)).length).toBe(1);
+    const session = (await w.s.call('GET', `/checkout/sessions/${sessionId}/`)).body;
+    expect(session.status).toBe('success');
+    const buyer = session.customer.customerId as string;
+    expect(buyer).not.toBe(ada);
+    expect((await w.s.call('GET', `/customers/${buyer}/`)).body.email).toBe('stranger@example.com');
+    expect(await ordersOf(buyer)).toBe(1);
+  }
+
+  it('through a buy link: the page shows nothing of the named customer, and the payment lands on a new one', async () => {
+    const ada = await w.s.customer();
+    await w.s.card(ada);
+    const res = await fetch(`${w.server.url}/sandbox/buy/${w.s.product.id}/?plan_identifier=${w.s.plans.basic}&charge_period=MONTHLY&customer_id=${ada}&lock_email=1`, { redirect: 'manual' });
+    expect(res.status).toBe(303);
+    const url = res.headers.get('location')!;
+    await strangerPays(url, ada);
+    await expectAdaUntouched(ada, /cs_[A-Za-z0-9]+/.exec(url)![0]);
+  });
+
+  it('with the client key: the same; a new customer id is still created under the id given', async () => {
+    const ada = await w.s.customer();
+    await w.s.card(ada);
+    const made = await w.create({ planIdentifier: w.s.plans.basic, chargePeriod: 'MONTHLY', successUrl: 'https://shop.example/ok', customerId: ada }, w.org.sandbox.clientKey);
+    expect(made.status, made.text).toBe(201);
+    await strangerPays(made.body.checkoutUrl, ada);
+    await expectAdaUntouched(ada, made.body.checkoutSessionId);
+
+    const fresh = uniqueId('fresh');
+    const other = await w.create({ planIdentifier: w.s.plans.basic, chargePeriod: 'MONTHLY', successUrl: 'https://shop.example/ok', customerId: fresh }, w.org.sandbox.clientKey);
+    await strangerPays(other.body.checkoutUrl, fresh);
+    expect((await w.s.call('GET', `/checkout/sessions/${other.body.checkoutSessionId}/`)).body.customer.customerId).toBe(fresh);
+    expect(await ordersOf(fresh)).toBe(1);
+  });
+
+  it('with the server key: the named customer is shown and charged, as before', async () => {
+    const ada = await w.s.customer();
+    const { id, url } = await w.session({ customerId: ada });
+    const page = await getPage(url);
+    expect(page.text).toContain(`${ada}@example.com`);
+    expect((await postForm(url, payWith(csrfOf(page.text), CARDS.ok, { email: `${ada}@example.com` }))).status).toBe(303);
+    expect((await w.s.call('GET', `/checkout/sessions/${id}/`)).body.customer.customerId).toBe(ada);
+    expect(await ordersOf(ada)).toBe(1);
   });
 });

@@ -4,6 +4,7 @@ import { openPortalSession } from '../../src/modules/portal/queries.js';
 import { environmentIdOf, uniqueId } from '../harness.js';
 import { failureOf, officialClient } from '../official-client-support.js';
 import { openShop } from '../commerce-support.js';
+import { openLink } from './support.js';
 
 // POST /portal/session/ (DOMAIN.md §2.13, §3.10) and what its token opens.
 
@@ -18,10 +19,7 @@ afterAll(() => world?.server.close());
 const createSession = (body: unknown, key = world.org.sandbox.serverKey, prefix = '/sandbox') =>
   world.server.request('POST', `${prefix}/api/v1/portal/session/`, { key, body });
 
-const portalPage = async (url: string) => {
-  const res = await fetch(url, { redirect: 'manual' });
-  return { status: res.status, text: await res.text() };
-};
+const portalPage = openLink;
 
 describe('POST /portal/session/', () => {
   it("answers a cpt- token, the customer's email and the portal URL under the sandbox prefix", async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { environmentIdOf } from '../harness.js';
-import { formFields, openPortalWorld, type PortalWorld } from './support.js';
+import { formFields, openPortalWorld, portalGet, portalPost, type PortalWorld } from './support.js';
 
 // The portal's forms without a browser: CSRF, ownership, double submits, the actor of events.
 
@@ -11,20 +11,8 @@ beforeAll(async () => {
 });
 afterAll(() => w?.server.close());
 
-async function get(url: string) {
-  const res = await fetch(url, { redirect: 'manual' });
-  return { status: res.status, text: await res.text(), headers: res.headers };
-}
-
-async function post(url: string, fields: Record<string, string>) {
-  const res = await fetch(url.split('?')[0]!, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(fields).toString(),
-  });
-  return { status: res.status, text: await res.text(), headers: res.headers };
-}
+const get = portalGet;
+const post = portalPost;
 
 async function actorsOf(type: string, objectId: string): Promise<(string | null)[]> {
   const environmentId = await environmentIdOf(w.server, w.org.organizationId, 'sandbox');
@@ -39,6 +27,37 @@ async function actorsOf(type: string, objectId: string): Promise<(string | null)
 }
 
 describe('the portal page', () => {
+  it("trades the link's token for a session cookie on the first visit, and keeps it out of every URL after (decision 0054)", async () => {
+    const customerId = await w.customer();
+    const id = await w.subscribe(customerId, w.s.plans.basic);
+    const link = await w.portalLink(customerId);
+    const path = new URL(link).pathname;
+    const first = await fetch(`${link}&done=cancel`, { redirect: 'manual' });
+    expect(first.status).toBe(303);
+    expect(first.headers.get('location')).toBe(`${path}?done=cancel`);
+    expect(first.headers.get('referrer-policy')).toBe('no-referrer');
+    const cookie = first.headers.get('set-cookie')!;
+    expect(cookie).toMatch(/^billow_portal=cpt-[^;]+; Max-Age=\d+; Path=\/sandbox\/portal\/[^/;]+\/; HttpOnly; SameSite=Lax$/);
+    const session = { cookie: cookie.split(';')[0]! };
+
+    const page = await fetch(`${w.server.url}${path}`, { redirect: 'manual', headers: session });
+    const text = await page.text();
+    expect(page.status).toBe(200);
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(text).not.toContain('cpt-');
+    expect(text).not.toContain('token=');
+    expect((await fetch(`${w.server.url}${path}`, { redirect: 'manual' })).status).toBe(401);
+
+    const cancelled = await fetch(`${w.server.url}${path}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { ...session, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ ...formFields(text, 'cancel'), subscription: id }).toString(),
+    });
+    expect(cancelled.status).toBe(303);
+    expect(cancelled.headers.get('location')).toBe(`${path}?done=cancel`);
+  });
+
   it('is served with the strict policy, no inline script or style, and escapes what it shows', async () => {
     const customerId = await w.customer();
     expect((await w.s.call('PATCH', `/customers/${customerId}/`, { name: '<script>alert(1)</script>' })).status).toBe(200);

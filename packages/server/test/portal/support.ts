@@ -74,4 +74,45 @@ export function formFields(page: string, action: string): Record<string, string>
   return fields;
 }
 
+/**
+ * A portal URL as a browser that opened the portal link requests it: the link's token
+ * travels in the cookie that first visit set (decision 0054), no longer in the URL.
+ */
+export function asVisited(url: string): { url: string; headers: Record<string, string> } {
+  const parsed = new URL(url);
+  const token = parsed.searchParams.get('token');
+  if (token === null) return { url, headers: {} };
+  parsed.searchParams.delete('token');
+  return { url: parsed.toString(), headers: { cookie: `billow_portal=${encodeURIComponent(token)}` } };
+}
+
+/** A GET of a portal page by a browser that opened `link` before. */
+export async function portalGet(link: string): Promise<{ status: number; text: string; headers: Headers }> {
+  const { url, headers } = asVisited(link);
+  const res = await fetch(url, { redirect: 'manual', headers });
+  return { status: res.status, text: await res.text(), headers: res.headers };
+}
+
+/** A portal form posted (url-encoded, no redirect followed) by a browser that opened `link` before. */
+export async function portalPost(link: string, fields: Record<string, string>): Promise<{ status: number; text: string; headers: Headers }> {
+  const { url, headers } = asVisited(link);
+  const res = await fetch(url.split('?')[0]!, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
+  return { status: res.status, text: await res.text(), headers: res.headers };
+}
+
+/** Opens a portal link as a browser does: its 303 to the token-free page is followed with the cookie it set. */
+export async function openLink(link: string): Promise<{ status: number; text: string; headers: Headers; url: string }> {
+  const first = await fetch(link, { redirect: 'manual' });
+  const cookie = first.headers.get('set-cookie');
+  if (first.status !== 303 || !cookie) return { status: first.status, text: await first.text(), headers: first.headers, url: link };
+  const url = new URL(first.headers.get('location')!, link).toString();
+  const res = await fetch(url, { redirect: 'manual', headers: { cookie: cookie.split(';')[0]! } });
+  return { status: res.status, text: await res.text(), headers: res.headers, url };
+}
+
 export { CARDS };

@@ -21,7 +21,6 @@ import type { PurchaseHooks } from '../../flows/purchase.js';
 import { ApiError } from '../../http/errors.js';
 import { formToken, formTokenValid } from '../../hosted/csrf.js';
 import type { Clock } from '../../lib/clock.js';
-import { randomBase62 } from '../../lib/crypto.js';
 import { ChargeService } from '../charges/service.js';
 import { ensureCheckoutCustomer } from '../customers/service.js';
 import { recordEvent } from '../events/writer.js';
@@ -39,6 +38,7 @@ import { buyerMessage, checkTypedCard, isEmail } from './form.js';
 import { locatedCountry, promotionOfSelection, promotionOfSession } from './promotion.js';
 import { overrideOf, priceSelection, productOf, selectionOf, ipCountryOf, type Priced, type Selection } from './page-model.js';
 import * as repo from './repo.js';
+import { buyerCustomerId } from './session-customer.js';
 import { timeline } from './service.js';
 import { completedEventObject, successRedirect } from './view.js';
 
@@ -233,7 +233,7 @@ export class CheckoutCompletion {
       const customer = await ensureCheckoutCustomer(
         tx,
         scope,
-        { customerId: session.customer_ref ?? `cus_${randomBase62(20)}`, email: form.email, name: form.name, country: selection.country },
+        { customerId: await buyerCustomerId(tx, session), email: form.email, name: form.name, country: selection.country },
         now,
       );
       const method = await saveCheckoutCard(tx, scope, customer, form.card, now);

@@ -33,6 +33,12 @@ export const archivedCustomer = (customerId: string): ApiError =>
 export const discountsDisabled = (): ApiError => invalid('discountCode: discountsEnabled is false for this session');
 export const buyLinkProductUnknown = (): ApiError => notFound('No such product', 'product_not_found');
 export const buyLinkPlanMissing = (): ApiError => invalid('plan_identifier: the product has no published plan to sell');
+export const buyLinkForeignRedirect = (field: string, productUrl: string | null): ApiError =>
+  invalid(
+    productUrl
+      ? `${field}: a buy link may only return to the product's site (${productUrl}) or its subdomains`
+      : `${field}: a buy link may only return to the product's site; the seller has set none (the product's productUrl setting)`,
+  );
 
 /** Why the hosted page's form was not accepted: shown to the buyer beside the form. */
 export class FormProblem extends Error {

@@ -4,12 +4,12 @@ import { ApiError } from '../../http/errors.js';
 import { normalizeCountry } from '../../lib/countries.js';
 import { countryOfIp } from '../../lib/geoip.js';
 import { findFeaturesById, findProduct, planChoices, type PlanChoice } from '../catalog/queries.js';
-import { findCustomer } from '../customers/queries.js';
 import { discountOfSession } from './discount.js';
 import { asPurchasePromotion, promotionOfSelection } from './promotion.js';
 import type { LocatedPromotion } from '../promotions/queries.js';
 import type { SessionRow } from './repo.js';
 import { prospectiveCustomer } from './service.js';
+import { sessionCustomer } from './session-customer.js';
 
 export type { PlanChoice } from '../catalog/queries.js';
 
@@ -86,7 +86,7 @@ async function meterChoices(tx: Tx, purchase: ResolvedPurchase, selection: Selec
 
 /** Prices the selection as the purchase will be priced (flows/purchase.ts: catalog, quantities, tax by billing country). */
 export async function priceSelection(tx: Tx, session: SessionRow, selection: Selection, now: Date, located: string | null = null): Promise<Priced> {
-  const found = session.customer_ref ? await findCustomer(tx, session.environment_id, session.customer_ref) : undefined;
+  const found = await sessionCustomer(tx, session);
   const scope = { environmentId: session.environment_id, organizationId: session.organization_id, environment: session.environment };
   const buyer = prospectiveCustomer(found, selection.country);
   const withCountry = found && selection.country

@@ -11,7 +11,8 @@ import type { Clock } from '../../lib/clock.js';
 import { publishedPlansOfProduct } from '../catalog/queries.js';
 import { CHECKOUT_CSS, CHECKOUT_JS, CSS_VERSION, JS_VERSION } from './assets.js';
 import type { CheckoutCompletion, PageAnswer } from './complete.js';
-import { buyLinkPlanMissing, buyLinkProductUnknown } from './errors.js';
+import { buyLinkForeignRedirect, buyLinkPlanMissing, buyLinkProductUnknown } from './errors.js';
+import { onSellerSite } from './redirect-target.compute.js';
 import { checkoutPage, closedPage, errorPage, missingPage, usesStripeJs } from './page.js';
 import { STRIPE_CSP, stripeAsset } from '../../hosted/stripe-element.js';
 import * as repo from './repo.js';
@@ -106,6 +107,13 @@ export function checkoutPageRoutes(app: App, deps: PageDeps): void {
 const flag = (value: string | undefined): boolean | undefined =>
   value === undefined ? undefined : ['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase());
 
+/** A buy link's redirect target: none, or one on the product's site (decision 0054); anything else is refused. */
+function sellerTarget(value: string | undefined, field: string, productUrl: string | null): string | null {
+  if (value === undefined || value.trim() === '') return null;
+  if (!onSellerSite(value, productUrl)) throw buyLinkForeignRedirect(field, productUrl);
+  return value;
+}
+
 /** GET /buy/{productId}/?plan_identifier=&charge_period=…: a session made as a client key would make it, then its page. */
 async function buyLink(request: FastifyRequest, productId: string, deps: PageDeps): Promise<string> {
   const q = sentOf(request.query);
@@ -113,6 +121,8 @@ async function buyLink(request: FastifyRequest, productId: string, deps: PageDep
   if (!product || product.archived_at || product.environment !== request.environment) throw buyLinkProductUnknown();
   const plan = q.plan_identifier ?? (await publishedPlansOfProduct(deps.db, product.id))[0];
   if (!plan) throw buyLinkPlanMissing();
+  const successUrl = sellerTarget(q.success_url, 'success_url', product.product_url);
+  const cancelUrl = sellerTarget(q.cancel_url, 'cancel_url', product.product_url);
   const scope = {
     organizationId: product.organization_id,
     environmentId: product.environment_id,
@@ -126,8 +136,8 @@ async function buyLink(request: FastifyRequest, productId: string, deps: PageDep
     {
       planIdentifier: plan,
       chargePeriod: q.charge_period ?? '',
-      successUrl: q.success_url ?? '',
-      cancelUrl: q.cancel_url ?? null,
+      successUrl: successUrl ?? '',
+      cancelUrl,
       customerId: q.customer_id ?? null,
       plansEnabled: q.enabled ?? q.plans_enabled ?? null,
       discountsEnabled: flag(q.discounts_enabled) ?? null,

@@ -142,12 +142,13 @@ export async function findOrderSummary(db: Executor, orderId: string) {
     .executeTakeFirst();
 }
 
-/** A product by id in any environment, with its environment's kind and organization: a buy link names nothing else. */
+/** A product by id in any environment, with its environment's kind, organization and site: a buy link names nothing else. */
 export async function findProductWithEnvironment(db: Executor, productId: string) {
   return db
     .selectFrom('products as p')
     .innerJoin('environments as e', 'e.id', 'p.environment_id')
-    .select(['p.id', 'p.environment_id', 'p.archived_at', 'e.kind as environment', 'e.organization_id'])
+    .leftJoin('product_settings as ps', 'ps.product_id', 'p.id')
+    .select(['p.id', 'p.environment_id', 'p.archived_at', 'e.kind as environment', 'e.organization_id', 'ps.product_url'])
     .where('p.id', '=', productId)
     .executeTakeFirst();
 }

@@ -150,7 +150,10 @@ export class CheckoutService {
     const now = this.clock.now();
 
     await inTransaction(this.db, async (tx) => {
-      const found = customerRef ? await findCustomer(tx, scope.environmentId, customerRef) : undefined;
+      // Only a server key may act for an existing customer (decision 0054): a client key's or a buy
+      // link's session neither reads nor reveals the customer it names (completion makes a new one).
+      const trusted = scope.kind === 'server';
+      const found = customerRef && trusted ? await findCustomer(tx, scope.environmentId, customerRef) : undefined;
       if (found?.archived_at) throw errors.archivedCustomer(customerRef!);
       const buyer = prospectiveCustomer(found, defaultCountry ?? countryOfIp(input.ipAddress));
       const wanted = {
@@ -187,12 +190,14 @@ export class CheckoutService {
         ip_address: input.ipAddress ?? null,
         // A client key's ipAddress is the browser's claim: promotions locate that buyer by the page's request.
         ip_trusted: scope.kind === 'server' || via === 'buy_link',
+        customer_trusted: trusted,
         currency_code: purchase.quote.currency,
         custom_amount_minor: custom?.amountMinor ?? null,
         tax_behavior: custom?.taxBehavior ?? null,
         discounts_enabled: discountsEnabled,
         discount_code: discountCode,
-        lock_email: input.lockEmail ?? false,
+        // Locking locks the existing customer's email, which only a server key's session shows.
+        lock_email: trusted && (input.lockEmail ?? false),
         default_billing_country: defaultCountry,
         success_url: successUrl,
         cancel_url: cancelUrl,

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Config } from '../../config.js';
-import { acceptForms, sentOf } from '../../hosted/forms.js';
+import { acceptForms, sentOf, type Sent } from '../../hosted/forms.js';
 import { securityHeaders, sendAsset } from '../../hosted/headers.js';
 import { STRIPE_CSP, stripeAsset } from '../../hosted/stripe-element.js';
 import { ApiError } from '../../http/errors.js';
@@ -11,6 +11,7 @@ import { PORTAL_CSS, PORTAL_CSS_VERSION } from './assets.js';
 import { PortalAccessError, PortalForgedForm, PortalNotFound } from './errors.js';
 import { accessPage, messagePage } from './layout.js';
 import type { PortalAnswer, PortalPages, PortalPlace } from './pages.js';
+import { cookieToken, setTokenCookie } from './token-cookie.js';
 
 const Slug = Type.Object({ slug: Type.String({ maxLength: 100 }) });
 const InvoiceFile = Type.Object({ slug: Type.String({ maxLength: 100 }), file: Type.String({ maxLength: 120 }) });
@@ -27,13 +28,24 @@ function placeOf(request: FastifyRequest, slug: string, config: Pick<Config, 'pu
   };
 }
 
-function send(reply: FastifyReply, answer: PortalAnswer): FastifyReply {
+function send(request: FastifyRequest, reply: FastifyReply, answer: PortalAnswer): FastifyReply {
+  if (answer.kind === 'enter') {
+    setTokenCookie(reply, { path: answer.path, token: answer.token, maxAgeS: answer.maxAgeS, secure: answer.secure || request.protocol === 'https' });
+    return securityHeaders(reply).code(303).header('location', answer.location).send();
+  }
   if (answer.kind === 'redirect') return securityHeaders(reply).code(303).header('location', answer.location).send();
   if (answer.kind === 'pdf') {
     const name = answer.fileName.replace(/[^A-Za-z0-9._-]/g, '_');
     return securityHeaders(reply).type('application/pdf').header('content-disposition', `attachment; filename="${name}"`).send(answer.bytes);
   }
   return securityHeaders(reply, [], answer.stripe ? STRIPE_CSP : undefined).code(answer.status).type('text/html; charset=utf-8').send(answer.body);
+}
+
+/** What was sent, with the session's token from the portal's cookie unless the request carries one itself. */
+function withCookieToken(request: FastifyRequest, sent: Sent): Sent {
+  if (sent.token !== undefined) return sent;
+  const token = cookieToken(request);
+  return token === undefined ? sent : { ...sent, token };
 }
 
 /** The portal's sign-in by email code (sign-in/routes.ts), for a visit without a working token. */
@@ -47,7 +59,7 @@ async function guarded(request: FastifyRequest, reply: FastifyReply, work: () =>
   const prefix = prefixOf(request);
   const page = (status: number, body: string) => securityHeaders(reply).code(status).type('text/html; charset=utf-8').send(body);
   try {
-    return send(reply, await work());
+    return send(request, reply, await work());
   } catch (error) {
     if (error instanceof PortalAccessError) return page(401, accessPage(prefix, error.reason, signInUrl(request)));
     if (error instanceof PortalNotFound) return page(404, messagePage(prefix, 'Not found', 'There is nothing of yours at this address.'));
@@ -71,16 +83,21 @@ export function portalPageRoutes(app: App, pages: PortalPages, config: Pick<Conf
       return sendAsset(reply, asset);
     });
 
-    scope.get('/portal/:slug', { schema: { hide: true, params: Slug } }, async (request, reply) =>
-      guarded(request, reply, () => pages.view(placeOf(request, request.params.slug, config), sentOf(request.query))),
-    );
+    scope.get('/portal/:slug', { schema: { hide: true, params: Slug } }, async (request, reply) => {
+      const place = placeOf(request, request.params.slug, config);
+      const query = sentOf(request.query);
+      if (query.token !== undefined) return guarded(request, reply, () => pages.enter(place, query));
+      return guarded(request, reply, () => pages.view(place, withCookieToken(request, query)));
+    });
 
     scope.post('/portal/:slug', { schema: { hide: true, params: Slug } }, async (request, reply) =>
-      guarded(request, reply, () => pages.submit(placeOf(request, request.params.slug, config), sentOf(request.body))),
+      guarded(request, reply, () => pages.submit(placeOf(request, request.params.slug, config), withCookieToken(request, sentOf(request.body)))),
     );
 
     scope.get('/portal/:slug/invoices/:file', { schema: { hide: true, params: InvoiceFile } }, async (request, reply) =>
-      guarded(request, reply, () => pages.pdf(placeOf(request, request.params.slug, config), request.params.file, sentOf(request.query))),
+      guarded(request, reply, () =>
+        pages.pdf(placeOf(request, request.params.slug, config), request.params.file, withCookieToken(request, sentOf(request.query))),
+      ),
     );
   });
 }

@@ -17,7 +17,6 @@ export interface PageState {
   prefix: string;
   /** The page's path, e.g. /sandbox/portal/acme/ (forms post to it). */
   path: string;
-  token: string;
   csrf: string;
   /** This rendering's submission id: a form sent twice is acted on once. */
   nonce: string;
@@ -32,15 +31,18 @@ export interface PageState {
   change: ChangeAsked | null;
 }
 
-/** The page's own URL (token included) with more query parameters, for links and redirects. */
-export function pageHref(state: Pick<PageState, 'path' | 'token'>, extra: Record<string, string> = {}, anchor = ''): string {
-  const query = new URLSearchParams({ token: state.token, ...extra }).toString();
-  return `${state.path}?${query}${anchor ? `#${anchor}` : ''}`;
+/**
+ * The page's own URL with more query parameters, for links and redirects. No token: after
+ * the first visit the session travels in a cookie (token-cookie.ts), never in a URL.
+ */
+export function pageHref(state: Pick<PageState, 'path'>, extra: Record<string, string> = {}, anchor = ''): string {
+  const query = new URLSearchParams(extra).toString();
+  return `${state.path}${query ? `?${query}` : ''}${anchor ? `#${anchor}` : ''}`;
 }
 
 /** The hidden fields every portal form carries: the session, its CSRF token, the submission id and the action. */
 export function hiddenFields(state: PageState, action: string, fields: Record<string, string> = {}): SafeHtml {
-  const all = { token: state.token, csrf_token: state.csrf, nonce: state.nonce, action, ...fields };
+  const all = { csrf_token: state.csrf, nonce: state.nonce, action, ...fields };
   return html`${Object.entries(all).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}`;
 }
 

@@ -26,6 +26,8 @@ export interface PortalPlace {
 export type PortalAnswer =
   | { kind: 'page'; status: number; body: string; stripe?: boolean }
   | { kind: 'redirect'; location: string }
+  /** A first visit's valid token: kept in a cookie of `path`, the browser sent on to `location` without it. */
+  | { kind: 'enter'; location: string; path: string; token: string; maxAgeS: number; secure: boolean }
   | { kind: 'pdf'; fileName: string; bytes: Buffer };
 
 export interface PageServices {
@@ -51,6 +53,15 @@ export class PortalPages {
 
   private path = (place: PortalPlace) => `${place.prefix}/portal/${encodeURIComponent(place.slug)}/`;
 
+  /** A visit through the portal link (`?token=`): the same page, its token moved into a cookie. */
+  async enter(place: PortalPlace, query: Sent): Promise<PortalAnswer> {
+    const access = await this.services.sessions.verify(query.token, place.slug, place.environment);
+    const rest = Object.fromEntries(Object.entries(query).filter((e): e is [string, string] => e[0] !== 'token' && e[1] !== undefined));
+    const maxAgeS = Math.floor((access.expiresAt.getTime() - this.services.clock.now().getTime()) / 1000);
+    const secure = place.baseUrl.startsWith('https:');
+    return { kind: 'enter', location: pageHref({ path: this.path(place) }, rest), path: this.path(place), token: access.token, maxAgeS, secure };
+  }
+
   async view(place: PortalPlace, query: Sent): Promise<PortalAnswer> {
     const access = await this.services.sessions.verify(query.token, place.slug, place.environment);
     const scope = this.scopeOf(access, place);
@@ -68,7 +79,7 @@ export class PortalPages {
     if (!UUID.test(nonce) || !NOTICES[action]) throw portalRefusal('This form is not one the portal knows. Reload the page and try again.');
     const scope = this.scopeOf(access, place);
     const model = await this.services.reader.model(access, scope);
-    const home = { path: this.path(place), token: access.token };
+    const home = { path: this.path(place) };
     if (!(await repo.claimSubmission(this.services.db, access.sessionId, nonce, this.services.clock.now()))) {
       return { kind: 'redirect', location: pageHref(home, { done: 'duplicate' }) };
     }
@@ -119,7 +130,6 @@ export class PortalPages {
     const state: PageState = {
       prefix: place.prefix,
       path: this.path(place),
-      token: access.token,
       csrf: formToken(await this.services.secret(), 'portal', access.sessionId),
       nonce: randomUUID(),
       sandbox: access.environment === 'sandbox',

@@ -10,7 +10,7 @@ export function invoicesSection(state: PageState): SafeHtml {
   const rows = invoices.map(
     (i) => html`<div class="item" id="invoice-${i.id}"><h3>${i.id} <span class="status ${i.status.toLowerCase()}">${i.status.replace('_', ' ').toLowerCase()}</span></h3>
 <dl class="facts"><dt>Issued</dt><dd>${dateText(i.issuedOn)}</dd><dt>Total</dt><dd>${money(i.amountTotalUnits, i.currency)}</dd></dl>
-<a class="button" href="${pageHref({ path: `${state.path}invoices/${i.id}.pdf`, token: state.token })}" download>Download PDF</a></div>`,
+<a class="button" href="${pageHref({ path: `${state.path}invoices/${i.id}.pdf` })}" download>Download PDF</a></div>`,
   );
   const body = invoices.length === 0 ? html`<p>No invoices yet.</p>` : rows;
   return html`<section class="card" id="invoices" aria-labelledby="invoices-title"><h2 id="invoices-title">Invoices</h2>${body}</section>`;

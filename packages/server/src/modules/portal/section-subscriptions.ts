@@ -63,7 +63,7 @@ function changePicker(state: PageState, card: SubscriptionCard, change: ChangeAs
   if (options.length === 0) return null;
   const chosen = change ? `${change.plan}|${change.period}` : null;
   return html`<details${change ? html` open` : null}><summary>Change plan or billing period</summary>
-<form method="get" action="${state.path}"><input type="hidden" name="token" value="${state.token}"><input type="hidden" name="change" value="${s.id}">
+<form method="get" action="${state.path}"><input type="hidden" name="change" value="${s.id}">
 <label for="choice-${s.id}">New plan</label>
 <select id="choice-${s.id}" name="choice">${options.map((o) => html`<option value="${o.value}"${o.value === chosen ? html` selected` : null}>${o.label}</option>`)}</select>
 <button type="submit" class="secondary">See the price</button>

@@ -30,6 +30,15 @@ export function mintPartnerKey(): MintedKey {
   return mint(PARTNER_TAG);
 }
 
+const PREFIX_SHAPE = new RegExp(`^(?:[sc]k_(?:test|live)|${PARTNER_TAG})_[A-Za-z0-9]{${PREFIX_SECRET_CHARS}}$`);
+
+/** The public prefix a presented secret has if it is a key (as `mint` cuts it); null when it cannot be one. */
+export function prefixOfSecret(secret: string): string | null {
+  const head = secret.indexOf('_', secret.startsWith(PARTNER_TAG) ? 0 : 3);
+  const prefix = head === -1 ? '' : secret.slice(0, head + 1 + PREFIX_SECRET_CHARS);
+  return PREFIX_SHAPE.test(prefix) ? prefix : null;
+}
+
 export function hashKey(secret: string): string {
   return sha256Hex(secret);
 }

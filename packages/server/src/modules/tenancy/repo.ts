@@ -18,6 +18,13 @@ export interface KeyRecord {
   revoked: boolean;
 }
 
+/** The hashes of the keys (not revoked) that have these public prefixes: the failure limit's check (decision 0055). */
+export async function keysOfPrefixes(db: Executor, prefixes: string[]): Promise<{ prefix: string; keyHash: string }[]> {
+  if (prefixes.length === 0) return [];
+  const rows = await db.selectFrom('api_keys').select(['prefix', 'key_hash']).where('prefix', 'in', prefixes).where('revoked_at', 'is', null).execute();
+  return rows.map((row) => ({ prefix: row.prefix, keyHash: row.key_hash }));
+}
+
 export async function findKeyByHash(db: Executor, hash: string): Promise<KeyRecord | null> {
   const row = await db
     .selectFrom('api_keys as k')
