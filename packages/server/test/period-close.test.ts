@@ -7,21 +7,20 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CARDS, shop, type Shop } from './commerce-support.js';
+import { CARDS, type Shop } from './commerce-support.js';
 import { csrfOf, getPage, payWith, postForm } from './checkout/support.js';
-import { officialClient } from './official-client-support.js';
-import { environmentIdOf, startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
+import { environmentIdOf, uniqueId, type TestServer } from './harness.js';
+import { openPortalWorld, type PortalWorld } from './portal/support.js';
 
+let w: PortalWorld;
 let server: TestServer;
-let org: TestOrg;
 let s: Shop;
 let environmentId: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  org = await server.createOrg();
-  s = await shop(server, org.sandbox.serverKey);
-  environmentId = await environmentIdOf(server, org.organizationId, 'sandbox');
+  w = await openPortalWorld();
+  ({ server, s } = w);
+  environmentId = await environmentIdOf(server, w.org.organizationId, 'sandbox');
 });
 afterAll(() => server.close());
 
@@ -31,35 +30,10 @@ function expectStatus(res: { status: number; text: string }, status: number) {
   if (res.status !== status) throw new Error(`${status} expected: ${res.status} ${res.text}`);
 }
 
-async function testClock(frozenTime: string): Promise<string> {
-  const res = await s.call('POST', '/test-clocks/', { name: uniqueId('clock'), frozenTime });
-  expectStatus(res, 201);
-  return res.body.id;
-}
-
-/** Advances the clock and runs its job as a worker would, until it is ready at its new time. */
-async function advance(clockId: string, frozenTime: string): Promise<void> {
-  expectStatus(await s.call('POST', `/test-clocks/${clockId}/advance/`, { frozenTime }), 200);
-  let clock = await s.call('GET', `/test-clocks/${clockId}/`);
-  // On a shared PostgreSQL database another test's worker may have taken the job: then wait for it.
-  for (let tries = 0; clock.body.status === 'advancing' && tries < 300; tries++) {
-    if ((await server.runJobs()) === 0) await new Promise((resolve) => setTimeout(resolve, 100));
-    clock = await s.call('GET', `/test-clocks/${clockId}/`);
-  }
-  expect(clock.body).toMatchObject({ status: 'ready', frozenTime: new Date(frozenTime).toISOString(), failure: null });
-}
-
-async function customerOn(clockId: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const customerId = await s.customer({ testClockId: clockId, ...extra });
-  await s.card(customerId, CARDS.ok);
-  return customerId;
-}
-
-async function subscribe(customerId: string, planIdentifier: string, chargePeriod = 'MONTHLY'): Promise<string> {
-  const res = await s.call('POST', '/subscriptions/create/', { planIdentifier, chargePeriod, customerId });
-  expectStatus(res, 201);
-  return res.body.id;
-}
+const testClock = (frozenTime: string) => w.testClock(frozenTime);
+const advance = (clockId: string, frozenTime: string) => w.advance(clockId, frozenTime);
+const customerOn = (clockId: string) => w.customer({ clockId });
+const subscribe = (customerId: string, planIdentifier: string) => w.subscribe(customerId, planIdentifier);
 
 async function change(id: string, planIdentifier: string, chargePeriod = 'MONTHLY'): Promise<string> {
   const res = await s.call('POST', `/subscriptions/${id}/update/`, { planIdentifier, chargePeriod });
@@ -159,6 +133,17 @@ describe('item 3: the events of a customer on a test clock', () => {
   });
 });
 
+/** A customer on a clock from 1 May 2027, subscribed to a metered plan, who made `calls` calls by `usedAt`. */
+async function metered(usedAt: string, calls: number) {
+  const plan = await meteredPlan('Metered', 5);
+  const clockId = await testClock('2027-05-01T00:00:00Z');
+  const customerId = await customerOn(clockId);
+  const id = await subscribe(customerId, plan.plan);
+  await advance(clockId, usedAt);
+  await report(customerId, plan.calls, calls);
+  return { clockId, customerId, id };
+}
+
 describe('item 1: the pay-as-you-go usage of a period cut short', () => {
   it('is billed on the invoice of a plan change, once', async () => {
     const a = await meteredPlan('Metered A', 5);
@@ -185,12 +170,7 @@ describe('item 1: the pay-as-you-go usage of a period cut short', () => {
   });
 
   it('is billed when a cancellation at the period end takes effect, as the preview says', async () => {
-    const { plan, calls } = await meteredPlan('Metered', 5);
-    const clockId = await testClock('2027-05-01T00:00:00Z');
-    const customerId = await customerOn(clockId);
-    const id = await subscribe(customerId, plan);
-    await advance(clockId, '2027-05-10T00:00:00Z');
-    await report(customerId, calls, 400);
+    const { clockId, customerId, id } = await metered('2027-05-10T00:00:00Z', 400);
     expectStatus(await s.call('POST', `/subscriptions/${id}/cancel/`, { cancellationType: 'CURRENT_PERIOD_ENDS' }), 200);
     const preview = await s.call('GET', `/subscriptions/${id}/upcoming-invoice/`);
     expectStatus(preview, 200);
@@ -216,12 +196,7 @@ describe('item 1: the pay-as-you-go usage of a period cut short', () => {
   });
 
   it('is billed when the subscription is cancelled at once', async () => {
-    const { plan, calls } = await meteredPlan('Metered', 5);
-    const clockId = await testClock('2027-05-01T00:00:00Z');
-    const customerId = await customerOn(clockId);
-    const id = await subscribe(customerId, plan);
-    await advance(clockId, '2027-05-20T00:00:00Z');
-    await report(customerId, calls, 250);
+    const { clockId, customerId, id } = await metered('2027-05-20T00:00:00Z', 250);
     expectStatus(await s.call('POST', `/subscriptions/${id}/cancel/`, { cancellationType: 'IMMEDIATE' }), 200);
     expect((await s.call('GET', `/subscriptions/${id}/`)).body).toMatchObject({ status: 'canceled', endDate: '2027-05-20T00:00:00.000Z' });
     const last = (await ordersOf(id)).at(-1)!;
@@ -272,8 +247,7 @@ describe('item 4: a change of billing period', () => {
     // Pro at 29.00 less 20 % is 23.20, and 19 % VAT: 27.61.
     expect((await ordersOf(id))[0]).toMatchObject({ discount_minor: 580, tax_minor: 441, total_minor: 2_761 });
     // The portal shows the same before the customer confirms.
-    const session = await officialClient(server, org.sandbox.serverKey).portal.createSession({ customerId });
-    const preview = await getPage(`${session.customerPortalUrl}?token=${session.token}&change=${id}&choice=${encodeURIComponent(`${starter}|YEARLY`)}`);
+    const preview = await getPage(`${await w.portalLink(customerId)}&change=${id}&choice=${encodeURIComponent(`${starter}|YEARLY`)}`);
     const rows = [...preview.text.matchAll(/<tr[^>]*><td>([^<]*)<\/td><td class="amount"[^>]*>([^<]*)<\/td><\/tr>/g)].map((m) => [m[1], m[2]]);
     expect(rows).toEqual([
       [expect.stringMatching(/^Unused time on Pro/), '−$23.20'],

@@ -2,7 +2,7 @@ import type { SubscriptionUpdate } from '@billow/contract';
 import { addPeriod, isRecurring } from '../billing/billing-periods.compute.js';
 import { prorate } from '../billing/proration.compute.js';
 import { splitTax } from '../billing/tax.compute.js';
-import type { Quote, QuoteLine, TaxBehavior } from '../billing/types.js';
+import type { Quote, QuoteLine } from '../billing/types.js';
 import type { SubscriptionRow } from './repo.js';
 import {
   changeNotRecurring,
@@ -41,18 +41,12 @@ function trialEndOf(row: SubscriptionRow, input: SubscriptionUpdate, now: Date):
   return at;
 }
 
-export interface ChangeBill {
-  /** The unused time of the old period credited (negative), the new plan's part, the usage of the period cut short. */
-  lines: QuoteLine[];
-  subtotalMinor: number;
-  discountMinor: number;
-  taxMinor: number;
-  /** What the change costs, tax included, before customer credit; 0 when the credit is larger. */
-  totalMinor: number;
-  taxRateBp: number;
-  taxBehavior: TaxBehavior;
-  taxCountry: string | null;
-}
+/**
+ * The change's invoice, as a quote: the unused time of the old period credited (a negative
+ * line), the new plan's part, the usage of the period cut short; `totalMinor` is what the
+ * change costs, tax included, before customer credit (0 when the credit is larger).
+ */
+export type ChangeBill = Omit<Quote, 'currency' | 'chargePeriod'>;
 
 export interface ChangeTerms {
   trialEnd: Date | null;
