@@ -494,16 +494,17 @@ describe('the sequences of DOMAIN.md §4.6', () => {
     expect(events.at(-1)!.data.previous_attributes).toEqual({ status: 'past_due' });
   });
 
-  it('plan change: subscription.plan_changed, then the order and invoice events of the proration', async () => {
+  it('plan change: subscription.plan_changed, subscription.created for the successor, then the order and invoice events of the proration', async () => {
     const customerId = await customer();
     await s.card(customerId);
     const id = await subscribe(customerId);
     expectStatus(await s.call('POST', `/subscriptions/${id}/update/`, { planIdentifier: s.plans.pro, chargePeriod: 'MONTHLY' }), 200);
     const events = await aboutCustomer(customerId);
     const after = events.slice(events.findIndex((e) => e.type === 'subscription.created') + 1);
-    expect(after.map((e) => e.type)).toEqual(['subscription.plan_changed', 'order.created', 'invoice.created', 'invoice.paid']);
+    expect(after.map((e) => e.type)).toEqual(['subscription.plan_changed', 'subscription.created', 'order.created', 'invoice.created', 'invoice.paid']);
     const successor = after[0]!.data.object.id;
-    expect(after[1]!.data.object.subscription_id).toBe(successor);
-    expect(after[3]!.data.object.subscription_id).toBe(successor);
+    expect(after[1]!.data.object.id).toBe(successor);
+    expect(after[2]!.data.object.subscription_id).toBe(successor);
+    expect(after[4]!.data.object.subscription_id).toBe(successor);
   });
 });

@@ -322,6 +322,8 @@ export async function resolveRenewal(
   read?: SubscribedRows | null,
   /** A discount the subscription carries to this renewal. */
   discount?: PurchaseDiscount | null,
+  /** Only the usage in `arrears`: the last bill of a period that ends early (a change, a cancellation). */
+  arrearsOnly = false,
 ): Promise<ResolvedPurchase> {
   const ids = { environmentId: customer.environment_id, productId: terms.product_id, planId: terms.plan_id, versionId: terms.plan_version_id, priceId: terms.price_id };
   const rows = read === undefined ? await subscribedRows(tx, ids) : (read ?? undefined);
@@ -336,6 +338,7 @@ export async function resolveRenewal(
     chargePeriod: terms.charge_period,
     quantities: terms.quantities,
     arrears,
+    arrearsOnly,
     taxRateBp: taxRateBp(country),
     taxCountry: country,
     planName: version.name,

@@ -98,6 +98,8 @@ export interface PurchaseRequest {
   quantities: Record<string, number>;
   /** Feature id -> units used in the period that ended, for PAY_AS_YOU_GO features billed at renewal. */
   arrears?: Record<string, number>;
+  /** Only the usage in `arrears`: the last bill of a period that ends with no next one (a cancellation, a change). */
+  arrearsOnly?: boolean;
   discount?: Discount;
   taxRateBp: number;
   taxCountry: string | null;
@@ -142,16 +144,41 @@ function arrearsLines(request: PurchaseRequest, names: Record<string, string>): 
  * (percentage first, then the fixed amount, never more than the subtotal),
  * then tax on what remains, by the price's tax behaviour.
  * PAY_AS_YOU_GO features bill in arrears: a line each for the usage in `arrears`
- * (a renewal), none on a purchase.
+ * (a renewal), none on a purchase; `arrearsOnly` bills that usage alone.
  */
 export function quotePurchase(request: PurchaseRequest): Quote {
+  const { price, chargePeriod } = request;
+  const names = request.featureNames ?? {};
+  const lines: QuoteLine[] = request.arrearsOnly ? [] : committedLines(request);
+  lines.push(...arrearsLines(request, names));
+  const subtotalMinor = checked(
+    lines.reduce((sum, line) => sum + BigInt(line.amountMinor), 0n),
+    'the subtotal',
+  );
+  const discountMinor = discountOf(subtotalMinor, request.discount);
+  const { taxMinor, grossMinor } = splitTax(subtotalMinor - discountMinor, request.taxRateBp, price.taxBehavior);
+  return {
+    currency: price.currency,
+    chargePeriod,
+    lines,
+    subtotalMinor,
+    discountMinor,
+    taxMinor,
+    totalMinor: grossMinor,
+    taxRateBp: request.taxRateBp,
+    taxBehavior: price.taxBehavior,
+    taxCountry: request.taxCountry,
+  };
+}
+
+/** The lines paid in advance: the plan's base charge for the period, and the committed features at their quantities. */
+function committedLines(request: PurchaseRequest): QuoteLine[] {
   const { price, chargePeriod, planName } = request;
   const currency = price.currency;
   const names = request.featureNames ?? {};
   const nameOf = (featureId: string) => `"${names[featureId] ?? featureId}"`;
   const quantities = request.quantities ?? {};
   const chargeFor = (entry: StoredChargeCatalogPrice) => entry.charges.find((c) => c.chargePeriod === chargePeriod);
-
   const byFeature = new Map<string, StoredChargeCatalogPrice>();
   for (const entry of price.chargeCatalogPrice) if (entry.feature !== null) byFeature.set(entry.feature, entry);
   for (const featureId of Object.keys(quantities)) {
@@ -161,7 +188,6 @@ export function quotePurchase(request: PurchaseRequest): Quote {
       throw new PricingError(`plan "${planName}" has no ${chargePeriod} charge for feature ${nameOf(featureId)} in ${currency}`);
     }
   }
-
   const lines: QuoteLine[] = [];
   const base = price.chargeCatalogPrice.find((e) => e.feature === null);
   const baseCharge = base ? chargeFor(base) : undefined;
@@ -203,24 +229,5 @@ export function quotePurchase(request: PurchaseRequest): Quote {
     }
     lines.push({ description: `${names[featureId] ?? featureId} × ${quantity}`, featureId, quantity, amountMinor });
   }
-
-  lines.push(...arrearsLines(request, names));
-  const subtotalMinor = checked(
-    lines.reduce((sum, line) => sum + BigInt(line.amountMinor), 0n),
-    'the subtotal',
-  );
-  const discountMinor = discountOf(subtotalMinor, request.discount);
-  const { taxMinor, grossMinor } = splitTax(subtotalMinor - discountMinor, request.taxRateBp, price.taxBehavior);
-  return {
-    currency,
-    chargePeriod,
-    lines,
-    subtotalMinor,
-    discountMinor,
-    taxMinor,
-    totalMinor: grossMinor,
-    taxRateBp: request.taxRateBp,
-    taxBehavior: price.taxBehavior,
-    taxCountry: request.taxCountry,
-  };
+  return lines;
 }

@@ -1,5 +1,6 @@
 import type { ChargeCreate, ChargeRecord } from '@billow/contract';
 import type { Clock } from '../../lib/clock.js';
+import { testClockTimeOf } from '../customers/queries.js';
 import { currencyDigits, formatMinor } from '../../lib/money.js';
 import type { Db } from '../../db/connect.js';
 import { inTransaction } from '../../db/transaction.js';
@@ -67,7 +68,7 @@ export class ChargeService {
               planVersionId: purchase.version.id,
             })
           : null;
-      const now = this.clock.now();
+      const now = (await testClockTimeOf(tx, customer.id)) ?? this.clock.now();
       await hooks.paid?.(tx, { customer, purchase, now });
       const granted = await insertSubscription(
         tx,

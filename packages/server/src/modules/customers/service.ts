@@ -238,7 +238,8 @@ export class CustomerService {
         metadata,
         billingAddress,
         details: withTaxId(row.details as Record<string, unknown>, input.taxId),
-        at: this.clock.now(),
+        // A customer on a test clock lives by it: the change and its event are dated by the clock.
+        at: (await repo.testClockTimeOf(tx, row.id)) ?? this.clock.now(),
       });
       await this.announceUpdate(tx, scope, row, updated);
       return toCustomer(updated);

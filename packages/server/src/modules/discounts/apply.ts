@@ -7,6 +7,7 @@ import type { DiscountDuration } from '../../db/schema.js';
 import { isUuid } from '../../db/search.js';
 import type { Executor, Tx } from '../../db/transaction.js';
 import { newId } from '../../lib/crypto.js';
+import { ApiError } from '../../http/errors.js';
 import { findPlan } from '../catalog/queries.js';
 import { discountStatus, renewalCyclesLeft, type DiscountTerms } from './discounts.compute.js';
 import {
@@ -166,6 +167,34 @@ export async function discountForRenewal(tx: Tx, subscriptionId: string): Promis
   if (!taken) return null;
   const row = await repo.findDiscountAnywhere(tx, taken.discount_id);
   return row ? resolved(row) : null;
+}
+
+/**
+ * The discount a subscription carries into a change of its plan or period (decision 0049),
+ * without taking a cycle: the one it carries, when it has cycles left and applies to the
+ * new plan (its plan and product restrictions, its currency); else null.
+ */
+export async function discountForChange(db: Executor, subscriptionId: string, context: DiscountContext): Promise<ResolvedDiscount | null> {
+  const carried = await repo.findSubscriptionDiscount(db, subscriptionId);
+  if (!carried || carried.cycles_remaining === 0) return null;
+  const row = await repo.findDiscountAnywhere(db, carried.discount_id);
+  if (!row) return null;
+  try {
+    await assertApplicable(db, row, context);
+  } catch (error) {
+    if (error instanceof ApiError) return null;
+    throw error;
+  }
+  return resolved(row);
+}
+
+/**
+ * A change took effect: its successor carries the discount on, with the cycles it had; a
+ * change that starts a new period (another charge period, the end of a trial) takes one.
+ */
+export async function carryDiscount(tx: Tx, fromSubscriptionId: string, toSubscriptionId: string, startsCycle: boolean): Promise<void> {
+  await repo.moveSubscriptionDiscount(tx, fromSubscriptionId, toSubscriptionId);
+  if (startsCycle) await repo.takeRenewalCycle(tx, toSubscriptionId);
 }
 
 /** The same without taking a cycle, for a preview of the next renewal. */

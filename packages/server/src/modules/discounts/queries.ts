@@ -1,5 +1,7 @@
 /** What the checkout and the billing engine use of discounts, with their own executor (inside their own transactions). */
 export {
+  carryDiscount,
+  discountForChange,
   discountForRenewal,
   peekDiscountForRenewal,
   redeemDiscount,

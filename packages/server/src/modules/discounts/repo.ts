@@ -165,6 +165,11 @@ export async function findSubscriptionDiscount(db: Executor, subscriptionId: str
   return db.selectFrom('subscription_discounts').selectAll().where('subscription_id', '=', subscriptionId).executeTakeFirst();
 }
 
+/** The discount a subscription carries passes to the subscription that follows it (a change of plan). */
+export async function moveSubscriptionDiscount(db: Executor, fromSubscriptionId: string, toSubscriptionId: string): Promise<void> {
+  await db.updateTable('subscription_discounts').set({ subscription_id: toSubscriptionId }).where('subscription_id', '=', fromSubscriptionId).execute();
+}
+
 /** Takes one renewal from the subscription's discount, if it has one with renewals left (null: every renewal). */
 export async function takeRenewalCycle(db: Executor, subscriptionId: string): Promise<SubscriptionDiscountRow | undefined> {
   return db

@@ -168,7 +168,7 @@ export function checkCard(input: Pick<PaymentMethodCreate, 'cardNumber' | 'expMo
 
 /** A new default method: the customer's invoices in dunning are tried again with it, at the customer's time. */
 async function retryUnpaidInvoices(tx: Executor, customerPk: string, at: Date): Promise<void> {
-  await bringCollectionForward(tx, customerPk, (await testClockTimeOf(tx, customerPk)) ?? at);
+  await bringCollectionForward(tx, customerPk, at);
 }
 
 export class PaymentMethodService {
@@ -176,6 +176,11 @@ export class PaymentMethodService {
     private readonly db: Db,
     private readonly clock: Clock,
   ) {}
+
+  /** Now, for the customer: their test clock's time if they live by one (their records and events are dated by it). */
+  private async timeOf(tx: Executor, customerPk: string): Promise<Date> {
+    return (await testClockTimeOf(tx, customerPk)) ?? this.clock.now();
+  }
 
   async list(
     scope: PaymentScope,
@@ -231,7 +236,7 @@ export class PaymentMethodService {
       const customer = await findCustomer(tx, scope.environmentId, customerId, { forUpdate: true });
       if (!customer) throw unknownCustomer(customerId);
       if (customer.archived_at) throw archivedCustomer(customerId);
-      const at = this.clock.now();
+      const at = await this.timeOf(tx, customer.id);
       const hasDefault = (await repo.findDefaultMethod(tx, scope.environmentId, customer.id)) !== undefined;
       const row = await repo.insertPaymentMethod(tx, {
         environmentId: scope.environmentId,
@@ -263,7 +268,7 @@ export class PaymentMethodService {
       if (customer.archived_at) throw archivedCustomer(customer.customer_id);
       if (method.status !== 'succeeded') throw methodNotUsable(method.id);
       if (method.is_default) return presentPaymentMethod(method, customer);
-      const at = this.clock.now();
+      const at = await this.timeOf(tx, customer.id);
       const previous = await repo.findDefaultMethod(tx, scope.environmentId, customer.id);
       if (previous) {
         const demoted = await repo.setDefaultFlag(tx, previous.id, false, at);
@@ -304,7 +309,7 @@ export class PaymentMethodService {
       // Read again under the customer's lock: another request may have deleted it meanwhile.
       const method = customer && (await repo.findPaymentMethod(tx, scope.environmentId, methodId, { forUpdate: true }));
       if (!customer || !method) throw paymentMethodNotFound(id);
-      const at = this.clock.now();
+      const at = await this.timeOf(tx, customer.id);
       const deleted = await repo.deletePaymentMethod(tx, method.id, at);
       await recordPaymentMethodEvent(tx, 'payment_method.deleted', { scope, row: deleted, customer, at });
       const next = method.is_default ? await repo.findUsableMethod(tx, scope.environmentId, customer.id) : undefined;

@@ -1,6 +1,7 @@
 import { CANCELLATION_FEEDBACK } from '@billow/contract';
 import { html, type SafeHtml } from '../../hosted/html.js';
 import { money, periodName } from '../../hosted/text.js';
+import { percentText } from '../billing/rounding.compute.js';
 import { buttonForm, dateText, hiddenFields, type ChangeAsked, type PageState } from './page-state.js';
 import type { SubscriptionCard } from './reader.js';
 
@@ -75,10 +76,14 @@ function changePreview(state: PageState, card: SubscriptionCard, change: ChangeA
   const name = `${plan?.name ?? change.plan} · ${periodName(change.period)}`;
   if (!change.preview) return html`<div class="problem" role="alert">${name}: ${change.problem ?? 'this change is not possible.'}</div>`;
   const p = change.preview;
+  const signed = (minor: number) => (minor < 0 ? `−${money(-minor, p.currency)}` : money(minor, p.currency));
+  const lines = p.lines.map((l) => html`<tr><td>${l.description}</td><td class="amount">${signed(l.amountMinor)}</td></tr>`);
+  const discount = p.discountMinor > 0 ? html`<tr><td>Discount</td><td class="amount">−${money(p.discountMinor, p.currency)}</td></tr>` : null;
+  const tax = p.taxMinor > 0 ? html`<tr><td>Tax (${percentText(p.taxRateBp)} %)</td><td class="amount">${money(p.taxMinor, p.currency)}</td></tr>` : null;
   const credit = p.fromCreditMinor > 0 ? html`<tr><td>Paid from your credit</td><td class="amount">−${money(p.fromCreditMinor, p.currency)}</td></tr>` : null;
   const refund = p.creditMinor > 0 ? html`<tr><td>Credit for the unused part of your plan</td><td class="amount">${money(p.creditMinor, p.currency)}</td></tr>` : null;
   return html`<section class="card" id="change-preview" aria-labelledby="change-title"><h3 id="change-title">Change to ${name}</h3>
-<table><tr><td>Prorated for the rest of this period</td><td class="amount">${money(p.dueMinor, p.currency)}</td></tr>${credit}${refund}
+<table>${lines}${discount}${tax}<tr><td>Due for the change</td><td class="amount">${money(p.dueMinor, p.currency)}</td></tr>${credit}${refund}
 <tr class="total"><td>Charged now</td><td class="amount" data-testid="prorated-amount">${money(p.chargeMinor, p.currency)}</td></tr></table>
 <p class="hint">Then ${money(p.newAmountMinor, p.currency)} ${periodName(change.period).toLowerCase()}${p.periodEnd ? `, next on ${dateText(p.periodEnd)}` : ''}.</p>
 <form method="post" action="${state.path}">${hiddenFields(state, 'change_plan', { subscription: card.subscription.id, plan: change.plan, period: change.period })}

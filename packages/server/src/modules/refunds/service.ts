@@ -3,6 +3,7 @@ import type { Db } from '../../db/connect.js';
 import { inTransaction, type Executor, type Tx } from '../../db/transaction.js';
 import { isUuid } from '../../db/search.js';
 import type { Clock } from '../../lib/clock.js';
+import { testClockTimeOf } from '../customers/queries.js';
 import { newId } from '../../lib/crypto.js';
 import type { AnswerKeeper } from '../../http/idempotency.js';
 import type { PageRequest } from '../../http/pagination.js';
@@ -131,7 +132,7 @@ export class RefundService {
     if (!charge?.provider_ref) throw orderNotRefundable(`Order ${order.id} has no captured payment to refund`);
     await assertProviderConfigured(tx, scope);
     const parts = await orderWebhookParts(tx, order);
-    const now = this.clock.now();
+    const now = await this.timeOf(tx, order.customer_id);
     const refund = await repo.insertRefund(tx, {
       id: newId(),
       environment_id: scope.environmentId,
@@ -158,6 +159,11 @@ export class RefundService {
     return { refund, chargeRef: charge.provider_ref };
   }
 
+  /** Now, for the order's customer: their test clock's time if they live by one. */
+  private async timeOf(tx: Tx, customerPk: string): Promise<Date> {
+    return (await testClockTimeOf(tx, customerPk)) ?? this.clock.now();
+  }
+
   /** Records the provider's answer for a PROCESSING refund, once: a refund settled already is returned as it is. */
   private async settle(tx: Tx, scope: SettleContext['scope'], refundId: string, outcome: RefundOutcome): Promise<repo.RefundRow> {
     const pending = await repo.findRefund(tx, scope.environmentId, refundId);
@@ -172,7 +178,7 @@ export class RefundService {
       order,
       refund,
       parts: await orderWebhookParts(tx, order),
-      now: this.clock.now(),
+      now: await this.timeOf(tx, order.customer_id),
       primary: `-${decimalText(refund.amount_minor, order.currency)}`,
       paymentMethodId: charge?.payment_method_id ?? null,
       last4: method?.last4 ?? null,

@@ -7,12 +7,11 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Db } from '../../db/connect.js';
-import { inTransaction, type Executor, type Tx } from '../../db/transaction.js';
+import { inTransaction, type Executor } from '../../db/transaction.js';
 import type { EntitlementChanges } from '../../edge/change-feed.js';
 import { ApiError } from '../../http/errors.js';
 import { clockAt, type Clock } from '../../lib/clock.js';
 export { clockAt };
-import { lockCustomer } from '../../flows/purchase.js';
 import { nextDueItem, type DueItem, type DunningSchedule, type UnpaidInvoice } from '../billing/renewal.compute.js';
 import { lockInvoice, unpaidInvoicesOf, type InvoiceRow } from '../ledger/queries.js';
 import { customersOnClock, testClockTimeOf } from '../customers/queries.js';
@@ -21,8 +20,8 @@ import type { StoredRequest } from '../../flows/pipeline.js';
 import type { IntentRow } from '../intents/queries.js';
 import { collectInvoice, type CollectionResult } from './collection.js';
 import { invoiceNotFound } from './errors.js';
-import { endSubscription, environmentScope, expirePendingChange, type EnvironmentScope } from './lifecycle.js';
-import { renewSubscription, type EngineDeps, type RenewedState } from './renewal.js';
+import { environmentScope, expirePendingChange, type EnvironmentScope } from './lifecycle.js';
+import { renewSubscription, type EngineDeps, type RenewalItem, type RenewedState } from './renewal.js';
 import * as repo from './repo.js';
 
 export interface BillingEngineOptions {
@@ -121,8 +120,7 @@ export class BillingEngine {
     const { item } = due;
     const ran: { renewed?: RenewedState } = {};
     try {
-      if (item.kind === 'end') await this.endScheduled(row, item.at);
-      else if (item.kind === 'collect') await collectInvoice(this.deps, clock, scope, due.invoice!, { kind: 'due', at: item.at });
+      if (item.kind === 'collect') await collectInvoice(this.deps, clock, scope, due.invoice!, { kind: 'due', at: item.at });
       else await renewSubscription(this.deps, clock, scope, row.id, { kind: item.kind, at: item.at }, (state) => (ran.renewed = state));
     } catch (error) {
       if (error instanceof ApiError && NOT_NOW.has(error.code)) return false;
@@ -181,7 +179,7 @@ export class BillingEngine {
     const clockTime = await testClockTimeOf(this.options.db, intent.customer_id);
     const clock = clockTime ? clockAt(clockTime) : this.options.clock;
     if (intent.kind === 'renewal') {
-      const item = { kind: body.kind as 'renew' | 'trial_end', at: new Date(String(body.at)) };
+      const item = { kind: body.kind as RenewalItem['kind'], at: new Date(String(body.at)) };
       await renewSubscription(this.deps, clock, scope, String(body.subscriptionId), item);
       return;
     }
@@ -222,19 +220,6 @@ export class BillingEngine {
   /** Subscriptions of customers in real time with something due now; `unqueuedAs`: without a live job of that name keyed by their id. */
   dueNow(limit: number, unqueuedAs: string | null = null): Promise<{ id: string; environment_id: string }[]> {
     return repo.dueSubscriptions(this.options.db, this.options.clock.now(), limit, unqueuedAs);
-  }
-
-  /** A cancellation scheduled for `at` (period end, or a date) takes effect. */
-  private async endScheduled(row: repo.SubscriptionRow, at: Date): Promise<void> {
-    await inTransaction(this.options.db, async (tx: Tx) => {
-      await lockCustomer(tx, row.environment_id, await repo.customerIdOf(tx, row.customer_id));
-      const locked = await repo.findSubscription(tx, row.environment_id, row.id, { forUpdate: true });
-      const live = locked && ['active', 'trialing', 'past_due'].includes(locked.status);
-      if (!live || locked.end_date?.getTime() !== at.getTime()) return;
-      const scope = await environmentScope(tx, row.environment_id);
-      await endSubscription(tx, scope, locked, at, 'CANCELLED_BY_MERCHANT');
-      await this.deps.announce(tx, row.environment_id, await repo.customerIdOf(tx, row.customer_id));
-    });
   }
 
   /** This process reads its own change at once; other processes hear of it through the change feed. */

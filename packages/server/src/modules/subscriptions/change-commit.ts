@@ -11,6 +11,7 @@ import { recordPaidOrder } from '../../flows/record.js';
 import { subscriptionValues, type CustomerRow, type PaymentMethodRow, type PurchaseScope, type ResolvedPurchase } from '../../flows/purchase.js';
 import { clockAt } from '../../lib/clock.js';
 import { recordEvent } from '../events/writer.js';
+import { carryDiscount, type ResolvedDiscount } from '../discounts/queries.js';
 import { customerWebhookObject } from '../ledger/webhook.js';
 import type { ChangeTerms } from './change.compute.js';
 import * as repo from './repo.js';
@@ -27,6 +28,8 @@ export interface SettledChange {
   terms: ChangeTerms;
   method: PaymentMethodRow | undefined;
   chargeRef: string | null;
+  /** The discount the successor carries on (decision 0049). */
+  discount: ResolvedDiscount | null;
   /** The incomplete record of a paid activate_on_payment change: it becomes the successor instead of a new row. */
   pendingId?: string;
 }
@@ -63,37 +66,38 @@ async function successorRow(tx: Tx, c: SettledChange): Promise<repo.Subscription
 }
 
 /** The change takes effect: the old record is superseded, credit moves, the amount due gets its order. */
-export async function commitChange(tx: Tx, scope: PurchaseScope, c: SettledChange, eventAt: Date) {
+export async function commitChange(tx: Tx, scope: PurchaseScope, c: SettledChange) {
   await repo.updateSubscription(tx, c.row.id, { status: 'superseded', modified_at: c.now });
   const next = await successorRow(tx, c);
   // First the change, then the order and invoice events of what it costs (DOMAIN.md §4.6). The previous
   // attributes are the whole previous record as it was before the change, as in the reference's example.
-  await recordEvent(tx, {
-    environmentId: scope.environmentId,
-    organizationId: scope.organizationId,
-    type: 'subscription.plan_changed',
-    data: subscriptionObject(next, {
-      plan: { name: c.purchase.version.name, version: c.purchase.version.version, identifier: c.purchase.plan.identifier },
-      product: { id: c.purchase.product.id, name: c.purchase.product.name },
-      customer: customerWebhookObject(c.customer),
-      organization: scope.organizationId,
-      features: null,
-    }),
-    previousAttributes: await subscriptionEventObject(tx, c.row, scope.organizationId),
-    at: eventAt,
+  const object = subscriptionObject(next, {
+    plan: { name: c.purchase.version.name, version: c.purchase.version.version, identifier: c.purchase.plan.identifier },
+    product: { id: c.purchase.product.id, name: c.purchase.product.name },
+    customer: customerWebhookObject(c.customer),
+    organization: scope.organizationId,
+    features: null,
   });
+  const base = { environmentId: scope.environmentId, organizationId: scope.organizationId, at: c.now };
+  await recordEvent(tx, { ...base, type: 'subscription.plan_changed', data: object, previousAttributes: await subscriptionEventObject(tx, c.row, scope.organizationId) });
+  // The successor is a subscription of its own (docs/webhooks.md §5): it starts now.
+  await recordEvent(tx, { ...base, type: 'subscription.created', data: object });
+  // A change that starts a period (another charge period, the end of a trial) starts one of the discount's cycles.
+  const startsPeriod = !c.terms.trialEnd && c.terms.periodStart.getTime() !== c.row.current_period_start?.getTime();
+  if (c.discount) await carryDiscount(tx, c.row.id, next.id, startsPeriod);
   const balance = c.customer.credit_minor - c.fromCredit + c.terms.creditMinor;
   if (balance !== c.customer.credit_minor) await repo.setCustomerCredit(tx, c.customer.id, balance);
-  const due = c.terms.dueMinor;
+  const bill = c.terms.bill;
+  // An invoice when the change costs something, or bills usage (once, even when credit covers it).
+  const invoiced = bill && (bill.totalMinor > 0 || bill.lines.some((l) => l.featureId !== null));
   let order: { orderId: string; invoiceId: string } | null = null;
-  if (due > 0) {
-    const lines = [{ description: `${c.purchase.version.name} for the rest of the period`, featureId: null, quantity: 1, amountMinor: due }];
+  if (invoiced) {
     order = await recordPaidOrder(tx, {
       scope,
       clock: clockAt(c.now),
       customer: c.customer,
       purchase: c.purchase,
-      charged: { ...c.purchase.quote, lines, subtotalMinor: due, discountMinor: c.fromCredit, taxMinor: 0, totalMinor: c.toCharge },
+      charged: { ...c.purchase.quote, ...bill, discountMinor: bill.discountMinor + c.fromCredit, totalMinor: c.toCharge },
       billingType: 'SUBSCRIPTION',
       subscriptionId: next.id,
       method: c.toCharge > 0 ? (c.method ?? null) : null,

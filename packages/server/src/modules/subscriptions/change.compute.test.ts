@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { SubscriptionUpdate } from '@billow/contract';
 import { ApiError } from '../../http/errors.js';
-import { assertChangeable, changeTerms } from './change.compute.js';
+import type { Quote } from '../billing/types.js';
+import { assertChangeable, changeTerms, type ChangePricing } from './change.compute.js';
 import type { SubscriptionRow } from './repo.js';
 
 const start = new Date('2026-04-01T00:00:00.000Z');
@@ -22,34 +23,88 @@ function row(extra: Partial<SubscriptionRow> = {}): SubscriptionRow {
 
 const change = (extra: Partial<SubscriptionUpdate> = {}) => ({ planIdentifier: 'pro', chargePeriod: 'MONTHLY', ...extra }) as SubscriptionUpdate;
 
+/** A quote of the new plan for one period: `amount` before discount, at `rateBp`, EXCLUSIVE unless told. */
+function quote(amount: number, extra: Partial<Quote> = {}): Quote {
+  return {
+    currency: 'USD',
+    chargePeriod: 'MONTHLY',
+    lines: [],
+    subtotalMinor: amount,
+    discountMinor: 0,
+    taxMinor: 0,
+    totalMinor: amount,
+    taxRateBp: 0,
+    taxBehavior: 'EXCLUSIVE',
+    taxCountry: null,
+    ...extra,
+  };
+}
+
+const priced = (amount: number, extra: Partial<ChangePricing> = {}): ChangePricing => ({ quote: quote(amount), usage: null, oldName: 'Basic', newName: 'Pro', ...extra });
+const money = (terms: ReturnType<typeof changeTerms>) => ({ due: terms.dueMinor, credit: terms.creditMinor, lines: terms.bill?.lines.map((l) => [l.description, l.amountMinor]) });
+
 describe('the terms of a change of plan', () => {
   it('prorates the same period: the new price for the rest of it, less the unused part of the old one', () => {
-    expect(changeTerms(row(), change(), 2_000, halfway)).toEqual({ trialEnd: null, periodStart: start, periodEnd: end, dueMinor: 500, creditMinor: 0 });
+    const terms = changeTerms(row(), change(), priced(2_000), halfway);
+    expect(terms).toMatchObject({ trialEnd: null, periodStart: start, periodEnd: end, dueMinor: 500, creditMinor: 0 });
+    expect(money(terms).lines).toEqual([
+      ['Unused time on Basic (MONTHLY)', -500],
+      ['Pro (MONTHLY) for the rest of the period', 1_000],
+    ]);
   });
 
   it('turns a downgrade within the period into credit, and defers the difference with NEXT_BILLING_CYCLE', () => {
-    expect(changeTerms(row(), change(), 400, halfway)).toMatchObject({ dueMinor: 0, creditMinor: 300 });
-    expect(changeTerms(row(), change({ probationBehaviour: 'NEXT_BILLING_CYCLE' }), 2_000, halfway)).toMatchObject({ dueMinor: 0, creditMinor: 0 });
+    expect(changeTerms(row(), change(), priced(400), halfway)).toMatchObject({ dueMinor: 0, creditMinor: 300 });
+    expect(changeTerms(row(), change({ probationBehaviour: 'NEXT_BILLING_CYCLE' }), priced(2_000), halfway)).toMatchObject({ bill: null, dueMinor: 0, creditMinor: 0 });
   });
 
-  it('charges the whole new price for a new period, or when a trial ends now', () => {
-    expect(changeTerms(row(), change({ chargePeriod: 'YEARLY' }), 12_000, halfway)).toEqual({
-      trialEnd: null,
-      periodStart: halfway,
-      periodEnd: new Date('2027-04-16T00:00:00.000Z'),
-      dueMinor: 12_000,
-      creditMinor: 0,
-    });
+  it('credits the unused time and charges a whole new period when the charge period changes, or a trial ends now', () => {
+    const terms = changeTerms(row(), change({ chargePeriod: 'YEARLY' }), priced(12_000), halfway);
+    expect(terms).toMatchObject({ trialEnd: null, periodStart: halfway, periodEnd: new Date('2027-04-16T00:00:00.000Z'), dueMinor: 11_500, creditMinor: 0 });
+    expect(money(terms).lines).toEqual([
+      ['Unused time on Basic (MONTHLY)', -500],
+      ['Pro (YEARLY)', 12_000],
+    ]);
     const trialing = row({ status: 'trialing', trial_end: end });
-    expect(changeTerms(trialing, change({ trialEnd: 'now' }), 2_000, halfway)).toMatchObject({ trialEnd: null, dueMinor: 2_000 });
+    expect(changeTerms(trialing, change({ trialEnd: 'now' }), priced(2_000), halfway)).toMatchObject({ trialEnd: null, dueMinor: 2_000 });
+  });
+
+  it('taxes the difference, credits what was paid net of its tax, and prorates the discount', () => {
+    // 27.61 paid for the month (23.20 + 19 % VAT); a year at 90.00 with 20 % off, a quarter of the month in.
+    const paid = row({ amount_minor: 2_761, current_period_start: start, current_period_end: end });
+    const yearly = quote(9_000, { discountMinor: 1_800, taxRateBp: 1_900, totalMinor: 8_568 });
+    const quarter = new Date('2026-04-08T12:00:00.000Z');
+    const terms = changeTerms(paid, change({ chargePeriod: 'YEARLY' }), { ...priced(0), quote: yearly }, quarter);
+    // Unused: 23.20 × 22.5 / 30 = 17.40; taxable 90.00 − 18.00 − 17.40 = 54.60; VAT 10.374 → 10.37.
+    expect(terms.bill).toMatchObject({ subtotalMinor: 9_000 - 1_740, discountMinor: 1_800, taxMinor: 1_037, totalMinor: 6_497 });
+    const monthly = changeTerms(paid, change(), { ...priced(0), quote: quote(2_900, { discountMinor: 580, taxRateBp: 1_900 }) }, quarter);
+    // The rest of the month of the same plan costs what its unused time gives back: nothing is due.
+    expect(monthly.bill).toMatchObject({ subtotalMinor: 2_175 - 1_740, discountMinor: 435, taxMinor: 0, totalMinor: 0 });
+    const downgrade = changeTerms(paid, change(), { ...priced(0), quote: quote(1_000, { taxRateBp: 1_900 }) }, quarter);
+    // 17.40 back less 7.50 for the rest of the month: 9.90, and its VAT (1.88), as credit.
+    expect(downgrade).toMatchObject({ dueMinor: 0, creditMinor: 1_178 });
+  });
+
+  it('bills the usage of the period the change cuts short on the same invoice', () => {
+    const usage = quote(7_707, { lines: [{ description: 'API calls: 7707 used', featureId: 'calls', quantity: 7_707, amountMinor: 7_707 }] });
+    const terms = changeTerms(row(), change(), priced(400, { usage }), halfway);
+    expect(money(terms)).toEqual({
+      due: 7_407,
+      credit: 0,
+      lines: [
+        ['Unused time on Basic (MONTHLY)', -500],
+        ['Pro (MONTHLY) for the rest of the period', 200],
+        ['API calls: 7707 used', 7_707],
+      ],
+    });
   });
 
   it('keeps a trial running without charge, or moves its end to a future date', () => {
     const trialing = row({ status: 'trialing', trial_end: end });
-    expect(changeTerms(trialing, change(), 2_000, halfway)).toEqual({ trialEnd: end, periodStart: halfway, periodEnd: end, dueMinor: 0, creditMinor: 0 });
+    expect(changeTerms(trialing, change(), priced(2_000), halfway)).toEqual({ trialEnd: end, periodStart: halfway, periodEnd: end, bill: null, dueMinor: 0, creditMinor: 0 });
     const later = new Date('2026-06-01T00:00:00.000Z');
-    expect(changeTerms(row(), change({ trialEnd: '2026-06-01T00:00:00' }), 2_000, halfway)).toMatchObject({ trialEnd: later, periodEnd: later, dueMinor: 0 });
-    expect(() => changeTerms(row(), change({ trialEnd: '2026-04-01T00:00:00Z' }), 2_000, halfway)).toThrow(/in the future/);
+    expect(changeTerms(row(), change({ trialEnd: '2026-06-01T00:00:00' }), priced(2_000), halfway)).toMatchObject({ trialEnd: later, periodEnd: later, dueMinor: 0 });
+    expect(() => changeTerms(row(), change({ trialEnd: '2026-04-01T00:00:00Z' }), priced(2_000), halfway)).toThrow(/in the future/);
   });
 });
 

@@ -7,11 +7,12 @@
 import type { SubscriptionUpdate } from '@billow/contract';
 import type { Tx } from '../../db/transaction.js';
 import { assertCanPay, chargeableMethod, type PaymentStep } from '../../flows/payment.js';
-import { lockCustomer, resolvePurchase, type CustomerRow, type PurchaseHooks, type PurchaseScope } from '../../flows/purchase.js';
+import { lockCustomer, type CustomerRow, type PurchaseHooks, type PurchaseScope } from '../../flows/purchase.js';
 import type { Clock } from '../../lib/clock.js';
 import { testClockTimeOf } from '../customers/queries.js';
 import { assertProviderConfigured } from '../payments/providers.js';
 import { assertChangeable, changeTerms } from './change.compute.js';
+import { priceChange } from './change-pricing.js';
 import { commitChange, successorOf } from './change-commit.js';
 import { changeNoLongerPending, subscriptionNotFound } from './errors.js';
 import * as repo from './repo.js';
@@ -68,8 +69,8 @@ export async function activatePendingChange(
   const row = (await repo.findSubscription(tx, scope.environmentId, found.previous_subscription_id, { forUpdate: true }))!;
   const input = payment.input;
   assertChangeable(row, input);
-  const purchase = await resolvePurchase(tx, scope, customer, { ...input, currencyCode: row.currency });
-  const terms = changeTerms(row, input, purchase.quote.totalMinor, payment.askedAt);
+  const { purchase, pricing, discount } = await priceChange(tx, scope, customer, row, input, payment.askedAt);
+  const terms = changeTerms(row, input, pricing, payment.askedAt);
   const fromCredit = Math.min(terms.dueMinor, customer.credit_minor);
   const toCharge = terms.dueMinor - fromCredit;
   const method = await chargeableMethod(tx, scope, customer);
@@ -87,8 +88,8 @@ export async function activatePendingChange(
       : null;
   await hooks.paid?.(tx, { customer, purchase, now });
   const successor = successorOf(scope, { row, customer, purchase, input, terms, now, method });
-  const settled = { row, customer, purchase, successor, now, fromCredit, toCharge, terms, method, chargeRef, pendingId: waiting.id };
-  const result = await commitChange(tx, scope, settled, clock.now());
+  const settled = { row, customer, purchase, successor, now, fromCredit, toCharge, terms, method, chargeRef, discount, pendingId: waiting.id };
+  const result = await commitChange(tx, scope, settled);
   if (result.order) await hooks.recorded?.(tx, { subscriptionId: result.subscriptionId, ...result.order });
   return result;
 }

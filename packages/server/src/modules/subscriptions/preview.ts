@@ -1,7 +1,8 @@
 /**
  * The upcoming invoice (ours): what the next renewal of a subscription will
  * charge if nothing changes before it — the renewal's own terms (renewal.ts),
- * computed and shown, with nothing charged or recorded.
+ * computed and shown, with nothing charged or recorded. With a cancellation
+ * scheduled, the last invoice: the usage of the period that ends.
  */
 import type { UpcomingInvoice } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
@@ -13,11 +14,16 @@ import { renewalTerms, type RenewalItem } from './renewal.js';
 import * as repo from './repo.js';
 import { peekDiscountForRenewal, quoteDiscountOf } from '../discounts/queries.js';
 
-/** The renewal that comes next, or null when none will (ended, ending first, one-time, or not started). */
+/**
+ * The invoice that comes next: the renewal's, or, when a cancellation ends the subscription
+ * first, the last one (the usage of the period it cuts short); null when none will come
+ * (ended, one-time, or not started).
+ */
 function nextRenewal(row: repo.SubscriptionRow): RenewalItem | null {
   if (!['active', 'trialing', 'past_due'].includes(row.status)) return null;
   const at = row.status === 'trialing' ? row.trial_end : row.current_period_end;
-  if (!at || (row.end_date && row.end_date.getTime() <= at.getTime())) return null;
+  if (row.end_date && (!at || row.end_date.getTime() <= at.getTime())) return { kind: 'end', at: row.end_date };
+  if (!at) return null;
   return { kind: row.status === 'trialing' ? 'trial_end' : 'renew', at };
 }
 
@@ -28,7 +34,7 @@ export async function upcomingInvoice(db: Db, environmentId: string, subscriptio
     const item = nextRenewal(row);
     if (!item) throw noUpcomingInvoice(row.status);
     const customer = (await findCustomer(tx, environmentId, await repo.customerIdOf(tx, row.customer_id)))!;
-    const carried = await peekDiscountForRenewal(tx, row.id);
+    const carried = item.kind === 'end' ? null : await peekDiscountForRenewal(tx, row.id);
     const { period, charged, fromCredit } = await renewalTerms(tx, row, customer, item, undefined, carried ? quoteDiscountOf(carried) : null);
     const money = (minor: number) => decimalText(minor, charged.currency);
     return {
@@ -36,7 +42,7 @@ export async function upcomingInvoice(db: Db, environmentId: string, subscriptio
       currency: charged.currency,
       periodStart: period.start.toISOString(),
       periodEnd: period.end.toISOString(),
-      nextPaymentAttempt: period.start.toISOString(),
+      nextPaymentAttempt: item.at.toISOString(),
       lines: charged.lines.map((line) => ({
         description: line.description,
         quantity: line.quantity,

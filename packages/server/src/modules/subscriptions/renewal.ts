@@ -11,7 +11,7 @@ import { ApiError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { PaymentStep } from '../../flows/payment.js';
 import { purchaseTwoPhase, type IdempotencyClaim, type QuickQuote } from '../../flows/pipeline.js';
-import { lockCustomerOfSubscription, resolveRenewal, type CustomerRow, type PaymentMethodRow, type PurchaseDiscount } from '../../flows/purchase.js';
+import { lockCustomerOfSubscription, resolveRenewal, type CustomerRow, type PaymentMethodRow, type PurchaseDiscount, type ResolvedPurchase } from '../../flows/purchase.js';
 import { discountForRenewal, quoteDiscountOf } from '../discounts/queries.js';
 import { recordPaidOrder, type PaidOrderInput } from '../../flows/record.js';
 import { recordUnpaidRenewal, type PaymentFailure } from '../../flows/unpaid-invoices.js';
@@ -27,8 +27,12 @@ import * as repo from './repo.js';
 import { lockSubscriptionForRenewal, renewalQuoteReads, type RenewalReads } from './repo/renewal-reads.js';
 
 export interface RenewalItem {
-  kind: 'renew' | 'trial_end';
-  /** When the period that ends begins the next one: the period end, or the trial end. */
+  /**
+   * `renew` and `trial_end`: a period begins; `end`: a cancellation takes effect, and the
+   * pay-as-you-go usage of the period it cuts short is billed (decision 0048).
+   */
+  kind: 'renew' | 'trial_end' | 'end';
+  /** When the period that ends begins the next one (the period end, or the trial end), or when the subscription ends. */
   at: Date;
 }
 
@@ -51,6 +55,7 @@ const LIVE = ['active', 'trialing', 'past_due'];
 
 /** Whether the subscription, as read, is still due for the item. */
 function isDue(row: repo.SubscriptionRow, item: RenewalItem): boolean {
+  if (item.kind === 'end') return LIVE.includes(row.status) && row.end_date?.getTime() === item.at.getTime();
   const dueAt = item.kind === 'renew' ? row.current_period_end : row.trial_end;
   const trialing = row.status === 'trialing';
   return LIVE.includes(row.status) && dueAt?.getTime() === item.at.getTime() && trialing === (item.kind === 'trial_end');
@@ -86,7 +91,9 @@ function paymentDescription(purchase: { version: { name: string } }, row: repo.S
 async function quoteRenewal(db: Executor, scope: EnvironmentScope, subscriptionId: string, item: RenewalItem, claim: IdempotencyClaim): Promise<QuickQuote> {
   const reads = await renewalQuoteReads(db, scope, subscriptionId, claim);
   const asBefore = { earlier: reads?.intent, payment: null };
-  if (!reads || reads.intent || reads.customer.archived_at || reads.hasDiscount || !reads.usableMethod || !isDue(reads.row, item)) return asBefore;
+  if (!reads || reads.intent || reads.customer.archived_at || reads.hasDiscount || !reads.usableMethod || !isDue(reads.row, item) || item.kind === 'end') {
+    return asBefore;
+  }
   const { purchase, charged } = await renewalTerms(db, reads.row, reads.customer, item, reads, null);
   if (charged.totalMinor === 0) return asBefore;
   return {
@@ -118,7 +125,8 @@ export async function renewalMethod(
 
 /**
  * What the period that begins at `item.at` costs and spans: the pure part of a
- * renewal, shared with its preview (the upcoming invoice).
+ * renewal, shared with its preview (the upcoming invoice). For an `end`, the period
+ * that ends there, and only its pay-as-you-go usage (a trial's usage is never billed).
  */
 export async function renewalTerms(
   tx: Executor,
@@ -130,11 +138,14 @@ export async function renewalTerms(
   /** A discount the subscription carries to this renewal (discounts module). */
   discount?: PurchaseDiscount | null,
 ) {
+  const ending = item.kind === 'end';
   const anchor = item.kind === 'trial_end' ? item.at : (row.billing_anchor ?? row.current_period_start ?? item.at);
-  const period = { start: item.at, end: periodEndAfter(anchor, row.charge_period, item.at) };
-  const arrears = item.kind === 'renew' && row.current_period_start ? (reads?.usage ?? (await usageOfPeriod(tx, row.id, row.current_period_start))) : {};
+  const period = ending ? { start: row.current_period_start ?? item.at, end: item.at } : { start: item.at, end: periodEndAfter(anchor, row.charge_period, item.at) };
+  const billsUsage = item.kind === 'renew' || (ending && row.status !== 'trialing');
+  const arrears = billsUsage && row.current_period_start ? (reads?.usage ?? (await usageOfPeriod(tx, row.id, row.current_period_start))) : {};
   const terms = { ...row, quantities: row.quantities as Record<string, number> };
-  const purchase = await resolveRenewal(tx, customer, terms, arrears, reads ? (reads.catalog ?? null) : undefined, discount);
+  const catalog = reads ? (reads.catalog ?? null) : undefined;
+  const purchase = await resolveRenewal(tx, customer, terms, arrears, catalog, ending ? null : discount, ending);
   return { anchor, period, purchase, ...afterCredit(purchase.quote, customer.credit_minor) };
 }
 
@@ -179,6 +190,7 @@ async function renewWith(
     const locked = await lockDue(tx, deps, scope, subscriptionId, item);
     // Nothing to do any more (already renewed, cancelled, changed): a payment taken for it goes back (pipeline).
     if (!locked) throw renewalNotDue();
+    if (item.kind === 'end') return endWith(tx, clock, scope, locked, item, step);
     const { row, customer } = locked;
     const now = clock.now();
     // A discount carried from the purchase takes one of its cycles (a renewal that rolls back gives it back).
@@ -193,20 +205,7 @@ async function renewWith(
       await endSubscription(tx, scope, row, item.at, 'CANCELLED_BY_PROVIDER');
       return finish(tx, step, { subscriptionId: row.id, outcome: 'ended', invoiceId: null });
     }
-    const input: PaidOrderInput = {
-      scope,
-      clock,
-      customer,
-      purchase,
-      charged,
-      billingType: 'SUBSCRIPTION',
-      subscriptionId: row.id,
-      isRenewal: item.kind === 'renew',
-      method: payment.paid && charged.totalMinor > 0 ? (method ?? null) : null,
-      chargeRef: payment.paid ? payment.chargeRef : null,
-      period,
-      organizationName: locked.organizationName,
-    };
+    const input = orderInput({ scope, clock, locked, purchase, charged, period }, { method, payment }, item.kind === 'renew');
     const previous = { status: row.status, billing_period_start_time: row.current_period_start, billing_period_end_time: row.current_period_end };
     // A paid renewal leaves the subscription past_due while an earlier invoice is unpaid (read under the lock: the new one is paid).
     const next = await repo.updateSubscription(tx, row.id, {
@@ -221,7 +220,7 @@ async function renewWith(
     const updated = subscriptionEventInput(scope, 'subscription.updated', object, previous, now);
     let invoiceId: string;
     if (payment.paid) {
-      invoiceId = await recordPaid(tx, input, customer, fromCredit, updated);
+      invoiceId = await recordPaid(tx, input, customer, fromCredit, [updated]);
     } else {
       invoiceId = (await recordUnpaid(tx, deps, input, payment.failure, method, now)).id;
       await recordEvent(tx, updated);
@@ -230,14 +229,61 @@ async function renewWith(
   });
 }
 
+type Locked = NonNullable<Awaited<ReturnType<typeof lockDue>>>;
+
+/** The order a renewal or an end records, paid or waiting for its payment. */
+function orderInput(
+  c: { scope: EnvironmentScope; clock: Clock; locked: Locked; purchase: ResolvedPurchase; charged: Quote; period: { start: Date; end: Date } },
+  paid: { method: PaymentMethodRow | undefined; payment: Payment },
+  isRenewal: boolean,
+): PaidOrderInput {
+  const { method, payment } = paid;
+  return {
+    scope: c.scope,
+    clock: c.clock,
+    customer: c.locked.customer,
+    purchase: c.purchase,
+    charged: c.charged,
+    billingType: 'SUBSCRIPTION',
+    subscriptionId: c.locked.row.id,
+    isRenewal,
+    method: payment.paid && c.charged.totalMinor > 0 ? (method ?? null) : null,
+    chargeRef: payment.paid ? payment.chargeRef : null,
+    period: c.period,
+    organizationName: c.locked.organizationName,
+  };
+}
+
+/**
+ * A scheduled end takes effect (decision 0048): the pay-as-you-go usage of the period it
+ * cuts short is billed, once, under the end's own key, then the subscription is canceled.
+ * A refused payment leaves that invoice unpaid, without retries (the subscription is over):
+ * the seller may collect it by hand (POST /invoices/{id}/pay/).
+ */
+async function endWith(tx: Tx, clock: Clock, scope: EnvironmentScope, locked: Locked, item: RenewalItem, step: PaymentStep): Promise<RenewalResult> {
+  const { row, customer } = locked;
+  const { period, purchase, charged, fromCredit } = await renewalTerms(tx, row, customer, item, locked, null);
+  let invoiceId: string | null = null;
+  if (purchase.quote.lines.length > 0) {
+    const method = await renewalMethod(tx, row, customer, locked.usableMethod);
+    const payment = await pay(tx, step, method, charged, paymentDescription(purchase, row), purchase.version.id);
+    const input = orderInput({ scope, clock, locked, purchase, charged, period }, { method, payment }, false);
+    invoiceId = payment.paid
+      ? await recordPaid(tx, input, customer, fromCredit, [])
+      : (await recordUnpaidRenewal(tx, input, { failure: payment.failure, nextAttemptAt: null, methodId: method?.id ?? null })).id;
+  }
+  await endSubscription(tx, scope, row, item.at, 'CANCELLED_BY_MERCHANT');
+  return finish(tx, step, { subscriptionId: row.id, outcome: 'ended', invoiceId });
+}
+
 async function finish(tx: Tx, step: PaymentStep, result: RenewalResult): Promise<RenewalResult> {
   await step.finish(tx, result);
   return result;
 }
 
 /** The paid renewal's records, its events followed by `updated` (the subscription's), all in one insert. */
-async function recordPaid(tx: Tx, input: PaidOrderInput, customer: CustomerRow, fromCredit: number, updated: EventInput): Promise<string> {
-  const paid = await recordPaidOrder(tx, input, [updated]);
+async function recordPaid(tx: Tx, input: PaidOrderInput, customer: CustomerRow, fromCredit: number, after: EventInput[]): Promise<string> {
+  const paid = await recordPaidOrder(tx, input, after);
   if (fromCredit > 0) await repo.setCustomerCredit(tx, customer.id, customer.credit_minor - fromCredit);
   return paid.invoiceId;
 }
@@ -259,7 +305,8 @@ export function renewSubscription(
   item: RenewalItem,
   renewed?: (state: RenewedState) => void,
 ) {
-  const idempotency = { scope: `renewal:${scope.environmentId}`, key: `${subscriptionId}:${item.at.toISOString()}`, intentOnly: true };
+  const key = `${subscriptionId}:${item.kind === 'end' ? 'end:' : ''}${item.at.toISOString()}`;
+  const idempotency = { scope: `renewal:${scope.environmentId}`, key, intentOnly: true };
   return purchaseTwoPhase<RenewalResult>(deps.db, clock, {
     kind: 'renewal',
     request: { scope, body: { subscriptionId, kind: item.kind, at: item.at.toISOString() } },

@@ -6,11 +6,12 @@
 import type { SubscriptionUpdate } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, type Tx } from '../../db/transaction.js';
-import { lockCustomer, resolvePurchase, type PurchaseScope } from '../../flows/purchase.js';
+import { lockCustomer, type PurchaseScope } from '../../flows/purchase.js';
 import type { Clock } from '../../lib/clock.js';
 import { findCustomerByPk, testClockTimeOf } from '../customers/queries.js';
 import { recordEvent } from '../events/writer.js';
 import { assertChangeable, changeTerms } from './change.compute.js';
+import { priceChange } from './change-pricing.js';
 import { notResumable, subscriptionNotFound } from './errors.js';
 import * as repo from './repo.js';
 import { subscriptionEventObject } from './view.js';
@@ -18,6 +19,11 @@ import { subscriptionEventObject } from './view.js';
 /** What confirming a change would do now: charged today (after credit), credited, and the new recurring price. */
 export interface ChangePreview {
   currency: string;
+  /** The change's invoice lines: the unused time credited, the new plan, the usage of the period cut short. */
+  lines: { description: string; amountMinor: number }[];
+  discountMinor: number;
+  taxMinor: number;
+  taxRateBp: number;
   dueMinor: number;
   fromCreditMinor: number;
   chargeMinor: number;
@@ -35,12 +41,16 @@ export async function previewChange(db: Db, clock: Clock, scope: PurchaseScope, 
     const customer = await findCustomerByPk(tx, scope.environmentId, row.customer_id);
     if (!customer) throw subscriptionNotFound();
     assertChangeable(row, input);
-    const purchase = await resolvePurchase(tx, scope, customer, { ...input, currencyCode: row.currency });
     const now = (await testClockTimeOf(tx, customer.id)) ?? clock.now();
-    const terms = changeTerms(row, input, purchase.quote.totalMinor, now);
+    const { purchase, pricing } = await priceChange(tx, scope, customer, row, input, now);
+    const terms = changeTerms(row, input, pricing, now);
     const fromCredit = Math.min(terms.dueMinor, customer.credit_minor);
     return {
       currency: row.currency,
+      lines: (terms.bill?.lines ?? []).map((l) => ({ description: l.description, amountMinor: l.amountMinor })),
+      discountMinor: terms.bill?.discountMinor ?? 0,
+      taxMinor: terms.bill?.taxMinor ?? 0,
+      taxRateBp: terms.bill?.taxRateBp ?? 0,
       dueMinor: terms.dueMinor,
       fromCreditMinor: fromCredit,
       chargeMinor: terms.dueMinor - fromCredit,
@@ -86,7 +96,7 @@ export async function resumeSubscription(db: Db, clock: Clock, scope: PurchaseSc
       type: 'subscription.updated',
       data: await subscriptionEventObject(tx, updated, scope.organizationId),
       previousAttributes: { end_date: row.end_date.toISOString().slice(0, 10) },
-      at: clock.now(),
+      at: now,
     });
   });
 }

@@ -27,6 +27,7 @@ import type { Quote } from '../billing/types.js';
 import { recordEvent } from '../events/writer.js';
 import { enqueueJob } from '../jobs/service.js';
 import { expirePendingChange } from './lifecycle.js';
+import { renewSubscription, type EngineDeps } from './renewal.js';
 import { commitChange, successorOf } from './change-commit.js';
 import { activatePendingChange, type PendingChangeCheckout, type PendingChangePayment } from './pending-change.js';
 import type { EntitlementChanges } from '../../edge/change-feed.js';
@@ -39,6 +40,7 @@ import {
   updateInProgress,
 } from './errors.js';
 import { assertChangeable, changeTerms } from './change.compute.js';
+import { priceChange } from './change-pricing.js';
 import { upcomingInvoice } from './preview.js';
 import { cancellationEnd, parseStatuses } from './requests.compute.js';
 import { presentCreated, presentSubscription, presentSubscriptions, subscriptionEventObject, subscriptionObject } from './view.js';
@@ -54,6 +56,8 @@ export const EXPIRE_PENDING_UPDATE_JOB = 'expire-pending-subscription-update';
 /** How long an activate_on_payment update waits for its payment before it expires, unless configured. */
 export const PENDING_UPDATE_TTL_MS = 23 * 60 * 60 * 1000;
 const LIVE = ['active', 'trialing', 'past_due'] as const;
+/** The answers of an end that mean the billing engine has it in hand. */
+const NOT_NOW = new Set(['renewal_not_due', 'payment_in_progress']);
 
 const zeroQuote = (quote: Quote): Quote => ({ ...quote, lines: [], subtotalMinor: 0, discountMinor: 0, taxMinor: 0, totalMinor: 0 });
 
@@ -92,14 +96,15 @@ export class SubscriptionService {
     return (await testClockTimeOf(tx, customer.id)) ?? this.clock.now();
   }
 
-  private event(tx: Tx, scope: SubscriptionScope, type: string, data: Record<string, unknown>, previous?: Record<string, unknown>) {
+  /** An event dated `at`: the customer's time (their test clock's, if they live by one). */
+  private event(tx: Tx, scope: SubscriptionScope, at: Date, type: string, data: Record<string, unknown>, previous?: Record<string, unknown>) {
     return recordEvent(tx, {
       environmentId: scope.environmentId,
       organizationId: scope.organizationId,
       type,
       data,
       ...(previous ? { previousAttributes: previous } : {}),
-      at: this.clock.now(),
+      at,
     });
   }
 
@@ -176,7 +181,7 @@ export class SubscriptionService {
         method: chargeNow > 0 ? (method ?? null) : null,
         chargeRef,
       });
-      await this.event(tx, scope, 'subscription.created', this.subscriptionData(row, customer, purchase, scope));
+      await this.event(tx, scope, now, 'subscription.created', this.subscriptionData(row, customer, purchase, scope));
       await hooks.recorded?.(tx, { subscriptionId: row.id, orderId: order.orderId, invoiceId: order.invoiceId });
       const created = await presentCreated(tx, row, scope.apiBase, now);
       await step.finish(tx, created);
@@ -216,8 +221,14 @@ export class SubscriptionService {
     return { row, customer };
   }
 
-  /** The API cancels as the merchant; the portal as the customer (DOMAIN.md §3.6). */
-  /** `keep`: the request's Idempotency-Key keeps the answer with the cancellation (decision 0051). */
+  /**
+   * The API cancels as the merchant; the portal as the customer (DOMAIN.md §3.6). A
+   * cancellation for later is recorded now and takes effect then; one for now takes
+   * effect at once as the billing engine's end does (decision 0048): the usage of the
+   * period it cuts short is billed, then the subscription is canceled. `keep`: the
+   * request's Idempotency-Key keeps the answer with the cancellation (decision 0051);
+   * should the process die before the end runs, the engine's sweep runs it.
+   */
   async cancel(
     scope: SubscriptionScope,
     id: string,
@@ -227,7 +238,7 @@ export class SubscriptionService {
   ) {
     const answer = { message: 'Subscription cancellation processed successfully.' };
     let owner: string | null = null;
-    await this.changing(scope, () => owner, async (tx) => {
+    const endsAt = await this.changing(scope, () => owner, async (tx) => {
       const { row, customer } = await this.lockLive(tx, scope, id);
       owner = customer.customer_id;
       if (!(LIVE as readonly string[]).includes(row.status)) {
@@ -237,7 +248,6 @@ export class SubscriptionService {
       const endDate = cancellationEnd(input, row, now);
       const immediate = endDate.getTime() <= now.getTime();
       const updated = await repo.updateSubscription(tx, row.id, {
-        status: immediate ? 'canceled' : row.status,
         end_date: immediate ? now : endDate,
         canceled_at: now,
         cancellation_reason: reason,
@@ -245,12 +255,33 @@ export class SubscriptionService {
         cancellation_comment: input.cancellationComment ?? null,
         modified_at: now,
       });
-      const data = await subscriptionEventObject(tx, updated, scope.organizationId);
-      if (immediate) await this.event(tx, scope, 'subscription.cancelled', data, { status: row.status });
-      else await this.event(tx, scope, 'subscription.updated', data, { end_date: null });
       await keep?.keep(tx, answer);
+      if (immediate) return now;
+      await this.event(tx, scope, now, 'subscription.updated', await subscriptionEventObject(tx, updated, scope.organizationId), { end_date: null });
+      return null;
     });
+    if (endsAt) await this.endNow(scope, id, owner!, endsAt);
     return answer;
+  }
+
+  /** The end due now runs at once (renewal.ts): its usage billed once, under the end's own key, then subscription.cancelled. */
+  private async endNow(scope: SubscriptionScope, id: string, customerId: string, at: Date): Promise<void> {
+    const deps: EngineDeps = {
+      db: this.db,
+      // An ended subscription's last invoice is not retried: no schedule is needed.
+      dunning: [],
+      announce: async (tx, environmentId, owner) => {
+        await this.changes?.announce(tx, environmentId, owner);
+      },
+    };
+    try {
+      await renewSubscription(deps, clockAt(at), scope, id, { kind: 'end', at });
+    } catch (error) {
+      // The billing engine ended it meanwhile, or will (another payment of the customer is under way).
+      if (!(error instanceof ApiError && NOT_NOW.has(error.code))) throw error;
+    } finally {
+      this.changes?.forget(scope.environmentId, customerId);
+    }
   }
 
   /**
@@ -292,11 +323,11 @@ export class SubscriptionService {
   private async applyUpdate(tx: Tx, scope: SubscriptionScope, id: string, input: SubscriptionUpdate, step: PaymentStep) {
     const { row, customer } = await this.lockLive(tx, scope, id);
     assertChangeable(row, input);
-    const purchase = await resolvePurchase(tx, scope, customer, { ...input, currencyCode: row.currency });
     // Prorated at the moment the change was asked for, however long its payment took.
     const now = (await testClockTimeOf(tx, customer.id)) ?? step.pricedAt ?? this.clock.now();
+    const { purchase, pricing, discount } = await priceChange(tx, scope, customer, row, input, now);
     const method = await chargeableMethod(tx, scope, customer);
-    const terms = changeTerms(row, input, purchase.quote.totalMinor, now);
+    const terms = changeTerms(row, input, pricing, now);
     const fromCredit = Math.min(terms.dueMinor, customer.credit_minor);
     const toCharge = terms.dueMinor - fromCredit;
     // A paid plan needs a provider even when nothing is due today: it renews.
@@ -335,13 +366,13 @@ export class SubscriptionService {
         });
       }
       // A new record taking its first status: previous status null, as in the reference's subscription.updated example.
-      await this.event(tx, scope, 'subscription.updated', this.subscriptionData(waiting, customer, purchase, scope), { status: null });
+      await this.event(tx, scope, now, 'subscription.updated', this.subscriptionData(waiting, customer, purchase, scope), { status: null });
       const change = { subscriptionId: waiting.id, customer, input, amountMinor: toCharge, currency: row.currency, productId: purchase.product.id, expiresAt, askedAt: now };
       const checkout = this.pendingCheckout ? await this.pendingCheckout(tx, scope, change) : null;
       return { subscriptionId: waiting.id, customerId: customer.customer_id, checkout: checkout ?? {} };
     }
-    const settled = { row, customer, purchase, successor, now, fromCredit, toCharge, terms, method, chargeRef };
-    return commitChange(tx, scope, settled, this.clock.now());
+    const settled = { row, customer, purchase, successor, now, fromCredit, toCharge, terms, method, chargeRef, discount };
+    return commitChange(tx, scope, settled);
   }
 
   /** The payment of a pending activate_on_payment change, taken on the hosted page (pending-change.ts). */

@@ -311,9 +311,11 @@ export class UsageService {
    * RAW_EVENTS meters it may have pushed over a threshold. Their counters keep
    * the alerts sent (and hold the aggregate at that moment).
    */
-  private async eventAlerts(tx: Tx, scope: UsageScope, customerId: string, occurredAt: Date, at: Date) {
-    const snapshot = await loadCustomer(tx, scope.environmentId, customerId, at);
+  private async eventAlerts(tx: Tx, scope: UsageScope, customerId: string, occurredAt: Date, realTime: Date) {
+    const snapshot = await loadCustomer(tx, scope.environmentId, customerId, realTime);
     if (!snapshot) return;
+    // The customer's time: a customer on a test clock lives by it (their alerts are dated by it too).
+    const at = snapshot.at;
     const candidates: Array<{ subscriptionId: string; grant: Grant; terms: MeterTerms }> = [];
     for (const subscription of snapshot.subscriptions) {
       for (const grant of subscription.grants) {
