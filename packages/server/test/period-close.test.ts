@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CARDS, type Shop } from './commerce-support.js';
 import { csrfOf, getPage, payWith, postForm } from './checkout/support.js';
 import { environmentIdOf, uniqueId, type TestServer } from './harness.js';
-import { openPortalWorld, type PortalWorld } from './portal/support.js';
+import { openPortalWorld, portalGet, type PortalWorld } from './portal/support.js';
 
 let w: PortalWorld;
 let server: TestServer;
@@ -247,7 +247,7 @@ describe('item 4: a change of billing period', () => {
     // Pro at 29.00 less 20 % is 23.20, and 19 % VAT: 27.61.
     expect((await ordersOf(id))[0]).toMatchObject({ discount_minor: 580, tax_minor: 441, total_minor: 2_761 });
     // The portal shows the same before the customer confirms.
-    const preview = await getPage(`${await w.portalLink(customerId)}&change=${id}&choice=${encodeURIComponent(`${starter}|YEARLY`)}`);
+    const preview = await portalGet(`${await w.portalLink(customerId)}&change=${id}&choice=${encodeURIComponent(`${starter}|YEARLY`)}`);
     const rows = [...preview.text.matchAll(/<tr[^>]*><td>([^<]*)<\/td><td class="amount"[^>]*>([^<]*)<\/td><\/tr>/g)].map((m) => [m[1], m[2]]);
     expect(rows).toEqual([
       [expect.stringMatching(/^Unused time on Pro/), '−$23.20'],
