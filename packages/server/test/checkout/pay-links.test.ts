@@ -69,7 +69,7 @@ describe('a pending activate_on_payment change paid on the hosted page', () => {
     expect(await client.entitlements.getEntitlement({ customerId, featureId: premium.feature })).toMatchObject({ hasAccess: true });
     expect(await chargesOf(w, customerId)).toBe(charges + 1);
     const events = await sql<{ type: string }>`SELECT type FROM events WHERE payload -> 'data' -> 'object' ->> 'id' = ${pending} ORDER BY seq`.execute(db());
-    expect(events.rows.map((e) => e.type)).toEqual(['subscription.updated', 'subscription.plan_changed']);
+    expect(events.rows.map((e) => e.type)).toEqual(['subscription.updated', 'subscription.plan_changed', 'subscription.created']);
     const order = await db().selectFrom('orders').select(['total_minor', 'status']).where('subscription_id', '=', pending).execute();
     expect(order).toHaveLength(1);
     expect(order[0]!.status).toBe('COMPLETE');
