@@ -5,41 +5,11 @@
  * claim is taken over without waiting for its lease), and the effect exists once
  * (decision 0051).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DATABASE_KIND,
-  api,
-  assertBuilt,
-  killServers,
-  makeWorkspace,
-  migratedTemplate,
-  printedCredentials,
-  startServer,
-  type StartedServer,
-  type Workspace,
-} from '../../cli/test/support.js';
+import { describe, expect, it } from 'vitest';
+import { DATABASE_KIND, type StartedServer } from '../../cli/test/support.js';
+import { crashWorkspaces, startWithFailpoints, type Call } from './crash-workspaces.js';
 
-type Call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<{ status: number; body: any }>;
-
-let template: Workspace | null;
-const workspaces: Workspace[] = [];
-// A migrated embedded database takes a while to make on a busy machine.
-beforeAll(async () => {
-  assertBuilt();
-  template = await migratedTemplate();
-}, 300_000);
-afterAll(() => template?.cleanup());
-afterEach(async () => {
-  await killServers();
-  await Promise.all(workspaces.splice(0).map((w) => w.cleanup()));
-});
-
-async function start(w: Workspace, failpoints: string | null): Promise<{ server: StartedServer; call: Call }> {
-  // The default lease (60 s): a retry that waited for it would time the test out.
-  const server = await startServer({ ...w, env: { ...w.env, ...(failpoints ? { BILLOW_FAILPOINTS: failpoints } : {}) } });
-  const key = printedCredentials(server.stdout()).sandbox.serverKey;
-  return { server, call: (method, path, body, headers) => api(`${server.sandboxUrl}/api/v1${path}`, method, { key, body, headers }) };
-}
+const workspace = crashWorkspaces();
 
 function okWith(call: Call) {
   return async (method: string, path: string, body?: unknown) => {
@@ -202,9 +172,8 @@ async function crash(server: StartedServer, call: Call, item: Case): Promise<voi
 
 describe(`keyed writes killed between their effect and their answer on ${DATABASE_KIND}`, () => {
   it('each retry answers as the first run would have, at once, and the effect exists once', async () => {
-    const w = await makeWorkspace({ emptyDatabase: true, copyOf: template });
-    workspaces.push(w);
-    const setup = await start(w, null);
+    const w = await workspace();
+    const setup = await startWithFailpoints(w, null);
     const made = await shop(setup.call);
     await setup.server.stop();
 
@@ -212,7 +181,7 @@ describe(`keyed writes killed between their effect and their answer on ${DATABAS
     const table = cases(made);
     let previous: Case | null = null;
     for (const item of [...table, null]) {
-      const next = await start(w, item ? 'idempotency.before-answer' : null);
+      const next = await startWithFailpoints(w, item ? 'idempotency.before-answer' : null);
       if (previous) {
         const began = performance.now();
         const retried = await next.call('POST', previous.path, previous.body, { 'idempotency-key': previous.name }).catch((error: unknown) => {

@@ -5,40 +5,11 @@
  * that nobody retries is recorded by the recovery task within seconds, and a keyed retry
  * gets the first request's answer within seconds, never a 409 (decision 0051).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DATABASE_KIND,
-  api,
-  assertBuilt,
-  killServers,
-  makeWorkspace,
-  migratedTemplate,
-  printedCredentials,
-  startServer,
-  type StartedServer,
-  type Workspace,
-} from '../../cli/test/support.js';
+import { describe, expect, it } from 'vitest';
+import { DATABASE_KIND, type StartedServer } from '../../cli/test/support.js';
+import { crashWorkspaces, startWithFailpoints, type Call } from './crash-workspaces.js';
 
-type Call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<{ status: number; body: any }>;
-
-let template: Workspace | null;
-const workspaces: Workspace[] = [];
-// A migrated embedded database takes a while to make on a busy machine.
-beforeAll(async () => {
-  assertBuilt();
-  template = await migratedTemplate();
-}, 300_000);
-afterAll(() => template?.cleanup());
-afterEach(async () => {
-  await killServers();
-  await Promise.all(workspaces.splice(0).map((w) => w.cleanup()));
-});
-
-async function start(w: Workspace, failpoint: string | null): Promise<{ server: StartedServer; call: Call }> {
-  const server = await startServer({ ...w, env: { ...w.env, ...(failpoint ? { BILLOW_FAILPOINTS: failpoint } : {}) } });
-  const key = printedCredentials(server.stdout()).sandbox.serverKey;
-  return { server, call: (method, path, body, headers) => api(`${server.sandboxUrl}/api/v1${path}`, method, { key, body, headers }) };
-}
+const workspace = crashWorkspaces();
 
 /** The server must die at its failpoint within half a minute. */
 async function death(server: StartedServer) {
@@ -84,18 +55,17 @@ const charges = async (call: Call, customerId: string) =>
 
 describe(`a process started after one was killed, with the default leases, on ${DATABASE_KIND}`, () => {
   it("takes the dead process's clock advance and keyed request over at once", async () => {
-    const w = await makeWorkspace({ emptyDatabase: true, copyOf: template });
-    workspaces.push(w);
+    const w = await workspace();
 
     // A purchase nobody retries, killed once the provider charged it.
-    const first = await start(w, 'payment.after-provider');
+    const first = await startWithFailpoints(w, 'payment.after-provider');
     const clockId = await shop(first.call);
     const purchase = { planIdentifier: 'lifetime', chargePeriod: 'ONE_TIME' };
     await expect(first.call('POST', '/charges/', { ...purchase, customerId: 'bob' })).rejects.toThrow();
     expect(await death(first.server)).toEqual({ code: null, signal: 'SIGKILL' });
 
     // The recovery task records it; then the clock's advance dies in its renewal job, holding the job.
-    const second = await start(w, 'payment.after-intent');
+    const second = await startWithFailpoints(w, 'payment.after-intent');
     const recovering = performance.now();
     await expect.poll(() => charges(second.call, 'bob'), { timeout: 60_000, interval: 100 }).toBe(1);
     const recoveredMs = performance.now() - recovering;
@@ -104,7 +74,7 @@ describe(`a process started after one was killed, with the default leases, on ${
 
     // The advance is taken over (its payment recorded already, no new one is made); then a keyed purchase is killed
     // once its payment intent is recorded.
-    const third = await start(w, 'payment.after-intent');
+    const third = await startWithFailpoints(w, 'payment.after-intent');
     const restarted = performance.now();
     await expect
       .poll(async () => (await third.call('GET', `/test-clocks/${clockId}/`)).body.status, { timeout: 60_000, interval: 100 })
@@ -115,7 +85,7 @@ describe(`a process started after one was killed, with the default leases, on ${
     await expect(third.call('POST', '/charges/', { ...purchase, customerId: 'ada' }, key)).rejects.toThrow();
     expect(await death(third.server)).toEqual({ code: null, signal: 'SIGKILL' });
 
-    const fourth = await start(w, null);
+    const fourth = await startWithFailpoints(w, null);
     const began = performance.now();
     const retried = await fourth.call('POST', '/charges/', { ...purchase, customerId: 'ada' }, key);
     const retryMs = performance.now() - began;
