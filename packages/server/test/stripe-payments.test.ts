@@ -222,6 +222,23 @@ describe("Stripe's webhooks", () => {
     expect(await ordersOf(customerId)).toHaveLength(1);
   });
 
+  it('a webhook that names a PaymentIntent settles by reading it, never by asking for the charge again (its key may be forgotten)', async () => {
+    const customerId = await s.customer();
+    await stripeCard(s, customerId, 'processing');
+    expectStatus(await s.call('POST', '/charges/', lifetime(customerId)), 409);
+    const [pending] = await intentsOf(customerId);
+    const made = stand.intentOfKey(pending!.provider_key)!;
+    const paid = stand.finish(made.id, true);
+    stand.forgetKeys();
+    const since = stand.requests.length;
+    const event = { id: `evt_late_${pending!.id.replace(/-/g, '')}`, type: 'payment_intent.succeeded', object: paid };
+    expectStatus(await deliver(server, environmentId, event), 200);
+    expect(stand.requests.slice(since).map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v1/payment_intents/${made.id}`]);
+    expect([...stand.intents.values()].filter((i) => i.metadata.billow_key === pending!.provider_key)).toHaveLength(1);
+    expect((await intentsOf(customerId)).map((i) => [i.status, i.provider_ref])).toEqual([['succeeded', made.id]]);
+    expect(await ordersOf(customerId)).toHaveLength(1);
+  });
+
   it('a payment that fails after processing settles failed, with no order', async () => {
     const customerId = await s.customer();
     await stripeCard(s, customerId, 'processing');

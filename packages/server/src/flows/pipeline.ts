@@ -234,6 +234,18 @@ function chargeRequestOf(intent: intents.IntentRow, onSession: boolean): ChargeR
   };
 }
 
+/**
+ * The provider's charge of an intent that is asked about rather than made again: one the
+ * provider named in its webhook (a charge that exists needs no second request, whose key
+ * the provider may have forgotten by then), or one that waited for its buyer when the buyer
+ * is gone (recovery, a webhook): a network provider answers how it ended; the sandbox fails
+ * it unauthenticated.
+ */
+function knownChargeOf(intent: intents.IntentRow, onSession: boolean): string | null {
+  if (intent.provider_ref !== null) return intent.provider_ref;
+  return intent.action_ref !== null && !onSession ? intent.action_ref : null;
+}
+
 /** Phases (b) and (c) of an intent: ask the provider under the intent's key, then settle. */
 export async function completeIntent<R>(
   db: Db,
@@ -242,12 +254,11 @@ export async function completeIntent<R>(
   purchase: Pick<TwoPhasePurchase<R>, 'run' | 'idempotency' | 'status' | 'onSession'>,
 ): Promise<R> {
   const provider = await requireProvider(db, (intent.request as unknown as StoredRequest).scope);
-  // A charge that waited for its buyer is asked about, not made again, when the buyer is gone (recovery,
-  // a provider's webhook): a network provider answers how it ended; the sandbox fails it unauthenticated.
-  const waited = intent.action_ref !== null && purchase.onSession !== true && 'confirm' in provider;
-  const outcome = waited
-    ? await (provider as ConfirmingPaymentProvider).confirm({ chargeRef: intent.action_ref!, authenticated: false, idempotencyKey: `${intent.provider_key}_confirm` })
-    : await provider.charge(chargeRequestOf(intent, purchase.onSession === true));
+  const known = knownChargeOf(intent, purchase.onSession === true);
+  const outcome =
+    known && 'confirm' in provider
+      ? await (provider as ConfirmingPaymentProvider).confirm({ chargeRef: known, authenticated: false, idempotencyKey: `${intent.provider_key}_confirm` })
+      : await provider.charge(chargeRequestOf(intent, purchase.onSession === true));
   failpoint('payment.after-provider');
   if (outcome.status === 'requires_action' && purchase.onSession === true) {
     await intents.awaitAction(db, intent.id, outcome.providerRef, new Date(clock.now().getTime() + AUTHENTICATION_WINDOW_MS));

@@ -122,6 +122,11 @@ export class StripeStandIn {
     this.keyRefusal = options;
   }
 
+  /** Idempotency keys are forgotten, as Stripe forgets them after 24 hours: a key sent again makes a new object. */
+  forgetKeys(): void {
+    this.replies.clear();
+  }
+
   /** The buyer finished 3-D Secure (or a processing payment ended): the intent's new state. */
   finish(intentId: string, succeeded: boolean): StoredIntent {
     const intent = this.intents.get(intentId)!;

@@ -6,6 +6,7 @@ export {
   insertIntent,
   intentOfIdempotencyKey,
   intentOfProviderKey,
+  noteProviderCharge,
   ONE_PROCESSING_INDEX,
   settleIntent,
   staleIntents,

@@ -76,6 +76,14 @@ export async function awaitAction(db: Executor, id: string, ref: string, until: 
   await db.updateTable('payment_intents').set({ action_ref: ref, action_expires_at: until }).where('id', '=', id).where('status', '=', 'processing').execute();
 }
 
+/**
+ * The provider's charge of a processing intent, learnt from the provider (a signed webhook
+ * naming it): later completions read that charge instead of asking for it again.
+ */
+export async function noteProviderCharge(db: Executor, id: string, ref: string): Promise<void> {
+  await db.updateTable('payment_intents').set({ provider_ref: ref }).where('id', '=', id).where('status', '=', 'processing').execute();
+}
+
 /** The intent whose provider calls carry this key (Stripe's metadata names it), within one environment. */
 export async function intentOfProviderKey(db: Executor, environmentId: string, providerKey: string): Promise<IntentRow | undefined> {
   return db.selectFrom('payment_intents').selectAll().where('environment_id', '=', environmentId).where('provider_key', '=', providerKey).executeTakeFirst();

@@ -60,7 +60,9 @@ export class StripeWebhooks {
   private async settlePayment(environmentId: string, paymentIntent: Stripe.PaymentIntent): Promise<void> {
     const key = paymentIntent.metadata?.billow_key;
     const intent = key ? await intents.intentOfProviderKey(this.db, environmentId, key) : undefined;
-    if (intent?.status === 'processing') await this.settle(intent);
+    if (intent?.status !== 'processing') return;
+    await intents.noteProviderCharge(this.db, intent.id, paymentIntent.id);
+    await this.settle({ ...intent, provider_ref: paymentIntent.id });
   }
 
   private async recordDispute(tx: Parameters<typeof ledger.insertOrderEvent>[0], environmentId: string, dispute: Stripe.Dispute): Promise<void> {
