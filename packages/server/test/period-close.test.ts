@@ -133,6 +133,22 @@ describe('item 3: the events of a customer on a test clock', () => {
   });
 });
 
+describe('item 3: a customer on a test clock who pays on the hosted checkout page', () => {
+  it('has every event of the purchase dated by the clock', async () => {
+    const clockId = await testClock('2027-04-01T00:00:00Z');
+    const customerId = await customerOn(clockId);
+    const created = await s.call('POST', '/checkout/', { planIdentifier: s.plans.basic, chargePeriod: 'MONTHLY', customerId, successUrl: 'https://shop.example/thanks' });
+    expectStatus(created, 201);
+    const page = await getPage(created.body.checkoutUrl);
+    const paid = await postForm(created.body.checkoutUrl, payWith(csrfOf(page.text), CARDS.ok, { email: `${customerId}@example.com` }));
+    expect(paid.status).toBe(303);
+    const events = await eventsOf(customerId);
+    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['checkout.completed', 'subscription.created', 'order.created']));
+    expect(events.filter((e) => e.created_at.toISOString() !== '2027-04-01T00:00:00.000Z').map((e) => [e.type, e.created_at.toISOString()])).toEqual([]);
+    expect(events.filter((e) => e.payload.created_at !== '2027-04-01T00:00:00Z').map((e) => [e.type, e.payload.created_at])).toEqual([]);
+  });
+});
+
 /** A customer on a clock from 1 May 2027, subscribed to a metered plan, who made `calls` calls by `usedAt`. */
 async function metered(usedAt: string, calls: number) {
   const plan = await meteredPlan('Metered', 5);

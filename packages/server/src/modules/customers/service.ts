@@ -319,6 +319,8 @@ export async function ensureCheckoutCustomer(tx: Tx, scope: CustomerScope, buyer
     return row;
   }
   const address = (existing.billing_address ?? {}) as Record<string, unknown>;
+  // A customer on a test clock has the clock's time (decision 0048), whatever the page's request was dated.
+  at = (await repo.testClockTimeOf(tx, existing.id)) ?? at;
   const missing = {
     email: existing.email ? undefined : (buyer.email ?? undefined),
     name: existing.name ? undefined : (buyer.name ?? undefined),

@@ -342,8 +342,9 @@ export async function saveCheckoutCard(
   scope: PaymentScope,
   customer: repo.PaymentMethodOwner,
   card: CheckedCard | AttachedMethod,
-  at: Date,
+  requestedAt: Date,
 ): Promise<repo.PaymentMethodRow> {
+  const at = (await testClockTimeOf(tx, customer.id)) ?? requestedAt;
   const typed = 'digits' in card;
   if (typed && scope.environment !== 'sandbox') throw sandboxOnly(Boolean(await findProviderConfig(tx, scope.environmentId)));
   const previous = await repo.findDefaultMethod(tx, scope.environmentId, customer.id);
