@@ -3,7 +3,8 @@
  * (SIGKILL), with the default leases (5 minutes for jobs, 60 s for Idempotency-Keys and
  * payment intents): a test clock's advance leaves `advancing` within seconds, a payment
  * that nobody retries is recorded by the recovery task within seconds, and a keyed retry
- * gets the first request's answer within seconds, never a 409 (decision 0051).
+ * gets the first request's answer within seconds, never a 409, and a refund nobody retries is
+ * recorded within seconds (decision 0051).
  */
 import { describe, expect, it } from 'vitest';
 import { DATABASE_KIND, type StartedServer } from '../../cli/test/support.js';
@@ -53,6 +54,9 @@ async function shop(call: Call) {
 const charges = async (call: Call, customerId: string) =>
   (await call('GET', `/transaction/?customer_id=${customerId}`)).body.results.filter((t: { transactionType: string }) => t.transactionType === 'CHARGE').length;
 
+const refunds = async (call: Call, customerId: string) =>
+  (await call('GET', `/transaction/?customer_id=${customerId}`)).body.results.filter((t: { transactionType: string; status: string }) => t.transactionType === 'REFUND').length;
+
 describe(`a process started after one was killed, with the default leases, on ${DATABASE_KIND}`, () => {
   it("takes the dead process's clock advance and keyed request over at once", async () => {
     const w = await workspace();
@@ -85,7 +89,7 @@ describe(`a process started after one was killed, with the default leases, on ${
     await expect(third.call('POST', '/charges/', { ...purchase, customerId: 'ada' }, key)).rejects.toThrow();
     expect(await death(third.server)).toEqual({ code: null, signal: 'SIGKILL' });
 
-    const fourth = await startWithFailpoints(w, null);
+    const fourth = await startWithFailpoints(w, 'refund.after-provider');
     const began = performance.now();
     const retried = await fourth.call('POST', '/charges/', { ...purchase, customerId: 'ada' }, key);
     const retryMs = performance.now() - began;
@@ -93,11 +97,22 @@ describe(`a process started after one was killed, with the default leases, on ${
     expect((await fourth.call('POST', '/charges/', { ...purchase, customerId: 'ada' }, key)).body).toEqual(retried.body);
     expect(await charges(fourth.call, 'ada')).toBe(1);
     expect(await charges(fourth.call, 'bob')).toBe(1);
-    const took = `test clock ready ${Math.round(clockReadyMs)} ms, payment recovered ${Math.round(recoveredMs)} ms after the restart`;
+
+    // A refund nobody retries, killed once the provider gave the money back: the recovery task records it.
+    const [bobs] = (await fourth.call('GET', '/transaction/?customer_id=bob')).body.results;
+    await expect(fourth.call('POST', '/refunds/', { orderId: bobs.order.id })).rejects.toThrow();
+    expect(await death(fourth.server)).toEqual({ code: null, signal: 'SIGKILL' });
+    const fifth = await startWithFailpoints(w, null);
+    const refundStarted = performance.now();
+    await expect.poll(() => refunds(fifth.call, 'bob'), { timeout: 60_000, interval: 100 }).toBe(1);
+    const refundMs = performance.now() - refundStarted;
+
+    const took = `test clock ready ${Math.round(clockReadyMs)} ms, payment recovered ${Math.round(recoveredMs)} ms, refund ${Math.round(refundMs)} ms after the restart`;
     console.info(`${DATABASE_KIND}: ${took}; keyed retry answered in ${Math.round(retryMs)} ms`);
     // The leases would have held the work for 5 minutes, 60 s and 60 s.
     expect(clockReadyMs).toBeLessThan(30_000);
     expect(recoveredMs).toBeLessThan(30_000);
     expect(retryMs).toBeLessThan(10_000);
+    expect(refundMs).toBeLessThan(30_000);
   }, 600_000);
 });

@@ -432,6 +432,8 @@ export interface RefundsTable {
   /** The Idempotency-Key of the request that made it. */
   idempotency_scope: string | null;
   idempotency_key: string | null;
+  /** The lease holder (db/lease-holder.ts) that recorded it and asks the provider for it. */
+  holder: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface LicensesTable {

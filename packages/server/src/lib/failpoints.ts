@@ -5,8 +5,14 @@
  */
 const armed = new Set<string>();
 
-export type Failpoint = 'payment.after-intent' | 'payment.after-provider' | 'payment.after-settle' | 'idempotency.before-answer';
-export const FAILPOINTS: readonly Failpoint[] = ['payment.after-intent', 'payment.after-provider', 'payment.after-settle', 'idempotency.before-answer'];
+export type Failpoint = 'payment.after-intent' | 'payment.after-provider' | 'payment.after-settle' | 'idempotency.before-answer' | 'refund.after-provider';
+export const FAILPOINTS: readonly Failpoint[] = [
+  'payment.after-intent',
+  'payment.after-provider',
+  'payment.after-settle',
+  'idempotency.before-answer',
+  'refund.after-provider',
+];
 
 export function armFailpoints(names: Iterable<Failpoint>): void {
   for (const name of names) armed.add(name);

@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../../db/transaction.js';
+import { holderGone } from '../../db/lease-holder.js';
 import type { RefundsTable, TransactionsTable } from '../../db/schema.js';
 import { containsPattern, isCustomer } from '../../db/search.js';
 import type { DateRange } from '../ledger/format.js';
@@ -155,13 +156,13 @@ export async function lockProcessingRefund(db: Executor, id: string): Promise<Re
   return db.selectFrom('refunds').selectAll().where('id', '=', id).where('status', '=', 'PROCESSING').forUpdate().executeTakeFirst();
 }
 
-/** Refunds still PROCESSING since before `before`: their process most likely died. */
+/** Refunds still PROCESSING since before `before`, or recorded by a process that is gone (db/lease-holder.ts): their process most likely died. */
 export async function staleProcessingRefunds(db: Executor, before: Date, limit: number): Promise<RefundRow[]> {
   return db
     .selectFrom('refunds')
     .selectAll()
     .where('status', '=', 'PROCESSING')
-    .where('created_at', '<', before)
+    .where((eb) => eb.or([eb('created_at', '<', before), holderGone(sql.ref('holder'))]))
     .orderBy('created_at')
     .limit(limit)
     .execute();

@@ -4,6 +4,8 @@ import { inTransaction, type Executor, type Tx } from '../../db/transaction.js';
 import { isUuid } from '../../db/search.js';
 import type { Clock } from '../../lib/clock.js';
 import { testClockTimeOf } from '../customers/queries.js';
+import { leaseHolderOf } from '../../db/lease-holder.js';
+import { failpoint } from '../../lib/failpoints.js';
 import { newId } from '../../lib/crypto.js';
 import type { AnswerKeeper } from '../../http/idempotency.js';
 import type { PageRequest } from '../../http/pagination.js';
@@ -84,12 +86,14 @@ export class RefundService {
 
   /** Phases two and three of a PROCESSING refund: the provider, under the refund's own key, then its answer recorded. */
   private async complete(scope: SettleContext['scope'], refund: repo.RefundRow, chargeRef: string, answering?: Answering): Promise<repo.RefundRow> {
-    const outcome = await (await requireProvider(this.db, scope)).refund({
+    const provider = await requireProvider(this.db, scope);
+    const outcome = await provider.refund({
       chargeRef,
       amountMinor: refund.amount_minor,
       currency: refund.currency,
       idempotencyKey: `refund:${refund.id}`,
     });
+    failpoint('refund.after-provider');
     return inTransaction(this.db, async (tx) => {
       const settled = await this.settle(tx, scope, refund.id, outcome);
       await answering?.(tx, settled);
@@ -148,6 +152,7 @@ export class RefundService {
       modified_at: now,
       idempotency_scope: keeper?.scope ?? null,
       idempotency_key: keeper?.key ?? null,
+      holder: leaseHolderOf(this.db),
     });
     await recordEvent(tx, {
       environmentId: scope.environmentId,
