@@ -244,7 +244,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     help: "Edge reads answered from memory ahead of Fastify's routing (decision 0045)",
     registers: [registry],
   });
-  fastLane.attach({ keys: keyCache, rewriteUrl, rateLimit, recorder, trustProxy: config.trustProxy, answered });
+  const failed = new Counter({
+    name: 'billow_http_fast_lane_failures_total',
+    help: 'Edge reads whose fast-lane step threw, then served by Fastify (each is logged)',
+    registers: [registry],
+  });
+  fastLane.attach({ keys: keyCache, rewriteUrl, rateLimit, recorder, trustProxy: config.trustProxy, answered, failed, log: app.log });
   app.addHook('preClose', (done) => {
     fastLane.close();
     done();

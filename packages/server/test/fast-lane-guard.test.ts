@@ -20,12 +20,16 @@ const KEY: KeyRecord = {
 
 /**
  * The lane on a bare server whose "framework" answers 418: a lane route whose
- * answer throws must hand the request on, not crash the process.
+ * answer throws must hand the request on, not crash the process, and say so (a log
+ * line and a count; issue 26, item 6).
  */
 describe('the fast lane when a route throws', () => {
   let server: Server;
   let base: string;
   const answered = { count: 0, inc: () => answered.count++ };
+  const failed = { count: 0, inc: () => failed.count++ };
+  const logged: Array<{ details: Record<string, unknown>; message: string }> = [];
+  const log = { error: (details: object, message: string) => logged.push({ details: details as Record<string, unknown>, message }) };
 
   beforeAll(async () => {
     const lane = new FastLane(true);
@@ -37,6 +41,8 @@ describe('the fast lane when a route throws', () => {
       recorder: { latency: new LatencyHistogram('lane_guard_seconds', 'test', [0.01], registry), requestLog: null },
       trustProxy: false,
       answered,
+      failed,
+      log,
     });
     const route = { required: ['customer_id'], optional: [], keys: ['server', 'client'] as const };
     lane.route('/api/v1/throws/', { ...route, url: '/api/v1/throws/', answer: () => { throw new Error('boom'); } });
@@ -60,11 +66,14 @@ describe('the fast lane when a route throws', () => {
     expect(fine.status).toBe(200);
     expect(await fine.json()).toEqual({ ok: true });
     expect(answered.count).toBe(1);
+    expect(failed.count).toBe(1);
+    expect(logged).toEqual([{ details: { err: new Error('boom'), method: 'GET', url: '/api/v1/throws?customer_id=c1' }, message: expect.stringContaining('fast lane step failed') }]);
   });
 
   it('leaves to the framework what it cannot answer: an unknown key, a missing name', async () => {
     expect((await get('/api/v1/fine?customer_id=c1', 'sk_live_other')).status).toBe(418);
     expect((await get('/api/v1/fine?feature_id=f1')).status).toBe(418);
     expect(answered.count).toBe(1);
+    expect(failed.count).toBe(1);
   });
 });

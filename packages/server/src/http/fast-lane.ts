@@ -52,6 +52,9 @@ export interface LaneDeps {
   trustProxy: boolean;
   /** Counts the requests the lane answered (billow_http_fast_lane_requests_total). */
   answered: { inc(): void };
+  /** Counts the lane steps that threw, whose requests Fastify then served (billow_http_fast_lane_failures_total). */
+  failed: { inc(): void };
+  log: { error(details: object, message: string): void };
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -142,11 +145,18 @@ export class FastLane {
   private offerSafely(req: IncomingMessage, res: ServerResponse, framework: RequestListener): boolean {
     try {
       return this.offer(req, res, framework);
-    } catch {
+    } catch (error) {
+      this.stepFailed(req, error);
       if (!res.headersSent) return false;
       res.destroy();
       return true;
     }
+  }
+
+  /** A step that threw is a defect to see, not only a slower answer: logged (the URL without its secrets) and counted. */
+  private stepFailed(req: IncomingMessage, error: unknown): void {
+    this.deps?.failed.inc();
+    this.deps?.log.error({ err: error, method: req.method, url: loggedUrl(req.url ?? '') }, 'fast lane step failed; the request is served by the framework');
   }
 
   /** True when the lane took the request (answered it, or will); false: Fastify serves it. */
@@ -181,7 +191,11 @@ export class FastLane {
         countedInLane(req, count);
         framework(req, res);
       })
-      .catch(() => (res.headersSent ? res.destroy() : framework(req, res)));
+      .catch((error: unknown) => {
+        this.stepFailed(req, error);
+        if (res.headersSent) res.destroy();
+        else framework(req, res);
+      });
     return true;
   }
 
