@@ -57,7 +57,7 @@ export default tseslint.config(
   },
   {
     files: SERVER_SOURCES,
-    ignores: [...SERVER_TESTS, 'packages/server/src/**/repo.ts', 'packages/server/src/**/repo/**', 'packages/server/src/db/**', 'packages/server/src/bench/**'],
+    ignores: [...SERVER_TESTS, 'packages/server/src/**/repo.ts', 'packages/server/src/**/repo/**', 'packages/server/src/db/**'],
     rules: {
       'no-restricted-syntax': [
         'error',

@@ -1,7 +1,7 @@
 /**
  * The shape of the source tree: folders depend on each other in one direction only.
  * A folder is a module (`src/modules/<name>`) or another folder of `src/` (http, db,
- * lib, flows, edge, jobs, bench); files at the root of `src/` (app.ts, config.ts, ...)
+ * lib, flows, edge, jobs); files at the root of `src/` (app.ts, config.ts, ...)
  * are each their own node: app.ts composes everything, config.ts depends on nothing.
  */
 import fs from 'node:fs';

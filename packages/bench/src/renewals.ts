@@ -13,13 +13,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import { Registry } from 'prom-client';
-import { loadConfig } from '../config.js';
-import { connectDatabase } from '../db/connect.js';
-import { BILL_SUBSCRIPTION_JOB } from '../jobs/billing.js';
-import { backgroundJobs } from '../jobs/tasks.js';
-import type { Clock } from '../lib/clock.js';
-import { createLogger } from '../logger.js';
-import { JobRunner, type JobHandlers } from '../modules/jobs/runner.js';
+import {
+  BILL_SUBSCRIPTION_JOB,
+  JobRunner,
+  backgroundJobs,
+  connectDatabase,
+  createLogger,
+  loadConfig,
+  type Clock,
+  type JobHandlers,
+} from '@billow/server/bench-support';
 import type { BenchOptions } from './options.js';
 import type { RenewalSeed } from './renewal-seed.js';
 import { cpuSecondsOf } from './processes.js';

@@ -11,7 +11,7 @@ import { measureCheckoutPage } from './checkout-page.js';
 import { benchDatabase, meterTotals, postgresVersion, seedCustomers, type BenchDatabase, type SeededCustomer } from './database.js';
 import { billowApi, seedEdgeCatalog, subscribeAll } from './edge-seed.js';
 import { measure, numberedPost, shuffledGets, shuffledHeaderGets, type LoadPlan, type LoadShape, type Measurement } from './load.js';
-import { benchOptions, type BenchOptions } from './options.js';
+import { BENCH_USAGE, benchOptions, wantsHelp, type BenchOptions } from './options.js';
 import {
   cpuSecondsOf,
   freePort,
@@ -29,7 +29,7 @@ import { WebhookReceivers } from './webhook-receivers.js';
 import { checkPathsOf, formatScaleReport, measureScale, seedScale } from './scale.js';
 import { measureWebhooks } from './webhooks.js';
 
-const CLI = fileURLToPath(new URL('../../../cli/dist/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../cli/dist/main.js', import.meta.url));
 const CEILING_SERVER = fileURLToPath(new URL('./ceiling-server.js', import.meta.url));
 /** High enough that the limiter still counts every request but refuses none. */
 const RATE_LIMIT_MAX = '1000000000';
@@ -500,6 +500,7 @@ function cleanupOnce(database: BenchDatabase, scratch: string): () => Promise<vo
 }
 
 async function main(): Promise<void> {
+  if (wantsHelp()) return void process.stdout.write(BENCH_USAGE);
   const options = benchOptions();
   const database = benchDatabase(options.adminUrl);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'billow-bench-'));

@@ -40,6 +40,35 @@ function scenariosOf(args: readonly string[]): BenchOptions['scenarios'] {
   };
 }
 
+export const BENCH_USAGE = `Usage: npm run bench [-- <scenario>]
+
+Runs Billow and the ceilings it is judged against on a throw-away PostgreSQL database
+(created and dropped), then prints each figure beside its ceiling and the ratio.
+
+Scenarios:
+  all        every scenario below (the default)
+  http       the API, Edge and hosted-page scenarios, and the scale ones
+  renewals   one worker renewing BENCH_RENEWALS subscriptions due at one instant
+  webhooks   deliveries of BENCH_WEBHOOK_EVENTS events to 3 endpoints each
+  scale      entitlement checks on 1 and 2 workers, and usage batches
+
+Settings (environment):
+  BENCH_DATABASE_URL          a PostgreSQL URL allowed to create databases (postgres://postgres@127.0.0.1:5432/postgres)
+  BENCH_CONNECTIONS           concurrent connections of the load generator (50)
+  BENCH_DURATION_S            seconds measured per scenario (10), after BENCH_WARMUP_S (3)
+  BENCH_CUSTOMERS             customers seeded (5000); BENCH_USAGE_CUSTOMERS (1000), BENCH_CHECK_CUSTOMERS (100)
+  BENCH_RENEWALS              subscriptions of the renewal scenario (10000); BENCH_RENEWAL_CONCURRENCY (Billow's default)
+  BENCH_WEBHOOK_EVENTS        events of each webhook phase (1000)
+  BENCH_CPU_PROFILE_DIR       where Billow's process writes a CPU profile when it stops (none)
+
+The method and the last results: docs/performance.md.
+`;
+
+/** True when the arguments ask for the usage text rather than a run. */
+export function wantsHelp(args: readonly string[] = process.argv.slice(2)): boolean {
+  return args.includes('--help') || args.includes('-h');
+}
+
 const DEFAULT_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
 function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

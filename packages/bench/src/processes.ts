@@ -1,4 +1,4 @@
-import { YOUNG_GENERATION_FLAG } from '../cluster.js';
+import { YOUNG_GENERATION_FLAG } from '@billow/server/bench-support';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';

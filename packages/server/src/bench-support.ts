@@ -1,0 +1,13 @@
+/**
+ * What the benchmark (packages/bench) drives inside a server process of its own: the
+ * renewal job run without HTTP, with the same configuration, database and logger as
+ * `billow start`. Not an API for anything else.
+ */
+export { YOUNG_GENERATION_FLAG } from './cluster.js';
+export { loadConfig } from './config.js';
+export { connectDatabase } from './db/connect.js';
+export { BILL_SUBSCRIPTION_JOB } from './jobs/billing.js';
+export { backgroundJobs } from './jobs/tasks.js';
+export type { Clock } from './lib/clock.js';
+export { createLogger } from './logger.js';
+export { JobRunner, type JobHandlers } from './modules/jobs/runner.js';
