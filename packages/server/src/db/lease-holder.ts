@@ -8,7 +8,6 @@
  */
 import pg from 'pg';
 import { sql, type RawBuilder } from 'kysely';
-import type { Db } from './connect.js';
 
 /** The first half of every holder lock's key ('Bill'), so that no other use of advisory locks is taken for one. */
 const HOLDER_CLASS = 0x42696c6c;
@@ -20,10 +19,13 @@ export interface LeaseHolder {
   release(): Promise<void>;
 }
 
-const holders = new WeakMap<Db, number>();
+/** A database handle's pool (connect.ts's Db), held by identity only: this file needs nothing else of it. */
+type Handle = object;
+
+const holders = new WeakMap<Handle, number>();
 
 /** The holder id of the handle whose pool `db` is; null for a database that was not connected through connectDatabase. */
-export function leaseHolderOf(db: Db): number | null {
+export function leaseHolderOf(db: Handle): number | null {
   return holders.get(db) ?? null;
 }
 
@@ -38,7 +40,7 @@ async function lockAFreeKey(run: Run): Promise<number> {
 }
 
 /** On PostgreSQL: a connection kept open for the handle's lifetime, holding the lock. */
-export async function holdOnPostgres(db: Db, url: string): Promise<LeaseHolder> {
+export async function holdOnPostgres(db: Handle, url: string): Promise<LeaseHolder> {
   const client = new pg.Client({ connectionString: url });
   // The connection may be cut (a restart of PostgreSQL, DROP DATABASE ... FORCE): leases then look abandoned, and
   // whoever takes one over fences this process out of it; nothing more to do here.
@@ -50,7 +52,7 @@ export async function holdOnPostgres(db: Db, url: string): Promise<LeaseHolder> 
 }
 
 /** On PGlite: the lock on its one session, which ends with the process. */
-export async function holdOnPglite(db: Db, run: Run): Promise<LeaseHolder> {
+export async function holdOnPglite(db: Handle, run: Run): Promise<LeaseHolder> {
   const id = await lockAFreeKey(run);
   holders.set(db, id);
   return { id, release: async () => undefined };
