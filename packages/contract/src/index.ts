@@ -17,3 +17,4 @@ export * from './checkout.js';
 export * from './providers.js';
 export * from './mail.js';
 export * from './portal.js';
+export * from './seller-profile.js';

@@ -23,6 +23,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'payment_method.updated',
   'payment_method.deleted',
   'webhook_endpoint.disabled',
+  'seller_profile.updated',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

@@ -20,3 +20,6 @@ export function openDatabase(config: Config): Promise<DatabaseHandle> {
   return connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 }
 export * as providers from './modules/payments/admin.js';
+export * as profiles from './modules/seller-profile/admin.js';
+export { bodyProblem } from './http/validation.js';
+export { SellerProfileUpdate } from '@billow/contract';

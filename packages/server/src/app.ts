@@ -52,6 +52,7 @@ import { configureProviders } from './modules/payments/providers.js';
 import { intentSettler } from './jobs/recover-payments.js';
 import { portalModule } from './modules/portal/module.js';
 import { refundsModule } from './modules/refunds/module.js';
+import { sellerProfileModule } from './modules/seller-profile/module.js';
 import { subscriptionsModule } from './modules/subscriptions/module.js';
 import { BillingEngine } from './modules/subscriptions/billing-engine.js';
 import { countBillingSubscriptions, endBillingSubscriptions } from './modules/subscriptions/end-all.js';
@@ -140,6 +141,7 @@ const CORE_MODULES: ModuleFactory[] = [
   invoicesModule,
   transactionsModule,
   refundsModule,
+  sellerProfileModule,
   monetizationModule,
   partnerModule,
   paymentsModule,

@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/connect.js';
 import type { Clock } from './lib/clock.js';
 import { createFirstOrganization, keysStillWork, type CreatedOrganization } from './modules/tenancy/service.js';
+import { SellerProfileService, environmentsOf } from './modules/seller-profile/service.js';
 
 export type Credentials = Omit<CreatedOrganization, 'slug'>;
 
@@ -47,7 +48,34 @@ export async function ensureDemoOrganization(db: Db, clock: Clock, config: Confi
   if (saved && (await stillValid(db, saved))) return { kind: 'reused', credentials: saved };
   const created = await createFirstOrganization(db, clock, { name: 'Demo' });
   if (!created) return { kind: 'existing' };
+  await giveSampleProfile(db, clock, created);
   const credentials = credentialsJson(created);
   writeCredentials(config.credentialsFile, credentials);
   return { kind: 'created', credentials };
+}
+
+/**
+ * A made-up seller, so that a newcomer's first checkout page and invoice show a complete
+ * seller block; `billow profile set` (or PATCH /api/v1/seller-profile/) replaces it.
+ */
+const SAMPLE_PROFILE = {
+  displayName: 'Demo Software',
+  legalName: 'Demo Software GmbH (sample data)',
+  address: { line1: 'Beispielstraße 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
+  taxRegistrations: [{ country: 'DE', taxId: 'DE123456788' }],
+  supportEmail: 'support@demo-software.example',
+  websiteUrl: 'https://demo-software.example',
+  termsUrl: 'https://demo-software.example/terms',
+  privacyUrl: 'https://demo-software.example/privacy',
+  refundPolicyUrl: 'https://demo-software.example/refunds',
+  brandColor: '#2F5BD3',
+  invoicePrefix: 'DEMO',
+  timeZone: 'Europe/Berlin',
+};
+
+async function giveSampleProfile(db: Db, clock: Clock, created: CreatedOrganization): Promise<void> {
+  const profiles = new SellerProfileService(db, clock);
+  for (const environmentId of await environmentsOf(db, created.organizationId)) {
+    await profiles.update({ organizationId: created.organizationId, environmentId }, SAMPLE_PROFILE);
+  }
 }

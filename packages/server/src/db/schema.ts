@@ -818,6 +818,30 @@ export interface Database {
   checkout_session_events: CheckoutSessionEventsTable;
   mail_messages: MailMessagesTable;
   portal_sign_ins: PortalSignInsTable;
+  seller_profiles: SellerProfilesTable;
+}
+
+/** The seller's identity in one environment (modules/seller-profile); absent until first set. */
+export interface SellerProfilesTable {
+  environment_id: string;
+  organization_id: string;
+  display_name: string | null;
+  legal_name: string | null;
+  address: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  tax_registrations: ColumnType<Array<{ country: string; taxId: string; scheme: string | null }>, string | undefined, string>;
+  support_email: string | null;
+  support_url: string | null;
+  website_url: string | null;
+  terms_url: string | null;
+  privacy_url: string | null;
+  refund_policy_url: string | null;
+  brand_color: string | null;
+  invoice_prefix: string | null;
+  default_language: Generated<string>;
+  time_zone: Generated<string>;
+  version: number;
+  created_at: Timestamp;
+  modified_at: Timestamp;
 }
 
 export type MailStatus = 'inbox' | 'pending' | 'sending' | 'sent' | 'expired';

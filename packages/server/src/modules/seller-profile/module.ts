@@ -1,0 +1,9 @@
+import type { App } from '../../http/route-types.js';
+import type { ModuleContext } from '../context.js';
+import { sellerProfileRoutes } from './routes.js';
+import { SellerProfileService } from './service.js';
+
+/** The seller's identity per environment (issue 27). */
+export function sellerProfileModule(app: App, { db, clock }: ModuleContext): void {
+  sellerProfileRoutes(app, new SellerProfileService(db, clock));
+}
