@@ -10,7 +10,7 @@ import { ApiError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { resolveCheckoutDiscount } from './discount.js';
 import { formProblem } from './errors.js';
-import { ipCountryOf, priceSelection, selectionOf } from './page-model.js';
+import { pageSelection, priceSelection } from './page-model.js';
 import * as repo from './repo.js';
 
 export type SentFields = Record<string, string | undefined>;
@@ -47,7 +47,7 @@ export async function applySessionDiscount(
 ): Promise<repo.SessionRow> {
   if (!session.discounts_enabled) throw formProblem('discount_code', 'Discount codes are not accepted for this purchase.');
   const code = sentCode(sent);
-  const selection = selectionOf(session, sent, ipCountryOf(session.ip_address ?? ipAddress));
+  const selection = await pageSelection(db, session, sent, ipAddress);
   return inTransaction(db, async (tx) => {
     const locked = (await repo.findSession(tx, session.id, { forUpdate: true }))!;
     if (locked.status !== 'open') throw formProblem(null, 'A payment for this checkout is in progress; the code cannot be changed now. Reload the page.');
