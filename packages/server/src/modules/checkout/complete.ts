@@ -32,7 +32,7 @@ import { providerConfigured } from '../payments/providers.js';
 import { stripeCardOf, stripeOnPage, type StripeOnPage } from './stripe-element.js';
 import { SubscriptionService } from '../subscriptions/service.js';
 import { discountOfSession, redeemSessionDiscount } from './discount.js';
-import { applySessionDiscount } from './discount-apply.js';
+import { applySessionDiscount, postedAction } from './discount-apply.js';
 import { activateChange, DuePayments, type DueAnswer, type InvoicePayer } from './due-payment.js';
 import { formProblem, FormProblem, sessionSettledMeanwhile } from './errors.js';
 import { buyerMessage, checkTypedCard, isEmail } from './form.js';
@@ -162,13 +162,14 @@ export class CheckoutCompletion {
     if (session.status === 'success') return { kind: 'redirect', location: successRedirect(session.success_url, session.id) };
     const closed = this.closedAnswer(session);
     if (closed) return closed;
-    if (sent.action !== 'pay' && sent.action !== 'discount' && sent.action !== 'authenticate_approve' && sent.action !== 'authenticate_fail') {
+    const action = postedAction(session, sent);
+    if (action !== 'pay' && action !== 'discount' && action !== 'authenticate_approve' && action !== 'authenticate_fail') {
       return { kind: 'page', status: 200, state: await this.state(session, sent, ipAddress, null) };
     }
     try {
-      if (sent.action === 'pay') return await this.pay(session, sent, ipAddress);
-      if (sent.action === 'discount') return await this.applyDiscount(session, sent, ipAddress);
-      return await this.authenticate(session, sent.action === 'authenticate_approve', sent, ipAddress);
+      if (action === 'pay') return await this.pay(session, sent, ipAddress);
+      if (action === 'discount') return await this.applyDiscount(session, sent, ipAddress);
+      return await this.authenticate(session, action === 'authenticate_approve', sent, ipAddress);
     } catch (error) {
       if (error instanceof AuthenticationRequired) {
         const current = (await this.sessionAt(id, environment)) ?? session;

@@ -34,6 +34,18 @@ export function sentCode(sent: SentFields): string | null {
 }
 
 /**
+ * What a posted page asks for. "Remove" posts `remove_discount`. Enter in a field posts
+ * `enter` (the form's unseen first button, page.ts): it applies the discount field's code
+ * when that is not the session's (Enter typed in that field), and pays otherwise.
+ */
+export function postedAction(session: repo.SessionRow, sent: SentFields): string | undefined {
+  if (session.discounts_enabled && sent.remove_discount) return 'discount';
+  if (sent.action !== 'enter') return sent.action;
+  const changed = session.discounts_enabled && sent.discount_code !== undefined && sentCode(sent) !== session.discount_code;
+  return changed ? 'discount' : 'pay';
+}
+
+/**
  * Checks the sent code against the selection the page shows and keeps it on the session
  * (or removes it); a FormProblem on the `discount_code` field when it cannot apply. The
  * session is locked and must still be open: a code never changes under a payment.
