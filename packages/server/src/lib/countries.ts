@@ -23,3 +23,18 @@ export function countryNames(): Array<{ code: string; name: string }> {
   }
   return named;
 }
+
+/** The country of a stored billing address (a JSON object), or null. */
+export function countryOfAddress(address: unknown): string | null {
+  const country = (address as { country?: unknown } | null | undefined)?.country;
+  return typeof country === 'string' && country !== '' ? country : null;
+}
+
+/**
+ * A stored billing address moved to `country`: unchanged when it is already there; else the
+ * country alone, since the street, city and postal code of another country no longer apply.
+ */
+export function addressInCountry(address: unknown, country: string): Record<string, unknown> {
+  const stored = (address ?? {}) as Record<string, unknown>;
+  return countryOfAddress(stored) === country ? stored : { country };
+}

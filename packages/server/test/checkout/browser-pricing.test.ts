@@ -134,22 +134,49 @@ describe.skipIf(skipBrowserTests)('prices on the hosted checkout in chromium', (
     await close();
   });
 
-  it('without JavaScript, applies the code by posting the form back, and charges the discounted price', async () => {
+  it('without JavaScript, applies the code by posting the form back, keeps the email and name typed, and charges the discounted price', async () => {
     const discount = await quarterOff();
     const { id, url } = await w.session({ defaultBillingCountry: 'DE', successUrl: `${seller.url}/thanks` });
     const { page, problems, close } = await openPage(browser, VIEWPORT, { javaScriptEnabled: false });
     await page.goto(url);
     expect(await page.isVisible('#update-price')).toBe(true);
+    await page.fill('#email', 'nojs@example.com');
+    await page.fill('#name', 'Nora Script');
     await page.fill('#discount-code', discount.code);
     await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('#apply-discount')]);
     await textBecomes(page, '#discount-message', `Code "${discount.code}" applied: $2.50 off.`);
     await textBecomes(page, '#total', '$8.93');
     expect(await page.textContent('#pay')).toBe('Pay $8.93');
+    expect(await page.inputValue('#email')).toBe('nojs@example.com');
+    expect(await page.inputValue('#name')).toBe('Nora Script');
     await shot(page, '12-discount-without-javascript');
-    await fillAndPay(page, CARDS.ok, { email: 'nojs@example.com' });
+    await fillAndPay(page, CARDS.ok);
     await page.waitForURL(new RegExp(`checkout_session_id=${id}$`));
     const { invoice } = await paidInvoice(id);
     expect(invoice).toMatchObject({ amountDiscount: '2.50', amountTax: '1.43', amountTotal: '8.93' });
+    expect(problems).toEqual([]);
+    await close();
+  });
+
+  it('without JavaScript, Enter in the discount field applies the code instead of paying, and "Remove" keeps what was typed too', async () => {
+    const discount = await quarterOff();
+    const { id, url } = await w.session({ defaultBillingCountry: 'DE', successUrl: `${seller.url}/thanks` });
+    const { page, problems, close } = await openPage(browser, VIEWPORT, { javaScriptEnabled: false });
+    await page.goto(url);
+    await page.fill('#email', 'enter@example.com');
+    await page.fill('#name', 'Ena Keys');
+    await page.fill('#discount-code', discount.code);
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.press('#discount-code', 'Enter')]);
+    await textBecomes(page, '#discount-message', `Code "${discount.code}" applied: $2.50 off.`);
+    await textBecomes(page, '#total', '$8.93');
+    expect((await w.s.call('GET', `/checkout/sessions/${id}/`)).body).toMatchObject({ status: 'open', discountCode: discount.code });
+    expect(await page.inputValue('#email')).toBe('enter@example.com');
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('#remove-discount')]);
+    await textBecomes(page, '#total', '$11.90');
+    expect(await page.isVisible('#remove-discount')).toBe(false);
+    expect(await page.inputValue('#email')).toBe('enter@example.com');
+    expect(await page.inputValue('#name')).toBe('Ena Keys');
+    expect((await w.s.call('GET', `/checkout/sessions/${id}/`)).body.discountCode).toBeNull();
     expect(problems).toEqual([]);
     await close();
   });

@@ -107,6 +107,31 @@ describe.skipIf(skipBrowserTests)('the hosted checkout in chromium', () => {
     await close();
   });
 
+  it('charges a returning customer with a German address in the United States when they choose it: page, invoice and records agree', async () => {
+    const customerId = await w.s.customer({ billingAddress: { line1: 'Hauptstraße 1', city: 'Berlin', country: 'DE' } });
+    const { id, url } = await w.session({ customerId, successUrl: `${sellerUrl}/thanks` });
+    const { page, problems, close } = await openPage();
+    await page.goto(url);
+    expect(await page.inputValue('#country')).toBe('DE');
+    await textBecomes(page, '#summary', 'Tax 19 % (DE)');
+    await page.selectOption('#country', 'US');
+    await textBecomes(page, '#total', '$10.00');
+    expect(await page.textContent('#summary')).not.toContain('(DE)');
+    expect(await page.textContent('#pay')).toBe('Pay $10.00');
+    await shot(page, '05-returning-customer-united-states');
+    await fillAndPay(page, CARDS.ok);
+    await page.waitForURL(new RegExp(`checkout_session_id=${id}$`));
+    const session = (await w.s.call('GET', `/checkout/sessions/${id}/`)).body;
+    expect(session.billingAddress).toEqual({ country: 'US' });
+    const order = (await w.s.call('GET', `/orders/${session.order.id}/`)).body;
+    expect(order.billingAddress).toMatchObject({ country: 'US' });
+    const invoice = (await w.s.call('GET', `/invoices/${session.order.invoiceId}/`)).body;
+    expect(invoice).toMatchObject({ status: 'PAID', taxCountry: 'US', amountTax: '0.00', amountTotal: '10.00' });
+    expect((await w.s.call('GET', `/customers/${customerId}/`)).body.billingAddress).toMatchObject({ country: 'US' });
+    expect(problems).toEqual([]);
+    await close();
+  });
+
   it('lets a keyboard user browse the country list with the arrow keys: re-priced in place, no reload, focus kept', async () => {
     const { url } = await w.session({ defaultBillingCountry: 'DE', successUrl: `${sellerUrl}/thanks` });
     const { page, problems, close } = await openPage();

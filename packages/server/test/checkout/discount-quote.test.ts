@@ -110,6 +110,29 @@ describe("the discount field's JSON quote", () => {
     expect(invoice).toMatchObject({ amountDiscount: '2.50', amountTax: '1.43', amountTotal: '8.93', status: 'PAID' });
   });
 
+  it('Enter in the discount field without JavaScript applies the code typed and keeps the other fields; Enter elsewhere pays', async () => {
+    const code = await discount({});
+    const { id, url, csrf } = await opened();
+    const typed = { email: 'typed@example.com', name: 'Tia Typed', country: 'DE' };
+    const enter = (extra: Record<string, string>) => postForm(url, payWith(csrf, CARDS.ok, { ...typed, action: 'enter', ...extra }));
+    const refused = await enter({ discount_code: 'NO-SUCH-CODE' });
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain('The code &quot;NO-SUCH-CODE&quot; cannot be applied: there is no such code.');
+    const applied = await enter({ discount_code: code });
+    expect(applied.status, applied.text).toBe(200);
+    expect(applied.text).toContain(`Code &quot;${code}&quot; applied: $2.50 off.`);
+    expect(applied.text).toContain('value="typed@example.com"');
+    expect(applied.text).toContain('value="Tia Typed"');
+    expect(await sessionOf(id)).toMatchObject({ status: 'open', discountCode: code, order: null });
+    const removed = await postForm(url, { csrf_token: csrf, ...typed, discount_code: code, remove_discount: '1', plan: w.s.plans.basic, period: 'MONTHLY' });
+    expect(removed.text).toContain('id="total">$11.90<');
+    expect(removed.text).toContain('value="typed@example.com"');
+    expect((await enter({ discount_code: code })).status).toBe(200);
+    const paid = await enter({ discount_code: code });
+    expect(paid.status, paid.text).toBe(303);
+    expect((await sessionOf(id)).order).toMatchObject({ amountDiscount: '2.50', amountTotal: '8.93' });
+  });
+
   it('refuses a missing CSRF token, an unknown or closed session, a bad body, and a form post', async () => {
     const { id, url, fields } = await opened();
     const forged = await quote(url, { ...fields, csrf_token: 'forged', discount_code: 'X' });

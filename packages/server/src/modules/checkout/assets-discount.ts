@@ -1,19 +1,24 @@
 /**
  * The discount field's part of the page's script and stylesheet (assets.ts serves them
- * in its files). With JavaScript, "Apply" and "Remove" ask the page's JSON quote
- * (discount-quote.ts) instead of posting the page back: the price table and the pay
- * button are replaced by the server's own rendering, and the message under the field
- * (a live region) says what happened. Should the request fail outright, the form is
- * posted back as it would be without JavaScript.
+ * in its files). With JavaScript, "Apply", "Remove" and Enter in the field ask the page's
+ * JSON quote (discount-quote.ts) instead of posting the page back: the price table and the
+ * pay button are replaced by the server's own rendering, and the message under the field
+ * (a live region) says what happened. Only the fields that price the page are sent (never
+ * the card). Should the request fail outright, the button posts the page's form as it
+ * would without JavaScript.
  */
 export const DISCOUNT_JS = `
 (function () {
-  var form = document.getElementById('discount-form');
+  var box = document.getElementById('discount');
+  var form = document.getElementById('checkout-form');
   var input = document.getElementById('discount-code');
+  var apply = document.getElementById('apply-discount');
   var message = document.getElementById('discount-message');
-  if (!form || !input || !message || !window.fetch) return;
+  if (!box || !form || !input || !apply || !message || !window.fetch) return;
   var remove = document.getElementById('remove-discount');
+  var PRICING = /^(csrf_token|plan|period|country|discount_code|qty_.+)$/;
   var pending = false;
+  var postingBack = false;
   function say(text, error) {
     message.textContent = text;
     message.classList.toggle('error', error);
@@ -31,16 +36,14 @@ export const DISCOUNT_JS = `
     }
     say(answer.message, false);
   }
-  form.addEventListener('submit', function (event) {
-    event.preventDefault();
+  function send(removing) {
     if (pending) return;
-    var removing = remove && event.submitter === remove;
-    var fields = [];
-    new FormData(form).forEach(function (value, key) { fields.push([key, String(value)]); });
+    var fields = [['action', 'discount']];
+    new FormData(form).forEach(function (value, key) { if (typeof value === 'string' && PRICING.test(key)) fields.push([key, value]); });
     if (removing) fields.push(['remove_discount', '1']);
     pending = true;
-    form.setAttribute('aria-busy', 'true');
-    fetch(form.getAttribute('data-quote-url'), {
+    box.setAttribute('aria-busy', 'true');
+    fetch(box.getAttribute('data-quote-url'), {
       method: 'POST',
       credentials: 'same-origin',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
@@ -51,18 +54,26 @@ export const DISCOUNT_JS = `
         else say(body.detail || 'The code could not be applied. Try again.', true);
       });
     }).catch(function () {
-      if (removing) {
-        var flag = document.createElement('input');
-        flag.type = 'hidden';
-        flag.name = 'remove_discount';
-        flag.value = '1';
-        form.appendChild(flag);
-      }
-      form.submit();
+      postingBack = true;
+      (removing ? remove : apply).click();
     }).then(function () {
       pending = false;
-      form.removeAttribute('aria-busy');
+      box.removeAttribute('aria-busy');
     });
+  }
+  function answeredInPlace(removing) {
+    return function (event) {
+      if (postingBack) return;
+      event.preventDefault();
+      send(removing);
+    };
+  }
+  apply.addEventListener('click', answeredInPlace(false));
+  if (remove) remove.addEventListener('click', answeredInPlace(true));
+  input.addEventListener('keydown', function (event) {
+    if (event.key !== 'Enter' || event.isComposing) return;
+    event.preventDefault();
+    send(false);
   });
 })();
 `;

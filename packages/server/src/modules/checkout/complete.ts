@@ -21,6 +21,7 @@ import type { PurchaseHooks } from '../../flows/purchase.js';
 import { ApiError } from '../../http/errors.js';
 import { formToken, formTokenValid } from '../../hosted/csrf.js';
 import type { Clock } from '../../lib/clock.js';
+import { countryOfAddress } from '../../lib/countries.js';
 import { ChargeService } from '../charges/service.js';
 import { ensureCheckoutCustomer } from '../customers/service.js';
 import { recordEvent } from '../events/writer.js';
@@ -31,12 +32,12 @@ import { providerConfigured } from '../payments/providers.js';
 import { stripeCardOf, stripeOnPage, type StripeOnPage } from './stripe-element.js';
 import { SubscriptionService } from '../subscriptions/service.js';
 import { discountOfSession, redeemSessionDiscount } from './discount.js';
-import { applySessionDiscount } from './discount-apply.js';
+import { applySessionDiscount, postedAction } from './discount-apply.js';
 import { activateChange, DuePayments, type DueAnswer, type InvoicePayer } from './due-payment.js';
 import { formProblem, FormProblem, sessionSettledMeanwhile } from './errors.js';
 import { buyerMessage, checkTypedCard, isEmail } from './form.js';
 import { locatedCountry, promotionOfSelection, promotionOfSession } from './promotion.js';
-import { overrideOf, priceSelection, productOf, selectionOf, ipCountryOf, type Priced, type Selection } from './page-model.js';
+import { overrideOf, pageSelection, priceSelection, productOf, type Priced, type Selection } from './page-model.js';
 import * as repo from './repo.js';
 import { buyerCustomerId } from './session-customer.js';
 import { timeline } from './service.js';
@@ -117,7 +118,7 @@ export class CheckoutCompletion {
   }
 
   async state(session: repo.SessionRow, sent: Sent, ipAddress: string | null, problem: PageState['formProblem'], waiting: IntentRow | null = null): Promise<PageState> {
-    const selection = selectionOf(session, sent, ipCountryOf(session.ip_address ?? ipAddress));
+    const selection = await pageSelection(this.db, session, sent, ipAddress);
     const { priced, product } = await inTransaction(this.db, async (tx) => ({
       priced: await priceSelection(tx, session, selection, this.clock.now(), locatedCountry(session, ipAddress)),
       product: await productOf(tx, session),
@@ -161,13 +162,14 @@ export class CheckoutCompletion {
     if (session.status === 'success') return { kind: 'redirect', location: successRedirect(session.success_url, session.id) };
     const closed = this.closedAnswer(session);
     if (closed) return closed;
-    if (sent.action !== 'pay' && sent.action !== 'discount' && sent.action !== 'authenticate_approve' && sent.action !== 'authenticate_fail') {
+    const action = postedAction(session, sent);
+    if (action !== 'pay' && action !== 'discount' && action !== 'authenticate_approve' && action !== 'authenticate_fail') {
       return { kind: 'page', status: 200, state: await this.state(session, sent, ipAddress, null) };
     }
     try {
-      if (sent.action === 'pay') return await this.pay(session, sent, ipAddress);
-      if (sent.action === 'discount') return await this.applyDiscount(session, sent, ipAddress);
-      return await this.authenticate(session, sent.action === 'authenticate_approve', sent, ipAddress);
+      if (action === 'pay') return await this.pay(session, sent, ipAddress);
+      if (action === 'discount') return await this.applyDiscount(session, sent, ipAddress);
+      return await this.authenticate(session, action === 'authenticate_approve', sent, ipAddress);
     } catch (error) {
       if (error instanceof AuthenticationRequired) {
         const current = (await this.sessionAt(id, environment)) ?? session;
@@ -203,7 +205,7 @@ export class CheckoutCompletion {
   }
 
   private async pay(session: repo.SessionRow, sent: Sent, ipAddress: string | null): Promise<PageAnswer> {
-    const selection = selectionOf(session, sent, ipCountryOf(session.ip_address ?? ipAddress));
+    const selection = await pageSelection(this.db, session, sent, ipAddress);
     const form = await this.checkedForm(session, sent, selection);
     const prepared = await this.prepare(session.id, selection, form, locatedCountry(session, ipAddress));
     if (prepared.status === 'success') return { kind: 'redirect', location: successRedirect(prepared.success_url, prepared.id) };
@@ -237,8 +239,7 @@ export class CheckoutCompletion {
         now,
       );
       const method = await saveCheckoutCard(tx, scope, customer, form.card, now);
-      const billing = (customer.billing_address as { country?: string } | null)?.country ?? selection.country;
-      const promotion = await promotionOfSelection(tx, session, selection.plan, { located, billing });
+      const promotion = await promotionOfSelection(tx, session, selection.plan, { located, billing: countryOfAddress(customer.billing_address) });
       const updated = await repo.updateSession(tx, id, {
         status: 'processing',
         attempt: session.attempt + 1,

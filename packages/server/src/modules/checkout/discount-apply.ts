@@ -10,7 +10,7 @@ import { ApiError } from '../../http/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { resolveCheckoutDiscount } from './discount.js';
 import { formProblem } from './errors.js';
-import { ipCountryOf, priceSelection, selectionOf } from './page-model.js';
+import { pageSelection, priceSelection } from './page-model.js';
 import * as repo from './repo.js';
 
 export type SentFields = Record<string, string | undefined>;
@@ -34,6 +34,18 @@ export function sentCode(sent: SentFields): string | null {
 }
 
 /**
+ * What a posted page asks for. "Remove" posts `remove_discount`. Enter in a field posts
+ * `enter` (the form's unseen first button, page.ts): it applies the discount field's code
+ * when that is not the session's (Enter typed in that field), and pays otherwise.
+ */
+export function postedAction(session: repo.SessionRow, sent: SentFields): string | undefined {
+  if (session.discounts_enabled && sent.remove_discount) return 'discount';
+  if (sent.action !== 'enter') return sent.action;
+  const changed = session.discounts_enabled && sent.discount_code !== undefined && sentCode(sent) !== session.discount_code;
+  return changed ? 'discount' : 'pay';
+}
+
+/**
  * Checks the sent code against the selection the page shows and keeps it on the session
  * (or removes it); a FormProblem on the `discount_code` field when it cannot apply. The
  * session is locked and must still be open: a code never changes under a payment.
@@ -47,7 +59,7 @@ export async function applySessionDiscount(
 ): Promise<repo.SessionRow> {
   if (!session.discounts_enabled) throw formProblem('discount_code', 'Discount codes are not accepted for this purchase.');
   const code = sentCode(sent);
-  const selection = selectionOf(session, sent, ipCountryOf(session.ip_address ?? ipAddress));
+  const selection = await pageSelection(db, session, sent, ipAddress);
   return inTransaction(db, async (tx) => {
     const locked = (await repo.findSession(tx, session.id, { forUpdate: true }))!;
     if (locked.status !== 'open') throw formProblem(null, 'A payment for this checkout is in progress; the code cannot be changed now. Reload the page.');

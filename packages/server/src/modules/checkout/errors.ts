@@ -31,7 +31,7 @@ export const badCustomerId = (customerId: string): ApiError =>
 export const archivedCustomer = (customerId: string): ApiError =>
   badRequest(`Customer "${customerId}" is archived; it cannot buy`, 'customer_archived');
 export const discountsDisabled = (): ApiError => invalid('discountCode: discountsEnabled is false for this session');
-export const buyLinkProductUnknown = (): ApiError => notFound('No such product', 'product_not_found');
+export const buyLinkProductUnknown = (): ApiError => notFound('This link names no product on sale here. Check the link, or ask the seller for a new one.', 'product_not_found');
 export const buyLinkPlanMissing = (): ApiError => invalid('plan_identifier: the product has no published plan to sell');
 export const buyLinkForeignRedirect = (field: string, productUrl: string | null): ApiError =>
   invalid(

@@ -22,30 +22,21 @@ export function discountNotice(state: PageState): { text: string; error: boolean
 }
 
 /**
- * The discount field (when the session allows codes). It belongs to a form of its own,
- * so that Enter in it applies the code and Enter elsewhere pays. The message under it is
- * a live region: a screen reader announces a code applied or refused without a reload.
+ * The discount field (when the session allows codes), part of the page's one form: applying
+ * a code without JavaScript posts everything typed so far, and the page comes back with it.
+ * "Apply" posts the `discount` action, "Remove" `remove_discount`, and Enter in the field
+ * the page's `enter`, which applies a code typed there (postedAction). With
+ * JavaScript the buttons and Enter ask `data-quote-url` instead (assets-discount.ts). The
+ * message under the field is a live region: a screen reader announces a code applied or
+ * refused without a reload.
  */
-export function discountField(state: PageState): SafeHtml | null {
+export function discountField(state: PageState, prefix: string): SafeHtml | null {
   if (!state.session.discounts_enabled) return null;
   const notice = discountNotice(state);
   const applied = state.session.discount_code !== null && !notice.error;
-  return html`<label for="discount-code">Discount code</label>
-<div class="row discount-row"><div><input id="discount-code" name="discount_code" form="discount-form" type="text" autocomplete="off" maxlength="100" value="${state.session.discount_code ?? ''}" aria-describedby="discount-message"${notice.error ? html` aria-invalid="true"` : null}></div>
-<div class="fit"><button type="submit" form="discount-form" id="apply-discount" class="secondary inline">Apply</button></div>
-<div class="fit"${applied ? null : html` hidden`}><button type="submit" form="discount-form" name="remove_discount" value="1" id="remove-discount" class="secondary inline">Remove</button></div></div>
-<p id="discount-message" class="hint discount-message${notice.error ? ' error' : ''}" role="status" aria-live="polite">${notice.text}</p>`;
-}
-
-/** The discount field's own form: the selection rides along; with JavaScript it asks `data-quote-url` instead of posting back. */
-export function discountForm(state: PageState, prefix: string): SafeHtml | null {
-  if (!state.session.discounts_enabled) return null;
-  const sel = state.selection;
-  return html`<form id="discount-form" method="post" action="" data-quote-url="${prefix}/checkout/${state.session.id}/discount/">
-<input type="hidden" name="csrf_token" value="${state.csrf}">
-<input type="hidden" name="action" value="discount">
-<input type="hidden" name="plan" value="${sel.plan}"><input type="hidden" name="period" value="${sel.period}">
-<input type="hidden" name="country" value="${sel.country ?? ''}">
-${Object.entries(sel.quantities).map(([k, v]) => html`<input type="hidden" name="qty_${k}" value="${v}">`)}
-</form>`;
+  return html`<div id="discount" data-quote-url="${prefix}/checkout/${state.session.id}/discount/"><label for="discount-code">Discount code</label>
+<div class="row discount-row"><div><input id="discount-code" name="discount_code" type="text" autocomplete="off" maxlength="100" value="${state.session.discount_code ?? ''}" aria-describedby="discount-message"${notice.error ? html` aria-invalid="true"` : null}></div>
+<div class="fit"><button type="submit" name="action" value="discount" id="apply-discount" class="secondary inline">Apply</button></div>
+<div class="fit"${applied ? null : html` hidden`}><button type="submit" name="remove_discount" value="1" id="remove-discount" class="secondary inline">Remove</button></div></div>
+<p id="discount-message" class="hint discount-message${notice.error ? ' error' : ''}" role="status" aria-live="polite">${notice.text}</p></div>`;
 }

@@ -1,7 +1,7 @@
-import type { Tx } from '../../db/transaction.js';
+import type { Executor, Tx } from '../../db/transaction.js';
 import { resolvePurchase, type PriceOverride, type ResolvedPurchase } from '../../flows/purchase.js';
 import { ApiError } from '../../http/errors.js';
-import { normalizeCountry } from '../../lib/countries.js';
+import { addressInCountry, countryOfAddress, normalizeCountry } from '../../lib/countries.js';
 import { countryOfIp } from '../../lib/geoip.js';
 import { findFeaturesById, findProduct, planChoices, type PlanChoice } from '../catalog/queries.js';
 import { discountOfSession } from './discount.js';
@@ -55,12 +55,25 @@ export const overrideOf = (session: SessionRow): PriceOverride | null =>
 /** The plans the page may offer: the session's, and plansEnabled's. */
 export const enabledPlans = (session: SessionRow): string[] => session.plans_enabled ?? [session.plan_identifier];
 
-/** The session's defaults, changed by what the page sent (query or form), each value checked. */
-export function selectionOf(session: SessionRow, sent: Record<string, string | undefined>, ipCountry: string | null): Selection {
+/** Where the page's billing country comes from when the buyer has not chosen one. */
+export interface KnownCountries {
+  /** The stored billing country of the customer the session may act for (session-customer.ts). */
+  customer: string | null;
+  /** The country of the buyer's address on the network. */
+  ip: string | null;
+}
+
+/**
+ * The session's defaults, changed by what the page sent (query or form), each value checked.
+ * The billing country is the buyer's choice, else the one chosen on an earlier attempt, the
+ * customer's stored one, the seller's default, the network's guess (decision 0059).
+ */
+export function selectionOf(session: SessionRow, sent: Record<string, string | undefined>, known: KnownCountries): Selection {
   const plans = enabledPlans(session);
   const plan = sent.plan && plans.includes(sent.plan) ? sent.plan : session.plan_identifier;
   const period = sent.period && /^[A-Z_]{3,20}$/.test(sent.period) ? sent.period : session.charge_period;
-  const country = (sent.country && normalizeCountry(sent.country)) || session.billing_country || session.default_billing_country || ipCountry;
+  const chosen = sent.country && normalizeCountry(sent.country);
+  const country = chosen || session.billing_country || known.customer || session.default_billing_country || known.ip;
   const quantities: Record<string, number> = {};
   for (const f of session.features) quantities[f.identifier] = f.quantity;
   for (const [key, value] of Object.entries(sent)) {
@@ -88,14 +101,14 @@ async function meterChoices(tx: Tx, purchase: ResolvedPurchase, selection: Selec
 export async function priceSelection(tx: Tx, session: SessionRow, selection: Selection, now: Date, located: string | null = null): Promise<Priced> {
   const found = await sessionCustomer(tx, session);
   const scope = { environmentId: session.environment_id, organizationId: session.organization_id, environment: session.environment };
-  const buyer = prospectiveCustomer(found, selection.country);
+  // The page's country is what the payment will charge by (completion stores it on the customer).
   const withCountry = found && selection.country
-    ? { ...found, billing_address: { ...((found.billing_address ?? {}) as object), country: (found.billing_address as { country?: string } | null)?.country ?? selection.country } }
-    : buyer;
+    ? { ...found, billing_address: addressInCountry(found.billing_address, selection.country) }
+    : prospectiveCustomer(found, selection.country);
   const plans = await planChoices(tx, session.environment_id, enabledPlans(session), session.currency_code ?? 'USD', session.charge_period);
   const base = { plans, customerEmail: found?.email ?? null, promotion: null, codeIsPromotions: false, discountPayments: null };
   try {
-    const billing = (withCountry.billing_address as { country?: string } | null)?.country ?? null;
+    const billing = countryOfAddress(withCountry.billing_address);
     const promotion = await promotionOfSelection(tx, session, selection.plan, { located, billing });
     const discount = await discountOfSession(tx, session, selection.plan, now);
     const codeIsPromotions = discount === null && session.discount_code !== null && session.discounts_enabled;
@@ -124,3 +137,9 @@ export async function productOf(tx: Tx, session: SessionRow) {
 }
 
 export const ipCountryOf = (ip: string | null | undefined): string | null => countryOfIp(ip);
+
+/** The page's selection: what was sent, else the session's and the customer's defaults. */
+export async function pageSelection(db: Executor, session: SessionRow, sent: Record<string, string | undefined>, ipAddress: string | null): Promise<Selection> {
+  const customer = countryOfAddress((await sessionCustomer(db, session))?.billing_address);
+  return selectionOf(session, sent, { customer, ip: ipCountryOf(session.ip_address ?? ipAddress) });
+}

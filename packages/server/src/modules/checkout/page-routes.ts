@@ -91,17 +91,32 @@ export function checkoutPageRoutes(app: App, deps: PageDeps): void {
     });
 
     pages.get('/buy/:id', { schema: { hide: true, params: Id } }, async (request, reply) => {
-      const prefix = prefixOf(request);
-      try {
-        const location = await buyLink(request, request.params.id, deps);
-        return securityHeaders(reply).code(303).header('location', location).send();
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        const title = error.status === 404 ? 'Product not found' : error.status === 428 ? 'Payments are not available yet' : 'This buy link is not valid';
-        return securityHeaders(reply).code(error.status).type('text/html; charset=utf-8').send(errorPage(prefix, title, error.detail));
-      }
+      const { id } = request.params;
+      return buyLinkAnswer(request, reply, deps, /^[0-9a-f-]{36}$/i.test(id) ? await repo.findProductWithEnvironment(deps.db, id) : undefined);
+    });
+
+    // The product by its identifier, scoped by the organization's slug (decision 0059).
+    pages.get('/buy/:org/:product', { schema: { hide: true, params: OrgProduct } }, async (request, reply) => {
+      const { org, product } = request.params;
+      return buyLinkAnswer(request, reply, deps, await repo.findProductByIdentifier(deps.db, org, request.environment, product));
     });
   });
+}
+
+const OrgProduct = Type.Object({ org: Type.String({ maxLength: 200 }), product: Type.String({ maxLength: 200 }) });
+
+type BuyableProduct = Awaited<ReturnType<typeof repo.findProductWithEnvironment>>;
+
+/** A buy link's answer: 303 to the new session's page, or a page saying why there is none. */
+async function buyLinkAnswer(request: FastifyRequest, reply: FastifyReply, deps: PageDeps, product: BuyableProduct): Promise<FastifyReply> {
+  try {
+    const location = await buyLink(request, product, deps);
+    return securityHeaders(reply).code(303).header('location', location).send();
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const title = error.status === 404 ? 'Product not found' : error.status === 428 ? 'Payments are not available yet' : 'This buy link is not valid';
+    return securityHeaders(reply).code(error.status).type('text/html; charset=utf-8').send(errorPage(prefixOf(request), title, error.detail));
+  }
 }
 
 const flag = (value: string | undefined): boolean | undefined =>
@@ -114,10 +129,12 @@ function sellerTarget(value: string | undefined, field: string, productUrl: stri
   return value;
 }
 
-/** GET /buy/{productId}/?plan_identifier=&charge_period=…: a session made as a client key would make it, then its page. */
-async function buyLink(request: FastifyRequest, productId: string, deps: PageDeps): Promise<string> {
+/**
+ * GET /buy/{productId}/ or /buy/{organizationSlug}/{productIdentifier}/, with
+ * ?plan_identifier=&charge_period=…: a session made as a client key would make it, then its page.
+ */
+async function buyLink(request: FastifyRequest, product: BuyableProduct, deps: PageDeps): Promise<string> {
   const q = sentOf(request.query);
-  const product = /^[0-9a-f-]{36}$/i.test(productId) ? await repo.findProductWithEnvironment(deps.db, productId) : undefined;
   if (!product || product.archived_at || product.environment !== request.environment) throw buyLinkProductUnknown();
   const plan = q.plan_identifier ?? (await publishedPlansOfProduct(deps.db, product.id))[0];
   if (!plan) throw buyLinkPlanMissing();

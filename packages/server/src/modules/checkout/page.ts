@@ -3,7 +3,7 @@ import { money, periodName } from '../../hosted/text.js';
 import { CSS_VERSION, JS_VERSION } from './assets.js';
 import type { PageState } from './complete.js';
 import { html, type SafeHtml } from '../../hosted/html.js';
-import { discountField, discountForm } from './page-discount.js';
+import { discountField } from './page-discount.js';
 import { hostedDocument } from '../../hosted/document.js';
 import { stripeAuthentication, stripeCardFields } from './stripe-element.js';
 import type { SessionRow } from './repo.js';
@@ -150,6 +150,13 @@ export function payLabel(state: PageState): string {
 /** The fields the page marks invalid and explains beneath, by form name: the control's id. */
 const MARKED_FIELDS: Record<string, string> = { email: 'email', country: 'country', card_number: 'card-number', expiry: 'expiry', cvc: 'cvc', discount_code: 'discount-code' };
 
+/**
+ * Enter in a field submits the form as its first submit button would. The discount field's
+ * "Apply" comes before "Pay", so this unseen first button takes Enter: it applies a code
+ * typed in the discount field, and pays otherwise (postedAction).
+ */
+const ENTER_BUTTON = html`<button type="submit" name="action" value="enter" hidden></button>`;
+
 /** The open session's page: choices, price, details, card and pay. */
 export function checkoutPage(state: PageState, prefix: string): string {
   if (state.authenticate) return authenticationPage(state, prefix);
@@ -165,13 +172,14 @@ export function checkoutPage(state: PageState, prefix: string): string {
 ${state.providerReady ? null : noProviderNotice()}
 <form id="checkout-form" method="post" action="" novalidate>
 <input type="hidden" name="csrf_token" value="${state.csrf}">
+${ENTER_BUTTON}
 <section class="card" aria-labelledby="product-name">
 <p class="hint">Checkout</p>
 <h1 id="product-name">${state.productName}</h1>
 ${state.productDescription ? html`<p>${state.productDescription}</p>` : null}
 <div id="choices">${choices(state)}</div>
 <div id="summary" aria-live="polite">${summary(state)}</div>
-${discountField(state)}
+${discountField(state, prefix)}
 </section>
 ${general}
 <section class="card">${details(state)}</section>
@@ -181,7 +189,6 @@ ${canPay ? html`<button type="submit" name="action" value="pay" id="pay">${payLa
 <p class="hint no-js-only">Changed the plan, period, quantity or country? Update the price before you pay.</p>
 </section>
 </form>
-${discountForm(state, prefix)}
 ${s.cancel_url ? html`<p><a href="${s.cancel_url}">Cancel and return to the seller</a></p>` : null}`;
   return layout(`Checkout: ${state.productName}`, prefix, body, usesStripeJs(state));
 }

@@ -142,14 +142,27 @@ export async function findOrderSummary(db: Executor, orderId: string) {
     .executeTakeFirst();
 }
 
-/** A product by id in any environment, with its environment's kind, organization and site: a buy link names nothing else. */
-export async function findProductWithEnvironment(db: Executor, productId: string) {
+/** Products with their environment's kind, organization and site: what a buy link needs. */
+function buyableProducts(db: Executor) {
   return db
     .selectFrom('products as p')
     .innerJoin('environments as e', 'e.id', 'p.environment_id')
     .leftJoin('product_settings as ps', 'ps.product_id', 'p.id')
-    .select(['p.id', 'p.environment_id', 'p.archived_at', 'e.kind as environment', 'e.organization_id', 'ps.product_url'])
-    .where('p.id', '=', productId)
+    .select(['p.id', 'p.environment_id', 'p.archived_at', 'e.kind as environment', 'e.organization_id', 'ps.product_url']);
+}
+
+/** A product by id in any environment: a buy link by product id names nothing else. */
+export async function findProductWithEnvironment(db: Executor, productId: string) {
+  return buyableProducts(db).where('p.id', '=', productId).executeTakeFirst();
+}
+
+/** A product by its identifier in an organization (by slug) and environment (decision 0059). */
+export async function findProductByIdentifier(db: Executor, slug: string, environment: 'sandbox' | 'production', identifier: string) {
+  return buyableProducts(db)
+    .innerJoin('organizations as o', 'o.id', 'e.organization_id')
+    .where('o.slug', '=', slug)
+    .where('e.kind', '=', environment)
+    .where('p.identifier', '=', identifier)
     .executeTakeFirst();
 }
 

@@ -5,7 +5,7 @@
  * only for a customer it created itself, so it can neither show an existing customer's
  * email, name or currency nor attach a purchase or a card to them.
  */
-import type { Tx } from '../../db/transaction.js';
+import type { Executor, Tx } from '../../db/transaction.js';
 import { randomBase62 } from '../../lib/crypto.js';
 import { findCustomer, type CustomerRow } from '../customers/queries.js';
 import type { SessionRow } from './repo.js';
@@ -13,7 +13,7 @@ import type { SessionRow } from './repo.js';
 type SessionCustomerFields = Pick<SessionRow, 'environment_id' | 'customer_ref' | 'customer_id' | 'customer_trusted'>;
 
 /** The existing customer the page may show and price for; undefined when there is none it may use. */
-export async function sessionCustomer(tx: Tx, session: SessionCustomerFields): Promise<CustomerRow | undefined> {
+export async function sessionCustomer(tx: Executor, session: SessionCustomerFields): Promise<CustomerRow | undefined> {
   if (!session.customer_ref) return undefined;
   const found = await findCustomer(tx, session.environment_id, session.customer_ref);
   if (!found || session.customer_trusted) return found;

@@ -1,7 +1,7 @@
 import type { BillingAddress, Customer, CustomerCreate, CustomerUpdate } from '@billow/contract';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/crypto.js';
-import { normalizeCountry } from '../../lib/countries.js';
+import { addressInCountry, countryOfAddress, normalizeCountry } from '../../lib/countries.js';
 import { metadataProblem } from '../../lib/metadata.js';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, isUniqueViolation, type Executor, type Tx } from '../../db/transaction.js';
@@ -297,8 +297,9 @@ export interface CheckoutBuyer {
 
 /**
  * The buyer of a checkout, in the caller's transaction and locked for it: created
- * when new (`customer.created`), else given the email, name and billing country it
- * lacks (`customer.updated`); what a customer already has is never overwritten.
+ * when new (`customer.created`), else given the email and name it lacks, and the billing
+ * country the buyer chose, which is what the purchase is taxed by (`customer.updated`;
+ * decision 0059). The caller passes only a customer its session may act for (decision 0054).
  */
 export async function ensureCheckoutCustomer(tx: Tx, scope: CustomerScope, buyer: CheckoutBuyer, at: Date): Promise<repo.CustomerRow> {
   const existing = await repo.findCustomer(tx, scope.environmentId, buyer.customerId, { forUpdate: true });
@@ -318,16 +319,15 @@ export async function ensureCheckoutCustomer(tx: Tx, scope: CustomerScope, buyer
     await recordEvent(tx, { environmentId: scope.environmentId, organizationId: scope.organizationId, type: 'customer.created', data: customerEventObject(row, 0), at });
     return row;
   }
-  const address = (existing.billing_address ?? {}) as Record<string, unknown>;
   // A customer on a test clock has the clock's time (decision 0048), whatever the page's request was dated.
   at = (await repo.testClockTimeOf(tx, existing.id)) ?? at;
-  const missing = {
+  const changes = {
     email: existing.email ? undefined : (buyer.email ?? undefined),
     name: existing.name ? undefined : (buyer.name ?? undefined),
-    billingAddress: address.country || !buyer.country ? undefined : { ...address, country: buyer.country },
+    billingAddress: !buyer.country || countryOfAddress(existing.billing_address) === buyer.country ? undefined : addressInCountry(existing.billing_address, buyer.country),
   };
-  if (missing.email === undefined && missing.name === undefined && missing.billingAddress === undefined) return existing;
-  const updated = await repo.updateCustomer(tx, existing.id, { ...missing, at });
+  if (changes.email === undefined && changes.name === undefined && changes.billingAddress === undefined) return existing;
+  const updated = await repo.updateCustomer(tx, existing.id, { ...changes, at });
   const subscriptions = await repo.liveSubscriptionCount(tx, updated.id);
   const object = customerEventObject(updated, subscriptions);
   await recordEvent(tx, {
