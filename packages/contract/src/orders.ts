@@ -196,6 +196,10 @@ export const InvoiceCustomer = Type.Object(
 export const Invoice = Type.Object(
   {
     id: Type.String({ description: 'INV-YYYYMMDDHHMMSS- and 10 upper-case letters or digits' }),
+    number: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "Billow's addition: the invoice's number in the seller's gapless sequence, the seller profile's invoicePrefix, the year and a counter (ACME-2026-000042); null on invoices issued before numbering",
+    }),
     status: Type.Enum([...INVOICE_STATUSES]),
     orderId: Type.String(),
     subscriptionId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),

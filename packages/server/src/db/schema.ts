@@ -379,6 +379,14 @@ export interface InvoicesTable {
   last_method_id: number | null;
   /** The token of the invoice's payment link (decision 0035); null: born paid. */
   pay_token: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The gapless number of the seller's sequence (decision 0062), e.g. ACME-2026-000042; null before 20261201130000. */
+  number: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface InvoiceNumberCountersTable {
+  environment_id: string;
+  year: number;
+  last_number: number;
 }
 
 export interface TestClocksTable {
@@ -819,6 +827,7 @@ export interface Database {
   mail_messages: MailMessagesTable;
   portal_sign_ins: PortalSignInsTable;
   seller_profiles: SellerProfilesTable;
+  invoice_number_counters: InvoiceNumberCountersTable;
 }
 
 /** The seller's identity in one environment (modules/seller-profile); absent until first set. */

@@ -10,6 +10,7 @@ import type { Quote } from '../modules/billing/types.js';
 import { recordEvents, type EventInput } from '../modules/events/writer.js';
 import { invoiceId as newInvoiceId, licenseKey, orderId as newOrderId } from './ids.js';
 import * as ledger from '../modules/ledger/queries.js';
+import { sellerBlock, sellerYear } from '../modules/seller-profile/queries.js';
 import { invoiceWebhookObject, orderWebhookObject } from '../modules/ledger/webhook.js';
 import type { CustomerRow, PaymentMethodRow, PurchaseScope, ResolvedPurchase } from './purchase.js';
 import { addPeriod } from '../modules/billing/billing-periods.compute.js';
@@ -31,8 +32,6 @@ export interface PaidOrderInput {
   chargeRef: string | null;
   /** The period a subscription's invoice bills, when the billing engine issues it (one invoice a period). */
   period?: { start: Date; end: Date };
-  /** The seller's name for the invoice, when the caller has read it (the billing engine, with its locks); else read here. */
-  organizationName?: string | null;
 }
 
 export interface PaidOrder {
@@ -117,8 +116,18 @@ export async function writeInvoice(tx: Tx, r: Recorded, unpaid: Partial<Insertab
   await ledger.insertInvoice(tx, await invoiceRow(tx, r, unpaid));
 }
 
+/** The seller as the invoice names them, and the invoice's number in their sequence (decision 0062). */
+async function sellerAndNumber(tx: Tx, r: Recorded): Promise<{ seller: string; number: string }> {
+  const seller = await sellerBlock(tx, r.scope.organizationId, r.scope.environmentId);
+  const year = sellerYear(r.now, seller.timeZone);
+  const counter = await ledger.nextInvoiceNumber(tx, r.scope.environmentId, year);
+  const { invoicePrefix, timeZone: _zone, ...printed } = seller;
+  return { seller: JSON.stringify(printed), number: `${invoicePrefix}-${year}-${String(counter).padStart(6, '0')}` };
+}
+
 async function invoiceRow(tx: Tx, r: Recorded, unpaid: Partial<Insertable<InvoicesTable>>): Promise<Insertable<InvoicesTable>> {
   const { scope, customer, charged } = r;
+  const { seller, number } = await sellerAndNumber(tx, r);
   return {
     id: r.invoiceId,
     environment_id: scope.environmentId,
@@ -131,7 +140,8 @@ async function invoiceRow(tx: Tx, r: Recorded, unpaid: Partial<Insertable<Invoic
     tax_minor: charged.taxMinor,
     total_minor: charged.totalMinor,
     lines: JSON.stringify(charged.lines),
-    seller: JSON.stringify({ name: r.organizationName !== undefined ? r.organizationName : await ledger.organizationName(tx, scope.organizationId) }),
+    seller,
+    number,
     buyer: JSON.stringify({
       customerId: customer.customer_id,
       name: customer.name,

@@ -27,6 +27,14 @@ export function addressLines(address: Record<string, unknown> | null): string[] 
   ].filter((line): line is string => line !== null);
 }
 
+/** The seller's tax ids as printed ("VAT ID DE123456788"); older invoices kept one `taxId`. */
+function taxIdLines(seller: Record<string, unknown>): string[] {
+  const listed = Array.isArray(seller.taxIds) ? (seller.taxIds as Array<{ country?: unknown; taxId?: unknown }>) : [];
+  const ids = listed.map((t) => text(t.taxId)).filter((id): id is string => id !== null);
+  const single = text(seller.taxId);
+  return (single ? [...ids, single] : ids).map((id) => `Tax ID ${id}`);
+}
+
 export class InvoiceService {
   constructor(private readonly db: Db) {}
 
@@ -54,10 +62,14 @@ export class InvoiceService {
     const seller = row.seller;
     const buyer = row.buyer;
     const sellerName = text(seller.name) ?? (await organizationName(this.db, scope.organizationId)) ?? 'Seller';
-    const sellerDetails = [...addressLines(record(seller.address) ?? record(seller.billingAddress)), text(seller.email), text(seller.taxId)]
-      .filter((line): line is string => line !== null);
+    const sellerDetails = [
+      ...addressLines(record(seller.address) ?? record(seller.billingAddress)),
+      ...taxIdLines(seller),
+      text(seller.email),
+      text(seller.website),
+    ].filter((line): line is string => line !== null);
     const document: InvoicePdf = {
-      number: row.id,
+      number: row.number ?? row.id,
       status: row.status,
       issuedOn: row.issued_at,
       dueOn: row.due_at,

@@ -28,6 +28,7 @@ export function toInvoice(row: InvoiceDetailRow, apiBase: string): Invoice {
   const currency = row.currency;
   return {
     id: row.id,
+    number: row.number,
     status: row.status,
     orderId: row.order_id,
     subscriptionId: row.subscription_id,

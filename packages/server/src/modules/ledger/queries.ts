@@ -9,6 +9,7 @@ export {
   countOrders,
   findOrder,
   insertInvoice,
+  nextInvoiceNumber,
   insertLicense,
   insertOrder,
   insertOrderEvent,

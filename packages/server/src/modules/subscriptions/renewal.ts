@@ -250,7 +250,6 @@ function orderInput(
     method: payment.paid && c.charged.totalMinor > 0 ? (method ?? null) : null,
     chargeRef: payment.paid ? payment.chargeRef : null,
     period: c.period,
-    organizationName: c.locked.organizationName,
   };
 }
 

@@ -22,7 +22,6 @@ export interface RenewalReads {
   catalog: SubscribedRows | undefined;
   /** The customer's saved method a charge takes first (as `findUsableMethod` picks it), if any. */
   usableMethod: Selectable<PaymentMethodsTable> | undefined;
-  organizationName: string | null;
   /** A discount with cycles left rides with the subscription (the discounts module takes one per renewal). */
   hasDiscount: boolean;
 }
@@ -55,7 +54,6 @@ function readsQuery(db: Executor, scope: { environmentId: string; organizationId
       sql<Json>`(SELECT to_jsonb(m) FROM payment_methods m
         WHERE m.environment_id = s.environment_id AND m.customer_id = s.customer_id AND m.status = 'succeeded' AND m.deleted_at IS NULL
         ORDER BY m.is_default DESC, m.id DESC LIMIT 1)`.as('renewal_method'),
-      sql<string | null>`(SELECT o.name FROM organizations o WHERE o.id = ${scope.organizationId})`.as('renewal_organization_name'),
     ])
     .where('s.environment_id', '=', scope.environmentId)
     .where('s.id', '=', id);
@@ -64,7 +62,7 @@ function readsQuery(db: Executor, scope: { environmentId: string; organizationId
 type Found = NonNullable<Awaited<ReturnType<ReturnType<typeof readsQuery>['executeTakeFirst']>>>;
 
 function readsOf(found: Found): RenewalReads {
-  const { renewal_has_unpaid_invoice: hasUnpaid, renewal_has_discount: hasDiscount, renewal_usage: usage, renewal_organization_name: organizationName, ...rest } = found;
+  const { renewal_has_unpaid_invoice: hasUnpaid, renewal_has_discount: hasDiscount, renewal_usage: usage, ...rest } = found;
   const { renewal_product, renewal_plan, renewal_version, renewal_price, renewal_method, ...row } = rest as typeof rest & RenewalJson;
   return {
     row: row as Selectable<SubscriptionsTable>,
@@ -72,7 +70,6 @@ function readsOf(found: Found): RenewalReads {
     usage,
     catalog: subscribedRowsFromJson({ product: renewal_product, plan: renewal_plan, version: renewal_version, price: renewal_price }),
     usableMethod: rowFromJson(renewal_method, TIMESTAMP_COLUMNS.payment_methods),
-    organizationName,
     hasDiscount: Boolean(hasDiscount),
   };
 }

@@ -1,0 +1,39 @@
+/** What other modules read of the seller's profile: the seller block documents carry, as of their issue. */
+import type { Executor } from '../../db/transaction.js';
+import { findProfile, organizationName } from './repo.js';
+import { profileView } from './view.js';
+
+export interface SellerBlock {
+  /** The legal name where set, else the name buyers see. */
+  name: string;
+  displayName: string;
+  address: Record<string, unknown> | null;
+  taxIds: Array<{ country: string; taxId: string }>;
+  email: string | null;
+  website: string | null;
+  invoicePrefix: string;
+  timeZone: string;
+}
+
+/** The prefix of invoice numbers when the seller set none. */
+export const DEFAULT_INVOICE_PREFIX = 'INV';
+
+export async function sellerBlock(db: Executor, organizationId: string, environmentId: string): Promise<SellerBlock> {
+  const [row, name] = await Promise.all([findProfile(db, environmentId), organizationName(db, organizationId)]);
+  const profile = profileView(row, name);
+  return {
+    name: profile.legalName ?? profile.displayName,
+    displayName: profile.displayName,
+    address: profile.address,
+    taxIds: profile.taxRegistrations.map(({ country, taxId }) => ({ country, taxId })),
+    email: profile.supportEmail,
+    website: profile.websiteUrl,
+    invoicePrefix: profile.invoicePrefix ?? DEFAULT_INVOICE_PREFIX,
+    timeZone: profile.timeZone,
+  };
+}
+
+/** The calendar year of `at` where the seller is: the year an invoice number counts in. */
+export function sellerYear(at: Date, timeZone: string): number {
+  return Number(new Intl.DateTimeFormat('en', { timeZone, year: 'numeric' }).format(at));
+}
