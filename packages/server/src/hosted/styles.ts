@@ -29,4 +29,6 @@ button.inline{margin-top:0;min-height:2.75rem;padding:.55rem 1rem}
 a{color:#1d4ed8}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .js .no-js-only{display:none}
+.seller{margin:.25rem 0 .75rem}.seller-name{font-weight:700;font-size:1.05rem;margin:0}
+.seller-footer{font-size:.875rem;color:#4b5563;text-align:center;margin:1.5rem 0 1rem}.seller-footer p{margin:.25rem 0}
 `;

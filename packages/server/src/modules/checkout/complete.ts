@@ -11,6 +11,7 @@
  *      becomes success and `checkout.completed` is recorded, before the purchase
  *      records its order, invoice and `subscription.created`.
  */
+import { sellerOnPages, type SellerOnPages } from '../seller-profile/queries.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, type Tx } from '../../db/transaction.js';
@@ -63,6 +64,8 @@ export interface PageState extends Priced {
   authenticate: boolean;
   /** Cards are taken by Stripe's Payment Element (never a card field on the page); null: the sandbox's test cards. */
   stripe: StripeOnPage | null;
+  /** Whom the buyer pays (the seller profile). */
+  seller: SellerOnPages;
 }
 
 export type PageAnswer =
@@ -138,6 +141,7 @@ export class CheckoutCompletion {
       formProblem: problem,
       authenticate: waiting !== null,
       stripe: await stripeOnPage(this.db, session, waiting?.action_ref ?? null),
+      seller: await sellerOnPages(this.db, session.organization_id, session.environment_id),
     };
   }
 

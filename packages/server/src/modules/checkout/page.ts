@@ -3,6 +3,7 @@ import { money, periodName } from '../../hosted/text.js';
 import { CSS_VERSION, JS_VERSION } from './assets.js';
 import type { PageState } from './complete.js';
 import { html, type SafeHtml } from '../../hosted/html.js';
+import { sellerFooter, sellerHeader } from '../../hosted/seller.js';
 import { discountField } from './page-discount.js';
 import { hostedDocument } from '../../hosted/document.js';
 import { stripeAuthentication, stripeCardFields } from './stripe-element.js';
@@ -69,6 +70,7 @@ export function summary(state: PageState): SafeHtml {
     ? null
     : html`<tr><td>${q.taxBehavior === 'INCLUSIVE' ? 'Includes' : 'Tax'} ${(q.taxRateBp / 100).toString()} % ${q.taxCountry ? `(${q.taxCountry})` : ''}</td><td class="amount">${money(q.taxMinor, q.currency)}</td></tr>`;
   const trial = state.trialDays > 0 ? html`<p class="hint">${state.trialDays}-day free trial: nothing is charged today.</p>` : null;
+  const recurring = recurringSentence(state);
   return html`<table aria-label="Price">
 <tbody>
 ${q.lines.map((l) => html`<tr><td>${l.description}</td><td class="amount">${money(l.amountMinor, q.currency)}</td></tr>`)}
@@ -77,7 +79,29 @@ ${taxLabel}
 ${q.taxBehavior === 'INCLUSIVE' && q.taxMinor > 0 ? html`<tr><td>Price before tax</td><td class="amount" id="net">${money(q.totalMinor - q.taxMinor, q.currency)}</td></tr>` : null}
 <tr class="total"><td>Total ${q.chargePeriod === 'ONE_TIME' ? '' : `(${periodName(q.chargePeriod).toLowerCase()})`}</td><td class="amount" id="total">${money(q.totalMinor, q.currency)}</td></tr>
 </tbody>
-</table>${trial}`;
+</table>${trial}${recurring ? html`<p class="hint" id="recurring">${recurring}</p>` : null}`;
+}
+
+const EVERY: Record<string, string> = {
+  DAILY: 'every day',
+  WEEKLY: 'every week',
+  TWENTY_EIGHT_DAYS: 'every 28 days',
+  MONTHLY: 'every month',
+  THREE_MONTHS: 'every 3 months',
+  SIX_MONTHS: 'every 6 months',
+  YEARLY: 'every year',
+};
+
+/** What a subscription will charge and until when, in the buyer's words (the price shown is the first payment's). */
+function recurringSentence(state: PageState): string | null {
+  const q = state.purchase?.quote;
+  const every = q && EVERY[q.chargePeriod];
+  if (!q || !every) return null;
+  const start = state.trialDays > 0 ? `After the trial, you'll be charged` : `You'll be charged`;
+  const limited = q.discountMinor > 0 && !state.promotion && state.discountPayments !== null;
+  if (!limited) return `${start} ${money(q.totalMinor, q.currency)} ${every} until you cancel.`;
+  const payments = state.discountPayments === 1 ? 'the first payment' : `the first ${state.discountPayments} payments`;
+  return `${start} ${money(q.totalMinor, q.currency)} for ${payments}, then the full price ${every} until you cancel.`;
 }
 
 function details(state: PageState): SafeHtml {
@@ -169,6 +193,7 @@ export function checkoutPage(state: PageState, prefix: string): string {
       : html`<div class="problem" role="alert" id="form-problem">${state.formProblem.message}</div>`;
   const canPay = state.providerReady && state.purchase !== null;
   const body = html`${sandboxBanner(state.sandbox)}
+${sellerHeader(state.seller)}
 ${state.providerReady ? null : noProviderNotice()}
 <form id="checkout-form" method="post" action="" novalidate>
 <input type="hidden" name="csrf_token" value="${state.csrf}">
@@ -189,7 +214,8 @@ ${canPay ? html`<button type="submit" name="action" value="pay" id="pay">${payLa
 <p class="hint no-js-only">Changed the plan, period, quantity or country? Update the price before you pay.</p>
 </section>
 </form>
-${s.cancel_url ? html`<p><a href="${s.cancel_url}">Cancel and return to the seller</a></p>` : null}`;
+${s.cancel_url ? html`<p><a href="${s.cancel_url}">Cancel and return to ${state.seller.displayName}</a></p>` : null}
+${sellerFooter(state.seller)}`;
   return layout(`Checkout: ${state.productName}`, prefix, body, usesStripeJs(state));
 }
 

@@ -37,3 +37,30 @@ export async function sellerBlock(db: Executor, organizationId: string, environm
 export function sellerYear(at: Date, timeZone: string): number {
   return Number(new Intl.DateTimeFormat('en', { timeZone, year: 'numeric' }).format(at));
 }
+
+/** What hosted pages show of the seller: their name, the legal entity, contacts and legal links. */
+export interface SellerOnPages {
+  displayName: string;
+  legalName: string | null;
+  supportEmail: string | null;
+  supportUrl: string | null;
+  websiteUrl: string | null;
+  termsUrl: string | null;
+  privacyUrl: string | null;
+  refundPolicyUrl: string | null;
+}
+
+export async function sellerOnPages(db: Executor, organizationId: string, environmentId: string): Promise<SellerOnPages> {
+  const [row, name] = await Promise.all([findProfile(db, environmentId), organizationName(db, organizationId)]);
+  const p = profileView(row, name);
+  return {
+    displayName: p.displayName,
+    legalName: p.legalName,
+    supportEmail: p.supportEmail,
+    supportUrl: p.supportUrl,
+    websiteUrl: p.websiteUrl,
+    termsUrl: p.termsUrl,
+    privacyUrl: p.privacyUrl,
+    refundPolicyUrl: p.refundPolicyUrl,
+  };
+}
