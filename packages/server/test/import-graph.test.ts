@@ -70,6 +70,24 @@ describe('the import graph', () => {
     }
   });
 
+  it('lets only the HTTP edge import src/http/: its routes, the module.ts that wires them, app.ts and main.ts (decision 0060)', () => {
+    const isEdge = (relative: string) =>
+      relative.split(path.sep)[0] === 'http' ||
+      /routes\.ts$/.test(relative) ||
+      path.basename(relative) === 'module.ts' ||
+      relative === 'app.ts' ||
+      relative === 'main.ts';
+    const offending = sourceFiles(SRC).flatMap((file) => {
+      const relative = path.relative(SRC, file);
+      if (isEdge(relative)) return [];
+      const http = [...fs.readFileSync(file, 'utf8').matchAll(IMPORT)]
+        .map((match) => path.relative(SRC, path.resolve(path.dirname(file), match[1]!)))
+        .filter((target) => target.split(path.sep)[0] === 'http');
+      return http.length > 0 ? [`${relative} imports ${http.join(', ')}`] : [];
+    });
+    expect(offending, `Services, repos, flows and jobs speak in domain errors (src/lib/domain-error.ts):\n${offending.join('\n')}`).toEqual([]);
+  });
+
   it('has no two folders that import each other, nor any longer cycle between folders', () => {
     const described = cycles(edges).map((cycle) =>
       cycle
