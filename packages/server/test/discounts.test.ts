@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle, Db } from '../src/db/connect.js';
 import { inTransaction } from '../src/db/transaction.js';
-import { ApiError } from '../src/http/errors.js';
+import { statusOf } from '../src/http/errors.js';
+import { DomainError } from '../src/lib/domain-error.js';
 import {
   discountAmountMinor,
   discountForRenewal,
@@ -60,12 +61,12 @@ async function create(body: Record<string, unknown>, key?: string, prefix?: stri
 
 const percentOff = (extra: Record<string, unknown> = {}) => create({ discountType: 'PERCENTAGE', percentOff: 10, ...extra });
 
-/** Where an ApiError thrown by `work` says it came from: [status, code]. */
+/** Where a DomainError thrown by `work` says it came from: [status, code]. */
 async function refusal(work: Promise<unknown>): Promise<[number, string, string]> {
   try {
     await work;
   } catch (error) {
-    if (error instanceof ApiError) return [error.status, error.code, error.detail];
+    if (error instanceof DomainError) return [statusOf(error), error.code, error.detail];
     throw error;
   }
   throw new Error('expected a refusal');
@@ -378,7 +379,10 @@ describe('redemptions', () => {
     const refused = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason] : []));
     expect(succeeded).toHaveLength(10);
     expect(refused).toHaveLength(10);
-    for (const reason of refused) expect(reason).toMatchObject({ status: 400, code: 'discount_code_exhausted' });
+    for (const reason of refused) {
+      expect(reason).toMatchObject({ code: 'discount_code_exhausted' });
+      expect(statusOf(reason as DomainError)).toBe(400);
+    }
     expect((await api('GET', `/discounts/${discount.id}/`)).body).toMatchObject({ timesRedeemed: 10, status: 'EXPIRED' });
     const rows = await db.selectFrom('discount_redemptions').select('id').where('discount_id', '=', discount.id).execute();
     expect(rows).toHaveLength(10);

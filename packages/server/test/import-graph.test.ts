@@ -70,6 +70,26 @@ describe('the import graph', () => {
     }
   });
 
+  it('lets only the edges import src/http/: routes, the module.ts that wires them, app.ts and main.ts, and admin.ts, the CLI's (decision 0060)', () => {
+    const isEdge = (relative: string) =>
+      relative.split(path.sep)[0] === 'http' ||
+      /routes\.ts$/.test(relative) ||
+      path.basename(relative) === 'module.ts' ||
+      relative === 'app.ts' ||
+      relative === 'main.ts' ||
+      // The command line is an edge too: `billow profile set` checks its body with the API's validator.
+      relative === 'admin.ts';
+    const offending = sourceFiles(SRC).flatMap((file) => {
+      const relative = path.relative(SRC, file);
+      if (isEdge(relative)) return [];
+      const http = [...fs.readFileSync(file, 'utf8').matchAll(IMPORT)]
+        .map((match) => path.relative(SRC, path.resolve(path.dirname(file), match[1]!)))
+        .filter((target) => target.split(path.sep)[0] === 'http');
+      return http.length > 0 ? [`${relative} imports ${http.join(', ')}`] : [];
+    });
+    expect(offending, `Services, repos, flows and jobs speak in domain errors (src/lib/domain-error.ts):\n${offending.join('\n')}`).toEqual([]);
+  });
+
   it('has no two folders that import each other, nor any longer cycle between folders', () => {
     const described = cycles(edges).map((cycle) =>
       cycle

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../src/db/transaction.js';
 import type { DatabaseHandle } from '../src/db/connect.js';
+import { statusOf } from '../src/http/errors.js';
+import { DomainError } from '../src/lib/domain-error.js';
 import { ManualClock } from '../src/lib/clock.js';
 import { sanitizeFileName } from '../src/modules/media/file-names.js';
 import { UPLOAD_TTL_MS, type MediaScope, type MediaService, type StoredObject } from '../src/modules/media/service.js';
@@ -95,9 +97,9 @@ async function expectRefusal(promise: Promise<unknown>, key: string, words: RegE
   const error = (await promise.then(
     () => null,
     (e: unknown) => e,
-  )) as { status?: number; detail?: string } | null;
-  expect(error, 'expected a refusal').not.toBeNull();
-  expect(error!.status).toBe(400);
+  )) as DomainError | null;
+  expect(error, 'expected a refusal').toBeInstanceOf(DomainError);
+  expect(statusOf(error!)).toBe(400);
   expect(error!.detail).toContain(key);
   expect(error!.detail).toMatch(words);
 }

@@ -1,5 +1,5 @@
 import type { Tx } from '../db/transaction.js';
-import type { ApiError } from '../http/errors.js';
+import type { DomainError } from '../lib/domain-error.js';
 import { chargeableMethodFor } from '../modules/payments/methods.service.js';
 import { assertProviderConfigured } from '../modules/payments/providers.js';
 import type { ChargeOutcome } from '../modules/payments/provider.js';
@@ -31,7 +31,7 @@ export async function paymentMethodFor(
   return method;
 }
 
-function refusal(outcome: Exclude<ChargeOutcome, { status: 'succeeded' }>): ApiError {
+function refusal(outcome: Exclude<ChargeOutcome, { status: 'succeeded' }>): DomainError {
   if (outcome.status === 'requires_action') return paymentNeedsAuthentication();
   if (outcome.status === 'processing') return paymentInProgress();
   return paymentRefused(outcome.code, outcome.message);
@@ -60,6 +60,6 @@ export interface PaymentStep {
   finish(tx: Tx, result: Record<string, unknown>): Promise<void>;
 }
 
-export function refusalOf(outcome: ChargeOutcome): ApiError | null {
+export function refusalOf(outcome: ChargeOutcome): DomainError | null {
   return outcome.status === 'succeeded' ? null : refusal(outcome);
 }

@@ -21,7 +21,7 @@ import type { Db } from '../db/connect.js';
 import { leaseHolderOf } from '../db/lease-holder.js';
 import { inTransaction, isUniqueViolation, type Tx } from '../db/transaction.js';
 import type { EnvironmentKind } from '../config.js';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../lib/domain-error.js';
 import { paymentInProgress, purchaseChangedWhilePaying } from '../modules/intents/errors.js';
 import { recordedPaymentFailure } from './errors.js';
 import * as idempotencyKeys from '../modules/idempotency/queries.js';
@@ -191,7 +191,7 @@ function answerOf<R>(intent: intents.IntentRow): R {
   throw recordedPaymentFailure(intent.failure_code, intent.failure_message);
 }
 
-async function settleFailure(db: Db, clock: Clock, intent: intents.IntentRow, status: 'failed' | 'reversed', error: ApiError): Promise<void> {
+async function settleFailure(db: Db, clock: Clock, intent: intents.IntentRow, status: 'failed' | 'reversed', error: DomainError): Promise<void> {
   await inTransaction(db, (tx) =>
     intents.settleIntent(tx, intent.id, {
       status,
@@ -205,7 +205,7 @@ async function settleFailure(db: Db, clock: Clock, intent: intents.IntentRow, st
 }
 
 /** Phase (c) could not record a payment that went through: the money goes back. */
-async function reverse(db: Db, clock: Clock, intent: intents.IntentRow, chargeRef: string, error: ApiError): Promise<void> {
+async function reverse(db: Db, clock: Clock, intent: intents.IntentRow, chargeRef: string, error: DomainError): Promise<void> {
   const provider = await requireProvider(db, (intent.request as unknown as StoredRequest).scope);
   const outcome = await provider.refund({
     chargeRef,
@@ -309,7 +309,7 @@ async function settleOutcome<R>(
   } catch (error) {
     if (error instanceof AlreadySettled) return answerOf<R>((await intents.findIntent(db, intent.id))!);
     const apiError = error instanceof ChangedWhilePaying ? purchaseChangedWhilePaying() : error;
-    if (!(apiError instanceof ApiError)) throw error;
+    if (!(apiError instanceof DomainError)) throw error;
     // Another completer of this intent (a second worker, a retry) recorded it first, which is why
     // the purchase is no longer due: the payment is theirs, kept, and so is their answer.
     const current = (await intents.findIntent(db, intent.id))!;

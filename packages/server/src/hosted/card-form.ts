@@ -1,4 +1,5 @@
-import type { ApiError } from '../http/errors.js';
+import type { DomainError } from '../lib/domain-error.js';
+import { isCardExpired, isInvalidCardNumber } from '../modules/payments/errors.js';
 
 /** What a person at a hosted page reads when the provider refuses: said for them, not for an API caller. */
 const PERSON_MESSAGES: Record<string, string> = {
@@ -11,7 +12,7 @@ const PERSON_MESSAGES: Record<string, string> = {
 };
 
 /** A refusal as the person at the page reads it (`extra` adds page-specific codes). */
-export function personMessage(error: ApiError, extra: Record<string, string> = {}): string {
+export function personMessage(error: DomainError, extra: Record<string, string> = {}): string {
   return extra[error.code] ?? PERSON_MESSAGES[error.code] ?? error.detail;
 }
 
@@ -36,11 +37,11 @@ export interface CardFieldProblem {
 }
 
 /** What the checks of a typed card (payments' checkCard) mean to the person who typed it. */
-export function cardProblemOf(error: ApiError): CardFieldProblem {
-  if (error.code === 'invalid_card_number') {
+export function cardProblemOf(error: DomainError): CardFieldProblem {
+  if (isInvalidCardNumber(error)) {
     return { field: 'card_number', message: 'This card number is not valid. Check the digits and try again.' };
   }
-  if (error.code === 'card_expired') return { field: 'expiry', message: 'This card has expired. Check the expiry date, or use another card.' };
+  if (isCardExpired(error)) return { field: 'expiry', message: 'This card has expired. Check the expiry date, or use another card.' };
   if (error.detail.startsWith('cvc:')) {
     const digits = /has (\d) digits/.exec(error.detail)?.[1] ?? '3';
     return { field: 'cvc', message: `Enter the ${digits}-digit security code of the card.` };

@@ -6,7 +6,8 @@ import { claimedEnvironment, hashKey, type KeyKind } from '../modules/tenancy/ke
 import { findKeyByHash, type KeyRecord } from '../modules/tenancy/queries.js';
 import { countAuthFailures, type AuthFailureLimiter } from './auth-failures.js';
 import { environmentOf } from './environment.js';
-import { forbidden, unauthorized, type ApiError } from './errors.js';
+import type { DomainError } from '../lib/domain-error.js';
+import { forbidden, unauthorized } from './errors.js';
 import { RequestScope, type EnvironmentAuth, type ScopeSettings } from './scope.js';
 
 /** Which keys a route accepts; `public` routes take none. */
@@ -130,7 +131,7 @@ export function keyRefusal(
   key: KeyRecord | null,
   environment: EnvironmentKind,
   accepted: readonly ('server' | 'client')[],
-): ApiError | null {
+): DomainError | null {
   if (!key || key.kind === 'partner' || !key.environmentId || !key.organizationId) {
     return unauthorized(`The API key is not valid.${otherEnvironmentHint(secret, environment)}`);
   }

@@ -1,24 +1,42 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, type ErrorKind } from '../lib/domain-error.js';
 
-/** An error meant for the caller: its status, a stable code and a readable detail. */
-export class ApiError extends Error {
+export { invalid as badRequest, conflict, forbidden, notFound, unauthorized } from '../lib/domain-error.js';
+
+/** The one place a domain error's kind becomes an HTTP status (decision 0060). */
+const STATUS_OF_KIND: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  gone: 410,
+  too_large: 413,
+  unsupported_media: 415,
+  unprocessable: 422,
+  precondition_required: 428,
+  too_many: 429,
+  unavailable: 503,
+};
+
+const KIND_OF_STATUS = new Map(Object.entries(STATUS_OF_KIND).map(([kind, status]) => [status, kind as ErrorKind]));
+
+export const statusOf = (error: DomainError): number => STATUS_OF_KIND[error.kind];
+
+/** An error of the transport itself (a body that is not JSON, a rate limit, a server shutting down), raised in src/http/ only. */
+export class ApiError extends DomainError {
   constructor(
     readonly status: number,
-    readonly code: string,
-    readonly detail: string,
+    code: string,
+    detail: string,
     readonly headers: Record<string, string> = {},
-    /** Fields the reference puts in the body beside ours, e.g. `{ customerId: ['Invalid customer id'] }`. */
-    readonly fields: Record<string, unknown> = {},
+    fields: Record<string, unknown> = {},
   ) {
-    super(detail);
+    const kind = KIND_OF_STATUS.get(status);
+    if (kind === undefined) throw new Error(`no error kind answers with HTTP ${status}`);
+    super(kind, code, detail, fields);
   }
 }
-
-export const badRequest = (detail: string, code = 'invalid_request') => new ApiError(400, code, detail);
-export const unauthorized = (detail: string) => new ApiError(401, 'unauthorized', detail);
-export const forbidden = (detail: string) => new ApiError(403, 'forbidden', detail);
-export const notFound = (detail: string, code = 'not_found') => new ApiError(404, code, detail);
-export const conflict = (detail: string, code = 'conflict') => new ApiError(409, code, detail);
 
 interface AjvIssue {
   keyword: string;
@@ -78,9 +96,9 @@ export function sendError(reply: FastifyReply, status: number, code: string, det
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof ApiError) {
-      for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-      return sendError(reply, error.status, error.code, error.detail, error.fields);
+    if (error instanceof DomainError) {
+      if (error instanceof ApiError) for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+      return sendError(reply, statusOf(error), error.code, error.detail, error.fields);
     }
     if (error.validation) {
       const detail = describeValidation(error.validation as AjvIssue[], error.validationContext ?? 'body');

@@ -1,15 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../lib/clock.js';
 import { sha256Hex } from '../lib/crypto.js';
-import { DAY_MS } from '../lib/time.js';
 import type { Db } from '../db/connect.js';
-import type { Executor } from '../db/transaction.js';
 import { leaseHolderOf } from '../db/lease-holder.js';
 import { failpoint } from '../lib/failpoints.js';
 import { ApiError, badRequest, conflict } from './errors.js';
 import * as keys from '../modules/idempotency/queries.js';
+import type { AnswerKeeper } from '../db/answer-keeper.js';
+import { IDEMPOTENCY_TTL_MS } from '../modules/idempotency/retention.js';
 
-export const IDEMPOTENCY_TTL_MS = DAY_MS;
+export type { AnswerKeeper };
+
 /** How long a request may hold its key before another may take it over (its process died), unless configured. */
 export const IDEMPOTENCY_LEASE_MS = 60_000;
 const WAIT_STEP_MS = 20;
@@ -139,17 +140,6 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
 const hooksOf = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);
 
 /**
- * A keyed request's answer, kept in the transaction that commits its effect: a retry after
- * a crash then finds both or neither (decision 0051). `scope` and `key` name the claim, for
- * an effect that records which request made it.
- */
-export interface AnswerKeeper {
-  scope: string;
-  key: string;
-  keep(tx: Executor, body: unknown): Promise<void>;
-}
-
-/**
  * The keeper of a keyed request's answer with status `status`, serialized as the route
  * sends it; undefined for a request without an Idempotency-Key. The answer the request
  * then sends is kept again in onSend, the same.
@@ -165,8 +155,4 @@ export function answerKeeper(request: FastifyRequest, reply: FastifyReply, statu
       await keys.keepAnswer(tx, claim.scope, claim.key, status, withoutSecrets(payload, request.routeOptions.config.secretFields));
     },
   };
-}
-
-export async function purgeExpiredIdempotencyKeys(db: Db, clock: Clock): Promise<number> {
-  return keys.purgeKeysBefore(db, new Date(clock.now().getTime() - IDEMPOTENCY_TTL_MS));
 }

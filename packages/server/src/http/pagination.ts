@@ -1,16 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import type { Page } from '@billow/contract';
+import type { PageRequest } from '../lib/pagination.js';
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 10;
 export const CATALOG_PAGE_SIZE = 100;
 const MAX_PAGE = 10_000_000;
 
-export interface PageRequest {
-  page: number;
-  pageSize: number;
-  offset: number;
-}
+export type { PageRequest };
 
 export function pageRequest(
   query: { page?: number; page_size?: number },

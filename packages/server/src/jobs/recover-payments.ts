@@ -1,7 +1,7 @@
 import type { ChargeCreate, SubscriptionCreate, SubscriptionUpdate } from '@billow/contract';
 import type { Db } from '../db/connect.js';
 import type { Clock } from '../lib/clock.js';
-import { ApiError } from '../http/errors.js';
+import { DomainError, isOutage } from '../lib/domain-error.js';
 import { entitlementAnnouncer } from '../edge/change-feed.js';
 import { completeIntent, staleIntentsOf, type IdempotencyClaim, type StoredRequest } from '../flows/pipeline.js';
 import type { IntentRow } from '../modules/intents/queries.js';
@@ -102,7 +102,7 @@ export function intentSettler(db: Db, clock: Clock, pendingUpdateTtlMs: number, 
     try {
       await completeProcessing(db, clock, intent, services);
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status >= 500) throw error;
+      if (!(error instanceof DomainError) || isOutage(error)) throw error;
     }
   };
 }

@@ -2,7 +2,7 @@ import type { Db } from '../db/connect.js';
 import { entitlementAnnouncer, type EntitlementChanges } from '../edge/change-feed.js';
 import type { MailConfig } from '../config.js';
 import type { Clock } from '../lib/clock.js';
-import { purgeExpiredIdempotencyKeys } from '../http/idempotency.js';
+import { purgeExpiredIdempotencyKeys } from '../modules/idempotency/retention.js';
 import type { JobHandlers } from '../modules/jobs/runner.js';
 import { purgeSucceededJobs } from '../modules/jobs/service.js';
 import { EXPIRE_PENDING_UPDATE_JOB, SubscriptionService } from '../modules/subscriptions/service.js';

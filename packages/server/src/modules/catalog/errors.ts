@@ -1,4 +1,4 @@
-import { type ApiError, badRequest, conflict, notFound } from '../../http/errors.js';
+import { type DomainError, invalid as invalidRequest, conflict, notFound } from '../../lib/domain-error.js';
 
 export const productNotFound = (id: string) => notFound(`No product "${id}"`, 'product_not_found');
 export const featureNotFound = (id: string) => notFound(`No feature "${id}"`, 'feature_not_found');
@@ -6,29 +6,29 @@ export const planNotFound = (identifier: string) => notFound(`No plan "${identif
 export const versionNotFound = (identifier: string, version: number) =>
   notFound(`Plan "${identifier}" has no version ${version}`, 'plan_version_not_found');
 export const versionNotNewest = (identifier: string, version: number, newest: number) =>
-  badRequest(
+  invalidRequest(
     `Plan "${identifier}" version ${version} is not its newest version (${newest}): only the newest takes changes (a published one through a new draft), older versions never change`,
     'plan_version_not_newest',
   );
 export const versionNotTargetable = (action: string) =>
-  badRequest(`The query parameter version does not apply here: ${action}`, 'version_not_supported');
+  invalidRequest(`The query parameter version does not apply here: ${action}`, 'version_not_supported');
 export const identifierTaken = (kind: string, identifier: string) =>
   conflict(`A ${kind} with identifier "${identifier}" already exists`, 'identifier_taken');
 export const alreadyArchived = (kind: string, id: string) =>
-  badRequest(`The ${kind} "${id}" is already archived`, 'already_archived');
+  invalidRequest(`The ${kind} "${id}" is already archived`, 'already_archived');
 export const archivedParent = (kind: string, id: string) =>
-  badRequest(`The ${kind} "${id}" is archived and can't be changed`, 'archived');
-export const invalid = (detail: string): ApiError => badRequest(detail, 'validation_error');
-export const planProductArchived = () => badRequest(`The plan's product is archived`, 'archived');
+  invalidRequest(`The ${kind} "${id}" is archived and can't be changed`, 'archived');
+export const invalid = (detail: string): DomainError => invalidRequest(detail, 'validation_error');
+export const planProductArchived = () => invalidRequest(`The plan's product is archived`, 'archived');
 export const nothingToPublish = (identifier: string, newestVersion: number | undefined) =>
-  badRequest(`Plan "${identifier}" has no draft to publish: version ${newestVersion} is already published`, 'nothing_to_publish');
+  invalidRequest(`Plan "${identifier}" has no draft to publish: version ${newestVersion} is already published`, 'nothing_to_publish');
 export const noEnabledPrice = (identifier: string, version: number) =>
-  badRequest(
+  invalidRequest(
     `Plan "${identifier}" version ${version} has no enabled price; add one with POST .../prices/bulk/ first`,
     'no_enabled_price',
   );
 export const nothingToDiscard = (identifier: string) =>
-  badRequest(`Plan "${identifier}" has no draft to discard: its latest version is published`, 'nothing_to_discard');
+  invalidRequest(`Plan "${identifier}" has no draft to discard: its latest version is published`, 'nothing_to_discard');
 export const planFileNotFound = (identifier: string, fileId: string) =>
   notFound(`Plan "${identifier}" has no file "${fileId}"`, 'file_not_found');
 export const entitlementNotFound = (identifier: string, featureIdentifier: string) =>

@@ -19,7 +19,7 @@ import type { EntitlementChanges } from '../../edge/change-feed.js';
 import type { PaymentStep } from '../../flows/payment.js';
 import { AuthenticationRequired, completeIntent, confirmIntent, purchaseTwoPhase, type IdempotencyClaim } from '../../flows/pipeline.js';
 import type { PurchaseHooks } from '../../flows/purchase.js';
-import { ApiError } from '../../http/errors.js';
+import { DomainError, isOutage } from '../../lib/domain-error.js';
 import { formToken, formTokenValid } from '../../hosted/csrf.js';
 import type { Clock } from '../../lib/clock.js';
 import { countryOfAddress } from '../../lib/countries.js';
@@ -28,6 +28,7 @@ import { ensureCheckoutCustomer } from '../customers/service.js';
 import { recordEvent } from '../events/writer.js';
 import { instanceSecret } from '../instance-secrets/secret.js';
 import { findIntent, intentOfIdempotencyKey, type IntentRow } from '../intents/queries.js';
+import { isPaymentInProgress } from '../intents/errors.js';
 import { saveCheckoutCard } from '../payments/methods.service.js';
 import { providerConfigured } from '../payments/providers.js';
 import { stripeCardOf, stripeOnPage, type StripeOnPage } from './stripe-element.js';
@@ -35,7 +36,7 @@ import { SubscriptionService } from '../subscriptions/service.js';
 import { discountOfSession, redeemSessionDiscount } from './discount.js';
 import { applySessionDiscount, postedAction } from './discount-apply.js';
 import { activateChange, DuePayments, type DueAnswer, type InvoicePayer } from './due-payment.js';
-import { formProblem, FormProblem, sessionSettledMeanwhile } from './errors.js';
+import { formProblem, FormProblem, isSessionSettledMeanwhile, sessionSettledMeanwhile } from './errors.js';
 import { buyerMessage, checkTypedCard, isEmail } from './form.js';
 import { locatedCountry, promotionOfSelection, promotionOfSession } from './promotion.js';
 import { overrideOf, pageSelection, priceSelection, productOf, type Priced, type Selection } from './page-model.js';
@@ -181,11 +182,11 @@ export class CheckoutCompletion {
       }
       const problem =
         error instanceof FormProblem ? { field: error.field, message: error.message }
-        : error instanceof ApiError ? { field: null, message: buyerMessage(error) }
+        : error instanceof DomainError ? { field: null, message: buyerMessage(error) }
         : null;
       if (!problem) throw error;
       const current = (await this.sessionAt(id, environment)) ?? session;
-      return { kind: 'page', status: error instanceof ApiError && error.status >= 500 ? error.status : 422, state: await this.state(current, sent, ipAddress, problem) };
+      return { kind: 'page', status: isOutage(error) ? 503 : 422, state: await this.state(current, sent, ipAddress, problem) };
     }
   }
 
@@ -217,8 +218,8 @@ export class CheckoutCompletion {
       await this.purchase(prepared);
     } catch (error) {
       // A second submission of the same attempt (a double click) finds the first one paying: it changes nothing.
-      const concurrent = error instanceof ApiError && (error.code === 'payment_in_progress' || error.code === 'checkout_session_settled');
-      if (error instanceof ApiError && !concurrent) await this.attemptFailed(prepared, error);
+      const concurrent = isPaymentInProgress(error) || isSessionSettledMeanwhile(error);
+      if (error instanceof DomainError && !concurrent) await this.attemptFailed(prepared, error);
       throw error;
     }
     return { kind: 'redirect', location: successRedirect(prepared.success_url, prepared.id) };
@@ -294,7 +295,7 @@ export class CheckoutCompletion {
         run: (step) => this.runPurchase(session.id, step),
       });
     } catch (error) {
-      if (error instanceof ApiError) await this.attemptFailed(session, error);
+      if (error instanceof DomainError) await this.attemptFailed(session, error);
       throw error;
     }
     return { kind: 'redirect', location: successRedirect(session.success_url, session.id) };
@@ -329,7 +330,7 @@ export class CheckoutCompletion {
       paid: async (tx, { customer, purchase, now }) => {
         const locked = (await repo.findSession(tx, session.id, { forUpdate: true }))!;
         // Another completer of this payment (a second submission, the recovery task) recorded it first:
-        // an ApiError makes the pipeline answer with that one's result instead of recording twice.
+        // an DomainError makes the pipeline answer with that one's result instead of recording twice.
         if (locked.status !== 'processing' || locked.attempt !== session.attempt) throw sessionSettledMeanwhile(session.id);
         // A promotion that won over the code leaves the code unredeemed (they never stack: decision 0036).
         buyer = purchase.promotion ? null : { customerId: customer.id, discountedFirstPayment: purchase.quote.discountMinor > 0 };
@@ -375,14 +376,14 @@ export class CheckoutCompletion {
     try {
       await completeIntent(this.db, this.clock, intent, { idempotency, status: 303, run: (step) => this.runPurchase(sessionId, step) });
     } catch (error) {
-      const session = error instanceof ApiError ? await repo.findSession(this.db, sessionId) : undefined;
-      if (session && error instanceof ApiError) await this.attemptFailed(session, error);
+      const session = error instanceof DomainError ? await repo.findSession(this.db, sessionId) : undefined;
+      if (session && error instanceof DomainError) await this.attemptFailed(session, error);
       throw error;
     }
   }
 
   /** A refused payment: the session is open again for another card, and its timeline says why. */
-  async attemptFailed(session: repo.SessionRow, error: ApiError): Promise<void> {
+  async attemptFailed(session: repo.SessionRow, error: DomainError): Promise<void> {
     await inTransaction(this.db, async (tx) => {
       const locked = await repo.findSession(tx, session.id, { forUpdate: true });
       if (!locked || locked.status !== 'processing' || locked.attempt !== session.attempt) return;

@@ -6,7 +6,7 @@
  */
 import type { Db } from '../../db/connect.js';
 import { inTransaction } from '../../db/transaction.js';
-import { ApiError } from '../../http/errors.js';
+import { DomainError } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { resolveCheckoutDiscount } from './discount.js';
 import { formProblem } from './errors.js';
@@ -23,7 +23,7 @@ const REASONS: Record<string, string> = {
   discount_not_applicable: 'it is not valid for this plan or currency',
 };
 
-export function refusedCodeMessage(code: string, refusal: ApiError): string {
+export function refusedCodeMessage(code: string, refusal: DomainError): string {
   return `The code "${code}" cannot be applied: ${REASONS[refusal.code] ?? 'it is not valid for this purchase'}.`;
 }
 
@@ -71,7 +71,7 @@ export async function applySessionDiscount(
       try {
         await resolveCheckoutDiscount(tx, { environmentId: locked.environment_id }, code, priced.purchase, now);
       } catch (error) {
-        if (error instanceof ApiError) throw formProblem('discount_code', refusedCodeMessage(code, error));
+        if (error instanceof DomainError) throw formProblem('discount_code', refusedCodeMessage(code, error));
         throw error;
       }
     }

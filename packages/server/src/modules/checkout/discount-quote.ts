@@ -30,7 +30,7 @@ export class DiscountQuotes {
     private readonly completion: CheckoutCompletion,
   ) {}
 
-  /** Applies (or removes) the sent code and answers the new price; an ApiError (403, 404, 410, 422) when it cannot. */
+  /** Applies (or removes) the sent code and answers the new price; a DomainError (forbidden, not found, gone, unprocessable) when it cannot. */
   async apply(id: string, environment: 'sandbox' | 'production', sent: SentFields, ipAddress: string | null): Promise<DiscountQuote> {
     const session = await this.completion.sessionAt(id, environment);
     if (!session) throw sessionNotFound(id);

@@ -6,7 +6,7 @@
  */
 import type { Executor, Tx } from '../../db/transaction.js';
 import type { PurchaseDiscount, ResolvedPurchase } from '../../flows/purchase.js';
-import { ApiError } from '../../http/errors.js';
+import { isDiscountCodeUnknown } from '../discounts/errors.js';
 import { quoteDiscountOf, redeemDiscount, resolveDiscountCode, type ResolvedDiscount } from '../discounts/queries.js';
 import { isPromotionCode } from './promotion.js';
 import type { SessionRow } from './repo.js';
@@ -22,12 +22,12 @@ async function codeDiscount(db: Executor, environmentId: string, productId: stri
   try {
     return await resolveDiscountCode(db, environmentId, code, context);
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'discount_code_unknown' && (await isPromotionCode(db, environmentId, productId, code))) return null;
+    if (isDiscountCodeUnknown(error) && (await isPromotionCode(db, environmentId, productId, code))) return null;
     throw error;
   }
 }
 
-/** The code, for this purchase; a 400 ApiError of the discounts module when it cannot apply. */
+/** The code, for this purchase; a 400 DomainError of the discounts module when it cannot apply. */
 export function resolveCheckoutDiscount(
   tx: Executor,
   scope: { environmentId: string },

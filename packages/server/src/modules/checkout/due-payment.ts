@@ -16,15 +16,16 @@ import { inTransaction, type Tx } from '../../db/transaction.js';
 import type { PaymentStep } from '../../flows/payment.js';
 import { AuthenticationRequired, confirmIntent, purchaseTwoPhase } from '../../flows/pipeline.js';
 import type { PurchaseHooks, PurchaseScope } from '../../flows/purchase.js';
-import { ApiError } from '../../http/errors.js';
+import { DomainError, isOutage } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { findProduct } from '../catalog/queries.js';
 import { ensureCheckoutCustomer } from '../customers/service.js';
 import { intentOfIdempotencyKey } from '../intents/queries.js';
+import { isPaymentInProgress } from '../intents/errors.js';
 import { saveCheckoutCard, type CheckedCard } from '../payments/methods.service.js';
 import type { SubscriptionService } from '../subscriptions/service.js';
 import { dueClosedPage, duePage, dueUsesStripeJs, prefixOfSession, type DueClosedReason, type DueState } from './due-page.js';
-import { FormProblem, formProblem, invoicePaymentRefused, sessionSettledMeanwhile } from './errors.js';
+import { FormProblem, formProblem, invoicePaymentRefused, isSessionSettledMeanwhile, sessionSettledMeanwhile } from './errors.js';
 import { buyerMessage, checkTypedCard } from './form.js';
 import * as repo from './repo.js';
 import { planName, targetState } from './repo/due.js';
@@ -44,7 +45,7 @@ export type DueAnswer = { kind: 'html'; status: number; body: string; stripe?: b
 /** What the due pages take from the checkout's completion: its CSRF token, its failure bookkeeping and its pipeline run. */
 export interface CompletionParts {
   csrfToken(sessionId: string): Promise<string>;
-  attemptFailed(session: repo.SessionRow, error: ApiError): Promise<void>;
+  attemptFailed(session: repo.SessionRow, error: DomainError): Promise<void>;
   runPurchase(sessionId: string, step: PaymentStep): Promise<unknown>;
 }
 
@@ -144,10 +145,10 @@ export class DuePayments {
       const current = (await repo.findSession(this.db, session.id)) ?? session;
       if (error instanceof AuthenticationRequired) return this.page(current, 200, null, true);
       if (error instanceof FormProblem) return this.page(current, 422, { field: error.field, message: error.message });
-      if (!(error instanceof ApiError)) throw error;
+      if (!(error instanceof DomainError)) throw error;
       const closed = await this.closedReason(current);
       if (closed) return this.closed(current, closed);
-      return this.page(current, error.status >= 500 ? error.status : 422, { field: null, message: buyerMessage(error) });
+      return this.page(current, isOutage(error) ? 503 : 422, { field: null, message: buyerMessage(error) });
     }
   }
 
@@ -169,8 +170,8 @@ export class DuePayments {
       if (prepared.purpose === 'invoice') await this.collect(prepared);
       else await this.activate(prepared);
     } catch (error) {
-      const concurrent = error instanceof ApiError && (error.code === 'payment_in_progress' || error.code === 'checkout_session_settled');
-      if (error instanceof ApiError && !concurrent) await this.completion.attemptFailed(prepared, error);
+      const concurrent = isPaymentInProgress(error) || isSessionSettledMeanwhile(error);
+      if (error instanceof DomainError && !concurrent) await this.completion.attemptFailed(prepared, error);
       throw error;
     }
     return { kind: 'redirect', location: prepared.success_url };
@@ -226,7 +227,7 @@ export class DuePayments {
     try {
       await confirmIntent(this.db, this.clock, intent, approved, { idempotency: { scope, key }, status: 303, run: (step) => this.completion.runPurchase(session.id, step) });
     } catch (error) {
-      if (error instanceof ApiError) await this.completion.attemptFailed(session, error);
+      if (error instanceof DomainError) await this.completion.attemptFailed(session, error);
       throw error;
     }
     return { kind: 'redirect', location: session.success_url };

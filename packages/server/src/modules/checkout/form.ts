@@ -1,5 +1,5 @@
 import { cardProblemOf, expiryOf, personMessage } from '../../hosted/card-form.js';
-import { ApiError } from '../../http/errors.js';
+import { DomainError } from '../../lib/domain-error.js';
 import { checkCard, type CheckedCard } from '../payments/methods.service.js';
 import { formProblem } from './errors.js';
 
@@ -21,14 +21,14 @@ export function checkTypedCard(sent: Record<string, string | undefined>, now: Da
   try {
     return checkCard({ cardNumber: sent.card_number ?? '', cvc: (sent.cvc ?? '').trim(), ...expiry }, now);
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
+    if (!(error instanceof DomainError)) throw error;
     const problem = cardProblemOf(error);
     throw formProblem(problem.field, problem.message);
   }
 }
 
 /** The refusal as the buyer at the page reads it. */
-export function buyerMessage(error: ApiError): string {
+export function buyerMessage(error: DomainError): string {
   return personMessage(error, CHECKOUT_MESSAGES);
 }
 

@@ -7,8 +7,8 @@
  * server key's ipAddress, the address a buy link or a client key's request came from.
  */
 import type { Tx } from '../../db/transaction.js';
+import { isNoPriceInCurrency } from '../../flows/errors.js';
 import { resolvePurchase, type CustomerRow, type PurchaseInput, type PurchaseScope, type ResolvedPurchase } from '../../flows/purchase.js';
-import { ApiError } from '../../http/errors.js';
 import { countryOfIp } from '../../lib/geoip.js';
 import { currencyOfCountry } from '../../lib/local-currency.js';
 
@@ -37,7 +37,7 @@ export async function resolveInLocalCurrency(
     try {
       return await resolvePurchase(tx, scope, customer, { ...input, currencyCode: local });
     } catch (error) {
-      if (!(error instanceof ApiError) || error.code !== 'price_not_found') throw error;
+      if (!isNoPriceInCurrency(error)) throw error;
     }
   }
   return resolvePurchase(tx, scope, customer, input);

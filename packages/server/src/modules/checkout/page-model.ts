@@ -1,6 +1,6 @@
 import type { Executor, Tx } from '../../db/transaction.js';
 import { resolvePurchase, type PriceOverride, type ResolvedPurchase } from '../../flows/purchase.js';
-import { ApiError } from '../../http/errors.js';
+import { DomainError } from '../../lib/domain-error.js';
 import { addressInCountry, countryOfAddress, normalizeCountry } from '../../lib/countries.js';
 import { countryOfIp } from '../../lib/geoip.js';
 import { findFeaturesById, findProduct, planChoices, type PlanChoice } from '../catalog/queries.js';
@@ -126,7 +126,7 @@ export async function priceSelection(tx: Tx, session: SessionRow, selection: Sel
     const trialDays = selection.period !== 'ONE_TIME' && purchase.price.freeTrial ? purchase.price.trialPeriod : 0;
     return { ...base, codeIsPromotions, discountPayments: applied ? null : (discount?.payments ?? null), promotion: applied, purchase, problem: null, meters: await meterChoices(tx, purchase, selection), trialDays };
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
+    if (!(error instanceof DomainError)) throw error;
     return { ...base, purchase: null, problem: error.detail, meters: [], trialDays: 0 };
   }
 }

@@ -2,12 +2,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/connect.js';
-import { ApiError } from '../../http/errors.js';
+import { statusOf } from '../../http/errors.js';
 import type { App } from '../../http/route-types.js';
 import { apiBaseUrl, rootUrl } from '../../http/urls.js';
 import { acceptForms, sentOf } from '../../hosted/forms.js';
 import { securityHeaders, sendAsset } from '../../hosted/headers.js';
 import type { Clock } from '../../lib/clock.js';
+import { DomainError, isNotFound } from '../../lib/domain-error.js';
+import { isPaymentProviderRequired } from '../payments/errors.js';
 import { publishedPlansOfProduct } from '../catalog/queries.js';
 import { CHECKOUT_CSS, CHECKOUT_JS, CSS_VERSION, JS_VERSION } from './assets.js';
 import type { CheckoutCompletion, PageAnswer } from './complete.js';
@@ -113,9 +115,9 @@ async function buyLinkAnswer(request: FastifyRequest, reply: FastifyReply, deps:
     const location = await buyLink(request, product, deps);
     return securityHeaders(reply).code(303).header('location', location).send();
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    const title = error.status === 404 ? 'Product not found' : error.status === 428 ? 'Payments are not available yet' : 'This buy link is not valid';
-    return securityHeaders(reply).code(error.status).type('text/html; charset=utf-8').send(errorPage(prefixOf(request), title, error.detail));
+    if (!(error instanceof DomainError)) throw error;
+    const title = isNotFound(error) ? 'Product not found' : isPaymentProviderRequired(error) ? 'Payments are not available yet' : 'This buy link is not valid';
+    return securityHeaders(reply).code(statusOf(error)).type('text/html; charset=utf-8').send(errorPage(prefixOf(request), title, error.detail));
   }
 }
 

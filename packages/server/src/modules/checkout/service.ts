@@ -3,9 +3,9 @@ import type { Db } from '../../db/connect.js';
 import type { CheckoutStatus } from '../../db/schema.js';
 import { inTransaction, type Executor, type Tx } from '../../db/transaction.js';
 import type { CustomerRow, ResolvedPurchase } from '../../flows/purchase.js';
-import { ApiError } from '../../http/errors.js';
-import type { AnswerKeeper } from '../../http/idempotency.js';
-import type { PageRequest } from '../../http/pagination.js';
+import { DomainError } from '../../lib/domain-error.js';
+import type { AnswerKeeper } from '../../db/answer-keeper.js';
+import type { PageRequest } from '../../lib/pagination.js';
 import type { Clock } from '../../lib/clock.js';
 import { normalizeCountry } from '../../lib/countries.js';
 import { randomBase62 } from '../../lib/crypto.js';
@@ -171,7 +171,7 @@ export class CheckoutService {
       if (plans) await this.checkPlans(tx, scope, purchase, plans);
       if (discountCode) {
         await resolveCheckoutDiscount(tx, scope, discountCode, purchase, this.clock.now()).catch((error: unknown) => {
-          throw error instanceof ApiError ? errors.discountRefused(error) : error;
+          throw error instanceof DomainError ? errors.discountRefused(error) : error;
         });
       }
       await repo.insertSession(tx, {

@@ -9,7 +9,7 @@
 import type { Db } from '../../db/connect.js';
 import type { AttachedMethod } from '../payments/provider.js';
 import { attachCheckoutStripeMethod, stripeClientSecret, stripeElementKey } from '../payments/providers.js';
-import { ApiError } from '../../http/errors.js';
+import { DomainError, isOutage } from '../../lib/domain-error.js';
 import { formProblem } from './errors.js';
 import { html, type SafeHtml } from '../../hosted/html.js';
 import { STRIPE_METHOD_ID, stripeMountPoint } from '../../hosted/stripe-element.js';
@@ -71,7 +71,7 @@ export async function stripeCardOf(db: Db, session: SessionRow, sent: { stripe_p
       name: (sent.name ?? '').trim() || session.name,
     });
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) throw formProblem(null, 'This card could not be used. Try again, or use another card.');
+    if (error instanceof DomainError && !isOutage(error)) throw formProblem(null, 'This card could not be used. Try again, or use another card.');
     throw error;
   }
 }

@@ -1,4 +1,4 @@
-import { ApiError, badRequest, conflict, notFound } from '../../http/errors.js';
+import { DomainError, invalid, conflict, notFound } from '../../lib/domain-error.js';
 
 export const customerNotFound = (customerId: string) =>
   notFound(`No customer with customerId "${customerId}"`, 'customer_not_found');
@@ -9,28 +9,28 @@ export const customerIdRetired = (customerId: string) =>
     `The customerId "${customerId}" belonged to a customer that was archived; a customerId is never reused`,
     'customer_exists',
   );
-export const customerArchived = (customerId: string): ApiError =>
-  badRequest(`The customer "${customerId}" is archived and can't be changed`, 'customer_archived');
-export const customerIdUnaddressable = (customerId: string): ApiError =>
-  badRequest(
+export const customerArchived = (customerId: string): DomainError =>
+  invalid(`The customer "${customerId}" is archived and can't be changed`, 'customer_archived');
+export const customerIdUnaddressable = (customerId: string): DomainError =>
+  invalid(
     `customerId "${customerId}" can't be used in a URL path: it may not be "." or "..", nor contain /, ?, # or %`,
     'validation_error',
   );
-export const customerHasSubscriptions = (customerId: string, count: number): ApiError =>
-  badRequest(
+export const customerHasSubscriptions = (customerId: string, count: number): DomainError =>
+  invalid(
     `The customer "${customerId}" has ${count === 1 ? 'an active subscription' : `${count} active subscriptions`}, ` +
       'and a customer with an active subscription can\'t be archived. Cancel the subscriptions first, ' +
       'or archive with ?cancel_subscriptions=true to cancel them immediately as part of the archive.',
     'customer_has_active_subscriptions',
   );
-export const customerAlreadyArchived = (customerId: string): ApiError =>
-  badRequest(`The customer "${customerId}" is already archived`, 'customer_archived');
-export const invalidMetadata = (problem: string): ApiError => badRequest(problem, 'validation_error');
-export const invalidCountry = (country: string): ApiError =>
-  badRequest(`billingAddress.country: "${country}" is not an ISO 3166-1 alpha-2 country code`, 'validation_error');
-export const testClocksSandboxOnly = (): ApiError =>
-  new ApiError(403, 'test_clocks_sandbox_only', 'Test clocks exist in the sandbox only; production customers live in real time');
-export const testClockUnknown = (testClockId: string): ApiError =>
-  badRequest(`testClockId: no test clock "${testClockId}" in this environment`, 'test_clock_not_found');
-export const testClockFull = (testClockId: string, max: number): ApiError =>
-  badRequest(`Test clock "${testClockId}" has ${max} customers already, the most one clock takes`, 'test_clock_full');
+export const customerAlreadyArchived = (customerId: string): DomainError =>
+  invalid(`The customer "${customerId}" is already archived`, 'customer_archived');
+export const invalidMetadata = (problem: string): DomainError => invalid(problem, 'validation_error');
+export const invalidCountry = (country: string): DomainError =>
+  invalid(`billingAddress.country: "${country}" is not an ISO 3166-1 alpha-2 country code`, 'validation_error');
+export const testClocksSandboxOnly = (): DomainError =>
+  new DomainError('forbidden', 'test_clocks_sandbox_only', 'Test clocks exist in the sandbox only; production customers live in real time');
+export const testClockUnknown = (testClockId: string): DomainError =>
+  invalid(`testClockId: no test clock "${testClockId}" in this environment`, 'test_clock_not_found');
+export const testClockFull = (testClockId: string, max: number): DomainError =>
+  invalid(`Test clock "${testClockId}" has ${max} customers already, the most one clock takes`, 'test_clock_full');

@@ -8,8 +8,8 @@ import { inTransaction, isUniqueViolation, type Executor, type Tx } from '../../
 import { camelToSnake } from '../../lib/casing.js';
 import { changeRecordingEvents, recordEvent } from '../events/writer.js';
 import type { EntitlementChanges } from '../../edge/change-feed.js';
-import type { PageRequest } from '../../http/pagination.js';
-import type { AnswerKeeper } from '../../http/idempotency.js';
+import type { PageRequest } from '../../lib/pagination.js';
+import type { AnswerKeeper } from '../../db/answer-keeper.js';
 import * as repo from './repo.js';
 import {
   customerAlreadyArchived,

@@ -7,7 +7,7 @@ import type { DiscountDuration } from '../../db/schema.js';
 import { isUuid } from '../../db/search.js';
 import type { Executor, Tx } from '../../db/transaction.js';
 import { newId } from '../../lib/crypto.js';
-import { ApiError } from '../../http/errors.js';
+import { DomainError } from '../../lib/domain-error.js';
 import { findPlan } from '../catalog/queries.js';
 import { discountStatus, renewalCyclesLeft, type DiscountTerms } from './discounts.compute.js';
 import {
@@ -182,7 +182,7 @@ export async function discountForChange(db: Executor, subscriptionId: string, co
   try {
     await assertApplicable(db, row, context);
   } catch (error) {
-    if (error instanceof ApiError) return null;
+    if (error instanceof DomainError) return null;
     throw error;
   }
   return resolved(row);

@@ -4,7 +4,7 @@ import type { Db } from '../../db/connect.js';
 import type { DiscountDuration } from '../../db/schema.js';
 import { isUuid } from '../../db/search.js';
 import { inTransaction, isUniqueViolation, type Executor } from '../../db/transaction.js';
-import type { PageRequest } from '../../http/pagination.js';
+import type { PageRequest } from '../../lib/pagination.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/crypto.js';
 import { metadataProblem } from '../../lib/metadata.js';

@@ -1,6 +1,6 @@
 import type { Invoice, InvoiceListQuery } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
-import type { PageRequest } from '../../http/pagination.js';
+import type { PageRequest } from '../../lib/pagination.js';
 import { organizationName } from '../ledger/queries.js';
 import type { LedgerScope } from '../ledger/scope.js';
 import { countryName, renderInvoicePdf, type InvoicePdf } from './pdf.js';

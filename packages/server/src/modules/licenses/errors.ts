@@ -1,5 +1,3 @@
-import { describeValidation } from '../../http/errors.js';
-
 /**
  * A refusal answered with the reference's body rather than the usual
  * `{detail, code}`: `{error}` for activation and deactivation (with `detail`
@@ -65,8 +63,8 @@ function drfMessage(issue: AjvIssue, value: unknown): string {
   }
 }
 
-/** Turns the body's schema validation issues into the reference's field errors. */
-export function validationProblem(issues: AjvIssue[], body: unknown): LicenseProblem {
+/** Turns the body's schema validation issues into the reference's field errors; `detail` is the sentence the API gives for them. */
+export function validationProblem(issues: AjvIssue[], body: unknown, detail: string): LicenseProblem {
   if (body === undefined || body === null) {
     return fieldProblem('licenseKey', 'This field is required.', 'licenseKey is required');
   }
@@ -74,7 +72,6 @@ export function validationProblem(issues: AjvIssue[], body: unknown): LicensePro
     const kind = Array.isArray(body) ? 'list' : typeof body;
     return fieldProblem('nonFieldErrors', `Invalid data. Expected a dictionary, but got ${kind}.`, 'The request body must be a JSON object');
   }
-  const detail = describeValidation(issues, 'body');
   const relevant = issues.filter((i) => i.keyword !== 'anyOf' && i.keyword !== 'if');
   const issue = relevant.find((i) => i.keyword !== 'type' || relevant.length === 1) ?? relevant[0];
   if (!issue) return new LicenseProblem(400, { detail, code: 'validation_error' });

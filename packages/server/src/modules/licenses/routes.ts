@@ -12,7 +12,8 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connect.js';
 import type { Clock } from '../../lib/clock.js';
-import { ApiError } from '../../http/errors.js';
+import { describeValidation } from '../../http/errors.js';
+import { DomainError } from '../../lib/domain-error.js';
 import { SERVER_OR_CLIENT, type App } from '../../http/route-types.js';
 import { activationFailed, LicenseProblem, validationProblem } from './errors.js';
 import { LicenseService } from './service.js';
@@ -50,12 +51,13 @@ async function answer<T>(
   try {
     if (request.validationError) {
       const issues = (request.validationError as { validation?: unknown }).validation;
-      throw validationProblem(Array.isArray(issues) ? issues : [], request.body);
+      const found = Array.isArray(issues) ? issues : [];
+      throw validationProblem(found, request.body, describeValidation(found, 'body'));
     }
     return await work();
   } catch (error) {
     if (error instanceof LicenseProblem) return reply.code(error.status).send(error.body);
-    if (!unexpected || error instanceof ApiError) throw error;
+    if (!unexpected || error instanceof DomainError) throw error;
     request.log.error({ err: error }, 'license activation failed');
     const problem = unexpected();
     return reply.code(problem.status).send(problem.body);

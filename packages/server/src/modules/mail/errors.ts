@@ -1,6 +1,6 @@
-import { ApiError, notFound } from '../../http/errors.js';
+import { DomainError, notFound } from '../../lib/domain-error.js';
 
-export const mailUnavailable = (): ApiError =>
-  new ApiError(503, 'mail_not_configured', 'Email is not configured for production: set BILLOW_SMTP_URL and BILLOW_MAIL_FROM');
-export const inboxOnlyInSandbox = (): ApiError =>
+export const mailUnavailable = (): DomainError =>
+  new DomainError('unavailable', 'mail_not_configured', 'Email is not configured for production: set BILLOW_SMTP_URL and BILLOW_MAIL_FROM');
+export const inboxOnlyInSandbox = (): DomainError =>
   notFound('The development inbox exists only in the sandbox: production email is sent, not kept', 'mail_inbox_sandbox_only');

@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { ApiError } from '../../http/errors.js';
+import { DomainError } from '../../lib/domain-error.js';
 import type { App } from '../../http/route-types.js';
 import {
   fileFieldMissing,
@@ -27,7 +27,7 @@ const uploadFields = new Set<string>(UPLOAD_FIELDS);
  * and stay server errors.
  */
 function uploadError(error: unknown, maxUploadBytes: number): unknown {
-  if (error instanceof ApiError) return error;
+  if (error instanceof DomainError) return error;
   const e = error as { code?: string; statusCode?: number; syscall?: string; message?: string } | null;
   if (e?.code === 'FST_REQ_FILE_TOO_LARGE') return fileTooLarge(maxUploadBytes);
   if (e?.syscall) return error;

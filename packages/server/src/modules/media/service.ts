@@ -118,7 +118,7 @@ export class MediaService {
    * Outside any transaction: checks that every key is an upload of this
    * environment that was uploaded, is within its hour and is not consumed, then
    * copies each to permanent storage under `purpose` (`products/<id>`) and
-   * deletes its previous copy. A refused key → ApiError 400 naming it, before
+   * deletes its previous copy. A refused key → DomainError (invalid) naming it, before
    * anything is copied. Staging an upload again (the caller's transaction
    * failed) moves it on from where the last staging put it.
    */

@@ -1,6 +1,6 @@
 import type { Order, OrderEvent, OrderListQuery } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
-import type { PageRequest } from '../../http/pagination.js';
+import type { PageRequest } from '../../lib/pagination.js';
 import { orderNotFound } from '../ledger/errors.js';
 import { dateRange, searchTerm } from '../ledger/format.js';
 import type { OrderPresenter } from '../ledger/presenter.js';

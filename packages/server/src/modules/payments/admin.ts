@@ -1,7 +1,7 @@
 /** The operator's commands for payment providers (`billow provider …`), without the HTTP service. */
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/connect.js';
-import { ApiError } from '../../http/errors.js';
+import { DomainError } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { ProviderAdminError } from './errors.js';
 import { configureProviders } from './providers.js';
@@ -30,7 +30,7 @@ export async function setStripe(
   try {
     return await saveStripeSettings(db, clock, { organizationId: target.organizationId, environmentId: id, environment: target.environment }, target);
   } catch (error) {
-    if (error instanceof ApiError) throw new ProviderAdminError(error.detail.replace(/^stripeSecretKey/, '--stripe-secret-key').replace(/^stripeWebhookSecret/, '--stripe-webhook-secret').replace(/^stripePublishableKey/, '--stripe-publishable-key'));
+    if (error instanceof DomainError) throw new ProviderAdminError(error.detail.replace(/^stripeSecretKey/, '--stripe-secret-key').replace(/^stripeWebhookSecret/, '--stripe-webhook-secret').replace(/^stripePublishableKey/, '--stripe-publishable-key'));
     throw error;
   }
 }

@@ -2,7 +2,7 @@ import type { BillingAddress, PaymentMethod, PaymentMethodCreate } from '@billow
 import type { EnvironmentKind } from '../../config.js';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, type Executor } from '../../db/transaction.js';
-import type { PageRequest } from '../../http/pagination.js';
+import type { PageRequest } from '../../lib/pagination.js';
 import type { Clock } from '../../lib/clock.js';
 import { findCustomer, testClockTimeOf } from '../customers/queries.js';
 import { bringCollectionForward } from '../ledger/queries.js';

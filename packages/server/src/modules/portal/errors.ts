@@ -1,7 +1,7 @@
-import { ApiError } from '../../http/errors.js';
+import { DomainError } from '../../lib/domain-error.js';
 
 /** The reference's 400 bodies of POST /portal/session/ (DOMAIN.md §2.13), with our `detail` and `code` beside them. */
-const refused = (code: string, message: string) => new ApiError(400, code, message, {}, { customerId: [message] });
+const refused = (code: string, message: string) => new DomainError('invalid', code, message, { customerId: [message] });
 
 export const portalCustomerUnknown = () => refused('invalid_customer', 'Invalid customer id');
 export const portalCustomerWithoutEmail = () => refused('customer_without_email', 'Customer does not have an email');
@@ -28,4 +28,4 @@ export class PortalForgedForm extends Error {
 }
 
 /** An action the portal refuses with a sentence for the customer (400), nothing changed. */
-export const portalRefusal = (message: string, code: string | null = null) => new ApiError(400, code ?? 'portal_refused', message);
+export const portalRefusal = (message: string, code: string | null = null) => new DomainError('invalid', code ?? 'portal_refused', message);

@@ -16,7 +16,7 @@ import { PortalPages } from './pages.js';
 import { PortalReader } from './reader.js';
 import { portalSessionRoutes } from './routes.js';
 import { PortalSessions } from './sessions.js';
-import { portalSignIn } from './sign-in/setup.js';
+import { portalSignIn } from './sign-in/module.js';
 import type { SignInMail } from './sign-in/service.js';
 
 type PortalContext = ModuleContext & {

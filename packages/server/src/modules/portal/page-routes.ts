@@ -4,7 +4,8 @@ import type { Config } from '../../config.js';
 import { acceptForms, sentOf, type Sent } from '../../hosted/forms.js';
 import { securityHeaders, sendAsset } from '../../hosted/headers.js';
 import { STRIPE_CSP, stripeAsset } from '../../hosted/stripe-element.js';
-import { ApiError } from '../../http/errors.js';
+import { statusOf } from '../../http/errors.js';
+import { DomainError } from '../../lib/domain-error.js';
 import type { App } from '../../http/route-types.js';
 import { apiBaseUrl, rootUrl } from '../../http/urls.js';
 import { PORTAL_CSS, PORTAL_CSS_VERSION } from './assets.js';
@@ -38,7 +39,7 @@ function send(request: FastifyRequest, reply: FastifyReply, answer: PortalAnswer
     const name = answer.fileName.replace(/[^A-Za-z0-9._-]/g, '_');
     return securityHeaders(reply).type('application/pdf').header('content-disposition', `attachment; filename="${name}"`).send(answer.bytes);
   }
-  return securityHeaders(reply, [], answer.stripe ? STRIPE_CSP : undefined).code(answer.status).type('text/html; charset=utf-8').send(answer.body);
+  return securityHeaders(reply, [], answer.stripe ? STRIPE_CSP : undefined).code(typeof answer.status === 'number' ? answer.status : statusOf(answer.status)).type('text/html; charset=utf-8').send(answer.body);
 }
 
 /** What was sent, with the session's token from the portal's cookie unless the request carries one itself. */
@@ -66,7 +67,7 @@ async function guarded(request: FastifyRequest, reply: FastifyReply, work: () =>
     if (error instanceof PortalForgedForm) {
       return page(403, messagePage(prefix, 'This form has expired', 'The form did not come from this page. Reload the billing portal and try again.'));
     }
-    if (error instanceof ApiError) return page(error.status, messagePage(prefix, 'This did not work', error.detail));
+    if (error instanceof DomainError) return page(statusOf(error), messagePage(prefix, 'This did not work', error.detail));
     request.log.error({ err: error }, 'the customer portal failed');
     return page(500, messagePage(prefix, 'Something went wrong', `Please try again in a moment. If it happens again, tell the seller this reference: ${request.id}.`));
   }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connect.js';
 import { formTokenValid, formToken } from '../../hosted/csrf.js';
 import type { Sent } from '../../hosted/forms.js';
-import { ApiError } from '../../http/errors.js';
+import { DomainError, isNotFound } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { InvoiceService } from '../invoices/service.js';
 import { NOTICES, ownChange, type PortalActions } from './actions.js';
@@ -24,7 +24,8 @@ export interface PortalPlace {
 }
 
 export type PortalAnswer =
-  | { kind: 'page'; status: number; body: string; stripe?: boolean }
+  /** `status`: the page's, or the refusal it shows, whose status the routes give. */
+  | { kind: 'page'; status: number | DomainError; body: string; stripe?: boolean }
   | { kind: 'redirect'; location: string }
   /** A first visit's valid token: kept in a cookie of `path`, the browser sent on to `location` without it. */
   | { kind: 'enter'; location: string; path: string; token: string; maxAgeS: number; secure: boolean }
@@ -87,9 +88,9 @@ export class PortalPages {
       await this.services.actions.run(action, { access, scope, model, sent });
     } catch (error) {
       await repo.releaseSubmission(this.services.db, access.sessionId, nonce);
-      if (!(error instanceof ApiError)) throw error;
+      if (!(error instanceof DomainError)) throw error;
       const fresh = await this.services.reader.model(access, scope);
-      return this.page(place, access, fresh, { notice: null, problem: error.detail, change: null }, error.status);
+      return this.page(place, access, fresh, { notice: null, problem: error.detail, change: null }, error);
     }
     return { kind: 'redirect', location: pageHref(home, { done: action }) };
   }
@@ -100,7 +101,7 @@ export class PortalPages {
     const id = file.replace(/\.pdf$/i, '');
     const scope = this.scopeOf(access, place);
     const invoice = await this.services.invoices.get(scope, id).catch((error: unknown) => {
-      if (error instanceof ApiError && error.status === 404) return null;
+      if (isNotFound(error)) return null;
       throw error;
     });
     if (!invoice || invoice.customer.customerId !== access.customer.customer_id) throw new PortalNotFound('invoice');
@@ -114,7 +115,7 @@ export class PortalPages {
       ownChange(model, subscriptionId, plan, period);
       return { subscriptionId, plan, period, preview: await this.services.actions.preview(scope, subscriptionId, plan, period), problem: null };
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
+      if (!(error instanceof DomainError)) throw error;
       return { subscriptionId, plan, period, preview: null, problem: error.detail };
     }
   }
@@ -124,7 +125,7 @@ export class PortalPages {
     access: PortalAccess,
     model: PortalModel,
     shown: Pick<PageState, 'notice' | 'problem' | 'change'>,
-    status: number,
+    status: number | DomainError,
   ): Promise<PortalAnswer> {
     const owner = await repo.environmentOfSlug(this.services.db, place.slug, place.environment);
     const state: PageState = {

@@ -1,6 +1,6 @@
 import type { Invoice, Order, PaymentMethod, Subscription, UpcomingInvoice } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
-import { ApiError } from '../../http/errors.js';
+import { DomainError } from '../../lib/domain-error.js';
 import { findPlan, planChoices, publishedPlansOfProduct, type PlanChoice } from '../catalog/queries.js';
 import type { InvoiceService } from '../invoices/service.js';
 import { customerLicenses, type CustomerLicense } from '../licenses/queries.js';
@@ -67,7 +67,7 @@ export class PortalReader {
 
   private async card(scope: PortalScope, subscription: Subscription, invoices: Invoice[]): Promise<SubscriptionCard> {
     const upcoming = await this.services.subscriptions.upcomingInvoice(scope, subscription.id).catch((error: unknown) => {
-      if (error instanceof ApiError) return null;
+      if (error instanceof DomainError) return null;
       throw error;
     });
     const unpaid =

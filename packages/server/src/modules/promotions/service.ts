@@ -14,7 +14,7 @@ import { PPP_GROUPS } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
 import { isUuid } from '../../db/search.js';
 import { inTransaction, type Executor } from '../../db/transaction.js';
-import type { PageRequest } from '../../http/pagination.js';
+import type { PageRequest } from '../../lib/pagination.js';
 import type { Clock } from '../../lib/clock.js';
 import { normalizeCountry } from '../../lib/countries.js';
 import { findPlan, findProduct } from '../catalog/queries.js';

@@ -1,13 +1,13 @@
-import { badRequest } from '../../http/errors.js';
+import { invalid } from '../../lib/domain-error.js';
 
 export const unknownCountry = (field: string, code: string) =>
-  badRequest(`${field}: "${code}" is not an ISO 3166-1 alpha-2 country code`, 'invalid_country');
+  invalid(`${field}: "${code}" is not an ISO 3166-1 alpha-2 country code`, 'invalid_country');
 
 export const invalidTaxId = (country: string, taxId: string, reason: string) =>
-  badRequest(`taxRegistrations: "${taxId}" is not a valid tax id of ${country} (${reason})`, 'invalid_tax_id');
+  invalid(`taxRegistrations: "${taxId}" is not a valid tax id of ${country} (${reason})`, 'invalid_tax_id');
 
 export const taxCountryTwice = (country: string) =>
-  badRequest(`taxRegistrations: ${country} is listed twice; give one tax id per country`, 'invalid_tax_id');
+  invalid(`taxRegistrations: ${country} is listed twice; give one tax id per country`, 'invalid_tax_id');
 
 export const unknownTimeZone = (timeZone: string) =>
-  badRequest(`timeZone: "${timeZone}" is not an IANA time zone (such as Europe/Berlin or America/New_York)`, 'invalid_time_zone');
+  invalid(`timeZone: "${timeZone}" is not an IANA time zone (such as Europe/Berlin or America/New_York)`, 'invalid_time_zone');

@@ -9,7 +9,6 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, type Executor } from '../../db/transaction.js';
 import type { EntitlementChanges } from '../../edge/change-feed.js';
-import { ApiError } from '../../http/errors.js';
 import { clockAt, type Clock } from '../../lib/clock.js';
 export { clockAt };
 import { nextDueItem, type DueItem, type DunningSchedule, type UnpaidInvoice } from '../billing/renewal.compute.js';
@@ -19,7 +18,7 @@ import type { PurchaseScope } from '../../flows/purchase.js';
 import type { StoredRequest } from '../../flows/pipeline.js';
 import type { IntentRow } from '../intents/queries.js';
 import { collectInvoice, type CollectionResult } from './collection.js';
-import { invoiceNotFound } from './errors.js';
+import { invoiceNotFound, isNotNow } from './errors.js';
 import { environmentScope, expirePendingChange, type EnvironmentScope } from './lifecycle.js';
 import { renewSubscription, type EngineDeps, type RenewalItem, type RenewedState } from './renewal.js';
 import * as repo from './repo.js';
@@ -34,9 +33,6 @@ export interface BillingEngineOptions {
 
 /** Customers announced in one transaction when a test clock moved. */
 const ANNOUNCE_BATCH = 50;
-
-/** The answers that mean "not now": the item was done meanwhile, or another payment of the customer is under way. */
-const NOT_NOW = new Set(['renewal_not_due', 'payment_in_progress']);
 
 function unpaidOf(invoices: InvoiceRow[]): { next: UnpaidInvoice | null; byId: Map<string, InvoiceRow> } {
   const scheduled = invoices.filter((i) => i.next_attempt_at !== null).sort((a, b) => a.next_attempt_at!.getTime() - b.next_attempt_at!.getTime());
@@ -123,7 +119,7 @@ export class BillingEngine {
       if (item.kind === 'collect') await collectInvoice(this.deps, clock, scope, due.invoice!, { kind: 'due', at: item.at });
       else await renewSubscription(this.deps, clock, scope, row.id, { kind: item.kind, at: item.at }, (state) => (ran.renewed = state));
     } catch (error) {
-      if (error instanceof ApiError && NOT_NOW.has(error.code)) return false;
+      if (isNotNow(error)) return false;
       throw error;
     } finally {
       await this.forget(row, customerId);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SubscriptionUpdate } from '@billow/contract';
-import { ApiError } from '../../http/errors.js';
+import { DomainError } from '../../lib/domain-error.js';
 import type { Quote } from '../billing/types.js';
 import { assertChangeable, changeTerms, type ChangePricing } from './change.compute.js';
 import type { SubscriptionRow } from './repo.js';
@@ -115,7 +115,7 @@ describe('what can change', () => {
     [row(), change({ chargePeriod: 'ONE_TIME' }), /not recurring/],
     [row(), change({ paymentBehavior: 'pay_later' as never }), /activate_on_payment/],
   ])('refuses %#', (subscription, input, message) => {
-    expect(() => assertChangeable(subscription, input)).toThrow(ApiError);
+    expect(() => assertChangeable(subscription, input)).toThrow(DomainError);
     expect(() => assertChangeable(subscription, input)).toThrow(message);
   });
 

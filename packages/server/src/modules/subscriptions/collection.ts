@@ -4,7 +4,7 @@
  * the attempt's number: one charge an attempt, whoever makes it.
  */
 import { inTransaction, type Tx } from '../../db/transaction.js';
-import { ApiError } from '../../http/errors.js';
+import { DomainError } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { PaymentStep } from '../../flows/payment.js';
 import { purchaseTwoPhase } from '../../flows/pipeline.js';
@@ -101,7 +101,7 @@ async function chargeInvoice(
     });
     return { paid: true, chargeRef };
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
+    if (!(error instanceof DomainError)) throw error;
     return { paid: false, code: error.code, message: error.detail };
   }
 }

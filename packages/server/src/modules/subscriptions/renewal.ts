@@ -7,7 +7,7 @@
 import type { RawBuilder } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, type Executor, type Tx } from '../../db/transaction.js';
-import { ApiError } from '../../http/errors.js';
+import { DomainError } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { PaymentStep } from '../../flows/payment.js';
 import { purchaseTwoPhase, type IdempotencyClaim, type QuickQuote } from '../../flows/pipeline.js';
@@ -164,7 +164,7 @@ async function pay(tx: Tx, step: PaymentStep, method: PaymentMethodRow | undefin
     const chargeRef = await step.charge(tx, { method, amountMinor: charged.totalMinor, currency: charged.currency, description, planVersionId: versionId });
     return { paid: true, chargeRef };
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
+    if (!(error instanceof DomainError)) throw error;
     return { paid: false, failure: { code: error.code, message: error.detail } };
   }
 }

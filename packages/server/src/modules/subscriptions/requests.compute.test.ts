@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../http/errors.js';
+import { DomainError } from '../../lib/domain-error.js';
 import { cancellationEnd, parseStatuses } from './requests.compute.js';
 
 const now = new Date('2027-03-10T15:00:00Z');
@@ -15,7 +15,7 @@ describe('cancellationEnd', () => {
 
   it('refuses a missing, malformed, impossible or past date with a 400', () => {
     for (const cancellationDate of [undefined, '20-03-2027', '2027-02-30x', '2027-13-45', '2027-03-09']) {
-      expect(() => cancellationEnd({ cancellationType: 'SPECIFIC_DATE', cancellationDate }, row, now)).toThrow(ApiError);
+      expect(() => cancellationEnd({ cancellationType: 'SPECIFIC_DATE', cancellationDate }, row, now)).toThrow(DomainError);
     }
   });
 });

@@ -3,9 +3,9 @@ import { clockAt, type Clock } from '../../lib/clock.js';
 import { testClockTimeOf } from '../customers/queries.js';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, isUniqueViolation, type Tx } from '../../db/transaction.js';
-import { ApiError } from '../../http/errors.js';
-import type { AnswerKeeper } from '../../http/idempotency.js';
-import type { PageRequest } from '../../http/pagination.js';
+import { DomainError } from '../../lib/domain-error.js';
+import type { AnswerKeeper } from '../../db/answer-keeper.js';
+import type { PageRequest } from '../../lib/pagination.js';
 import { customerWebhookObject } from '../ledger/webhook.js';
 import { assertCanPay, chargeableMethod, paymentMethodFor, type PaymentStep } from '../../flows/payment.js';
 import { purchaseTwoPhase, type IdempotencyClaim } from '../../flows/pipeline.js';
@@ -35,6 +35,7 @@ import * as repo from './repo.js';
 import {
   createNotRecurring,
   customerFilterMissing,
+  isNotNow,
   notCancellable,
   subscriptionNotFound,
   updateInProgress,
@@ -56,8 +57,6 @@ export const EXPIRE_PENDING_UPDATE_JOB = 'expire-pending-subscription-update';
 /** How long an activate_on_payment update waits for its payment before it expires, unless configured. */
 export const PENDING_UPDATE_TTL_MS = 23 * 60 * 60 * 1000;
 const LIVE = ['active', 'trialing', 'past_due'] as const;
-/** The answers of an end that mean the billing engine has it in hand. */
-const NOT_NOW = new Set(['renewal_not_due', 'payment_in_progress']);
 
 const zeroQuote = (quote: Quote): Quote => ({ ...quote, lines: [], subtotalMinor: 0, discountMinor: 0, taxMinor: 0, totalMinor: 0 });
 
@@ -278,7 +277,7 @@ export class SubscriptionService {
       await renewSubscription(deps, clockAt(at), scope, id, { kind: 'end', at });
     } catch (error) {
       // The billing engine ended it meanwhile, or will (another payment of the customer is under way).
-      if (!(error instanceof ApiError && NOT_NOW.has(error.code))) throw error;
+      if (!isNotNow(error)) throw error;
     } finally {
       this.changes?.forget(scope.environmentId, customerId);
     }
@@ -349,7 +348,7 @@ export class SubscriptionService {
         });
       } catch (error) {
         // activate_on_payment: a refused payment leaves the change waiting for one.
-        if (!pending || !(error instanceof ApiError)) throw error;
+        if (!pending || !(error instanceof DomainError)) throw error;
       }
     }
     if (pending && chargeRef === null) {

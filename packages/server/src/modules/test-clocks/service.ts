@@ -1,7 +1,7 @@
 import type { TestClock, TestClockAdvance, TestClockCreate } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
 import { inTransaction } from '../../db/transaction.js';
-import type { PageRequest } from '../../http/pagination.js';
+import type { PageRequest } from '../../lib/pagination.js';
 import type { Clock } from '../../lib/clock.js';
 import { randomBase62 } from '../../lib/crypto.js';
 import { DAY_MS } from '../../lib/time.js';

@@ -1,7 +1,7 @@
 import type { Transaction, TransactionListQuery } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
 import type { Clock } from '../../lib/clock.js';
-import type { PageRequest } from '../../http/pagination.js';
+import type { PageRequest } from '../../lib/pagination.js';
 import { currencySymbol, dateRange, majorNumber, searchTerm } from '../ledger/format.js';
 import type { OrderPresenter } from '../ledger/presenter.js';
 import type { LedgerScope } from '../ledger/scope.js';

@@ -23,10 +23,10 @@
  */
 import type { ReportUsageBatchItem, ReportUsageBatchResponse, ReportUsageBatchResult } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
-import { ApiError } from '../../http/errors.js';
+import { DomainError } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { loadCustomers } from '../entitlements/service.js';
-import { reportKeyReused } from './errors.js';
+import { isKeyReused, reportKeyReused } from './errors.js';
 import { batchedReport, checkReportValues, planReport, sameReport } from './plan.js';
 import { routedReport, type ReportRoutes } from './report-routes.js';
 import * as repo from './repo.js';
@@ -46,7 +46,13 @@ interface Planned {
 
 type StoredReport = Awaited<ReturnType<typeof repo.findReportsByKeys>> extends Map<string, infer R> ? R : never;
 
-const rejected = (error: ApiError): Outcome => ({ status: 'rejected', code: error.code, detail: error.detail });
+/** The rejections whose key was found taken by another report. */
+const keyTaken = new WeakSet<Outcome>();
+const rejected = (error: DomainError): Outcome => {
+  const outcome: Outcome = { status: 'rejected', code: error.code, detail: error.detail };
+  if (isKeyReused(error)) keyTaken.add(outcome);
+  return outcome;
+};
 
 export class UsageBatchService {
   constructor(
@@ -162,7 +168,7 @@ export class UsageBatchService {
     const keys = new Set<string>();
     items.forEach((item, index) => {
       const first = outcomes[firstOfKey.get(item.idempotencyKey)!];
-      const taken = first?.status === 'duplicate' || (first?.status === 'rejected' && first.code === 'idempotency_key_reused');
+      const taken = first?.status === 'duplicate' || (first !== undefined && keyTaken.has(first));
       if (firstOfKey.get(item.idempotencyKey) !== index && taken && !stored.has(item.idempotencyKey)) keys.add(item.idempotencyKey);
     });
     return keys.size === 0 ? new Map() : repo.findReportsByKeys(this.db, scope.environmentId, [...keys]);
@@ -191,7 +197,7 @@ export class UsageBatchService {
         if (plan) planned.push({ index, item, counter: counterKey(plan.change), batched: plan.batchable ? batchedReport(plan, item.customerId) : null });
         else outcomes[index] = rejected(await whyNotGranted(this.db, scope.environmentId, item));
       } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
+        if (!(error instanceof DomainError)) throw error;
         outcomes[index] = rejected(error);
       }
     }
@@ -232,7 +238,7 @@ export class UsageBatchService {
       const { fresh } = await this.single.record(scope, entry.item);
       return { status: fresh ? 'accepted' : 'duplicate' };
     } catch (error) {
-      if (error instanceof ApiError) return rejected(error);
+      if (error instanceof DomainError) return rejected(error);
       throw error;
     }
   }

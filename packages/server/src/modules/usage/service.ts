@@ -50,7 +50,7 @@ import {
   reportKeyReused,
 } from './errors.js';
 import { batchedReport, checkReportValues, planReport, sameReport, type ReportPlan } from './plan.js';
-import type { ApiError } from '../../http/errors.js';
+import type { DomainError } from '../../lib/domain-error.js';
 import { echoedEventKey, parseEventTimestamp } from '../entitlements/events.compute.js';
 import * as repo from './repo.js';
 import { ReportWriter } from './report-writer.js';
@@ -393,7 +393,7 @@ export class UsageService {
 }
 
 /** Why a report names a feature the customer has no grant of: unknown, not a meter, or not granted. */
-export async function whyNotGranted(db: Db, environmentId: string, input: Pick<ReportUsageRequest, 'featureId' | 'customerId'>): Promise<ApiError> {
+export async function whyNotGranted(db: Db, environmentId: string, input: Pick<ReportUsageRequest, 'featureId' | 'customerId'>): Promise<DomainError> {
   const feature = await findFeature(db, environmentId, input.featureId);
   if (!feature || feature.identifier !== input.featureId) return featureUnknown(input.featureId);
   if (feature.feature_type !== 'METER') return featureNotMetered(input.featureId, feature.feature_type);

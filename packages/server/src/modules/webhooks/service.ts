@@ -7,7 +7,7 @@ import type {
 } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
 import { inTransaction } from '../../db/transaction.js';
-import type { PageRequest } from '../../http/pagination.js';
+import type { PageRequest } from '../../lib/pagination.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/crypto.js';
 import { DAY_MS } from '../../lib/time.js';

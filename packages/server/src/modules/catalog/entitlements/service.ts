@@ -8,7 +8,7 @@ import type {
 import type { Clock } from '../../../lib/clock.js';
 import { newId } from '../../../lib/crypto.js';
 import type { Db } from '../../../db/connect.js';
-import type { PageRequest } from '../../../http/pagination.js';
+import type { PageRequest } from '../../../lib/pagination.js';
 import { entitlementNotFound, featureNotFound, invalid } from '../errors.js';
 import { findFeature, findFeatures, findFeaturesById } from '../features/repo.js';
 import { toFeature } from '../features/service.js';

@@ -4,7 +4,7 @@ import { newId } from '../../../lib/crypto.js';
 import { metadataProblem } from '../../../lib/metadata.js';
 import type { Db } from '../../../db/connect.js';
 import { inTransaction, isUniqueViolation } from '../../../db/transaction.js';
-import type { PageRequest } from '../../../http/pagination.js';
+import type { PageRequest } from '../../../lib/pagination.js';
 import { alreadyArchived, featureNotFound, identifierTaken, invalid } from '../errors.js';
 import { freeIdentifier } from '../identifiers.js';
 import * as repo from './repo.js';

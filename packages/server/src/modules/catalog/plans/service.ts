@@ -5,7 +5,7 @@ import { newId } from '../../../lib/crypto.js';
 import { metadataProblem } from '../../../lib/metadata.js';
 import type { Db } from '../../../db/connect.js';
 import { inTransaction, isUniqueViolation, type Executor, type Tx } from '../../../db/transaction.js';
-import type { PageRequest } from '../../../http/pagination.js';
+import type { PageRequest } from '../../../lib/pagination.js';
 import {
   alreadyArchived,
   archivedParent,

@@ -1,7 +1,7 @@
 import type { PlanPrice, PlanPriceInput } from '@billow/contract';
 import { newId } from '../../../lib/crypto.js';
 import type { Db } from '../../../db/connect.js';
-import type { PageRequest } from '../../../http/pagination.js';
+import type { PageRequest } from '../../../lib/pagination.js';
 import { invalid } from '../errors.js';
 import { findFeatures } from '../features/repo.js';
 import type { PlanService } from '../plans/service.js';

@@ -13,7 +13,7 @@ import { newId } from '../../../lib/crypto.js';
 import { isCurrency } from '../../../lib/money.js';
 import type { Db } from '../../../db/connect.js';
 import { inTransaction, isUniqueViolation, type Tx } from '../../../db/transaction.js';
-import type { PageRequest } from '../../../http/pagination.js';
+import type { PageRequest } from '../../../lib/pagination.js';
 import { alreadyArchived, archivedParent, identifierTaken, invalid, productFileNotFound, productImageNotFound, productNotFound } from '../errors.js';
 import { freeIdentifier } from '../identifiers.js';
 import type { CatalogMedia, MediaScope, StoredObject } from '../media-port.js';

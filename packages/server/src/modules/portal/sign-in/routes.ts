@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { Config } from '../../../config.js';
 import type { Db } from '../../../db/connect.js';
 import { formToken, formTokenValid } from '../../../hosted/csrf.js';
-import { ApiError } from '../../../http/errors.js';
+import { DomainError } from '../../../lib/domain-error.js';
 import { acceptForms, sentOf } from '../../../hosted/forms.js';
 import { securityHeaders } from '../../../hosted/headers.js';
 import type { App } from '../../../http/route-types.js';
@@ -86,7 +86,7 @@ class SignInPages {
     }
     const opened = await this.deps.sessions
       .open({ ...v.place, customerId: outcome.customerId, baseUrl: rootUrl(request, this.deps.config.publicUrl) })
-      .catch((error: unknown) => (error instanceof ApiError ? null : Promise.reject(error)));
+      .catch((error: unknown) => (error instanceof DomainError ? null : Promise.reject(error)));
     // The customer lost their email between the code and now: there is no portal to open.
     if (!opened) return send(reply, 404, endPage(v.view, 'no_account'));
     return redirect(reply, opened.url);
