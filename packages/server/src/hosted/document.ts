@@ -7,6 +7,8 @@ export interface HostedDocument {
   assetBase: string;
   /** The content-hashed stylesheet's file name in `assetBase`. */
   stylesheet: string;
+  /** The seller's brand stylesheet in `assetBase` (hosted/brand.ts), if they chose a colour. */
+  brand?: string | null;
   /** The page family's own script in `assetBase`, if it has one. */
   script?: string;
   /** Stripe.js and the element's script, where cards go to Stripe. */
@@ -24,6 +26,7 @@ export function hostedDocument(page: HostedDocument): string {
 <meta name="referrer" content="no-referrer">
 <title>${page.title}</title>
 <link rel="stylesheet" href="${page.assetBase}/${page.stylesheet}">
+${page.brand ? html`<link rel="stylesheet" href="${page.assetBase}/${page.brand}">` : null}
 ${page.script ? html`<script src="${page.assetBase}/${page.script}" defer></script>` : null}
 ${page.stripe ? stripeScripts(page.assetBase) : null}
 </head>

@@ -1,6 +1,7 @@
 /**
  * The hosted pages' stylesheet (checkout, portal): plain CSS for a 375 px phone upwards;
- * contrast at least 4.5:1 (text #1f2937 on white, links and buttons #1d4ed8 / white);
+ * contrast at least 4.5:1 (text #1f2937 on white, links and buttons #1d4ed8 / white, or the seller's
+ * brand colour made accessible: hosted/brand.ts);
  * visible focus rings; 44 px targets. Each page serves it (with its own additions) from
  * a content-hashed URL, since the strict Content-Security-Policy allows no inline style.
  */
@@ -18,15 +19,15 @@ h2{font-size:1.05rem;margin:0 0 .75rem}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 input,select{width:100%;font:inherit;padding:.6rem .7rem;border:1px solid #6b7280;border-radius:.5rem;background:#fff;color:#1f2937;min-height:2.75rem}
 input:disabled{background:#e5e7eb;color:#374151}
-input:focus,select:focus,button:focus,a:focus{outline:3px solid #1d4ed8;outline-offset:2px}
+input:focus,select:focus,button:focus,a:focus{outline:3px solid var(--accent,#1d4ed8);outline-offset:2px}
 .row{display:flex;gap:.75rem}.row>div{flex:1;min-width:0}.row>div.fit{flex:0 0 auto}
 .hint{font-size:.875rem;color:#4b5563;margin:.25rem 0 0}
 table{width:100%;border-collapse:collapse}td{padding:.35rem 0;vertical-align:top}td.amount{text-align:right;white-space:nowrap;padding-left:.5rem}
 tr.total td{border-top:1px solid #d1d5db;font-weight:700;padding-top:.6rem}
-button{width:100%;font:inherit;font-weight:700;padding:.8rem;border:0;border-radius:.5rem;background:#1d4ed8;color:#fff;cursor:pointer;min-height:3rem;margin-top:1rem}
-button.secondary{background:#fff;color:#1d4ed8;border:2px solid #1d4ed8;font-weight:600}
+button{width:100%;font:inherit;font-weight:700;padding:.8rem;border:0;border-radius:.5rem;background:var(--accent,#1d4ed8);color:#fff;cursor:pointer;min-height:3rem;margin-top:1rem}
+button.secondary{background:#fff;color:var(--accent,#1d4ed8);border:2px solid var(--accent,#1d4ed8);font-weight:600}
 button.inline{margin-top:0;min-height:2.75rem;padding:.55rem 1rem}
-a{color:#1d4ed8}
+a{color:var(--accent,#1d4ed8)}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .js .no-js-only{display:none}
 .seller{margin:.25rem 0 .75rem}.seller-name{font-weight:700;font-size:1.05rem;margin:0}

@@ -17,6 +17,7 @@ import { buyLinkForeignRedirect, buyLinkPlanMissing, buyLinkProductUnknown } fro
 import { onSellerSite } from './redirect-target.compute.js';
 import { checkoutPage, closedPage, errorPage, missingPage, usesStripeJs } from './page.js';
 import { STRIPE_CSP, stripeAsset } from '../../hosted/stripe-element.js';
+import { brandAsset } from '../../hosted/brand.js';
 import * as repo from './repo.js';
 import type { CheckoutService } from './service.js';
 
@@ -75,7 +76,7 @@ export function checkoutPageRoutes(app: App, deps: PageDeps): void {
       const asset =
         file === `checkout.${CSS_VERSION}.css` ? { type: 'text/css; charset=utf-8', body: CHECKOUT_CSS }
         : file === `checkout.${JS_VERSION}.js` ? { type: 'text/javascript; charset=utf-8', body: CHECKOUT_JS }
-        : stripeAsset(file);
+        : (brandAsset(file) ?? stripeAsset(file));
       if (!asset) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
       return sendAsset(reply, asset);
     });

@@ -4,15 +4,16 @@ import { CSS_VERSION, JS_VERSION } from './assets.js';
 import type { PageState } from './complete.js';
 import { html, type SafeHtml } from '../../hosted/html.js';
 import { sellerFooter, sellerHeader } from '../../hosted/seller.js';
+import { brandStylesheet } from '../../hosted/brand.js';
 import { discountField } from './page-discount.js';
 import { hostedDocument } from '../../hosted/document.js';
 import { stripeAuthentication, stripeCardFields } from './stripe-element.js';
 import type { SessionRow } from './repo.js';
 
 /** The page around every state: language, viewport, the stylesheet and script from /checkout/assets/ (and Stripe.js where cards go to Stripe). */
-export function layout(title: string, prefix: string, body: SafeHtml, stripe = false): string {
+export function layout(title: string, prefix: string, body: SafeHtml, stripe = false, brandColor: string | null = null): string {
   const assets = { assetBase: `${prefix}/checkout/assets`, stylesheet: `checkout.${CSS_VERSION}.css`, script: `checkout.${JS_VERSION}.js` };
-  return hostedDocument({ title, ...assets, stripe, body });
+  return hostedDocument({ title, ...assets, brand: brandStylesheet(brandColor), stripe, body });
 }
 
 function sandboxBanner(sandbox: boolean): SafeHtml | null {
@@ -216,7 +217,7 @@ ${canPay ? html`<button type="submit" name="action" value="pay" id="pay">${payLa
 </form>
 ${s.cancel_url ? html`<p><a href="${s.cancel_url}">Cancel and return to ${state.seller.displayName}</a></p>` : null}
 ${sellerFooter(state.seller)}`;
-  return layout(`Checkout: ${state.productName}`, prefix, body, usesStripeJs(state));
+  return layout(`Checkout: ${state.productName}`, prefix, body, usesStripeJs(state), state.seller.brandColor);
 }
 
 /** A completed or expired session: a clear page, never an error. */

@@ -11,7 +11,7 @@ dl.facts{display:grid;grid-template-columns:auto 1fr;gap:.15rem .75rem;margin:.2
 .status.active,.status.paid{background:#dcfce7;color:#14532d}.status.past_due,.status.payment_failed{background:#fee2e2;color:#7f1d1d}
 .notice{background:#dcfce7;color:#14532d;border:1px solid #15803d;border-radius:.5rem;padding:.75rem;margin-bottom:1rem}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-top:.5rem}.actions form{margin:0}.actions button,.actions .button{width:auto;margin-top:0}
-a.button{display:inline-block;text-decoration:none;font-weight:600;padding:.55rem 1rem;border:2px solid #1d4ed8;border-radius:.5rem;min-height:2.75rem}
+a.button{display:inline-block;text-decoration:none;font-weight:600;padding:.55rem 1rem;border:2px solid var(--accent,#1d4ed8);border-radius:.5rem;min-height:2.75rem}
 code{overflow-wrap:anywhere;font-size:.9rem}
 `;
 

@@ -1,13 +1,14 @@
 import { html, type SafeHtml } from '../../hosted/html.js';
 import { hostedDocument } from '../../hosted/document.js';
+import { brandStylesheet } from '../../hosted/brand.js';
 import { PORTAL_CSS_VERSION } from './assets.js';
 
 /**
  * The page around every portal state: language, viewport, and the stylesheet from /portal/assets/;
  * no script, except Stripe.js and the element's script where cards are added through Stripe (`stripe`).
  */
-export function layout(title: string, prefix: string, body: SafeHtml, stripe = false): string {
-  return hostedDocument({ title, assetBase: `${prefix}/portal/assets`, stylesheet: `portal.${PORTAL_CSS_VERSION}.css`, stripe, body });
+export function layout(title: string, prefix: string, body: SafeHtml, stripe = false, brandColor: string | null = null): string {
+  return hostedDocument({ title, assetBase: `${prefix}/portal/assets`, stylesheet: `portal.${PORTAL_CSS_VERSION}.css`, brand: brandStylesheet(brandColor), stripe, body });
 }
 
 const ACCESS_TEXT = {

@@ -1,3 +1,4 @@
+import { brandAsset } from '../../hosted/brand.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Config } from '../../config.js';
@@ -79,7 +80,7 @@ export function portalPageRoutes(app: App, pages: PortalPages, config: Pick<Conf
 
     scope.get('/portal/assets/:file', { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 100 }) }) } }, async (request, reply) => {
       const { file } = request.params;
-      const asset = file === `portal.${PORTAL_CSS_VERSION}.css` ? { type: 'text/css; charset=utf-8', body: PORTAL_CSS } : stripeAsset(file);
+      const asset = file === `portal.${PORTAL_CSS_VERSION}.css` ? { type: 'text/css; charset=utf-8', body: PORTAL_CSS } : (brandAsset(file) ?? stripeAsset(file));
       if (!asset) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
       return sendAsset(reply, asset);
     });

@@ -1,5 +1,6 @@
 import { html, type SafeHtml } from '../../hosted/html.js';
 import type { CustomerRow } from '../customers/queries.js';
+import type { SellerOnPages } from '../seller-profile/queries.js';
 import type { ChangePreview } from '../subscriptions/self-service.js';
 import type { PortalModel } from './reader.js';
 
@@ -24,6 +25,8 @@ export interface PageState {
   /** Cards are added with Stripe's Payment Element (its publishable key; null: the seller has not given it); null: typed sandbox test cards. */
   stripe: { publishableKey: string | null } | null;
   organizationName: string;
+  /** Who sells (the seller profile): named at the top, with a way back to their site and their terms below. */
+  seller: SellerOnPages | null;
   customer: CustomerRow;
   model: PortalModel;
   notice: string | null;

@@ -1,3 +1,4 @@
+import { sellerOnPages } from '../seller-profile/queries.js';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connect.js';
 import { formTokenValid, formToken } from '../../hosted/csrf.js';
@@ -136,6 +137,7 @@ export class PortalPages {
       sandbox: access.environment === 'sandbox',
       stripe: await stripeElementKey(this.services.db, access),
       organizationName: owner?.organizationName ?? '',
+      seller: owner ? await sellerOnPages(this.services.db, owner.organizationId, owner.environmentId) : null,
       customer: access.customer,
       model,
       ...shown,

@@ -48,6 +48,7 @@ export interface SellerOnPages {
   termsUrl: string | null;
   privacyUrl: string | null;
   refundPolicyUrl: string | null;
+  brandColor: string | null;
 }
 
 export async function sellerOnPages(db: Executor, organizationId: string, environmentId: string): Promise<SellerOnPages> {
@@ -62,5 +63,6 @@ export async function sellerOnPages(db: Executor, organizationId: string, enviro
     termsUrl: p.termsUrl,
     privacyUrl: p.privacyUrl,
     refundPolicyUrl: p.refundPolicyUrl,
+    brandColor: p.brandColor,
   };
 }
