@@ -3,7 +3,7 @@ import type { Clock } from '../lib/clock.js';
 import { sha256Hex } from '../lib/crypto.js';
 import { DAY_MS } from '../lib/time.js';
 import type { Db } from '../db/connect.js';
-import type { Executor } from '../db/transaction.js';
+import { inTransaction, type Executor } from '../db/transaction.js';
 import { leaseHolderOf } from '../db/lease-holder.js';
 import { failpoint } from '../lib/failpoints.js';
 import { ApiError, badRequest, conflict } from './errors.js';
@@ -165,6 +165,21 @@ export function answerKeeper(request: FastifyRequest, reply: FastifyReply, statu
       await keys.keepAnswer(tx, claim.scope, claim.key, status, withoutSecrets(payload, request.routeOptions.config.secretFields));
     },
   };
+}
+
+/** `answer`, once kept as the keyed request's answer in `tx` (when the request has a key). */
+export async function keptAnswer<T>(keep: AnswerKeeper | undefined, tx: Executor, answer: T): Promise<T> {
+  await keep?.keep(tx, answer);
+  return answer;
+}
+
+/**
+ * `write` on `db` as it is (one statement, no transaction) for a request without a key;
+ * with a key, in a transaction that keeps the answer with the write.
+ */
+export function writeKeeping<T>(db: Db, keep: AnswerKeeper | undefined, write: (executor: Executor) => Promise<T>): Promise<T> {
+  if (!keep) return write(db);
+  return inTransaction(db, async (tx) => keptAnswer(keep, tx, await write(tx)));
 }
 
 export async function purgeExpiredIdempotencyKeys(db: Db, clock: Clock): Promise<number> {
