@@ -9,11 +9,13 @@
 import { describe, expect, it } from 'vitest';
 import { DATABASE_KIND } from '../../cli/test/support.js';
 import { crashEachInTurn, crashWorkspaces, list, okWith, startWithFailpoints, type Call, type KeyedCase } from './crash-workspaces.js';
+import { Receiver } from './webhook-support.js';
 
 const workspace = crashWorkspaces();
-// Webhook endpoints on this machine (a closed port: deliveries fail at once and are logged).
+// The webhook endpoints' receiver is on this machine.
 const ENV = { BILLOW_WEBHOOK_SANDBOX_PRIVATE_TARGETS: 'true' };
-const HOOK = 'http://127.0.0.1:9/hook';
+/** The setup's process delivers (the test support turns the dispatcher off) to have a delivery to resend. */
+const DISPATCHING = { ...ENV, BILLOW_WEBHOOK_POLL_INTERVAL_MS: '50' };
 const METER = { featureType: 'METER', featureDetails: { featureSubType: 'PRE_AGGREGATED_USAGE', units: { singular: 'seat', plural: 'seats' } } };
 const oneTime = { priceType: 'PAID', currency: 'USD', chargeCatalogPrice: [{ charges: [{ chargePeriod: 'ONE_TIME', priceData: { amount: 49 } }] }] };
 const monthly = { priceType: 'PAID', currency: 'USD', chargeCatalogPrice: [{ charges: [{ chargePeriod: 'MONTHLY', priceData: { amount: 30 } }] }] };
@@ -28,9 +30,9 @@ async function firstLog(call: Call): Promise<string> {
 }
 
 /** A licensed plan bought once (its key activated once), and the records the cases act on. */
-async function shop(call: Call) {
+async function shop(call: Call, hook: string) {
   const ok = okWith(call);
-  const endpoint = (await ok('POST', '/webhook/endpoints/', { url: HOOK })).id as string;
+  const endpoint = (await ok('POST', '/webhook/endpoints/', { url: hook })).id as string;
   await ok('POST', '/catalog/products/', { name: 'Keyed', identifier: 'keyed', taxCode: 'saas' });
   await ok('POST', '/catalog/plans/', { name: 'Licensed', product: 'keyed', identifier: 'licensed', license: { enabled: true, activationLimitEnabled: false } });
   await ok('POST', '/catalog/plans/licensed/prices/bulk/', { prices: [oneTime] });
@@ -42,7 +44,7 @@ async function shop(call: Call) {
   const instance = (await ok('POST', '/license/activate/', { licenseKey, instanceName: 'first' })).instanceId as string;
   const discount = (await ok('POST', '/discounts/', { name: 'Old', code: 'OLD10', discountType: 'PERCENTAGE', percentOff: 10 })).id as string;
   const clock = (await ok('POST', '/test-clocks/', { name: 'advanced', frozenTime: '2026-01-01T00:00:00.000Z' })).id as string;
-  return { endpoint, licenseKey, instance, discount, clock, log: await firstLog(call), since: new Date(Date.now() - 3_600_000).toISOString() };
+  return { hook, endpoint, licenseKey, instance, discount, clock, log: await firstLog(call), since: new Date(Date.now() - 3_600_000).toISOString() };
 }
 
 const idsOf = async (call: Call, path: string) => (await list(call, path)).map((row) => row.id);
@@ -151,12 +153,12 @@ function webhookCases(made: Awaited<ReturnType<typeof shop>>): KeyedCase[] {
     {
       name: 'webhook endpoints create',
       path: '/webhook/endpoints/',
-      body: { url: `${HOOK}/created` },
+      body: { url: `${made.hook}/created` },
       status: 201,
       once: async (call, answer) => {
         // A replay, which never shows the secret again.
         expect(answer.secret).toBeNull();
-        expect((await list(call, '/webhook/endpoints/')).filter((e) => e.url === `${HOOK}/created`).map((e) => e.id)).toEqual([answer.id]);
+        expect((await list(call, '/webhook/endpoints/')).filter((e) => e.url === `${made.hook}/created`).map((e) => e.id)).toEqual([answer.id]);
       },
     },
     {
@@ -219,11 +221,16 @@ function customerCases(made: Awaited<ReturnType<typeof shop>>): KeyedCase[] {
 describe(`more keyed writes killed between their effect and their answer on ${DATABASE_KIND}`, () => {
   it('each retry replays the answer committed with the effect, at once, and the effect exists once', async () => {
     const w = await workspace();
-    const setup = await startWithFailpoints(w, null, ENV);
-    const made = await shop(setup.call);
-    await setup.server.stop();
+    const receiver = await Receiver.start();
+    try {
+      const setup = await startWithFailpoints(w, null, DISPATCHING);
+      const made = await shop(setup.call, receiver.url);
+      await setup.server.stop();
 
-    const table = [...catalogCases(), ...sellerCases(made), ...webhookCases(made), ...customerCases(made)];
-    await crashEachInTurn(w, table.map((item) => ({ ...item, replayed: true })), ENV);
+      const table = [...catalogCases(), ...sellerCases(made), ...webhookCases(made), ...customerCases(made)];
+      await crashEachInTurn(w, table.map((item) => ({ ...item, replayed: true })), ENV);
+    } finally {
+      await receiver.close();
+    }
   }, 1_800_000);
 });
