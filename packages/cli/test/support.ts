@@ -273,6 +273,8 @@ export function startServer(workspace: Workspace, args: string[] = [], timeoutMs
 export interface ApiResponse {
   status: number;
   body: any;
+  /** Present (true) when the answer is a stored one, replayed for its Idempotency-Key. */
+  replayed?: true;
 }
 
 export async function api(
@@ -295,5 +297,5 @@ export async function api(
   } catch {
     // not JSON
   }
-  return { status: response.status, body };
+  return { status: response.status, body, ...(response.headers.get('idempotent-replayed') === 'true' ? { replayed: true as const } : {}) };
 }

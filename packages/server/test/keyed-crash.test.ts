@@ -6,18 +6,10 @@
  * (decision 0051).
  */
 import { describe, expect, it } from 'vitest';
-import { DATABASE_KIND, type StartedServer } from '../../cli/test/support.js';
-import { crashWorkspaces, startWithFailpoints, type Call } from './crash-workspaces.js';
+import { DATABASE_KIND } from '../../cli/test/support.js';
+import { crashEachInTurn, crashWorkspaces, list, okWith, startWithFailpoints, type Call, type KeyedCase } from './crash-workspaces.js';
 
 const workspace = crashWorkspaces();
-
-function okWith(call: Call) {
-  return async (method: string, path: string, body?: unknown) => {
-    const res = await call(method, path, body);
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
-}
 
 const card = (customerId: string) => ({ customerId, cardNumber: '4242424242424242', expMonth: 12, expYear: 2035, cvc: '123' });
 const monthly = (amount: number) => ({ priceType: 'PAID', currency: 'USD', chargeCatalogPrice: [{ charges: [{ chargePeriod: 'MONTHLY', priceData: { amount } }] }] });
@@ -54,25 +46,10 @@ async function shop(call: Call) {
   return { changing, cancelling, refunded };
 }
 
-interface Case {
-  name: string;
-  path: string;
-  body: unknown;
-  status: number;
-  /** The effect exists once, and the answer is the one that describes it. */
-  once(call: Call, answer: any): Promise<void>;
-}
-
-async function list(call: Call, path: string): Promise<any[]> {
-  const res = await call('GET', path);
-  expect(res.status).toBe(200);
-  return res.body.results;
-}
-
 const usageOf = async (call: Call, customerId: string) =>
   (await call('GET', `/entitlements?customer_id=${customerId}&feature_id=calls`)).body.entitlements[0].currentUsage as number;
 
-function cases(made: Awaited<ReturnType<typeof shop>>): Case[] {
+function cases(made: Awaited<ReturnType<typeof shop>>): KeyedCase[] {
   return [
     {
       name: 'customers create',
@@ -164,12 +141,6 @@ function cases(made: Awaited<ReturnType<typeof shop>>): Case[] {
   ];
 }
 
-/** The case's request, which must kill its process; the process must die within half a minute. */
-async function crash(server: StartedServer, call: Call, item: Case): Promise<void> {
-  await expect(call('POST', item.path, item.body, { 'idempotency-key': item.name })).rejects.toThrow();
-  expect(await server.exited).toEqual({ code: null, signal: 'SIGKILL' });
-}
-
 describe(`keyed writes killed between their effect and their answer on ${DATABASE_KIND}`, () => {
   it('each retry answers as the first run would have, at once, and the effect exists once', async () => {
     const w = await workspace();
@@ -177,24 +148,6 @@ describe(`keyed writes killed between their effect and their answer on ${DATABAS
     const made = await shop(setup.call);
     await setup.server.stop();
 
-    // Each process retries the previous case (a replay must not reach the failpoint again) and dies in its own.
-    const table = cases(made);
-    let previous: Case | null = null;
-    for (const item of [...table, null]) {
-      const next = await startWithFailpoints(w, item ? 'idempotency.before-answer' : null);
-      if (previous) {
-        const began = performance.now();
-        const retried = await next.call('POST', previous.path, previous.body, { 'idempotency-key': previous.name }).catch((error: unknown) => {
-          throw new Error(`${previous!.name}: the retry ran the request again (and reached the failpoint): ${String(error)}`);
-        });
-        expect([previous.name, retried.status], JSON.stringify(retried.body)).toEqual([previous.name, previous.status]);
-        expect(performance.now() - began, `${previous.name}: the retry waited`).toBeLessThan(10_000);
-        await previous.once(next.call, retried.body);
-        const again = await next.call('POST', previous.path, previous.body, { 'idempotency-key': previous.name });
-        expect([again.status, again.body]).toEqual([retried.status, retried.body]);
-      }
-      if (item) await crash(next.server, next.call, item);
-      previous = item;
-    }
+    await crashEachInTurn(w, cases(made));
   }, 1_200_000);
 });

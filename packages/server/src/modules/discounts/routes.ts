@@ -3,6 +3,7 @@ import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import { scopeOf } from '../../http/scope.js';
 import type { DiscountService } from './service.js';
+import { answerKeeper } from '../../http/idempotency.js';
 
 const tags = ['Discounts'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
@@ -25,7 +26,7 @@ export function discountRoutes(app: App, service: DiscountService): void {
         response: { 201: Discount, ...errors, 409: ErrorBody },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.create(scopeOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await service.create(scopeOf(request), request.body, answerKeeper(request, reply, 201))),
   );
 
   app.get(
@@ -76,6 +77,6 @@ export function discountRoutes(app: App, service: DiscountService): void {
         response: { 200: Discount, ...errors },
       },
     },
-    async (request) => service.archive(scopeOf(request), request.params.id),
+    async (request, reply) => service.archive(scopeOf(request), request.params.id, answerKeeper(request, reply, 200)),
   );
 }

@@ -5,6 +5,7 @@ import type { DiscountDuration } from '../../db/schema.js';
 import { isUuid } from '../../db/search.js';
 import { inTransaction, isUniqueViolation, type Executor } from '../../db/transaction.js';
 import type { PageRequest } from '../../lib/pagination.js';
+import { keptAnswer, writeKeeping, type AnswerKeeper } from '../../db/answer-keeper.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/crypto.js';
 import { metadataProblem } from '../../lib/metadata.js';
@@ -167,14 +168,13 @@ export class DiscountService {
     };
   }
 
-  async create(scope: DiscountScope, input: DiscountCreate): Promise<Discount> {
+  async create(scope: DiscountScope, input: DiscountCreate, keep?: AnswerKeeper): Promise<Discount> {
     const now = this.clock.now();
     const draft = await this.draft(scope, input, now);
     for (let attempt = 1; ; attempt++) {
       const code = input.code ?? generateCode();
       try {
-        const id = await this.insert(scope, draft, code, now);
-        return this.get(scope, id);
+        return await this.insert(scope, draft, code, now, keep);
       } catch (error) {
         if (!isUniqueViolation(error, repo.DISCOUNT_CODE_CONSTRAINT)) throw error;
         if (input.code !== undefined) throw discountCodeTaken(input.code);
@@ -183,7 +183,7 @@ export class DiscountService {
     }
   }
 
-  private insert(scope: DiscountScope, draft: DiscountDraft, code: string, now: Date): Promise<string> {
+  private insert(scope: DiscountScope, draft: DiscountDraft, code: string, now: Date, keep?: AnswerKeeper): Promise<Discount> {
     const { amounts, metadata, ...columns } = draft;
     return inTransaction(this.db, async (tx) => {
       const row = await repo.insertDiscount(tx, {
@@ -196,15 +196,15 @@ export class DiscountService {
         modified_at: now,
       });
       await repo.insertAmounts(tx, amounts.map((a) => ({ discount_id: row.id, ...a })));
-      return row.id;
+      return keptAnswer(keep, tx, present(await this.find(scope, row.id, tx), now));
     });
   }
 
   /** By id, or by code (the discount not archived, else the last archived with it). */
-  private async find(scope: DiscountScope, ref: string): Promise<repo.DiscountView> {
+  private async find(scope: DiscountScope, ref: string, db: Executor = this.db): Promise<repo.DiscountView> {
     const row =
-      (isUuid(ref) ? await repo.findDiscountById(this.db, scope.environmentId, ref) : undefined) ??
-      (await repo.findDiscountByCode(this.db, scope.environmentId, ref, { archivedToo: true }));
+      (isUuid(ref) ? await repo.findDiscountById(db, scope.environmentId, ref) : undefined) ??
+      (await repo.findDiscountByCode(db, scope.environmentId, ref, { archivedToo: true }));
     if (!row) throw discountNotFound(ref);
     return row;
   }
@@ -222,9 +222,11 @@ export class DiscountService {
   }
 
   /** Archived: the code is refused from now on and free for a new discount; subscriptions that carry it keep it. */
-  async archive(scope: DiscountScope, ref: string): Promise<Discount> {
-    const { id } = await this.find(scope, ref);
-    await repo.archiveDiscount(this.db, scope.environmentId, id, this.clock.now());
-    return this.get(scope, id);
+  async archive(scope: DiscountScope, ref: string, keep?: AnswerKeeper): Promise<Discount> {
+    return writeKeeping(this.db, keep, async (db) => {
+      const { id } = await this.find(scope, ref, db);
+      await repo.archiveDiscount(db, scope.environmentId, id, this.clock.now());
+      return present(await this.find(scope, id, db), this.clock.now());
+    });
   }
 }

@@ -18,6 +18,7 @@ import { SERVER_OR_CLIENT, type App } from '../../http/route-types.js';
 import { activationFailed, LicenseProblem, validationProblem } from './errors.js';
 import { LicenseService } from './service.js';
 import { scopeOf } from '../../http/scope.js';
+import { answerKeeper } from '../../http/idempotency.js';
 
 const tags = ['License keys'];
 /** Authentication, and an Idempotency-Key reused with another body. */
@@ -96,7 +97,7 @@ export function licenseRoutes(app: App, deps: { db: Db; clock: Clock }): void {
       answer(
         request,
         reply,
-        async () => reply.code(201).send(await service.activate(scopeOf(request), request.body)),
+        async () => reply.code(201).send(await service.activate(scopeOf(request), request.body, answerKeeper(request, reply, 201))),
         activationFailed,
       ),
   );
@@ -117,7 +118,7 @@ export function licenseRoutes(app: App, deps: { db: Db; clock: Clock }): void {
         response: { 200: LicenseDeactivation, 400: LicenseFieldErrors, 404: LicenseErrorBody, ...common },
       },
     },
-    async (request, reply) => answer(request, reply, async () => service.deactivate(scopeOf(request), request.body)),
+    async (request, reply) => answer(request, reply, async () => service.deactivate(scopeOf(request), request.body, answerKeeper(request, reply, 200))),
   );
 
   app.post(

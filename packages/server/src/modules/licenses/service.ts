@@ -23,6 +23,7 @@ import {
   licenseDisabled,
   licenseExpired,
 } from './errors.js';
+import { keptAnswer, type AnswerKeeper } from '../../db/answer-keeper.js';
 import * as repo from './repo.js';
 import { DAY_MS } from '../../lib/time.js';
 
@@ -118,7 +119,7 @@ export class LicenseService {
    * to the commit, so concurrent activations count each other's instances and
    * the limit holds exactly.
    */
-  async activate(scope: LicenseScope, input: LicenseActivate): Promise<LicenseActivation> {
+  async activate(scope: LicenseScope, input: LicenseActivate, keep?: AnswerKeeper): Promise<LicenseActivation> {
     const metadata = input.metadata ?? {};
     const problem = metadataProblem(metadata);
     if (problem) throw fieldProblem('metadata', problem, problem);
@@ -146,17 +147,17 @@ export class LicenseService {
         metadata,
         at: now,
       });
-      return {
+      return keptAnswer(keep, tx, {
         instanceId: instance.id,
         activatedAt: instance.created_at.toISOString(),
         expiresOn: iso(license.expires_on),
         license: await presentLicense(tx, license, now),
-      };
+      });
     });
   }
 
   /** Frees an instance's activation; the key stays as it was, even when disabled or expired. */
-  async deactivate(scope: LicenseScope, input: LicenseDeactivate): Promise<LicenseDeactivation> {
+  async deactivate(scope: LicenseScope, input: LicenseDeactivate, keep?: AnswerKeeper): Promise<LicenseDeactivation> {
     return inTransaction(this.db, async (tx) => {
       const license = await repo.findLicense(tx, scope.environmentId, keyOf(input.licenseKey), { forUpdate: true });
       if (!license) throw keyOrInstanceNotFound();
@@ -165,7 +166,7 @@ export class LicenseService {
       if (instance.deactivated_at) throw instanceAlreadyDeactivated(instance.deactivated_at);
       const done = await repo.deactivateInstance(tx, instance.id, this.clock.now());
       if (!done?.deactivated_at) throw keyOrInstanceNotFound();
-      return { message: 'License instance deactivated successfully.', deactivatedAt: done.deactivated_at.toISOString() };
+      return keptAnswer(keep, tx, { message: 'License instance deactivated successfully.', deactivatedAt: done.deactivated_at.toISOString() });
     });
   }
 

@@ -8,6 +8,7 @@ import { localStoreRoutes } from './local-routes.js';
 import { sendFile } from './serve.js';
 import { requestBaseUrl, type MediaService } from './service.js';
 import { scopeOf } from '../../http/scope.js';
+import { answerKeeper } from '../../http/idempotency.js';
 
 const PUBLIC_REDIRECT_TTL_SECONDS = 60 * 60;
 
@@ -25,7 +26,7 @@ export function mediaRoutes(app: App, media: MediaService): void {
         response: { 200: MediaUpload, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
       },
     },
-    async (request) => media.createUpload(scopeOf(request), request.body, requestBaseUrl(request)),
+    async (request, reply) => media.createUpload(scopeOf(request), request.body, requestBaseUrl(request), answerKeeper(request, reply, 200)),
   );
 
   const store = media.store;

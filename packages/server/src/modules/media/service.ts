@@ -19,6 +19,7 @@ import {
 import { sanitizeFileName } from './file-names.js';
 import { isPublicKey, isSafeKey, isValidPurpose, permanentKey, tmpKey, type Visibility } from './keys.js';
 import { LocalDiskStore } from './local-store.js';
+import { writeKeeping, type AnswerKeeper } from '../../db/answer-keeper.js';
 import * as repo from './repo.js';
 import { instanceSecret } from '../instance-secrets/secret.js';
 import { MediaSigner } from './signing.js';
@@ -93,7 +94,7 @@ export class MediaService {
     return this.options.publicUrl ?? `${request.protocol}://${request.host}`;
   }
 
-  async createUpload(scope: MediaScope, input: MediaUploadCreate, baseUrl: string): Promise<MediaUpload> {
+  async createUpload(scope: MediaScope, input: MediaUploadCreate, baseUrl: string, keep?: AnswerKeeper): Promise<MediaUpload> {
     const fileName = sanitizeFileName(input.fileName);
     if (!fileName) throw emptyFileName();
     const key = tmpKey(fileName);
@@ -101,17 +102,11 @@ export class MediaService {
     const expiresAt = new Date(now.getTime() + UPLOAD_TTL_MS);
     const maxBytes = this.options.maxUploadBytes;
     const presigned = await this.store.presignUpload({ baseUrl, key, contentType: input.fileType, maxBytes, expiresAt });
-    await repo.insertUpload(this.db, {
-      id: newId(),
-      environmentId: scope.environmentId,
-      fileKey: key,
-      fileName,
-      contentType: input.fileType,
-      maxSize: maxBytes,
-      at: now,
-      expiresAt,
+    const upload = { id: newId(), environmentId: scope.environmentId, fileKey: key, fileName, contentType: input.fileType, maxSize: maxBytes, at: now, expiresAt };
+    return writeKeeping(this.db, keep, async (db) => {
+      await repo.insertUpload(db, upload);
+      return { url: presigned.url, fields: presigned.fields, fileKey: key };
     });
-    return { url: presigned.url, fields: presigned.fields, fileKey: key };
   }
 
   /**

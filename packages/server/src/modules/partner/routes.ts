@@ -8,6 +8,7 @@ import {
 } from '@billow/contract';
 import type { App } from '../../http/route-types.js';
 import type { PartnerService } from './service.js';
+import { answerKeeper } from '../../http/idempotency.js';
 
 const tags = ['Partner provisioning'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody };
@@ -33,7 +34,7 @@ export function partnerRoutes(app: App, service: PartnerService): void {
         response: { 201: PartnerOrganization, ...errors, 409: ErrorBody },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.provision(partnerOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await service.provision(partnerOf(request), request.body, answerKeeper(request, reply, 201))),
   );
 
   app.get(

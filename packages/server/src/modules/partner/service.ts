@@ -3,6 +3,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, isUniqueViolation } from '../../db/transaction.js';
 import { createOrganizationIn, type CreatedOrganization } from '../tenancy/service.js';
+import { keptAnswer, type AnswerKeeper } from '../../db/answer-keeper.js';
 import * as repo from './repo.js';
 import { duplicateEmail, duplicateExternalId, externalIdNotFound, organizationNotFound } from './errors.js';
 
@@ -30,7 +31,7 @@ export class PartnerService {
     private readonly clock: Clock,
   ) {}
 
-  async provision(partnerId: string, input: PartnerOrganizationCreate): Promise<PartnerOrganization> {
+  async provision(partnerId: string, input: PartnerOrganizationCreate, keep?: AnswerKeeper): Promise<PartnerOrganization> {
     const email = input.email.trim();
     const externalId = input.externalId;
     const name = input.businessName?.trim() || email.split('@')[0] || email;
@@ -45,7 +46,7 @@ export class PartnerService {
           partnerExternalId: externalId,
         });
         const row = await repo.findById(tx, partnerId, created.organizationId);
-        return toPartnerOrganization(row!, created);
+        return keptAnswer(keep, tx, toPartnerOrganization(row!, created));
       });
     } catch (error) {
       if (isUniqueViolation(error, repo.EXTERNAL_ID_INDEX)) throw duplicateExternalId(externalId);

@@ -20,6 +20,7 @@ import {
   sandboxOnly,
   unknownCustomer,
 } from './errors.js';
+import { keptAnswer, type AnswerKeeper } from '../../db/answer-keeper.js';
 import * as repo from './repo.js';
 import type { AttachedMethod, AttachingPaymentProvider, CardDetails } from './provider.js';
 import { paymentProviderOf } from './providers.js';
@@ -201,11 +202,11 @@ export class PaymentMethodService {
    * Billow's sandbox-only way to save a test card for a customer. A card typed on a hosted
    * page (`typedOnPage`, the portal) is kept as checkout keeps one: never its number.
    */
-  async attach(scope: PaymentScope, input: PaymentMethodCreate, options: { typedOnPage?: boolean } = {}): Promise<PaymentMethod> {
+  async attach(scope: PaymentScope, input: PaymentMethodCreate, options: { typedOnPage?: boolean; keep?: AnswerKeeper } = {}): Promise<PaymentMethod> {
     if (scope.environment !== 'sandbox') throw sandboxOnly(Boolean(await findProviderConfig(this.db, scope.environmentId)));
     const card = checkCard(input, this.clock.now());
     const details = cardDetails(card.digits, { expMonth: card.expMonth, expYear: card.expYear });
-    return this.save(scope, input.customerId, details, options.typedOnPage ? checkoutCardRef(card.digits) : sandboxCardRef(card.digits));
+    return this.save(scope, input.customerId, details, options.typedOnPage ? checkoutCardRef(card.digits) : sandboxCardRef(card.digits), options.keep);
   }
 
   /**
@@ -213,7 +214,7 @@ export class PaymentMethodService {
    * the seller's Stripe account): attached to the customer's Stripe customer first,
    * outside any transaction, then recorded. Billow never sees the card's number.
    */
-  async attachStripe(scope: PaymentScope, input: { customerId: string; stripePaymentMethod: string }): Promise<PaymentMethod> {
+  async attachStripe(scope: PaymentScope, input: { customerId: string; stripePaymentMethod: string }, keep?: AnswerKeeper): Promise<PaymentMethod> {
     if (!/^pm_[A-Za-z0-9_]{1,200}$/.test(input.stripePaymentMethod)) throw notAStripeMethod('give the id of a Stripe PaymentMethod (pm_…)');
     const customer = await findCustomer(this.db, scope.environmentId, input.customerId);
     if (!customer) throw unknownCustomer(input.customerId);
@@ -227,11 +228,11 @@ export class PaymentMethodService {
       email: customer.email,
       name: customer.name,
     });
-    return this.save(scope, input.customerId, attached.card, attached.methodRef);
+    return this.save(scope, input.customerId, attached.card, attached.methodRef, keep);
   }
 
   /** Records a card the provider holds for the customer; the customer's first method becomes its default. */
-  private save(scope: PaymentScope, customerId: string, details: CardDetails, providerRef: string): Promise<PaymentMethod> {
+  private save(scope: PaymentScope, customerId: string, details: CardDetails, providerRef: string, keep?: AnswerKeeper): Promise<PaymentMethod> {
     return inTransaction(this.db, async (tx) => {
       const customer = await findCustomer(tx, scope.environmentId, customerId, { forUpdate: true });
       if (!customer) throw unknownCustomer(customerId);
@@ -250,7 +251,7 @@ export class PaymentMethodService {
       });
       await recordPaymentMethodEvent(tx, 'payment_method.created', { scope, row, customer, at });
       if (row.is_default) await retryUnpaidInvoices(tx, customer.id, at);
-      return presentPaymentMethod(row, customer);
+      return keptAnswer(keep, tx, presentPaymentMethod(row, customer));
     });
   }
 

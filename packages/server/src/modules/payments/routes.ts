@@ -12,6 +12,7 @@ import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import type { PaymentMethodService } from './methods.service.js';
 import { scopeOf } from '../../http/scope.js';
+import { answerKeeper } from '../../http/idempotency.js';
 
 const tags = ['Payment methods'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
@@ -63,7 +64,7 @@ export function paymentMethodRoutes(app: App, service: PaymentMethodService): vo
       },
     },
     async (request, reply) => {
-      const method = await service.attach(scopeOf(request), request.body);
+      const method = await service.attach(scopeOf(request), request.body, { keep: answerKeeper(request, reply, 201) });
       return reply.code(201).send(method);
     },
   );

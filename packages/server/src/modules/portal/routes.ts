@@ -2,6 +2,7 @@ import { ErrorBody, PortalSessionCreate, PortalSessionCreated, PortalSessionRefu
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import { scopeOf } from '../../http/scope.js';
 import type { PortalSessions } from './sessions.js';
+import { answerKeeper } from '../../http/idempotency.js';
 
 export function portalSessionRoutes(app: App, sessions: PortalSessions): void {
   app.post(
@@ -19,7 +20,7 @@ export function portalSessionRoutes(app: App, sessions: PortalSessions): void {
         response: { 200: PortalSessionCreated, 400: PortalSessionRefused, 401: ErrorBody, 403: ErrorBody },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const scope = scopeOf(request);
       const opened = await sessions.open({
         organizationId: scope.organizationId,
@@ -27,7 +28,7 @@ export function portalSessionRoutes(app: App, sessions: PortalSessions): void {
         environment: scope.environment,
         customerId: request.body.customerId,
         baseUrl: scope.baseUrl,
-      });
+      }, answerKeeper(request, reply, 200));
       return { token: opened.token, email: opened.email, customerPortalUrl: opened.customerPortalUrl };
     },
   );

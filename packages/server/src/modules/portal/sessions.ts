@@ -4,6 +4,7 @@ import type { Clock } from '../../lib/clock.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { findCustomer, findCustomerByPk, type CustomerRow } from '../customers/queries.js';
 import { PortalAccessError, portalCustomerUnknown, portalCustomerWithoutEmail } from './errors.js';
+import { writeKeeping, type AnswerKeeper } from '../../db/answer-keeper.js';
 import * as repo from './repo.js';
 
 /** The customer a portal session is opened for, and where its links point. */
@@ -62,7 +63,7 @@ export class PortalSessions {
     private readonly ttlMs: number,
   ) {}
 
-  async open(request: PortalSessionRequest): Promise<PortalSessionOpened> {
+  async open(request: PortalSessionRequest, keep?: AnswerKeeper): Promise<PortalSessionOpened> {
     const customer = await findCustomer(this.db, request.environmentId, request.customerId);
     if (!customer || customer.archived_at) throw portalCustomerUnknown();
     if (!customer.email) throw portalCustomerWithoutEmail();
@@ -72,19 +73,15 @@ export class PortalSessions {
     const secret = randomUUID();
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + this.ttlMs);
-    await repo.insertSession(this.db, {
-      id,
-      environment_id: request.environmentId,
-      organization_id: request.organizationId,
-      customer_id: customer.id,
-      email: customer.email,
-      secret_hash: sha256Hex(secret),
-      created_at: now,
-      expires_at: expiresAt,
-    });
+    const session = { id, environment_id: request.environmentId, organization_id: request.organizationId, customer_id: customer.id };
     const token = `cpt-${id}:${secret}`;
     const customerPortalUrl = portalUrl(request.baseUrl, request.environment, slug);
-    return { token, email: customer.email, customerPortalUrl, url: `${customerPortalUrl}?token=${encodeURIComponent(token)}`, expiresAt };
+    const opened = { token, email: customer.email, customerPortalUrl, url: `${customerPortalUrl}?token=${encodeURIComponent(token)}`, expiresAt };
+    // The keeper serializes by the route's schema, which keeps only the fields the route answers.
+    return writeKeeping(this.db, keep, async (db) => {
+      await repo.insertSession(db, { ...session, email: customer.email!, secret_hash: sha256Hex(secret), created_at: now, expires_at: expiresAt });
+      return opened;
+    });
   }
 
   /** The access a token gives on the portal of `slug` in `environment`; PortalAccessError when none. */

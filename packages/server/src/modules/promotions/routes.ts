@@ -5,6 +5,7 @@ import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import { scopeOf } from '../../http/scope.js';
 import { PPP_GROUP_DEFINITIONS, PPP_GROUP_SOURCE } from './ppp-groups.js';
 import type { PromotionService } from './service.js';
+import { answerKeeper } from '../../http/idempotency.js';
 
 const tags = ['Promotions'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
@@ -28,7 +29,7 @@ export function promotionRoutes(app: App, service: PromotionService): void {
         response: { 201: Promotion, ...errors },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.create(scopeOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await service.create(scopeOf(request), request.body, answerKeeper(request, reply, 201))),
   );
 
   app.get(

@@ -15,6 +15,7 @@ import type { Db } from '../../db/connect.js';
 import { isUuid } from '../../db/search.js';
 import { inTransaction, type Executor } from '../../db/transaction.js';
 import type { PageRequest } from '../../lib/pagination.js';
+import { writeKeeping, type AnswerKeeper } from '../../db/answer-keeper.js';
 import type { Clock } from '../../lib/clock.js';
 import { normalizeCountry } from '../../lib/countries.js';
 import { findPlan, findProduct } from '../catalog/queries.js';
@@ -123,13 +124,13 @@ export class PromotionService {
     private readonly changes: PromotionChanges,
   ) {}
 
-  async create(scope: PromotionScope, input: PromotionCreate): Promise<Promotion> {
+  async create(scope: PromotionScope, input: PromotionCreate, keep?: AnswerKeeper): Promise<Promotion> {
     const columns = writableColumns(input, { banner: DEFAULT_BANNER, security: DEFAULT_SECURITY });
     const product = await findProduct(this.db, scope.environmentId, input.productId);
     if (!product || product.archived_at) throw invalidPromotion(`productId: no product "${input.productId}"`);
     const plans = await planScope(this.db, scope.environmentId, product.id, input.planIdentifiers);
     const now = this.clock.now();
-    const row = await repo.insertPromotion(this.db, {
+    const insert = (db: Executor) => repo.insertPromotion(db, {
       id: randomUUID(),
       environment_id: scope.environmentId,
       name: input.name,
@@ -145,7 +146,7 @@ export class PromotionService {
       created_at: now,
       modified_at: now,
     });
-    return presentPromotion(row);
+    return writeKeeping(this.db, keep, async (db) => presentPromotion(await insert(db)));
   }
 
   async get(scope: PromotionScope, id: string): Promise<Promotion> {

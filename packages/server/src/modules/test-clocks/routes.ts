@@ -4,6 +4,7 @@ import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import { scopeOf } from '../../http/scope.js';
 import type { TestClockService } from './service.js';
+import { answerKeeper } from '../../http/idempotency.js';
 
 const tags = ['Test clocks'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
@@ -23,7 +24,7 @@ export function testClockRoutes(app: App, service: TestClockService): void {
         response: { 201: TestClock, ...errors },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.create(scopeOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await service.create(scopeOf(request), request.body, answerKeeper(request, reply, 201))),
   );
 
   app.get(
@@ -57,7 +58,7 @@ export function testClockRoutes(app: App, service: TestClockService): void {
         response: { 200: TestClock, ...errors, 409: ErrorBody },
       },
     },
-    async (request) => service.advance(scopeOf(request), request.params.id, request.body),
+    async (request, reply) => service.advance(scopeOf(request), request.params.id, request.body, answerKeeper(request, reply, 200)),
   );
 
   app.delete(

@@ -2,6 +2,7 @@ import type { TestClock, TestClockAdvance, TestClockCreate } from '@billow/contr
 import type { Db } from '../../db/connect.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { PageRequest } from '../../lib/pagination.js';
+import { keptAnswer, writeKeeping, type AnswerKeeper } from '../../db/answer-keeper.js';
 import type { Clock } from '../../lib/clock.js';
 import { randomBase62 } from '../../lib/crypto.js';
 import { DAY_MS } from '../../lib/time.js';
@@ -59,19 +60,19 @@ export class TestClockService {
     if (scope.environment !== 'sandbox') throw testClocksSandboxOnly();
   }
 
-  async create(scope: TestClockScope, input: TestClockCreate): Promise<TestClock> {
+  async create(scope: TestClockScope, input: TestClockCreate, keep?: AnswerKeeper): Promise<TestClock> {
     this.sandboxOnly(scope);
     const frozen = input.frozenTime ? parseTime(input.frozenTime) : this.clock.now();
-    const row = await repo.insertTestClock(this.db, {
+    const row = {
       id: `tc_${randomBase62(24)}`,
       environment_id: scope.environmentId,
       name: input.name ?? null,
       frozen_time: frozen,
       target_time: frozen,
-      status: 'ready',
+      status: 'ready' as const,
       created_at: this.clock.now(),
-    });
-    return present({ ...row, customer_count: 0 });
+    };
+    return writeKeeping(this.db, keep, async (db) => present({ ...(await repo.insertTestClock(db, row)), customer_count: 0 }));
   }
 
   async get(scope: TestClockScope, id: string): Promise<TestClock> {
@@ -89,10 +90,10 @@ export class TestClockService {
   }
 
   /** Moves the clock forward: answers at once (advancing); a job runs what falls due, in time order, then it is ready. */
-  async advance(scope: TestClockScope, id: string, input: TestClockAdvance): Promise<TestClock> {
+  async advance(scope: TestClockScope, id: string, input: TestClockAdvance, keep?: AnswerKeeper): Promise<TestClock> {
     this.sandboxOnly(scope);
     const target = parseTime(input.frozenTime);
-    await inTransaction(this.db, async (tx) => {
+    return inTransaction(this.db, async (tx) => {
       const clock = await repo.lockTestClock(tx, scope.environmentId, id);
       if (!clock) throw testClockNotFound(id);
       if (clock.status === 'advancing') throw testClockAdvancing(id);
@@ -101,8 +102,8 @@ export class TestClockService {
       if (target.getTime() > limit.getTime()) throw advanceTooFar(limit.toISOString());
       await repo.updateTestClock(tx, id, { status: 'advancing', target_time: target, failure: null });
       await enqueueJob(tx, { name: ADVANCE_TEST_CLOCK_JOB, payload: { testClockId: id }, key: id });
+      return keptAnswer(keep, tx, present((await repo.findTestClock(tx, scope.environmentId, id))!));
     });
-    return this.get(scope, id);
   }
 
   /** The clock is gone; its customers stay where it stopped, and nothing more happens to them. */

@@ -20,6 +20,7 @@ import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import { scopeOf } from '../../http/scope.js';
 import type { WebhookService } from './service.js';
+import { answerKeeper } from '../../http/idempotency.js';
 
 const tags = ['Webhooks'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
@@ -40,7 +41,7 @@ function endpointRoutes(app: App, service: WebhookService): void {
         response: { 201: WebhookEndpointWithSecret, ...errors, 409: ErrorBody },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.create(scopeOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await service.create(scopeOf(request), request.body, answerKeeper(request, reply, 201))),
   );
   app.get(
     '/api/v1/webhook/endpoints/',
@@ -101,7 +102,7 @@ function endpointActionRoutes(app: App, service: WebhookService): void {
         request.body ??= {};
       },
     },
-    async (request) => service.rotateSecret(scopeOf(request), request.params.id, request.body),
+    async (request, reply) => service.rotateSecret(scopeOf(request), request.params.id, request.body, answerKeeper(request, reply, 200)),
   );
   app.post(
     '/api/v1/webhook/endpoints/:id/replay/',
@@ -116,7 +117,7 @@ function endpointActionRoutes(app: App, service: WebhookService): void {
         response: { 202: WebhookQueued, ...errors },
       },
     },
-    async (request, reply) => reply.code(202).send(await service.replay(scopeOf(request), request.params.id, request.body)),
+    async (request, reply) => reply.code(202).send(await service.replay(scopeOf(request), request.params.id, request.body, answerKeeper(request, reply, 202))),
   );
 }
 
@@ -156,7 +157,7 @@ function logRoutes(app: App, service: WebhookService): void {
         response: { 202: WebhookQueued, ...errors, 409: ErrorBody },
       },
     },
-    async (request, reply) => reply.code(202).send(await service.resend(scopeOf(request), request.params.id)),
+    async (request, reply) => reply.code(202).send(await service.resend(scopeOf(request), request.params.id, answerKeeper(request, reply, 202))),
   );
 }
 

@@ -13,6 +13,7 @@ import { newId } from '../../lib/crypto.js';
 import { DAY_MS } from '../../lib/time.js';
 import { dateRange } from '../ledger/format.js';
 import { endpointGone, endpointNotFound, logNotFound, replayEmptyRange, replayTooOld, tooManyEndpoints, urlRefused } from './errors.js';
+import { keptAnswer, writeKeeping, type AnswerKeeper } from '../../db/answer-keeper.js';
 import * as repo from './repo.js';
 import { newSigningSecret, type SecretBox } from './secrets.js';
 import { refuseUrl, targetRules } from './url-guard.js';
@@ -44,16 +45,16 @@ export class WebhookService {
     private readonly sandboxPrivateTargets: boolean,
   ) {}
 
-  async create(scope: WebhookScope, body: WebhookEndpointCreate) {
+  async create(scope: WebhookScope, body: WebhookEndpointCreate, keep?: AnswerKeeper) {
     const refused = await refuseUrl(body.url, targetRules(scope.environment, this.sandboxPrivateTargets));
     if (refused) throw urlRefused(refused);
     const box = await this.secretBox();
     const id = newId();
     const secret = newSigningSecret();
     const now = this.clock.now();
-    const row = await inTransaction(this.db, async (tx) => {
+    return inTransaction(this.db, async (tx) => {
       if ((await repo.countEndpoints(tx, scope.environmentId)) >= MAX_ENDPOINTS) throw tooManyEndpoints(MAX_ENDPOINTS);
-      return repo.insertEndpoint(tx, {
+      const row = await repo.insertEndpoint(tx, {
         id,
         environment_id: scope.environmentId,
         organization_id: scope.organizationId,
@@ -70,8 +71,8 @@ export class WebhookService {
         created_at: now,
         modified_at: now,
       });
+      return keptAnswer(keep, tx, { ...endpointView(row), secret });
     });
-    return { ...endpointView(row), secret };
   }
 
   async list(scope: WebhookScope, page: PageRequest) {
@@ -110,25 +111,25 @@ export class WebhookService {
   }
 
   /** A new secret, shown once; the previous one signs too (a second signature) for the grace period. */
-  async rotateSecret(scope: WebhookScope, id: string, body: WebhookSecretRotation) {
+  async rotateSecret(scope: WebhookScope, id: string, body: WebhookSecretRotation, keep?: AnswerKeeper) {
     const box = await this.secretBox();
     const secret = newSigningSecret();
     const now = this.clock.now();
     const graceMs = (body.gracePeriodHours ?? DEFAULT_GRACE_HOURS) * HOUR_MS;
-    const row = await inTransaction(this.db, async (tx) => {
+    return inTransaction(this.db, async (tx) => {
       const current = await this.find(scope, id, tx);
-      return repo.updateEndpoint(tx, id, {
+      const row = await repo.updateEndpoint(tx, id, {
         secret_sealed: box.seal(secret, id),
         previous_secret_sealed: graceMs > 0 ? current.secret_sealed : null,
         previous_secret_expires_at: graceMs > 0 ? new Date(now.getTime() + graceMs) : null,
         modified_at: now,
       });
+      return keptAnswer(keep, tx, { ...endpointView(row), secret });
     });
-    return { ...endpointView(row), secret };
   }
 
   /** Every event of the environment in the range, that the endpoint takes, queued for it again. */
-  async replay(scope: WebhookScope, id: string, body: WebhookReplay) {
+  async replay(scope: WebhookScope, id: string, body: WebhookReplay, keep?: AnswerKeeper) {
     const now = this.clock.now();
     const since = new Date(body.since);
     const until = body.until ? new Date(body.until) : now;
@@ -136,7 +137,7 @@ export class WebhookService {
     if (since.getTime() < now.getTime() - this.logRetentionMs) throw replayTooOld(days);
     if (since >= until) throw replayEmptyRange();
     const endpoint = await this.find(scope, id);
-    return { queued: await repo.queueEventsFor(this.db, endpoint, { since, until }) };
+    return writeKeeping(this.db, keep, async (db) => ({ queued: await repo.queueEventsFor(db, endpoint, { since, until }) }));
   }
 
   async listLogs(scope: WebhookScope, query: WebhookLogListQuery, page: PageRequest) {
@@ -167,12 +168,12 @@ export class WebhookService {
   }
 
   /** The logged event, sent once more to the endpoint of the log (now, without waiting on other deliveries). */
-  async resend(scope: WebhookScope, logId: string) {
+  async resend(scope: WebhookScope, logId: string, keep?: AnswerKeeper) {
     const row = UUID.test(logId) ? await repo.findAttempt(this.db, scope.environmentId, logId) : undefined;
     if (!row) throw logNotFound(logId);
     const endpoint = await repo.findEndpoint(this.db, scope.environmentId, row.endpoint_id);
     if (!endpoint) throw endpointGone(row.endpoint_id);
-    return { queued: await repo.queueEventsFor(this.db, endpoint, { eventId: row.event_id }) };
+    return writeKeeping(this.db, keep, async (db) => ({ queued: await repo.queueEventsFor(db, endpoint, { eventId: row.event_id }) }));
   }
 
   private async find(scope: WebhookScope, id: string, db: Parameters<typeof repo.findEndpoint>[0] = this.db): Promise<repo.EndpointRow> {

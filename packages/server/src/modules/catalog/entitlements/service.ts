@@ -9,6 +9,7 @@ import type { Clock } from '../../../lib/clock.js';
 import { newId } from '../../../lib/crypto.js';
 import type { Db } from '../../../db/connect.js';
 import type { PageRequest } from '../../../lib/pagination.js';
+import type { AnswerKeeper } from '../../../db/answer-keeper.js';
 import { entitlementNotFound, featureNotFound, invalid } from '../errors.js';
 import { findFeature, findFeatures, findFeaturesById } from '../features/repo.js';
 import { toFeature } from '../features/service.js';
@@ -51,7 +52,7 @@ export class PlanEntitlementService {
   }
 
   /** Adds entitlements to the plan's draft; a feature the draft already grants is refused. */
-  async add(scope: CatalogScope, identifier: string, input: PlanEntitlementsCreate): Promise<Plan> {
+  async add(scope: CatalogScope, identifier: string, input: PlanEntitlementsCreate, keep?: AnswerKeeper): Promise<Plan> {
     const refs = input.planEntitlements.map((e) => e.feature);
     const features = await findFeatures(this.db, scope.environmentId, refs);
     const additions = input.planEntitlements.map((entry, i) => {
@@ -84,7 +85,7 @@ export class PlanEntitlementService {
       );
       const version = await touch(tx, this.clock, draft);
       return this.plans.view(tx, scope, draft.plan, version);
-    });
+    }, undefined, keep);
   }
 
   private async featureOrFail(scope: CatalogScope, featureIdentifier: string) {

@@ -3,6 +3,7 @@ import { CatalogListQuery, ErrorBody, Feature, FeatureCreate, FeatureList } from
 import { CATALOG_PAGE_SIZE, pageOf, pageRequest } from '../../../http/pagination.js';
 import { SERVER_ONLY, SERVER_OR_CLIENT, type App } from '../../../http/route-types.js';
 import type { FeatureService } from './service.js';
+import { answerKeeper } from '../../../http/idempotency.js';
 import { scopeOf } from '../../../http/scope.js';
 
 const tags = ['Features'];
@@ -44,7 +45,7 @@ export function featureRoutes(app: App, service: FeatureService): void {
         response: { 201: Feature, ...errors, 409: ErrorBody },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.create(scopeOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await service.create(scopeOf(request), request.body, answerKeeper(request, reply, 201))),
   );
 
   app.get(

@@ -7,6 +7,7 @@ import { inTransaction, isUniqueViolation } from '../../../db/transaction.js';
 import type { PageRequest } from '../../../lib/pagination.js';
 import { alreadyArchived, featureNotFound, identifierTaken, invalid } from '../errors.js';
 import { freeIdentifier } from '../identifiers.js';
+import { keptAnswer, type AnswerKeeper } from '../../../db/answer-keeper.js';
 import * as repo from './repo.js';
 
 export interface EnvironmentScope {
@@ -62,7 +63,7 @@ export class FeatureService {
     private readonly clock: Clock,
   ) {}
 
-  async create(scope: EnvironmentScope, input: FeatureCreate): Promise<Feature> {
+  async create(scope: EnvironmentScope, input: FeatureCreate, keep?: AnswerKeeper): Promise<Feature> {
     checkShape(input);
     const metadata = input.metadata ?? {};
     const problem = metadataProblem(metadata);
@@ -84,7 +85,7 @@ export class FeatureService {
           created_at: now,
           modified_at: now,
         });
-        return toFeature(row);
+        return keptAnswer(keep, tx, toFeature(row));
       });
     } catch (error) {
       if (isUniqueViolation(error, repo.FEATURE_IDENTIFIER_CONSTRAINT)) {

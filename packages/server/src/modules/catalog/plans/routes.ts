@@ -28,6 +28,7 @@ import { rootUrl } from '../../../http/urls.js';
 import type { PlanEntitlementService } from '../entitlements/service.js';
 import type { PriceService } from '../prices/service.js';
 import type { PlanService } from './service.js';
+import { answerKeeper } from '../../../http/idempotency.js';
 import { scopeOf } from '../../../http/scope.js';
 import { versionNotTargetable } from '../errors.js';
 
@@ -92,7 +93,7 @@ function planRoutesProper(app: App, { plans }: PlanRouteDeps): void {
         response: { 201: Plan, ...errors, 409: ErrorBody },
       },
     },
-    async (request, reply) => reply.code(201).send(await plans.create(scopeOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await plans.create(scopeOf(request), request.body, answerKeeper(request, reply, 201))),
   );
 
   app.get(
@@ -168,7 +169,7 @@ function planRoutesProper(app: App, { plans }: PlanRouteDeps): void {
         },
       ],
     },
-    async (request) => plans.publish(scopeOf(request), request.params.identifier, request.body),
+    async (request, reply) => plans.publish(scopeOf(request), request.params.identifier, request.body, answerKeeper(request, reply, 200)),
   );
 
   app.delete(
@@ -247,7 +248,7 @@ function priceRoutes(app: App, { prices }: PlanRouteDeps): void {
       },
       preValidation: refuseVersion(ON_NEWEST),
     },
-    async (request) => prices.replace(scopeOf(request), request.params.identifier, request.body.prices),
+    async (request, reply) => prices.replace(scopeOf(request), request.params.identifier, request.body.prices, answerKeeper(request, reply, 200)),
   );
 }
 
@@ -292,7 +293,7 @@ function entitlementRoutes(app: App, { entitlements }: PlanRouteDeps): void {
       preValidation: refuseVersion(ON_NEWEST),
     },
     async (request, reply) =>
-      reply.code(201).send(await entitlements.add(scopeOf(request), request.params.identifier, request.body)),
+      reply.code(201).send(await entitlements.add(scopeOf(request), request.params.identifier, request.body, answerKeeper(request, reply, 201))),
   );
 
   app.patch(

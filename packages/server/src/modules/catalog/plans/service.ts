@@ -26,6 +26,7 @@ import { findProduct } from '../products/repo.js';
 import type { CatalogScope } from '../scope.js';
 import { draftOf, touch, type Draft } from './drafts.js';
 import type { EntitlementChanges } from '../../../edge/change-feed.js';
+import { keptAnswer, type AnswerKeeper } from '../../../db/answer-keeper.js';
 import * as repo from './repo.js';
 import { toPlan, toPlanFile } from './view.js';
 
@@ -101,7 +102,7 @@ export class PlanService {
     }
   }
 
-  async create(scope: CatalogScope, input: PlanCreate): Promise<Plan> {
+  async create(scope: CatalogScope, input: PlanCreate, keep?: AnswerKeeper): Promise<Plan> {
     const metadata = checkedMetadata(input.metadata) ?? {};
     const product = await findProduct(this.db, scope.environmentId, input.product);
     if (!product) throw invalid(`product: no product "${input.product}" in this environment`);
@@ -135,7 +136,7 @@ export class PlanService {
             at: now,
           });
           await this.attachFiles(tx, scope, version.id, staged);
-          return this.view(tx, scope, plan, version);
+          return keptAnswer(keep, tx, await this.view(tx, scope, plan, version));
         });
       } catch (error) {
         if (isUniqueViolation(error, repo.PLAN_IDENTIFIER_CONSTRAINT)) {
@@ -174,8 +175,8 @@ export class PlanService {
   }
 
   /** Applies `change` to the plan's draft (made first if the plan is published) in one transaction; `version`, if given, must be the newest. */
-  async onDraft<T>(scope: CatalogScope, identifier: string, change: (tx: Tx, draft: Draft) => Promise<T>, version?: number): Promise<T> {
-    return inTransaction(this.db, async (tx) => change(tx, await draftOf(tx, this.clock, scope.environmentId, identifier, version)));
+  async onDraft<T>(scope: CatalogScope, identifier: string, change: (tx: Tx, draft: Draft) => Promise<T>, version?: number, keep?: AnswerKeeper): Promise<T> {
+    return inTransaction(this.db, async (tx) => keptAnswer(keep, tx, await change(tx, await draftOf(tx, this.clock, scope.environmentId, identifier, version))));
   }
 
   async update(scope: CatalogScope, identifier: string, input: PlanUpdate, version?: number): Promise<Plan> {
@@ -209,7 +210,7 @@ export class PlanService {
     });
   }
 
-  async publish(scope: CatalogScope, identifier: string, options: PlanPublish) {
+  async publish(scope: CatalogScope, identifier: string, options: PlanPublish, keep?: AnswerKeeper) {
     const published = await inTransaction(this.db, async (tx) => {
       const plan = await repo.findPlan(tx, scope.environmentId, identifier, { forUpdate: true });
       if (!plan) throw planNotFound(identifier);
@@ -230,7 +231,7 @@ export class PlanService {
       await repo.setPlan(tx, plan.id, { published_version: draft.version });
       // Subscribers move to the new entitlements only with updateFeatures.
       if (options.updateFeatures) await this.changes?.announceEnvironment(tx, scope.environmentId);
-      return { status: 'published' as const, identifier, version: draft.version };
+      return keptAnswer(keep, tx, { status: 'published' as const, identifier, version: draft.version });
     });
     if (options.updateFeatures) this.changes?.forgetEnvironment(scope.environmentId);
     return published;

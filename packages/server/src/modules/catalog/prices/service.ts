@@ -2,6 +2,7 @@ import type { PlanPrice, PlanPriceInput } from '@billow/contract';
 import { newId } from '../../../lib/crypto.js';
 import type { Db } from '../../../db/connect.js';
 import type { PageRequest } from '../../../lib/pagination.js';
+import type { AnswerKeeper } from '../../../db/answer-keeper.js';
 import { invalid } from '../errors.js';
 import { findFeatures } from '../features/repo.js';
 import type { PlanService } from '../plans/service.js';
@@ -36,7 +37,7 @@ export class PriceService {
   }
 
   /** Replaces every price of the plan's draft at once: one invalid price and nothing changes. */
-  async replace(scope: CatalogScope, identifier: string, inputs: PlanPriceInput[]): Promise<{ prices: PlanPrice[] }> {
+  async replace(scope: CatalogScope, identifier: string, inputs: PlanPriceInput[], keep?: AnswerKeeper): Promise<{ prices: PlanPrice[] }> {
     const { plan } = await this.plans.resolve(this.db, scope, identifier);
     const features = await this.featureIndex(scope, inputs);
     let normalized;
@@ -55,7 +56,7 @@ export class PriceService {
       );
       await touch(tx, this.clock, draft);
       return { prices: rows.map((row) => presentPrice(repo.toStored(row), row.id, draft.version.version)) };
-    });
+    }, undefined, keep);
   }
 
   async list(scope: CatalogScope, identifier: string, version: number | undefined, page: PageRequest) {

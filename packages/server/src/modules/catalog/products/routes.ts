@@ -14,6 +14,7 @@ import {
 import { CATALOG_PAGE_SIZE, pageOf, pageRequest } from '../../../http/pagination.js';
 import { SERVER_ONLY, SERVER_OR_CLIENT, type App } from '../../../http/route-types.js';
 import type { ProductService } from './service.js';
+import { answerKeeper } from '../../../http/idempotency.js';
 import { scopeOf } from '../../../http/scope.js';
 import { rootUrl } from '../../../http/urls.js';
 
@@ -62,7 +63,7 @@ export function productRoutes(app: App, service: ProductService, publicUrl: stri
         response: { 201: ProductWithPlans, ...errors, 409: ErrorBody },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.create(scopeOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await service.create(scopeOf(request), request.body, answerKeeper(request, reply, 201))),
   );
 
   app.get(

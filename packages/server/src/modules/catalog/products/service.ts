@@ -17,6 +17,7 @@ import type { PageRequest } from '../../../lib/pagination.js';
 import { alreadyArchived, archivedParent, identifierTaken, invalid, productFileNotFound, productImageNotFound, productNotFound } from '../errors.js';
 import { freeIdentifier } from '../identifiers.js';
 import type { CatalogMedia, MediaScope, StoredObject } from '../media-port.js';
+import { keptAnswer, type AnswerKeeper } from '../../../db/answer-keeper.js';
 import * as repo from './repo.js';
 import { toProduct, toProductImage } from './view.js';
 
@@ -110,7 +111,7 @@ export class ProductService {
     return this.media.downloadUrl(baseUrl, file.storage_key, file.name);
   }
 
-  async create(scope: ProductScope, input: ProductCreate): Promise<ProductWithPlans> {
+  async create(scope: ProductScope, input: ProductCreate, keep?: AnswerKeeper): Promise<ProductWithPlans> {
     const id = newId();
     const staged = await this.stageImages(scope, input.imageKeys, id);
     try {
@@ -128,7 +129,7 @@ export class ProductService {
           modified_at: now,
         });
         await this.attachImages(tx, scope, row, staged);
-        return this.withPlans(tx, row, scope);
+        return keptAnswer(keep, tx, await this.withPlans(tx, row, scope));
       });
     } catch (error) {
       await this.media.remove(staged.map((s) => s.key));

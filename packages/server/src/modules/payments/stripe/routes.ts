@@ -8,6 +8,7 @@ import { providerNotConfigured } from '../errors.js';
 import type { PaymentMethodService } from '../methods.service.js';
 import { removeStripeSettings, saveStripeSettings, stripeSettingsView } from './settings.js';
 import type { StripeWebhooks } from './webhook.js';
+import { answerKeeper } from '../../../http/idempotency.js';
 
 const tags = ['Payment provider'];
 /** What a sandbox without Stripe pays with: the built-in test provider, in the shape of a configured one. */
@@ -107,7 +108,7 @@ export function stripeMethodRoutes(app: App, service: PaymentMethodService): voi
         response: { 201: PaymentMethod, ...errors, 428: ErrorBody, 503: ErrorBody },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.attachStripe(scopeOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await service.attachStripe(scopeOf(request), request.body, answerKeeper(request, reply, 201))),
   );
 }
 
