@@ -70,7 +70,7 @@ describe('the import graph', () => {
     }
   });
 
-  it('lets only the edges import src/http/: routes, the module.ts that wires them, app.ts and main.ts, and admin.ts, the CLI's (decision 0060)', () => {
+  it('lets only the edges import src/http/: routes, the module.ts that wires them, app.ts and main.ts, and admin.ts, the command line edge (decision 0060)', () => {
     const isEdge = (relative: string) =>
       relative.split(path.sep)[0] === 'http' ||
       /routes\.ts$/.test(relative) ||
