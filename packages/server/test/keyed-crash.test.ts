@@ -43,7 +43,24 @@ async function shop(call: Call) {
   await customer('buyer');
   await customer('shopper');
   const refunded = (await ok('POST', '/charges/', { planIdentifier: 'lifetime', chargePeriod: 'ONE_TIME', customerId: await customer('refunded') })).orderId as string;
-  return { changing, cancelling, refunded };
+  return { changing, cancelling, refunded, owing: await unpaidInvoice(call) };
+}
+
+/** A renewal invoice left unpaid (its card declined on a test clock), and a good card to pay it with now. */
+async function unpaidInvoice(call: Call): Promise<string> {
+  const ok = okWith(call);
+  const clock = await ok('POST', '/test-clocks/', { name: 'owing', frozenTime: '2030-01-01T00:00:00Z' });
+  await ok('POST', '/customers/', { customerId: 'owing', email: 'owing@example.com', testClockId: clock.id });
+  const good = await ok('POST', '/payment-methods/', card('owing'));
+  await ok('POST', '/subscriptions/create/', { planIdentifier: 'basic', chargePeriod: 'MONTHLY', customerId: 'owing' });
+  const declined = await ok('POST', '/payment-methods/', { ...card('owing'), cardNumber: '4000000000000002' });
+  await ok('POST', `/payment-methods/${declined.id}/default/`, {});
+  await ok('POST', `/test-clocks/${clock.id}/advance/`, { frozenTime: '2030-02-02T00:00:00Z' });
+  await expect.poll(async () => (await call('GET', `/test-clocks/${clock.id}/`)).body.status, { timeout: 60_000, interval: 200 }).toBe('ready');
+  const unpaid = (await list(call, '/invoices/?customer_id=owing')).find((i) => i.status !== 'PAID');
+  expect(unpaid?.status).toBe('PAYMENT_FAILED');
+  await ok('POST', `/payment-methods/${good.id}/default/`, {});
+  return unpaid.id as string;
 }
 
 const usageOf = async (call: Call, customerId: string) =>
@@ -127,6 +144,16 @@ function cases(made: Awaited<ReturnType<typeof shop>>): KeyedCase[] {
         const refunds = (await list(call, '/transaction/?customer_id=refunded')).filter((t) => t.transactionType === 'REFUND');
         expect(refunds).toHaveLength(1);
         expect(answer).toMatchObject({ amountUnits: 4900 });
+      },
+    },
+    {
+      name: 'invoices pay',
+      path: `/invoices/${made.owing}/pay/`,
+      body: {},
+      status: 200,
+      once: async (call, answer) => {
+        expect(answer).toMatchObject({ id: made.owing, status: 'PAID' });
+        expect((await list(call, '/invoices/?customer_id=owing')).map((i) => i.status)).toEqual(['PAID', 'PAID']);
       },
     },
     {

@@ -36,6 +36,11 @@ export function invoiceRoutes(app: App, service: InvoiceService, collect: Invoic
     },
     async (request) => {
       const scope = scopeOf(request);
+      // A keyed retry of a run that died after collecting (decision 0051): the invoice it paid is the first run's answer.
+      if (request.idempotency?.resumedSince) {
+        const current = await service.get(scope, request.params.id);
+        if (current.status === 'PAID') return current;
+      }
       const result = await collect(scope, request.params.id);
       if (result.outcome !== 'paid') throw invoiceNotPaid(result.code, result.message);
       return service.get(scope, request.params.id);
