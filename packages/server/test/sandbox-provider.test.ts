@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.js';
-import { ApiError } from '../src/http/errors.js';
+import { statusOf } from '../src/http/errors.js';
+import { DomainError } from '../src/lib/domain-error.js';
 import { SandboxProvider, SANDBOX_CARDS } from '../src/modules/payments/sandbox-provider.js';
 import { cardDetails, luhnValid, paymentProviderOf, requireProvider } from '../src/modules/payments/providers.js';
 import type { ChargeRequest } from '../src/modules/payments/provider.js';
@@ -184,9 +185,9 @@ describe('providers per environment', () => {
     } catch (error) {
       caught = error;
     }
-    expect(caught).toBeInstanceOf(ApiError);
-    const error = caught as ApiError;
-    expect(error.status).toBe(428);
+    expect(caught).toBeInstanceOf(DomainError);
+    const error = caught as DomainError;
+    expect(statusOf(error)).toBe(428);
     expect(error.code).toBe('payment_provider_required');
     expect(error.detail).toMatch(/production payments need a payment provider configured for the environment/i);
     expect(error.detail).toMatch(/billow provider set/);
