@@ -49,7 +49,7 @@ import { partnerModule } from './modules/partner/module.js';
 import { paymentsModule } from './modules/payments/module.js';
 import type { SettleIntent } from './modules/payments/stripe/webhook.js';
 import { configureProviders } from './modules/payments/providers.js';
-import { intentSettler } from './jobs/recover-payments.js';
+import { intentSettler } from './job-handlers/recover-payments.js';
 import { portalModule } from './modules/portal/module.js';
 import { refundsModule } from './modules/refunds/module.js';
 import { sellerProfileModule } from './modules/seller-profile/module.js';
@@ -66,11 +66,11 @@ import { registerQueueDepth } from './modules/jobs/metrics.js';
 import { registerWebhookQueueDepth } from './modules/webhooks/metrics.js';
 import { KEY_REVOKED_CHANNEL } from './modules/tenancy/service.js';
 import { keysOfPrefixes } from './modules/tenancy/queries.js';
-import { ENTITLEMENTS_CHANNEL, USAGE_CHANNEL, allOf, entitlementChangesFor, feedEntitlementCache } from './edge/change-feed.js';
-import { ReportRoutes } from './modules/usage/report-routes.js';
-import { EntitlementCache } from './edge/entitlement-cache.js';
-import { servesCoreApi, servesEdgeApi } from './edge/roles.js';
-import { REFERENCE_PAGE_CSP, pageHeaders } from './hosted/headers.js';
+import { ENTITLEMENTS_CHANNEL, USAGE_CHANNEL, allOf, entitlementChangesFor, feedEntitlementCache } from './edge-cache/change-feed.js';
+import { ReportRoutes } from './modules/usage/report-route-cache.js';
+import { EntitlementCache } from './edge-cache/entitlement-cache.js';
+import { servesCoreApi, servesEdgeApi } from './edge-cache/roles.js';
+import { REFERENCE_PAGE_CSP, pageHeaders } from './page-kit/headers.js';
 
 export interface AppDeps {
   config: Config;

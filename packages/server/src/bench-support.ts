@@ -6,8 +6,8 @@
 export { YOUNG_GENERATION_FLAG } from './cluster.js';
 export { loadConfig } from './config.js';
 export { connectDatabase } from './db/connect.js';
-export { BILL_SUBSCRIPTION_JOB } from './jobs/billing.js';
-export { backgroundJobs } from './jobs/tasks.js';
+export { BILL_SUBSCRIPTION_JOB } from './job-handlers/billing.js';
+export { backgroundJobs } from './job-handlers/tasks.js';
 export type { Clock } from './lib/clock.js';
 export { createLogger } from './logger.js';
 export { JobRunner, type JobHandlers } from './modules/jobs/runner.js';

@@ -2,7 +2,7 @@
 import type { FirstStart } from './bootstrap.js';
 import type { Config, Role } from './config.js';
 import type { DatabaseHandle } from './db/connect.js';
-import { servesCoreApi, servesEdgeApi } from './edge/roles.js';
+import { servesCoreApi, servesEdgeApi } from './edge-cache/roles.js';
 
 /** What the printed base URLs serve, for the role of this process. */
 function servedApis(role: Role): string {

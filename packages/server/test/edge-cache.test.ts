@@ -19,8 +19,8 @@ import {
   notifyManyEntitlementsChanged,
   parseEntitlementChange,
   withEntitlementChanges,
-} from '../src/edge/change-feed.js';
-import { EntitlementCache, entitlementCacheKey } from '../src/edge/entitlement-cache.js';
+} from '../src/edge-cache/change-feed.js';
+import { EntitlementCache, entitlementCacheKey } from '../src/edge-cache/entitlement-cache.js';
 import { connectDatabase, type DatabaseHandle } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrate.js';
 import { inTransaction } from '../src/db/transaction.js';

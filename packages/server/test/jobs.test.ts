@@ -10,7 +10,7 @@ import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type DatabaseHandle } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrate.js';
-import { backgroundJobs } from '../src/jobs/tasks.js';
+import { backgroundJobs } from '../src/job-handlers/tasks.js';
 import { ManualClock } from '../src/lib/clock.js';
 import { claimDueJobs } from '../src/modules/jobs/repo.js';
 import { JobRunner, type JobHandler, type JobHandlers } from '../src/modules/jobs/runner.js';

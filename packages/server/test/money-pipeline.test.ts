@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { recoverPayments, recoverRefunds } from '../src/jobs/recover-payments.js';
+import { recoverPayments, recoverRefunds } from '../src/job-handlers/recover-payments.js';
 import { systemClock } from '../src/lib/clock.js';
 import type { ChargeOutcome, ChargeRequest, PaymentProvider, RefundOutcome, RefundRequest } from '../src/modules/payments/provider.js';
 import { replaceSandboxProvider } from '../src/modules/payments/providers.js';

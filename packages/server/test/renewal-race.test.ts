@@ -10,7 +10,7 @@
  * payment left processing is completed once, by recovery tasks and a retry racing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recoverPayments } from '../src/jobs/recover-payments.js';
+import { recoverPayments } from '../src/job-handlers/recover-payments.js';
 import { runTestClockAdvance } from '../src/modules/test-clocks/advance.js';
 import { BillingEngine, clockAt } from '../src/modules/subscriptions/billing-engine.js';
 import { findSubscriptionById } from '../src/modules/subscriptions/repo.js';

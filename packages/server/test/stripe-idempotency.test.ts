@@ -7,7 +7,7 @@
  * Run against Billow's stand-in and, where it has the path, against localstripe.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recoverPayments } from '../src/jobs/recover-payments.js';
+import { recoverPayments } from '../src/job-handlers/recover-payments.js';
 import { systemClock } from '../src/lib/clock.js';
 import { csrfOf, getPage, postForm } from './checkout/support.js';
 import { shop, type Shop } from './commerce-support.js';

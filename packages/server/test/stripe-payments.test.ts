@@ -4,7 +4,7 @@
  * leaves the machine.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recoverPayments } from '../src/jobs/recover-payments.js';
+import { recoverPayments } from '../src/job-handlers/recover-payments.js';
 import { systemClock } from '../src/lib/clock.js';
 import { uniqueId, type TestOrg, type TestServer } from './harness.js';
 import type { Shop } from './commerce-support.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/lib/clock.js';
 import { Registry } from 'prom-client';
-import { backgroundJobs } from '../src/jobs/tasks.js';
+import { backgroundJobs } from '../src/job-handlers/tasks.js';
 import { JobRunner } from '../src/modules/jobs/runner.js';
 import { EXPIRE_PENDING_UPDATE_JOB } from '../src/modules/subscriptions/service.js';
 import { CARDS, shop } from './commerce-support.js';

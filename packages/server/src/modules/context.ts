@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
-import type { EntitlementChanges } from '../edge/change-feed.js';
+import type { EntitlementChanges } from '../edge-cache/change-feed.js';
 import type { Clock } from '../lib/clock.js';
 
 /**

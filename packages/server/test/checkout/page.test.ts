@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recoverPayments } from '../../src/jobs/recover-payments.js';
+import { recoverPayments } from '../../src/job-handlers/recover-payments.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { CARDS, shop } from '../commerce-support.js';
 import { uniqueId } from '../harness.js';

@@ -6,7 +6,7 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recoverPayments } from '../../src/jobs/recover-payments.js';
+import { recoverPayments } from '../../src/job-handlers/recover-payments.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { CARDS } from '../commerce-support.js';
 import { officialClient } from '../official-client-support.js';

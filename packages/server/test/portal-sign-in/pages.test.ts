@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
-import { mailJobs } from '../../src/jobs/mail.js';
+import { mailJobs } from '../../src/job-handlers/mail.js';
 import { startTestServer, type TestOrg, type TestServer } from '../harness.js';
 import { createCustomer, csrfOf, FormBrowser, inbox, latestCode, slugOf, uniqueEmail } from './support.js';
 

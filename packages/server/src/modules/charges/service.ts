@@ -17,7 +17,7 @@ import {
   type PurchaseScope,
 } from '../../flows/purchase.js';
 import { recordPaidOrder } from '../../flows/record.js';
-import type { EntitlementChanges } from '../../edge/change-feed.js';
+import type { EntitlementChanges } from '../../edge-cache/change-feed.js';
 import { insertSubscription } from '../subscriptions/queries.js';
 import { recurringChargePeriod } from './errors.js';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { HOSTED_CSS } from '../../hosted/styles.js';
+import { HOSTED_CSS } from '../../page-kit/styles.js';
 import { DISCOUNT_CSS, DISCOUNT_JS } from './assets-discount.js';
 
 /** The hosted checkout's stylesheet, served from /checkout/assets/ (no inline style under the CSP): the hosted pages' own and the discount field's. */

@@ -15,12 +15,12 @@ import { sellerOnPages, type SellerOnPages } from '../seller-profile/queries.js'
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, type Tx } from '../../db/transaction.js';
-import type { EntitlementChanges } from '../../edge/change-feed.js';
+import type { EntitlementChanges } from '../../edge-cache/change-feed.js';
 import type { PaymentStep } from '../../flows/payment.js';
 import { AuthenticationRequired, completeIntent, confirmIntent, purchaseTwoPhase, type IdempotencyClaim } from '../../flows/pipeline.js';
 import type { PurchaseHooks } from '../../flows/purchase.js';
 import { DomainError, isOutage } from '../../lib/domain-error.js';
-import { formToken, formTokenValid } from '../../hosted/csrf.js';
+import { formToken, formTokenValid } from '../../page-kit/csrf.js';
 import type { Clock } from '../../lib/clock.js';
 import { countryOfAddress } from '../../lib/countries.js';
 import { ChargeService } from '../charges/service.js';
@@ -45,8 +45,8 @@ import { buyerCustomerId } from './session-customer.js';
 import { timeline } from './service.js';
 import { completedEventObject, successRedirect } from './view.js';
 
-export type { Sent } from '../../hosted/forms.js';
-import type { Sent } from '../../hosted/forms.js';
+export type { Sent } from '../../page-kit/forms.js';
+import type { Sent } from '../../page-kit/forms.js';
 
 /** Everything the page shows: the session, what is chosen and its price, and what went wrong. */
 export interface PageState extends Priced {

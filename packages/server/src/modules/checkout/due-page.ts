@@ -4,7 +4,7 @@
  * policy as the checkout page (page.ts).
  */
 import { currencySymbol, decimalText } from '../ledger/format.js';
-import { html, type SafeHtml } from '../../hosted/html.js';
+import { html, type SafeHtml } from '../../page-kit/html.js';
 import { layout, noProviderNotice } from './page.js';
 import type { SessionRow } from './repo.js';
 import { stripeAuthentication, stripeCardFields, type StripeOnPage } from './stripe-element.js';

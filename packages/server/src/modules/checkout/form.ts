@@ -1,4 +1,4 @@
-import { cardProblemOf, expiryOf, personMessage } from '../../hosted/card-form.js';
+import { cardProblemOf, expiryOf, personMessage } from '../../page-kit/card-form.js';
 import { DomainError } from '../../lib/domain-error.js';
 import { checkCard, type CheckedCard } from '../payments/methods.service.js';
 import { formProblem } from './errors.js';

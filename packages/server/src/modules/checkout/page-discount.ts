@@ -1,6 +1,6 @@
 import { currencySymbol, decimalText } from '../ledger/format.js';
 import type { PageState } from './complete.js';
-import { html, type SafeHtml } from '../../hosted/html.js';
+import { html, type SafeHtml } from '../../page-kit/html.js';
 
 /**
  * What the discount field says under itself: why a code was refused, or which code

@@ -1,12 +1,12 @@
 import { countryName, countryNames } from '../../lib/countries.js';
-import { money, periodName } from '../../hosted/text.js';
+import { money, periodName } from '../../page-kit/text.js';
 import { CSS_VERSION, JS_VERSION } from './assets.js';
 import type { PageState } from './complete.js';
-import { html, type SafeHtml } from '../../hosted/html.js';
-import { sellerFooter, sellerHeader } from '../../hosted/seller.js';
-import { brandStylesheet } from '../../hosted/brand.js';
+import { html, type SafeHtml } from '../../page-kit/html.js';
+import { sellerFooter, sellerHeader } from '../../page-kit/seller.js';
+import { brandStylesheet } from '../../page-kit/brand.js';
 import { discountField } from './page-discount.js';
-import { hostedDocument } from '../../hosted/document.js';
+import { hostedDocument } from '../../page-kit/document.js';
 import { stripeAuthentication, stripeCardFields } from './stripe-element.js';
 import type { SessionRow } from './repo.js';
 

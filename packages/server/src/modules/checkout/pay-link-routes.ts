@@ -7,7 +7,7 @@ import type { Clock } from '../../lib/clock.js';
 import { dueClosedPage } from './due-page.js';
 import { invoiceSession } from './due-sessions.js';
 import { missingPage } from './page.js';
-import { securityHeaders } from '../../hosted/headers.js';
+import { securityHeaders } from '../../page-kit/headers.js';
 import { invoiceOfPayToken } from './repo/due.js';
 
 export interface PayLinkDeps {

@@ -11,8 +11,8 @@ import type { AttachedMethod } from '../payments/provider.js';
 import { attachCheckoutStripeMethod, stripeClientSecret, stripeElementKey } from '../payments/providers.js';
 import { DomainError, isOutage } from '../../lib/domain-error.js';
 import { formProblem } from './errors.js';
-import { html, type SafeHtml } from '../../hosted/html.js';
-import { STRIPE_METHOD_ID, stripeMountPoint } from '../../hosted/stripe-element.js';
+import { html, type SafeHtml } from '../../page-kit/html.js';
+import { STRIPE_METHOD_ID, stripeMountPoint } from '../../page-kit/stripe-element.js';
 import type { SessionRow } from './repo.js';
 
 /** Stripe on the page: its publishable key, and the client secret of a payment waiting for authentication. */

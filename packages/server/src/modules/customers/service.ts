@@ -7,7 +7,7 @@ import type { Db } from '../../db/connect.js';
 import { inTransaction, isUniqueViolation, type Executor, type Tx } from '../../db/transaction.js';
 import { camelToSnake } from '../../lib/casing.js';
 import { changeRecordingEvents, recordEvent } from '../events/writer.js';
-import type { EntitlementChanges } from '../../edge/change-feed.js';
+import type { EntitlementChanges } from '../../edge-cache/change-feed.js';
 import type { PageRequest } from '../../lib/pagination.js';
 import type { AnswerKeeper } from '../../db/answer-keeper.js';
 import * as repo from './repo.js';

@@ -1,6 +1,6 @@
 import type { FastLane } from '../../http/fast-lane.js';
 import type { App } from '../../http/route-types.js';
-import type { EntitlementCache } from '../../edge/entitlement-cache.js';
+import type { EntitlementCache } from '../../edge-cache/entitlement-cache.js';
 import type { ModuleContext } from '../context.js';
 import { entitlementRoutes } from './routes.js';
 import { EntitlementService, type CachedEntitlements } from './service.js';

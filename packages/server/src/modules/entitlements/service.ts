@@ -39,7 +39,7 @@ import {
   type UsageLookup,
 } from './compute.js';
 import { findCustomerState, findCustomerStates, type CounterRow, type CustomerState, type GrantRow } from './repo.js';
-import { entitlementCacheKey } from '../../edge/entitlement-cache.js';
+import { entitlementCacheKey } from '../../edge-cache/entitlement-cache.js';
 
 export const usageKey = (subscriptionId: string, featureId: string, periodStart: Date) =>
   `${subscriptionId}|${featureId}|${periodStart.getTime()}`;

@@ -2,7 +2,7 @@ import { ErrorBody, Inbox } from '@billow/contract';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Db } from '../../db/connect.js';
-import { securityHeaders } from '../../hosted/headers.js';
+import { securityHeaders } from '../../page-kit/headers.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import { scopeOf } from '../../http/scope.js';
 import { inboxOnlyInSandbox } from './errors.js';

@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../../hosted/html.js';
+import { html, type SafeHtml } from '../../page-kit/html.js';
 import { layout } from '../checkout/page.js';
 import type { MailRow } from './repo.js';
 

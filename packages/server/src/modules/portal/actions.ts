@@ -1,8 +1,8 @@
 import { CANCELLATION_FEEDBACK, type SubscriptionCancel } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
-import { expiryOf } from '../../hosted/card-form.js';
-import type { Sent } from '../../hosted/forms.js';
-import { STRIPE_METHOD_ID } from '../../hosted/stripe-element.js';
+import { expiryOf } from '../../page-kit/card-form.js';
+import type { Sent } from '../../page-kit/forms.js';
+import { STRIPE_METHOD_ID } from '../../page-kit/stripe-element.js';
 import { actingAs } from '../../lib/actor.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CustomerService } from '../customers/service.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { HOSTED_CSS } from '../../hosted/styles.js';
+import { HOSTED_CSS } from '../../page-kit/styles.js';
 
 /** The portal's stylesheet: the hosted pages' own, and the portal's lists and small forms. No script: every action is a form. */
 export const PORTAL_CSS = `${HOSTED_CSS}

@@ -1,6 +1,6 @@
-import { html, type SafeHtml } from '../../hosted/html.js';
-import { hostedDocument } from '../../hosted/document.js';
-import { brandStylesheet } from '../../hosted/brand.js';
+import { html, type SafeHtml } from '../../page-kit/html.js';
+import { hostedDocument } from '../../page-kit/document.js';
+import { brandStylesheet } from '../../page-kit/brand.js';
 import { PORTAL_CSS_VERSION } from './assets.js';
 
 /**

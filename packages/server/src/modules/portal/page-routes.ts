@@ -1,10 +1,10 @@
-import { brandAsset } from '../../hosted/brand.js';
+import { brandAsset } from '../../page-kit/brand.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Config } from '../../config.js';
-import { acceptForms, sentOf, type Sent } from '../../hosted/forms.js';
-import { securityHeaders, sendAsset } from '../../hosted/headers.js';
-import { STRIPE_CSP, stripeAsset } from '../../hosted/stripe-element.js';
+import { acceptForms, sentOf, type Sent } from '../../page-kit/forms.js';
+import { securityHeaders, sendAsset } from '../../page-kit/headers.js';
+import { STRIPE_CSP, stripeAsset } from '../../page-kit/stripe-element.js';
 import { statusOf } from '../../http/errors.js';
 import { DomainError } from '../../lib/domain-error.js';
 import type { App } from '../../http/route-types.js';

@@ -1,7 +1,7 @@
-import { html, type SafeHtml } from '../../hosted/html.js';
+import { html, type SafeHtml } from '../../page-kit/html.js';
 import { countryNames } from '../../lib/countries.js';
 import { layout } from './layout.js';
-import { sellerFooter } from '../../hosted/seller.js';
+import { sellerFooter } from '../../page-kit/seller.js';
 import { hiddenFields, pageHref, type PageState } from './page-state.js';
 import { paymentsSection } from './section-payments.js';
 import { deliverablesSection, invoicesSection, licensesSection, ordersSection } from './section-records.js';

@@ -1,8 +1,8 @@
 import { sellerOnPages } from '../seller-profile/queries.js';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connect.js';
-import { formTokenValid, formToken } from '../../hosted/csrf.js';
-import type { Sent } from '../../hosted/forms.js';
+import { formTokenValid, formToken } from '../../page-kit/csrf.js';
+import type { Sent } from '../../page-kit/forms.js';
 import { DomainError, isNotFound } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { InvoiceService } from '../invoices/service.js';

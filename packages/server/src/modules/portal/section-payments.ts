@@ -1,5 +1,5 @@
-import { html, type SafeHtml } from '../../hosted/html.js';
-import { stripeMountPoint } from '../../hosted/stripe-element.js';
+import { html, type SafeHtml } from '../../page-kit/html.js';
+import { stripeMountPoint } from '../../page-kit/stripe-element.js';
 import { buttonForm, hiddenFields, type PageState } from './page-state.js';
 
 const cardText = (data: Record<string, unknown>) =>

@@ -1,5 +1,5 @@
-import { html, type SafeHtml } from '../../hosted/html.js';
-import { money } from '../../hosted/text.js';
+import { html, type SafeHtml } from '../../page-kit/html.js';
+import { money } from '../../page-kit/text.js';
 import { buttonForm, dateText, pageHref, type PageState } from './page-state.js';
 
 /** Seller links are shown only when they are web addresses (never javascript: or data:). */

@@ -1,6 +1,6 @@
 import { CANCELLATION_FEEDBACK } from '@billow/contract';
-import { html, type SafeHtml } from '../../hosted/html.js';
-import { money, periodName } from '../../hosted/text.js';
+import { html, type SafeHtml } from '../../page-kit/html.js';
+import { money, periodName } from '../../page-kit/text.js';
 import { percentText } from '../billing/rounding.compute.js';
 import { buttonForm, dateText, hiddenFields, type ChangeAsked, type PageState } from './page-state.js';
 import type { SubscriptionCard } from './reader.js';

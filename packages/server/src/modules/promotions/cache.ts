@@ -1,5 +1,5 @@
 import type { DatabaseHandle } from '../../db/connect.js';
-import { EntitlementCache } from '../../edge/entitlement-cache.js';
+import { EntitlementCache } from '../../edge-cache/entitlement-cache.js';
 import type { PromotionRules } from './promotion.compute.js';
 import { PROMOTIONS_CHANNEL } from './repo.js';
 

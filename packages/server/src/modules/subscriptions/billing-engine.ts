@@ -8,7 +8,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, type Executor } from '../../db/transaction.js';
-import type { EntitlementChanges } from '../../edge/change-feed.js';
+import type { EntitlementChanges } from '../../edge-cache/change-feed.js';
 import { clockAt, type Clock } from '../../lib/clock.js';
 export { clockAt };
 import { nextDueItem, type DueItem, type DunningSchedule, type UnpaidInvoice } from '../billing/renewal.compute.js';

@@ -30,7 +30,7 @@ import { expirePendingChange } from './lifecycle.js';
 import { renewSubscription, type EngineDeps } from './renewal.js';
 import { commitChange, successorOf } from './change-commit.js';
 import { activatePendingChange, type PendingChangeCheckout, type PendingChangePayment } from './pending-change.js';
-import type { EntitlementChanges } from '../../edge/change-feed.js';
+import type { EntitlementChanges } from '../../edge-cache/change-feed.js';
 import * as repo from './repo.js';
 import {
   createNotRecurring,

@@ -28,7 +28,7 @@ import type { Clock } from '../../lib/clock.js';
 import { loadCustomers } from '../entitlements/service.js';
 import { isKeyReused, reportKeyReused } from './errors.js';
 import { batchedReport, checkReportValues, planReport, sameReport } from './plan.js';
-import { routedReport, type ReportRoutes } from './report-routes.js';
+import { routedReport, type ReportRoutes } from './report-route-cache.js';
 import * as repo from './repo.js';
 import type { BatchedReport } from './repo.js';
 import { whyNotGranted, type UsageScope, type UsageService } from './service.js';

@@ -1,10 +1,10 @@
 import type { App } from '../../http/route-types.js';
-import { usageChangedNotice, type EntitlementInvalidation } from '../../edge/change-feed.js';
+import { usageChangedNotice, type EntitlementInvalidation } from '../../edge-cache/change-feed.js';
 import type { ModuleContext } from '../context.js';
 import { usageRoutes } from './routes.js';
 import { UsageService } from './service.js';
 import { UsageBatchService } from './batch.js';
-import type { ReportRoutes } from './report-routes.js';
+import type { ReportRoutes } from './report-route-cache.js';
 
 /** Usage reports and raw events of metered features. */
 export function usageModule(app: App, context: ModuleContext & { entitlementCache: EntitlementInvalidation; reportRoutes: ReportRoutes }): void {

@@ -3,7 +3,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { PREPARED } from '../../db/prepared.js';
 import { bigintArray, textArray, timestamptzArray, uuidArray } from '../../db/array-literals.js';
 import type { Executor, Tx } from '../../db/transaction.js';
-import type { SqlText } from '../../edge/change-feed.js';
+import type { SqlText } from '../../edge-cache/change-feed.js';
 
 const REPORT_KEY_CONSTRAINT = 'usage_reports_client_key';
 const COUNTER_BOUND_CONSTRAINT = 'usage_counters_value_bound';

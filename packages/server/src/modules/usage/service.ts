@@ -54,7 +54,7 @@ import type { DomainError } from '../../lib/domain-error.js';
 import { echoedEventKey, parseEventTimestamp } from '../entitlements/events.compute.js';
 import * as repo from './repo.js';
 import { ReportWriter } from './report-writer.js';
-import { routedReport, type ReportRoutes } from './report-routes.js';
+import { routedReport, type ReportRoutes } from './report-route-cache.js';
 
 export interface UsageScope {
   environmentId: string;

@@ -25,7 +25,7 @@ import { hasEnabledPrice } from '../prices/repo.js';
 import { findProduct } from '../products/repo.js';
 import type { CatalogScope } from '../scope.js';
 import { draftOf, touch, type Draft } from './drafts.js';
-import type { EntitlementChanges } from '../../../edge/change-feed.js';
+import type { EntitlementChanges } from '../../../edge-cache/change-feed.js';
 import { keptAnswer, type AnswerKeeper } from '../../../db/answer-keeper.js';
 import * as repo from './repo.js';
 import { toPlan, toPlanFile } from './view.js';

@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../../../hosted/html.js';
+import { html, type SafeHtml } from '../../../page-kit/html.js';
 import type { CustomerRow } from '../../customers/queries.js';
 import { layout } from '../layout.js';
 import { CODE_DIGITS } from './code.js';

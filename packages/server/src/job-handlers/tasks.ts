@@ -1,5 +1,5 @@
 import type { Db } from '../db/connect.js';
-import { entitlementAnnouncer, type EntitlementChanges } from '../edge/change-feed.js';
+import { entitlementAnnouncer, type EntitlementChanges } from '../edge-cache/change-feed.js';
 import type { MailConfig } from '../config.js';
 import type { Clock } from '../lib/clock.js';
 import { purgeExpiredIdempotencyKeys } from '../modules/idempotency/retention.js';

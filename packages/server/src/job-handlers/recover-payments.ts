@@ -2,7 +2,7 @@ import type { ChargeCreate, SubscriptionCreate, SubscriptionUpdate } from '@bill
 import type { Db } from '../db/connect.js';
 import type { Clock } from '../lib/clock.js';
 import { DomainError, isOutage } from '../lib/domain-error.js';
-import { entitlementAnnouncer } from '../edge/change-feed.js';
+import { entitlementAnnouncer } from '../edge-cache/change-feed.js';
 import { completeIntent, staleIntentsOf, type IdempotencyClaim, type StoredRequest } from '../flows/pipeline.js';
 import type { IntentRow } from '../modules/intents/queries.js';
 import { DEFAULT_DUNNING_RETRY_DAYS } from '../config.js';

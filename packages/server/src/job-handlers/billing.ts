@@ -1,6 +1,6 @@
 import type { Db } from '../db/connect.js';
 import { inTransaction } from '../db/transaction.js';
-import type { EntitlementChanges } from '../edge/change-feed.js';
+import type { EntitlementChanges } from '../edge-cache/change-feed.js';
 import type { Clock } from '../lib/clock.js';
 import type { DunningSchedule } from '../modules/billing/renewal.compute.js';
 import type { JobHandlers } from '../modules/jobs/runner.js';

@@ -22,8 +22,8 @@
  */
 import type { Clock } from '../../lib/clock.js';
 import type { Db } from '../../db/connect.js';
-import { EntitlementCache, entitlementCacheKey } from '../../edge/entitlement-cache.js';
-import type { EntitlementInvalidation } from '../../edge/change-feed.js';
+import { EntitlementCache, entitlementCacheKey } from '../../edge-cache/entitlement-cache.js';
+import type { EntitlementInvalidation } from '../../edge-cache/change-feed.js';
 import { newTimeOrderedId } from '../../lib/crypto.js';
 import { loadCustomersFully, type CustomerSnapshot } from '../entitlements/service.js';
 import { planReport } from './plan.js';
