@@ -11,7 +11,7 @@
  *      becomes success and `checkout.completed` is recorded, before the purchase
  *      records its order, invoice and `subscription.created`.
  */
-import { sellerOnPages, type SellerOnPages } from '../seller-profile/queries.js';
+import { sellerOnPages } from '../seller-profile/queries.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, type Tx } from '../../db/transaction.js';
@@ -31,7 +31,7 @@ import { findIntent, intentOfIdempotencyKey, type IntentRow } from '../intents/q
 import { isPaymentInProgress } from '../intents/errors.js';
 import { saveCheckoutCard } from '../payments/methods.service.js';
 import { providerConfigured } from '../payments/providers.js';
-import { stripeCardOf, stripeOnPage, type StripeOnPage } from './stripe-element.js';
+import { stripeCardOf, stripeOnPage } from './stripe-element.js';
 import { SubscriptionService } from '../subscriptions/service.js';
 import { discountOfSession, redeemSessionDiscount } from './discount.js';
 import { applySessionDiscount, postedAction } from './discount-apply.js';
@@ -39,8 +39,9 @@ import { activateChange, DuePayments, type DueAnswer, type InvoicePayer } from '
 import { formProblem, FormProblem, isSessionSettledMeanwhile, sessionSettledMeanwhile } from './errors.js';
 import { buyerMessage, checkTypedCard, isEmail } from './form.js';
 import { locatedCountry, promotionOfSelection, promotionOfSession } from './promotion.js';
-import { overrideOf, pageSelection, priceSelection, productOf, type Priced, type Selection } from './page-model.js';
+import { overrideOf, pageSelection, priceSelection, productOf, type Selection } from './page-model.js';
 import * as repo from './repo.js';
+import type { PageState } from './page-state.js';
 import { buyerCustomerId } from './session-customer.js';
 import { timeline } from './service.js';
 import { completedEventObject, successRedirect } from './view.js';
@@ -48,26 +49,7 @@ import { completedEventObject, successRedirect } from './view.js';
 export type { Sent } from '../../page-kit/forms.js';
 import type { Sent } from '../../page-kit/forms.js';
 
-/** Everything the page shows: the session, what is chosen and its price, and what went wrong. */
-export interface PageState extends Priced {
-  session: repo.SessionRow;
-  productName: string;
-  productDescription: string;
-  selection: Selection;
-  csrf: string;
-  sandbox: boolean;
-  providerReady: boolean;
-  email: string;
-  name: string;
-  /** A problem with what the buyer sent, and the field it is about. */
-  formProblem: { field: string | null; message: string } | null;
-  /** The card asks the buyer to authenticate the payment: the page shows that step instead of the form. */
-  authenticate: boolean;
-  /** Cards are taken by Stripe's Payment Element (never a card field on the page); null: the sandbox's test cards. */
-  stripe: StripeOnPage | null;
-  /** Whom the buyer pays (the seller profile). */
-  seller: SellerOnPages;
-}
+export type { PageState } from './page-state.js';
 
 export type PageAnswer =
   | { kind: 'page'; status: number; state: PageState }

@@ -1,5 +1,5 @@
 import { currencySymbol, decimalText } from '../ledger/format.js';
-import type { PageState } from './complete.js';
+import type { PageState } from './page-state.js';
 import { html, type SafeHtml } from '../../page-kit/html.js';
 
 /**

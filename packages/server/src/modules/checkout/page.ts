@@ -1,7 +1,7 @@
 import { countryName, countryNames } from '../../lib/countries.js';
 import { money, periodName } from '../../page-kit/text.js';
 import { CSS_VERSION, JS_VERSION } from './assets.js';
-import type { PageState } from './complete.js';
+import type { PageState } from './page-state.js';
 import { html, type SafeHtml } from '../../page-kit/html.js';
 import { sellerFooter, sellerHeader } from '../../page-kit/seller.js';
 import { brandStylesheet } from '../../page-kit/brand.js';
