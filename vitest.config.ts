@@ -1,5 +1,37 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * Files that each take a minute or more (they start Billow processes, kill them, wait out
+ * leases), with their seconds in CI on 2026-11-27 (PGlite). Started first, longest first,
+ * so that the two workers end together instead of one finishing a long file alone.
+ */
+const SLOW_FILES: Record<string, number> = {
+  'packages/cli/test/admin.test.ts': 192,
+  'packages/server/test/keyed-crash.test.ts': 147,
+  'packages/server/test/lifecycle.test.ts': 111,
+  'packages/server/test/crash-recovery.test.ts': 110,
+  'packages/cli/test/org-block.test.ts': 91,
+  'packages/server/test/stripe-crash-recovery.test.ts': 88,
+  'packages/cli/test/profile.test.ts': 85,
+  'packages/cli/test/provider.test.ts': 83,
+  'packages/server/test/keyed-crash-resources.test.ts': 80,
+  'packages/server/test/restart-takeover.test.ts': 61,
+  'packages/server/test/webhook-crash.test.ts': 61,
+  'packages/server/test/edge-role.test.ts': 58,
+  'packages/server/test/docs-examples.test.ts': 50,
+};
+
+const ROOT = fileURLToPath(new URL('./', import.meta.url));
+
+class SlowFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const seconds = (file: TestSpecification) => SLOW_FILES[file.moduleId.replace(ROOT, '')] ?? 0;
+    return [...sorted].sort((a, b) => seconds(b) - seconds(a));
+  }
+}
 
 export default defineConfig({
   resolve: {
@@ -15,7 +47,10 @@ export default defineConfig({
     // One process per core, reused across test files (isolate: false): loading the
     // server's modules once per worker instead of once per file halves the run. Tests
     // share no module state: each builds its own app and database, and restores mocks.
-    poolOptions: { forks: { maxForks: 2, minForks: 1, isolate: false } },
+    // On PostgreSQL much of a test's time is the database's, not the worker's: .ci/run gives that run a third
+    // worker (BILLOW_TEST_FORKS=3).
+    poolOptions: { forks: { maxForks: Number(process.env.BILLOW_TEST_FORKS) || 2, minForks: 1, isolate: false } },
+    sequence: { sequencer: SlowFirst },
     // Generous: CLI and lifecycle tests start several processes, each opening the embedded database.
     testTimeout: 120_000,
     hookTimeout: 60_000,

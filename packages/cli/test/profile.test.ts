@@ -25,16 +25,18 @@ describe(`billow profile on ${DATABASE_KIND}`, () => {
     expect(await show(organizationId, 'production')).toMatchObject({ displayName: 'Acme', legalName: null, version: 0 });
     const file = path.join(workspace.root, 'profile.json');
     fs.writeFileSync(file, JSON.stringify({ address: { line1: '1 Rue de la Paix', city: 'Paris', country: 'FR' }, taxRegistrations: [{ country: 'FR', taxId: 'FR40303265045' }] }));
-    const printed = await runOk(['profile', 'set', '--org', organizationId, '--env', 'production', '--legal-name', 'Acme SAS', '--time-zone', 'Europe/Paris', '--file', file], workspace.env);
+    const printed = await runOk(
+      ['profile', 'set', '--org', organizationId, '--env', 'production', '--legal-name', 'Acme SAS', '--time-zone', 'Europe/Paris', '--support-email', 'help@acme.example', '--file', file],
+      workspace.env,
+    );
     expect(printed).toBe('Seller profile of production updated (version 1): Acme, Acme SAS\n');
-    await runOk(['profile', 'set', '--org', organizationId, '--env', 'production', '--support-email', 'help@acme.example'], workspace.env);
     expect(await show(organizationId, 'production')).toMatchObject({
       legalName: 'Acme SAS',
       timeZone: 'Europe/Paris',
       supportEmail: 'help@acme.example',
       address: { line1: '1 Rue de la Paix', city: 'Paris', country: 'FR' },
       taxRegistrations: [{ country: 'FR', taxId: 'FR40303265045', scheme: 'French VAT Number' }],
-      version: 2,
+      version: 1,
     });
     expect(await show(organizationId, 'sandbox')).toMatchObject({ legalName: null, version: 0 });
   });
@@ -48,8 +50,6 @@ describe(`billow profile on ${DATABASE_KIND}`, () => {
     };
     await refused(['--time-zone', 'Mars/Olympus'], /timeZone: "Mars\/Olympus" is not an IANA time zone/);
     await refused(['--brand-color', 'green'], /brandColor/);
-    await refused(['--language', 'xx'], /defaultLanguage/);
-    await refused([], /give at least one field/);
     await refused(['--file', path.join(workspace.root, 'missing.json')], /--file: ENOENT/);
     expect(await show(organizationId, 'sandbox')).toMatchObject({ version: 0 });
   });

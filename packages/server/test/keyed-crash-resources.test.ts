@@ -218,6 +218,14 @@ function customerCases(made: Awaited<ReturnType<typeof shop>>): KeyedCase[] {
   ];
 }
 
+/**
+ * Every case runs on PostgreSQL. The embedded database runs one case of each way a route keeps its answer
+ * (in its service's transaction, in a transaction opened for the key around one statement, an archive,
+ * a test clock's advance, a secret shown once, a license key): a process start there costs
+ * about ten seconds of CI's thirty minutes, and the keeping is the same code on both databases.
+ */
+const ON_THE_EMBEDDED_DATABASE = new Set(['products create', 'promotion rules create', 'discounts archive', 'test clocks advance', 'webhook endpoints create', 'license activate']);
+
 describe(`more keyed writes killed between their effect and their answer on ${DATABASE_KIND}`, () => {
   it('each retry replays the answer committed with the effect, at once, and the effect exists once', async () => {
     const w = await workspace();
@@ -228,7 +236,8 @@ describe(`more keyed writes killed between their effect and their answer on ${DA
       await setup.server.stop();
 
       const table = [...catalogCases(), ...sellerCases(made), ...webhookCases(made), ...customerCases(made)];
-      await crashEachInTurn(w, table.map((item) => ({ ...item, replayed: true })), ENV);
+      const run = DATABASE_KIND === 'postgres' ? table : table.filter((item) => ON_THE_EMBEDDED_DATABASE.has(item.name));
+      await crashEachInTurn(w, run.map((item) => ({ ...item, replayed: true })), ENV);
     } finally {
       await receiver.close();
     }
