@@ -9,7 +9,6 @@ export {
   countOrders,
   findOrder,
   insertInvoice,
-  nextInvoiceNumber,
   insertLicense,
   insertOrder,
   insertOrderEvent,
@@ -35,3 +34,4 @@ export {
   type OrderRow,
   type OrderRecords,
 } from './repo.js';
+export { nextInvoiceNumber } from './invoice-numbers/repo.js';
