@@ -58,6 +58,8 @@ export interface KeyedCase {
   replayed?: boolean;
   /** The effect exists once, and the answer is the one that describes it. */
   once(call: Call, answer: any): Promise<void>;
+  /** Who sends the case's request, when not the sandbox's server key (production, a partner). */
+  caller?: (server: StartedServer) => Call;
 }
 
 /** The case's request, which must kill its process; the process must die within half a minute. */
@@ -88,8 +90,9 @@ export async function crashEachInTurn(w: Workspace, table: KeyedCase[], env: Rec
   let previous: KeyedCase | null = null;
   for (const item of [...table, null]) {
     const next = await startWithFailpoints(w, item ? 'idempotency.before-answer' : null, env);
-    if (previous) await retry(next.call, previous);
-    if (item) await crash(next.server, next.call, item);
+    const callerOf = (keyed: KeyedCase) => keyed.caller?.(next.server) ?? next.call;
+    if (previous) await retry(callerOf(previous), previous);
+    if (item) await crash(next.server, callerOf(item), item);
     previous = item;
   }
 }
