@@ -66,6 +66,7 @@ export const SellerProfile = Type.Object(
     privacyUrl: Type.Union([Type.String(), Type.Null()]),
     refundPolicyUrl: Type.Union([Type.String(), Type.Null()]),
     brandColor: Type.Union([Type.String(), Type.Null()], { description: '#RRGGBB' }),
+    logoUrl: Type.Union([Type.String(), Type.Null()], { description: 'Where Billow serves the logo (set with logoImageKey); null without one' }),
     invoicePrefix: Type.Union([Type.String(), Type.Null()], { description: 'What invoice numbers start with, e.g. ACME (ACME-2026-000042)' }),
     defaultLanguage: Type.Union([Type.Literal('en'), Type.Literal('de'), Type.Literal('fr'), Type.Literal('es'), Type.Literal('ja')]),
     timeZone: Type.String({ description: 'IANA time zone of dates on documents, e.g. Europe/Berlin' }),
@@ -89,6 +90,12 @@ export const SellerProfileUpdate = Type.Object(
     privacyUrl: Type.Optional(Url('Privacy policy')),
     refundPolicyUrl: Type.Optional(Url('Refund policy')),
     brandColor: Type.Optional(Type.Union([Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: '#RRGGBB' }), Type.Null()])),
+    logoImageKey: Type.Optional(
+      Type.Union([
+        Type.String({ minLength: 1, maxLength: 1024, description: 'A fileKey from POST /media/ holding a PNG or JPEG of at most 256 KiB, 16 to 2000 px a side' }),
+        Type.Null(),
+      ], { description: 'Sets the logo from an upload; null removes it' }),
+    ),
     invoicePrefix: Type.Optional(
       Type.Union([
         Type.String({

@@ -828,6 +828,7 @@ export interface Database {
   portal_sign_ins: PortalSignInsTable;
   seller_profiles: SellerProfilesTable;
   invoice_number_counters: InvoiceNumberCountersTable;
+  seller_logos: SellerLogosTable;
 }
 
 /** The seller's identity in one environment (modules/seller-profile); absent until first set. */
@@ -851,6 +852,19 @@ export interface SellerProfilesTable {
   version: number;
   created_at: Timestamp;
   modified_at: Timestamp;
+  /** The current logo's digest (seller_logos); null without a logo. */
+  logo_digest: string | null;
+}
+
+/** The seller's logo per environment, served by Billow and embedded in documents. */
+export interface SellerLogosTable {
+  environment_id: string;
+  digest: string;
+  content_type: string;
+  width: number;
+  height: number;
+  bytes: Uint8Array;
+  created_at: Timestamp;
 }
 
 export type MailStatus = 'inbox' | 'pending' | 'sending' | 'sent' | 'expired';

@@ -1,10 +1,13 @@
 import type { SellerOnPages } from '../modules/seller-profile/queries.js';
 import { html, type SafeHtml } from './html.js';
 
-/** Who the buyer pays, above the page's first card: the seller's name, linked to their site when they gave one. */
+/** Who the buyer pays, above the page's first card: the seller's logo and name, linked to their site when they gave one. */
 export function sellerHeader(seller: SellerOnPages): SafeHtml {
-  const name = seller.websiteUrl ? html`<a href="${seller.websiteUrl}" rel="noopener">${seller.displayName}</a>` : seller.displayName;
-  return html`<header class="seller"><p class="seller-name">${name}</p></header>`;
+  // The name beside it says who the logo is: the image itself is decoration to a screen reader.
+  const logo = seller.logoPath ? html`<img class="seller-logo" src="${seller.logoPath}" alt="">` : null;
+  const name = html`${logo}<span class="seller-name">${seller.displayName}</span>`;
+  const linked = seller.websiteUrl ? html`<a href="${seller.websiteUrl}" rel="noopener">${name}</a>` : name;
+  return html`<header class="seller"><p class="seller-title">${linked}</p></header>`;
 }
 
 /** Below the page: the legal seller, how to reach them, and their terms (each only when the seller gave it). */

@@ -30,6 +30,7 @@ button.inline{margin-top:0;min-height:2.75rem;padding:.55rem 1rem}
 a{color:var(--accent,#1d4ed8)}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .js .no-js-only{display:none}
-.seller{margin:.25rem 0 .75rem}.seller-name{font-weight:700;font-size:1.05rem;margin:0}
+.seller{margin:.25rem 0 .75rem}.seller-title{font-weight:700;font-size:1.05rem;margin:0}.seller-title a{color:inherit;text-decoration:none}.seller-title a:hover .seller-name{text-decoration:underline}
+.seller-logo{height:40px;width:auto;max-width:200px;object-fit:contain;vertical-align:middle;margin-right:.6rem}.seller-name{vertical-align:middle}
 .seller-footer{font-size:.875rem;color:#4b5563;text-align:center;margin:1.5rem 0 1rem}.seller-footer p{margin:.25rem 0}
 `;

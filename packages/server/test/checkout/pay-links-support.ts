@@ -10,7 +10,7 @@ export function expectStatus(res: { status: number; text: string }, status: numb
 }
 
 /** A customer on Basic ($10 a month) whose default card is now `card`: a change must then wait for its payment. */
-export async function subscriberPaying(w: CheckoutWorld, card: string, testClockId?: string): Promise<{ customerId: string; subscriptionId: string }> {
+export async function subscriberPaying(w: Pick<CheckoutWorld, 's'>, card: string, testClockId?: string): Promise<{ customerId: string; subscriptionId: string }> {
   const customerId = await w.s.customer(testClockId ? { testClockId } : {});
   await w.s.card(customerId, CARDS.ok);
   const created = await w.s.call('POST', '/subscriptions/create/', { planIdentifier: w.s.plans.basic, chargePeriod: 'MONTHLY', customerId });
@@ -41,7 +41,7 @@ export async function chargesOf(w: CheckoutWorld, customerId: string): Promise<n
 }
 
 /** A customer on a test clock whose first renewal failed: the subscription past_due, its invoice PAYMENT_FAILED (as the API shows it). */
-export async function pastDueInvoice(w: CheckoutWorld): Promise<{ customerId: string; subscriptionId: string; invoice: Record<string, any> }> {
+export async function pastDueInvoice(w: Pick<CheckoutWorld, 's' | 'server'>): Promise<{ customerId: string; subscriptionId: string; invoice: Record<string, any> }> {
   const testClock = await w.s.call('POST', '/test-clocks/', { name: uniqueId('clock'), frozenTime: '2027-03-01T00:00:00Z' });
   expectStatus(testClock, 201);
   const { customerId, subscriptionId } = await subscriberPaying(w, CARDS.declined, testClock.body.id);

@@ -183,7 +183,7 @@ describe('paying a past_due invoice through its payment_link', () => {
     const page = await getPage(sessionUrl);
     expect(page.status).toBe(200);
     expect(page.text).toContain('Pay your invoice');
-    expect(page.text).toContain(invoice.id);
+    expect(page.text).toContain(`Invoice ${invoice.number}`);
     expect(page.text).toContain('$10.00');
 
     const declined = await postForm(sessionUrl, cardForm(csrfOf(page.text), CARDS.declined));

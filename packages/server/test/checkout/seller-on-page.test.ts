@@ -43,7 +43,7 @@ describe('the seller on the hosted checkout', () => {
     });
     const { url } = await w.session({ planIdentifier: w.s.plans.basic, chargePeriod: 'MONTHLY', cancelUrl: 'https://acme.example/pricing' });
     const page = (await getPage(url)).text;
-    expect(page).toContain('<a href="https://acme.example" rel="noopener">Acme Cloud</a>');
+    expect(page).toContain('<a href="https://acme.example" rel="noopener"><span class="seller-name">Acme Cloud</span></a>');
     for (const link of ['https://acme.example/terms', 'https://acme.example/refunds', 'https://acme.example/privacy', 'mailto:help@acme.example']) {
       expect(page).toContain(`href="${link}"`);
     }

@@ -5,6 +5,8 @@
  */
 import { currencySymbol, decimalText } from '../ledger/format.js';
 import { html, type SafeHtml } from '../../page-kit/html.js';
+import { sellerFooter, sellerHeader } from '../../page-kit/seller.js';
+import type { SellerOnPages } from '../seller-profile/queries.js';
 import { layout, noProviderNotice } from './page.js';
 import type { SessionRow } from './repo.js';
 import { stripeAuthentication, stripeCardFields, type StripeOnPage } from './stripe-element.js';
@@ -25,6 +27,8 @@ export interface DueState {
   authenticate: boolean;
   /** Cards are taken by Stripe's Payment Element (never a card field on the page); null: the sandbox's test cards. */
   stripe: StripeOnPage | null;
+  /** Who is paid: the seller's name, logo, colour and legal links. */
+  seller: SellerOnPages;
 }
 
 export type DueClosedReason = 'paid' | 'expired' | 'ended';
@@ -71,10 +75,11 @@ function authenticationStep(state: DueState): string {
   const body = html`${banner(state)}
 <section class="card" aria-labelledby="auth-title">
 <h1 id="auth-title">Confirm your payment</h1>
-<p>Your card issuer asks you to confirm the payment of ${money(state.amountMinor, state.currency)} to ${state.productName}.</p>
+<p>Your card issuer asks you to confirm the payment of ${money(state.amountMinor, state.currency)} to ${state.seller.displayName}.</p>
 ${state.stripe ? stripeAuthentication(state.stripe, state.csrf) : sandboxAuthentication(state)}
-</section>`;
-  return layout('Confirm your payment', prefixOfSession(state.session), body, dueUsesStripeJs(state));
+</section>
+${sellerFooter(state.seller)}`;
+  return layout('Confirm your payment', prefixOfSession(state.session), body, dueUsesStripeJs(state), state.seller.brandColor);
 }
 
 /** The page of an open due session. */
@@ -86,6 +91,7 @@ export function duePage(state: DueState): string {
   const title = state.session.purpose === 'invoice' ? 'Pay your invoice' : 'Confirm your plan change';
   const body = html`${banner(state)}
 ${state.stripe || state.providerReady ? null : noProviderNotice()}
+${sellerHeader(state.seller)}
 <form id="checkout-form" method="post" action="" novalidate>
 <input type="hidden" name="csrf_token" value="${state.csrf}">
 <section class="card" aria-labelledby="due-title">
@@ -101,8 +107,9 @@ ${state.stripe || state.providerReady ? null : noProviderNotice()}
 </section>
 ${problem}
 <section class="card">${cardFields(state)}</section>
-</form>`;
-  return layout(`${title}: ${state.productName}`, prefixOfSession(state.session), body, dueUsesStripeJs(state));
+</form>
+${sellerFooter(state.seller)}`;
+  return layout(`${title}: ${state.productName}`, prefixOfSession(state.session), body, dueUsesStripeJs(state), state.seller.brandColor);
 }
 
 const CLOSED: Record<DueClosedReason, { title: string; text: string }> = {

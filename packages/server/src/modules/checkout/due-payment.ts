@@ -10,6 +10,7 @@
  *      is the invoice's attempt: a replayed form never charges twice);
  *   3. the session succeeds in the payment's transaction (a change) or right after it.
  */
+import { sellerOnPages } from '../seller-profile/queries.js';
 import type { SubscriptionUpdate } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, type Tx } from '../../db/transaction.js';
@@ -101,8 +102,9 @@ export class DuePayments {
   private async page(session: repo.SessionRow, status: number, problem: DueState['problem'], authenticate = false): Promise<DueAnswer> {
     const product = await findProduct(this.db, session.environment_id, session.product_id);
     const waiting = authenticate ? await this.waitingIntent(session) : undefined;
+    // The invoice's lawful number, which its PDF and the portal show; invoices issued before numbering have their id.
     const what = session.purpose === 'invoice'
-      ? `Invoice ${session.target_id}`
+      ? `Invoice ${(await targetState(this.db, session))?.number ?? session.target_id}`
       : `Change to ${(await planName(this.db, session.environment_id, session.plan_identifier)) ?? session.plan_identifier} (${session.charge_period.toLowerCase().replace(/_/g, ' ')})`;
     const state: DueState = {
       session,
@@ -117,6 +119,7 @@ export class DuePayments {
       problem,
       authenticate,
       stripe: await stripeOnPage(this.db, session, waiting?.action_ref ?? null),
+      seller: await sellerOnPages(this.db, session.organization_id, session.environment_id),
     };
     return { kind: 'html', status, body: duePage(state), stripe: dueUsesStripeJs(state) };
   }

@@ -136,6 +136,15 @@ export class LocalDiskStore implements ObjectStore {
     }
   }
 
+  async read(key: string): Promise<Buffer | null> {
+    try {
+      return await fsp.readFile(this.objectPath(key));
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
   async copy(from: string, to: string): Promise<boolean> {
     const info = await this.head(from);
     if (!info) return false;

@@ -64,22 +64,19 @@ export async function recordStaging(
   return updated !== undefined;
 }
 
-export async function markConsumed(
-  tx: Executor,
-  environmentId: string,
-  fileKey: string,
-  storedKey: string,
-  at: Date,
-): Promise<boolean> {
-  const updated = await tx
+/**
+ * Marks an upload used, where it is now: at `storedKey` after a staging, or where it was uploaded
+ * (`null`: read by its owner, never staged). False when it was used, or moved, meanwhile.
+ */
+export async function markConsumed(tx: Executor, environmentId: string, fileKey: string, storedKey: string | null, at: Date): Promise<boolean> {
+  const query = tx
     .updateTable('media_uploads')
     .set({ consumed_at: at })
     .where('environment_id', '=', environmentId)
     .where('file_key', '=', fileKey)
-    .where('stored_key', '=', storedKey)
-    .where('consumed_at', 'is', null)
-    .returning('id')
-    .executeTakeFirst();
+    .where('consumed_at', 'is', null);
+  const where = storedKey === null ? query.where('stored_key', 'is', null) : query.where('stored_key', '=', storedKey);
+  const updated = await where.returning('id').executeTakeFirst();
   return updated !== undefined;
 }
 

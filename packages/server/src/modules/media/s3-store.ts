@@ -66,6 +66,16 @@ export class S3Store implements ObjectStore {
     }
   }
 
+  async read(key: string): Promise<Buffer | null> {
+    try {
+      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      return out.Body ? Buffer.from(await out.Body.transformToByteArray()) : null;
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
   async copy(from: string, to: string): Promise<boolean> {
     try {
       await this.client.send(

@@ -127,15 +127,7 @@ export class MediaService {
     for (const key of tmpKeys) {
       if (seen.has(key)) throw uploadListedTwice(key);
       seen.add(key);
-      const row = rows.get(key);
-      if (!row) throw uploadUnknown(key);
-      if (row.consumed_at) throw uploadConsumed(key);
-      if (row.expires_at.getTime() <= now) throw uploadExpired(key);
-      const source = row.stored_key ?? row.file_key;
-      const info = await this.store.head(source);
-      if (!info) throw uploadMissing(key);
-      if (info.size > Number(row.max_size)) throw uploadTooLarge(key, Number(row.max_size));
-      checked.push({ row, source, info });
+      checked.push(await this.usable(key, rows.get(key), now));
     }
 
     const staged: StoredObject[] = [];
@@ -164,6 +156,42 @@ export class MediaService {
       });
     }
     return staged;
+  }
+
+  /** An upload that exists, is unused and current, and whose file arrived within its limit. */
+  private async usable(key: string, row: repo.UploadRow | undefined, now: number) {
+    if (!row) throw uploadUnknown(key);
+    if (row.consumed_at) throw uploadConsumed(key);
+    if (row.expires_at.getTime() <= now) throw uploadExpired(key);
+    const source = row.stored_key ?? row.file_key;
+    const info = await this.store.head(source);
+    if (!info) throw uploadMissing(key);
+    if (info.size > Number(row.max_size)) throw uploadTooLarge(key, Number(row.max_size));
+    return { row, source, info };
+  }
+
+  /**
+   * Outside any transaction: the bytes of an upload that its owner keeps itself rather than in
+   * storage (the seller's logo), at most `maxBytes`. `consumeRead` records the use in the
+   * caller's transaction, and `discard` deletes the upload's file after it committed.
+   */
+  async read(scope: MediaScope, fileKey: string, maxBytes: number): Promise<Buffer> {
+    const [row] = await repo.findUploads(this.db, scope.environmentId, [fileKey]);
+    // Staged for another owner (a product whose save failed): it is that owner's to retry.
+    if (row && row.stored_key !== null) throw uploadConsumed(fileKey);
+    const { source, info } = await this.usable(fileKey, row, this.clock.now().getTime());
+    if (info.size > maxBytes) throw uploadTooLarge(fileKey, maxBytes);
+    const bytes = await this.store.read(source);
+    if (!bytes) throw uploadMissing(fileKey);
+    return bytes;
+  }
+
+  async consumeRead(tx: Tx, scope: MediaScope, fileKey: string): Promise<void> {
+    if (!(await repo.markConsumed(tx, scope.environmentId, fileKey, null, this.clock.now()))) throw uploadConsumed(fileKey);
+  }
+
+  async discard(fileKey: string): Promise<void> {
+    if (isSafeKey(fileKey)) await this.store.delete(fileKey);
   }
 
   /** Inside the caller's transaction: marks the uploads consumed; one consumed (or staged again) meanwhile → 400 naming it. */

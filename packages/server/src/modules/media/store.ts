@@ -33,6 +33,8 @@ export interface ObjectStore {
   head(key: string): Promise<ObjectInfo | null>;
   /** Copies an object with its content type; false when the source does not exist. */
   copy(from: string, to: string): Promise<boolean>;
+  /** An object's bytes (for files Billow keeps itself, such as the seller's logo); null when it does not exist. */
+  read(key: string): Promise<Buffer | null>;
   /** Deletes an object; a missing one is not an error. */
   delete(key: string): Promise<void>;
   /** A URL that serves the object as an attachment named `fileName` until `expiresAt`. */

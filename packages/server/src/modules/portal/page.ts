@@ -41,7 +41,8 @@ export function portalPage(state: PageState): string {
   const nav = html`<nav class="sections" aria-label="Sections"><a href="#subscriptions">Subscriptions</a><a href="#payment-methods">Payment methods</a><a href="#invoices">Invoices</a><a href="#orders">Orders</a>${state.model.licenses.length > 0 ? html`<a href="#licenses">License keys</a>` : null}<a href="#billing">Billing details</a></nav>`;
   const sellerName = state.seller?.displayName ?? state.organizationName;
   const back = state.seller?.websiteUrl ? html`<p><a href="${state.seller.websiteUrl}" rel="noopener" id="back-to-seller">Back to ${sellerName}</a></p>` : null;
-  const body = html`${sandbox}<header><p class="hint">${sellerName}</p><h1>Billing portal</h1><p>${who}</p>${back}</header>
+  const logo = state.seller?.logoPath ? html`<img class="seller-logo" src="${state.seller.logoPath}" alt="">` : null;
+  const body = html`${sandbox}<header>${logo}<p class="hint">${sellerName}</p><h1>Billing portal</h1><p>${who}</p>${back}</header>
 ${nav}${notice}${problem}
 ${subscriptionsSection(state)}${paymentsSection(state)}${invoicesSection(state)}${ordersSection(state)}${licensesSection(state)}${deliverablesSection(state)}${billingSection(state)}
 <p class="hint">This page works for a limited time. <a href="${pageHref(state)}">Reload</a></p>

@@ -49,6 +49,8 @@ export interface SellerOnPages {
   privacyUrl: string | null;
   refundPolicyUrl: string | null;
   brandColor: string | null;
+  /** The logo's address below the site's root (pages are on the same origin); null without one. */
+  logoPath: string | null;
 }
 
 export async function sellerOnPages(db: Executor, organizationId: string, environmentId: string): Promise<SellerOnPages> {
@@ -64,5 +66,6 @@ export async function sellerOnPages(db: Executor, organizationId: string, enviro
     privacyUrl: p.privacyUrl,
     refundPolicyUrl: p.refundPolicyUrl,
     brandColor: p.brandColor,
+    logoPath: p.logoUrl,
   };
 }

@@ -1,5 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { SellerProfilesTable } from '../../db/schema.js';
+import type { SellerLogosTable, SellerProfilesTable } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 
 export type ProfileRow = Selectable<SellerProfilesTable>;
@@ -34,4 +34,21 @@ export async function environmentOf(db: Executor, organizationId: string, kind: 
 
 export async function environmentsOfOrganization(db: Executor, organizationId: string) {
   return db.selectFrom('environments').select('id').where('organization_id', '=', organizationId).orderBy('kind').execute();
+}
+
+export type LogoRow = Selectable<SellerLogosTable>;
+
+/** The environment's logo (one per environment: a new one replaces it). */
+export async function saveLogo(db: Executor, row: Insertable<SellerLogosTable>): Promise<void> {
+  const { environment_id: _key, ...changes } = row;
+  await db.insertInto('seller_logos').values(row).onConflict((oc) => oc.column('environment_id').doUpdateSet(changes)).execute();
+}
+
+export async function deleteLogo(db: Executor, environmentId: string): Promise<void> {
+  await db.deleteFrom('seller_logos').where('environment_id', '=', environmentId).execute();
+}
+
+/** The logo with this digest, when it is still the environment's. */
+export async function findLogo(db: Executor, environmentId: string, digest: string): Promise<LogoRow | undefined> {
+  return db.selectFrom('seller_logos').selectAll().where('environment_id', '=', environmentId).where('digest', '=', digest).executeTakeFirst();
 }

@@ -4,6 +4,9 @@ import { inTransaction, type Tx } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { recordEvent } from '../events/writer.js';
 import { checkedCountry, checkedTaxRegistrations, checkedTimeZone } from './checks.js';
+import { logoNotFound, logoUploadsUnavailable } from './errors.js';
+import { checkedLogo, LOGO_MAX_BYTES, type CheckedLogo } from './logo.js';
+import type { SellerLogoMedia } from './media-port.js';
 import * as repo from './repo.js';
 import { profileView } from './view.js';
 
@@ -13,7 +16,7 @@ export interface ProfileScope {
 }
 
 /** The columns an update may set, from the wire names; each undefined field is left as it is. */
-function columnsOf(input: SellerProfileUpdate) {
+function columnsOf(input: Omit<SellerProfileUpdate, 'logoImageKey'>) {
   const address = input.address && {
     line1: input.address.line1.trim(),
     line2: input.address.line2?.trim() ?? null,
@@ -59,22 +62,57 @@ export class SellerProfileService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    /** Absent where no uploads are taken (the operator's commands): a logo is then refused. */
+    private readonly media?: SellerLogoMedia,
   ) {}
 
-  async get(scope: ProfileScope): Promise<SellerProfile> {
+  async get(scope: ProfileScope, baseUrl = ''): Promise<SellerProfile> {
     const [row, name] = await Promise.all([repo.findProfile(this.db, scope.environmentId), repo.organizationName(this.db, scope.organizationId)]);
-    return profileView(row, name);
+    return profileView(row, name, baseUrl);
   }
 
-  async update(scope: ProfileScope, input: SellerProfileUpdate): Promise<SellerProfile> {
-    const columns = columnsOf(input);
-    return inTransaction(this.db, (tx) => this.write(tx, scope, columns));
+  /** Checks every value (and reads a new logo) before the transaction; writes, counts the version and announces it inside. */
+  async update(scope: ProfileScope, input: SellerProfileUpdate, baseUrl = ''): Promise<SellerProfile> {
+    const { logoImageKey, ...fields } = input;
+    const columns = columnsOf(fields);
+    const logo = typeof logoImageKey === 'string' ? await this.uploadedLogo(scope, logoImageKey) : logoImageKey;
+    const profile = await inTransaction(this.db, async (tx) => {
+      if (logo !== undefined) await this.replaceLogo(tx, scope, logoImageKey!, logo);
+      return this.write(tx, scope, { ...columns, logo_digest: logo === undefined ? undefined : (logo?.digest ?? null) }, baseUrl);
+    });
+    // The upload's file is no longer needed: the logo lives in the database now.
+    if (typeof logoImageKey === 'string') await this.media?.discard(logoImageKey);
+    return profile;
   }
 
-  private async write(tx: Tx, scope: ProfileScope, columns: ReturnType<typeof columnsOf>): Promise<SellerProfile> {
+  private async uploadedLogo(scope: ProfileScope, fileKey: string): Promise<CheckedLogo> {
+    if (!this.media) throw logoUploadsUnavailable();
+    return checkedLogo(await this.media.read(scope, fileKey, LOGO_MAX_BYTES));
+  }
+
+  private async replaceLogo(tx: Tx, scope: ProfileScope, fileKey: string | null, logo: CheckedLogo | null): Promise<void> {
+    if (logo === null) return repo.deleteLogo(tx, scope.environmentId);
+    await this.media!.consumeRead(tx, scope, fileKey!);
+    const { digest, contentType, width, height, bytes } = logo;
+    await repo.saveLogo(tx, { environment_id: scope.environmentId, digest, content_type: contentType, width, height, bytes, created_at: this.clock.now() });
+  }
+
+  /** The logo's bytes at its address; 404 once another logo replaced it. */
+  async logo(environmentId: string, digest: string): Promise<{ contentType: string; bytes: Uint8Array }> {
+    const row = await repo.findLogo(this.db, environmentId, digest);
+    if (!row) throw logoNotFound();
+    return { contentType: row.content_type, bytes: row.bytes };
+  }
+
+  private async write(
+    tx: Tx,
+    scope: ProfileScope,
+    columns: ReturnType<typeof columnsOf> & { logo_digest: string | null | undefined },
+    baseUrl: string,
+  ): Promise<SellerProfile> {
     const name = await repo.organizationName(tx, scope.organizationId);
     const current = await repo.findProfile(tx, scope.environmentId, { forUpdate: true });
-    const before = profileView(current, name);
+    const before = profileView(current, name, baseUrl);
     const defined = Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
     const now = this.clock.now();
     const saved = await repo.saveProfile(tx, {
@@ -86,7 +124,7 @@ export class SellerProfileService {
       created_at: current?.created_at ?? now,
       modified_at: now,
     });
-    const after = profileView(saved, name);
+    const after = profileView(saved, name, baseUrl);
     const previousAttributes = changedFields(before, after);
     await recordEvent(tx, { environmentId: scope.environmentId, organizationId: scope.organizationId, type: 'seller_profile.updated', data: after, previousAttributes, at: now });
     return after;

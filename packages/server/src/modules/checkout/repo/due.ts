@@ -48,21 +48,25 @@ export async function liveSessionFor(db: Executor, targetId: string, now: Date):
 }
 
 /** What a due session pays, as it stands: the pending subscription's or the invoice's status. */
-export async function targetState(db: Executor, session: SessionRow): Promise<{ status: string; pendingUntil: Date | null } | undefined> {
+export async function targetState(
+  db: Executor,
+  session: SessionRow,
+): Promise<{ status: string; pendingUntil: Date | null; number: string | null } | undefined> {
   if (session.purpose === 'invoice') {
     return db
       .selectFrom('invoices')
-      .select(['status', (eb) => eb.val<Date | null>(null).as('pendingUntil')])
+      .select(['status', 'number', (eb) => eb.val<Date | null>(null).as('pendingUntil')])
       .where('id', '=', session.target_id!)
       .where('environment_id', '=', session.environment_id)
       .executeTakeFirst();
   }
-  return db
+  const subscription = await db
     .selectFrom('subscriptions')
     .select(['status', 'pending_expires_at as pendingUntil'])
     .where('id', '=', session.target_id!)
     .where('environment_id', '=', session.environment_id)
     .executeTakeFirst();
+  return subscription && { ...subscription, number: null };
 }
 
 /** A plan's published name, for the page of a change. */
