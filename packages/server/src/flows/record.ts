@@ -10,6 +10,7 @@ import type { Quote } from '../modules/billing/types.js';
 import { recordEvents, type EventInput } from '../modules/events/writer.js';
 import { invoiceId as newInvoiceId, licenseKey, orderId as newOrderId } from './ids.js';
 import * as ledger from '../modules/ledger/queries.js';
+import { setCustomerCurrency } from '../modules/customers/queries.js';
 import { sellerBlock, sellerYear } from '../modules/seller-profile/queries.js';
 import { invoiceWebhookObject, orderWebhookObject } from '../modules/ledger/webhook.js';
 import type { CustomerRow, PaymentMethodRow, PurchaseScope, ResolvedPurchase } from './purchase.js';
@@ -317,7 +318,7 @@ export async function recordPaidOrder(tx: Tx, input: PaidOrderInput, after: Even
   });
   // A renewal keeps the license keys of the first purchase.
   const licenseIds = input.isRenewal ? [] : await issueLicense(tx, recorded);
-  if (input.customer.currency === null) await ledger.setCustomerCurrency(tx, input.customer.id, input.charged.currency);
+  if (input.customer.currency === null) await setCustomerCurrency(tx, input.customer.id, input.charged.currency);
   await announce(tx, recorded, order, after);
   return { chargeId, orderId: recorded.orderId, invoiceId: recorded.invoiceId, licenseIds };
 }

@@ -11,7 +11,7 @@ import { decimalText } from '../ledger/format.js';
 import { enqueueJob } from '../jobs/service.js';
 import type { PendingChangeCheckout } from '../subscriptions/pending-change.js';
 import * as repo from './repo.js';
-import { liveSessionFor, type PayLinkInvoice } from './repo/due.js';
+import { invoiceOfPayToken, liveSessionFor, type PayLinkInvoice } from './repo/due.js';
 import { EXPIRE_CHECKOUT_JOB, newSessionId, SESSION_TTL_MS, timeline } from './service.js';
 import { checkoutUrl } from './view.js';
 
@@ -77,6 +77,21 @@ export const openChangeSession: PendingChangeCheckout = async (tx: Tx, scope, ch
     },
     change.askedAt,
   );
+
+/**
+ * Where an invoice's payment link (`/pay/{token}/`) leads in `environment`: nowhere (an unknown
+ * or malformed token, or one of the other environment), the page of a paid invoice, or the
+ * invoice's open session.
+ */
+export async function payLinkTarget(
+  db: Db,
+  link: { token: string; environment: string; apiBase: string; now: Date },
+): Promise<{ kind: 'missing' } | { kind: 'paid' } | { kind: 'session'; location: string }> {
+  const invoice = /^pl_[A-Za-z0-9]{20,64}$/.test(link.token) ? await invoiceOfPayToken(db, link.token) : undefined;
+  if (!invoice || invoice.environment !== link.environment) return { kind: 'missing' };
+  if (invoice.status === 'PAID') return { kind: 'paid' };
+  return { kind: 'session', location: await invoiceSession(db, invoice, link.apiBase, link.now) };
+}
 
 /**
  * The session of an invoice's payment link: the one still open, else a new one (24 hours).

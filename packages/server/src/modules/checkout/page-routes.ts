@@ -10,15 +10,12 @@ import { securityHeaders, sendAsset } from '../../page-kit/headers.js';
 import type { Clock } from '../../lib/clock.js';
 import { DomainError, isNotFound } from '../../lib/domain-error.js';
 import { isPaymentProviderRequired } from '../payments/errors.js';
-import { publishedPlansOfProduct } from '../catalog/queries.js';
 import { CHECKOUT_CSS, CHECKOUT_JS, CSS_VERSION, JS_VERSION } from './assets.js';
 import type { CheckoutCompletion, PageAnswer } from './complete.js';
-import { buyLinkForeignRedirect, buyLinkPlanMissing, buyLinkProductUnknown } from './errors.js';
-import { onSellerSite } from './redirect-target.compute.js';
+import { buyLinkSession, type BuyLinkProduct } from './buy-link.js';
 import { checkoutPage, closedPage, errorPage, missingPage, usesStripeJs } from './page.js';
 import { STRIPE_CSP, stripeAsset } from '../../page-kit/stripe-element.js';
 import { brandAsset } from '../../page-kit/brand.js';
-import * as repo from './repo.js';
 import type { CheckoutService } from './service.js';
 
 export interface PageDeps {
@@ -93,27 +90,29 @@ export function checkoutPageRoutes(app: App, deps: PageDeps): void {
       );
     });
 
-    pages.get('/buy/:id', { schema: { hide: true, params: Id } }, async (request, reply) => {
-      const { id } = request.params;
-      return buyLinkAnswer(request, reply, deps, /^[0-9a-f-]{36}$/i.test(id) ? await repo.findProductWithEnvironment(deps.db, id) : undefined);
-    });
+    pages.get('/buy/:id', { schema: { hide: true, params: Id } }, async (request, reply) =>
+      buyLinkAnswer(request, reply, deps, { id: request.params.id }),
+    );
 
     // The product by its identifier, scoped by the organization's slug (decision 0059).
-    pages.get('/buy/:org/:product', { schema: { hide: true, params: OrgProduct } }, async (request, reply) => {
-      const { org, product } = request.params;
-      return buyLinkAnswer(request, reply, deps, await repo.findProductByIdentifier(deps.db, org, request.environment, product));
-    });
+    pages.get('/buy/:org/:product', { schema: { hide: true, params: OrgProduct } }, async (request, reply) =>
+      buyLinkAnswer(request, reply, deps, { organizationSlug: request.params.org, identifier: request.params.product }),
+    );
   });
 }
 
 const OrgProduct = Type.Object({ org: Type.String({ maxLength: 200 }), product: Type.String({ maxLength: 200 }) });
 
-type BuyableProduct = Awaited<ReturnType<typeof repo.findProductWithEnvironment>>;
-
 /** A buy link's answer: 303 to the new session's page, or a page saying why there is none. */
-async function buyLinkAnswer(request: FastifyRequest, reply: FastifyReply, deps: PageDeps, product: BuyableProduct): Promise<FastifyReply> {
+async function buyLinkAnswer(request: FastifyRequest, reply: FastifyReply, deps: PageDeps, product: BuyLinkProduct): Promise<FastifyReply> {
   try {
-    const location = await buyLink(request, product, deps);
+    const location = await buyLinkSession(deps, product, {
+      environment: request.environment,
+      baseUrl: rootUrl(request, deps.config.publicUrl),
+      apiBase: apiBaseUrl(request, deps.config.publicUrl),
+      ip: request.ip,
+      query: sentOf(request.query),
+    });
     return securityHeaders(reply).code(303).header('location', location).send();
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
@@ -122,51 +121,3 @@ async function buyLinkAnswer(request: FastifyRequest, reply: FastifyReply, deps:
   }
 }
 
-const flag = (value: string | undefined): boolean | undefined =>
-  value === undefined ? undefined : ['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase());
-
-/** A buy link's redirect target: none, or one on the product's site (decision 0054); anything else is refused. */
-function sellerTarget(value: string | undefined, field: string, productUrl: string | null): string | null {
-  if (value === undefined || value.trim() === '') return null;
-  if (!onSellerSite(value, productUrl)) throw buyLinkForeignRedirect(field, productUrl);
-  return value;
-}
-
-/**
- * GET /buy/{productId}/ or /buy/{organizationSlug}/{productIdentifier}/, with
- * ?plan_identifier=&charge_period=…: a session made as a client key would make it, then its page.
- */
-async function buyLink(request: FastifyRequest, product: BuyableProduct, deps: PageDeps): Promise<string> {
-  const q = sentOf(request.query);
-  if (!product || product.archived_at || product.environment !== request.environment) throw buyLinkProductUnknown();
-  const plan = q.plan_identifier ?? (await publishedPlansOfProduct(deps.db, product.id))[0];
-  if (!plan) throw buyLinkPlanMissing();
-  const successUrl = sellerTarget(q.success_url, 'success_url', product.product_url);
-  const cancelUrl = sellerTarget(q.cancel_url, 'cancel_url', product.product_url);
-  const scope = {
-    organizationId: product.organization_id,
-    environmentId: product.environment_id,
-    environment: product.environment,
-    kind: 'client' as const,
-    baseUrl: rootUrl(request, deps.config.publicUrl),
-    apiBase: apiBaseUrl(request, deps.config.publicUrl),
-  };
-  const created = await deps.service.create(
-    scope,
-    {
-      planIdentifier: plan,
-      chargePeriod: q.charge_period ?? '',
-      successUrl: successUrl ?? '',
-      cancelUrl,
-      customerId: q.customer_id ?? null,
-      plansEnabled: q.enabled ?? q.plans_enabled ?? null,
-      discountsEnabled: flag(q.discounts_enabled) ?? null,
-      discountCode: q.discount_code ?? null,
-      lockEmail: flag(q.lock_email) ?? null,
-      defaultBillingCountry: q.default_billing_country ?? null,
-      ipAddress: request.ip,
-    },
-    'buy_link',
-  );
-  return created.checkoutUrl;
-}

@@ -5,10 +5,9 @@ import type { App } from '../../http/route-types.js';
 import { apiBaseUrl } from '../../http/urls.js';
 import type { Clock } from '../../lib/clock.js';
 import { dueClosedPage } from './due-page.js';
-import { invoiceSession } from './due-sessions.js';
+import { payLinkTarget } from './due-sessions.js';
 import { missingPage } from './page.js';
 import { securityHeaders } from '../../page-kit/headers.js';
-import { invoiceOfPayToken } from './repo/due.js';
 
 export interface PayLinkDeps {
   db: Db;
@@ -26,12 +25,15 @@ const prefixOf = (request: FastifyRequest) => (request.environment === 'sandbox'
  */
 export function payLinkRoutes(app: App, deps: PayLinkDeps): void {
   app.get('/pay/:token', { schema: { hide: true, params: Token } }, async (request, reply) => {
-    const { token } = request.params;
-    const invoice = /^pl_[A-Za-z0-9]{20,64}$/.test(token) ? await invoiceOfPayToken(deps.db, token) : undefined;
     const html = (status: number, body: string) => securityHeaders(reply).code(status).type('text/html; charset=utf-8').send(body);
-    if (!invoice || invoice.environment !== request.environment) return html(404, missingPage(prefixOf(request)));
-    if (invoice.status === 'PAID') return html(200, dueClosedPage(prefixOf(request), 'paid'));
-    const location = await invoiceSession(deps.db, invoice, apiBaseUrl(request, deps.publicUrl), deps.clock.now());
-    return securityHeaders(reply).code(303).header('location', location).send();
+    const target = await payLinkTarget(deps.db, {
+      token: request.params.token,
+      environment: request.environment,
+      apiBase: apiBaseUrl(request, deps.publicUrl),
+      now: deps.clock.now(),
+    });
+    if (target.kind === 'missing') return html(404, missingPage(prefixOf(request)));
+    if (target.kind === 'paid') return html(200, dueClosedPage(prefixOf(request), 'paid'));
+    return securityHeaders(reply).code(303).header('location', target.location).send();
   });
 }

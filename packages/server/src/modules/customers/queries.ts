@@ -1,3 +1,17 @@
-/** What other folders may read of customers, and the customer lock purchases take, inside their own transactions. */
-export { customersOnClock, customersWithEmail, findCustomer, findCustomerByPk, lockCustomerRow, lockCustomerRowOfSubscription, testClockTimeOf } from './repo.js';
+/**
+ * What other folders may read of customers, the customer lock purchases take, and the two
+ * balances a purchase changes (the currency its first purchase sets, the credit its
+ * downgrades leave), inside their own transactions.
+ */
+export {
+  customersOnClock,
+  customersWithEmail,
+  findCustomer,
+  findCustomerByPk,
+  lockCustomerRow,
+  lockCustomerRowOfSubscription,
+  setCustomerCredit,
+  setCustomerCurrency,
+  testClockTimeOf,
+} from './repo.js';
 export type { CustomerRow } from './repo.js';

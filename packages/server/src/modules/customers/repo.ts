@@ -288,3 +288,13 @@ export function customersWithEmail(db: Executor, environmentId: string, email: s
 export function findCustomerByPk(db: Executor, environmentId: string, id: string): Promise<CustomerRow | undefined> {
   return db.selectFrom('customers').selectAll().where('environment_id', '=', environmentId).where('id', '=', id).executeTakeFirst();
 }
+
+/** A customer's currency is set by their first purchase. */
+export async function setCustomerCurrency(db: Executor, customerId: string, currency: string): Promise<void> {
+  await db.updateTable('customers').set({ currency }).where('id', '=', customerId).where('currency', 'is', null).execute();
+}
+
+/** The customer's credit from downgrades, in minor units, which later charges use first. */
+export async function setCustomerCredit(db: Executor, customerId: string, creditMinor: number): Promise<void> {
+  await db.updateTable('customers').set({ credit_minor: creditMinor }).where('id', '=', customerId).execute();
+}

@@ -334,11 +334,6 @@ export async function insertOrderEvents(db: Executor, rows: Insertable<OrderEven
   if (rows.length > 0) await db.insertInto('order_events').values(rows).modifyEnd(PREPARED_END).execute();
 }
 
-/** A customer's currency is set by their first purchase. */
-export async function setCustomerCurrency(db: Executor, customerId: string, currency: string): Promise<void> {
-  await db.updateTable('customers').set({ currency }).where('id', '=', customerId).where('currency', 'is', null).execute();
-}
-
 /** An invoice of the environment, locked for the rest of the transaction. */
 export async function lockInvoice(db: Executor, environmentId: string, id: string): Promise<InvoiceRow | undefined> {
   return db.selectFrom('invoices').selectAll().where('environment_id', '=', environmentId).where('id', '=', id).forUpdate().executeTakeFirst();
@@ -391,4 +386,45 @@ export async function orderOfCharge(db: Executor, environmentId: string, provide
     .where('t.provider_ref', '=', providerRef)
     .where('t.transaction_type', '=', 'CHARGE')
     .executeTakeFirst();
+}
+
+export async function insertRefundTransaction(
+  db: Executor,
+  row: {
+    id: string;
+    environmentId: string;
+    orderId: string;
+    refundId: string;
+    currency: string;
+    amountMinor: number;
+    taxMinor: number;
+    netMinor: number;
+    paymentMethodId: number | null;
+    providerRef: string;
+    availableOn: string;
+    at: Date;
+  },
+): Promise<void> {
+  await db
+    .insertInto('transactions')
+    .values({
+      id: row.id,
+      environment_id: row.environmentId,
+      order_id: row.orderId,
+      refund_id: row.refundId,
+      transaction_type: 'REFUND',
+      status: 'success',
+      currency: row.currency,
+      amount_minor: row.amountMinor,
+      fee_minor: 0,
+      fee_breakdown: '[]',
+      tax_minor: row.taxMinor,
+      net_minor: row.netMinor,
+      payment_method_id: row.paymentMethodId,
+      provider_ref: row.providerRef,
+      failure_reason: null,
+      available_on: row.availableOn,
+      created_at: row.at,
+    })
+    .execute();
 }

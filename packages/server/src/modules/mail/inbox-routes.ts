@@ -1,16 +1,11 @@
 import { ErrorBody, Inbox } from '@billow/contract';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { Db } from '../../db/connect.js';
 import { securityHeaders } from '../../page-kit/headers.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import { scopeOf } from '../../http/scope.js';
-import { inboxOnlyInSandbox } from './errors.js';
-import { inboxUrl, type InboxAccess } from './inbox-access.js';
 import { inboxMessage, inboxMissingPage, inboxPage, messagePage } from './inbox-view.js';
-import * as repo from './repo.js';
-
-const LISTED = 50;
+import type { InboxService } from './inbox.service.js';
 
 const sendPage = (reply: FastifyReply, status: number, page: string) =>
   securityHeaders(reply).code(status).type('text/html; charset=utf-8').send(page);
@@ -20,7 +15,7 @@ const Key = Type.String({ maxLength: 200 });
  * The sandbox's development inbox (decision 0038): `GET /sandbox/api/v1/mail/inbox/` (server key)
  * answers the newest messages and the page's secret link; the page lists them and shows one.
  */
-export function inboxRoutes(app: App, deps: { db: Db; access: InboxAccess }): void {
+export function inboxRoutes(app: App, inbox: InboxService): void {
   app.get(
     '/api/v1/mail/inbox/',
     {
@@ -35,28 +30,19 @@ export function inboxRoutes(app: App, deps: { db: Db; access: InboxAccess }): vo
       },
     },
     async (request) => {
-      const scope = scopeOf(request);
-      if (scope.environment !== 'sandbox') throw inboxOnlyInSandbox();
-      const messages = await repo.inboxMessages(deps.db, scope.environmentId, LISTED);
-      return { inboxUrl: inboxUrl(scope.baseUrl, await deps.access.keyFor(scope.environmentId)), messages: messages.map(inboxMessage) };
+      const { inboxUrl, messages } = await inbox.newest(scopeOf(request));
+      return { inboxUrl, messages: messages.map(inboxMessage) };
     },
   );
 
-  /** The environment a page's key opens: only in the sandbox, only with a key of ours. */
-  const environmentOf = async (environment: string, key: string) =>
-    environment === 'sandbox' ? await deps.access.environmentOf(key) : null;
-
   app.get('/mail/inbox/:key', { schema: { hide: true, params: Type.Object({ key: Key }) } }, async (request, reply) => {
-    const environmentId = await environmentOf(request.environment, request.params.key);
-    const place = environmentId ? await repo.environmentOf(deps.db, environmentId) : undefined;
-    if (!place || place.kind !== 'sandbox') return sendPage(reply, 404, inboxMissingPage());
-    return sendPage(reply, 200, inboxPage(place.organizationName, await repo.inboxMessages(deps.db, place.environmentId, LISTED)));
+    const opened = await inbox.page(request.environment, request.params.key);
+    if (!opened) return sendPage(reply, 404, inboxMissingPage());
+    return sendPage(reply, 200, inboxPage(opened.organizationName, opened.messages));
   });
 
   app.get('/mail/inbox/:key/:id', { schema: { hide: true, params: Type.Object({ key: Key, id: Type.String({ maxLength: 100 }) }) } }, async (request, reply) => {
-    const environmentId = await environmentOf(request.environment, request.params.key);
-    const id = request.params.id;
-    const message = environmentId && /^[0-9a-f-]{36}$/i.test(id) ? await repo.inboxMessage(deps.db, environmentId, id) : undefined;
+    const message = await inbox.message(request.environment, request.params.key, request.params.id);
     if (!message) return sendPage(reply, 404, inboxMissingPage());
     return sendPage(reply, 200, messagePage(message));
   });

@@ -2,8 +2,9 @@ import type { App } from '../../http/route-types.js';
 import type { ModuleContext } from '../context.js';
 import { InboxAccess } from './inbox-access.js';
 import { inboxRoutes } from './inbox-routes.js';
+import { InboxService } from './inbox.service.js';
 
 /** Mail (decision 0038): the sandbox's development inbox, as an API route and a page. The outbox is app-wide (app.ts). */
 export function mailModule(app: App, context: ModuleContext): void {
-  inboxRoutes(app, { db: context.db, access: new InboxAccess(context.db, context.clock, context.config.secret) });
+  inboxRoutes(app, new InboxService(context.db, new InboxAccess(context.db, context.clock, context.config.secret)));
 }

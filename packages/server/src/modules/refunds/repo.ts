@@ -99,47 +99,6 @@ export async function settleRefund(
   return db.updateTable('refunds').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function insertRefundTransaction(
-  db: Executor,
-  row: {
-    id: string;
-    environmentId: string;
-    orderId: string;
-    refundId: string;
-    currency: string;
-    amountMinor: number;
-    taxMinor: number;
-    netMinor: number;
-    paymentMethodId: number | null;
-    providerRef: string;
-    availableOn: string;
-    at: Date;
-  },
-): Promise<void> {
-  await db
-    .insertInto('transactions')
-    .values({
-      id: row.id,
-      environment_id: row.environmentId,
-      order_id: row.orderId,
-      refund_id: row.refundId,
-      transaction_type: 'REFUND',
-      status: 'success',
-      currency: row.currency,
-      amount_minor: row.amountMinor,
-      fee_minor: 0,
-      fee_breakdown: '[]',
-      tax_minor: row.taxMinor,
-      net_minor: row.netMinor,
-      payment_method_id: row.paymentMethodId,
-      provider_ref: row.providerRef,
-      failure_reason: null,
-      available_on: row.availableOn,
-      created_at: row.at,
-    })
-    .execute();
-}
-
 /** What refunds of the order still being processed by the provider hold back from its refundable amount. */
 export async function processingRefundsTotal(db: Executor, orderId: string): Promise<number> {
   const row = await db

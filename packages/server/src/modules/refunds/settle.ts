@@ -66,7 +66,7 @@ export async function settleSucceeded(c: SettleContext, providerRef: string): Pr
   });
   const succeeded = await repo.settleRefund(c.tx, c.refund.id, { status: 'SUCCEEDED', failure_reason: null, provider_ref: providerRef, modified_at: c.now });
   const updated = await orders.setRefunded(c.tx, c.order.id, { refundedMinor: split.refundedAfterMinor, status: split.orderStatus, at: c.now });
-  await repo.insertRefundTransaction(c.tx, {
+  await orders.insertRefundTransaction(c.tx, {
     id: newId(),
     environmentId: c.scope.environmentId,
     orderId: c.order.id,

@@ -3,6 +3,7 @@
  * change that is paid at once (service.ts) and the activate_on_payment change paid
  * later on the hosted page (pending-change.ts), so that both record the same things.
  */
+import { setCustomerCredit } from '../customers/queries.js';
 import type { Insertable } from 'kysely';
 import type { SubscriptionUpdate } from '@billow/contract';
 import type { SubscriptionsTable } from '../../db/schema.js';
@@ -86,7 +87,7 @@ export async function commitChange(tx: Tx, scope: PurchaseScope, c: SettledChang
   const startsPeriod = !c.terms.trialEnd && c.terms.periodStart.getTime() !== c.row.current_period_start?.getTime();
   if (c.discount) await carryDiscount(tx, c.row.id, next.id, startsPeriod);
   const balance = c.customer.credit_minor - c.fromCredit + c.terms.creditMinor;
-  if (balance !== c.customer.credit_minor) await repo.setCustomerCredit(tx, c.customer.id, balance);
+  if (balance !== c.customer.credit_minor) await setCustomerCredit(tx, c.customer.id, balance);
   const bill = c.terms.bill;
   // An invoice when the change costs something, or bills usage (once, even when credit covers it).
   const invoiced = bill && (bill.totalMinor > 0 || bill.lines.some((l) => l.featureId !== null));

@@ -4,6 +4,7 @@
  * (decision 0026): the intent's key is the subscription and the instant the
  * period begins, so however often the renewal runs, that period is charged once.
  */
+import { setCustomerCredit } from '../customers/queries.js';
 import type { RawBuilder } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, type Executor, type Tx } from '../../db/transaction.js';
@@ -283,7 +284,7 @@ async function finish(tx: Tx, step: PaymentStep, result: RenewalResult): Promise
 /** The paid renewal's records, its events followed by `updated` (the subscription's), all in one insert. */
 async function recordPaid(tx: Tx, input: PaidOrderInput, customer: CustomerRow, fromCredit: number, after: EventInput[]): Promise<string> {
   const paid = await recordPaidOrder(tx, input, after);
-  if (fromCredit > 0) await repo.setCustomerCredit(tx, customer.id, customer.credit_minor - fromCredit);
+  if (fromCredit > 0) await setCustomerCredit(tx, customer.id, customer.credit_minor - fromCredit);
   return paid.invoiceId;
 }
 

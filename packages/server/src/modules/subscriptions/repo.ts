@@ -113,10 +113,6 @@ export async function eventParts(db: Executor, row: SubscriptionRow) {
   return { version, plan, product, customer };
 }
 
-/** The customer's credit from downgrades, in minor units, which later charges use first. */
-export async function setCustomerCredit(db: Executor, customerId: string, creditMinor: number): Promise<void> {
-  await db.updateTable('customers').set({ credit_minor: creditMinor }).where('id', '=', customerId).execute();
-}
 
 /** The customer's primary key, by the seller's customerId in the environment. */
 export async function customerPkOf(db: Executor, environmentId: string, customerId: string): Promise<string | undefined> {
