@@ -15,6 +15,8 @@ const NUMBER_COLUMNS: Array<[NumberColumn, number]> = [
   ['quantity', 42],
 ];
 const GAP = 4;
+/** Drawn left to right, so that text extractors and screen readers read a row in order. */
+const READING_ORDER = NUMBER_COLUMNS.map(([key]) => key).reverse();
 
 function columnsOf(c: Canvas): { description: number; x: Record<NumberColumn, [number, number]> } {
   let x = c.right;
@@ -33,7 +35,7 @@ function drawHeading(c: Canvas, d: PdfDocument, top: number): number {
   const y = top + 14;
   c.doc.font('Helvetica-Bold').fontSize(7.5).fillColor(MUTED);
   c.put(d.columns.description, c.left, y, { width: description });
-  for (const [key] of NUMBER_COLUMNS) c.put(d.columns[key], x[key][0], y, { width: x[key][1], align: 'right' });
+  for (const key of READING_ORDER) c.put(d.columns[key], x[key][0], y, { width: x[key][1], align: 'right' });
   c.doc.moveTo(c.left, y + 12).lineTo(c.right, y + 12).lineWidth(0.75).strokeColor(RULE).stroke();
   return y + 19;
 }
@@ -52,7 +54,7 @@ export function drawLines(c: Canvas, d: PdfDocument, top: number): number {
       c.doc.font('Helvetica').fontSize(9).fillColor(INK);
     }
     c.doc.text(words, c.left, y, { width: description });
-    for (const [key] of NUMBER_COLUMNS) c.put(line[key], x[key][0], y, { width: x[key][1], align: 'right' });
+    for (const key of READING_ORDER) c.put(line[key], x[key][0], y, { width: x[key][1], align: 'right' });
     y += Math.max(height, 11) + 7;
     c.doc.moveTo(c.left, y - 4).lineTo(c.right, y - 4).lineWidth(0.5).strokeColor(RULE).stroke();
   }
