@@ -102,6 +102,8 @@ describe('invoice numbers', () => {
       taxIds: [{ country: 'DE', taxId: 'DE123456788' }],
       email: 'billing@acme.example',
       website: null,
+      timeZone: 'Europe/Berlin',
+      language: 'en',
     });
   });
 

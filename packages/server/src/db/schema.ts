@@ -381,6 +381,8 @@ export interface InvoicesTable {
   pay_token: ColumnType<string | null, string | null | undefined, string | null>;
   /** The gapless number of the seller's sequence (decision 0062), e.g. ACME-2026-000042; null before 20261201130000. */
   number: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Customer credit that paid part of the invoice, counted in discount_minor too (decision 0064). */
+  credit_minor: MinorDefault;
 }
 
 export interface InvoiceNumberCountersTable {

@@ -15,6 +15,8 @@ import { sellerBlock, sellerYear } from '../modules/seller-profile/queries.js';
 import { invoiceWebhookObject, orderWebhookObject } from '../modules/ledger/webhook.js';
 import type { CustomerRow, PaymentMethodRow, PurchaseScope, ResolvedPurchase } from './purchase.js';
 import { addPeriod } from '../modules/billing/billing-periods.compute.js';
+import { buyerSnapshot, issuedLines, type LinePeriods } from '../modules/invoices/issue.compute.js';
+import { failpoint } from '../lib/failpoints.js';
 
 const SETTLEMENT_DAYS = 7;
 
@@ -33,6 +35,10 @@ export interface PaidOrderInput {
   chargeRef: string | null;
   /** The period a subscription's invoice bills, when the billing engine issues it (one invoice a period). */
   period?: { start: Date; end: Date };
+  /** The periods the invoice's lines are for (decision 0064); `service` defaults to `period`. */
+  linePeriods?: LinePeriods;
+  /** Customer credit that pays part of `charged` (also counted in its discountMinor). */
+  creditMinor?: number;
 }
 
 export interface PaidOrder {
@@ -122,7 +128,10 @@ async function sellerAndNumber(tx: Tx, r: Recorded): Promise<{ seller: string; n
   const seller = await sellerBlock(tx, r.scope.organizationId, r.scope.environmentId);
   const year = sellerYear(r.now, seller.timeZone);
   const counter = await ledger.nextInvoiceNumber(tx, r.scope.environmentId, year);
-  const { invoicePrefix, timeZone: _zone, ...printed } = seller;
+  // A crash here, before the commit, must give the number back (test/invoice-number-crash.test.ts).
+  failpoint('invoice.after-number');
+  // The language and time zone stay with the seller block: the document is written in them.
+  const { invoicePrefix, ...printed } = seller;
   return { seller: JSON.stringify(printed), number: `${invoicePrefix}-${year}-${String(counter).padStart(6, '0')}` };
 }
 
@@ -140,16 +149,11 @@ async function invoiceRow(tx: Tx, r: Recorded, unpaid: Partial<Insertable<Invoic
     discount_minor: charged.discountMinor,
     tax_minor: charged.taxMinor,
     total_minor: charged.totalMinor,
-    lines: JSON.stringify(charged.lines),
+    lines: JSON.stringify(issuedLines(charged.lines, { service: r.period ?? null, ...r.linePeriods })),
     seller,
     number,
-    buyer: JSON.stringify({
-      customerId: customer.customer_id,
-      name: customer.name,
-      email: customer.email,
-      billingAddress: customer.billing_address,
-      taxId: (customer.details as Record<string, unknown> | null)?.taxId ?? null,
-    }),
+    buyer: JSON.stringify(buyerSnapshot(customer)),
+    credit_minor: r.creditMinor ?? 0,
     issued_at: r.now,
     due_at: null,
     paid_at: r.now,

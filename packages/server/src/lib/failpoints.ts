@@ -5,13 +5,20 @@
  */
 const armed = new Set<string>();
 
-export type Failpoint = 'payment.after-intent' | 'payment.after-provider' | 'payment.after-settle' | 'idempotency.before-answer' | 'refund.after-provider';
+export type Failpoint =
+  | 'payment.after-intent'
+  | 'payment.after-provider'
+  | 'payment.after-settle'
+  | 'idempotency.before-answer'
+  | 'refund.after-provider'
+  | 'invoice.after-number';
 export const FAILPOINTS: readonly Failpoint[] = [
   'payment.after-intent',
   'payment.after-provider',
   'payment.after-settle',
   'idempotency.before-answer',
   'refund.after-provider',
+  'invoice.after-number',
 ];
 
 export function armFailpoints(names: Iterable<Failpoint>): void {

@@ -185,9 +185,9 @@ describe('quotePurchase', () => {
       currency: 'USD',
       chargePeriod: 'MONTHLY',
       lines: [
-        { description: 'Pro (MONTHLY)', featureId: null, quantity: 1, amountMinor: 2900 },
-        { description: 'Seats × 5', featureId: SEATS, quantity: 5, amountMinor: 5000 },
-        { description: 'Storage (GB) × 25', featureId: STORAGE, quantity: 25, amountMinor: 1500 },
+        { description: 'Pro (MONTHLY)', featureId: null, quantity: 1, amountMinor: 2900, kind: 'plan', name: 'Pro', chargePeriod: 'MONTHLY' },
+        { description: 'Seats × 5', featureId: SEATS, quantity: 5, amountMinor: 5000, kind: 'feature', name: 'Seats', chargePeriod: 'MONTHLY', unitMinor: 1000 },
+        { description: 'Storage (GB) × 25', featureId: STORAGE, quantity: 25, amountMinor: 1500, kind: 'feature', name: 'Storage (GB)', chargePeriod: 'MONTHLY' },
       ],
       subtotalMinor: 9400,
       discountMinor: 940,
@@ -225,7 +225,7 @@ describe('quotePurchase', () => {
 
   it('prices another period with the charges of that period only', () => {
     const quote = quotePurchase(request({ chargePeriod: 'YEARLY' }));
-    expect(quote.lines).toEqual([{ description: 'Pro (YEARLY)', featureId: null, quantity: 1, amountMinor: 29000 }]);
+    expect(quote.lines).toEqual([{ description: 'Pro (YEARLY)', featureId: null, quantity: 1, amountMinor: 29000, kind: 'plan', name: 'Pro', chargePeriod: 'YEARLY' }]);
     expect(quote.totalMinor).toBe(29000);
   });
 
@@ -305,7 +305,7 @@ describe('quotePurchase', () => {
   it('charges 0 for a FREE or CUSTOM price without a base charge, but a PAID one must have one', () => {
     for (const priceType of ['FREE', 'CUSTOM'] as const) {
       const quote = quotePurchase(request({ price: price({ priceType }), chargePeriod: 'ONE_TIME', taxRateBp: 1900 }));
-      expect(quote.lines).toEqual([{ description: 'Pro (ONE_TIME)', featureId: null, quantity: 1, amountMinor: 0 }]);
+      expect(quote.lines).toEqual([{ description: 'Pro (ONE_TIME)', featureId: null, quantity: 1, amountMinor: 0, kind: 'plan', name: 'Pro', chargePeriod: 'ONE_TIME' }]);
       expect(quote.totalMinor).toBe(0);
     }
     expect(() => quotePurchase(request({ price: price({}), chargePeriod: 'ONE_TIME' }))).toThrow(

@@ -123,6 +123,11 @@ function discountOf(subtotal: number, discount: Discount | undefined): number {
   return total > BigInt(subtotal) ? subtotal : Number(total);
 }
 
+/** The price of one unit where all units cost the same (a FLAT price), for the invoice's words. */
+function unitOf(charge: StoredCharge, priceModel: string): { unitMinor?: number } {
+  return priceModel === 'FLAT' && charge.amount !== null ? { unitMinor: charge.amount } : {};
+}
+
 /** The PAY_AS_YOU_GO lines of a renewal: each unit used in the period that ended, priced by its model. */
 function arrearsLines(request: PurchaseRequest, names: Record<string, string>): QuoteLine[] {
   const lines: QuoteLine[] = [];
@@ -133,7 +138,8 @@ function arrearsLines(request: PurchaseRequest, names: Record<string, string>): 
     const charge = entry.charges.find((c) => c.chargePeriod === 'MONTHLY') ?? entry.charges[0];
     if (!charge) continue;
     const name = names[entry.feature] ?? entry.feature;
-    lines.push({ description: `${name}: ${used} used`, featureId: entry.feature, quantity: used, amountMinor: priceQuantity(charge, entry.priceModel, used) });
+    const amountMinor = priceQuantity(charge, entry.priceModel, used);
+    lines.push({ description: `${name}: ${used} used`, featureId: entry.feature, quantity: used, amountMinor, kind: 'usage', name, ...unitOf(charge, entry.priceModel) });
   }
   return lines;
 }
@@ -192,14 +198,10 @@ function committedLines(request: PurchaseRequest): QuoteLine[] {
   const base = price.chargeCatalogPrice.find((e) => e.feature === null);
   const baseCharge = base ? chargeFor(base) : undefined;
   if (base && baseCharge) {
-    lines.push({
-      description: `${planName} (${chargePeriod})`,
-      featureId: null,
-      quantity: 1,
-      amountMinor: priceQuantity(baseCharge, base.priceModel, 1),
-    });
+    const amountMinor = priceQuantity(baseCharge, base.priceModel, 1);
+    lines.push({ description: `${planName} (${chargePeriod})`, featureId: null, quantity: 1, amountMinor, kind: 'plan', name: planName, chargePeriod });
   } else if (price.priceType === 'FREE' || price.priceType === 'CUSTOM') {
-    lines.push({ description: `${planName} (${chargePeriod})`, featureId: null, quantity: 1, amountMinor: 0 });
+    lines.push({ description: `${planName} (${chargePeriod})`, featureId: null, quantity: 1, amountMinor: 0, kind: 'plan', name: planName, chargePeriod });
   } else {
     throw new PricingError(`plan "${planName}" has no ${chargePeriod} charge in ${currency}`);
   }
@@ -227,7 +229,8 @@ function committedLines(request: PurchaseRequest): QuoteLine[] {
       if (error instanceof PricingError) throw new PricingError(`feature ${nameOf(featureId)}: ${error.message}`);
       throw error;
     }
-    lines.push({ description: `${names[featureId] ?? featureId} × ${quantity}`, featureId, quantity, amountMinor });
+    const name = names[featureId] ?? featureId;
+    lines.push({ description: `${name} × ${quantity}`, featureId, quantity, amountMinor, kind: 'feature', name, chargePeriod, ...unitOf(charge, entry.priceModel) });
   }
   return lines;
 }

@@ -13,7 +13,21 @@ export interface QuoteLine {
   quantity: number;
   /** Before discount and tax (for INCLUSIVE prices: the tax-inclusive amount). */
   amountMinor: number;
+  /**
+   * What the invoice says of the line (decision 0064), when the line was priced with it:
+   * the plan's base charge, a feature bought in advance, usage billed in arrears, the
+   * unused time of a plan given back, or a new plan for the rest of a period.
+   */
+  kind?: QuoteLineKind;
+  /** The plan's or the feature's name, without the period. */
+  name?: string;
+  /** The charge period the line pays for (MONTHLY, YEARLY, ONE_TIME...). */
+  chargePeriod?: string;
+  /** The price of one unit, when every unit costs the same (a FLAT price). */
+  unitMinor?: number;
 }
+
+export type QuoteLineKind = 'plan' | 'feature' | 'usage' | 'unused' | 'remaining';
 
 export interface Quote {
   currency: string;

@@ -3,37 +3,11 @@ import type { Db } from '../../db/connect.js';
 import type { PageRequest } from '../../lib/pagination.js';
 import { organizationName } from '../ledger/queries.js';
 import type { LedgerScope } from '../ledger/scope.js';
-import { countryName, renderInvoicePdf, type InvoicePdf } from './pdf.js';
+import { invoiceDocument } from './document.js';
+import { renderDocument } from './pdf/layout.js';
 import { invoiceNotFound } from './errors.js';
 import * as repo from './repo.js';
-import { invoiceLines, toInvoice } from './view.js';
-
-const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
-const record = (value: unknown): Record<string, unknown> | null =>
-  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-
-/** An address as printed: street lines, postal code and city, state, country. */
-export function addressLines(address: Record<string, unknown> | null): string[] {
-  if (!address) return [];
-  const postal = text(address.postalCode) ?? text(address.postal_code);
-  const city = text(address.city);
-  const country = text(address.country);
-  return [
-    text(address.line1),
-    text(address.line2),
-    [postal, city].filter(Boolean).join(' ') || null,
-    text(address.state),
-    country ? countryName(country) : null,
-  ].filter((line): line is string => line !== null);
-}
-
-/** The seller's tax ids as printed ("VAT ID DE123456788"); older invoices kept one `taxId`. */
-function taxIdLines(seller: Record<string, unknown>): string[] {
-  const listed = Array.isArray(seller.taxIds) ? (seller.taxIds as Array<{ country?: unknown; taxId?: unknown }>) : [];
-  const ids = listed.map((t) => text(t.taxId)).filter((id): id is string => id !== null);
-  const single = text(seller.taxId);
-  return (single ? [...ids, single] : ids).map((id) => `Tax ID ${id}`);
-}
+import { toInvoice } from './view.js';
 
 export class InvoiceService {
   constructor(private readonly db: Db) {}
@@ -56,48 +30,10 @@ export class InvoiceService {
     return toInvoice(await this.find(scope, id), scope.apiBase);
   }
 
-  /** The invoice as a PDF; seller and buyer as recorded on the invoice, else as they are now. */
+  /** The invoice as a PDF, in the seller's language, with the seller and buyer as the invoice recorded them. */
   async pdf(scope: LedgerScope, id: string): Promise<{ fileName: string; bytes: Buffer }> {
     const row = await this.find(scope, id);
-    const seller = row.seller;
-    const buyer = row.buyer;
-    const sellerName = text(seller.name) ?? (await organizationName(this.db, scope.organizationId)) ?? 'Seller';
-    const sellerDetails = [
-      ...addressLines(record(seller.address) ?? record(seller.billingAddress)),
-      ...taxIdLines(seller),
-      text(seller.email),
-      text(seller.website),
-    ].filter((line): line is string => line !== null);
-    const document: InvoicePdf = {
-      number: row.number ?? row.id,
-      status: row.status,
-      issuedOn: row.issued_at,
-      dueOn: row.due_at,
-      paidOn: row.paid_at,
-      orderId: row.order_id,
-      seller: { name: sellerName, details: sellerDetails },
-      buyer: {
-        name: text(buyer.name) ?? row.customer_name,
-        email: text(buyer.email) ?? row.customer_email,
-        address: [
-          ...addressLines(record(buyer.billingAddress) ?? record(buyer.billing_address) ?? record(buyer.address) ?? row.customer_address),
-          ...(text(buyer.taxId) ? [`Tax ID: ${text(buyer.taxId)}`] : []),
-        ],
-      },
-      currency: row.currency,
-      lines: invoiceLines(row.lines, row.currency).map((line) => ({
-        description: line.description,
-        quantity: line.quantity,
-        amountMinor: line.amountUnits,
-      })),
-      subtotalMinor: row.subtotal_minor,
-      discountMinor: row.discount_minor,
-      taxMinor: row.tax_minor,
-      totalMinor: row.total_minor,
-      taxRateBp: row.tax_rate_bp,
-      taxCountry: row.tax_country,
-      taxBehavior: row.tax_behavior,
-    };
-    return { fileName: `${row.id}.pdf`, bytes: await renderInvoicePdf(document) };
+    const fallbackName = (await organizationName(this.db, scope.organizationId)) ?? 'Seller';
+    return { fileName: `${row.id}.pdf`, bytes: await renderDocument(invoiceDocument(row, fallbackName)) };
   }
 }

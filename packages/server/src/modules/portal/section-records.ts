@@ -8,7 +8,7 @@ const webUrl = (url: string) => /^https?:\/\//i.test(url);
 export function invoicesSection(state: PageState): SafeHtml {
   const invoices = state.model.invoices;
   const rows = invoices.map(
-    (i) => html`<div class="item" id="invoice-${i.id}"><h3>${i.id} <span class="status ${i.status.toLowerCase()}">${i.status.replace('_', ' ').toLowerCase()}</span></h3>
+    (i) => html`<div class="item" id="invoice-${i.id}"><h3>${i.number ?? i.id} <span class="status ${i.status.toLowerCase()}">${i.status.replace('_', ' ').toLowerCase()}</span></h3>
 <dl class="facts"><dt>Issued</dt><dd>${dateText(i.issuedOn)}</dd><dt>Total</dt><dd>${money(i.amountTotalUnits, i.currency)}</dd></dl>
 <a class="button" href="${pageHref({ path: `${state.path}invoices/${i.id}.pdf` })}" download>Download PDF</a></div>`,
   );

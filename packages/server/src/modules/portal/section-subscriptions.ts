@@ -37,7 +37,7 @@ ${next}${ends}
 function unpaid(state: PageState, card: SubscriptionCard): SafeHtml | null {
   const invoice = card.unpaid;
   if (!invoice) return null;
-  return html`<div class="problem" role="alert"><p>The payment of invoice <strong>${invoice.id}</strong> (${money(invoice.amountTotalUnits, invoice.currency)}) failed. Pay it now with your default card to keep your subscription.</p>
+  return html`<div class="problem" role="alert"><p>The payment of invoice <strong>${invoice.number ?? invoice.id}</strong> (${money(invoice.amountTotalUnits, invoice.currency)}) failed. Pay it now with your default card to keep your subscription.</p>
 ${buttonForm(state, 'pay_invoice', { invoice: invoice.id }, `Pay ${money(invoice.amountTotalUnits, invoice.currency)} now`, false)}</div>`;
 }
 

@@ -13,6 +13,8 @@ export interface SellerBlock {
   website: string | null;
   invoicePrefix: string;
   timeZone: string;
+  /** The language the seller's documents are written in. */
+  language: string;
 }
 
 /** The prefix of invoice numbers when the seller set none. */
@@ -30,6 +32,7 @@ export async function sellerBlock(db: Executor, organizationId: string, environm
     website: profile.websiteUrl,
     invoicePrefix: profile.invoicePrefix ?? DEFAULT_INVOICE_PREFIX,
     timeZone: profile.timeZone,
+    language: profile.defaultLanguage,
   };
 }
 

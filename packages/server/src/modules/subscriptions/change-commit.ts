@@ -15,6 +15,7 @@ import { recordEvent } from '../events/writer.js';
 import { carryDiscount, type ResolvedDiscount } from '../discounts/queries.js';
 import { customerWebhookObject } from '../ledger/webhook.js';
 import type { ChangeTerms } from './change.compute.js';
+import type { LinePeriods } from '../invoices/issue.compute.js';
 import * as repo from './repo.js';
 import { subscriptionEventObject, subscriptionObject } from './view.js';
 
@@ -66,6 +67,18 @@ async function successorRow(tx: Tx, c: SettledChange): Promise<repo.Subscription
   return repo.updateSubscription(tx, c.pendingId, { ...terms, pending_expires_at: null });
 }
 
+/** What the change's invoice lines are for: the old period's unused time and usage, the new plan's time. */
+function changePeriods(c: SettledChange): LinePeriods {
+  const { row, now, terms } = c;
+  const oldEnd = row.current_period_end;
+  return {
+    service: terms.periodEnd ? { start: terms.periodStart, end: terms.periodEnd } : null,
+    remaining: terms.periodEnd ? { start: now, end: terms.periodEnd } : null,
+    unused: oldEnd ? { start: now, end: oldEnd } : null,
+    usage: row.current_period_start ? { start: row.current_period_start, end: now } : null,
+  };
+}
+
 /** The change takes effect: the old record is superseded, credit moves, the amount due gets its order. */
 export async function commitChange(tx: Tx, scope: PurchaseScope, c: SettledChange) {
   await repo.updateSubscription(tx, c.row.id, { status: 'superseded', modified_at: c.now });
@@ -103,6 +116,8 @@ export async function commitChange(tx: Tx, scope: PurchaseScope, c: SettledChang
       subscriptionId: next.id,
       method: c.toCharge > 0 ? (c.method ?? null) : null,
       chargeRef: c.chargeRef,
+      linePeriods: changePeriods(c),
+      creditMinor: c.fromCredit,
     });
   }
   return { subscriptionId: next.id, customerId: c.customer.customer_id, order };

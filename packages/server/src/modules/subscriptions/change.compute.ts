@@ -70,7 +70,13 @@ export interface ChangePricing {
   newName: string;
 }
 
-const line = (description: string, amountMinor: number): QuoteLine => ({ description, featureId: null, quantity: 1, amountMinor });
+const line = (description: string, amountMinor: number, words: Pick<QuoteLine, 'kind' | 'name' | 'chargePeriod'>): QuoteLine => ({
+  description,
+  featureId: null,
+  quantity: 1,
+  amountMinor,
+  ...words,
+});
 
 /**
  * An amount the customer paid (tax included) in the terms the new price is quoted in: as
@@ -96,9 +102,14 @@ function prorationLines(row: SubscriptionRow, input: SubscriptionUpdate, pricing
   const whole = !window || !samePeriod;
   const part = (amount: number) => (whole ? amount : prorate({ ...window!, oldAmountMinor: 0, newAmountMinor: amount }).chargeMinor);
   const lines: QuoteLine[] = [];
-  if (credit > 0) lines.push(line(`Unused time on ${pricing.oldName} (${row.charge_period})`, -credit));
+  if (credit > 0) {
+    lines.push(line(`Unused time on ${pricing.oldName} (${row.charge_period})`, -credit, { kind: 'unused', name: pricing.oldName, chargePeriod: row.charge_period }));
+  }
   const charge = part(quote.subtotalMinor);
-  if (charge > 0) lines.push(line(`${pricing.newName} (${input.chargePeriod})${whole ? '' : ' for the rest of the period'}`, charge));
+  if (charge > 0) {
+    const words = { kind: whole ? 'plan' : 'remaining', name: pricing.newName, chargePeriod: input.chargePeriod } as const;
+    lines.push(line(`${pricing.newName} (${input.chargePeriod})${whole ? '' : ' for the rest of the period'}`, charge, words));
+  }
   return { lines, discountMinor: Math.min(charge, part(quote.discountMinor)) };
 }
 

@@ -206,7 +206,8 @@ async function renewWith(
       await endSubscription(tx, scope, row, item.at, 'CANCELLED_BY_PROVIDER');
       return finish(tx, step, { subscriptionId: row.id, outcome: 'ended', invoiceId: null });
     }
-    const input = orderInput({ scope, clock, locked, purchase, charged, period }, { method, payment }, item.kind === 'renew');
+    const usage = row.current_period_start ? { start: row.current_period_start, end: period.start } : null;
+    const input = orderInput({ scope, clock, locked, purchase, charged, period, usage, fromCredit }, { method, payment }, item.kind === 'renew');
     const previous = { status: row.status, billing_period_start_time: row.current_period_start, billing_period_end_time: row.current_period_end };
     // A paid renewal leaves the subscription past_due while an earlier invoice is unpaid (read under the lock: the new one is paid).
     const next = await repo.updateSubscription(tx, row.id, {
@@ -234,7 +235,17 @@ type Locked = NonNullable<Awaited<ReturnType<typeof lockDue>>>;
 
 /** The order a renewal or an end records, paid or waiting for its payment. */
 function orderInput(
-  c: { scope: EnvironmentScope; clock: Clock; locked: Locked; purchase: ResolvedPurchase; charged: Quote; period: { start: Date; end: Date } },
+  c: {
+    scope: EnvironmentScope;
+    clock: Clock;
+    locked: Locked;
+    purchase: ResolvedPurchase;
+    charged: Quote;
+    period: { start: Date; end: Date };
+    /** The period whose pay-as-you-go usage the invoice bills. */
+    usage: { start: Date; end: Date } | null;
+    fromCredit: number;
+  },
   paid: { method: PaymentMethodRow | undefined; payment: Payment },
   isRenewal: boolean,
 ): PaidOrderInput {
@@ -251,6 +262,8 @@ function orderInput(
     method: payment.paid && c.charged.totalMinor > 0 ? (method ?? null) : null,
     chargeRef: payment.paid ? payment.chargeRef : null,
     period: c.period,
+    linePeriods: { service: c.period, usage: c.usage },
+    creditMinor: c.fromCredit,
   };
 }
 
@@ -267,7 +280,7 @@ async function endWith(tx: Tx, clock: Clock, scope: EnvironmentScope, locked: Lo
   if (purchase.quote.lines.length > 0) {
     const method = await renewalMethod(tx, row, customer, locked.usableMethod);
     const payment = await pay(tx, step, method, charged, paymentDescription(purchase, row), purchase.version.id);
-    const input = orderInput({ scope, clock, locked, purchase, charged, period }, { method, payment }, false);
+    const input = orderInput({ scope, clock, locked, purchase, charged, period, usage: period, fromCredit }, { method, payment }, false);
     invoiceId = payment.paid
       ? await recordPaid(tx, input, customer, fromCredit, [])
       : (await recordUnpaidRenewal(tx, input, { failure: payment.failure, nextAttemptAt: null, methodId: method?.id ?? null })).id;

@@ -179,6 +179,7 @@ export class SubscriptionService {
         isTrial: trial,
         method: chargeNow > 0 ? (method ?? null) : null,
         chargeRef,
+        linePeriods: { service: periodEnd ? { start: now, end: periodEnd } : null },
       });
       await this.event(tx, scope, now, 'subscription.created', this.subscriptionData(row, customer, purchase, scope));
       await hooks.recorded?.(tx, { subscriptionId: row.id, orderId: order.orderId, invoiceId: order.invoiceId });
