@@ -200,6 +200,18 @@ describe('the credit note routes', () => {
   });
 });
 
+describe('the OpenAPI document', () => {
+  it('documents the credit note routes, their filters and the PDF', async () => {
+    const { body: doc } = await world.server.request('GET', '/api/v1/openapi.json');
+    expect(Object.keys(doc.paths['/api/v1/credit-notes/'])).toEqual(['get']);
+    expect(Object.keys(doc.paths['/api/v1/credit-notes/{id}/'])).toEqual(['get']);
+    const list = doc.paths['/api/v1/credit-notes/'].get;
+    expect(list.tags).toEqual(['Credit notes']);
+    expect(list.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['customer_id', 'invoice_id', 'page', 'page_size', 'reason']);
+    expect(Object.keys(doc.paths['/api/v1/credit-notes/{id}/pdf/'].get.responses['200'].content)).toEqual(['application/pdf']);
+  });
+});
+
 describe('credit_note.created', () => {
   it('is delivered with the credit note', async () => {
     for (let tries = 0; tries < 100 && !receiver.ofType('credit_note.created').some((r) => r.json.data.object.id === fullNote.id); tries++) {
