@@ -39,10 +39,12 @@ interface Frame {
 function header(f: Frame, note: CreditNotePdf): number {
   const { doc, left, right } = f;
   const width = right - left;
-  doc.font('Helvetica-Bold').fontSize(18).fillColor(INK);
-  doc.text(printable(note.seller.name), left, 50, { width: width * 0.55 });
+  // The seller's block ends before the facts' labels begin.
+  const sellerWidth = right - 300 - left;
+  doc.font('Helvetica-Bold').fontSize(16).fillColor(INK);
+  doc.text(printable(note.seller.name), left, 50, { width: sellerWidth });
   doc.font('Helvetica').fontSize(9).fillColor(MUTED);
-  for (const line of note.seller.details) doc.text(printable(line), { width: width * 0.55 });
+  for (const line of note.seller.details) doc.text(printable(line), { width: sellerWidth });
   const sellerBottom = doc.y;
   doc.font('Helvetica-Bold').fontSize(22).fillColor(INK);
   f.put('Credit note', left, 48, { width, align: 'right' });
