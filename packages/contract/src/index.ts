@@ -18,3 +18,4 @@ export * from './providers.js';
 export * from './mail.js';
 export * from './portal.js';
 export * from './seller-profile.js';
+export * from './credit-notes.js';

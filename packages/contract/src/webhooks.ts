@@ -24,6 +24,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'payment_method.deleted',
   'webhook_endpoint.disabled',
   'seller_profile.updated',
+  'credit_note.created',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

@@ -32,6 +32,7 @@ import { discountsModule } from './modules/discounts/module.js';
 import { entitlementsModule } from './modules/entitlements/module.js';
 import type { CachedEntitlements } from './modules/entitlements/service.js';
 import { invoicesModule } from './modules/invoices/module.js';
+import { creditNotesModule } from './modules/credit-notes/module.js';
 import type { InvoiceCollector } from './modules/invoices/routes.js';
 import type { InvoicePayer } from './modules/checkout/due-payment.js';
 import { openChangeSession } from './modules/checkout/due-sessions.js';
@@ -139,6 +140,7 @@ const CORE_MODULES: ModuleFactory[] = [
   licensesModule,
   ordersModule,
   invoicesModule,
+  creditNotesModule,
   transactionsModule,
   refundsModule,
   sellerProfileModule,

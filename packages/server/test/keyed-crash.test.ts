@@ -123,6 +123,7 @@ function cases(made: Awaited<ReturnType<typeof shop>>): KeyedCase[] {
       once: async (call, answer) => {
         expect((await call('GET', `/subscriptions/${answer.subscriptionId}/`)).body.plan.identifier).toBe('pro');
         expect(await list(call, '/orders/?customer_id=changing')).toHaveLength(2);
+        expect((await list(call, '/credit-notes/?customer_id=changing')).map((n) => [n.reason, n.subscriptionId])).toEqual([['PRORATION', made.changing]]);
       },
     },
     {
@@ -144,6 +145,8 @@ function cases(made: Awaited<ReturnType<typeof shop>>): KeyedCase[] {
         const refunds = (await list(call, '/transaction/?customer_id=refunded')).filter((t) => t.transactionType === 'REFUND');
         expect(refunds).toHaveLength(1);
         expect(answer).toMatchObject({ amountUnits: 4900 });
+        // Its credit note is written with the settlement: one (decision 0065).
+        expect((await list(call, '/credit-notes/?customer_id=refunded')).map((n) => [n.refundId, n.amountTotalUnits])).toEqual([[answer.id, 4900]]);
       },
     },
     {

@@ -106,6 +106,8 @@ describe(`a process started after one was killed, with the default leases, on ${
     const refundStarted = performance.now();
     await expect.poll(() => refunds(fifth.call, 'bob'), { timeout: 60_000, interval: 100 }).toBe(1);
     const refundMs = performance.now() - refundStarted;
+    // The recovered settlement issued its credit note, once (decision 0065).
+    expect((await fifth.call('GET', '/credit-notes/?customer_id=bob')).body.count).toBe(1);
 
     const took = `test clock ready ${Math.round(clockReadyMs)} ms, payment recovered ${Math.round(recoveredMs)} ms, refund ${Math.round(refundMs)} ms after the restart`;
     console.info(`${DATABASE_KIND}: ${took}; keyed retry answered in ${Math.round(retryMs)} ms`);

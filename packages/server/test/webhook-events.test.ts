@@ -426,13 +426,14 @@ async function sequence(customerId: string, types: string[]): Promise<string[]> 
 }
 
 describe('the sequences of DOMAIN.md §4.6', () => {
-  it('refund: refund.created → order.refunded → refund.updated', async () => {
+  it('refund: refund.created → order.refunded → refund.updated → credit_note.created', async () => {
     const { customerId, orderId } = await paidOrder();
     await refund(orderId);
-    expect(await sequence(customerId, ['refund.created', 'order.refunded', 'refund.updated'])).toEqual([
+    expect(await sequence(customerId, ['refund.created', 'order.refunded', 'refund.updated', 'credit_note.created'])).toEqual([
       'refund.created',
       'order.refunded',
       'refund.updated',
+      'credit_note.created',
     ]);
   });
 
@@ -494,17 +495,18 @@ describe('the sequences of DOMAIN.md §4.6', () => {
     expect(events.at(-1)!.data.previous_attributes).toEqual({ status: 'past_due' });
   });
 
-  it('plan change: subscription.plan_changed, subscription.created for the successor, then the order and invoice events of the proration', async () => {
+  it('plan change: subscription.plan_changed, subscription.created for the successor, the credit note of the unused time, then the order and invoice events of the proration', async () => {
     const customerId = await customer();
     await s.card(customerId);
     const id = await subscribe(customerId);
     expectStatus(await s.call('POST', `/subscriptions/${id}/update/`, { planIdentifier: s.plans.pro, chargePeriod: 'MONTHLY' }), 200);
     const events = await aboutCustomer(customerId);
     const after = events.slice(events.findIndex((e) => e.type === 'subscription.created') + 1);
-    expect(after.map((e) => e.type)).toEqual(['subscription.plan_changed', 'subscription.created', 'order.created', 'invoice.created', 'invoice.paid']);
+    expect(after.map((e) => e.type)).toEqual(['subscription.plan_changed', 'subscription.created', 'credit_note.created', 'order.created', 'invoice.created', 'invoice.paid']);
     const successor = after[0]!.data.object.id;
     expect(after[1]!.data.object.id).toBe(successor);
-    expect(after[2]!.data.object.subscription_id).toBe(successor);
-    expect(after[4]!.data.object.subscription_id).toBe(successor);
+    expect(after[2]!.data.object).toMatchObject({ reason: 'PRORATION', subscription_id: id });
+    expect(after[3]!.data.object.subscription_id).toBe(successor);
+    expect(after[5]!.data.object.subscription_id).toBe(successor);
   });
 });

@@ -391,6 +391,37 @@ export interface InvoiceNumberCountersTable {
   last_number: number;
 }
 
+export interface CreditNoteNumberCountersTable {
+  environment_id: string;
+  year: number;
+  last_number: number;
+}
+
+/** A credit note (decision 0065): what a settled refund or a plan change's unused time gives back, against an invoice. */
+export interface CreditNotesTable {
+  id: string;
+  seq: Generated<string>;
+  environment_id: string;
+  /** The gapless number of the seller's credit note sequence, e.g. ACME-CN-2026-000001. */
+  number: string;
+  reason: 'REFUND' | 'PRORATION';
+  invoice_id: string | null;
+  order_id: string | null;
+  customer_id: string;
+  refund_id: string | null;
+  /** For a PRORATION: the subscription the change superseded. */
+  subscription_id: string | null;
+  currency: string;
+  subtotal_minor: Minor;
+  tax_minor: Minor;
+  total_minor: Minor;
+  lines: JsonIn<unknown[]>;
+  tax_totals: JsonIn<unknown[]>;
+  seller: JsonIn<Record<string, unknown>>;
+  buyer: JsonIn<Record<string, unknown>>;
+  issued_at: Timestamp;
+}
+
 export interface TestClocksTable {
   id: string;
   seq: Generated<string>;
@@ -831,6 +862,8 @@ export interface Database {
   seller_profiles: SellerProfilesTable;
   invoice_number_counters: InvoiceNumberCountersTable;
   seller_logos: SellerLogosTable;
+  credit_note_number_counters: CreditNoteNumberCountersTable;
+  credit_notes: CreditNotesTable;
 }
 
 /** The seller's identity in one environment (modules/seller-profile); absent until first set. */

@@ -3,6 +3,7 @@ import type { ModuleContext } from '../context.js';
 import { CustomerService, type CustomerSubscriptions } from '../customers/service.js';
 import { instanceSecret } from '../instance-secrets/secret.js';
 import type { InvoiceCollector } from '../invoices/routes.js';
+import { CreditNoteService } from '../credit-notes/service.js';
 import { InvoiceService } from '../invoices/service.js';
 import type { ImageUrls } from '../ledger/presenter.js';
 import { OrderPresenter } from '../ledger/presenter.js';
@@ -37,7 +38,8 @@ export function portalModule(app: App, context: PortalContext): void {
   const subscriptions = new SubscriptionService(db, clock, config.pendingUpdateTtlMs, context.entitlementChanges);
   const methods = new PaymentMethodService(db, clock);
   const invoices = new InvoiceService(db);
-  const reader = new PortalReader({ db, subscriptions, methods, invoices, orders: new OrderService(db, new OrderPresenter(context.media)) });
+  const creditNotes = new CreditNoteService(db);
+  const reader = new PortalReader({ db, subscriptions, methods, invoices, creditNotes, orders: new OrderService(db, new OrderPresenter(context.media)) });
   const actions = new PortalActions({
     db,
     clock,
@@ -48,6 +50,6 @@ export function portalModule(app: App, context: PortalContext): void {
     collectInvoice: context.invoiceCollector,
   });
   const secret = instanceSecret(db, clock, config.secret, 'portal_csrf');
-  portalPageRoutes(app, new PortalPages({ db, clock, sessions, reader, actions, invoices, secret }), config);
+  portalPageRoutes(app, new PortalPages({ db, clock, sessions, reader, actions, invoices, creditNotes, secret }), config);
   portalSignIn(app, context, { mail: context.mail, sessions });
 }

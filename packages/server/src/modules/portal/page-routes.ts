@@ -101,5 +101,11 @@ export function portalPageRoutes(app: App, pages: PortalPages, config: Pick<Conf
         pages.pdf(placeOf(request, request.params.slug, config), request.params.file, withCookieToken(request, sentOf(request.query))),
       ),
     );
+
+    scope.get('/portal/:slug/credit-notes/:file', { schema: { hide: true, params: InvoiceFile } }, async (request, reply) =>
+      guarded(request, reply, () =>
+        pages.creditNotePdf(placeOf(request, request.params.slug, config), request.params.file, withCookieToken(request, sentOf(request.query))),
+      ),
+    );
   });
 }

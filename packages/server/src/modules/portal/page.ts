@@ -3,6 +3,7 @@ import { countryNames } from '../../lib/countries.js';
 import { layout } from './layout.js';
 import { sellerFooter } from '../../page-kit/seller.js';
 import { hiddenFields, pageHref, type PageState } from './page-state.js';
+import { creditNotesSection } from './section-credit-notes.js';
 import { paymentsSection } from './section-payments.js';
 import { deliverablesSection, invoicesSection, licensesSection, ordersSection } from './section-records.js';
 import { subscriptionsSection } from './section-subscriptions.js';
@@ -38,13 +39,13 @@ export function portalPage(state: PageState): string {
   const sandbox = state.sandbox ? html`<p class="banner" role="note">Sandbox: no real money moves.</p>` : null;
   const notice = state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : null;
   const problem = state.problem ? html`<div class="problem" role="alert">${state.problem}</div>` : null;
-  const nav = html`<nav class="sections" aria-label="Sections"><a href="#subscriptions">Subscriptions</a><a href="#payment-methods">Payment methods</a><a href="#invoices">Invoices</a><a href="#orders">Orders</a>${state.model.licenses.length > 0 ? html`<a href="#licenses">License keys</a>` : null}<a href="#billing">Billing details</a></nav>`;
+  const nav = html`<nav class="sections" aria-label="Sections"><a href="#subscriptions">Subscriptions</a><a href="#payment-methods">Payment methods</a><a href="#invoices">Invoices</a>${state.model.creditNotes.length > 0 ? html`<a href="#credit-notes">Credit notes</a>` : null}<a href="#orders">Orders</a>${state.model.licenses.length > 0 ? html`<a href="#licenses">License keys</a>` : null}<a href="#billing">Billing details</a></nav>`;
   const sellerName = state.seller?.displayName ?? state.organizationName;
   const back = state.seller?.websiteUrl ? html`<p><a href="${state.seller.websiteUrl}" rel="noopener" id="back-to-seller">Back to ${sellerName}</a></p>` : null;
   const logo = state.seller?.logoPath ? html`<img class="seller-logo" src="${state.seller.logoPath}" alt="">` : null;
   const body = html`${sandbox}<header>${logo}<p class="hint">${sellerName}</p><h1>Billing portal</h1><p>${who}</p>${back}</header>
 ${nav}${notice}${problem}
-${subscriptionsSection(state)}${paymentsSection(state)}${invoicesSection(state)}${ordersSection(state)}${licensesSection(state)}${deliverablesSection(state)}${billingSection(state)}
+${subscriptionsSection(state)}${paymentsSection(state)}${invoicesSection(state)}${creditNotesSection(state)}${ordersSection(state)}${licensesSection(state)}${deliverablesSection(state)}${billingSection(state)}
 <p class="hint">This page works for a limited time. <a href="${pageHref(state)}">Reload</a></p>
 ${state.seller ? sellerFooter(state.seller) : null}`;
   return layout(`Billing portal · ${sellerName}`, state.prefix, body, portalUsesStripeJs(state), state.seller?.brandColor ?? null);

@@ -5,6 +5,7 @@ import { formTokenValid, formToken } from '../../page-kit/csrf.js';
 import type { Sent } from '../../page-kit/forms.js';
 import { DomainError, isNotFound } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
+import type { CreditNoteService } from '../credit-notes/service.js';
 import type { InvoiceService } from '../invoices/service.js';
 import { NOTICES, ownChange, type PortalActions } from './actions.js';
 import { PortalForgedForm, PortalNotFound, portalRefusal } from './errors.js';
@@ -39,6 +40,7 @@ export interface PageServices {
   reader: PortalReader;
   actions: PortalActions;
   invoices: InvoiceService;
+  creditNotes: CreditNoteService;
   /** The instance secret the forms' CSRF tokens are signed with. */
   secret: () => Promise<string>;
 }
@@ -107,6 +109,20 @@ export class PortalPages {
     });
     if (!invoice || invoice.customer.customerId !== access.customer.customer_id) throw new PortalNotFound('invoice');
     const { fileName, bytes } = await this.services.invoices.pdf(scope, id);
+    return { kind: 'pdf', fileName, bytes };
+  }
+
+  /** A credit note's PDF, when the credit note is this customer's (another's is 404). */
+  async creditNotePdf(place: PortalPlace, file: string, query: Sent): Promise<PortalAnswer> {
+    const access = await this.services.sessions.verify(query.token, place.slug, place.environment);
+    const id = file.replace(/\.pdf$/i, '');
+    const scope = this.scopeOf(access, place);
+    const note = await this.services.creditNotes.get(scope, id).catch((error: unknown) => {
+      if (isNotFound(error)) return null;
+      throw error;
+    });
+    if (!note || note.customer.customerId !== access.customer.customer_id) throw new PortalNotFound('credit note');
+    const { fileName, bytes } = await this.services.creditNotes.pdf(scope, id);
     return { kind: 'pdf', fileName, bytes };
   }
 

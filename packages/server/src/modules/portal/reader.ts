@@ -1,7 +1,8 @@
-import type { Invoice, Order, PaymentMethod, Subscription, UpcomingInvoice } from '@billow/contract';
+import type { CreditNote, Invoice, Order, PaymentMethod, Subscription, UpcomingInvoice } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
 import { DomainError } from '../../lib/domain-error.js';
 import { findPlan, planChoices, publishedPlansOfProduct, type PlanChoice } from '../catalog/queries.js';
+import type { CreditNoteService } from '../credit-notes/service.js';
 import type { InvoiceService } from '../invoices/service.js';
 import { customerLicenses, type CustomerLicense } from '../licenses/queries.js';
 import type { OrderService } from '../orders/service.js';
@@ -32,6 +33,7 @@ export interface PortalModel {
   subscriptions: SubscriptionCard[];
   methods: PaymentMethod[];
   invoices: Invoice[];
+  creditNotes: CreditNote[];
   orders: Order[];
   licenses: CustomerLicense[];
 }
@@ -45,6 +47,7 @@ export interface ReaderServices {
   methods: PaymentMethodService;
   orders: OrderService;
   invoices: InvoiceService;
+  creditNotes: CreditNoteService;
 }
 
 /** What the portal shows of one customer, read through the same services as the API. */
@@ -53,16 +56,17 @@ export class PortalReader {
 
   async model(access: PortalAccess, scope: PortalScope): Promise<PortalModel> {
     const customerId = access.customer.customer_id;
-    const { subscriptions, methods, orders, invoices, db } = this.services;
-    const [subs, methodList, orderList, invoiceList, licenses] = await Promise.all([
+    const { subscriptions, methods, orders, invoices, creditNotes, db } = this.services;
+    const [subs, methodList, orderList, invoiceList, creditNoteList, licenses] = await Promise.all([
       subscriptions.list(scope, customerId, undefined, PAGE),
       methods.list(scope, { customerId }, PAGE),
       orders.list(scope, { customer_id: customerId }, PAGE),
       invoices.list(scope, { customer_id: customerId }, PAGE),
+      creditNotes.list(scope, { customer_id: customerId }, PAGE),
       customerLicenses(db, scope.environmentId, access.customer.id),
     ]);
     const cards = await Promise.all(subs.results.map((s) => this.card(scope, s, invoiceList.results)));
-    return { subscriptions: cards, methods: methodList.results, invoices: invoiceList.results, orders: orderList.results, licenses };
+    return { subscriptions: cards, methods: methodList.results, invoices: invoiceList.results, creditNotes: creditNoteList.results, orders: orderList.results, licenses };
   }
 
   private async card(scope: PortalScope, subscription: Subscription, invoices: Invoice[]): Promise<SubscriptionCard> {

@@ -2,6 +2,7 @@ import type { Tx } from '../../db/transaction.js';
 import type { EnvironmentKind } from '../../config.js';
 import { newId } from '../../lib/crypto.js';
 import { splitRefund } from '../billing/refunds.compute.js';
+import { issueRefundCreditNote } from '../credit-notes/issue.js';
 import { recordEvent } from '../events/writer.js';
 import * as orders from '../ledger/queries.js';
 import { orderWebhookObject, type orderWebhookParts } from '../ledger/webhook.js';
@@ -53,8 +54,8 @@ export async function settleFailed(c: SettleContext, reason: string): Promise<re
 
 /**
  * The money went back: the refund is SUCCEEDED, the order's refunded total grows (its
- * tax share computed against what was refunded before it), and a REFUND transaction
- * takes it from the seller's balance.
+ * tax share computed against what was refunded before it), a REFUND transaction
+ * takes it from the seller's balance, and a credit note documents it.
  */
 export async function settleSucceeded(c: SettleContext, providerRef: string): Promise<repo.RefundRow> {
   const split = splitRefund({
@@ -97,5 +98,19 @@ export async function settleSucceeded(c: SettleContext, providerRef: string): Pr
     at: c.now,
   });
   await announceRefund(c, succeeded, updated);
+  // Last, so that the credit note sequence's counter is locked for the shortest time (decision 0065).
+  await issueRefundCreditNote(c.tx, {
+    scope: c.scope,
+    orderId: c.order.id,
+    refundId: c.refund.id,
+    customer: c.parts.customer,
+    currency: c.order.currency,
+    netMinor: split.netMinor,
+    taxMinor: split.taxMinor,
+    taxRateBp: c.order.tax_rate_bp,
+    full: split.refundedAfterMinor === c.order.total_minor && c.order.refunded_minor === 0,
+    item: `${c.parts.product.name} - ${c.parts.version.name}`,
+    at: c.now,
+  });
   return succeeded;
 }

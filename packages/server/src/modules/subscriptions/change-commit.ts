@@ -11,6 +11,8 @@ import type { Tx } from '../../db/transaction.js';
 import { recordPaidOrder } from '../../flows/record.js';
 import { subscriptionValues, type CustomerRow, type PaymentMethodRow, type PurchaseScope, type ResolvedPurchase } from '../../flows/purchase.js';
 import { clockAt } from '../../lib/clock.js';
+import { splitTax } from '../billing/tax.compute.js';
+import { issueProrationCreditNote } from '../credit-notes/issue.js';
 import { recordEvent } from '../events/writer.js';
 import { carryDiscount, type ResolvedDiscount } from '../discounts/queries.js';
 import { customerWebhookObject } from '../ledger/webhook.js';
@@ -99,6 +101,7 @@ export async function commitChange(tx: Tx, scope: PurchaseScope, c: SettledChang
   // A change that starts a period (another charge period, the end of a trial) starts one of the discount's cycles.
   const startsPeriod = !c.terms.trialEnd && c.terms.periodStart.getTime() !== c.row.current_period_start?.getTime();
   if (c.discount) await carryDiscount(tx, c.row.id, next.id, startsPeriod);
+  await creditUnusedTime(tx, scope, c);
   const balance = c.customer.credit_minor - c.fromCredit + c.terms.creditMinor;
   if (balance !== c.customer.credit_minor) await setCustomerCredit(tx, c.customer.id, balance);
   const bill = c.terms.bill;
@@ -121,4 +124,26 @@ export async function commitChange(tx: Tx, scope: PurchaseScope, c: SettledChang
     });
   }
   return { subscriptionId: next.id, customerId: c.customer.customer_id, order };
+}
+
+/**
+ * The credit note of the old period's unused time (decision 0065), against the superseded
+ * subscription's last invoice, taxed as the change's invoice taxes it.
+ */
+async function creditUnusedTime(tx: Tx, scope: PurchaseScope, c: SettledChange): Promise<void> {
+  const unused = c.terms.unused;
+  const bill = c.terms.bill;
+  if (!unused || !bill) return;
+  const split = splitTax(-unused.amountMinor, bill.taxRateBp, bill.taxBehavior);
+  await issueProrationCreditNote(tx, {
+    scope,
+    subscriptionId: c.row.id,
+    customer: c.customer,
+    currency: c.row.currency,
+    description: unused.description,
+    netMinor: split.netMinor,
+    taxMinor: split.taxMinor,
+    taxRateBp: bill.taxRateBp,
+    at: c.now,
+  });
 }

@@ -58,6 +58,8 @@ export interface ChangeTerms {
   dueMinor: number;
   /** What the change gives back as customer credit, tax included (the credit is larger than what it costs). */
   creditMinor: number;
+  /** The line crediting the unused time of the old period (negative), when there is one: its credit note's (decision 0065). */
+  unused?: QuoteLine;
 }
 
 /** What a change is priced from: the new plan's quote for a whole period, and the usage of the old period. */
@@ -102,15 +104,15 @@ function prorationLines(row: SubscriptionRow, input: SubscriptionUpdate, pricing
   const whole = !window || !samePeriod;
   const part = (amount: number) => (whole ? amount : prorate({ ...window!, oldAmountMinor: 0, newAmountMinor: amount }).chargeMinor);
   const lines: QuoteLine[] = [];
-  if (credit > 0) {
-    lines.push(line(`Unused time on ${pricing.oldName} (${row.charge_period})`, -credit, { kind: 'unused', name: pricing.oldName, chargePeriod: row.charge_period }));
-  }
+  const unused =
+    credit > 0 ? line(`Unused time on ${pricing.oldName} (${row.charge_period})`, -credit, { kind: 'unused', name: pricing.oldName, chargePeriod: row.charge_period }) : undefined;
+  if (unused) lines.push(unused);
   const charge = part(quote.subtotalMinor);
   if (charge > 0) {
     const words = { kind: whole ? 'plan' : 'remaining', name: pricing.newName, chargePeriod: input.chargePeriod } as const;
     lines.push(line(`${pricing.newName} (${input.chargePeriod})${whole ? '' : ' for the rest of the period'}`, charge, words));
   }
-  return { lines, discountMinor: Math.min(charge, part(quote.discountMinor)) };
+  return { lines, discountMinor: Math.min(charge, part(quote.discountMinor)), unused };
 }
 
 /** The change's invoice: its lines, then tax on what they come to, as a purchase is taxed (by the new price). */
@@ -147,5 +149,6 @@ export function changeTerms(row: SubscriptionRow, input: SubscriptionUpdate, pri
   const usage = pricing.usage;
   const lines = [...proration.lines, ...(usage?.lines ?? [])];
   if (lines.length === 0) return { trialEnd, periodStart, periodEnd, bill: null, dueMinor: 0, creditMinor: 0 };
-  return { trialEnd, periodStart, periodEnd, ...billOf(lines, proration.discountMinor + (usage?.discountMinor ?? 0), pricing.quote) };
+  const unused = 'unused' in proration && proration.unused ? { unused: proration.unused } : {};
+  return { trialEnd, periodStart, periodEnd, ...billOf(lines, proration.discountMinor + (usage?.discountMinor ?? 0), pricing.quote), ...unused };
 }

@@ -32,6 +32,16 @@ export interface Labels {
   oneOff: string;
   unusedTime: (plan: string) => string;
   remainingTime: (plan: string) => string;
+  creditNote: {
+    title: string;
+    number: string;
+    corrects: string;
+    reason: string;
+    reasons: { REFUND: string; PRORATION: string };
+    creditedTo: string;
+    totalCredited: string;
+    fallbackLine: string;
+  };
 }
 
 const en: Labels = {
@@ -72,6 +82,16 @@ const en: Labels = {
   oneOff: 'one-off purchase',
   unusedTime: (plan) => `Unused time on ${plan}`,
   remainingTime: (plan) => `Remaining time on ${plan}`,
+  creditNote: {
+    title: 'CREDIT NOTE',
+    number: 'Credit note number',
+    corrects: 'Corrects invoice',
+    reason: 'Reason',
+    reasons: { REFUND: 'Refund', PRORATION: 'Unused time of a plan change' },
+    creditedTo: 'CREDITED TO',
+    totalCredited: 'Total credited',
+    fallbackLine: 'Credit',
+  },
 };
 
 const de: Labels = {
@@ -112,6 +132,16 @@ const de: Labels = {
   oneOff: 'Einmalkauf',
   unusedTime: (plan) => `Nicht genutzte Zeit von ${plan}`,
   remainingTime: (plan) => `Restlaufzeit von ${plan}`,
+  creditNote: {
+    title: 'GUTSCHRIFT',
+    number: 'Gutschriftsnummer',
+    corrects: 'Korrigiert Rechnung',
+    reason: 'Grund',
+    reasons: { REFUND: 'Erstattung', PRORATION: 'Nicht genutzte Zeit bei einem Tarifwechsel' },
+    creditedTo: 'GUTGESCHRIEBEN AN',
+    totalCredited: 'Gutschrift gesamt',
+    fallbackLine: 'Gutschrift',
+  },
 };
 
 const fr: Labels = {
@@ -152,6 +182,16 @@ const fr: Labels = {
   oneOff: 'achat unique',
   unusedTime: (plan) => `Temps non utilisé de ${plan}`,
   remainingTime: (plan) => `Temps restant de ${plan}`,
+  creditNote: {
+    title: 'AVOIR',
+    number: "Numéro d'avoir",
+    corrects: 'Rectifie la facture',
+    reason: 'Motif',
+    reasons: { REFUND: 'Remboursement', PRORATION: "Temps non utilisé lors d'un changement d'offre" },
+    creditedTo: 'AU BÉNÉFICE DE',
+    totalCredited: 'Total crédité',
+    fallbackLine: 'Avoir',
+  },
 };
 
 const es: Labels = {
@@ -192,6 +232,16 @@ const es: Labels = {
   oneOff: 'compra única',
   unusedTime: (plan) => `Tiempo no utilizado de ${plan}`,
   remainingTime: (plan) => `Tiempo restante de ${plan}`,
+  creditNote: {
+    title: 'FACTURA RECTIFICATIVA',
+    number: 'Número de rectificativa',
+    corrects: 'Rectifica la factura',
+    reason: 'Motivo',
+    reasons: { REFUND: 'Reembolso', PRORATION: 'Tiempo no usado en un cambio de plan' },
+    creditedTo: 'ABONADO A',
+    totalCredited: 'Total abonado',
+    fallbackLine: 'Abono',
+  },
 };
 
 const LABELS: Record<string, Labels> = { en, de, fr, es };

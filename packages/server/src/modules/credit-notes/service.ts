@@ -1,0 +1,40 @@
+import type { CreditNote, CreditNoteListQuery } from '@billow/contract';
+import type { Db } from '../../db/connect.js';
+import { isUuid } from '../../db/search.js';
+import type { PageRequest } from '../../lib/pagination.js';
+import type { LedgerScope } from '../ledger/scope.js';
+import { creditNoteNotFound } from './errors.js';
+import { renderDocument } from '../invoices/pdf/layout.js';
+import { creditNoteDocument } from './document.js';
+import * as repo from './repo.js';
+import { toCreditNote } from './view.js';
+
+type Scope = Pick<LedgerScope, 'environmentId' | 'apiBase'>;
+
+export class CreditNoteService {
+  constructor(private readonly db: Db) {}
+
+  async list(scope: Scope, query: CreditNoteListQuery, page: PageRequest): Promise<{ count: number; results: CreditNote[] }> {
+    const filters: repo.CreditNoteFilters = { customer: query.customer_id?.trim(), invoice: query.invoice_id?.trim(), reason: query.reason };
+    const count = await repo.countCreditNotes(this.db, scope.environmentId, filters);
+    if (page.offset >= count) return { count, results: [] };
+    const rows = await repo.listCreditNotes(this.db, scope.environmentId, filters, page.pageSize, page.offset);
+    return { count, results: rows.map((row) => toCreditNote(row, scope.apiBase)) };
+  }
+
+  private async find(scope: Scope, id: string): Promise<repo.CreditNoteDetailRow> {
+    const row = isUuid(id) ? await repo.findCreditNote(this.db, scope.environmentId, id) : undefined;
+    if (!row) throw creditNoteNotFound(id);
+    return row;
+  }
+
+  async get(scope: Scope, id: string): Promise<CreditNote> {
+    return toCreditNote(await this.find(scope, id), scope.apiBase);
+  }
+
+  async pdf(scope: Scope, id: string): Promise<{ fileName: string; bytes: Buffer }> {
+    const row = await this.find(scope, id);
+    const bytes = await renderDocument(creditNoteDocument(row));
+    return { fileName: `${row.number}.pdf`, bytes };
+  }
+}
