@@ -1,6 +1,7 @@
 /**
  * The seller's logo (issue 27, item 1) through HTTP: uploaded through POST /media/, set on the
- * profile by its fileKey, served by Billow at one address per logo, shown on the hosted pages;
+ * profile by its fileKey, served by Billow at one address per logo, shown on the hosted pages
+ * and drawn on documents;
  * files that are not PNG or JPEG, too large or too small, and used keys are refused with 400
  * and change nothing; a new logo or null retires the old address.
  */
@@ -87,5 +88,24 @@ describe("the seller's logo", () => {
     expect(text).toContain(`<img class="seller-logo" src="${path}" alt="">`);
     expect(text).toContain('<span class="seller-name">Logo &amp; Co</span>');
     expect(page.headers.get('content-security-policy')).toContain("img-src 'self'");
+  });
+
+  it('is drawn at the top of invoice PDFs, and gone from them once removed', async () => {
+    const { shop, CARDS } = await import('./commerce-support.js');
+    const s = await shop(server, org.sandbox.serverKey, '/sandbox');
+    await call('PATCH', '/seller-profile/', { logoImageKey: await uploaded(pngOf(240, 80, [10, 120, 60])) });
+    const customerId = await s.customer();
+    await s.card(customerId, CARDS.ok);
+    const created = await s.call('POST', '/subscriptions/create/', { planIdentifier: s.plans.basic, chargePeriod: 'MONTHLY', customerId });
+    expect(created.status, created.text).toBe(201);
+    const [invoice] = (await s.call('GET', `/invoices/?customer_id=${customerId}`)).body.results;
+    const pdf = async () => {
+      const res = await fetch(`${server.url}/sandbox/api/v1/invoices/${invoice.id}/pdf/`, { headers: { authorization: `Bearer ${org.sandbox.serverKey}` } });
+      expect(res.status).toBe(200);
+      return Buffer.from(await res.arrayBuffer()).toString('latin1');
+    };
+    expect(await pdf()).toMatch(/\/Subtype\s*\/Image/);
+    await call('PATCH', '/seller-profile/', { logoImageKey: null });
+    expect(await pdf()).not.toMatch(/\/Subtype\s*\/Image/);
   });
 });

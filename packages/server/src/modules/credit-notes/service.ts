@@ -5,6 +5,7 @@ import type { PageRequest } from '../../lib/pagination.js';
 import type { LedgerScope } from '../ledger/scope.js';
 import { creditNoteNotFound } from './errors.js';
 import { renderDocument } from '../invoices/pdf/layout.js';
+import { sellerLogo } from '../seller-profile/queries.js';
 import { creditNoteDocument } from './document.js';
 import * as repo from './repo.js';
 import { toCreditNote } from './view.js';
@@ -34,7 +35,7 @@ export class CreditNoteService {
 
   async pdf(scope: Scope, id: string): Promise<{ fileName: string; bytes: Buffer }> {
     const row = await this.find(scope, id);
-    const bytes = await renderDocument(creditNoteDocument(row));
+    const bytes = await renderDocument({ ...creditNoteDocument(row), logo: await sellerLogo(this.db, scope.environmentId) });
     return { fileName: `${row.number}.pdf`, bytes };
   }
 }

@@ -3,6 +3,7 @@ import type { Db } from '../../db/connect.js';
 import type { PageRequest } from '../../lib/pagination.js';
 import { organizationName } from '../ledger/queries.js';
 import type { LedgerScope } from '../ledger/scope.js';
+import { sellerLogo } from '../seller-profile/queries.js';
 import { invoiceDocument } from './document.js';
 import { renderDocument } from './pdf/layout.js';
 import { invoiceNotFound } from './errors.js';
@@ -34,6 +35,7 @@ export class InvoiceService {
   async pdf(scope: LedgerScope, id: string): Promise<{ fileName: string; bytes: Buffer }> {
     const row = await this.find(scope, id);
     const fallbackName = (await organizationName(this.db, scope.organizationId)) ?? 'Seller';
-    return { fileName: `${row.id}.pdf`, bytes: await renderDocument(invoiceDocument(row, fallbackName)) };
+    const logo = await sellerLogo(this.db, scope.environmentId);
+    return { fileName: `${row.id}.pdf`, bytes: await renderDocument({ ...invoiceDocument(row, fallbackName), logo }) };
   }
 }

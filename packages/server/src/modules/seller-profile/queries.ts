@@ -1,6 +1,6 @@
 /** What other modules read of the seller's profile: the seller block documents carry, as of their issue. */
 import type { Executor } from '../../db/transaction.js';
-import { findProfile, organizationName } from './repo.js';
+import { currentLogo, findProfile, organizationName } from './repo.js';
 import { profileView } from './view.js';
 
 export interface SellerBlock {
@@ -71,4 +71,16 @@ export async function sellerOnPages(db: Executor, organizationId: string, enviro
     brandColor: p.brandColor,
     logoPath: p.logoUrl,
   };
+}
+
+/** The seller's logo as documents embed it (PNG or JPEG bytes and their size in pixels); null without one. */
+export async function sellerLogo(db: Executor, environmentId: string): Promise<DocumentLogo | null> {
+  const logo = await currentLogo(db, environmentId);
+  return logo ? { bytes: logo.bytes, width: logo.width, height: logo.height } : null;
+}
+
+export interface DocumentLogo {
+  bytes: Uint8Array;
+  width: number;
+  height: number;
 }

@@ -52,3 +52,8 @@ export async function deleteLogo(db: Executor, environmentId: string): Promise<v
 export async function findLogo(db: Executor, environmentId: string, digest: string): Promise<LogoRow | undefined> {
   return db.selectFrom('seller_logos').selectAll().where('environment_id', '=', environmentId).where('digest', '=', digest).executeTakeFirst();
 }
+
+/** The environment's current logo, whatever its digest. */
+export async function currentLogo(db: Executor, environmentId: string): Promise<LogoRow | undefined> {
+  return db.selectFrom('seller_logos').selectAll().where('environment_id', '=', environmentId).executeTakeFirst();
+}

@@ -28,6 +28,8 @@ export interface PdfTotal {
 }
 
 export interface PdfDocument {
+  /** The seller's logo, drawn above their name (PNG or JPEG bytes, size in pixels). */
+  logo?: { bytes: Uint8Array; width: number; height: number } | null;
   /** "INVOICE", "CREDIT NOTE", in the document's language. */
   title: string;
   number: string;

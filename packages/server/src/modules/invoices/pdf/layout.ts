@@ -9,11 +9,21 @@ import { drawLines } from './lines.js';
 import { printable } from './text.js';
 import { drawRates, drawTotals } from './totals.js';
 
-/** The seller on the left, the title and badge on the right; the y below them. */
+const LOGO_BOX = { width: 160, height: 44 };
+
+/** The logo at the top left, scaled to fit its box; the y below it. */
+function drawLogo(c: Canvas, logo: NonNullable<PdfDocument['logo']>): number {
+  const scale = Math.min(LOGO_BOX.width / logo.width, LOGO_BOX.height / logo.height, 1);
+  c.doc.image(Buffer.from(logo.bytes), c.left, 46, { width: logo.width * scale, height: logo.height * scale });
+  return 46 + logo.height * scale + 10;
+}
+
+/** The seller (under their logo) on the left, the title and badge on the right; the y below them. */
 function drawHeader(c: Canvas, d: PdfDocument): number {
   const { doc, left, width } = c;
+  const top = d.logo ? drawLogo(c, d.logo) : 50;
   doc.font('Helvetica-Bold').fontSize(18).fillColor(INK);
-  doc.text(printable(d.seller.name), left, 50, { width: width * 0.6 });
+  doc.text(printable(d.seller.name), left, top, { width: width * 0.6 });
   doc.font('Helvetica').fontSize(9).fillColor(MUTED);
   for (const line of d.seller.lines) doc.text(printable(line), { width: width * 0.6 });
   const bottom = doc.y;
