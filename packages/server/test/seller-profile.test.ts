@@ -100,6 +100,7 @@ describe("the seller's profile", () => {
       [{ timeZone: 'Mars/Olympus' }, 'invalid_time_zone'],
       [{ brandColor: 'green' }, 'validation_error'],
       [{ invoicePrefix: 'acme-' }, 'validation_error'],
+      [{ invoicePrefix: 'ACME-CN' }, 'invalid_invoice_prefix'],
       [{ supportEmail: 'not an email' }, 'validation_error'],
       [{ websiteUrl: 'javascript:alert(1)' }, 'validation_error'],
       [{ defaultLanguage: 'xx' }, 'validation_error'],

@@ -5,7 +5,7 @@
 import { validateEntity } from 'stdnum';
 import type { TaxRegistration } from '@billow/contract';
 import { normalizeCountry } from '../../lib/countries.js';
-import { invalidTaxId, taxCountryTwice, unknownCountry, unknownTimeZone } from './errors.js';
+import { invalidTaxId, invoicePrefixCollides, taxCountryTwice, unknownCountry, unknownTimeZone } from './errors.js';
 
 const PLAIN_TAX_ID = /^[A-Z0-9]{2,40}$/;
 let zones: Set<string> | undefined;
@@ -45,4 +45,10 @@ export function checkedTimeZone(timeZone: string): string {
   zones ??= new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
   if (!zones.has(timeZone)) throw unknownTimeZone(timeZone);
   return timeZone;
+}
+
+/** Credit notes are numbered `<prefix>-CN-<year>-<n>`: an invoice prefix ending in -CN would number invoices like another prefix's credit notes. */
+export function checkedInvoicePrefix<T extends string | null | undefined>(prefix: T): T {
+  if (typeof prefix === 'string' && prefix.endsWith('-CN')) throw invoicePrefixCollides(prefix);
+  return prefix;
 }

@@ -25,3 +25,9 @@ export const logoNotFound = () => notFound('No such logo', 'logo_not_found');
 
 export const logoUploadsUnavailable = () =>
   invalid('logoImageKey: set the logo through the API (PATCH /api/v1/seller-profile/), which takes uploads', 'invalid_logo');
+
+export const invoicePrefixCollides = (prefix: string) =>
+  invalid(
+    `invoicePrefix: "${prefix}" would number invoices like the credit notes of "${prefix.slice(0, -3)}" (${prefix}-2026-000001); choose a prefix that does not end in -CN`,
+    'invalid_invoice_prefix',
+  );

@@ -3,7 +3,7 @@ import type { Db } from '../../db/connect.js';
 import { inTransaction, type Tx } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { recordEvent } from '../events/writer.js';
-import { checkedCountry, checkedTaxRegistrations, checkedTimeZone } from './checks.js';
+import { checkedCountry, checkedInvoicePrefix, checkedTaxRegistrations, checkedTimeZone } from './checks.js';
 import { logoNotFound, logoUploadsUnavailable } from './errors.js';
 import { checkedLogo, LOGO_MAX_BYTES, type CheckedLogo } from './logo.js';
 import type { SellerLogoMedia } from './media-port.js';
@@ -37,7 +37,7 @@ function columnsOf(input: Omit<SellerProfileUpdate, 'logoImageKey'>) {
     privacy_url: input.privacyUrl,
     refund_policy_url: input.refundPolicyUrl,
     brand_color: input.brandColor?.toUpperCase() ?? input.brandColor,
-    invoice_prefix: input.invoicePrefix,
+    invoice_prefix: checkedInvoicePrefix(input.invoicePrefix),
     default_language: input.defaultLanguage,
     time_zone: input.timeZone === undefined ? undefined : checkedTimeZone(input.timeZone),
   };
