@@ -147,8 +147,11 @@ async function invoiceRow(tx: Tx, r: Recorded, unpaid: Partial<Insertable<Invoic
       name: customer.name,
       email: customer.email,
       billingAddress: customer.billing_address,
-      taxId: (customer.details as Record<string, unknown> | null)?.taxId ?? null,
+      taxId: charged.buyerTaxId?.value ?? null,
     }),
+    // The tax decision (tax.compute.ts): the rate and country are the order's, the reason and the id the invoice's.
+    tax_reason: charged.taxReason ?? null,
+    buyer_tax_id: charged.buyerTaxId ? JSON.stringify(charged.buyerTaxId) : null,
     issued_at: r.now,
     due_at: null,
     paid_at: r.now,
