@@ -83,10 +83,12 @@ export interface TaxId {
   country: string;
 }
 
-/** The country an id names by its own prefix (FR40303265045, EL094259216), if it is an EU VAT prefix. */
+/** The country a VAT id names by its own prefix (FR40303265045, EL094259216, GB980780684, CHE…MWST), if any. */
 export function countryOfVatPrefix(raw: string): string | null {
-  const prefix = countryOfPrefix(compactTaxId(raw).slice(0, 2));
-  return EU_COUNTRIES.has(prefix) ? prefix : null;
+  const compact = compactTaxId(raw);
+  if (compact.startsWith('CHE')) return 'CH';
+  const prefix = countryOfPrefix(compact.slice(0, 2));
+  return EU_COUNTRIES.has(prefix) || prefix === 'GB' || prefix === 'NO' ? prefix : null;
 }
 
 /** VAT ids are printed with their country's prefix, which stdnum's compact form drops. */

@@ -33,7 +33,7 @@ function countryOf(at: string, input: TaxIdInput, fallback: string | null): stri
     if (!country) throw taxIdCountryUnknown(at, input.country);
     return country;
   }
-  const country = countryOfType(input.type) ?? (input.type && input.type !== 'eu_vat' ? null : countryOfVatPrefix(input.value)) ?? fallback;
+  const country = countryOfType(input.type) ?? countryOfVatPrefix(input.value) ?? fallback;
   if (!country) throw taxIdWithoutCountry(at, input.value);
   return country;
 }
