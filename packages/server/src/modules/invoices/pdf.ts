@@ -20,6 +20,8 @@ export interface InvoicePdf {
   taxRateBp: number;
   taxCountry: string | null;
   taxBehavior: string;
+  /** Printed under the totals, e.g. the reverse-charge mention. */
+  notes?: string[];
 }
 
 const INK = '#1f2328';
@@ -198,6 +200,11 @@ export async function renderInvoicePdf(invoice: InvoicePdf): Promise<Buffer> {
     put(label, right - 260, y, { width: 150 });
     put(value, right - 150, y, { width: 150, align: 'right' });
     y += strong ? 18 : 15;
+  }
+  for (const note of invoice.notes ?? []) {
+    doc.font('Helvetica').fontSize(9).fillColor(INK);
+    put(note, left, y + 6, { width, lineBreak: true });
+    y = doc.y;
   }
 
   // Footer on every page.

@@ -35,6 +35,9 @@ function taxIdLines(seller: Record<string, unknown>): string[] {
   return (single ? [...ids, single] : ids).map((id) => `Tax ID ${id}`);
 }
 
+/** What an invoice of a reverse-charged sale says (Art. 226(11a) asks for the mention). */
+export const REVERSE_CHARGE_MENTION = 'Reverse charge: VAT to be accounted for by the recipient (Art. 196 Council Directive 2006/112/EC)';
+
 export class InvoiceService {
   constructor(private readonly db: Db) {}
 
@@ -81,7 +84,7 @@ export class InvoiceService {
         email: text(buyer.email) ?? row.customer_email,
         address: [
           ...addressLines(record(buyer.billingAddress) ?? record(buyer.billing_address) ?? record(buyer.address) ?? row.customer_address),
-          ...(text(buyer.taxId) ? [`Tax ID: ${text(buyer.taxId)}`] : []),
+          ...((text(buyer.taxId) ?? row.buyer_tax_id?.value) ? [`Tax ID: ${text(buyer.taxId) ?? row.buyer_tax_id?.value}`] : []),
         ],
       },
       currency: row.currency,
@@ -97,6 +100,7 @@ export class InvoiceService {
       taxRateBp: row.tax_rate_bp,
       taxCountry: row.tax_country,
       taxBehavior: row.tax_behavior,
+      notes: row.tax_reason === 'reverse_charge' ? [REVERSE_CHARGE_MENTION] : [],
     };
     return { fileName: `${row.id}.pdf`, bytes: await renderInvoicePdf(document) };
   }
