@@ -252,7 +252,7 @@ export async function resolvePurchase(tx: Tx, scope: PurchaseScope, customer: Cu
     price,
     chargePeriod: input.chargePeriod,
     quantities,
-    ...(await taxOf(tx, customer, country)),
+    ...(await taxOf(tx, scope.environmentId, customer, country)),
     planName: version.name,
     featureNames: await featureNamesOf(tx, price),
   };
@@ -264,9 +264,9 @@ export async function resolvePurchase(tx: Tx, scope: PurchaseScope, customer: Cu
  * The tax of a sale to the customer (tax.compute.ts taxDecision): the seller's registrations
  * are read only for a buyer with an EU VAT id, the one case they change the answer.
  */
-async function taxOf(tx: Executor, customer: CustomerRow, country: string | null) {
+async function taxOf(tx: Executor, environmentId: string, customer: Pick<CustomerRow, 'tax_ids'>, country: string | null) {
   const ids = customer.tax_ids ?? [];
-  const sellerCountries = ids.some((id) => id.type === 'eu_vat') ? await sellerTaxCountries(tx, customer.environment_id) : [];
+  const sellerCountries = ids.some((id) => id.type === 'eu_vat') ? await sellerTaxCountries(tx, environmentId) : [];
   const decision = taxDecision({ buyerCountry: country, buyerTaxIds: ids, sellerCountries });
   return { taxRateBp: decision.rateBp, taxCountry: decision.country, taxReason: decision.reason, buyerTaxId: decision.buyerTaxId };
 }
@@ -350,7 +350,7 @@ export async function resolveRenewal(
     quantities: terms.quantities,
     arrears,
     arrearsOnly,
-    ...(await taxOf(tx, customer, country)),
+    ...(await taxOf(tx, customer.environment_id, customer, country)),
     planName: version.name,
     featureNames: await featureNamesOf(tx, price),
     ...(discount ? { discount: discountIn(discount, price.currency) } : {}),

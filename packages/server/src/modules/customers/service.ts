@@ -319,6 +319,15 @@ export interface CheckoutBuyer {
   email: string | null;
   name: string | null;
   country: string | null;
+  /** The business tax id given at checkout (checked before the transaction); null: not a business purchase; undefined: not asked. */
+  taxId?: StoredTaxId | null;
+}
+
+/** The customer's tax ids with the one given at checkout in front (in place of one of its type), or undefined when unchanged. */
+function withBusinessId(stored: StoredTaxId[], given: StoredTaxId | null | undefined): StoredTaxId[] | undefined {
+  if (given === undefined) return undefined;
+  const next = given === null ? [] : [given, ...stored.filter((id) => id.type !== given.type)];
+  return JSON.stringify(next) === JSON.stringify(stored) ? undefined : next;
 }
 
 /**
@@ -339,6 +348,7 @@ export async function ensureCheckoutCustomer(tx: Tx, scope: CustomerScope, buyer
       email: buyer.email,
       metadata: {},
       billingAddress: buyer.country ? { country: buyer.country } : null,
+      taxIds: buyer.taxId ? [buyer.taxId] : [],
       testClockId: null,
       at,
     });
@@ -351,8 +361,9 @@ export async function ensureCheckoutCustomer(tx: Tx, scope: CustomerScope, buyer
     email: existing.email ? undefined : (buyer.email ?? undefined),
     name: existing.name ? undefined : (buyer.name ?? undefined),
     billingAddress: !buyer.country || countryOfAddress(existing.billing_address) === buyer.country ? undefined : addressInCountry(existing.billing_address, buyer.country),
+    taxIds: withBusinessId(existing.tax_ids ?? [], buyer.taxId),
   };
-  if (changes.email === undefined && changes.name === undefined && changes.billingAddress === undefined) return existing;
+  if (Object.values(changes).every((change) => change === undefined)) return existing;
   const updated = await repo.updateCustomer(tx, existing.id, { ...changes, at });
   const subscriptions = await repo.liveSubscriptionCount(tx, updated.id);
   const object = customerEventObject(updated, subscriptions);
