@@ -68,7 +68,11 @@ export const Customer = Type.Object(
     metadata: Metadata,
     billingAddress: Type.Union([BillingAddress, Type.Null()]),
     isArchived: Type.Boolean(),
-    taxIds: Type.Array(TaxId, { description: "Ours: the customer's business tax ids; an EU VAT id in another member state than the seller's makes its purchases reverse charged" }),
+    taxIds: Type.Optional(
+      Type.Array(TaxId, {
+        description: "Ours: the customer's business tax ids, absent when there are none; an EU VAT id of another member state than the seller's makes its purchases reverse charged",
+      }),
+    ),
     testClockId: Type.Optional(Type.String({ description: 'Sandbox, ours: the test clock the customer lives by; absent for customers in real time' })),
     createdOn: Timestamp,
     modifiedOn: Timestamp,

@@ -224,12 +224,12 @@ describe('the portal page', () => {
     expect(refused.text).not.toContain('<i>');
     const unchanged = (await w.s.call('GET', `/customers/${customerId}/`)).body;
     expect(unchanged.billingAddress?.city ?? null).not.toBe('Paris');
-    expect(unchanged.taxIds).toEqual([]);
+    expect(unchanged.taxIds).toBeUndefined();
     expect((await post(link, { ...fields, tax_id: 'FR40303265045' })).status).toBe(303);
     expect((await w.s.call('GET', `/customers/${customerId}/`)).body.taxIds).toMatchObject([{ value: 'FR40303265045' }]);
     const page = (await get(link)).text;
     expect((await post(link, { ...formFields(page, 'billing'), tax_id: '' })).status).toBe(303);
-    expect((await w.s.call('GET', `/customers/${customerId}/`)).body.taxIds).toEqual([]);
+    expect((await w.s.call('GET', `/customers/${customerId}/`)).body.taxIds).toBeUndefined();
   });
 
   it('previews a change of a French business as a reverse charge, and of a French consumer with French VAT', async () => {

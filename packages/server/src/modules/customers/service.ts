@@ -94,7 +94,8 @@ export function toCustomer(row: repo.NewCustomerRow): Customer {
     metadata: row.metadata,
     billingAddress: row.billing_address as BillingAddress | null,
     isArchived: row.archived_at !== null,
-    taxIds: (row.tax_ids ?? []) as Customer['taxIds'],
+    // Ours, like testClockId: absent when there are none, so the reference's customer is unchanged.
+    ...(row.tax_ids?.length ? { taxIds: row.tax_ids as NonNullable<Customer['taxIds']> } : {}),
     ...(row.test_clock_id ? { testClockId: row.test_clock_id } : {}),
     createdOn: row.created_at.toISOString(),
     modifiedOn: row.modified_at.toISOString(),
