@@ -14,6 +14,50 @@ export const BillingAddress = Type.Object(
 );
 export type BillingAddress = Static<typeof BillingAddress>;
 
+/** The business tax id types Billow checks (Billow's extension; the reference keeps no tax ids on customers). */
+export const TAX_ID_TYPES = [
+  'eu_vat', 'gb_vat', 'ch_vat', 'ch_uid', 'no_vat', 'no_orgnr', 'au_abn', 'ca_gst_hst', 'ca_bn',
+  'nz_gst', 'in_gst', 'sg_uen', 'is_vat', 'us_ein', 'other',
+] as const;
+
+export const TaxIdInput = Type.Object(
+  {
+    value: Type.String({ minLength: 2, maxLength: 60, description: 'As issued, e.g. FR40303265045, GB980780684, CHE-116.281.710 MWST, 51 824 753 556' }),
+    country: Type.Optional(
+      NullableString({ description: 'ISO 3166-1 alpha-2; may be left out when the type (gb_vat …) or an EU VAT prefix (FR…) tells it, else the billing country is taken' }),
+    ),
+    type: Type.Optional(
+      Type.Union([Type.Enum([...TAX_ID_TYPES]), Type.Null()], { description: "Left out: the first of the country's types the value passes" }),
+    ),
+  },
+  { additionalProperties: false, title: 'TaxIdInput' },
+);
+export type TaxIdInput = Static<typeof TaxIdInput>;
+
+export const TAX_ID_STATUSES = ['unchecked', 'verified', 'unavailable'] as const;
+
+export const TaxId = Type.Object(
+  {
+    type: Type.Enum([...TAX_ID_TYPES]),
+    value: Type.String({ description: 'Upper case, compact; an EU VAT id with its country prefix (EL for Greece)' }),
+    country: Type.String(),
+    verification: Type.Object(
+      {
+        status: Type.Enum([...TAX_ID_STATUSES], {
+          description: 'unchecked: format and check digits only; verified: the online register (VIES) knows it; unavailable: the register could not be asked',
+        }),
+        checkedOn: Type.Union([Timestamp, Type.Null()]),
+        name: Type.Union([Type.String(), Type.Null()], { description: 'The name the register holds for it, when it gives one' }),
+      },
+      { title: 'TaxIdVerification' },
+    ),
+  },
+  { title: 'TaxId' },
+);
+export type TaxId = Static<typeof TaxId>;
+
+const TaxIdsInput = Type.Array(TaxIdInput, { maxItems: 5, description: "Ours: the customer's business tax ids (at most one of each type); they are checked and printed on invoices" });
+
 export const Customer = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
@@ -24,6 +68,11 @@ export const Customer = Type.Object(
     metadata: Metadata,
     billingAddress: Type.Union([BillingAddress, Type.Null()]),
     isArchived: Type.Boolean(),
+    taxIds: Type.Optional(
+      Type.Array(TaxId, {
+        description: "Ours: the customer's business tax ids, absent when there are none; an EU VAT id of another member state than the seller's makes its purchases reverse charged",
+      }),
+    ),
     testClockId: Type.Optional(Type.String({ description: 'Sandbox, ours: the test clock the customer lives by; absent for customers in real time' })),
     createdOn: Timestamp,
     modifiedOn: Timestamp,
@@ -46,6 +95,7 @@ export const CustomerCreate = Type.Object(
     email: Type.Optional(NullableString({ format: 'email', maxLength: 254 })),
     metadata: Type.Optional(Type.Union([Metadata, Type.Null()])),
     billingAddress: Type.Optional(Type.Union([BillingAddress, Type.Null()])),
+    taxIds: Type.Optional(Type.Union([TaxIdsInput, Type.Null()])),
     testClockId: Type.Optional(
       Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], {
         description: 'Sandbox only (ours): attach the customer to a test clock, for good; its subscriptions then follow that clock',
@@ -68,8 +118,11 @@ export const CustomerUpdate = Type.Object(
         description: 'Replaces the stored address as a whole; null clears it',
       }),
     ),
+    taxIds: Type.Optional(
+      Type.Union([TaxIdsInput, Type.Null()], { description: 'Replaces the stored tax ids as a whole; null or [] clears them' }),
+    ),
     taxId: Type.Optional(
-      NullableString({ maxLength: 50, description: "Ours: the customer's tax id (VAT, GST …), kept in details.taxId and printed on later invoices; null clears it" }),
+      NullableString({ maxLength: 60, description: 'Ours, kept for older callers: one tax id, as taxIds: [{value}] (its country from its prefix or the billing country); null clears them' }),
     ),
   },
   { additionalProperties: false, title: 'CustomerUpdate' },

@@ -183,6 +183,13 @@ export const InvoiceLine = Type.Object(
 );
 export type InvoiceLine = Static<typeof InvoiceLine>;
 
+export const TAX_REASONS = ['standard', 'reverse_charge', 'no_rate', 'no_country'] as const;
+
+export const BuyerTaxId = Type.Object(
+  { type: Type.String(), value: Type.String(), country: Type.String() },
+  { title: 'BuyerTaxId' },
+);
+
 export const InvoiceCustomer = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
@@ -217,6 +224,10 @@ export const Invoice = Type.Object(
     taxRate: Type.String({ description: 'Percentage, e.g. "20" or "8.25"' }),
     taxBehavior: Type.String({ description: 'INCLUSIVE or EXCLUSIVE' }),
     taxCountry: Type.Union([Type.String(), Type.Null()]),
+    taxReason: Type.Union([Type.Enum([...TAX_REASONS]), Type.Null()], {
+      description: 'Why the rate: standard (the billing country\'s), reverse_charge (an EU VAT id of another member state than the seller\'s: the buyer accounts for the VAT), no_rate, no_country; null on invoices issued before tax reasons',
+    }),
+    buyerTaxId: Type.Union([BuyerTaxId, Type.Null()], { description: "The buyer's tax id the tax decision relied on, or that the invoice prints" }),
     lines: Type.Array(InvoiceLine),
     seller: Type.Record(Type.String(), Type.Unknown(), { description: 'Who issued the invoice, as it was then' }),
     buyer: Type.Record(Type.String(), Type.Unknown(), { description: 'Whom the invoice is for, as it was then' }),
@@ -389,6 +400,10 @@ export const UpcomingInvoice = Type.Object(
     amountTaxUnits: Units('Tax'),
     amountTotalUnits: Units('What will be charged'),
     creditAppliedUnits: Units('Customer credit (from downgrades) spent on it'),
+    taxRate: Type.String({ description: 'Percentage, e.g. "20"; "0" for a reverse charge' }),
+    taxCountry: Type.Union([Type.String(), Type.Null()]),
+    taxReason: Type.Enum([...TAX_REASONS]),
+    buyerTaxId: Type.Union([BuyerTaxId, Type.Null()]),
   },
   { title: 'UpcomingInvoice' },
 );

@@ -74,6 +74,31 @@ export interface Config {
   stripeApiUrl: URL | null;
   mail: MailConfig;
   signIn: SignInConfig;
+  taxIdCheck: TaxIdCheckConfig;
+}
+
+/**
+ * The online check of buyers' tax ids (issue 27, item 5): `none` (the default) checks
+ * format and check digits only; `vies` also asks the EU's VIES register about EU VAT ids.
+ */
+export interface TaxIdCheckConfig {
+  online: 'none' | 'vies';
+  /** BILLOW_VIES_URL: VIES's check-vat-number endpoint (its REST API), or a stand-in for tests. */
+  viesUrl: string;
+  /** BILLOW_VIES_TIMEOUT_MS: how long a check waits for VIES before it counts as unavailable. */
+  timeoutMs: number;
+}
+
+const VIES_URL = 'https://ec.europa.eu/taxation_customs/vies/rest-api/check-vat-number';
+
+function parseTaxIdCheck(env: NodeJS.ProcessEnv): TaxIdCheckConfig {
+  const raw = env.BILLOW_VIES_URL || VIES_URL;
+  if (!/^https?:\/\/[^\s]+$/.test(raw)) throw new ConfigError(`BILLOW_VIES_URL must be an http(s) URL, got "${raw}"`);
+  return {
+    online: oneOf(env, 'BILLOW_TAX_ID_CHECK', ['none', 'vies'] as const, 'none'),
+    viesUrl: raw,
+    timeoutMs: integer(env, 'BILLOW_VIES_TIMEOUT_MS', 5_000, 100),
+  };
 }
 
 /** Outgoing email (decision 0038): SMTP when configured; the sandbox keeps its messages in a development inbox instead. */
@@ -350,5 +375,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripeApiUrl: parseStripeApiUrl(env.BILLOW_STRIPE_API_URL),
     mail: parseMail(env),
     signIn: parseSignIn(env),
+    taxIdCheck: parseTaxIdCheck(env),
   };
 }

@@ -56,6 +56,16 @@ export interface CustomersTable {
   currency: Generated<string | null>;
   credit_minor: Generated<number>;
   test_clock_id: Generated<string | null>;
+  /** Business tax ids (issue 27, item 5), checked when given: [{type, value, country, verification}]. */
+  tax_ids: ColumnType<StoredTaxId[], string | undefined, string>;
+}
+
+/** A customer's tax id as the customers table keeps it. */
+export interface StoredTaxId {
+  type: string;
+  value: string;
+  country: string;
+  verification: { status: 'unchecked' | 'verified' | 'unavailable'; checkedOn: string | null; name: string | null };
 }
 
 export interface IdempotencyKeysTable {
@@ -383,6 +393,10 @@ export interface InvoicesTable {
   number: ColumnType<string | null, string | null | undefined, string | null>;
   /** Customer credit that paid part of the invoice, counted in discount_minor too (decision 0064). */
   credit_minor: MinorDefault;
+  /** Why the invoice has its tax rate (standard, reverse_charge, ...); null before 20261202300000. */
+  tax_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The buyer's tax id the decision relied on ({type, value, country}), or null. */
+  buyer_tax_id: ColumnType<{ type: string; value: string; country: string } | null, string | null | undefined, string | null>;
 }
 
 export interface InvoiceNumberCountersTable {

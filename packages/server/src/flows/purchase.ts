@@ -6,7 +6,7 @@ import { newId } from '../lib/crypto.js';
 import { countryOfIp } from '../lib/geoip.js';
 import { isCurrency } from '../lib/money.js';
 import { PricingError, quotePurchase, type PurchaseRequest } from '../modules/billing/pricing.compute.js';
-import { taxRateBp } from '../modules/billing/tax.compute.js';
+import { taxDecision } from '../modules/billing/tax.compute.js';
 import type { Discount, Quote } from '../modules/billing/types.js';
 import {
   enabledPrice,
@@ -22,6 +22,7 @@ import {
 } from '../modules/catalog/queries.js';
 import { lockCustomerRow, lockCustomerRowOfSubscription } from '../modules/customers/queries.js';
 import { organizationBlock } from '../modules/tenancy/queries.js';
+import { sellerTaxCountries } from '../modules/seller-profile/queries.js';
 import type { StoredPrice } from '../modules/catalog/prices/prices.compute.js';
 import {
   currencyMismatch,
@@ -251,13 +252,23 @@ export async function resolvePurchase(tx: Tx, scope: PurchaseScope, customer: Cu
     price,
     chargePeriod: input.chargePeriod,
     quantities,
-    taxRateBp: taxRateBp(country),
-    taxCountry: country,
+    ...(await taxOf(tx, scope.environmentId, customer, country)),
     planName: version.name,
     featureNames: await featureNamesOf(tx, price),
   };
   const { quote, promotion } = betterOf(request, input.discount ?? null, input.promotion ?? null);
   return { product, plan, version, priceId: priceRow.id, price, quantities, quote, override: input.priceOverride ?? null, promotion };
+}
+
+/**
+ * The tax of a sale to the customer (tax.compute.ts taxDecision): the seller's registrations
+ * are read only for a buyer with an EU VAT id, the one case they change the answer.
+ */
+async function taxOf(tx: Executor, environmentId: string, customer: Pick<CustomerRow, 'tax_ids'>, country: string | null) {
+  const ids = customer.tax_ids ?? [];
+  const sellerCountries = ids.some((id) => id.type === 'eu_vat') ? await sellerTaxCountries(tx, environmentId) : [];
+  const decision = taxDecision({ buyerCountry: country, buyerTaxIds: ids, sellerCountries });
+  return { taxRateBp: decision.rateBp, taxCountry: decision.country, taxReason: decision.reason, buyerTaxId: decision.buyerTaxId };
 }
 
 const promotionDiscount = (promotion: PurchasePromotion): Discount => ({ percentOffBp: promotion.percent * 100 });
@@ -339,8 +350,7 @@ export async function resolveRenewal(
     quantities: terms.quantities,
     arrears,
     arrearsOnly,
-    taxRateBp: taxRateBp(country),
-    taxCountry: country,
+    ...(await taxOf(tx, customer.environment_id, customer, country)),
     planName: version.name,
     featureNames: await featureNamesOf(tx, price),
     ...(discount ? { discount: discountIn(discount, price.currency) } : {}),

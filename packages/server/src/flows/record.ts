@@ -152,8 +152,11 @@ async function invoiceRow(tx: Tx, r: Recorded, unpaid: Partial<Insertable<Invoic
     lines: JSON.stringify(issuedLines(charged.lines, { service: r.period ?? null, ...r.linePeriods })),
     seller,
     number,
-    buyer: JSON.stringify(buyerSnapshot(customer)),
+    buyer: JSON.stringify(buyerSnapshot(customer, charged.buyerTaxId?.value ?? null)),
     credit_minor: r.creditMinor ?? 0,
+    // The tax decision (tax.compute.ts): the rate and country are the order's, the reason and the id the invoice's.
+    tax_reason: charged.taxReason ?? null,
+    buyer_tax_id: charged.buyerTaxId ? JSON.stringify(charged.buyerTaxId) : null,
     issued_at: r.now,
     due_at: null,
     paid_at: r.now,

@@ -1,5 +1,11 @@
 import countries from 'i18n-iso-countries';
 
+/** The EU member states: one VAT system (VIES), and the reverse charge of Art. 196 between them. */
+export const EU_COUNTRIES: ReadonlySet<string> = new Set([
+  'AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE',
+  'IT', 'LV', 'LT', 'LU', 'MT', 'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE',
+]);
+
 /** The upper-cased ISO 3166-1 alpha-2 code, or null when it is not one. */
 export function normalizeCountry(code: string): string | null {
   const upper = code.trim().toUpperCase();

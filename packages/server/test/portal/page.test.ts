@@ -202,16 +202,51 @@ describe('the portal page', () => {
   it('saves the billing address and tax id, printed on the next invoice', async () => {
     const customerId = await w.customer();
     const link = await w.portalLink(customerId);
-    const fields = { ...formFields((await get(link)).text, 'billing'), line1: '1 Main St', city: 'Berlin', postal_code: '10115', country: 'DE', tax_id: 'DE123456789' };
+    const fields = { ...formFields((await get(link)).text, 'billing'), line1: '1 Main St', city: 'Berlin', postal_code: '10115', country: 'DE', tax_id: 'DE 136 695 976' };
     expect((await post(link, fields)).status).toBe(303);
     const customer = (await w.s.call('GET', `/customers/${customerId}/`)).body;
     expect(customer.billingAddress).toMatchObject({ line1: '1 Main St', city: 'Berlin', postalCode: '10115', country: 'DE' });
-    expect(customer.details).toMatchObject({ taxId: 'DE123456789' });
+    expect(customer.taxIds).toMatchObject([{ type: 'eu_vat', value: 'DE136695976', country: 'DE' }]);
     await w.subscribe(customerId, w.s.plans.basic);
     const invoice = (await w.s.call('GET', `/invoices/?customer_id=${customerId}`)).body.results[0];
-    expect(invoice.buyer).toMatchObject({ taxId: 'DE123456789', billingAddress: { city: 'Berlin' } });
+    expect(invoice.buyer).toMatchObject({ taxId: 'DE136695976', billingAddress: { city: 'Berlin' } });
     const page = (await get(link)).text;
-    expect(page).toContain('value="DE123456789"');
+    expect(page).toContain('value="DE136695976"');
+  });
+
+  it('refuses a malformed tax id in the page\'s error style, escaped, saving nothing; an empty field removes the id', async () => {
+    const customerId = await w.customer();
+    const link = await w.portalLink(customerId);
+    const fields = { ...formFields((await get(link)).text, 'billing'), line1: '2 Rue X', city: 'Paris', country: 'FR', tax_id: 'FR40303265046<i>' };
+    const refused = await post(link, fields);
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('<div class="problem" role="alert">Your billing details were not saved: &quot;FR40303265046&lt;i&gt;&quot; is not a valid tax ID of FR');
+    expect(refused.text).not.toContain('<i>');
+    const unchanged = (await w.s.call('GET', `/customers/${customerId}/`)).body;
+    expect(unchanged.billingAddress?.city ?? null).not.toBe('Paris');
+    expect(unchanged.taxIds).toBeUndefined();
+    expect((await post(link, { ...fields, tax_id: 'FR40303265045' })).status).toBe(303);
+    expect((await w.s.call('GET', `/customers/${customerId}/`)).body.taxIds).toMatchObject([{ value: 'FR40303265045' }]);
+    const page = (await get(link)).text;
+    expect((await post(link, { ...formFields(page, 'billing'), tax_id: '' })).status).toBe(303);
+    expect((await w.s.call('GET', `/customers/${customerId}/`)).body.taxIds).toBeUndefined();
+  });
+
+  it('previews a change of a French business as a reverse charge, and of a French consumer with French VAT', async () => {
+    const previewOf = async (taxIds: unknown[]) => {
+      const customerId = await w.customer();
+      expect((await w.s.call('PATCH', `/customers/${customerId}/`, { billingAddress: { country: 'FR' }, taxIds })).status).toBe(200);
+      const id = await w.subscribe(customerId, w.s.plans.basic);
+      const preview = await get(`${await w.portalLink(customerId)}&change=${id}&choice=${encodeURIComponent(`${w.s.plans.pro}|MONTHLY`)}`);
+      expect(preview.status).toBe(200);
+      return preview.text;
+    };
+    const business = await previewOf([{ value: 'FR40303265045' }]);
+    expect(business).toContain('VAT 0 % (reverse charge: you account for the VAT)');
+    expect(business).not.toContain('Tax (20 %)');
+    const consumer = await previewOf([]);
+    expect(consumer).toContain('Tax (20 %)');
+    expect(consumer).not.toContain('VAT 0 % (reverse charge');
   });
 
   it('refuses to remove the default card, and a form the portal does not know', async () => {

@@ -2,7 +2,7 @@ import { MAX_MINOR_AMOUNT } from '../../lib/money.js';
 import type { StoredCharge, StoredChargeCatalogPrice, StoredPrice, StoredTier } from '../catalog/prices/prices.compute.js';
 import { divRoundHalfUp } from './rounding.compute.js';
 import { splitTax } from './tax.compute.js';
-import type { Discount, Quote, QuoteLine } from './types.js';
+import type { BuyerTaxId, Discount, Quote, QuoteLine, TaxReason } from './types.js';
 
 /** A purchase that cannot be priced; the message names what is missing or wrong (a 400 for the API). */
 export class PricingError extends Error {
@@ -103,6 +103,8 @@ export interface PurchaseRequest {
   discount?: Discount;
   taxRateBp: number;
   taxCountry: string | null;
+  taxReason?: TaxReason;
+  buyerTaxId?: BuyerTaxId | null;
   planName: string;
   /** Feature id -> display name for line descriptions. */
   featureNames?: Record<string, string>;
@@ -174,6 +176,7 @@ export function quotePurchase(request: PurchaseRequest): Quote {
     taxRateBp: request.taxRateBp,
     taxBehavior: price.taxBehavior,
     taxCountry: request.taxCountry,
+    ...(request.taxReason ? { taxReason: request.taxReason, buyerTaxId: request.buyerTaxId ?? null } : {}),
   };
 }
 

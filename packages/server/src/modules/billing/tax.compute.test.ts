@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitTax, TAX_RATES_BP, taxRateBp } from './tax.compute.js';
+import { splitTax, TAX_RATES_BP, taxDecision, taxRateBp } from './tax.compute.js';
 
 const EU = ['AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE', 'IT', 'LV', 'LT', 'LU', 'MT', 'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE'];
 
@@ -91,5 +91,28 @@ describe('splitTax', () => {
   it('refuses fractions and negative rates', () => {
     expect(() => splitTax(9.5, 1900, 'EXCLUSIVE')).toThrow(RangeError);
     expect(() => splitTax(100, -1, 'EXCLUSIVE')).toThrow(RangeError);
+  });
+});
+
+describe('taxDecision', () => {
+  const fr = { type: 'eu_vat', value: 'FR40303265045', country: 'FR' };
+  const de = { type: 'eu_vat', value: 'DE136695976', country: 'DE' };
+  const gb = { type: 'gb_vat', value: 'GB980780684', country: 'GB' };
+
+  it('reverse charges an EU VAT id of a member state where the seller is not registered', () => {
+    expect(taxDecision({ buyerCountry: 'FR', buyerTaxIds: [fr], sellerCountries: ['DE'] })).toEqual({ rateBp: 0, country: 'FR', reason: 'reverse_charge', buyerTaxId: fr });
+    // A seller with no EU registration: every EU business accounts for the VAT itself.
+    expect(taxDecision({ buyerCountry: 'FR', buyerTaxIds: [fr], sellerCountries: [] }).reason).toBe('reverse_charge');
+  });
+
+  it("charges the standard rate in the seller's own country, to a consumer, and outside the EU", () => {
+    expect(taxDecision({ buyerCountry: 'DE', buyerTaxIds: [de], sellerCountries: ['DE'] })).toEqual({ rateBp: 1900, country: 'DE', reason: 'standard', buyerTaxId: de });
+    expect(taxDecision({ buyerCountry: 'fr', buyerTaxIds: [], sellerCountries: ['DE'] })).toEqual({ rateBp: 2000, country: 'FR', reason: 'standard', buyerTaxId: null });
+    expect(taxDecision({ buyerCountry: 'GB', buyerTaxIds: [gb], sellerCountries: ['DE'] })).toEqual({ rateBp: 2000, country: 'GB', reason: 'standard', buyerTaxId: gb });
+  });
+
+  it('says when no rate applies: a country Billow taxes at 0, or none known', () => {
+    expect(taxDecision({ buyerCountry: 'US', buyerTaxIds: [], sellerCountries: [] })).toEqual({ rateBp: 0, country: 'US', reason: 'no_rate', buyerTaxId: null });
+    expect(taxDecision({ buyerCountry: null, buyerTaxIds: [], sellerCountries: [] })).toEqual({ rateBp: 0, country: null, reason: 'no_country', buyerTaxId: null });
   });
 });

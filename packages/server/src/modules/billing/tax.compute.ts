@@ -1,12 +1,13 @@
+import { EU_COUNTRIES } from '../../lib/countries.js';
 import { divRoundHalfUp, exact, toNumber } from './rounding.compute.js';
-import type { TaxBehavior } from './types.js';
+import type { BuyerTaxId, TaxBehavior, TaxReason } from './types.js';
 
 /**
  * Standard VAT/GST rates for digital services (SaaS, software, e-services) sold
  * to consumers, in basis points (19 % = 1900), by ISO 3166-1 alpha-2 country.
  * Rates in force on 1 September 2025. This is the only place Billow keeps tax
- * rates; a seller-configurable table (reduced rates, US sales tax, B2B reverse
- * charge) is to come. Countries not listed, and the United States, are 0.
+ * rates; a seller-configurable table (reduced rates, US sales tax) is to come;
+ * the EU's B2B reverse charge is taxDecision's. Countries not listed, and the United States, are 0.
  */
 export const TAX_RATES_BP: Readonly<Record<string, number>> = Object.freeze({
   // European Union
@@ -55,6 +56,40 @@ export function taxRateBp(country: string | null): number {
   if (!country) return 0;
   return TAX_RATES_BP[country.trim().toUpperCase()] ?? 0;
 }
+
+export interface TaxDecision {
+  rateBp: number;
+  /** The country whose tax applies (the VAT id's, for a reverse charge); null: unknown. */
+  country: string | null;
+  reason: TaxReason;
+  /** The buyer's tax id the decision relied on, or printed with it; null: none. */
+  buyerTaxId: BuyerTaxId | null;
+}
+
+/**
+ * What tax a sale carries, and why. A buyer with an EU VAT id of a member state where the
+ * seller has no registration (seller profile) is charged none: the buyer accounts for the
+ * VAT (reverse charge, Art. 196 of Directive 2006/112/EC). Otherwise the standard rate of the
+ * buyer's billing country (`no_rate`: a country Billow charges nothing in; `no_country`: unknown).
+ */
+export function taxDecision(input: {
+  buyerCountry: string | null;
+  buyerTaxIds: readonly BuyerTaxId[];
+  sellerCountries: readonly string[];
+}): TaxDecision {
+  const vat = input.buyerTaxIds.find((id) => id.type === 'eu_vat' && EU_COUNTRIES.has(id.country));
+  if (vat && !input.sellerCountries.includes(vat.country)) {
+    return { rateBp: 0, country: vat.country, reason: 'reverse_charge', buyerTaxId: pick(vat) };
+  }
+  const country = input.buyerCountry ? input.buyerCountry.trim().toUpperCase() : null;
+  const printed = input.buyerTaxIds.find((id) => id.country === country) ?? input.buyerTaxIds[0];
+  const buyerTaxId = printed ? pick(printed) : null;
+  if (!country) return { rateBp: 0, country: null, reason: 'no_country', buyerTaxId };
+  const rateBp = taxRateBp(country);
+  return { rateBp, country, reason: rateBp > 0 ? 'standard' : 'no_rate', buyerTaxId };
+}
+
+const pick = (id: BuyerTaxId): BuyerTaxId => ({ type: id.type, value: id.value, country: id.country });
 
 /**
  * Splits an amount into net, tax and gross. EXCLUSIVE (and UNSPECIFIED): the

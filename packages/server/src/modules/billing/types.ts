@@ -5,6 +5,16 @@
 
 export type TaxBehavior = 'INCLUSIVE' | 'EXCLUSIVE' | 'UNSPECIFIED';
 
+/** Why a sale carries its tax rate (tax.compute.ts taxDecision). */
+export type TaxReason = 'standard' | 'reverse_charge' | 'no_rate' | 'no_country';
+
+/** A buyer's business tax id as a tax decision records it. */
+export interface BuyerTaxId {
+  type: string;
+  value: string;
+  country: string;
+}
+
 export interface QuoteLine {
   /** What the line is for, e.g. "Growth (MONTHLY)" or "Seats × 12". */
   description: string;
@@ -42,6 +52,9 @@ export interface Quote {
   taxRateBp: number;
   taxBehavior: TaxBehavior;
   taxCountry: string | null;
+  /** Why the rate (taxDecision); absent where no decision was made (tests of the maths alone). */
+  taxReason?: TaxReason;
+  buyerTaxId?: BuyerTaxId | null;
 }
 
 export interface Discount {

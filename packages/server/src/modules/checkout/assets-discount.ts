@@ -16,7 +16,7 @@ export const DISCOUNT_JS = `
   var message = document.getElementById('discount-message');
   if (!box || !form || !input || !apply || !message || !window.fetch) return;
   var remove = document.getElementById('remove-discount');
-  var PRICING = /^(csrf_token|plan|period|country|discount_code|qty_.+)$/;
+  var PRICING = /^(csrf_token|plan|period|country|business|tax_id|discount_code|qty_.+)$/;
   var pending = false;
   var postingBack = false;
   function say(text, error) {

@@ -2,8 +2,15 @@ import { createHash } from 'node:crypto';
 import { HOSTED_CSS } from '../../page-kit/styles.js';
 import { DISCOUNT_CSS, DISCOUNT_JS } from './assets-discount.js';
 
-/** The hosted checkout's stylesheet, served from /checkout/assets/ (no inline style under the CSP): the hosted pages' own and the discount field's. */
-export const CHECKOUT_CSS = HOSTED_CSS + DISCOUNT_CSS;
+/** The business field: a checkbox on one line, and the tax id shown only while it is ticked. */
+const BUSINESS_CSS = `
+.check{display:flex;gap:.5rem;align-items:center}
+.check input{width:auto;min-height:0}
+.business:not(:has(#business:checked)) .business-fields{display:none}
+`;
+
+/** The hosted checkout's stylesheet, served from /checkout/assets/ (no inline style under the CSP): the hosted pages' own, the discount field's, the business field's. */
+export const CHECKOUT_CSS = HOSTED_CSS + DISCOUNT_CSS + BUSINESS_CSS;
 
 /**
  * With JavaScript: a change of plan, period, quantity or country re-prices the page in

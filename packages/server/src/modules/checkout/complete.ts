@@ -43,6 +43,8 @@ import { overrideOf, pageSelection, priceSelection, productOf, type Selection } 
 import * as repo from './repo.js';
 import type { PageState } from './page-state.js';
 import { buyerCustomerId } from './session-customer.js';
+import { businessTaxIdOf } from './business.js';
+import { NO_ONLINE_CHECK_VERIFIER, taxIdVerifier, type TaxIdVerifier } from '../customers/queries.js';
 import { timeline } from './service.js';
 import { completedEventObject, successRedirect } from './view.js';
 
@@ -63,11 +65,12 @@ export class CheckoutCompletion {
   private readonly subscriptions: SubscriptionService;
   private readonly charges: ChargeService;
   private readonly due: DuePayments;
+  private readonly verifyTaxId: TaxIdVerifier;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    config: Pick<Config, 'secret' | 'pendingUpdateTtlMs'>,
+    config: Pick<Config, 'secret' | 'pendingUpdateTtlMs'> & Partial<Pick<Config, 'taxIdCheck'>>,
     changes: EntitlementChanges | null = null,
     payInvoice: InvoicePayer | null = null,
   ) {
@@ -75,6 +78,7 @@ export class CheckoutCompletion {
     this.subscriptions = new SubscriptionService(db, clock, config.pendingUpdateTtlMs, changes);
     this.charges = new ChargeService(db, clock, changes);
     this.due = new DuePayments(db, clock, this, payInvoice);
+    this.verifyTaxId = config.taxIdCheck ? taxIdVerifier(config.taxIdCheck) : NO_ONLINE_CHECK_VERIFIER;
   }
 
   /** The form's CSRF token: an HMAC of the session id under an instance secret (nothing to store). */
@@ -105,8 +109,9 @@ export class CheckoutCompletion {
 
   async state(session: repo.SessionRow, sent: Sent, ipAddress: string | null, problem: PageState['formProblem'], waiting: IntentRow | null = null): Promise<PageState> {
     const selection = await pageSelection(this.db, session, sent, ipAddress);
+    const posted = sent.csrf_token !== undefined;
     const { priced, product } = await inTransaction(this.db, async (tx) => ({
-      priced: await priceSelection(tx, session, selection, this.clock.now(), locatedCountry(session, ipAddress)),
+      priced: await priceSelection(tx, session, selection, this.clock.now(), locatedCountry(session, ipAddress), posted),
       product: await productOf(tx, session),
     }));
     const email = session.lock_email ? (priced.customerEmail ?? session.email ?? '') : (sent.email ?? session.email ?? priced.customerEmail ?? '');
@@ -121,6 +126,8 @@ export class CheckoutCompletion {
       providerReady: await providerConfigured(this.db, { environmentId: session.environment_id, environment: session.environment }),
       email,
       name: sent.name ?? session.name ?? '',
+      business: posted ? selection.business : priced.customerTaxId !== null,
+      taxId: posted ? selection.taxIdText : (priced.customerTaxId ?? ''),
       formProblem: problem,
       authenticate: waiting !== null,
       stripe: await stripeOnPage(this.db, session, waiting?.action_ref ?? null),
@@ -182,13 +189,14 @@ export class CheckoutCompletion {
     const email = session.lock_email ? null : (sent.email ?? '').trim();
     if (email !== null && !isEmail(email)) throw formProblem('email', 'Enter a valid email address, such as you@example.com.');
     if (!selection.country) throw formProblem('country', 'Choose your billing country.');
+    const taxId = await businessTaxIdOf(this.db, session, selection, { verify: this.verifyTaxId, now: this.clock.now() });
     if (!(await providerConfigured(this.db, { environmentId: session.environment_id, environment: session.environment }))) {
       throw formProblem(null, 'No payment provider is configured for this environment; payments cannot be taken here yet.');
     }
     const stripe = await stripeOnPage(this.db, session, null);
-    if (stripe) return { email, name: (sent.name ?? '').trim().slice(0, 200) || null, card: await stripeCardOf(this.db, session, sent, email) };
-    const card = checkTypedCard(sent, this.clock.now());
-    return { email, name: (sent.name ?? '').trim().slice(0, 200) || null, card };
+    const name = (sent.name ?? '').trim().slice(0, 200) || null;
+    if (stripe) return { email, name, taxId, card: await stripeCardOf(this.db, session, sent, email) };
+    return { email, name, taxId, card: checkTypedCard(sent, this.clock.now()) };
   }
 
   private async pay(session: repo.SessionRow, sent: Sent, ipAddress: string | null): Promise<PageAnswer> {
@@ -222,7 +230,7 @@ export class CheckoutCompletion {
       const customer = await ensureCheckoutCustomer(
         tx,
         scope,
-        { customerId: await buyerCustomerId(tx, session), email: form.email, name: form.name, country: selection.country },
+        { customerId: await buyerCustomerId(tx, session), email: form.email, name: form.name, country: selection.country, taxId: form.taxId },
         now,
       );
       const method = await saveCheckoutCard(tx, scope, customer, form.card, now);

@@ -5,7 +5,7 @@ import type { DiscountQuotes } from './discount-quote.js';
 const Id = Type.Object({ id: Type.String({ maxLength: 200 }) });
 
 /**
- * The discount form's fields (csrf_token, discount_code, plan, period, country, qty_*) as
+ * The discount form's fields (csrf_token, discount_code, plan, period, country, business, tax_id, qty_*) as
  * [name, value] pairs, as the page's script reads them: pairs, because the API's JSON
  * parser renames object keys to camelCase, and these are the form's own names.
  */

@@ -10,6 +10,8 @@ import type { LocatedPromotion } from '../promotions/queries.js';
 import type { SessionRow } from './repo.js';
 import { prospectiveCustomer } from './service.js';
 import { sessionCustomer } from './session-customer.js';
+import { offlineCheckedTaxIds } from '../customers/queries.js';
+import type { StoredTaxId } from '../../db/schema.js';
 
 export type { PlanChoice } from '../catalog/queries.js';
 
@@ -28,6 +30,10 @@ export interface Selection {
   period: string;
   country: string | null;
   quantities: Record<string, number>;
+  /** "I'm buying as a business" is ticked. */
+  business: boolean;
+  /** The business tax id typed, as typed (checked when paying). */
+  taxIdText: string;
 }
 
 export interface Priced {
@@ -45,6 +51,8 @@ export interface Priced {
   codeIsPromotions: boolean;
   /** How many payments the code's discount lasts; null: every payment (or no code). */
   discountPayments: number | null;
+  /** The tax id the session's customer has, shown in the business field. */
+  customerTaxId: string | null;
 }
 
 export const overrideOf = (session: SessionRow): PriceOverride | null =>
@@ -81,7 +89,24 @@ export function selectionOf(session: SessionRow, sent: Record<string, string | u
     const n = Number(value);
     if (Number.isSafeInteger(n) && n >= 0 && n <= 1_000_000_000) quantities[key.slice(4)] = n;
   }
-  return { plan, period, country, quantities };
+  return { plan, period, country, quantities, business: sent.business === 'yes', taxIdText: (sent.tax_id ?? '').trim().slice(0, 60) };
+}
+
+/**
+ * The tax ids the page prices with: the business id typed when it passes its check digits
+ * (the payment checks it again, online where configured), none when the box is unticked
+ * on a form sent, else the customer's own.
+ */
+function pricedTaxIds(selection: Selection, sent: boolean, stored: StoredTaxId[]): StoredTaxId[] {
+  if (!sent) return stored;
+  if (!selection.business || !selection.taxIdText) return [];
+  try {
+    const [id] = offlineCheckedTaxIds([{ value: selection.taxIdText }], selection.country, 'tax_id');
+    return [{ ...id!, verification: { status: 'unchecked', checkedOn: null, name: null } }];
+  } catch (error) {
+    if (error instanceof DomainError) return [];
+    throw error;
+  }
 }
 
 async function meterChoices(tx: Tx, purchase: ResolvedPurchase, selection: Selection): Promise<MeterChoice[]> {
@@ -98,15 +123,19 @@ async function meterChoices(tx: Tx, purchase: ResolvedPurchase, selection: Selec
 }
 
 /** Prices the selection as the purchase will be priced (flows/purchase.ts: catalog, quantities, tax by billing country). */
-export async function priceSelection(tx: Tx, session: SessionRow, selection: Selection, now: Date, located: string | null = null): Promise<Priced> {
+export async function priceSelection(tx: Tx, session: SessionRow, selection: Selection, now: Date, located: string | null = null, sent = false): Promise<Priced> {
   const found = await sessionCustomer(tx, session);
   const scope = { environmentId: session.environment_id, organizationId: session.organization_id, environment: session.environment };
-  // The page's country is what the payment will charge by (completion stores it on the customer).
-  const withCountry = found && selection.country
-    ? { ...found, billing_address: addressInCountry(found.billing_address, selection.country) }
-    : prospectiveCustomer(found, selection.country);
+  // The page's country and business tax id are what the payment will charge by (completion stores them on the customer).
+  const withCountry = {
+    ...(found && selection.country
+      ? { ...found, billing_address: addressInCountry(found.billing_address, selection.country) }
+      : prospectiveCustomer(found, selection.country)),
+    tax_ids: pricedTaxIds(selection, sent, found?.tax_ids ?? []),
+  };
   const plans = await planChoices(tx, session.environment_id, enabledPlans(session), session.currency_code ?? 'USD', session.charge_period);
-  const base = { plans, customerEmail: found?.email ?? null, promotion: null, codeIsPromotions: false, discountPayments: null };
+  const customerTaxId = found?.tax_ids?.[0]?.value ?? null;
+  const base = { plans, customerEmail: found?.email ?? null, promotion: null, codeIsPromotions: false, discountPayments: null, customerTaxId };
   try {
     const billing = countryOfAddress(withCountry.billing_address);
     const promotion = await promotionOfSelection(tx, session, selection.plan, { located, billing });

@@ -14,6 +14,9 @@ export interface PageState extends Priced {
   providerReady: boolean;
   email: string;
   name: string;
+  /** The business field: ticked, and the tax id in it (as sent, else the customer's own). */
+  business: boolean;
+  taxId: string;
   /** A problem with what the buyer sent, and the field it is about. */
   formProblem: { field: string | null; message: string } | null;
   /** The card asks the buyer to authenticate the payment: the page shows that step instead of the form. */

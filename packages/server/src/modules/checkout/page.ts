@@ -67,7 +67,9 @@ export function summary(state: PageState): SafeHtml {
   const purchase = state.purchase;
   if (!purchase) return html`<p class="problem" role="alert">${state.problem ?? 'This selection cannot be bought.'}</p>`;
   const q = purchase.quote;
-  const taxLabel = q.taxRateBp === 0
+  const taxLabel = q.taxReason === 'reverse_charge'
+    ? html`<tr id="reverse-charge"><td>VAT 0 % (${q.taxCountry ?? ''}, reverse charge: you account for the VAT)</td><td class="amount">${money(0, q.currency)}</td></tr>`
+    : q.taxRateBp === 0
     ? null
     : html`<tr><td>${q.taxBehavior === 'INCLUSIVE' ? 'Includes' : 'Tax'} ${(q.taxRateBp / 100).toString()} % ${q.taxCountry ? `(${q.taxCountry})` : ''}</td><td class="amount">${money(q.taxMinor, q.currency)}</td></tr>`;
   const trial = state.trialDays > 0 ? html`<p class="hint">${state.trialDays}-day free trial: nothing is charged today.</p>` : null;
@@ -119,7 +121,20 @@ ${locked ? html`<p class="hint" id="email-locked">This email is set by the selle
 <option value="">Choose a country</option>
 ${countryNames().map((c) => html`<option value="${c.code}"${c.code === country ? html` selected` : null}>${c.name}</option>`)}
 </select>
-${fieldError(state, 'country')}`;
+${fieldError(state, 'country')}
+${businessField(state)}`;
+}
+
+/** "I'm buying as a business", with the business's tax id (checked when paying; an EU VAT id may mean a reverse charge). */
+function businessField(state: PageState): SafeHtml {
+  return html`<div class="business">
+<label class="check" for="business"><input type="checkbox" id="business" name="business" value="yes" data-reprice${state.business ? html` checked` : null}> I'm buying as a business</label>
+<div class="business-fields">
+<label for="tax-id">Business tax ID <span class="hint">(VAT, GST, ABN …)</span></label>
+<input id="tax-id" name="tax_id" type="text" autocomplete="off" maxlength="60" value="${state.taxId}" placeholder="FR40303265045" data-reprice${invalidAttrs(state, 'tax_id')}>
+${fieldError(state, 'tax_id') ?? html`<p class="hint">With a VAT ID of another EU country than the seller's, no VAT is charged: you account for it (reverse charge).</p>`}
+</div>
+</div>`;
 }
 
 /** Said first on a page that cannot take a payment, before the buyer fills anything in. */
@@ -173,7 +188,7 @@ export function payLabel(state: PageState): string {
 }
 
 /** The fields the page marks invalid and explains beneath, by form name: the control's id. */
-const MARKED_FIELDS: Record<string, string> = { email: 'email', country: 'country', card_number: 'card-number', expiry: 'expiry', cvc: 'cvc', discount_code: 'discount-code' };
+const MARKED_FIELDS: Record<string, string> = { email: 'email', country: 'country', tax_id: 'tax-id', card_number: 'card-number', expiry: 'expiry', cvc: 'cvc', discount_code: 'discount-code' };
 
 /**
  * Enter in a field submits the form as its first submit button would. The discount field's

@@ -2,11 +2,13 @@ import type { App } from '../../http/route-types.js';
 import type { ModuleContext } from '../context.js';
 import { customerRoutes } from './routes.js';
 import { CustomerService, type CustomerSubscriptions } from './service.js';
+import { taxIdVerifier } from './tax-ids.js';
 
 /** Customers. Archiving one asks the subscriptions module, handed in by app.ts, about its subscriptions. */
 export function customersModule(
   app: App,
-  { db, clock, entitlementChanges, customerSubscriptions }: ModuleContext & { customerSubscriptions: CustomerSubscriptions },
+  { db, clock, config, entitlementChanges, customerSubscriptions }: ModuleContext & { customerSubscriptions: CustomerSubscriptions },
 ): void {
-  customerRoutes(app, new CustomerService(db, clock, entitlementChanges, customerSubscriptions));
+  const verify = taxIdVerifier(config.taxIdCheck, (message) => app.log.warn(message));
+  customerRoutes(app, new CustomerService(db, clock, entitlementChanges, customerSubscriptions, verify));
 }

@@ -15,3 +15,4 @@ export {
   testClockTimeOf,
 } from './repo.js';
 export type { CustomerRow } from './repo.js';
+export { offlineCheckedTaxIds, checkedTaxIds, taxIdVerifier, NO_ONLINE_CHECK as NO_ONLINE_CHECK_VERIFIER, type TaxIdVerifier } from './tax-ids.js';

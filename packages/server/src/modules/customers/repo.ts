@@ -1,6 +1,6 @@
 import { PREPARED_END } from '../../db/prepared.js';
 import type { Executor } from '../../db/transaction.js';
-import type { CustomersTable } from '../../db/schema.js';
+import type { CustomersTable, StoredTaxId } from '../../db/schema.js';
 import { containsPattern } from '../../db/search.js';
 import { createQueryId, sql, type CompiledQuery, type RawBuilder, type Selectable } from 'kysely';
 
@@ -18,6 +18,7 @@ export async function insertCustomer(
     email: string | null;
     metadata: Record<string, unknown>;
     billingAddress: Record<string, unknown> | null;
+    taxIds?: StoredTaxId[];
     testClockId?: string | null;
     at: Date;
   },
@@ -33,6 +34,7 @@ export async function insertCustomer(
       details: '{}',
       metadata: JSON.stringify(row.metadata),
       billing_address: row.billingAddress === null ? null : JSON.stringify(row.billingAddress),
+      tax_ids: JSON.stringify(row.taxIds ?? []),
       test_clock_id: row.testClockId ?? null,
       created_at: row.at,
       modified_at: row.at,
@@ -52,6 +54,7 @@ export interface NewCustomer {
   email: string | null;
   metadata: Record<string, unknown>;
   billingAddress: Record<string, unknown> | null;
+  taxIds: StoredTaxId[];
   testClockId: string | null;
   at: Date;
 }
@@ -76,6 +79,7 @@ export function newCustomerRow(row: NewCustomer): NewCustomerRow {
     currency: null,
     credit_minor: 0,
     test_clock_id: row.testClockId,
+    tax_ids: row.taxIds,
   };
 }
 
@@ -86,9 +90,9 @@ export function newCustomerRow(row: NewCustomer): NewCustomerRow {
  */
 export function customerInsert(row: NewCustomer): RawBuilder<unknown> {
   const billingAddress = row.billingAddress === null ? null : JSON.stringify(row.billingAddress);
-  return sql`INSERT INTO customers (id, environment_id, customer_id, name, email, metadata, billing_address, test_clock_id, created_at, modified_at)
+  return sql`INSERT INTO customers (id, environment_id, customer_id, name, email, metadata, billing_address, tax_ids, test_clock_id, created_at, modified_at)
     VALUES (${row.id}::uuid, ${row.environmentId}::uuid, ${row.customerId}::text, ${row.name}::text, ${row.email}::text,
-      ${JSON.stringify(row.metadata)}::jsonb, ${billingAddress}::jsonb, ${row.testClockId}::text, ${row.at}::timestamptz, ${row.at}::timestamptz)`;
+      ${JSON.stringify(row.metadata)}::jsonb, ${billingAddress}::jsonb, ${JSON.stringify(row.taxIds)}::jsonb, ${row.testClockId}::text, ${row.at}::timestamptz, ${row.at}::timestamptz)`;
 }
 
 function lookupQuery(db: Executor, environmentId: string, customerId: string) {
@@ -175,6 +179,7 @@ export async function updateCustomer(
     metadata?: Record<string, unknown>;
     billingAddress?: Record<string, unknown> | null;
     details?: Record<string, unknown>;
+    taxIds?: StoredTaxId[];
     at: Date;
   },
 ): Promise<CustomerRow> {
@@ -185,6 +190,7 @@ export async function updateCustomer(
       ...(changes.email !== undefined ? { email: changes.email } : {}),
       ...(changes.metadata !== undefined ? { metadata: JSON.stringify(changes.metadata) } : {}),
       ...(changes.details !== undefined ? { details: JSON.stringify(changes.details) } : {}),
+      ...(changes.taxIds !== undefined ? { tax_ids: JSON.stringify(changes.taxIds) } : {}),
       ...(changes.billingAddress !== undefined
         ? { billing_address: changes.billingAddress === null ? null : JSON.stringify(changes.billingAddress) }
         : {}),

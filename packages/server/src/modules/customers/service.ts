@@ -11,6 +11,8 @@ import type { EntitlementChanges } from '../../edge-cache/change-feed.js';
 import type { PageRequest } from '../../lib/pagination.js';
 import type { AnswerKeeper } from '../../db/answer-keeper.js';
 import * as repo from './repo.js';
+import type { StoredTaxId } from '../../db/schema.js';
+import { checkedTaxIds, NO_ONLINE_CHECK, type TaxIdVerifier } from './tax-ids.js';
 import {
   customerAlreadyArchived,
   customerArchived,
@@ -58,6 +60,7 @@ function customerEventObject(row: repo.NewCustomerRow, subscriptions: number) {
     details: row.details,
     metadata: row.metadata,
     billing_address: Object.fromEntries(Object.entries(address).map(([k, v]) => [camelToSnake(k), v])),
+    tax_ids: (row.tax_ids ?? []).map((t) => ({ type: t.type, value: t.value, country: t.country, verification: t.verification.status })),
     subscriptions,
     is_archived: row.archived_at !== null,
     created_on: row.created_at.toISOString(),
@@ -74,13 +77,11 @@ function previousAttributes(before: Record<string, unknown>, after: Record<strin
   return changed;
 }
 
-/** The details with the tax id set (trimmed), cleared (null) or left alone (undefined, or unchanged). */
-function withTaxId(details: Record<string, unknown>, taxId: string | null | undefined): Record<string, unknown> | undefined {
-  if (taxId === undefined) return undefined;
-  const value = taxId?.trim() || null;
-  if ((details.taxId ?? null) === value) return undefined;
-  const { taxId: _old, ...rest } = details;
-  return value === null ? rest : { ...rest, taxId: value };
+/** The tax ids an update asks for: taxIds, else the older single taxId; undefined: left alone. */
+function requestedTaxIds(input: CustomerUpdate): CustomerUpdate['taxIds'] {
+  if (input.taxIds !== undefined) return input.taxIds;
+  if (input.taxId === undefined) return undefined;
+  return input.taxId?.trim() ? [{ value: input.taxId }] : null;
 }
 
 export function toCustomer(row: repo.NewCustomerRow): Customer {
@@ -93,6 +94,8 @@ export function toCustomer(row: repo.NewCustomerRow): Customer {
     metadata: row.metadata,
     billingAddress: row.billing_address as BillingAddress | null,
     isArchived: row.archived_at !== null,
+    // Ours, like testClockId: absent when there are none, so the reference's customer is unchanged.
+    ...(row.tax_ids?.length ? { taxIds: row.tax_ids as NonNullable<Customer['taxIds']> } : {}),
     ...(row.test_clock_id ? { testClockId: row.test_clock_id } : {}),
     createdOn: row.created_at.toISOString(),
     modifiedOn: row.modified_at.toISOString(),
@@ -151,7 +154,14 @@ export class CustomerService {
     private readonly clock: Clock,
     private readonly changes: EntitlementChanges | null,
     private readonly subscriptions: CustomerSubscriptions,
+    /** Asks a register (VIES) about new tax ids, before any transaction; none by default. */
+    private readonly verifyTaxId: TaxIdVerifier = NO_ONLINE_CHECK,
   ) {}
+
+  /** The tax ids to keep, checked (the online check included) before the caller's transaction. */
+  private taxIds(inputs: NonNullable<CustomerUpdate['taxIds']>, fallbackCountry: string | null, stored: StoredTaxId[]) {
+    return checkedTaxIds(inputs, { fallbackCountry, stored, verify: this.verifyTaxId, now: this.clock.now() });
+  }
 
   /**
    * One statement writes the customer with its `customer.created` event and the event's
@@ -160,6 +170,8 @@ export class CustomerService {
    */
   async create(scope: CustomerScope, input: CustomerCreate, keep?: AnswerKeeper): Promise<Customer> {
     if (unaddressable(input.customerId)) throw customerIdUnaddressable(input.customerId);
+    const billingAddress = checkedAddress(input.billingAddress) ?? null;
+    const taxIds = input.taxIds?.length ? await this.taxIds(input.taxIds, countryOfAddress(billingAddress), []) : [];
     const customer = {
       id: newId(),
       environmentId: scope.environmentId,
@@ -167,7 +179,8 @@ export class CustomerService {
       name: input.name ?? null,
       email: normalizeEmail(input.email) ?? null,
       metadata: checkedMetadata(input.metadata) ?? {},
-      billingAddress: checkedAddress(input.billingAddress) ?? null,
+      billingAddress,
+      taxIds,
     };
     try {
       if (input.testClockId) return await this.createOnTestClock(scope, input.testClockId, customer, keep);
@@ -228,6 +241,7 @@ export class CustomerService {
   async update(scope: CustomerScope, customerId: string, input: CustomerUpdate): Promise<Customer> {
     const metadata = checkedMetadata(input.metadata);
     const billingAddress = checkedAddress(input.billingAddress);
+    const taxIds = await this.updatedTaxIds(scope, customerId, requestedTaxIds(input), billingAddress);
     return inTransaction(this.db, async (tx) => {
       const row = await repo.findCustomer(tx, scope.environmentId, customerId, { forUpdate: true });
       if (!row) throw customerNotFound(customerId);
@@ -237,13 +251,26 @@ export class CustomerService {
         email: normalizeEmail(input.email),
         metadata,
         billingAddress,
-        details: withTaxId(row.details as Record<string, unknown>, input.taxId),
+        taxIds,
         // A customer on a test clock lives by it: the change and its event are dated by the clock.
         at: (await repo.testClockTimeOf(tx, row.id)) ?? this.clock.now(),
       });
       await this.announceUpdate(tx, scope, row, updated);
       return toCustomer(updated);
     });
+  }
+
+  /**
+   * The tax ids an update sets, checked before its transaction (the online check is a network
+   * call): an id without a country takes the billing country, the one sent or the stored one.
+   */
+  private async updatedTaxIds(scope: CustomerScope, customerId: string, requested: CustomerUpdate['taxIds'], address: Record<string, unknown> | null | undefined) {
+    if (requested === undefined) return undefined;
+    if (requested === null || requested.length === 0) return [];
+    const row = await repo.findCustomer(this.db, scope.environmentId, customerId);
+    if (!row) throw customerNotFound(customerId);
+    const country = address !== undefined ? countryOfAddress(address) : countryOfAddress(row.billing_address);
+    return this.taxIds(requested, country, row.tax_ids ?? []);
   }
 
   /**
@@ -293,6 +320,15 @@ export interface CheckoutBuyer {
   email: string | null;
   name: string | null;
   country: string | null;
+  /** The business tax id given at checkout (checked before the transaction); null: not a business purchase; undefined: not asked. */
+  taxId?: StoredTaxId | null;
+}
+
+/** The customer's tax ids with the one given at checkout in front (in place of one of its type), or undefined when unchanged. */
+function withBusinessId(stored: StoredTaxId[], given: StoredTaxId | null | undefined): StoredTaxId[] | undefined {
+  if (given === undefined) return undefined;
+  const next = given === null ? [] : [given, ...stored.filter((id) => id.type !== given.type)];
+  return JSON.stringify(next) === JSON.stringify(stored) ? undefined : next;
 }
 
 /**
@@ -313,6 +349,7 @@ export async function ensureCheckoutCustomer(tx: Tx, scope: CustomerScope, buyer
       email: buyer.email,
       metadata: {},
       billingAddress: buyer.country ? { country: buyer.country } : null,
+      taxIds: buyer.taxId ? [buyer.taxId] : [],
       testClockId: null,
       at,
     });
@@ -325,8 +362,9 @@ export async function ensureCheckoutCustomer(tx: Tx, scope: CustomerScope, buyer
     email: existing.email ? undefined : (buyer.email ?? undefined),
     name: existing.name ? undefined : (buyer.name ?? undefined),
     billingAddress: !buyer.country || countryOfAddress(existing.billing_address) === buyer.country ? undefined : addressInCountry(existing.billing_address, buyer.country),
+    taxIds: withBusinessId(existing.tax_ids ?? [], buyer.taxId),
   };
-  if (changes.email === undefined && changes.name === undefined && changes.billingAddress === undefined) return existing;
+  if (Object.values(changes).every((change) => change === undefined)) return existing;
   const updated = await repo.updateCustomer(tx, existing.id, { ...changes, at });
   const subscriptions = await repo.liveSubscriptionCount(tx, updated.id);
   const object = customerEventObject(updated, subscriptions);

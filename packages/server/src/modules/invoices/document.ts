@@ -55,7 +55,7 @@ export function buyerParty(row: InvoiceDetailRow, labels: Labels, language: stri
   const name = recorded ? text(buyer.name) : (text(buyer.name) ?? row.customer_name);
   const email = recorded ? text(buyer.email) : (text(buyer.email) ?? row.customer_email);
   const address = record(buyer.billingAddress) ?? record(buyer.address) ?? (recorded ? null : row.customer_address);
-  const taxId = text(buyer.taxId);
+  const taxId = text(buyer.taxId) ?? row.buyer_tax_id?.value ?? null;
   const lines = [...(name && email ? [email] : []), ...addressLines(address, language), ...(taxId ? [`${labels.taxId} ${taxId}`] : [])];
   return { name: name ?? email ?? labels.customer, lines };
 }
@@ -149,7 +149,11 @@ export function invoiceDocument(row: InvoiceDetailRow, sellerFallbackName: strin
     lines: lines.map((line, i) => tableLine(line, amounts[i]!, row, f, labels)),
     rates: { heading: [labels.rates.rate, labels.rates.net, labels.rates.tax], rows: rates.map((r) => [f.percent(r.taxRateBp), money(r.netMinor), money(r.taxMinor)]) },
     totals: totalsOf(row, net, tax, f, labels),
-    notes: [...(row.tax_behavior === 'INCLUSIVE' ? [labels.pricesIncludeTax] : []), ...(row.tax_country ? [`${labels.taxCountry}: ${countryName(row.tax_country, f.language)}`] : [])],
+    notes: [
+      ...(row.tax_reason === 'reverse_charge' ? [labels.reverseCharge] : []),
+      ...(row.tax_behavior === 'INCLUSIVE' ? [labels.pricesIncludeTax] : []),
+      ...(row.tax_country ? [`${labels.taxCountry}: ${countryName(row.tax_country, f.language)}`] : []),
+    ],
     pageLabel: labels.page,
   };
 }

@@ -64,13 +64,13 @@ export function buyerSnapshot(customer: {
   email: string | null;
   billing_address: Record<string, unknown> | null;
   details: Record<string, unknown> | null;
-}): BuyerSnapshot {
+}, taxId: string | null): BuyerSnapshot {
   return {
     customerId: customer.customer_id,
     name: text(customer.name),
     email: text(customer.email),
     billingAddress: customer.billing_address,
-    // The tax id the portal's billing form keeps in the customer's details.
-    taxId: text(customer.details?.taxId),
+    // The tax id the invoice's tax decision relied on (tax.compute.ts).
+    taxId: text(taxId),
   };
 }

@@ -46,6 +46,8 @@ export function toInvoice(row: InvoiceDetailRow, apiBase: string): Invoice {
     taxRate: percentText(row.tax_rate_bp),
     taxBehavior: row.tax_behavior,
     taxCountry: row.tax_country,
+    taxReason: (row.tax_reason as Invoice['taxReason']) ?? null,
+    buyerTaxId: row.buyer_tax_id ?? null,
     lines: invoiceLines(row.lines, currency),
     seller: row.seller,
     buyer: row.buyer,

@@ -4,6 +4,7 @@ import { expiryOf } from '../../page-kit/card-form.js';
 import type { Sent } from '../../page-kit/forms.js';
 import { STRIPE_METHOD_ID } from '../../page-kit/stripe-element.js';
 import { actingAs } from '../../lib/actor.js';
+import { DomainError } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CustomerService } from '../customers/service.js';
 import type { InvoiceCollector } from '../invoices/routes.js';
@@ -174,11 +175,17 @@ export class PortalActions {
     await this.services.licenses.deactivate(s.scope, { licenseKey: license.licenseKey, instanceId: instance.id });
   }
 
+  /** The address and the tax id, saved together or not at all; a tax id refused is said in the customer's words. */
   private async billing(s: Submission): Promise<void> {
     const text = (name: string) => field(s.sent, name).slice(0, 200) || null;
-    await this.services.customers.update(s.scope, s.access.customer.customer_id, {
-      billingAddress: { line1: text('line1'), line2: text('line2'), city: text('city'), postalCode: text('postal_code'), state: text('state'), country: text('country') },
-      taxId: text('tax_id'),
-    });
+    try {
+      await this.services.customers.update(s.scope, s.access.customer.customer_id, {
+        billingAddress: { line1: text('line1'), line2: text('line2'), city: text('city'), postalCode: text('postal_code'), state: text('state'), country: text('country') },
+        taxId: text('tax_id')?.slice(0, 60) ?? null,
+      });
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.code !== 'invalid_tax_id') throw error;
+      throw portalRefusal(`Your billing details were not saved: ${error.detail.replace(/^taxIds\[0\]: /, '').replace('tax id', 'tax ID')}.`, error.code);
+    }
   }
 }

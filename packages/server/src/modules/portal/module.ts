@@ -1,6 +1,7 @@
 import type { App } from '../../http/route-types.js';
 import type { ModuleContext } from '../context.js';
 import { CustomerService, type CustomerSubscriptions } from '../customers/service.js';
+import { taxIdVerifier } from '../customers/queries.js';
 import { instanceSecret } from '../instance-secrets/secret.js';
 import type { InvoiceCollector } from '../invoices/routes.js';
 import { CreditNoteService } from '../credit-notes/service.js';
@@ -46,7 +47,7 @@ export function portalModule(app: App, context: PortalContext): void {
     subscriptions,
     methods,
     licenses: new LicenseService(db, clock),
-    customers: new CustomerService(db, clock, context.entitlementChanges, context.customerSubscriptions),
+    customers: new CustomerService(db, clock, context.entitlementChanges, context.customerSubscriptions, taxIdVerifier(config.taxIdCheck, (message) => app.log.warn(message))),
     collectInvoice: context.invoiceCollector,
   });
   const secret = instanceSecret(db, clock, config.secret, 'portal_csrf');

@@ -16,7 +16,7 @@ function field(id: string, label: string, value: string, extra: SafeHtml | null 
 
 function billingSection(state: PageState): SafeHtml {
   const address = (state.customer.billing_address ?? {}) as Record<string, unknown>;
-  const taxId = text((state.customer.details as Record<string, unknown>).taxId);
+  const taxId = state.customer.tax_ids?.[0]?.value ?? '';
   const country = text(address.country);
   const countries = countryNames();
   return html`<section class="card" id="billing" aria-labelledby="billing-title"><h2 id="billing-title">Billing details</h2>
@@ -28,7 +28,8 @@ ${field('line2', 'Address line 2', text(address.line2), html` autocomplete="addr
 ${field('state', 'State or region', text(address.state), html` autocomplete="address-level1"`)}
 <label for="country">Country</label>
 <select id="country" name="country" autocomplete="country"><option value="">—</option>${countries.map((c) => html`<option value="${c.code}"${c.code === country ? html` selected` : null}>${c.name}</option>`)}</select>
-${field('tax_id', 'Tax ID (VAT, GST …)', taxId)}
+${field('tax_id', 'Business tax ID (VAT, GST, ABN …)', taxId, html` autocomplete="off" aria-describedby="tax-id-hint"`)}
+<p class="hint" id="tax-id-hint">Leave it empty if you buy as a private person. With a VAT ID of another EU country than the seller's, no VAT is charged (reverse charge).</p>
 <button type="submit">Save billing details</button>
 </form></section>`;
 }

@@ -79,7 +79,9 @@ function changePreview(state: PageState, card: SubscriptionCard, change: ChangeA
   const signed = (minor: number) => (minor < 0 ? `−${money(-minor, p.currency)}` : money(minor, p.currency));
   const lines = p.lines.map((l) => html`<tr><td>${l.description}</td><td class="amount">${signed(l.amountMinor)}</td></tr>`);
   const discount = p.discountMinor > 0 ? html`<tr><td>Discount</td><td class="amount">−${money(p.discountMinor, p.currency)}</td></tr>` : null;
-  const tax = p.taxMinor > 0 ? html`<tr><td>Tax (${percentText(p.taxRateBp)} %)</td><td class="amount">${money(p.taxMinor, p.currency)}</td></tr>` : null;
+  const tax = p.taxReason === 'reverse_charge'
+    ? html`<tr id="reverse-charge"><td>VAT 0 % (reverse charge: you account for the VAT)</td><td class="amount">${money(0, p.currency)}</td></tr>`
+    : p.taxMinor > 0 ? html`<tr><td>Tax (${percentText(p.taxRateBp)} %)</td><td class="amount">${money(p.taxMinor, p.currency)}</td></tr>` : null;
   const credit = p.fromCreditMinor > 0 ? html`<tr><td>Paid from your credit</td><td class="amount">−${money(p.fromCreditMinor, p.currency)}</td></tr>` : null;
   const refund = p.creditMinor > 0 ? html`<tr><td>Credit for the unused part of your plan</td><td class="amount">${money(p.creditMinor, p.currency)}</td></tr>` : null;
   return html`<section class="card" id="change-preview" aria-labelledby="change-title"><h3 id="change-title">Change to ${name}</h3>

@@ -2,12 +2,11 @@
  * The checks of a profile's values that a schema cannot make: real countries, tax ids
  * that pass their country's format and checksum (the stdnum library), IANA time zones.
  */
-import { validateEntity } from 'stdnum';
 import type { TaxRegistration } from '@billow/contract';
 import { normalizeCountry } from '../../lib/countries.js';
+import { checkEntityTaxId } from '../../lib/tax-ids.js';
 import { invalidTaxId, invoicePrefixCollides, taxCountryTwice, unknownCountry, unknownTimeZone } from './errors.js';
 
-const PLAIN_TAX_ID = /^[A-Z0-9]{2,40}$/;
 let zones: Set<string> | undefined;
 
 export function checkedCountry(field: string, code: string): string {
@@ -16,19 +15,11 @@ export function checkedCountry(field: string, code: string): string {
   return country;
 }
 
-/** The tax id as stored: upper case, without the spaces, dots and dashes people write in it. */
-const compactTaxId = (taxId: string) => taxId.toUpperCase().replace(/[\s.\-/]/g, '');
-
 export function checkedTaxRegistration(input: { country: string; taxId: string }): TaxRegistration {
   const country = checkedCountry('taxRegistrations.country', input.country);
-  const taxId = compactTaxId(input.taxId);
-  const result = validateEntity(country, taxId);
-  if (result.checked) {
-    if (!result.isValid) throw invalidTaxId(country, input.taxId, 'its format or check digits are wrong');
-    return { country, taxId, scheme: result.matchedValidators?.[0]?.name ?? null };
-  }
-  if (!PLAIN_TAX_ID.test(taxId)) throw invalidTaxId(country, input.taxId, 'only letters and digits are expected');
-  return { country, taxId, scheme: null };
+  const checked = checkEntityTaxId(country, input.taxId);
+  if (!checked.ok) throw invalidTaxId(country, input.taxId, checked.problem);
+  return { country, ...checked.value };
 }
 
 export function checkedTaxRegistrations(inputs: Array<{ country: string; taxId: string }>): TaxRegistration[] {

@@ -36,6 +36,12 @@ export async function sellerBlock(db: Executor, organizationId: string, environm
   };
 }
 
+/** The countries the seller is registered for tax in (its profile's registrations): a buyer's tax decision reads them. */
+export async function sellerTaxCountries(db: Executor, environmentId: string): Promise<string[]> {
+  const row = await findProfile(db, environmentId);
+  return (row?.tax_registrations ?? []).map((r) => r.country);
+}
+
 /** The calendar year of `at` where the seller is: the year an invoice number counts in. */
 export function sellerYear(at: Date, timeZone: string): number {
   return Number(new Intl.DateTimeFormat('en', { timeZone, year: 'numeric' }).format(at));

@@ -121,7 +121,7 @@ function billOf(lines: QuoteLine[], discountMinor: number, quote: Quote): Omit<C
   const taxable = subtotalMinor - discountMinor;
   const split = splitTax(Math.abs(taxable), quote.taxRateBp, quote.taxBehavior);
   const owed = taxable > 0;
-  const tax = { taxRateBp: quote.taxRateBp, taxBehavior: quote.taxBehavior, taxCountry: quote.taxCountry };
+  const tax = { taxRateBp: quote.taxRateBp, taxBehavior: quote.taxBehavior, taxCountry: quote.taxCountry, taxReason: quote.taxReason, buyerTaxId: quote.buyerTaxId };
   const bill = { lines, subtotalMinor, discountMinor, taxMinor: owed ? split.taxMinor : 0, totalMinor: owed ? split.grossMinor : 0, ...tax };
   return { bill, dueMinor: bill.totalMinor, creditMinor: owed ? 0 : split.grossMinor };
 }

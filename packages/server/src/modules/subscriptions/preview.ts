@@ -8,6 +8,7 @@ import type { UpcomingInvoice } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
 import { inTransaction } from '../../db/transaction.js';
 import { decimalText } from '../ledger/format.js';
+import { percentText } from '../billing/rounding.compute.js';
 import { findCustomer } from '../customers/queries.js';
 import { noUpcomingInvoice, subscriptionNotFound } from './errors.js';
 import { renewalTerms, type RenewalItem } from './renewal.js';
@@ -59,6 +60,10 @@ export async function upcomingInvoice(db: Db, environmentId: string, subscriptio
       amountTaxUnits: charged.taxMinor,
       amountTotalUnits: charged.totalMinor,
       creditAppliedUnits: fromCredit,
+      taxRate: percentText(charged.taxRateBp),
+      taxCountry: charged.taxCountry,
+      taxReason: charged.taxReason ?? (charged.taxRateBp > 0 ? 'standard' : 'no_rate'),
+      buyerTaxId: charged.buyerTaxId ?? null,
     };
   });
 }

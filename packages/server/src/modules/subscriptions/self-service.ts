@@ -24,6 +24,8 @@ export interface ChangePreview {
   discountMinor: number;
   taxMinor: number;
   taxRateBp: number;
+  /** Why the rate (billing/tax.compute.ts): a reverse charge is shown as such. */
+  taxReason: string | null;
   dueMinor: number;
   fromCreditMinor: number;
   chargeMinor: number;
@@ -51,6 +53,7 @@ export async function previewChange(db: Db, clock: Clock, scope: PurchaseScope, 
       discountMinor: terms.bill?.discountMinor ?? 0,
       taxMinor: terms.bill?.taxMinor ?? 0,
       taxRateBp: terms.bill?.taxRateBp ?? 0,
+      taxReason: terms.bill?.taxReason ?? purchase.quote.taxReason ?? null,
       dueMinor: terms.dueMinor,
       fromCreditMinor: fromCredit,
       chargeMinor: terms.dueMinor - fromCredit,

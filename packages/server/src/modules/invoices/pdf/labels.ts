@@ -32,6 +32,8 @@ export interface Labels {
   oneOff: string;
   unusedTime: (plan: string) => string;
   remainingTime: (plan: string) => string;
+  /** The mention art. 226(11a) asks of a reverse-charged invoice. */
+  reverseCharge: string;
   creditNote: {
     title: string;
     number: string;
@@ -82,6 +84,7 @@ const en: Labels = {
   oneOff: 'one-off purchase',
   unusedTime: (plan) => `Unused time on ${plan}`,
   remainingTime: (plan) => `Remaining time on ${plan}`,
+  reverseCharge: 'Reverse charge: VAT to be accounted for by the recipient (Art. 196 Council Directive 2006/112/EC).',
   creditNote: {
     title: 'CREDIT NOTE',
     number: 'Credit note number',
@@ -132,6 +135,7 @@ const de: Labels = {
   oneOff: 'Einmalkauf',
   unusedTime: (plan) => `Nicht genutzte Zeit von ${plan}`,
   remainingTime: (plan) => `Restlaufzeit von ${plan}`,
+  reverseCharge: 'Steuerschuldnerschaft des Leistungsempfängers (Reverse Charge, Art. 196 Richtlinie 2006/112/EG).',
   creditNote: {
     title: 'GUTSCHRIFT',
     number: 'Gutschriftsnummer',
@@ -182,6 +186,7 @@ const fr: Labels = {
   oneOff: 'achat unique',
   unusedTime: (plan) => `Temps non utilisé de ${plan}`,
   remainingTime: (plan) => `Temps restant de ${plan}`,
+  reverseCharge: 'Autoliquidation : TVA due par le preneur (art. 196 de la directive 2006/112/CE).',
   creditNote: {
     title: 'AVOIR',
     number: "Numéro d'avoir",
@@ -232,6 +237,7 @@ const es: Labels = {
   oneOff: 'compra única',
   unusedTime: (plan) => `Tiempo no utilizado de ${plan}`,
   remainingTime: (plan) => `Tiempo restante de ${plan}`,
+  reverseCharge: 'Inversión del sujeto pasivo: IVA a cargo del destinatario (art. 196 de la Directiva 2006/112/CE).',
   creditNote: {
     title: 'FACTURA RECTIFICATIVA',
     number: 'Número de rectificativa',
