@@ -12,7 +12,7 @@
  *   file's later blocks (not in other files).
  * - `js`, `mjs`, `ts`: an ES module run with node in that shell's environment (`ts` is
  *   transpiled first). `file=NAME.mjs` names the module, so that later blocks can import it.
- * - `json`, `text`: output samples and the like; never run.
+ * - `json`, `text`, `mermaid`: output samples, pictures and the like; never run.
  * - Any runnable language with `no-run` is not run (a server that runs until stopped,
  *   Stripe keys, SMTP, another database): the Markdown says so, nothing is skipped silently.
  *   A block without a language, or with another one, fails the test.
@@ -41,7 +41,7 @@ const DOCUMENTS = [
 ];
 const SHELL = new Set(['sh', 'bash', 'shell']);
 const MODULE = new Set(['js', 'mjs', 'ts']);
-const NEVER_RUN = new Set(['json', 'text']);
+const NEVER_RUN = new Set(['json', 'text', 'mermaid']);
 const BLOCK_TIMEOUT_MS = 90_000;
 
 interface Block {
