@@ -66,6 +66,16 @@ describe('the reverse charge', () => {
     const text = await pdfOf(invoice.id);
     expect(text).toContain('Tax ID FR40303265045');
     expect(text.replace(/\n/g, ' ')).toContain(MENTION);
+
+    // Its credit note is reverse-charged too: no VAT credited, the buyer's id and the mention printed.
+    const refunded = await s.call('POST', '/refunds/', { orderId: invoice.orderId, amountUnits: 10 });
+    expect(refunded.status, refunded.text).toBe(200);
+    const [note] = (await s.call('GET', `/credit-notes/?invoice_id=${invoice.id}`)).body.results;
+    expect(note).toMatchObject({ amountTax: '0.00' });
+    const res = await fetch(`${server.url}/sandbox/api/v1/credit-notes/${note.id}/pdf/`, { headers: { authorization: `Bearer ${org.sandbox.serverKey}` } });
+    const noteText = await pdfText(Buffer.from(await res.arrayBuffer()));
+    expect(noteText).toContain('Tax ID FR40303265045');
+    expect(noteText.replace(/\n/g, ' ')).toContain(MENTION);
   });
 
   it('charges the same buyer without a tax id French VAT (20 %)', async () => {

@@ -74,7 +74,8 @@ export function creditNoteDocument(row: CreditNoteDetailRow): PdfDocument {
       { label: labels.totalTax, value: money(row.tax_minor) },
       { label: words.totalCredited, value: money(row.total_minor), strong: true, ruleAbove: true },
     ],
-    notes: [],
+    // A credit note of a reverse-charged invoice is reverse-charged too, and says so.
+    notes: row.invoice_tax_reason === 'reverse_charge' ? [labels.reverseCharge] : [],
     pageLabel: labels.page,
   };
 }
