@@ -172,9 +172,9 @@ describe('item 1: the pay-as-you-go usage of a period cut short', () => {
     const successor = await change(id, b.plan);
     const [first, changed] = await ordersOf(id, successor);
     expect(first!.subscription_id).toBe(id);
-    // 16 of March's 31 days left: 20.00 × 16/31 = 10.32 for B, 5.00 × 16/31 = 2.58 back, and the 7,707 calls.
+    // 16 of March's 31 days left: 20.00 × 16/31 = 10.32 for B and the 7,707 calls; 5.00 × 16/31 = 2.58 back
+    // by a credit note, which pays part of it.
     expect(linesOf(changed!).map((l) => [l.description, l.amountMinor])).toEqual([
-      [expect.stringMatching(/^Unused time on Metered A/), -258],
       [expect.stringMatching(/^Metered B.*\(MONTHLY\) for the rest of the period$/), 1_032],
       ['API calls: 7707 used', 7_707],
     ]);
@@ -266,24 +266,25 @@ describe('item 4: a change of billing period', () => {
     const preview = await portalGet(`${await w.portalLink(customerId)}&change=${id}&choice=${encodeURIComponent(`${starter}|YEARLY`)}`);
     const rows = [...preview.text.matchAll(/<tr[^>]*><td>([^<]*)<\/td><td class="amount"[^>]*>([^<]*)<\/td><\/tr>/g)].map((m) => [m[1], m[2]]);
     expect(rows).toEqual([
-      [expect.stringMatching(/^Unused time on Pro/), '−$23.20'],
       [expect.stringMatching(/^Starter.* \(YEARLY\)$/), '$90.00'],
       ['Discount', '−$18.00'],
-      ['Tax (19 %)', '$9.27'],
-      ['Due for the change', '$58.07'],
+      ['Tax (19 %)', '$13.68'],
+      ['Due for the change', '$85.68'],
+      ['Credit for the unused part of your plan (credit note)', '$27.61'],
+      ['Paid from your credit', '−$27.61'],
       ['Charged now', '$58.07'],
     ]);
     const successor = await change(id, starter, 'YEARLY');
     const [, changed] = await ordersOf(id, successor);
-    // 90.00 a year less 20 % (a cycle of the code), less the month just paid (23.20 before VAT): 48.80 + 9.27 VAT.
-    expect(linesOf(changed!).map((l) => [l.description, l.amountMinor])).toEqual([
-      [expect.stringMatching(/^Unused time on Pro.* \(MONTHLY\)$/), -2_320],
-      [expect.stringMatching(/^Starter.* \(YEARLY\)$/), 9_000],
-    ]);
-    expect(changed).toMatchObject({ subtotal_minor: 6_680, discount_minor: 1_800, tax_minor: 927, total_minor: 5_807 });
+    // 90.00 a year less 20 % (a cycle of the code): 72.00 + 13.68 VAT. The month just paid comes back by a credit
+    // note (23.20 + 4.41 VAT), which pays 27.61 of it: 58.07 charged, and 9.27 of VAT in all.
+    expect(linesOf(changed!).map((l) => [l.description, l.amountMinor])).toEqual([[expect.stringMatching(/^Starter.* \(YEARLY\)$/), 9_000]]);
+    expect(changed).toMatchObject({ subtotal_minor: 9_000, discount_minor: 1_800 + 2_761, tax_minor: 1_368, total_minor: 5_807 });
     const invoices = await s.call('GET', `/invoices/?customer_id=${customerId}`);
     const invoice = invoices.body.results.find((i: { amountTotal: string }) => i.amountTotal === '58.07');
-    expect(invoice).toMatchObject({ amountTax: '9.27', taxRate: '19' });
+    expect(invoice).toMatchObject({ amountTax: '13.68', taxRate: '19' });
+    const [note] = (await s.call('GET', `/credit-notes/?customer_id=${customerId}`)).body.results;
+    expect(note).toMatchObject({ reason: 'PRORATION', amountSubtotal: '23.20', amountTax: '4.41', amountTotal: '27.61' });
     // The successor carries the code on: its next renewal is its third and last discounted payment.
     const next = await s.call('GET', `/subscriptions/${successor}/upcoming-invoice/`);
     expect(next.body).toMatchObject({ amountSubtotalUnits: 9_000, amountDiscountUnits: 1_800, amountTaxUnits: 1_368, amountTotalUnits: 8_568 });

@@ -155,11 +155,14 @@ describe('changing subscriptions (interface part 3)', () => {
     const down = (await update(first, { planIdentifier: s.plans.basic, chargePeriod: 'MONTHLY' })).body.subscriptionId;
     const credit = async () =>
       (await server.database.db.selectFrom('customers').select('credit_minor').where('customer_id', '=', customerId).executeTakeFirstOrThrow()).credit_minor;
+    // Half of Pro comes back (10.00, by a credit note); it pays Basic for the rest of the period (5.00) on the
+    // change's invoice, and 5.00 stays as credit.
     expect(await credit()).toBe(500);
-    expect(await ordersOf([down])).toEqual([]);
+    expect(await ordersOf([down])).toEqual([{ total_minor: 0, is_trial: false, billing_type: 'SUBSCRIPTION', discount_minor: 500 }]);
     const up = (await update(down, { planIdentifier: s.plans.pro, chargePeriod: 'MONTHLY' })).body.subscriptionId;
+    // Pro for the rest (10.00) is paid by that credit and Basic's unused half (5.00).
     expect(await credit()).toBe(0);
-    expect(await ordersOf([up])).toEqual([{ total_minor: 0, is_trial: false, billing_type: 'SUBSCRIPTION', discount_minor: 500 }]);
+    expect(await ordersOf([up])).toEqual([{ total_minor: 0, is_trial: false, billing_type: 'SUBSCRIPTION', discount_minor: 1_000 }]);
   });
 
   it('keeps the current subscription active while an activate_on_payment change waits for its payment', async () => {

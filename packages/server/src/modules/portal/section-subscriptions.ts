@@ -82,11 +82,12 @@ function changePreview(state: PageState, card: SubscriptionCard, change: ChangeA
   const tax = p.taxReason === 'reverse_charge'
     ? html`<tr id="reverse-charge"><td>VAT 0 % (reverse charge: you account for the VAT)</td><td class="amount">${money(0, p.currency)}</td></tr>`
     : p.taxMinor > 0 ? html`<tr><td>Tax (${percentText(p.taxRateBp)} %)</td><td class="amount">${money(p.taxMinor, p.currency)}</td></tr>` : null;
+  const refund = p.creditMinor > 0 ? html`<tr><td>Credit for the unused part of your plan (credit note)</td><td class="amount">${money(p.creditMinor, p.currency)}</td></tr>` : null;
   const credit = p.fromCreditMinor > 0 ? html`<tr><td>Paid from your credit</td><td class="amount">−${money(p.fromCreditMinor, p.currency)}</td></tr>` : null;
-  const refund = p.creditMinor > 0 ? html`<tr><td>Credit for the unused part of your plan</td><td class="amount">${money(p.creditMinor, p.currency)}</td></tr>` : null;
+  const kept = p.creditAfterMinor > 0 ? html`<tr><td>Your credit for the next invoices</td><td class="amount" id="credit-after">${money(p.creditAfterMinor, p.currency)}</td></tr>` : null;
   return html`<section class="card" id="change-preview" aria-labelledby="change-title"><h3 id="change-title">Change to ${name}</h3>
-<table>${lines}${discount}${tax}<tr><td>Due for the change</td><td class="amount">${money(p.dueMinor, p.currency)}</td></tr>${credit}${refund}
-<tr class="total"><td>Charged now</td><td class="amount" data-testid="prorated-amount">${money(p.chargeMinor, p.currency)}</td></tr></table>
+<table>${lines}${discount}${tax}<tr><td>Due for the change</td><td class="amount">${money(p.dueMinor, p.currency)}</td></tr>${refund}${credit}
+<tr class="total"><td>Charged now</td><td class="amount" data-testid="prorated-amount">${money(p.chargeMinor, p.currency)}</td></tr>${kept}</table>
 <p class="hint">Then ${money(p.newAmountMinor, p.currency)} ${periodName(change.period).toLowerCase()}${p.periodEnd ? `, next on ${dateText(p.periodEnd)}` : ''}.</p>
 <form method="post" action="${state.path}">${hiddenFields(state, 'change_plan', { subscription: card.subscription.id, plan: change.plan, period: change.period })}
 <button type="submit">Confirm and pay ${money(p.chargeMinor, p.currency)}</button></form>

@@ -128,13 +128,14 @@ export async function commitChange(tx: Tx, scope: PurchaseScope, c: SettledChang
 
 /**
  * The credit note of the old period's unused time (decision 0065), against the superseded
- * subscription's last invoice, taxed as the change's invoice taxes it.
+ * subscription's last invoice, taxed as the change's invoice taxes it (by the new price).
+ * Its total is the customer's credit (`terms.creditMinor`), which pays the change's invoice.
  */
 async function creditUnusedTime(tx: Tx, scope: PurchaseScope, c: SettledChange): Promise<void> {
   const unused = c.terms.unused;
-  const bill = c.terms.bill;
-  if (!unused || !bill) return;
-  const split = splitTax(-unused.amountMinor, bill.taxRateBp, bill.taxBehavior);
+  if (!unused) return;
+  const taxed = c.terms.bill ?? c.purchase.quote;
+  const split = splitTax(-unused.amountMinor, taxed.taxRateBp, taxed.taxBehavior);
   await issueProrationCreditNote(tx, {
     scope,
     subscriptionId: c.row.id,
@@ -143,7 +144,7 @@ async function creditUnusedTime(tx: Tx, scope: PurchaseScope, c: SettledChange):
     description: unused.description,
     netMinor: split.netMinor,
     taxMinor: split.taxMinor,
-    taxRateBp: bill.taxRateBp,
+    taxRateBp: taxed.taxRateBp,
     at: c.now,
   });
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SubscriptionUpdate } from '@billow/contract';
 import { DomainError } from '../../lib/domain-error.js';
 import type { Quote } from '../billing/types.js';
-import { assertChangeable, changeTerms, type ChangePricing } from './change.compute.js';
+import { assertChangeable, changeTerms, creditApplied, type ChangePricing } from './change.compute.js';
 import type { SubscriptionRow } from './repo.js';
 
 const start = new Date('2026-04-01T00:00:00.000Z');
@@ -44,27 +44,29 @@ const priced = (amount: number, extra: Partial<ChangePricing> = {}): ChangePrici
 const money = (terms: ReturnType<typeof changeTerms>) => ({ due: terms.dueMinor, credit: terms.creditMinor, lines: terms.bill?.lines.map((l) => [l.description, l.amountMinor]) });
 
 describe('the terms of a change of plan', () => {
-  it('prorates the same period: the new price for the rest of it, less the unused part of the old one', () => {
+  it('prorates the same period: the new price for the rest of it, paid first by the unused part of the old one', () => {
     const terms = changeTerms(row(), change(), priced(2_000), halfway);
-    expect(terms).toMatchObject({ trialEnd: null, periodStart: start, periodEnd: end, dueMinor: 500, creditMinor: 0 });
-    expect(money(terms).lines).toEqual([
-      ['Unused time on Basic (MONTHLY)', -500],
-      ['Pro (MONTHLY) for the rest of the period', 1_000],
-    ]);
+    // The unused time is no line of the change's invoice: its credit note gives it back, and that credit pays.
+    expect(terms).toMatchObject({ trialEnd: null, periodStart: start, periodEnd: end, dueMinor: 1_000, creditMinor: 500 });
+    expect(terms.unused).toMatchObject({ description: 'Unused time on Basic (MONTHLY)', amountMinor: -500, kind: 'unused' });
+    expect(money(terms).lines).toEqual([['Pro (MONTHLY) for the rest of the period', 1_000]]);
+    expect(creditApplied(terms, 0)).toBe(500);
+    expect(creditApplied(terms, 800)).toBe(1_000);
   });
 
   it('turns a downgrade within the period into credit, and defers the difference with NEXT_BILLING_CYCLE', () => {
-    expect(changeTerms(row(), change(), priced(400), halfway)).toMatchObject({ dueMinor: 0, creditMinor: 300 });
+    const downgrade = changeTerms(row(), change(), priced(400), halfway);
+    // 2.00 for the rest of the period, paid by the 5.00 given back: 3.00 stays as credit.
+    expect(downgrade).toMatchObject({ dueMinor: 200, creditMinor: 500 });
+    expect(creditApplied(downgrade, 0)).toBe(200);
     expect(changeTerms(row(), change({ probationBehaviour: 'NEXT_BILLING_CYCLE' }), priced(2_000), halfway)).toMatchObject({ bill: null, dueMinor: 0, creditMinor: 0 });
   });
 
   it('credits the unused time and charges a whole new period when the charge period changes, or a trial ends now', () => {
     const terms = changeTerms(row(), change({ chargePeriod: 'YEARLY' }), priced(12_000), halfway);
-    expect(terms).toMatchObject({ trialEnd: null, periodStart: halfway, periodEnd: new Date('2027-04-16T00:00:00.000Z'), dueMinor: 11_500, creditMinor: 0 });
-    expect(money(terms).lines).toEqual([
-      ['Unused time on Basic (MONTHLY)', -500],
-      ['Pro (YEARLY)', 12_000],
-    ]);
+    expect(terms).toMatchObject({ trialEnd: null, periodStart: halfway, periodEnd: new Date('2027-04-16T00:00:00.000Z'), dueMinor: 12_000, creditMinor: 500 });
+    expect(money(terms).lines).toEqual([['Pro (YEARLY)', 12_000]]);
+    expect(12_000 - creditApplied(terms, 0)).toBe(11_500);
     const trialing = row({ status: 'trialing', trial_end: end });
     expect(changeTerms(trialing, change({ trialEnd: 'now' }), priced(2_000), halfway)).toMatchObject({ trialEnd: null, dueMinor: 2_000 });
   });
@@ -75,28 +77,32 @@ describe('the terms of a change of plan', () => {
     const yearly = quote(9_000, { discountMinor: 1_800, taxRateBp: 1_900, totalMinor: 8_568 });
     const quarter = new Date('2026-04-08T12:00:00.000Z');
     const terms = changeTerms(paid, change({ chargePeriod: 'YEARLY' }), { ...priced(0), quote: yearly }, quarter);
-    // Unused: 23.20 × 22.5 / 30 = 17.40; taxable 90.00 − 18.00 − 17.40 = 54.60; VAT 10.374 → 10.37.
-    expect(terms.bill).toMatchObject({ subtotalMinor: 9_000 - 1_740, discountMinor: 1_800, taxMinor: 1_037, totalMinor: 6_497 });
+    // The year: 90.00 − 18.00 = 72.00, VAT 13.68, 85.68. Unused: 23.20 × 22.5 / 30 = 17.40, VAT 3.306 → 3.31, 20.71 back.
+    expect(terms.bill).toMatchObject({ subtotalMinor: 9_000, discountMinor: 1_800, taxMinor: 1_368, totalMinor: 8_568 });
+    expect(terms).toMatchObject({ dueMinor: 8_568, creditMinor: 2_071 });
+    expect(8_568 - creditApplied(terms, 0)).toBe(6_497);
     const monthly = changeTerms(paid, change(), { ...priced(0), quote: quote(2_900, { discountMinor: 580, taxRateBp: 1_900 }) }, quarter);
-    // The rest of the month of the same plan costs what its unused time gives back: nothing is due.
-    expect(monthly.bill).toMatchObject({ subtotalMinor: 2_175 - 1_740, discountMinor: 435, taxMinor: 0, totalMinor: 0 });
+    // The rest of the month of the same plan costs what its unused time gives back: nothing is charged.
+    expect(monthly.bill).toMatchObject({ subtotalMinor: 2_175, discountMinor: 435, taxMinor: 331, totalMinor: 2_071 });
+    expect(monthly.creditMinor).toBe(2_071);
     const downgrade = changeTerms(paid, change(), { ...priced(0), quote: quote(1_000, { taxRateBp: 1_900 }) }, quarter);
-    // 17.40 back less 7.50 for the rest of the month: 9.90, and its VAT (1.88), as credit.
-    expect(downgrade).toMatchObject({ dueMinor: 0, creditMinor: 1_178 });
+    // 20.71 back pays 8.93 for the rest of the month (7.50 and its VAT): 11.78 stays as credit.
+    expect(downgrade).toMatchObject({ dueMinor: 893, creditMinor: 2_071 });
+    expect(downgrade.creditMinor - creditApplied(downgrade, 0)).toBe(1_178);
   });
 
   it('bills the usage of the period the change cuts short on the same invoice', () => {
     const usage = quote(7_707, { lines: [{ description: 'API calls: 7707 used', featureId: 'calls', quantity: 7_707, amountMinor: 7_707 }] });
     const terms = changeTerms(row(), change(), priced(400, { usage }), halfway);
     expect(money(terms)).toEqual({
-      due: 7_407,
-      credit: 0,
+      due: 7_907,
+      credit: 500,
       lines: [
-        ['Unused time on Basic (MONTHLY)', -500],
         ['Pro (MONTHLY) for the rest of the period', 200],
         ['API calls: 7707 used', 7_707],
       ],
     });
+    expect(7_907 - creditApplied(terms, 0)).toBe(7_407);
   });
 
   it('keeps a trial running without charge, or moves its end to a future date', () => {

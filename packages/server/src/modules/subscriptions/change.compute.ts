@@ -42,9 +42,10 @@ function trialEndOf(row: SubscriptionRow, input: SubscriptionUpdate, now: Date):
 }
 
 /**
- * The change's invoice, as a quote: the unused time of the old period credited (a negative
- * line), the new plan's part, the usage of the period cut short; `totalMinor` is what the
- * change costs, tax included, before customer credit (0 when the credit is larger).
+ * The change's invoice, as a quote: the new plan's part and the usage of the period cut
+ * short; `totalMinor` is what the change costs, tax included, before customer credit. The
+ * unused time of the old period is not a line of it: a credit note gives it back against
+ * the invoice that charged it, and that credit pays this invoice (decision 0065).
  */
 export type ChangeBill = Omit<Quote, 'currency' | 'chargePeriod'>;
 
@@ -52,13 +53,16 @@ export interface ChangeTerms {
   trialEnd: Date | null;
   periodStart: Date;
   periodEnd: Date | null;
-  /** The change's invoice; null when the change bills nothing (a trial, a downgrade whose credit covers it all without usage). */
+  /** The change's invoice; null when the change bills nothing (a trial, a change to a free plan without usage). */
   bill: ChangeBill | null;
   /** What the change costs now (the bill's total), before customer credit. */
   dueMinor: number;
-  /** What the change gives back as customer credit, tax included (the credit is larger than what it costs). */
+  /**
+   * The unused time of the old period given back, tax included: its credit note's total, added
+   * to the customer's credit, which then pays what the change costs.
+   */
   creditMinor: number;
-  /** The line crediting the unused time of the old period (negative), when there is one: its credit note's (decision 0065). */
+  /** The unused time of the old period (a negative amount, before tax), when there is one: its credit note's line. */
   unused?: QuoteLine;
 }
 
@@ -90,9 +94,9 @@ function pricedOf(paidMinor: number, quote: Quote): number {
 }
 
 /**
- * The proration lines (decision 0049): the unused part of what was paid for the old period,
- * credited, and the new plan, for the rest of the period (same charge period) or for a
- * whole new one (another charge period, or the end of a trial). Each prorated amount is
+ * The proration (decision 0049): the unused part of what was paid for the old period, to
+ * credit, and the new plan's lines, for the rest of the period (same charge period) or for
+ * a whole new one (another charge period, or the end of a trial). Each prorated amount is
  * rounded once; the discount of the new plan is prorated with it.
  */
 function prorationLines(row: SubscriptionRow, input: SubscriptionUpdate, pricing: ChangePricing, now: Date) {
@@ -106,7 +110,6 @@ function prorationLines(row: SubscriptionRow, input: SubscriptionUpdate, pricing
   const lines: QuoteLine[] = [];
   const unused =
     credit > 0 ? line(`Unused time on ${pricing.oldName} (${row.charge_period})`, -credit, { kind: 'unused', name: pricing.oldName, chargePeriod: row.charge_period }) : undefined;
-  if (unused) lines.push(unused);
   const charge = part(quote.subtotalMinor);
   if (charge > 0) {
     const words = { kind: whole ? 'plan' : 'remaining', name: pricing.newName, chargePeriod: input.chargePeriod } as const;
@@ -116,14 +119,16 @@ function prorationLines(row: SubscriptionRow, input: SubscriptionUpdate, pricing
 }
 
 /** The change's invoice: its lines, then tax on what they come to, as a purchase is taxed (by the new price). */
-function billOf(lines: QuoteLine[], discountMinor: number, quote: Quote): Omit<ChangeTerms, 'trialEnd' | 'periodStart' | 'periodEnd'> {
+function billOf(lines: QuoteLine[], discountMinor: number, quote: Quote): ChangeBill {
   const subtotalMinor = lines.reduce((sum, l) => sum + l.amountMinor, 0);
-  const taxable = subtotalMinor - discountMinor;
-  const split = splitTax(Math.abs(taxable), quote.taxRateBp, quote.taxBehavior);
-  const owed = taxable > 0;
+  const split = splitTax(subtotalMinor - discountMinor, quote.taxRateBp, quote.taxBehavior);
   const tax = { taxRateBp: quote.taxRateBp, taxBehavior: quote.taxBehavior, taxCountry: quote.taxCountry, taxReason: quote.taxReason, buyerTaxId: quote.buyerTaxId };
-  const bill = { lines, subtotalMinor, discountMinor, taxMinor: owed ? split.taxMinor : 0, totalMinor: owed ? split.grossMinor : 0, ...tax };
-  return { bill, dueMinor: bill.totalMinor, creditMinor: owed ? 0 : split.grossMinor };
+  return { lines, subtotalMinor, discountMinor, taxMinor: split.taxMinor, totalMinor: split.grossMinor, ...tax };
+}
+
+/** The unused time given back, tax included, taxed as the change's invoice is (by the new price's rate and behaviour). */
+function creditOf(unused: QuoteLine | undefined, quote: Quote): number {
+  return unused ? splitTax(-unused.amountMinor, quote.taxRateBp, quote.taxBehavior).grossMinor : 0;
 }
 
 /**
@@ -145,10 +150,16 @@ export function changeTerms(row: SubscriptionRow, input: SubscriptionUpdate, pri
       ? (row.current_period_end ?? addPeriod(now, input.chargePeriod))
       : addPeriod(now, input.chargePeriod);
   const deferred = samePeriod && row.status !== 'trialing' && (input.probationBehaviour ?? 'IMMEDIATE_CHARGE') === 'NEXT_BILLING_CYCLE';
-  const proration = trialing || deferred ? { lines: [], discountMinor: 0 } : prorationLines(row, input, pricing, now);
+  const proration = trialing || deferred ? { lines: [], discountMinor: 0, unused: undefined } : prorationLines(row, input, pricing, now);
   const usage = pricing.usage;
   const lines = [...proration.lines, ...(usage?.lines ?? [])];
-  if (lines.length === 0) return { trialEnd, periodStart, periodEnd, bill: null, dueMinor: 0, creditMinor: 0 };
-  const unused = 'unused' in proration && proration.unused ? { unused: proration.unused } : {};
-  return { trialEnd, periodStart, periodEnd, ...billOf(lines, proration.discountMinor + (usage?.discountMinor ?? 0), pricing.quote), ...unused };
+  const credit = { creditMinor: creditOf(proration.unused, pricing.quote), ...(proration.unused ? { unused: proration.unused } : {}) };
+  if (lines.length === 0) return { trialEnd, periodStart, periodEnd, bill: null, dueMinor: 0, ...credit };
+  const bill = billOf(lines, proration.discountMinor + (usage?.discountMinor ?? 0), pricing.quote);
+  return { trialEnd, periodStart, periodEnd, bill, dueMinor: bill.totalMinor, ...credit };
+}
+
+/** What credit pays of a change: the customer's balance and the unused time the change gives back, up to what it costs. */
+export function creditApplied(terms: Pick<ChangeTerms, 'dueMinor' | 'creditMinor'>, balanceMinor: number): number {
+  return Math.min(terms.dueMinor, balanceMinor + terms.creditMinor);
 }

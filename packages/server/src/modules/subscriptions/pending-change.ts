@@ -11,7 +11,7 @@ import { lockCustomer, type CustomerRow, type PurchaseHooks, type PurchaseScope 
 import type { Clock } from '../../lib/clock.js';
 import { testClockTimeOf } from '../customers/queries.js';
 import { assertProviderConfigured } from '../payments/providers.js';
-import { assertChangeable, changeTerms } from './change.compute.js';
+import { assertChangeable, changeTerms, creditApplied } from './change.compute.js';
 import { priceChange } from './change-pricing.js';
 import { commitChange, successorOf } from './change-commit.js';
 import { changeNoLongerPending, subscriptionNotFound } from './errors.js';
@@ -71,7 +71,7 @@ export async function activatePendingChange(
   assertChangeable(row, input);
   const { purchase, pricing, discount } = await priceChange(tx, scope, customer, row, input, payment.askedAt);
   const terms = changeTerms(row, input, pricing, payment.askedAt);
-  const fromCredit = Math.min(terms.dueMinor, customer.credit_minor);
+  const fromCredit = creditApplied(terms, customer.credit_minor);
   const toCharge = terms.dueMinor - fromCredit;
   const method = await chargeableMethod(tx, scope, customer);
   if (purchase.quote.totalMinor > 0) await assertProviderConfigured(tx, scope);

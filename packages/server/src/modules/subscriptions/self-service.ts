@@ -10,7 +10,7 @@ import { lockCustomer, type PurchaseScope } from '../../flows/purchase.js';
 import type { Clock } from '../../lib/clock.js';
 import { findCustomerByPk, testClockTimeOf } from '../customers/queries.js';
 import { recordEvent } from '../events/writer.js';
-import { assertChangeable, changeTerms } from './change.compute.js';
+import { assertChangeable, changeTerms, creditApplied } from './change.compute.js';
 import { priceChange } from './change-pricing.js';
 import { notResumable, subscriptionNotFound } from './errors.js';
 import * as repo from './repo.js';
@@ -19,7 +19,7 @@ import { subscriptionEventObject } from './view.js';
 /** What confirming a change would do now: charged today (after credit), credited, and the new recurring price. */
 export interface ChangePreview {
   currency: string;
-  /** The change's invoice lines: the unused time credited, the new plan, the usage of the period cut short. */
+  /** The change's invoice lines: the new plan, the usage of the period cut short. */
   lines: { description: string; amountMinor: number }[];
   discountMinor: number;
   taxMinor: number;
@@ -27,9 +27,13 @@ export interface ChangePreview {
   /** Why the rate (billing/tax.compute.ts): a reverse charge is shown as such. */
   taxReason: string | null;
   dueMinor: number;
+  /** What credit pays of it: the customer's balance and the unused time given back. */
   fromCreditMinor: number;
   chargeMinor: number;
+  /** The unused time of the old plan given back, tax included (its credit note's total). */
   creditMinor: number;
+  /** The customer's credit once the change is paid, for their next invoices. */
+  creditAfterMinor: number;
   newAmountMinor: number;
   periodEnd: Date | null;
   trialEnd: Date | null;
@@ -46,7 +50,7 @@ export async function previewChange(db: Db, clock: Clock, scope: PurchaseScope, 
     const now = (await testClockTimeOf(tx, customer.id)) ?? clock.now();
     const { purchase, pricing } = await priceChange(tx, scope, customer, row, input, now);
     const terms = changeTerms(row, input, pricing, now);
-    const fromCredit = Math.min(terms.dueMinor, customer.credit_minor);
+    const fromCredit = creditApplied(terms, customer.credit_minor);
     return {
       currency: row.currency,
       lines: (terms.bill?.lines ?? []).map((l) => ({ description: l.description, amountMinor: l.amountMinor })),
@@ -58,6 +62,7 @@ export async function previewChange(db: Db, clock: Clock, scope: PurchaseScope, 
       fromCreditMinor: fromCredit,
       chargeMinor: terms.dueMinor - fromCredit,
       creditMinor: terms.creditMinor,
+      creditAfterMinor: customer.credit_minor + terms.creditMinor - fromCredit,
       newAmountMinor: purchase.quote.totalMinor,
       periodEnd: terms.periodEnd,
       trialEnd: terms.trialEnd,

@@ -40,7 +40,7 @@ import {
   subscriptionNotFound,
   updateInProgress,
 } from './errors.js';
-import { assertChangeable, changeTerms } from './change.compute.js';
+import { assertChangeable, changeTerms, creditApplied } from './change.compute.js';
 import { priceChange } from './change-pricing.js';
 import { upcomingInvoice } from './preview.js';
 import { cancellationEnd, parseStatuses } from './requests.compute.js';
@@ -328,7 +328,7 @@ export class SubscriptionService {
     const { purchase, pricing, discount } = await priceChange(tx, scope, customer, row, input, now);
     const method = await chargeableMethod(tx, scope, customer);
     const terms = changeTerms(row, input, pricing, now);
-    const fromCredit = Math.min(terms.dueMinor, customer.credit_minor);
+    const fromCredit = creditApplied(terms, customer.credit_minor);
     const toCharge = terms.dueMinor - fromCredit;
     // A paid plan needs a provider even when nothing is due today: it renews.
     if (purchase.quote.totalMinor > 0) await assertProviderConfigured(tx, scope);
