@@ -7,6 +7,15 @@ export const InboxMessage = Type.Object({
   to: Type.String(),
   subject: Type.String(),
   text: Type.String({ description: 'The plain-text body, as it would have been sent' }),
+  html: Type.Union([Type.String(), Type.Null()], { description: 'The HTML body, for the email buyers receive (receipts); null for text-only messages' }),
+  attachments: Type.Array(
+    Type.Object({
+      fileName: Type.String(),
+      contentType: Type.String(),
+      size: Type.Integer({ description: 'Bytes' }),
+      url: Type.String({ description: 'Where the file is read, with the same server key' }),
+    }),
+  ),
   createdOn: Timestamp,
 });
 

@@ -872,6 +872,7 @@ export interface Database {
   portal_submissions: PortalSubmissionsTable;
   checkout_session_events: CheckoutSessionEventsTable;
   mail_messages: MailMessagesTable;
+  mail_attachments: MailAttachmentsTable;
   portal_sign_ins: PortalSignInsTable;
   seller_profiles: SellerProfilesTable;
   invoice_number_counters: InvoiceNumberCountersTable;
@@ -933,6 +934,19 @@ export interface MailMessagesTable {
   attempts: Generated<number>;
   last_error: string | null;
   sent_at: Timestamp | null;
+  /** The business event a message was written for (decision 0067), and its kind (`receipt`). */
+  event_id: ColumnType<string | null, string | null | undefined, string | null>;
+  kind: ColumnType<string | null, string | null | undefined, string | null>;
+  body_html: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Files an email carries (decision 0067). */
+export interface MailAttachmentsTable {
+  message_id: string;
+  position: number;
+  file_name: string;
+  content_type: string;
+  bytes: Uint8Array;
 }
 
 export interface PortalSignInsTable {

@@ -2,7 +2,7 @@ import type { MailConfig } from '../config.js';
 import type { Db } from '../db/connect.js';
 import type { Clock } from '../lib/clock.js';
 import type { JobHandlers } from '../modules/jobs/runner.js';
-import { configuredMailer, deleteMessagesBefore, MailOutbox, SEND_MAIL_JOB } from '../modules/mail/queries.js';
+import { COMPOSE_MAIL_JOB, configuredMailer, deleteMessagesBefore, MailComposer, MailOutbox, SEND_MAIL_JOB } from '../modules/mail/queries.js';
 import { deleteSignInsBefore } from '../modules/portal/queries.js';
 import { stringField } from './payload.js';
 
@@ -12,12 +12,18 @@ export const MAIL_RETENTION_MS = 30 * DAY_MS;
 export const SIGN_IN_RETENTION_MS = 7 * DAY_MS;
 
 /**
- * The mail jobs (decision 0038): send-mail, the durable retry of a message whose first attempt
+ * The mail jobs (decisions 0038, 0067): compose-mail, which writes the email of a business event; send-mail, the durable retry of a message whose first attempt
  * failed or never ran; and an hourly purge of old messages and sign-ins.
  */
 export function mailJobs(db: Db, clock: Clock, config: MailConfig): JobHandlers {
   const outbox = new MailOutbox(db, clock, configuredMailer(config));
+  const composer = new MailComposer(db, clock, outbox);
   return {
+    // The email a business event causes (decision 0067): queued with the event, written once.
+    [COMPOSE_MAIL_JOB]: {
+      retry: { attempts: 8, backoffMs: 30_000 },
+      run: (payload) => composer.compose(stringField(payload, 'eventId')),
+    },
     [SEND_MAIL_JOB]: {
       retry: { attempts: 8, backoffMs: 30_000 },
       run: async (payload) => {

@@ -19,6 +19,14 @@ export async function insertEvent(db: Executor, row: EventRowInput): Promise<voi
   await insertEvents(db, [row]);
 }
 
+/**
+ * The event types buyers hear about (modules/mail, decision 0067): each such event queues,
+ * in its own statement, a `compose-mail` job that writes the email after the commit.
+ */
+export const MAILED_EVENT_TYPES = ['invoice.paid'] as const;
+export const COMPOSE_MAIL_JOB = 'compose-mail';
+const mailedTypes = sql.join(MAILED_EVENT_TYPES.map((type) => sql.lit(type)));
+
 /** Events in one statement up to which it is prepared (db/prepared.ts). */
 const PREPARED_ROWS = 8;
 
@@ -26,7 +34,8 @@ const PREPARED_ROWS = 8;
  * Several events in one statement, in the order given (their `seq` follows it), and,
  * in the same statement, one pending webhook delivery for each enabled endpoint of an
  * event's environment subscribed to its type (decision 0031): an event is never
- * committed without its deliveries, and costs no extra round trip.
+ * committed without its deliveries, and costs no extra round trip. An event buyers hear
+ * about queues its compose-mail job in the same statement (decision 0067).
  */
 export async function insertEvents(db: Executor, rows: EventRowInput[]): Promise<void> {
   if (rows.length === 0) return;
@@ -63,6 +72,12 @@ function eventStatement(rows: EventRowInput[], leadingCte: RawBuilder<unknown>):
       INSERT INTO events (id, environment_id, organization_id, type, payload, created_at, actor)
       SELECT id, environment_id, organization_id, type, payload, created_at, actor FROM input
       RETURNING id, seq, environment_id, type
+    ),
+    mail_job AS (
+      INSERT INTO jobs (name, payload, unique_key, state)
+      SELECT ${sql.lit(COMPOSE_MAIL_JOB)}, jsonb_build_object('eventId', event.id), 'event:' || event.id, 'pending'
+      FROM event WHERE event.type IN (${mailedTypes})
+      ON CONFLICT DO NOTHING
     )
     INSERT INTO webhook_deliveries (id, environment_id, endpoint_id, event_id, event_seq, event_type, ordering_key, status)
     SELECT gen_random_uuid(), event.environment_id, endpoint.id, event.id, event.seq, event.type, input.ordering_key, 'pending'

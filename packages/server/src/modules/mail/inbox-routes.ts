@@ -6,6 +6,7 @@ import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import { scopeOf } from '../../http/scope.js';
 import { inboxMessage, inboxMissingPage, inboxPage, messagePage } from './inbox-view.js';
 import type { InboxService } from './inbox.service.js';
+import { attachmentNotFound } from './errors.js';
 
 const sendPage = (reply: FastifyReply, status: number, page: string) =>
   securityHeaders(reply).code(status).type('text/html; charset=utf-8').send(page);
@@ -30,8 +31,31 @@ export function inboxRoutes(app: App, inbox: InboxService): void {
       },
     },
     async (request) => {
-      const { inboxUrl, messages } = await inbox.newest(scopeOf(request));
-      return { inboxUrl, messages: messages.map(inboxMessage) };
+      const scope = scopeOf(request);
+      const { inboxUrl, messages, filesOf } = await inbox.newest(scope);
+      return { inboxUrl, messages: messages.map((m) => inboxMessage(m, filesOf(m.id), scope.apiBase)) };
+    },
+  );
+
+  app.get(
+    '/api/v1/mail/inbox/:id/attachments/:position',
+    {
+      config: { auth: SERVER_ONLY },
+      schema: {
+        tags: ['Mail'],
+        summary: 'Read a file of a message in the development inbox',
+        description: 'Sandbox only: the file as the email carries it (a receipt\'s invoice PDF).',
+        params: Type.Object({ id: Type.String({ maxLength: 100 }), position: Type.Integer({ minimum: 0, maximum: 100 }) }),
+        response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const file = await inbox.attachment(scopeOf(request), request.params.id, request.params.position);
+      if (!file) throw attachmentNotFound();
+      return reply
+        .type(file.content_type)
+        .header('content-disposition', `attachment; filename="${file.file_name.replace(/[^\w.-]/g, '_')}"`)
+        .send(Buffer.from(file.bytes));
     },
   );
 

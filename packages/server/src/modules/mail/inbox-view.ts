@@ -39,5 +39,25 @@ export function inboxMissingPage(): string {
   return layout('Inbox not found', '/sandbox', html`<section class="card"><h1>Inbox not found</h1><p>This inbox link is not valid. Ask the sandbox's API for the current one: GET /sandbox/api/v1/mail/inbox/ with a server key.</p></section>`);
 }
 
-/** A message as the inbox API answers it. */
-export const inboxMessage = (m: MailRow) => ({ id: m.id, to: m.recipient, subject: m.subject, text: m.body_text ?? '', createdOn: m.created_at.toISOString() });
+export interface ListedAttachment {
+  position: number;
+  file_name: string;
+  content_type: string;
+  size: number;
+}
+
+/** A message as the inbox API answers it, with its files and where to read them. */
+export const inboxMessage = (m: MailRow, files: ListedAttachment[], apiBase: string) => ({
+  id: m.id,
+  to: m.recipient,
+  subject: m.subject,
+  text: m.body_text ?? '',
+  html: m.body_html,
+  attachments: files.map((f) => ({
+    fileName: f.file_name,
+    contentType: f.content_type,
+    size: Number(f.size),
+    url: `${apiBase}/mail/inbox/${m.id}/attachments/${f.position}`,
+  })),
+  createdOn: m.created_at.toISOString(),
+});

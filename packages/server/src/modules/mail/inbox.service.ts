@@ -16,7 +16,18 @@ export class InboxService {
   async newest(scope: { environment: string; environmentId: string; baseUrl: string }) {
     if (scope.environment !== 'sandbox') throw inboxOnlyInSandbox();
     const messages = await repo.inboxMessages(this.db, scope.environmentId, LISTED);
-    return { inboxUrl: inboxUrl(scope.baseUrl, await this.access.keyFor(scope.environmentId)), messages };
+    const files = await repo.attachmentListOf(this.db, messages.map((m) => m.id));
+    const filesOf = (id: string) => files.filter((f) => f.message_id === id);
+    return { inboxUrl: inboxUrl(scope.baseUrl, await this.access.keyFor(scope.environmentId)), messages, filesOf };
+  }
+
+  /** One file of an inbox message (sandbox only); undefined when there is none such. */
+  async attachment(scope: { environment: string; environmentId: string }, messageId: string, position: number) {
+    if (scope.environment !== 'sandbox') throw inboxOnlyInSandbox();
+    if (!/^[0-9a-f-]{36}$/i.test(messageId)) return undefined;
+    const message = await repo.inboxMessage(this.db, scope.environmentId, messageId);
+    if (!message) return undefined;
+    return (await repo.attachmentsOf(this.db, messageId)).find((a) => a.position === position);
   }
 
   /** What a page's link opens: the sandbox environment and its newest messages, or undefined for any other key. */

@@ -1,11 +1,20 @@
 import nodemailer from 'nodemailer';
 import type { MailConfig } from '../../config.js';
 
-/** One message as a mailer sends it: plain text only (nothing of a seller's text becomes markup). */
+/** A file a message carries. */
+export interface MailAttachment {
+  fileName: string;
+  contentType: string;
+  bytes: Uint8Array;
+}
+
+/** One message as a mailer sends it: plain text, and an HTML part built with every seller value escaped (decision 0067). */
 export interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
+  html?: string | null;
+  attachments?: MailAttachment[];
 }
 
 /** What sends email: SMTP in production; tests and other transports plug in here. */
@@ -25,7 +34,14 @@ export function smtpMailer(url: string, from: string): Mailer {
   const transport = nodemailer.createTransport({ url, ...SMTP_TIMEOUTS });
   return {
     async send(mail) {
-      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+      await transport.sendMail({
+        from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html ?? undefined,
+        attachments: (mail.attachments ?? []).map((a) => ({ filename: a.fileName, contentType: a.contentType, content: Buffer.from(a.bytes) })),
+      });
     },
     close: () => transport.close(),
   };

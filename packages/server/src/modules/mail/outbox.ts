@@ -12,7 +12,7 @@ import type { Db } from '../../db/connect.js';
 import type { Executor } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { enqueueJob } from '../jobs/service.js';
-import type { Mailer } from './mailer.js';
+import type { MailAttachment, Mailer } from './mailer.js';
 import { mailUnavailable } from './errors.js';
 import * as repo from './repo.js';
 
@@ -32,6 +32,14 @@ export interface NewMessage {
   text: string;
   /** After this the message is worth nothing (the code it carries expired): it is not sent later. */
   sendBefore: Date;
+}
+
+/** A message a business event causes (decision 0067): written once per (event, kind). */
+export interface EventMessage extends NewMessage {
+  eventId: string;
+  kind: string;
+  html: string;
+  attachments: MailAttachment[];
 }
 
 export type DeliveryOutcome = 'sent' | 'expired' | 'done' | 'busy';
@@ -74,6 +82,39 @@ export class MailOutbox {
     return id;
   }
 
+  /**
+   * Writes the message of a business event unless that event's message of that kind exists
+   * (then 'duplicate'); returns its id when it is to be sent (deliverSoon after commit), null for the inbox.
+   */
+  async queueForEvent(tx: Executor, message: EventMessage): Promise<string | null | 'duplicate'> {
+    if (!this.canSend(message.environment)) throw mailUnavailable();
+    const id = randomUUID();
+    const now = this.clock.now();
+    const toInbox = message.environment === 'sandbox';
+    const written = await repo.insertEventMessage(
+      tx,
+      {
+        id,
+        organization_id: message.organizationId,
+        environment_id: message.environmentId,
+        status: toInbox ? 'inbox' : 'pending',
+        recipient: message.to,
+        subject: message.subject,
+        body_text: message.text,
+        body_html: message.html,
+        event_id: message.eventId,
+        kind: message.kind,
+        created_at: now,
+        send_before: message.sendBefore,
+      },
+      message.attachments.map((a) => ({ file_name: a.fileName, content_type: a.contentType, bytes: a.bytes })),
+    );
+    if (!written) return 'duplicate';
+    if (toInbox) return null;
+    await enqueueJob(tx, { name: SEND_MAIL_JOB, payload: { messageId: id }, key: id, runAt: new Date(now.getTime() + JOB_DELAY_MS) });
+    return id;
+  }
+
   /** Sends a committed message now, without waiting for it (the job retries what fails). */
   deliverSoon(id: string): void {
     const attempt = this.deliver(id).catch((err: unknown) => {
@@ -105,7 +146,8 @@ export class MailOutbox {
       throw mailUnavailable();
     }
     try {
-      await this.mailer.send({ to: message.recipient, subject: message.subject, text: message.body_text });
+      const attachments = (await repo.attachmentsOf(this.db, id)).map((a) => ({ fileName: a.file_name, contentType: a.content_type, bytes: a.bytes }));
+      await this.mailer.send({ to: message.recipient, subject: message.subject, text: message.body_text, html: message.body_html, attachments });
     } catch (error) {
       await repo.releaseMessage(this.db, id, (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_LENGTH));
       throw error;

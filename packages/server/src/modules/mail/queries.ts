@@ -6,3 +6,5 @@ export { configuredMailer, type Mailer, type OutgoingMail } from './mailer.js';
 export { MailOutbox, SEND_MAIL_JOB, type NewMessage } from './outbox.js';
 export { sandboxInboxUrl } from './inbox-access.js';
 export { deleteMessagesBefore } from './repo.js';
+export { MailComposer } from './compose.js';
+export { COMPOSE_MAIL_JOB } from '../events/queries.js';

@@ -3,10 +3,69 @@ import type { Executor } from '../../db/transaction.js';
 import type { MailMessagesTable } from '../../db/schema.js';
 
 export type MailRow = Selectable<MailMessagesTable>;
-export type NewMail = Omit<MailRow, 'seq' | 'attempts' | 'locked_until' | 'last_error' | 'sent_at'>;
+export type NewMail = Omit<MailRow, 'seq' | 'attempts' | 'locked_until' | 'last_error' | 'sent_at' | 'event_id' | 'kind' | 'body_html'> &
+  Partial<Pick<MailRow, 'event_id' | 'kind' | 'body_html'>>;
+
+export interface AttachmentRow {
+  file_name: string;
+  content_type: string;
+  bytes: Uint8Array;
+}
 
 export async function insertMessage(db: Executor, row: NewMail): Promise<void> {
   await db.insertInto('mail_messages').values(row).execute();
+}
+
+/** A message written for a business event: false when that event's message of that kind exists already. */
+export async function insertEventMessage(db: Executor, row: NewMail, attachments: AttachmentRow[]): Promise<boolean> {
+  const inserted = await db
+    .insertInto('mail_messages')
+    .values(row)
+    .onConflict((oc) => oc.columns(['event_id', 'kind']).where('event_id', 'is not', null).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!inserted) return false;
+  if (attachments.length > 0) {
+    await db
+      .insertInto('mail_attachments')
+      .values(attachments.map((a, position) => ({ message_id: row.id, position, ...a })))
+      .execute();
+  }
+  return true;
+}
+
+export function attachmentsOf(db: Executor, messageId: string): Promise<Array<AttachmentRow & { position: number }>> {
+  return db
+    .selectFrom('mail_attachments')
+    .select(['position', 'file_name', 'content_type', 'bytes'])
+    .where('message_id', '=', messageId)
+    .orderBy('position')
+    .execute();
+}
+
+/** The files of the given messages, without their bytes. */
+export function attachmentListOf(db: Executor, messageIds: string[]) {
+  if (messageIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('mail_attachments')
+    .select((eb) => ['message_id', 'position', 'file_name', 'content_type', eb.fn<number>('octet_length', ['bytes']).as('size')])
+    .where('message_id', 'in', messageIds)
+    .orderBy('position')
+    .execute();
+}
+
+export function messageOfEvent(db: Executor, eventId: string, kind: string) {
+  return db.selectFrom('mail_messages').select('id').where('event_id', '=', eventId).where('kind', '=', kind).executeTakeFirst();
+}
+
+/** A business event as written (modules/events), for the email it causes. */
+export function findEvent(db: Executor, eventId: string) {
+  return db
+    .selectFrom('events as ev')
+    .innerJoin('environments as e', 'e.id', 'ev.environment_id')
+    .select(['ev.id', 'ev.type', 'ev.payload', 'ev.organization_id', 'ev.environment_id', 'e.kind as environment'])
+    .where('ev.id', '=', eventId)
+    .executeTakeFirst();
 }
 
 /** Takes a queued message for one attempt (or one whose attempt outlived its lock); undefined when another has it or it is done. */
@@ -28,9 +87,10 @@ export function findMessage(db: Executor, id: string): Promise<MailRow | undefin
 export async function finishMessage(db: Executor, id: string, status: 'sent' | 'expired', at: Date): Promise<void> {
   await db
     .updateTable('mail_messages')
-    .set({ status, body_text: null, locked_until: null, sent_at: status === 'sent' ? at : null })
+    .set({ status, body_text: null, body_html: null, locked_until: null, sent_at: status === 'sent' ? at : null })
     .where('id', '=', id)
     .execute();
+  await db.deleteFrom('mail_attachments').where('message_id', '=', id).execute();
 }
 
 /** An attempt that failed: the message waits for the next one. */

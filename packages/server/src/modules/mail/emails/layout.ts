@@ -1,0 +1,39 @@
+import { html, type SafeHtml } from '../../../page-kit/html.js';
+
+/** What every email shows of its seller (decision 0067). */
+export interface EmailSeller {
+  displayName: string;
+  supportEmail: string | null;
+  /** The address as one line, or null. */
+  address: string | null;
+}
+
+/** An email's two parts: the text, and the same in HTML (inline styles, 600 px wide, every value escaped). */
+export interface EmailBody {
+  text: string;
+  html: string;
+}
+
+const FONT = 'font-family:Helvetica,Arial,sans-serif;color:#1f2933;';
+
+/** The email of `paragraphs` (plain strings, escaped here) under a heading, signed by the seller. */
+export function emailBody(seller: EmailSeller, heading: string, paragraphs: string[], footer: string[]): EmailBody {
+  const text = [heading, '', ...paragraphs.flatMap((p) => [p, '']), '--', ...footer].join('\n');
+  const rows: SafeHtml[] = paragraphs.map((p) => html`<p style="margin:0 0 16px;font-size:15px;line-height:22px;">${p}</p>`);
+  const foot: SafeHtml[] = footer.map((line) => html`<p style="margin:0 0 4px;font-size:12px;color:#616e7c;">${line}</p>`);
+  const page = html`<!doctype html>
+<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${heading}</title></head>
+<body style="margin:0;padding:0;background:#f5f7fa;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f5f7fa;"><tr><td align="center" style="padding:24px 8px;">
+<table role="presentation" width="600" cellpadding="0" cellspacing="0" style="width:600px;max-width:100%;background:#ffffff;border-radius:8px;${FONT}">
+<tr><td style="padding:24px 32px 0;font-size:18px;font-weight:bold;">${seller.displayName}</td></tr>
+<tr><td style="padding:16px 32px 8px;"><h1 style="margin:0 0 16px;font-size:22px;">${heading}</h1>${rows}</td></tr>
+<tr><td style="padding:16px 32px 24px;border-top:1px solid #e4e7eb;">${foot}</td></tr>
+</table></td></tr></table></body></html>`;
+  return { text, html: page.toString() };
+}
+
+/** The footer lines: the seller's address and support email where known. */
+export function footerOf(seller: EmailSeller, sentBy: string, questions: ((email: string) => string) | null): string[] {
+  return [sentBy, seller.address, seller.supportEmail && questions ? questions(seller.supportEmail) : null].filter((line): line is string => !!line);
+}

@@ -1,0 +1,121 @@
+/**
+ * Buyers hear from the seller (issue 28; decision 0067): a paid invoice writes, through the
+ * compose-mail job its event queues, one receipt with the invoice's PDF into the outbox; in
+ * the sandbox it waits in the development inbox. A job run again writes nothing more; a
+ * buyer without an email gets nothing, and nothing fails.
+ */
+import { extractText, getDocumentProxy } from 'unpdf';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openShop, type Shop } from './commerce-support.js';
+import { environmentIdOf, type TestOrg, type TestServer } from './harness.js';
+
+let server: TestServer;
+let org: TestOrg;
+let s: Shop;
+
+interface InboxMessage {
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string | null;
+  attachments: Array<{ fileName: string; contentType: string; size: number; url: string }>;
+}
+
+beforeAll(async () => {
+  ({ server, org, s } = await openShop());
+  const profile = await s.call('PATCH', '/seller-profile/', {
+    displayName: 'Acme <Tools>',
+    supportEmail: 'help@acme.example',
+    address: { line1: 'Torstraße 1', city: 'Berlin', postalCode: '10119', country: 'DE' },
+  });
+  if (profile.status !== 200) throw new Error(`profile: ${profile.status} ${profile.text}`);
+}, 60_000);
+afterAll(async () => {
+  await server?.close();
+});
+
+const composeMail = () => server.runJobs(['compose-mail']);
+
+async function inbox(): Promise<InboxMessage[]> {
+  const res = await s.call('GET', '/mail/inbox/');
+  expect(res.status).toBe(200);
+  return res.body.messages as InboxMessage[];
+}
+
+async function buy(customerId: string): Promise<{ id: string; number: string }> {
+  await s.card(customerId);
+  const res = await s.call('POST', '/charges/', { planIdentifier: s.plans.lifetime, chargePeriod: 'ONE_TIME', customerId });
+  if (res.status !== 201) throw new Error(`charge: ${res.status} ${res.text}`);
+  const invoices = await s.call('GET', `/invoices/?customer_id=${customerId}&page_size=100`);
+  return (invoices.body.results as Array<{ id: string; number: string; orderId: string }>).find((i) => i.orderId === res.body.orderId)!;
+}
+
+async function pdfTextAt(url: string): Promise<{ status: number; type: string | null; text: string }> {
+  const res = await fetch(url, { headers: { authorization: `Bearer ${org.sandbox.serverKey}` } });
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  if (res.status !== 200) return { status: res.status, type: res.headers.get('content-type'), text: '' };
+  const { text } = await extractText(await getDocumentProxy(bytes), { mergePages: true });
+  return { status: res.status, type: res.headers.get('content-type'), text };
+}
+
+describe('receipts', () => {
+  it('a purchase puts one receipt with the invoice PDF in the sandbox inbox, once however often the job runs', async () => {
+    const customerId = await s.customer();
+    const email = `${customerId}@example.com`;
+    const invoice = await buy(customerId);
+    expect((await inbox()).filter((m) => m.to === email)).toEqual([]); // written by the job, after the purchase's commit
+
+    expect(await composeMail()).toBeGreaterThan(0);
+    const mine = (await inbox()).filter((m) => m.to === email);
+    expect(mine).toHaveLength(1);
+    const receipt = mine[0]!;
+    expect(receipt.subject).toBe('Your receipt from Acme <Tools>');
+    expect(receipt.text).toContain('We received your payment of 49.00 USD');
+    expect(receipt.text).toContain(`Invoice: ${invoice.number}`);
+    expect(receipt.text).toContain('Write to help@acme.example');
+    expect(receipt.text).toContain('Torstraße 1, 10119, Berlin, DE');
+    expect(receipt.html).toContain('Acme &lt;Tools&gt;');
+    expect(receipt.html).not.toContain('Acme <Tools>');
+    expect(receipt.html).toContain('width="600"');
+    expect(receipt.attachments).toHaveLength(1);
+    expect(receipt.attachments[0]).toMatchObject({ fileName: `${invoice.id}.pdf`, contentType: 'application/pdf' });
+    const pdf = await pdfTextAt(receipt.attachments[0]!.url);
+    expect(pdf.status).toBe(200);
+    expect(pdf.type).toBe('application/pdf');
+    expect(pdf.text).toContain(`Invoice number ${invoice.number}`);
+    expect(pdf.text).toContain('Torstraße 1');
+
+    // The same event again (a job re-queued by hand, as a replay would): nothing more is written.
+    const event = await server.database.db
+      .selectFrom('events')
+      .select('id')
+      .where('type', '=', 'invoice.paid')
+      .where('environment_id', '=', await environmentIdOf(server, org.organizationId, 'sandbox'))
+      .orderBy('seq', 'desc')
+      .executeTakeFirstOrThrow();
+    await server.database.db.insertInto('jobs').values({ name: 'compose-mail', payload: JSON.stringify({ eventId: event.id }), unique_key: null, state: 'pending', run_at: null }).execute();
+    await composeMail();
+    expect((await inbox()).filter((m) => m.to === email)).toHaveLength(1);
+  });
+
+  it('a buyer without an email gets no mail, and the purchase and the job succeed', async () => {
+    const before = (await inbox()).length;
+    const customerId = await s.customer({ email: undefined });
+    await buy(customerId);
+    await composeMail();
+    const jobs = await server.database.db.selectFrom('jobs').select('state').where('name', '=', 'compose-mail').where('state', 'in', ['failed', 'dead']).execute();
+    expect(jobs).toEqual([]);
+    expect(await inbox()).toHaveLength(before);
+  });
+
+  it('a file of the inbox is read only in the sandbox that holds it', async () => {
+    const other = await server.createOrg();
+    const [message] = (await inbox()).filter((m) => m.attachments.length > 0);
+    const url = message!.attachments[0]!.url;
+    const res = await fetch(url, { headers: { authorization: `Bearer ${other.sandbox.serverKey}` } });
+    expect(res.status).toBe(404);
+    const missing = await s.call('GET', `/mail/inbox/${message!.id}/attachments/7`);
+    expect(missing.status).toBe(404);
+  });
+});
