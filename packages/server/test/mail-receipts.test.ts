@@ -43,7 +43,7 @@ async function inbox(): Promise<InboxMessage[]> {
   return res.body.messages as InboxMessage[];
 }
 
-async function buy(customerId: string): Promise<{ id: string; number: string }> {
+async function buy(customerId: string): Promise<{ id: string; number: string; orderId: string }> {
   await s.card(customerId);
   const res = await s.call('POST', '/charges/', { planIdentifier: s.plans.lifetime, chargePeriod: 'ONE_TIME', customerId });
   if (res.status !== 201) throw new Error(`charge: ${res.status} ${res.text}`);
@@ -109,6 +109,48 @@ describe('receipts', () => {
     expect(await inbox()).toHaveLength(before);
   });
 
+  it('a subscription sends a receipt; cancelling it says it ended, with no wire enum shown', async () => {
+    const customerId = await s.customer();
+    const email = `${customerId}@example.com`;
+    await s.card(customerId);
+    const created = await s.call('POST', '/subscriptions/create/', { planIdentifier: s.plans.basic, chargePeriod: 'MONTHLY', customerId });
+    expect(created.status).toBe(201);
+    const cancel = await s.call('POST', `/subscriptions/${created.body.id}/cancel/`, { cancellationType: 'IMMEDIATE' });
+    expect(cancel.status).toBe(200);
+    await composeMail();
+    const mine = (await inbox()).filter((m) => m.to === email);
+    expect(mine.map((m) => m.subject).sort()).toEqual(['Your receipt from Acme <Tools>', 'Your subscription to Acme <Tools> has ended']);
+    const ended = mine.find((m) => m.subject.endsWith('has ended'))!;
+    expect(ended.text).toMatch(/Your subscription to .+ \(Basic-.+\) has ended\./);
+    expect(ended.attachments).toEqual([]);
+    for (const m of mine) expect(m.text).not.toMatch(/MONTHLY|ONE_TIME|canceled/);
+  });
+});
+
+describe('refunds', () => {
+  it('a refund sends the buyer its credit note, once', async () => {
+    const customerId = await s.customer();
+    const email = `${customerId}@example.com`;
+    const invoice = await buy(customerId);
+    const res = await s.call('POST', '/refunds/', { orderId: invoice.orderId, amountUnits: 1000 });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('SUCCEEDED');
+    await composeMail();
+    await composeMail();
+    const refunds = (await inbox()).filter((m) => m.to === email && m.subject === 'Your refund from Acme <Tools>');
+    expect(refunds).toHaveLength(1);
+    const notes = await s.call('GET', `/credit-notes/?invoice_id=${invoice.id}`);
+    const note = notes.body.results[0] as { number: string };
+    expect(refunds[0]!.text).toContain(`We refunded 10.00 USD of invoice ${invoice.number}`);
+    expect(refunds[0]!.text).toContain(`Credit note: ${note.number}`);
+    expect(refunds[0]!.attachments).toMatchObject([{ fileName: `${note.number}.pdf`, contentType: 'application/pdf' }]);
+    const pdf = await pdfTextAt(refunds[0]!.attachments[0]!.url);
+    expect(pdf.text).toContain(note.number);
+    expect(pdf.text).toContain(invoice.number);
+  });
+});
+
+describe('the inbox', () => {
   it('a file of the inbox is read only in the sandbox that holds it', async () => {
     const other = await server.createOrg();
     const [message] = (await inbox()).filter((m) => m.attachments.length > 0);

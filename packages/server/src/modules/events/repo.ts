@@ -23,7 +23,7 @@ export async function insertEvent(db: Executor, row: EventRowInput): Promise<voi
  * The event types buyers hear about (modules/mail, decision 0067): each such event queues,
  * in its own statement, a `compose-mail` job that writes the email after the commit.
  */
-export const MAILED_EVENT_TYPES = ['invoice.paid'] as const;
+export const MAILED_EVENT_TYPES = ['invoice.paid', 'credit_note.created', 'invoice.payment_failed', 'subscription.cancelled'] as const;
 export const COMPOSE_MAIL_JOB = 'compose-mail';
 const mailedTypes = sql.join(MAILED_EVENT_TYPES.map((type) => sql.lit(type)));
 

@@ -15,4 +15,25 @@ export const words = {
     invoice: (id: string) => `Invoice: ${id}`,
     attached: 'The invoice is attached as a PDF.',
   },
+  refund: {
+    subject: (seller: string) => `Your refund from ${seller}`,
+    heading: 'Your refund is on its way',
+    refunded: (amount: string, invoice: string) => `We refunded ${amount} of invoice ${invoice} to your payment method.`,
+    timing: 'Depending on your bank, it can take a few days to appear on your statement.',
+    creditNote: (number: string) => `Credit note: ${number}`,
+    attached: 'The credit note is attached as a PDF.',
+  },
+  paymentFailed: {
+    subject: (seller: string) => `Your payment to ${seller} did not go through`,
+    heading: 'We could not take your payment',
+    failed: (amount: string, product: string) => `Your payment of ${amount} for ${product} did not go through.`,
+    payHere: (link: string) => `You can pay the invoice here: ${link}`,
+    noLink: 'Please check your payment method; we will try again.',
+  },
+  cancelled: {
+    subject: (seller: string) => `Your subscription to ${seller} has ended`,
+    heading: 'Your subscription has ended',
+    ended: (product: string, plan: string) => `Your subscription to ${product} (${plan}) has ended.`,
+    thanks: 'Thank you for having been a customer.',
+  },
 } as const;
