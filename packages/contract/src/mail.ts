@@ -25,3 +25,15 @@ export const Inbox = Type.Object({
   messages: Type.Array(InboxMessage),
 });
 export type Inbox = Static<typeof Inbox>;
+
+/** GET/PATCH /email-settings/ (Billow's addition): which emails buyers get in this environment; every kind is on by default. */
+export const EmailSettings = Type.Object({
+  receipts: Type.Boolean({ description: 'A receipt, with the invoice PDF, for every successful payment' }),
+  refunds: Type.Boolean({ description: 'A refund notice, with the credit note PDF, for every settled refund' }),
+  paymentFailed: Type.Boolean({ description: "A notice of a failed payment, with the invoice's pay link" }),
+  subscriptionEnded: Type.Boolean({ description: 'A notice when a subscription ends' }),
+});
+export type EmailSettings = Static<typeof EmailSettings>;
+
+export const EmailSettingsUpdate = Type.Partial(EmailSettings, { additionalProperties: false, minProperties: 1 });
+export type EmailSettingsUpdate = Static<typeof EmailSettingsUpdate>;

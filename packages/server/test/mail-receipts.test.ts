@@ -150,6 +150,36 @@ describe('refunds', () => {
   });
 });
 
+describe('email settings', () => {
+  it('are all on by default; a switched-off kind is not written, the others are, and each environment has its own', async () => {
+    expect((await s.call('GET', '/email-settings/')).body).toEqual({ receipts: true, refunds: true, paymentFailed: true, subscriptionEnded: true });
+    const off = await s.call('PATCH', '/email-settings/', { receipts: false });
+    expect(off.status).toBe(200);
+    expect(off.body).toEqual({ receipts: false, refunds: true, paymentFailed: true, subscriptionEnded: true });
+    const production = await server.request('GET', '/api/v1/email-settings/', { key: org.production.serverKey });
+    expect(production.body.receipts).toBe(true);
+    try {
+      const customerId = await s.customer();
+      const invoice = await buy(customerId);
+      await s.call('POST', '/refunds/', { orderId: invoice.orderId });
+      await composeMail();
+      const mine = (await inbox()).filter((m) => m.to === `${customerId}@example.com`);
+      expect(mine.map((m) => m.subject)).toEqual(['Your refund from Acme <Tools>']);
+    } finally {
+      expect((await s.call('PATCH', '/email-settings/', { receipts: true })).body.receipts).toBe(true);
+    }
+  });
+
+  it('refuses bad input with a 400 that changes nothing', async () => {
+    for (const body of [{}, { receipts: 'no' }, { sms: true }]) {
+      const res = await s.call('PATCH', '/email-settings/', body);
+      expect(res.status).toBe(400);
+      expect(res.body.detail).toBeTruthy();
+    }
+    expect((await s.call('GET', '/email-settings/')).body.receipts).toBe(true);
+  });
+});
+
 describe('the inbox', () => {
   it('a file of the inbox is read only in the sandbox that holds it', async () => {
     const other = await server.createOrg();

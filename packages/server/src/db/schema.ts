@@ -873,6 +873,7 @@ export interface Database {
   checkout_session_events: CheckoutSessionEventsTable;
   mail_messages: MailMessagesTable;
   mail_attachments: MailAttachmentsTable;
+  email_settings: EmailSettingsTable;
   portal_sign_ins: PortalSignInsTable;
   seller_profiles: SellerProfilesTable;
   invoice_number_counters: InvoiceNumberCountersTable;
@@ -938,6 +939,16 @@ export interface MailMessagesTable {
   event_id: ColumnType<string | null, string | null | undefined, string | null>;
   kind: ColumnType<string | null, string | null | undefined, string | null>;
   body_html: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Which emails buyers get in an environment (decision 0067); no row: all of them. */
+export interface EmailSettingsTable {
+  environment_id: string;
+  receipt: Generated<boolean>;
+  refund: Generated<boolean>;
+  payment_failed: Generated<boolean>;
+  subscription_cancelled: Generated<boolean>;
+  updated_at: Timestamp;
 }
 
 /** Files an email carries (decision 0067). */

@@ -13,6 +13,7 @@ import type { EmailSeller } from './emails/layout.js';
 import { KINDS, recipientOf, text } from './kinds.js';
 import type { EventMessage, MailOutbox } from './outbox.js';
 import * as repo from './repo.js';
+import { kindEnabled } from './settings.service.js';
 
 /** How long such an email is worth sending: past it, a message that could not be sent is dropped. */
 const SEND_WITHIN_MS = 7 * 24 * 60 * 60 * 1000;
@@ -41,6 +42,7 @@ export class MailComposer {
     const object = objectOf(event);
     const to = recipientOf(object);
     if (!to || (await repo.messageOfEvent(this.db, eventId, kind.kind))) return undefined;
+    if (!(await kindEnabled(this.db, event.environment_id, kind.kind))) return `no ${kind.kind} email for event ${eventId}: switched off`;
     if (!this.outbox.canSend(environment)) return `no ${kind.kind} email for event ${eventId}: no SMTP server is configured`;
     const scope = { organizationId: event.organization_id, environmentId: event.environment_id, environment, baseUrl: '', apiBase: '' } as const;
     const rendered = await kind.render({ db: this.db, scope, object, seller: () => this.seller(event) });

@@ -144,3 +144,25 @@ export async function deleteMessagesBefore(db: Executor, before: Date): Promise<
   const result = await db.deleteFrom('mail_messages').where('created_at', '<', before).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** The switch columns of email_settings, one per kind of email (decision 0067). */
+export type SwitchColumn = 'receipt' | 'refund' | 'payment_failed' | 'subscription_cancelled';
+export type Switches = Record<SwitchColumn, boolean>;
+
+export function findSettings(db: Executor, environmentId: string): Promise<Switches | undefined> {
+  return db
+    .selectFrom('email_settings')
+    .select(['receipt', 'refund', 'payment_failed', 'subscription_cancelled'])
+    .where('environment_id', '=', environmentId)
+    .executeTakeFirst();
+}
+
+/** Sets the given switches (the others kept, or on for a new row); returns all of them. */
+export function saveSettings(db: Executor, environmentId: string, changes: Partial<Switches>, at: Date): Promise<Switches> {
+  return db
+    .insertInto('email_settings')
+    .values({ environment_id: environmentId, ...changes, updated_at: at })
+    .onConflict((oc) => oc.column('environment_id').doUpdateSet({ ...changes, updated_at: at }))
+    .returning(['receipt', 'refund', 'payment_failed', 'subscription_cancelled'])
+    .executeTakeFirstOrThrow();
+}
