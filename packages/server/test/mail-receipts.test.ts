@@ -6,7 +6,7 @@
  */
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openShop, type Shop } from './commerce-support.js';
+import { CARDS, openShop, type Shop } from './commerce-support.js';
 import { environmentIdOf, type TestOrg, type TestServer } from './harness.js';
 
 let server: TestServer;
@@ -147,6 +147,34 @@ describe('refunds', () => {
     const pdf = await pdfTextAt(refunds[0]!.attachments[0]!.url);
     expect(pdf.text).toContain(note.number);
     expect(pdf.text).toContain(invoice.number);
+  });
+});
+
+describe('failed payments', () => {
+  it('a declined renewal sends the payment-failed email with the invoice pay link', async () => {
+    const clock = await s.call('POST', '/test-clocks/', { name: 'mail renewal', frozenTime: '2027-03-01T00:00:00Z' });
+    expect(clock.status).toBe(201);
+    const customerId = await s.customer({ testClockId: clock.body.id });
+    await s.card(customerId, CARDS.ok);
+    expect((await s.call('POST', '/subscriptions/create/', { planIdentifier: s.plans.pro, chargePeriod: 'MONTHLY', customerId })).status).toBe(201);
+    const declined = await s.card(customerId, CARDS.declined);
+    expect((await s.call('POST', `/payment-methods/${declined.id}/default/`)).status).toBe(200);
+    expect((await s.call('POST', `/test-clocks/${clock.body.id}/advance/`, { frozenTime: '2027-04-01T00:30:00Z' })).status).toBe(200);
+    for (let tries = 0; tries < 300; tries++) {
+      if ((await s.call('GET', `/test-clocks/${clock.body.id}/`)).body.status === 'ready') break;
+      if ((await server.runJobs()) === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await composeMail();
+    const invoices = await s.call('GET', `/invoices/?customer_id=${customerId}&status=PAYMENT_FAILED`);
+    const failed = invoices.body.results[0] as { paymentLink: string };
+    expect(failed.paymentLink).toMatch(/^http/);
+    const mine = (await inbox()).filter((m) => m.to === `${customerId}@example.com` && m.subject === 'Your payment to Acme <Tools> did not go through');
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.text).toContain('Your payment of 20.00 USD for');
+    // Background work builds the link on BILLOW_PUBLIC_URL (unset here: localhost:4000), as the webhook's payment_link.
+    const path = new URL(failed.paymentLink).pathname;
+    expect(mine[0]!.text).toMatch(new RegExp(`You can pay the invoice here: http://localhost:4000${path}\n`));
+    expect(mine[0]!.html).toContain(`href="http://localhost:4000${path}"`);
   });
 });
 

@@ -15,11 +15,22 @@ export interface EmailBody {
 }
 
 const FONT = 'font-family:Helvetica,Arial,sans-serif;color:#1f2933;';
+const P_STYLE = 'margin:0 0 16px;font-size:15px;line-height:22px;';
 
-/** The email of `paragraphs` (plain strings, escaped here) under a heading, signed by the seller. */
-export function emailBody(seller: EmailSeller, heading: string, paragraphs: string[], footer: string[]): EmailBody {
-  const text = [heading, '', ...paragraphs.flatMap((p) => [p, '']), '--', ...footer].join('\n');
-  const rows: SafeHtml[] = paragraphs.map((p) => html`<p style="margin:0 0 16px;font-size:15px;line-height:22px;">${p}</p>`);
+/** A paragraph: plain text, or words followed by a web address, which HTML shows as a link. */
+export type Paragraph = string | { words: string; href: string };
+
+const textOf = (p: Paragraph) => (typeof p === 'string' ? p : `${p.words} ${p.href}`);
+function htmlOf(p: Paragraph): SafeHtml {
+  if (typeof p === 'string') return html`<p style="${P_STYLE}">${p}</p>`;
+  const link = /^https?:\/\//i.test(p.href) ? html`<a href="${p.href}" style="color:#1f6feb;">${p.href}</a>` : p.href;
+  return html`<p style="${P_STYLE}">${p.words} ${link}</p>`;
+}
+
+/** The email of `paragraphs` (escaped here) under a heading, signed by the seller. */
+export function emailBody(seller: EmailSeller, heading: string, paragraphs: Paragraph[], footer: string[]): EmailBody {
+  const text = [heading, '', ...paragraphs.flatMap((p) => [textOf(p), '']), '--', ...footer].join('\n');
+  const rows: SafeHtml[] = paragraphs.map(htmlOf);
   const foot: SafeHtml[] = footer.map((line) => html`<p style="margin:0 0 4px;font-size:12px;color:#616e7c;">${line}</p>`);
   const page = html`<!doctype html>
 <html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${heading}</title></head>

@@ -1,9 +1,9 @@
-import { emailBody, footerOf, type EmailBody, type EmailSeller } from './layout.js';
+import { emailBody, footerOf, type EmailBody, type EmailSeller, type Paragraph } from './layout.js';
 import { words } from './words.js';
 
 type Email = EmailBody & { subject: string };
 
-const signed = (seller: EmailSeller, heading: string, paragraphs: string[]): EmailBody =>
+const signed = (seller: EmailSeller, heading: string, paragraphs: Paragraph[]): EmailBody =>
   emailBody(seller, heading, [words.common.greeting, ...paragraphs], footerOf(seller, words.common.sentBy(seller.displayName), words.common.questions));
 
 /** A settled refund (decision 0067); its credit note's PDF goes with it. */
@@ -16,7 +16,7 @@ export function refundEmail(seller: EmailSeller, facts: { amount: string; invoic
 /** A payment that failed, with the page where the invoice is paid when there is one. */
 export function paymentFailedEmail(seller: EmailSeller, facts: { amount: string; productName: string; paymentLink: string | null }): Email {
   const w = words.paymentFailed;
-  const body = signed(seller, w.heading, [w.failed(facts.amount, facts.productName), facts.paymentLink ? w.payHere(facts.paymentLink) : w.noLink]);
+  const body = signed(seller, w.heading, [w.failed(facts.amount, facts.productName), facts.paymentLink ? { words: w.payHere, href: facts.paymentLink } : w.noLink]);
   return { subject: w.subject(seller.displayName), ...body };
 }
 

@@ -27,7 +27,7 @@ export const words = {
     subject: (seller: string) => `Your payment to ${seller} did not go through`,
     heading: 'We could not take your payment',
     failed: (amount: string, product: string) => `Your payment of ${amount} for ${product} did not go through.`,
-    payHere: (link: string) => `You can pay the invoice here: ${link}`,
+    payHere: 'You can pay the invoice here:',
     noLink: 'Please check your payment method; we will try again.',
   },
   cancelled: {
