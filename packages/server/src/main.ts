@@ -106,6 +106,7 @@ function jobRunner(app: App, database: DatabaseHandle, clock: Clock, config: Con
     webhookLogRetentionMs: config.webhooks.logRetentionMs,
     billing: config.billing,
     mail: config.mail,
+    publicUrl: config.publicUrl,
     entitlementChanges: entitlementChangesFor(app.billow.entitlementCache, app.billow.reportRoutes),
   });
   const { pollIntervalMs, leaseMs } = config.jobs;

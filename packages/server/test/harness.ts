@@ -179,6 +179,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       webhookLogRetentionMs: config.webhooks.logRetentionMs,
       billing: config.billing,
       mail: config.mail,
+      publicUrl: config.publicUrl,
       entitlementChanges: entitlementChangesFor(app.billow.entitlementCache),
     });
     const handlers = Object.fromEntries(names.map((name) => [name, all[name]!]));

@@ -78,6 +78,9 @@ describe('receipts', () => {
     expect(receipt.html).toContain('Acme &lt;Tools&gt;');
     expect(receipt.html).not.toContain('Acme <Tools>');
     expect(receipt.html).toContain('width="600"');
+    // No BILLOW_PUBLIC_URL here: no absolute address is known, so no portal link and no logo.
+    expect(receipt.text).not.toContain('portal');
+    expect(receipt.html).not.toContain('<img');
     expect(receipt.attachments).toHaveLength(1);
     expect(receipt.attachments[0]).toMatchObject({ fileName: `${invoice.id}.pdf`, contentType: 'application/pdf' });
     const pdf = await pdfTextAt(receipt.attachments[0]!.url);

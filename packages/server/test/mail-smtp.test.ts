@@ -8,8 +8,9 @@ import { SMTPServer } from 'smtp-server';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Shop } from './commerce-support.js';
-import type { TestServer } from './harness.js';
+import type { TestOrg, TestServer } from './harness.js';
 import type { StripeStandIn } from './stripe/stand-in.js';
+import { pngOf } from './seller/images.js';
 import { configureStripe, stripeCard, stripeShop } from './stripe/support.js';
 
 interface Received {
@@ -35,13 +36,15 @@ const smtp = new SMTPServer({
 let stand: StripeStandIn;
 let server: TestServer;
 let s: Shop;
+let org: TestOrg;
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const port = (smtp.server.address() as AddressInfo).port;
-  ({ stand, server, s } = await stripeShop('', { env: { BILLOW_SMTP_URL: `smtp://127.0.0.1:${port}`, BILLOW_MAIL_FROM: 'Billing <billing@shop.example>' } }));
+  ({ stand, server, s, org } = await stripeShop('', { env: { BILLOW_SMTP_URL: `smtp://127.0.0.1:${port}`, BILLOW_MAIL_FROM: 'Billing <billing@shop.example>', BILLOW_PUBLIC_URL: 'https://billing.shop.example' } }));
   await configureStripe(s);
-  const profile = await s.call('PATCH', '/seller-profile/', { displayName: 'Shop & Co' });
+  const logoImageKey = await uploadedLogo();
+  const profile = await s.call('PATCH', '/seller-profile/', { displayName: 'Shop & Co', logoImageKey });
   if (profile.status !== 200) throw new Error(`profile: ${profile.status} ${profile.text}`);
 }, 60_000);
 afterAll(async () => {
@@ -49,6 +52,18 @@ afterAll(async () => {
   await stand?.close();
   await new Promise<void>((resolve) => smtp.close(() => resolve()));
 });
+
+/** A logo uploaded as the seller's page would, its form posted to this server (the answer names the public address). */
+async function uploadedLogo(): Promise<string> {
+  const presigned = await s.call('POST', '/media/', { fileName: 'logo.png', fileType: 'image/png' });
+  if (presigned.status !== 200) throw new Error(`upload form: ${presigned.status} ${presigned.text}`);
+  const form = new FormData();
+  for (const [name, value] of Object.entries(presigned.body.fields as Record<string, string>)) form.append(name, value);
+  form.append('file', new Blob([new Uint8Array(pngOf(160, 48))], { type: 'image/png' }), 'logo.png');
+  const sent = await fetch(String(presigned.body.url).replace(/^https?:\/\/[^/]+/, server.url), { method: 'POST', body: form });
+  if (sent.status !== 204) throw new Error(`upload: ${sent.status} ${await sent.text()}`);
+  return presigned.body.fileKey as string;
+}
 
 /** The messages to `email`, once at least one has arrived (the test's timeout bounds the wait). */
 async function messagesTo(email: string): Promise<Received[]> {
@@ -58,6 +73,9 @@ async function messagesTo(email: string): Promise<Received[]> {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** A quoted-printable part as its text (ASCII enough for the assertions). */
+const unquoted = (raw: string) => raw.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 /** The base64 body of the MIME part of a content type. */
 function partOf(raw: string, type: string): Buffer {
@@ -84,6 +102,12 @@ describe('receipts sent by SMTP in production', () => {
     expect(message!.raw).toContain('Content-Type: text/plain');
     expect(message!.raw).toContain('Content-Type: text/html');
     expect(message!.raw).toMatch(/filename=.?INV-/);
+    // BILLOW_PUBLIC_URL is set: the portal's sign-in page is linked, and the logo shown from its public address.
+    const slug = (await server.database.db.selectFrom('organizations').select('slug').where('id', '=', org.organizationId).executeTakeFirstOrThrow()).slug;
+    const body = unquoted(message!.raw);
+    expect(body).toContain(`Your purchases and invoices are in the customer portal: https://billing.shop.example/portal/${slug}/`);
+    expect(body).toContain(`<a href="https://billing.shop.example/portal/${slug}/"`);
+    expect(body).toMatch(/<img src="https:\/\/billing\.shop\.example\/seller-logos\/[0-9a-f-]{36}\/[0-9a-f]{32}\.png" alt="Shop &amp; Co"/);
     const pdf = partOf(message!.raw, 'application/pdf');
     const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf)), { mergePages: true });
     expect(text).toContain(`Invoice number ${invoice.number}`);

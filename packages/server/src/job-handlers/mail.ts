@@ -15,9 +15,9 @@ export const SIGN_IN_RETENTION_MS = 7 * DAY_MS;
  * The mail jobs (decisions 0038, 0067): compose-mail, which writes the email of a business event; send-mail, the durable retry of a message whose first attempt
  * failed or never ran; and an hourly purge of old messages and sign-ins.
  */
-export function mailJobs(db: Db, clock: Clock, config: MailConfig): JobHandlers {
+export function mailJobs(db: Db, clock: Clock, config: MailConfig, publicUrl: string | null = null): JobHandlers {
   const outbox = new MailOutbox(db, clock, configuredMailer(config));
-  const composer = new MailComposer(db, clock, outbox);
+  const composer = new MailComposer(db, clock, outbox, publicUrl);
   return {
     // The email a business event causes (decision 0067): queued with the event, written once.
     [COMPOSE_MAIL_JOB]: {

@@ -30,6 +30,8 @@ export interface TaskDeps {
   entitlementChanges?: EntitlementChanges;
   /** Outgoing email (config); none: messages queued for SMTP wait, and the send-mail job fails until it is set. */
   mail?: MailConfig;
+  /** BILLOW_PUBLIC_URL: the absolute address emails link to (the portal, the seller's logo); none: they carry no such link. */
+  publicUrl?: string | null;
 }
 
 const MINUTE = 60 * 1000;
@@ -39,7 +41,7 @@ export function backgroundJobs(db: Db, clock: Clock, deps: TaskDeps): JobHandler
   const subscriptions = new SubscriptionService(db, clock, deps.pendingUpdateTtlMs);
   return {
     ...billingJobs(db, clock, deps.billing, deps.entitlementChanges ?? entitlementAnnouncer()),
-    ...mailJobs(db, clock, deps.mail ?? { smtpUrl: null, from: null }),
+    ...mailJobs(db, clock, deps.mail ?? { smtpUrl: null, from: null }, deps.publicUrl ?? null),
     'recover-payments': {
       everyMs: Math.min(30_000, Math.ceil(deps.paymentRecoveryAfterMs / 2)),
       runAtStart: true,

@@ -8,7 +8,7 @@
 import type { Db } from '../../db/connect.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
-import { sellerBlock } from '../seller-profile/queries.js';
+import { sellerBlock, sellerOnPages } from '../seller-profile/queries.js';
 import type { EmailSeller } from './emails/layout.js';
 import { KINDS, recipientOf, text } from './kinds.js';
 import type { EventMessage, MailOutbox } from './outbox.js';
@@ -31,6 +31,8 @@ export class MailComposer {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly outbox: MailOutbox,
+    /** BILLOW_PUBLIC_URL: without it emails carry no portal link and no logo (no absolute address is known). */
+    private readonly publicUrl: string | null = null,
   ) {}
 
   /** The email of one event; answers what was done, for the job's log. */
@@ -64,9 +66,17 @@ export class MailComposer {
   }
 
   private async seller(event: EventRow): Promise<EmailSeller> {
-    const block = await sellerBlock(this.db, event.organization_id, event.environment_id);
+    const [block, pages, slug] = await Promise.all([
+      sellerBlock(this.db, event.organization_id, event.environment_id),
+      sellerOnPages(this.db, event.organization_id, event.environment_id),
+      repo.organizationSlug(this.db, event.organization_id),
+    ]);
     const address = block.address ?? {};
     const line = ADDRESS_FIELDS.map((key) => text(address[key])).filter((part): part is string => part !== null).join(', ');
-    return { displayName: block.displayName, supportEmail: block.email, address: line || null };
+    const base = this.publicUrl;
+    // The portal's sign-in page (as modules/portal names it): it opens only with a code sent to the buyer's email.
+    const portalUrl = base && slug ? `${base}${event.environment === 'sandbox' ? '/sandbox' : ''}/portal/${encodeURIComponent(slug)}/` : null;
+    const logoUrl = base && pages.logoPath ? `${base}${pages.logoPath}` : null;
+    return { displayName: block.displayName, supportEmail: block.email, address: line || null, portalUrl, logoUrl };
   }
 }

@@ -166,3 +166,8 @@ export function saveSettings(db: Executor, environmentId: string, changes: Parti
     .returning(['receipt', 'refund', 'payment_failed', 'subscription_cancelled'])
     .executeTakeFirstOrThrow();
 }
+
+export async function organizationSlug(db: Executor, organizationId: string): Promise<string | null> {
+  const row = await db.selectFrom('organizations').select('slug').where('id', '=', organizationId).executeTakeFirst();
+  return row?.slug ?? null;
+}

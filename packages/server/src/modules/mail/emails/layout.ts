@@ -1,4 +1,5 @@
 import { html, type SafeHtml } from '../../../page-kit/html.js';
+import { words } from './words.js';
 
 /** What every email shows of its seller (decision 0067). */
 export interface EmailSeller {
@@ -6,6 +7,10 @@ export interface EmailSeller {
   supportEmail: string | null;
   /** The address as one line, or null. */
   address: string | null;
+  /** The customer portal's sign-in page, absolute; null when no public address is known. */
+  portalUrl: string | null;
+  /** The logo, absolute; null without a logo or a public address. */
+  logoUrl: string | null;
 }
 
 /** An email's two parts: the text, and the same in HTML (inline styles, 600 px wide, every value escaped). */
@@ -27,8 +32,9 @@ function htmlOf(p: Paragraph): SafeHtml {
   return html`<p style="${P_STYLE}">${p.words} ${link}</p>`;
 }
 
-/** The email of `paragraphs` (escaped here) under a heading, signed by the seller. */
-export function emailBody(seller: EmailSeller, heading: string, paragraphs: Paragraph[], footer: string[]): EmailBody {
+/** The email of `paragraphs` (escaped here) under a heading, signed by the seller; the portal's link last, where known. */
+export function emailBody(seller: EmailSeller, heading: string, given: Paragraph[], footer: string[]): EmailBody {
+  const paragraphs = seller.portalUrl ? [...given, { words: words.common.portal, href: seller.portalUrl }] : given;
   const text = [heading, '', ...paragraphs.flatMap((p) => [textOf(p), '']), '--', ...footer].join('\n');
   const rows: SafeHtml[] = paragraphs.map(htmlOf);
   const foot: SafeHtml[] = footer.map((line) => html`<p style="margin:0 0 4px;font-size:12px;color:#616e7c;">${line}</p>`);
@@ -37,7 +43,7 @@ export function emailBody(seller: EmailSeller, heading: string, paragraphs: Para
 <body style="margin:0;padding:0;background:#f5f7fa;">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f5f7fa;"><tr><td align="center" style="padding:24px 8px;">
 <table role="presentation" width="600" cellpadding="0" cellspacing="0" style="width:600px;max-width:100%;background:#ffffff;border-radius:8px;${FONT}">
-<tr><td style="padding:24px 32px 0;font-size:18px;font-weight:bold;">${seller.displayName}</td></tr>
+<tr><td style="padding:24px 32px 0;font-size:18px;font-weight:bold;">${seller.logoUrl ? html`<img src="${seller.logoUrl}" alt="${seller.displayName}" height="48" style="display:block;height:48px;width:auto;border:0;">` : seller.displayName}</td></tr>
 <tr><td style="padding:16px 32px 8px;"><h1 style="margin:0 0 16px;font-size:22px;">${heading}</h1>${rows}</td></tr>
 <tr><td style="padding:16px 32px 24px;border-top:1px solid #e4e7eb;">${foot}</td></tr>
 </table></td></tr></table></body></html>`;

@@ -7,6 +7,7 @@ export const words = {
     greeting: 'Hello,',
     questions: (email: string) => `Questions? Write to ${email}.`,
     sentBy: (seller: string) => `This email was sent by ${seller}.`,
+    portal: 'Your purchases and invoices are in the customer portal:',
   },
   receipt: {
     subject: (seller: string) => `Your receipt from ${seller}`,
