@@ -17,17 +17,17 @@ export function pageLanguageOf(tag: string | null | undefined): PageLanguage | n
   return isPageLanguage(base) ? base : null;
 }
 
+/** The browser's best match among our languages (an Accept-Language header); null when it names none of them. */
+export function browserLanguage(acceptLanguage: string | string[] | null | undefined): PageLanguage | null {
+  if (!acceptLanguage) return null;
+  const header = Array.isArray(acceptLanguage) ? acceptLanguage.join(',') : acceptLanguage;
+  // A bare "*" states no preference: the seller's language decides.
+  if (header.trim() === '*') return null;
+  // Negotiator matches "de-DE" to "de" (a prefix match) and honours q-values.
+  return pageLanguageOf(new Negotiator({ headers: { 'accept-language': header } }).language([...PAGE_LANGUAGES]));
+}
+
 /** The customer's locale, else the browser's best match, else the seller's language, else English. */
 export function negotiateLanguage(hints: LanguageHints): PageLanguage {
-  const customer = pageLanguageOf(hints.customerLocale);
-  if (customer) return customer;
-  if (hints.acceptLanguage) {
-    const header = Array.isArray(hints.acceptLanguage) ? hints.acceptLanguage.join(',') : hints.acceptLanguage;
-    // Negotiator matches "de-DE" to "de" (a prefix match) and honours q-values and "*".
-    const best = new Negotiator({ headers: { 'accept-language': header } }).language([...PAGE_LANGUAGES]);
-    const match = pageLanguageOf(best);
-    // A bare "*" states no preference: the seller's language decides.
-    if (match && header.trim() !== '*') return match;
-  }
-  return pageLanguageOf(hints.sellerLanguage) ?? 'en';
+  return pageLanguageOf(hints.customerLocale) ?? browserLanguage(hints.acceptLanguage) ?? pageLanguageOf(hints.sellerLanguage) ?? 'en';
 }

@@ -124,6 +124,26 @@ describe('the hosted checkout in the buyer’s language', () => {
     expect(langOf(await pageIn(url, 'zz'))).toBe('en');
   });
 
+  it("remembers the language the buyer's browser asked for on a new customer, never over one already set", async () => {
+    const pay = async (customerId: string, acceptLanguage: string) => {
+      const { url } = await w.session({ customerId });
+      const page = await pageIn(url, acceptLanguage);
+      const res = await fetch(url, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-language': acceptLanguage },
+        body: new URLSearchParams(payWith(csrfOf(page), '4242424242424242')).toString(),
+      });
+      expect(res.status).toBe(303);
+      return (await w.s.call('GET', `/customers/${customerId}/`)).body;
+    };
+    expect((await pay(uniqueId('fr-buyer'), 'fr-FR,fr;q=0.9')).locale).toBe('fr');
+    const known = uniqueId('known');
+    expect((await w.s.call('POST', '/customers/', { customerId: known, locale: 'ja' })).status).toBe(201);
+    expect((await pay(known, 'de-DE')).locale).toBe('ja');
+    expect(await pay(uniqueId('no-preference'), 'zz')).not.toHaveProperty('locale');
+  });
+
   it("says a problem with the buyer's input in their language", async () => {
     const { url } = await w.session();
     const page = await pageIn(url, 'de');

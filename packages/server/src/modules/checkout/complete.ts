@@ -13,6 +13,7 @@
  */
 import { sellerOnPages } from '../seller-profile/queries.js';
 import { ENGLISH } from '../../page-kit/i18n.js';
+import { browserLanguage } from '../../page-kit/locale.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, type Tx } from '../../db/transaction.js';
@@ -148,7 +149,7 @@ export class CheckoutCompletion {
   }
 
   /** POST: re-price ("Update price"), or pay. */
-  async submit(id: string, environment: 'sandbox' | 'production', sent: Sent, ipAddress: string | null): Promise<PageAnswer> {
+  async submit(id: string, environment: 'sandbox' | 'production', sent: Sent, ipAddress: string | null, acceptLanguage?: string): Promise<PageAnswer> {
     const session = await this.sessionAt(id, environment);
     if (!session) return { kind: 'missing' };
     if (session.purpose !== 'purchase') return this.due.submit(session, sent, await this.csrfValid(id, sent.csrf_token));
@@ -163,7 +164,7 @@ export class CheckoutCompletion {
       return { kind: 'page', status: 200, state: await this.state(session, sent, ipAddress, null) };
     }
     try {
-      if (action === 'pay') return await this.pay(session, sent, ipAddress);
+      if (action === 'pay') return await this.pay(session, sent, ipAddress, browserLanguage(acceptLanguage));
       if (action === 'discount') return await this.applyDiscount(session, sent, ipAddress);
       return await this.authenticate(session, action === 'authenticate_approve', sent, ipAddress);
     } catch (error) {
@@ -201,9 +202,9 @@ export class CheckoutCompletion {
     return { email, name, taxId, card: checkTypedCard(sent, this.clock.now()) };
   }
 
-  private async pay(session: repo.SessionRow, sent: Sent, ipAddress: string | null): Promise<PageAnswer> {
+  private async pay(session: repo.SessionRow, sent: Sent, ipAddress: string | null, locale: string | null): Promise<PageAnswer> {
     const selection = await pageSelection(this.db, session, sent, ipAddress);
-    const form = await this.checkedForm(session, sent, selection);
+    const form = { ...(await this.checkedForm(session, sent, selection)), locale };
     const prepared = await this.prepare(session.id, selection, form, locatedCountry(session, ipAddress));
     if (prepared.status === 'success') return { kind: 'redirect', location: successRedirect(prepared.success_url, prepared.id) };
     try {
@@ -221,7 +222,7 @@ export class CheckoutCompletion {
   private async prepare(
     id: string,
     selection: Selection,
-    form: Awaited<ReturnType<CheckoutCompletion['checkedForm']>>,
+    form: Awaited<ReturnType<CheckoutCompletion['checkedForm']>> & { locale: string | null },
     located: string | null,
   ): Promise<repo.SessionRow> {
     return inTransaction(this.db, async (tx) => {
@@ -232,7 +233,7 @@ export class CheckoutCompletion {
       const customer = await ensureCheckoutCustomer(
         tx,
         scope,
-        { customerId: await buyerCustomerId(tx, session), email: form.email, name: form.name, country: selection.country, taxId: form.taxId },
+        { customerId: await buyerCustomerId(tx, session), email: form.email, name: form.name, country: selection.country, taxId: form.taxId, locale: form.locale },
         now,
       );
       const method = await saveCheckoutCard(tx, scope, customer, form.card, now);

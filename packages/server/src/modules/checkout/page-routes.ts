@@ -88,7 +88,7 @@ export function checkoutPageRoutes(app: App, deps: PageDeps): void {
     pages.post('/checkout/:id', { schema: { hide: true, params: Id } }, async (request, reply) => {
       const fields = sentOf(request.body);
       return orErrorPage(request, reply, async () =>
-        answer(request, reply, await deps.completion.submit(request.params.id, request.environment, fields, request.ip)),
+        answer(request, reply, await deps.completion.submit(request.params.id, request.environment, fields, request.ip, request.headers['accept-language'])),
       );
     });
 

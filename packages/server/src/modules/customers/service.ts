@@ -337,6 +337,8 @@ export interface CheckoutBuyer {
   country: string | null;
   /** The business tax id given at checkout (checked before the transaction); null: not a business purchase; undefined: not asked. */
   taxId?: StoredTaxId | null;
+  /** The language the buyer's browser asked for at checkout: remembered when the customer has none. */
+  locale?: string | null;
 }
 
 /** The customer's tax ids with the one given at checkout in front (in place of one of its type), or undefined when unchanged. */
@@ -366,6 +368,7 @@ export async function ensureCheckoutCustomer(tx: Tx, scope: CustomerScope, buyer
       billingAddress: buyer.country ? { country: buyer.country } : null,
       taxIds: buyer.taxId ? [buyer.taxId] : [],
       testClockId: null,
+      locale: buyer.locale ?? null,
       at,
     });
     await recordEvent(tx, { environmentId: scope.environmentId, organizationId: scope.organizationId, type: 'customer.created', data: customerEventObject(row, 0), at });
@@ -378,6 +381,7 @@ export async function ensureCheckoutCustomer(tx: Tx, scope: CustomerScope, buyer
     name: existing.name ? undefined : (buyer.name ?? undefined),
     billingAddress: !buyer.country || countryOfAddress(existing.billing_address) === buyer.country ? undefined : addressInCountry(existing.billing_address, buyer.country),
     taxIds: withBusinessId(existing.tax_ids ?? [], buyer.taxId),
+    locale: existing.locale || !buyer.locale ? undefined : buyer.locale,
   };
   if (Object.values(changes).every((change) => change === undefined)) return existing;
   const updated = await repo.updateCustomer(tx, existing.id, { ...changes, at });
