@@ -74,12 +74,19 @@ export const Customer = Type.Object(
       }),
     ),
     testClockId: Type.Optional(Type.String({ description: 'Sandbox, ours: the test clock the customer lives by; absent for customers in real time' })),
+    locale: Type.Optional(Type.String({ description: "Ours: the customer's language (an IETF tag such as de or ja-JP) for hosted pages; absent until set" })),
     createdOn: Timestamp,
     modifiedOn: Timestamp,
   },
   { title: 'Customer' },
 );
 export type Customer = Static<typeof Customer>;
+
+/** A language tag as BCP 47 writes it (checked again, and canonicalised, by the server). */
+const localeField = Type.Union(
+  [Type.String({ minLength: 2, maxLength: 35, pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$' }), Type.Null()],
+  { description: "Ours: the customer's language for hosted pages (de, fr-CA, ja …); null clears it, and the browser's language decides" },
+);
 
 const customerIdField = Type.String({
   minLength: 1,
@@ -101,6 +108,7 @@ export const CustomerCreate = Type.Object(
         description: 'Sandbox only (ours): attach the customer to a test clock, for good; its subscriptions then follow that clock',
       }),
     ),
+    locale: Type.Optional(localeField),
   },
   { additionalProperties: false, title: 'CustomerCreate' },
 );
@@ -124,6 +132,7 @@ export const CustomerUpdate = Type.Object(
     taxId: Type.Optional(
       NullableString({ maxLength: 60, description: 'Ours, kept for older callers: one tax id, as taxIds: [{value}] (its country from its prefix or the billing country); null clears them' }),
     ),
+    locale: Type.Optional(localeField),
   },
   { additionalProperties: false, title: 'CustomerUpdate' },
 );

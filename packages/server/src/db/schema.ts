@@ -58,6 +58,8 @@ export interface CustomersTable {
   test_clock_id: Generated<string | null>;
   /** Business tax ids (issue 27, item 5), checked when given: [{type, value, country, verification}]. */
   tax_ids: ColumnType<StoredTaxId[], string | undefined, string>;
+  /** The customer's language tag (issue 28), null until set. */
+  locale: string | null;
 }
 
 /** A customer's tax id as the customers table keeps it. */

@@ -12,22 +12,25 @@ export function normalizeCountry(code: string): string | null {
   return /^[A-Z]{2}$/.test(upper) && countries.isValid(upper) ? upper : null;
 }
 
-/** The English name of an ISO 3166-1 alpha-2 code ("India" for IN), or '' when it is not one. */
-export function countryName(code: string): string {
-  return countries.getName(code, 'en') ?? '';
+/** The name of an ISO 3166-1 alpha-2 code in a language ("India" for IN in English), or '' when it is not one. */
+export function countryName(code: string, lang = 'en'): string {
+  if (lang === 'en') return countries.getName(code, 'en') ?? '';
+  return countries.isValid(code) ? (new Intl.DisplayNames([lang], { type: 'region' }).of(code.toUpperCase()) ?? '') : '';
 }
 
-let named: Array<{ code: string; name: string }> | undefined;
+const named = new Map<string, Array<{ code: string; name: string }>>();
 
-/** Every country with its English name, sorted by name (for the hosted checkout's country picker). */
-export function countryNames(): Array<{ code: string; name: string }> {
-  if (!named) {
-    const display = new Intl.DisplayNames(['en'], { type: 'region' });
-    named = Object.keys(countries.getAlpha2Codes())
+/** Every country with its name in a language, sorted by name in that language (for the hosted checkout's country picker). */
+export function countryNames(lang = 'en'): Array<{ code: string; name: string }> {
+  let list = named.get(lang);
+  if (!list) {
+    const display = new Intl.DisplayNames([lang], { type: 'region' });
+    list = Object.keys(countries.getAlpha2Codes())
       .map((code) => ({ code, name: display.of(code) ?? code }))
-      .sort((a, b) => a.name.localeCompare(b.name, 'en'));
+      .sort((a, b) => a.name.localeCompare(b.name, lang));
+    named.set(lang, list);
   }
-  return named;
+  return list;
 }
 
 /** The country of a stored billing address (a JSON object), or null. */

@@ -11,6 +11,9 @@ const PERSON_MESSAGES: Record<string, string> = {
   payment_in_progress: 'This payment is already being processed. Wait a moment, then reload the page.',
 };
 
+/** The refusals said for a person: each has its message in the catalogues as `problem.<code>`. */
+export const hasPersonMessage = (code: string): boolean => code in PERSON_MESSAGES;
+
 /** A refusal as the person at the page reads it (`extra` adds page-specific codes). */
 export function personMessage(error: DomainError, extra: Record<string, string> = {}): string {
   return extra[error.code] ?? PERSON_MESSAGES[error.code] ?? error.detail;
@@ -34,17 +37,20 @@ export function expiryOf(text: string | undefined): { expMonth: number; expYear:
 export interface CardFieldProblem {
   field: 'card_number' | 'expiry' | 'cvc';
   message: string;
+  /** The catalogue's message (messages/en.ts) for the person's language. */
+  key: string;
+  values?: Record<string, number>;
 }
 
 /** What the checks of a typed card (payments' checkCard) mean to the person who typed it. */
 export function cardProblemOf(error: DomainError): CardFieldProblem {
   if (isInvalidCardNumber(error)) {
-    return { field: 'card_number', message: 'This card number is not valid. Check the digits and try again.' };
+    return { field: 'card_number', message: 'This card number is not valid. Check the digits and try again.', key: 'problem.cardNumber' };
   }
-  if (isCardExpired(error)) return { field: 'expiry', message: 'This card has expired. Check the expiry date, or use another card.' };
+  if (isCardExpired(error)) return { field: 'expiry', message: 'This card has expired. Check the expiry date, or use another card.', key: 'problem.cardExpired' };
   if (error.detail.startsWith('cvc:')) {
     const digits = /has (\d) digits/.exec(error.detail)?.[1] ?? '3';
-    return { field: 'cvc', message: `Enter the ${digits}-digit security code of the card.` };
+    return { field: 'cvc', message: `Enter the ${digits}-digit security code of the card.`, key: 'problem.cvc', values: { digits: Number(digits) } };
   }
-  return { field: 'expiry', message: 'Enter a valid expiry date, for example 12 / 30.' };
+  return { field: 'expiry', message: 'Enter a valid expiry date, for example 12 / 30.', key: 'problem.expiry' };
 }

@@ -14,12 +14,14 @@ export interface HostedDocument {
   /** Stripe.js and the element's script, where cards go to Stripe. */
   stripe?: boolean;
   body: SafeHtml;
+  /** The page's language tag (`<html lang>`); English when not given. */
+  lang?: string;
 }
 
 /** The document around every hosted page: language, viewport, no referrer, and only this origin's assets (no inline code). */
 export function hostedDocument(page: HostedDocument): string {
   return html`<!doctype html>
-<html lang="en">
+<html lang="${page.lang ?? 'en'}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -12,6 +12,8 @@
  *      records its order, invoice and `subscription.created`.
  */
 import { sellerOnPages } from '../seller-profile/queries.js';
+import { ENGLISH } from '../../page-kit/i18n.js';
+import { browserLanguage } from '../../page-kit/locale.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, type Tx } from '../../db/transaction.js';
@@ -37,7 +39,7 @@ import { discountOfSession, redeemSessionDiscount } from './discount.js';
 import { applySessionDiscount, postedAction } from './discount-apply.js';
 import { activateChange, DuePayments, type DueAnswer, type InvoicePayer } from './due-payment.js';
 import { formProblem, FormProblem, isSessionSettledMeanwhile, sessionSettledMeanwhile } from './errors.js';
-import { buyerMessage, checkTypedCard, isEmail } from './form.js';
+import { buyerProblem, checkTypedCard, isEmail } from './form.js';
 import { locatedCountry, promotionOfSelection, promotionOfSession } from './promotion.js';
 import { overrideOf, pageSelection, priceSelection, productOf, type Selection } from './page-model.js';
 import * as repo from './repo.js';
@@ -132,6 +134,7 @@ export class CheckoutCompletion {
       authenticate: waiting !== null,
       stripe: await stripeOnPage(this.db, session, waiting?.action_ref ?? null),
       seller: await sellerOnPages(this.db, session.organization_id, session.environment_id),
+      t: ENGLISH,
     };
   }
 
@@ -146,12 +149,12 @@ export class CheckoutCompletion {
   }
 
   /** POST: re-price ("Update price"), or pay. */
-  async submit(id: string, environment: 'sandbox' | 'production', sent: Sent, ipAddress: string | null): Promise<PageAnswer> {
+  async submit(id: string, environment: 'sandbox' | 'production', sent: Sent, ipAddress: string | null, acceptLanguage?: string): Promise<PageAnswer> {
     const session = await this.sessionAt(id, environment);
     if (!session) return { kind: 'missing' };
     if (session.purpose !== 'purchase') return this.due.submit(session, sent, await this.csrfValid(id, sent.csrf_token));
     if (!(await this.csrfValid(id, sent.csrf_token))) {
-      return { kind: 'page', status: 403, state: await this.state(session, sent, ipAddress, { field: null, message: 'This form has expired. Reload the page and try again.' }) };
+      return { kind: 'page', status: 403, state: await this.state(session, sent, ipAddress, { field: null, message: 'This form has expired. Reload the page and try again.', key: 'problem.formExpired' }) };
     }
     if (session.status === 'success') return { kind: 'redirect', location: successRedirect(session.success_url, session.id) };
     const closed = this.closedAnswer(session);
@@ -161,7 +164,7 @@ export class CheckoutCompletion {
       return { kind: 'page', status: 200, state: await this.state(session, sent, ipAddress, null) };
     }
     try {
-      if (action === 'pay') return await this.pay(session, sent, ipAddress);
+      if (action === 'pay') return await this.pay(session, sent, ipAddress, browserLanguage(acceptLanguage));
       if (action === 'discount') return await this.applyDiscount(session, sent, ipAddress);
       return await this.authenticate(session, action === 'authenticate_approve', sent, ipAddress);
     } catch (error) {
@@ -170,8 +173,8 @@ export class CheckoutCompletion {
         return { kind: 'page', status: 200, state: await this.state(current, sent, ipAddress, null, (await findIntent(this.db, error.intentId)) ?? null) };
       }
       const problem =
-        error instanceof FormProblem ? { field: error.field, message: error.message }
-        : error instanceof DomainError ? { field: null, message: buyerMessage(error) }
+        error instanceof FormProblem ? { field: error.field, message: error.message, key: error.key, values: error.values }
+        : error instanceof DomainError ? buyerProblem(error)
         : null;
       if (!problem) throw error;
       const current = (await this.sessionAt(id, environment)) ?? session;
@@ -187,8 +190,8 @@ export class CheckoutCompletion {
 
   private async checkedForm(session: repo.SessionRow, sent: Sent, selection: Selection) {
     const email = session.lock_email ? null : (sent.email ?? '').trim();
-    if (email !== null && !isEmail(email)) throw formProblem('email', 'Enter a valid email address, such as you@example.com.');
-    if (!selection.country) throw formProblem('country', 'Choose your billing country.');
+    if (email !== null && !isEmail(email)) throw formProblem('email', 'Enter a valid email address, such as you@example.com.', 'problem.email');
+    if (!selection.country) throw formProblem('country', 'Choose your billing country.', 'problem.country');
     const taxId = await businessTaxIdOf(this.db, session, selection, { verify: this.verifyTaxId, now: this.clock.now() });
     if (!(await providerConfigured(this.db, { environmentId: session.environment_id, environment: session.environment }))) {
       throw formProblem(null, 'No payment provider is configured for this environment; payments cannot be taken here yet.');
@@ -199,9 +202,9 @@ export class CheckoutCompletion {
     return { email, name, taxId, card: checkTypedCard(sent, this.clock.now()) };
   }
 
-  private async pay(session: repo.SessionRow, sent: Sent, ipAddress: string | null): Promise<PageAnswer> {
+  private async pay(session: repo.SessionRow, sent: Sent, ipAddress: string | null, locale: string | null): Promise<PageAnswer> {
     const selection = await pageSelection(this.db, session, sent, ipAddress);
-    const form = await this.checkedForm(session, sent, selection);
+    const form = { ...(await this.checkedForm(session, sent, selection)), locale };
     const prepared = await this.prepare(session.id, selection, form, locatedCountry(session, ipAddress));
     if (prepared.status === 'success') return { kind: 'redirect', location: successRedirect(prepared.success_url, prepared.id) };
     try {
@@ -219,7 +222,7 @@ export class CheckoutCompletion {
   private async prepare(
     id: string,
     selection: Selection,
-    form: Awaited<ReturnType<CheckoutCompletion['checkedForm']>>,
+    form: Awaited<ReturnType<CheckoutCompletion['checkedForm']>> & { locale: string | null },
     located: string | null,
   ): Promise<repo.SessionRow> {
     return inTransaction(this.db, async (tx) => {
@@ -230,7 +233,7 @@ export class CheckoutCompletion {
       const customer = await ensureCheckoutCustomer(
         tx,
         scope,
-        { customerId: await buyerCustomerId(tx, session), email: form.email, name: form.name, country: selection.country, taxId: form.taxId },
+        { customerId: await buyerCustomerId(tx, session), email: form.email, name: form.name, country: selection.country, taxId: form.taxId, locale: form.locale },
         now,
       );
       const method = await saveCheckoutCard(tx, scope, customer, form.card, now);

@@ -12,6 +12,7 @@ import { applySessionDiscount, type SentFields } from './discount-apply.js';
 import { FormProblem, quoteFormExpired, quoteRefused, quoteSessionClosed, sessionNotFound } from './errors.js';
 import { discountNotice } from './page-discount.js';
 import { payLabel, summary } from './page.js';
+import { inBuyersLanguage } from './page-language.js';
 
 export interface DiscountQuote {
   discountCode: string | null;
@@ -31,7 +32,7 @@ export class DiscountQuotes {
   ) {}
 
   /** Applies (or removes) the sent code and answers the new price; a DomainError (forbidden, not found, gone, unprocessable) when it cannot. */
-  async apply(id: string, environment: 'sandbox' | 'production', sent: SentFields, ipAddress: string | null): Promise<DiscountQuote> {
+  async apply(id: string, environment: 'sandbox' | 'production', sent: SentFields, ipAddress: string | null, acceptLanguage?: string): Promise<DiscountQuote> {
     const session = await this.completion.sessionAt(id, environment);
     if (!session) throw sessionNotFound(id);
     if (!(await this.completion.csrfValid(id, sent.csrf_token))) throw quoteFormExpired();
@@ -44,11 +45,11 @@ export class DiscountQuotes {
       if (error instanceof FormProblem) throw quoteRefused(error.message);
       throw error;
     }
-    const state = await this.completion.state(updated, sent, ipAddress, null);
+    const state = inBuyersLanguage(await this.completion.state(updated, sent, ipAddress, null), acceptLanguage);
     const q = state.purchase?.quote ?? null;
     return {
       discountCode: updated.discount_code,
-      message: discountNotice(state).text || 'The discount code was removed.',
+      message: discountNotice(state).text || state.t.t('discount.removed'),
       summaryHtml: summary(state).value,
       payLabel: payLabel(state),
       quote: q && { currency: q.currency, subtotalMinor: q.subtotalMinor, discountMinor: q.discountMinor, taxMinor: q.taxMinor, totalMinor: q.totalMinor },

@@ -21,7 +21,7 @@ const Body = Type.Object(
  */
 export function discountQuoteRoutes(app: App, quotes: DiscountQuotes): void {
   app.post('/checkout/:id/discount', { schema: { hide: true, params: Id, body: Body } }, async (request, reply) => {
-    const answer = await quotes.apply(request.params.id, request.environment, Object.fromEntries(request.body.fields), request.ip);
+    const answer = await quotes.apply(request.params.id, request.environment, Object.fromEntries(request.body.fields), request.ip, request.headers['accept-language']);
     return reply.header('cache-control', 'no-store').header('x-content-type-options', 'nosniff').send(answer);
   });
 }

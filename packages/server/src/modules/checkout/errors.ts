@@ -45,11 +45,15 @@ export class FormProblem extends Error {
   constructor(
     readonly field: string | null,
     message: string,
+    /** The catalogue's message for the buyer's language (page-kit/messages); the English `message` otherwise. */
+    readonly key?: string,
+    readonly values?: Record<string, string | number>,
   ) {
     super(message);
   }
 }
-export const formProblem = (field: string | null, message: string): FormProblem => new FormProblem(field, message);
+export const formProblem = (field: string | null, message: string, key?: string, values?: Record<string, string | number>): FormProblem =>
+  new FormProblem(field, message, key, values);
 
 const SETTLED_MEANWHILE = 'checkout_session_settled';
 /** A completer of a checkout payment found the session settled by another: the pipeline then answers with the first one's result. */

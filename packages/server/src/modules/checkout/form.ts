@@ -1,4 +1,4 @@
-import { cardProblemOf, expiryOf, personMessage } from '../../page-kit/card-form.js';
+import { cardProblemOf, expiryOf, hasPersonMessage, personMessage } from '../../page-kit/card-form.js';
 import { DomainError } from '../../lib/domain-error.js';
 import { checkCard, type CheckedCard } from '../payments/methods.service.js';
 import { formProblem } from './errors.js';
@@ -11,7 +11,7 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{2,}$/;
 
 export function parseExpiry(text: string | undefined): { expMonth: number; expYear: number } {
   const expiry = expiryOf(text);
-  if (!expiry) throw formProblem('expiry', 'Enter the expiry date as MM / YY, for example 12 / 30.');
+  if (!expiry) throw formProblem('expiry', 'Enter the expiry date as MM / YY, for example 12 / 30.', 'problem.expiryFormat');
   return expiry;
 }
 
@@ -23,13 +23,19 @@ export function checkTypedCard(sent: Record<string, string | undefined>, now: Da
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     const problem = cardProblemOf(error);
-    throw formProblem(problem.field, problem.message);
+    throw formProblem(problem.field, problem.message, problem.key, problem.values);
   }
 }
 
 /** The refusal as the buyer at the page reads it. */
 export function buyerMessage(error: DomainError): string {
   return personMessage(error, CHECKOUT_MESSAGES);
+}
+
+/** The refusal as a problem of the page, with its catalogue key (the English words for codes the catalogue lacks). */
+export function buyerProblem(error: DomainError): { field: null; message: string; key?: string } {
+  const said = hasPersonMessage(error.code) || error.code in CHECKOUT_MESSAGES;
+  return { field: null, message: buyerMessage(error), ...(said ? { key: `problem.${error.code}` } : {}) };
 }
 
 export const isEmail = (text: string): boolean => EMAIL.test(text);

@@ -1,4 +1,3 @@
-import { currencySymbol, decimalText } from '../ledger/format.js';
 import type { PageState } from './page-state.js';
 import { html, type SafeHtml } from '../../page-kit/html.js';
 
@@ -8,17 +7,18 @@ import { html, type SafeHtml } from '../../page-kit/html.js';
  * the script applied the code (discount-quote.ts).
  */
 export function discountNotice(state: PageState): { text: string; error: boolean } {
-  if (state.formProblem?.field === 'discount_code') return { text: state.formProblem.message, error: true };
+  const { t, money } = state.t;
+  if (state.formProblem?.field === 'discount_code') return { text: state.t.problem(state.formProblem), error: true };
   const code = state.session.discount_code;
   if (!code || !state.session.discounts_enabled) return { text: '', error: false };
   // Discounts do not add up (decision 0036): a location's promotion that beats the code applies instead.
-  if (state.promotion) return { text: `Code "${code}" accepted; the promotional price (${state.promotion.percentage} % off) applies, as the better discount: discounts do not add up.`, error: false };
+  if (state.promotion) return { text: t('discount.promotionWins', { code, percent: state.promotion.percentage }), error: false };
   if (state.codeIsPromotions) {
-    return { text: `Code "${code}" takes nothing off here: it belongs to a promotion for buyers in other countries, so the price is the list price.`, error: true };
+    return { text: t('discount.otherCountries', { code }), error: true };
   }
   const q = state.purchase?.quote;
-  if (!q || q.discountMinor === 0) return { text: `Code "${code}" applied.`, error: false };
-  return { text: `Code "${code}" applied: ${currencySymbol(q.currency)}${decimalText(q.discountMinor, q.currency)} off.`, error: false };
+  if (!q || q.discountMinor === 0) return { text: t('discount.applied', { code }), error: false };
+  return { text: t('discount.appliedAmount', { code, amount: money(q.discountMinor, q.currency) }), error: false };
 }
 
 /**
@@ -32,11 +32,12 @@ export function discountNotice(state: PageState): { text: string; error: boolean
  */
 export function discountField(state: PageState, prefix: string): SafeHtml | null {
   if (!state.session.discounts_enabled) return null;
+  const { t } = state.t;
   const notice = discountNotice(state);
   const applied = state.session.discount_code !== null && !notice.error;
-  return html`<div id="discount" data-quote-url="${prefix}/checkout/${state.session.id}/discount/"><label for="discount-code">Discount code</label>
+  return html`<div id="discount" data-quote-url="${prefix}/checkout/${state.session.id}/discount/"><label for="discount-code">${t('discount.label')}</label>
 <div class="row discount-row"><div><input id="discount-code" name="discount_code" type="text" autocomplete="off" maxlength="100" value="${state.session.discount_code ?? ''}" aria-describedby="discount-message"${notice.error ? html` aria-invalid="true"` : null}></div>
-<div class="fit"><button type="submit" name="action" value="discount" id="apply-discount" class="secondary inline">Apply</button></div>
-<div class="fit"${applied ? null : html` hidden`}><button type="submit" name="remove_discount" value="1" id="remove-discount" class="secondary inline">Remove</button></div></div>
+<div class="fit"><button type="submit" name="action" value="discount" id="apply-discount" class="secondary inline">${t('discount.apply')}</button></div>
+<div class="fit"${applied ? null : html` hidden`}><button type="submit" name="remove_discount" value="1" id="remove-discount" class="secondary inline">${t('discount.remove')}</button></div></div>
 <p id="discount-message" class="hint discount-message${notice.error ? ' error' : ''}" role="status" aria-live="polite">${notice.text}</p></div>`;
 }

@@ -53,6 +53,8 @@ export interface Priced {
   discountPayments: number | null;
   /** The tax id the session's customer has, shown in the business field. */
   customerTaxId: string | null;
+  /** The session's customer's own locale, when set: the page's language follows it first. */
+  customerLocale: string | null;
 }
 
 export const overrideOf = (session: SessionRow): PriceOverride | null =>
@@ -135,7 +137,7 @@ export async function priceSelection(tx: Tx, session: SessionRow, selection: Sel
   };
   const plans = await planChoices(tx, session.environment_id, enabledPlans(session), session.currency_code ?? 'USD', session.charge_period);
   const customerTaxId = found?.tax_ids?.[0]?.value ?? null;
-  const base = { plans, customerEmail: found?.email ?? null, promotion: null, codeIsPromotions: false, discountPayments: null, customerTaxId };
+  const base = { plans, customerEmail: found?.email ?? null, promotion: null, codeIsPromotions: false, discountPayments: null, customerTaxId, customerLocale: found?.locale ?? null };
   try {
     const billing = countryOfAddress(withCountry.billing_address);
     const promotion = await promotionOfSelection(tx, session, selection.plan, { located, billing });

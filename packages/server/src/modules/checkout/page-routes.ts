@@ -13,6 +13,7 @@ import { isPaymentProviderRequired } from '../payments/errors.js';
 import { CHECKOUT_CSS, CHECKOUT_JS, CSS_VERSION, JS_VERSION } from './assets.js';
 import type { CheckoutCompletion, PageAnswer } from './complete.js';
 import { buyLinkSession, type BuyLinkProduct } from './buy-link.js';
+import { inBuyersLanguage } from './page-language.js';
 import { checkoutPage, closedPage, errorPage, missingPage, usesStripeJs } from './page.js';
 import { STRIPE_CSP, stripeAsset } from '../../page-kit/stripe-element.js';
 import { brandAsset } from '../../page-kit/brand.js';
@@ -46,11 +47,12 @@ function answer(request: FastifyRequest, reply: FastifyReply, result: PageAnswer
   if (result.kind === 'html') return securityHeaders(reply, [], result.stripe ? STRIPE_CSP : undefined).code(result.status).send(result.body);
   if (result.kind === 'missing') return securityHeaders(reply).code(404).send(missingPage(prefix));
   if (result.kind === 'closed') return securityHeaders(reply).code(result.status).send(closedPage(result.session, result.reason, prefix));
-  const page = checkoutPage(result.state, prefix);
+  const state = inBuyersLanguage(result.state, request.headers['accept-language']);
+  const page = checkoutPage(state, prefix);
   // The time to read, price and render the page (the bench's checkout scenario reads it; it reveals nothing a stopwatch would not).
   reply.header('server-timing', `render;dur=${reply.elapsedTime.toFixed(2)}`);
-  const stripe = usesStripeJs(result.state) ? STRIPE_CSP : undefined;
-  return securityHeaders(reply, originOf(result.state.session.success_url), stripe).code(result.status).send(page);
+  const stripe = usesStripeJs(state) ? STRIPE_CSP : undefined;
+  return securityHeaders(reply, originOf(state.session.success_url), stripe).code(result.status).send(page);
 }
 
 /** A failure nobody planned for still answers a page (logged with the request id), never a JSON body. */
@@ -86,7 +88,7 @@ export function checkoutPageRoutes(app: App, deps: PageDeps): void {
     pages.post('/checkout/:id', { schema: { hide: true, params: Id } }, async (request, reply) => {
       const fields = sentOf(request.body);
       return orErrorPage(request, reply, async () =>
-        answer(request, reply, await deps.completion.submit(request.params.id, request.environment, fields, request.ip)),
+        answer(request, reply, await deps.completion.submit(request.params.id, request.environment, fields, request.ip, request.headers['accept-language'])),
       );
     });
 

@@ -25,6 +25,8 @@ export const customerHasSubscriptions = (customerId: string, count: number): Dom
   );
 export const customerAlreadyArchived = (customerId: string): DomainError =>
   invalid(`The customer "${customerId}" is already archived`, 'customer_archived');
+export const invalidLocale = (locale: string): DomainError =>
+  invalid(`locale: "${locale}" is not a language tag (such as de, fr-CA or ja)`, 'validation_error');
 export const invalidMetadata = (problem: string): DomainError => invalid(problem, 'validation_error');
 export const invalidCountry = (country: string): DomainError =>
   invalid(`billingAddress.country: "${country}" is not an ISO 3166-1 alpha-2 country code`, 'validation_error');

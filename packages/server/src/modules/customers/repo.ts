@@ -20,6 +20,7 @@ export async function insertCustomer(
     billingAddress: Record<string, unknown> | null;
     taxIds?: StoredTaxId[];
     testClockId?: string | null;
+    locale?: string | null;
     at: Date;
   },
 ): Promise<CustomerRow> {
@@ -36,6 +37,7 @@ export async function insertCustomer(
       billing_address: row.billingAddress === null ? null : JSON.stringify(row.billingAddress),
       tax_ids: JSON.stringify(row.taxIds ?? []),
       test_clock_id: row.testClockId ?? null,
+      locale: row.locale ?? null,
       created_at: row.at,
       modified_at: row.at,
     })
@@ -56,6 +58,7 @@ export interface NewCustomer {
   billingAddress: Record<string, unknown> | null;
   taxIds: StoredTaxId[];
   testClockId: string | null;
+  locale?: string | null;
   at: Date;
 }
 
@@ -80,6 +83,7 @@ export function newCustomerRow(row: NewCustomer): NewCustomerRow {
     credit_minor: 0,
     test_clock_id: row.testClockId,
     tax_ids: row.taxIds,
+    locale: row.locale ?? null,
   };
 }
 
@@ -90,9 +94,9 @@ export function newCustomerRow(row: NewCustomer): NewCustomerRow {
  */
 export function customerInsert(row: NewCustomer): RawBuilder<unknown> {
   const billingAddress = row.billingAddress === null ? null : JSON.stringify(row.billingAddress);
-  return sql`INSERT INTO customers (id, environment_id, customer_id, name, email, metadata, billing_address, tax_ids, test_clock_id, created_at, modified_at)
+  return sql`INSERT INTO customers (id, environment_id, customer_id, name, email, metadata, billing_address, tax_ids, test_clock_id, locale, created_at, modified_at)
     VALUES (${row.id}::uuid, ${row.environmentId}::uuid, ${row.customerId}::text, ${row.name}::text, ${row.email}::text,
-      ${JSON.stringify(row.metadata)}::jsonb, ${billingAddress}::jsonb, ${JSON.stringify(row.taxIds)}::jsonb, ${row.testClockId}::text, ${row.at}::timestamptz, ${row.at}::timestamptz)`;
+      ${JSON.stringify(row.metadata)}::jsonb, ${billingAddress}::jsonb, ${JSON.stringify(row.taxIds)}::jsonb, ${row.testClockId}::text, ${row.locale ?? null}::text, ${row.at}::timestamptz, ${row.at}::timestamptz)`;
 }
 
 function lookupQuery(db: Executor, environmentId: string, customerId: string) {
@@ -180,6 +184,7 @@ export async function updateCustomer(
     billingAddress?: Record<string, unknown> | null;
     details?: Record<string, unknown>;
     taxIds?: StoredTaxId[];
+    locale?: string | null;
     at: Date;
   },
 ): Promise<CustomerRow> {
@@ -191,6 +196,7 @@ export async function updateCustomer(
       ...(changes.metadata !== undefined ? { metadata: JSON.stringify(changes.metadata) } : {}),
       ...(changes.details !== undefined ? { details: JSON.stringify(changes.details) } : {}),
       ...(changes.taxIds !== undefined ? { tax_ids: JSON.stringify(changes.taxIds) } : {}),
+      ...(changes.locale !== undefined ? { locale: changes.locale } : {}),
       ...(changes.billingAddress !== undefined
         ? { billing_address: changes.billingAddress === null ? null : JSON.stringify(changes.billingAddress) }
         : {}),

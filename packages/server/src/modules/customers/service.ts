@@ -22,6 +22,7 @@ import {
   customerIdUnaddressable,
   customerNotFound,
   invalidCountry,
+  invalidLocale,
   invalidMetadata,
   testClockFull,
   testClocksSandboxOnly,
@@ -97,9 +98,20 @@ export function toCustomer(row: repo.NewCustomerRow): Customer {
     // Ours, like testClockId: absent when there are none, so the reference's customer is unchanged.
     ...(row.tax_ids?.length ? { taxIds: row.tax_ids as NonNullable<Customer['taxIds']> } : {}),
     ...(row.test_clock_id ? { testClockId: row.test_clock_id } : {}),
+    ...(row.locale ? { locale: row.locale } : {}),
     createdOn: row.created_at.toISOString(),
     modifiedOn: row.modified_at.toISOString(),
   };
+}
+
+/** A language tag in its canonical form ("ja-jp" is "ja-JP"); null clears it, undefined leaves it. */
+function checkedLocale(locale: string | null | undefined): string | null | undefined {
+  if (locale === undefined || locale === null) return locale;
+  try {
+    return Intl.getCanonicalLocales(locale)[0] ?? null;
+  } catch {
+    throw invalidLocale(locale);
+  }
 }
 
 function checkedMetadata(metadata: Record<string, unknown> | null | undefined): Record<string, unknown> | undefined {
@@ -181,6 +193,7 @@ export class CustomerService {
       metadata: checkedMetadata(input.metadata) ?? {},
       billingAddress,
       taxIds,
+      locale: checkedLocale(input.locale) ?? null,
     };
     try {
       if (input.testClockId) return await this.createOnTestClock(scope, input.testClockId, customer, keep);
@@ -240,6 +253,7 @@ export class CustomerService {
 
   async update(scope: CustomerScope, customerId: string, input: CustomerUpdate): Promise<Customer> {
     const metadata = checkedMetadata(input.metadata);
+    const locale = checkedLocale(input.locale);
     const billingAddress = checkedAddress(input.billingAddress);
     const taxIds = await this.updatedTaxIds(scope, customerId, requestedTaxIds(input), billingAddress);
     return inTransaction(this.db, async (tx) => {
@@ -252,6 +266,7 @@ export class CustomerService {
         metadata,
         billingAddress,
         taxIds,
+        locale,
         // A customer on a test clock lives by it: the change and its event are dated by the clock.
         at: (await repo.testClockTimeOf(tx, row.id)) ?? this.clock.now(),
       });
@@ -322,6 +337,8 @@ export interface CheckoutBuyer {
   country: string | null;
   /** The business tax id given at checkout (checked before the transaction); null: not a business purchase; undefined: not asked. */
   taxId?: StoredTaxId | null;
+  /** The language the buyer's browser asked for at checkout: remembered when the customer has none. */
+  locale?: string | null;
 }
 
 /** The customer's tax ids with the one given at checkout in front (in place of one of its type), or undefined when unchanged. */
@@ -351,6 +368,7 @@ export async function ensureCheckoutCustomer(tx: Tx, scope: CustomerScope, buyer
       billingAddress: buyer.country ? { country: buyer.country } : null,
       taxIds: buyer.taxId ? [buyer.taxId] : [],
       testClockId: null,
+      locale: buyer.locale ?? null,
       at,
     });
     await recordEvent(tx, { environmentId: scope.environmentId, organizationId: scope.organizationId, type: 'customer.created', data: customerEventObject(row, 0), at });
@@ -363,6 +381,7 @@ export async function ensureCheckoutCustomer(tx: Tx, scope: CustomerScope, buyer
     name: existing.name ? undefined : (buyer.name ?? undefined),
     billingAddress: !buyer.country || countryOfAddress(existing.billing_address) === buyer.country ? undefined : addressInCountry(existing.billing_address, buyer.country),
     taxIds: withBusinessId(existing.tax_ids ?? [], buyer.taxId),
+    locale: existing.locale || !buyer.locale ? undefined : buyer.locale,
   };
   if (Object.values(changes).every((change) => change === undefined)) return existing;
   const updated = await repo.updateCustomer(tx, existing.id, { ...changes, at });

@@ -60,6 +60,8 @@ export interface SellerOnPages {
   brandColor: string | null;
   /** The logo's address below the site's root (pages are on the same origin); null without one. */
   logoPath: string | null;
+  /** The seller's default language: a hosted page's language when neither the customer nor the browser names one of ours. */
+  language: string;
 }
 
 export async function sellerOnPages(db: Executor, organizationId: string, environmentId: string): Promise<SellerOnPages> {
@@ -76,6 +78,7 @@ export async function sellerOnPages(db: Executor, organizationId: string, enviro
     refundPolicyUrl: p.refundPolicyUrl,
     brandColor: p.brandColor,
     logoPath: p.logoUrl,
+    language: p.defaultLanguage,
   };
 }
 
