@@ -15,6 +15,7 @@ const SLOW_FILES: Record<string, number> = {
   'packages/cli/test/org-block.test.ts': 91,
   'packages/server/test/stripe-crash-recovery.test.ts': 88,
   'packages/cli/test/profile.test.ts': 85,
+  'packages/cli/test/emails.test.ts': 40,
   'packages/cli/test/provider.test.ts': 83,
   'packages/server/test/keyed-crash-resources.test.ts': 80,
   'packages/server/test/restart-takeover.test.ts': 61,

@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type * as BillowAdmin from '@billow/server/admin';
 import type { DatabaseHandle } from '@billow/server/admin';
 import { printTable } from './table.js';
+import { registerEmailCommands } from './emails.js';
 import { registerProfileCommands } from './profile.js';
 
 type Server = typeof BillowAdmin;
@@ -333,6 +334,7 @@ provider
   });
 
 registerProfileCommands(program, { withDatabase, organizationIdArg, environmentArg });
+registerEmailCommands(program, { withDatabase, organizationIdArg, environmentArg });
 
 const partnerKey = program.command('partner-key').description('Manage partner keys for organization provisioning');
 partnerKey
@@ -401,11 +403,12 @@ const CONNECTION_REFUSED = /^(08|28|3D)[0-9A-Z]{3}$/;
 
 /** One line for the errors a user can fix; the stack only for the unexpected ones. */
 async function failure(error: unknown): Promise<string> {
-  const { tenancy, providers, profiles, ConfigError, DataDirectoryLockedError, JobError } = await loadServer();
+  const { tenancy, providers, profiles, emails, ConfigError, DataDirectoryLockedError, JobError } = await loadServer();
   if (
     error instanceof tenancy.TenancyError ||
     error instanceof providers.ProviderAdminError ||
     error instanceof profiles.ProfileAdminError ||
+    error instanceof emails.EmailAdminError ||
     error instanceof ConfigError ||
     error instanceof DataDirectoryLockedError ||
     error instanceof JobError

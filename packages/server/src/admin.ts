@@ -21,5 +21,6 @@ export function openDatabase(config: Config): Promise<DatabaseHandle> {
 }
 export * as providers from './modules/payments/admin.js';
 export * as profiles from './modules/seller-profile/admin.js';
+export * as emails from './modules/mail/admin.js';
 export { bodyProblem } from './http/validation.js';
-export { SellerProfileUpdate } from '@billow/contract';
+export { EmailSettingsUpdate, SellerProfileUpdate } from '@billow/contract';
