@@ -34,9 +34,7 @@ import type { CachedEntitlements } from './modules/entitlements/service.js';
 import { invoicesModule } from './modules/invoices/module.js';
 import { creditNotesModule } from './modules/credit-notes/module.js';
 import type { InvoiceCollector } from './modules/invoices/routes.js';
-import type { InvoicePayer } from './modules/checkout/due-payment.js';
 import { openChangeSession } from './modules/checkout/due-sessions.js';
-import type { PendingChangeCheckout } from './modules/subscriptions/pending-change.js';
 import { setPayLinkRoot } from './lib/pay-links.js';
 import { licensesModule } from './modules/licenses/module.js';
 import { mailModule } from './modules/mail/module.js';
@@ -55,7 +53,13 @@ import { portalModule } from './modules/portal/module.js';
 import { refundsModule } from './modules/refunds/module.js';
 import { sellerProfileModule } from './modules/seller-profile/module.js';
 import { subscriptionsModule } from './modules/subscriptions/module.js';
-import { BillingEngine } from './modules/subscriptions/billing-engine.js';
+import { BillingEngine } from './use-cases/billing-engine.js';
+import { ChargeService } from './use-cases/charge.js';
+import { CheckoutCompletion } from './use-cases/complete-checkout.js';
+import { SubscriptionChanges } from './use-cases/subscription-changes.js';
+import type { ChargeCreator } from './modules/charges/ports.js';
+import type { CheckoutPages } from './modules/checkout/ports.js';
+import type { SubscriptionWrites } from './modules/subscriptions/ports.js';
 import { countBillingSubscriptions, endBillingSubscriptions } from './modules/subscriptions/end-all.js';
 import { testClocksModule } from './modules/test-clocks/module.js';
 import { createPromotionCache, feedPromotionCache, type PromotionCache } from './modules/promotions/cache.js';
@@ -121,10 +125,10 @@ interface AppContext extends ModuleContext {
   settleIntent: SettleIntent;
   /** Outgoing email: written in a transaction, sent after it (decision 0038). */
   mail: MailOutbox;
-  /** The hosted page of an activate_on_payment change waiting for its payment (decision 0035). */
-  pendingChangeCheckout: PendingChangeCheckout;
-  /** Collects an unpaid invoice from its payment link's page, as POST /invoices/{id}/pay/ does. */
-  invoicePayer: InvoicePayer;
+  /** The use cases (use-cases/) that the routes of modules ask for through their ports. */
+  charges: ChargeCreator;
+  subscriptionChanges: SubscriptionWrites;
+  checkoutPages: CheckoutPages;
 }
 
 /** Every module is wired the same way: its factory takes the app and the context, and registers its routes. */
@@ -314,8 +318,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     registry,
     invoiceCollector: (scope, invoiceId) => billing.collectNow(scope, invoiceId),
     mail,
-    pendingChangeCheckout: openChangeSession,
-    invoicePayer: (scope, invoiceId) => billing.collectNow(scope, invoiceId),
+    charges: new ChargeService(database.db, clock, entitlementChanges),
+    // An activate_on_payment change waiting for its payment gets the hosted page (decision 0035).
+    subscriptionChanges: new SubscriptionChanges(database.db, clock, config.pendingUpdateTtlMs, entitlementChanges, openChangeSession),
+    // The page of a payment link collects an unpaid invoice as POST /invoices/{id}/pay/ does.
+    checkoutPages: new CheckoutCompletion(database.db, clock, config, entitlementChanges, (scope, invoiceId) => billing.collectNow(scope, invoiceId)),
     settleIntent: intentSettler(database.db, clock, config.pendingUpdateTtlMs, config.billing.dunningDays),
   };
   // Every role moves money (the worker's recovery task too): sealing and Stripe's address are set for all.

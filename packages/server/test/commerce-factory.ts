@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { randomBase62 } from '../src/lib/crypto.js';
-import { invoiceId as newInvoiceId, orderId as newOrderId } from '../src/flows/ids.js';
+import { invoiceId as newInvoiceId, orderId as newOrderId } from '../src/modules/purchases/ids.js';
 import { currencyDigits, formatMinor } from '../src/lib/money.js';
 import { morFee } from '../src/modules/billing/fees.compute.js';
 import { catalogClient, monthly } from './catalog-support.js';

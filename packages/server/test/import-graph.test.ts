@@ -1,7 +1,7 @@
 /**
  * The shape of the source tree: folders depend on each other in one direction only.
  * A folder is a module (`src/modules/<name>`) or another folder of `src/` (http, db,
- * lib, flows, edge, jobs); files at the root of `src/` (app.ts, config.ts, ...)
+ * lib, use-cases, edge-cache, job-handlers); files at the root of `src/` (app.ts, config.ts, ...)
  * are each their own node: app.ts composes everything, config.ts depends on nothing.
  */
 import fs from 'node:fs';
@@ -65,7 +65,7 @@ describe('the import graph', () => {
 
   it('sees the tree: the modules and the folders beside them', () => {
     const nodes = new Set([...edges.keys(), ...[...edges.values()].flatMap((to) => [...to.keys()])]);
-    for (const expected of ['modules/ledger', 'modules/orders', 'modules/usage', 'modules/entitlements', 'http', 'db', 'flows']) {
+    for (const expected of ['modules/ledger', 'modules/orders', 'modules/usage', 'modules/entitlements', 'http', 'db', 'use-cases']) {
       expect(nodes).toContain(expected);
     }
   });
@@ -87,7 +87,14 @@ describe('the import graph', () => {
         .filter((target) => target.split(path.sep)[0] === 'http');
       return http.length > 0 ? [`${relative} imports ${http.join(', ')}`] : [];
     });
-    expect(offending, `Services, repos, flows and jobs speak in domain errors (src/lib/domain-error.ts):\n${offending.join('\n')}`).toEqual([]);
+    expect(offending, `Services, repos, use cases and jobs speak in domain errors (src/lib/domain-error.ts):\n${offending.join('\n')}`).toEqual([]);
+  });
+
+  it('keeps the use cases above every module: no module imports use-cases/ (decision 0069)', () => {
+    const offending = [...edges.entries()]
+      .filter(([from, to]) => from.startsWith('modules/') && to.has('use-cases'))
+      .map(([from, to]) => to.get('use-cases')!);
+    expect(offending, `A module reaches a use case through a port of its own, filled by app.ts:\n${offending.join('\n')}`).toEqual([]);
   });
 
   it('has no two folders that import each other, nor any longer cycle between folders', () => {

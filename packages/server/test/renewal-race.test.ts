@@ -11,8 +11,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recoverPayments } from '../src/job-handlers/recover-payments.js';
-import { runTestClockAdvance } from '../src/modules/test-clocks/advance.js';
-import { BillingEngine, clockAt } from '../src/modules/subscriptions/billing-engine.js';
+import { runTestClockAdvance } from '../src/use-cases/advance-test-clock.js';
+import { BillingEngine, clockAt } from '../src/use-cases/billing-engine.js';
 import { findSubscriptionById } from '../src/modules/subscriptions/repo.js';
 import { systemClock } from '../src/lib/clock.js';
 import type { DatabaseHandle, Db } from '../src/db/connect.js';

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../src/db/connect.js';
 import { systemClock } from '../src/lib/clock.js';
-import { BillingEngine } from '../src/modules/subscriptions/billing-engine.js';
-import { runTestClockAdvance } from '../src/modules/test-clocks/advance.js';
+import { BillingEngine } from '../src/use-cases/billing-engine.js';
+import { runTestClockAdvance } from '../src/use-cases/advance-test-clock.js';
 import { CARDS, shop, type Shop } from './commerce-support.js';
 import { openTestDatabase, startTestServer, uniqueId, type TestServer } from './harness.js';
 

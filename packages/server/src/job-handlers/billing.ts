@@ -5,8 +5,8 @@ import type { Clock } from '../lib/clock.js';
 import type { DunningSchedule } from '../modules/billing/renewal.compute.js';
 import type { JobHandlers } from '../modules/jobs/runner.js';
 import { enqueueJobs } from '../modules/jobs/service.js';
-import { BillingEngine } from '../modules/subscriptions/billing-engine.js';
-import { runTestClockAdvance } from '../modules/test-clocks/advance.js';
+import { BillingEngine } from '../use-cases/billing-engine.js';
+import { runTestClockAdvance } from '../use-cases/advance-test-clock.js';
 import { ADVANCE_TEST_CLOCK_JOB } from '../modules/test-clocks/service.js';
 import { stringField } from './payload.js';
 

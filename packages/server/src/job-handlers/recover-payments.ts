@@ -3,16 +3,17 @@ import type { Db } from '../db/connect.js';
 import type { Clock } from '../lib/clock.js';
 import { DomainError, isOutage } from '../lib/domain-error.js';
 import { entitlementAnnouncer } from '../edge-cache/change-feed.js';
-import { completeIntent, staleIntentsOf, type IdempotencyClaim, type StoredRequest } from '../flows/pipeline.js';
+import { completeIntent, staleIntentsOf, type IdempotencyClaim, type StoredRequest } from '../use-cases/payment-pipeline.js';
 import type { IntentRow } from '../modules/intents/queries.js';
 import { DEFAULT_DUNNING_RETRY_DAYS } from '../config.js';
 import type { DunningSchedule } from '../modules/billing/renewal.compute.js';
-import { BillingEngine } from '../modules/subscriptions/billing-engine.js';
-import { ChargeService } from '../modules/charges/service.js';
-import { CheckoutCompletion } from '../modules/checkout/complete.js';
+import { BillingEngine } from '../use-cases/billing-engine.js';
+import { ChargeService } from '../use-cases/charge.js';
+import { CheckoutCompletion } from '../use-cases/complete-checkout.js';
 import { RefundService } from '../modules/refunds/service.js';
 import { OrderPresenter } from '../modules/ledger/presenter.js';
-import { SubscriptionService, type SubscriptionScope } from '../modules/subscriptions/service.js';
+import type { SubscriptionScope } from '../modules/subscriptions/service.js';
+import { SubscriptionChanges } from '../use-cases/subscription-changes.js';
 
 /** How long an intent may stay processing before its process is taken for dead. */
 export const STALE_INTENT_MS = 60_000;
@@ -24,7 +25,7 @@ function claimOf(intent: IntentRow): IdempotencyClaim | null {
 interface Settlers {
   charges: ChargeService;
   billing: BillingEngine;
-  subscriptions: SubscriptionService;
+  subscriptions: SubscriptionChanges;
   checkouts: CheckoutCompletion;
 }
 
@@ -32,7 +33,7 @@ function settlers(db: Db, clock: Clock, pendingUpdateTtlMs: number, dunning: Dun
   return {
     charges: new ChargeService(db, clock, entitlementAnnouncer()),
     billing: new BillingEngine({ db, clock, changes: entitlementAnnouncer(), dunning }),
-    subscriptions: new SubscriptionService(db, clock, pendingUpdateTtlMs, entitlementAnnouncer()),
+    subscriptions: new SubscriptionChanges(db, clock, pendingUpdateTtlMs, entitlementAnnouncer()),
     // The CSRF secret is never read here: only the purchase of a session runs again.
     checkouts: new CheckoutCompletion(db, clock, { secret: null, pendingUpdateTtlMs }, entitlementAnnouncer()),
   };

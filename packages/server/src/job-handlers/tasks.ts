@@ -38,7 +38,7 @@ const MINUTE = 60 * 1000;
 
 /** Every job Billow runs in the background: the recurring tasks and the jobs that domain changes enqueue. */
 export function backgroundJobs(db: Db, clock: Clock, deps: TaskDeps): JobHandlers {
-  const subscriptions = new SubscriptionService(db, clock, deps.pendingUpdateTtlMs);
+  const subscriptions = new SubscriptionService(db, clock);
   return {
     ...billingJobs(db, clock, deps.billing, deps.entitlementChanges ?? entitlementAnnouncer()),
     ...mailJobs(db, clock, deps.mail ?? { smtpUrl: null, from: null }, deps.publicUrl ?? null),

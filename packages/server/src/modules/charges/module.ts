@@ -1,9 +1,8 @@
 import type { App } from '../../http/route-types.js';
-import type { ModuleContext } from '../context.js';
+import type { ChargeCreator } from './ports.js';
 import { chargeRoutes } from './routes.js';
-import { ChargeService } from './service.js';
 
-/** One-time purchases. */
-export function chargesModule(app: App, { db, clock, entitlementChanges }: ModuleContext): void {
-  chargeRoutes(app, new ChargeService(db, clock, entitlementChanges));
+/** One-time purchases, made by the use case app.ts hands in. */
+export function chargesModule(app: App, context: { charges: ChargeCreator }): void {
+  chargeRoutes(app, context.charges);
 }

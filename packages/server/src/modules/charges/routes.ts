@@ -1,9 +1,9 @@
 import { ChargeCreate, ChargeRecord, ErrorBody } from '@billow/contract';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
-import type { ChargeService } from './service.js';
+import type { ChargeCreator } from './ports.js';
 import { scopeOf } from '../../http/scope.js';
 
-export function chargeRoutes(app: App, service: ChargeService): void {
+export function chargeRoutes(app: App, service: ChargeCreator): void {
   app.post(
     '/api/v1/charges/',
     {

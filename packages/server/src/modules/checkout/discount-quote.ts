@@ -7,7 +7,7 @@
  */
 import type { Db } from '../../db/connect.js';
 import type { Clock } from '../../lib/clock.js';
-import type { CheckoutCompletion } from './complete.js';
+import type { CheckoutPages } from './ports.js';
 import { applySessionDiscount, type SentFields } from './discount-apply.js';
 import { FormProblem, quoteFormExpired, quoteRefused, quoteSessionClosed, sessionNotFound } from './errors.js';
 import { discountNotice } from './page-discount.js';
@@ -28,7 +28,7 @@ export class DiscountQuotes {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly completion: CheckoutCompletion,
+    private readonly completion: CheckoutPages,
   ) {}
 
   /** Applies (or removes) the sent code and answers the new price; a DomainError (forbidden, not found, gone, unprocessable) when it cannot. */

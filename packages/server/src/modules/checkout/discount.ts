@@ -5,7 +5,7 @@
  * own transaction, when the session completes (decision 0032).
  */
 import type { Executor, Tx } from '../../db/transaction.js';
-import type { PurchaseDiscount, ResolvedPurchase } from '../../flows/purchase.js';
+import type { PurchaseDiscount, ResolvedPurchase } from '../purchases/purchase.js';
 import { isDiscountCodeUnknown } from '../discounts/errors.js';
 import { quoteDiscountOf, redeemDiscount, resolveDiscountCode, type ResolvedDiscount } from '../discounts/queries.js';
 import { isPromotionCode } from './promotion.js';

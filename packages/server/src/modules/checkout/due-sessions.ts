@@ -9,7 +9,7 @@ import { inTransaction, type Executor, type Tx } from '../../db/transaction.js';
 import type { Db } from '../../db/connect.js';
 import { decimalText } from '../ledger/format.js';
 import { enqueueJob } from '../jobs/service.js';
-import type { PendingChangeCheckout } from '../subscriptions/pending-change.js';
+import type { PendingChangeCheckout } from './ports.js';
 import * as repo from './repo.js';
 import { invoiceOfPayToken, liveSessionFor, type PayLinkInvoice } from './repo/due.js';
 import { EXPIRE_CHECKOUT_JOB, newSessionId, SESSION_TTL_MS, timeline } from './service.js';

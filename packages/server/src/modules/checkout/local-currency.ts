@@ -7,8 +7,8 @@
  * server key's ipAddress, the address a buy link or a client key's request came from.
  */
 import type { Tx } from '../../db/transaction.js';
-import { isNoPriceInCurrency } from '../../flows/errors.js';
-import { resolvePurchase, type CustomerRow, type PurchaseInput, type PurchaseScope, type ResolvedPurchase } from '../../flows/purchase.js';
+import { isNoPriceInCurrency } from '../purchases/errors.js';
+import { resolvePurchase, type CustomerRow, type PurchaseInput, type PurchaseScope, type ResolvedPurchase } from '../purchases/purchase.js';
 import { countryOfIp } from '../../lib/geoip.js';
 import { currencyOfCountry } from '../../lib/local-currency.js';
 

@@ -1,5 +1,5 @@
 import type { Executor, Tx } from '../../db/transaction.js';
-import { resolvePurchase, type PriceOverride, type ResolvedPurchase } from '../../flows/purchase.js';
+import { resolvePurchase, type PriceOverride, type ResolvedPurchase } from '../purchases/purchase.js';
 import { DomainError } from '../../lib/domain-error.js';
 import { addressInCountry, countryOfAddress, normalizeCountry } from '../../lib/countries.js';
 import { countryOfIp } from '../../lib/geoip.js';

@@ -11,7 +11,7 @@ import type { Clock } from '../../lib/clock.js';
 import { DomainError, isNotFound } from '../../lib/domain-error.js';
 import { isPaymentProviderRequired } from '../payments/errors.js';
 import { CHECKOUT_CSS, CHECKOUT_JS, CSS_VERSION, JS_VERSION } from './assets.js';
-import type { CheckoutCompletion, PageAnswer } from './complete.js';
+import type { CheckoutPages, PageAnswer } from './ports.js';
 import { buyLinkSession, type BuyLinkProduct } from './buy-link.js';
 import { inBuyersLanguage } from './page-language.js';
 import { checkoutPage, closedPage, errorPage, missingPage, usesStripeJs } from './page.js';
@@ -21,7 +21,7 @@ import type { CheckoutService } from './service.js';
 
 export interface PageDeps {
   service: CheckoutService;
-  completion: CheckoutCompletion;
+  completion: CheckoutPages;
   db: Db;
   clock: Clock;
   config: Pick<Config, 'publicUrl'>;

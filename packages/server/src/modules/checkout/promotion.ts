@@ -7,7 +7,7 @@
  * what the buyer saw.
  */
 import type { Executor } from '../../db/transaction.js';
-import type { PurchasePromotion } from '../../flows/purchase.js';
+import type { PurchasePromotion } from '../purchases/purchase.js';
 import { countryOfIp } from '../../lib/geoip.js';
 import { locatedPromotion, productPromotions, type LocatedPromotion } from '../promotions/queries.js';
 import type { SessionRow } from './repo.js';

@@ -2,7 +2,7 @@ import type { CheckoutSessionCreate, CheckoutSessionCreated, CheckoutSessionList
 import type { Db } from '../../db/connect.js';
 import type { CheckoutStatus } from '../../db/schema.js';
 import { inTransaction, type Executor, type Tx } from '../../db/transaction.js';
-import type { CustomerRow, ResolvedPurchase } from '../../flows/purchase.js';
+import type { CustomerRow, ResolvedPurchase } from '../purchases/purchase.js';
 import { DomainError } from '../../lib/domain-error.js';
 import type { AnswerKeeper } from '../../db/answer-keeper.js';
 import type { PageRequest } from '../../lib/pagination.js';

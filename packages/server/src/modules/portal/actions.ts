@@ -12,7 +12,7 @@ import type { LicenseService } from '../licenses/service.js';
 import type { PaymentMethodService } from '../payments/methods.service.js';
 import { stripeElementKey } from '../payments/providers.js';
 import { previewChange, resumeSubscription, type ChangePreview } from '../subscriptions/self-service.js';
-import type { SubscriptionService } from '../subscriptions/service.js';
+import type { SubscriptionWrites } from '../subscriptions/ports.js';
 import { PortalNotFound, portalRefusal } from './errors.js';
 import type { PortalModel, PortalScope } from './reader.js';
 import type { PortalAccess } from './sessions.js';
@@ -20,7 +20,7 @@ import type { PortalAccess } from './sessions.js';
 export interface ActionServices {
   db: Db;
   clock: Clock;
-  subscriptions: SubscriptionService;
+  subscriptions: SubscriptionWrites;
   methods: PaymentMethodService;
   licenses: LicenseService;
   customers: CustomerService;

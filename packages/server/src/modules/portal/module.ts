@@ -11,6 +11,7 @@ import { OrderPresenter } from '../ledger/presenter.js';
 import { LicenseService } from '../licenses/service.js';
 import { OrderService } from '../orders/service.js';
 import { PaymentMethodService } from '../payments/methods.service.js';
+import type { SubscriptionWrites } from '../subscriptions/ports.js';
 import { SubscriptionService } from '../subscriptions/service.js';
 import { PortalActions } from './actions.js';
 import { portalPageRoutes } from './page-routes.js';
@@ -26,6 +27,7 @@ type PortalContext = ModuleContext & {
   invoiceCollector: InvoiceCollector;
   customerSubscriptions: CustomerSubscriptions;
   mail: SignInMail;
+  subscriptionChanges: SubscriptionWrites;
 };
 
 /**
@@ -36,7 +38,7 @@ export function portalModule(app: App, context: PortalContext): void {
   const { db, clock, config } = context;
   const sessions = new PortalSessions(db, clock, config.portal.sessionTtlMs);
   portalSessionRoutes(app, sessions);
-  const subscriptions = new SubscriptionService(db, clock, config.pendingUpdateTtlMs, context.entitlementChanges);
+  const subscriptions = new SubscriptionService(db, clock);
   const methods = new PaymentMethodService(db, clock);
   const invoices = new InvoiceService(db);
   const creditNotes = new CreditNoteService(db);
@@ -44,7 +46,7 @@ export function portalModule(app: App, context: PortalContext): void {
   const actions = new PortalActions({
     db,
     clock,
-    subscriptions,
+    subscriptions: context.subscriptionChanges,
     methods,
     licenses: new LicenseService(db, clock),
     customers: new CustomerService(db, clock, context.entitlementChanges, context.customerSubscriptions, taxIdVerifier(config.taxIdCheck, (message) => app.log.warn(message))),

@@ -6,7 +6,7 @@
  */
 import type { SubscriptionUpdate } from '@billow/contract';
 import type { Tx } from '../../db/transaction.js';
-import { resolvePurchase, resolveRenewal, type CustomerRow, type PurchaseScope, type ResolvedPurchase } from '../../flows/purchase.js';
+import { resolvePurchase, resolveRenewal, type CustomerRow, type PurchaseScope, type ResolvedPurchase } from '../purchases/purchase.js';
 import { discountForChange, quoteDiscountOf, type ResolvedDiscount } from '../discounts/queries.js';
 import { usageOfPeriod } from '../usage/queries.js';
 import type { ChangePricing } from './change.compute.js';

@@ -6,7 +6,7 @@
 import type { Db } from '../../db/connect.js';
 import { inTransaction, type Executor, type Tx } from '../../db/transaction.js';
 import type { EntitlementChanges } from '../../edge-cache/change-feed.js';
-import type { PurchaseScope } from '../../flows/purchase.js';
+import type { PurchaseScope } from '../purchases/purchase.js';
 import { recordEvent, type EventInput } from '../events/writer.js';
 import { environmentById } from '../tenancy/queries.js';
 import * as repo from './repo.js';

@@ -11,7 +11,7 @@ import { decimalText } from '../ledger/format.js';
 import { percentText } from '../billing/rounding.compute.js';
 import { findCustomer } from '../customers/queries.js';
 import { noUpcomingInvoice, subscriptionNotFound } from './errors.js';
-import { renewalTerms, type RenewalItem } from './renewal.js';
+import { renewalTerms, type RenewalItem } from './renewal-terms.js';
 import * as repo from './repo.js';
 import { peekDiscountForRenewal, quoteDiscountOf } from '../discounts/queries.js';
 

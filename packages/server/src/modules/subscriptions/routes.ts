@@ -12,6 +12,7 @@ import {
 } from '@billow/contract';
 import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, SERVER_OR_CLIENT, type App } from '../../http/route-types.js';
+import type { SubscriptionWrites } from './ports.js';
 import type { SubscriptionService } from './service.js';
 import { scopeOf } from '../../http/scope.js';
 import { answerKeeper } from '../../http/idempotency.js';
@@ -20,7 +21,7 @@ const tags = ['Subscriptions'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 const SubscriptionPath = Type.Object({ subscriptionId: Type.String({ minLength: 1, maxLength: 100 }) });
 
-export function subscriptionRoutes(app: App, service: SubscriptionService): void {
+export function subscriptionRoutes(app: App, service: SubscriptionService, changes: SubscriptionWrites): void {
   app.get(
     '/api/v1/subscriptions/',
     {
@@ -54,7 +55,7 @@ export function subscriptionRoutes(app: App, service: SubscriptionService): void
         response: { 201: SubscriptionCreated, ...errors, 409: ErrorBody, 428: ErrorBody },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.create(scopeOf(request), request.body, request.idempotency)),
+    async (request, reply) => reply.code(201).send(await changes.create(scopeOf(request), request.body, request.idempotency)),
   );
 
   app.get(
@@ -109,7 +110,7 @@ export function subscriptionRoutes(app: App, service: SubscriptionService): void
         },
       },
     },
-    async (request) => service.update(scopeOf(request), request.params.subscriptionId, request.body, request.idempotency),
+    async (request) => changes.update(scopeOf(request), request.params.subscriptionId, request.body, request.idempotency),
   );
 
   app.post(
@@ -127,6 +128,6 @@ export function subscriptionRoutes(app: App, service: SubscriptionService): void
       },
     },
     async (request, reply) =>
-      service.cancel(scopeOf(request), request.params.subscriptionId, request.body, undefined, answerKeeper(request, reply, 200)),
+      changes.cancel(scopeOf(request), request.params.subscriptionId, request.body, undefined, answerKeeper(request, reply, 200)),
   );
 }

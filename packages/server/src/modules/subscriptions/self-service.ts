@@ -6,7 +6,7 @@
 import type { SubscriptionUpdate } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, type Tx } from '../../db/transaction.js';
-import { lockCustomer, type PurchaseScope } from '../../flows/purchase.js';
+import { lockCustomer, type PurchaseScope } from '../purchases/purchase.js';
 import type { Clock } from '../../lib/clock.js';
 import { findCustomerByPk, testClockTimeOf } from '../customers/queries.js';
 import { recordEvent } from '../events/writer.js';

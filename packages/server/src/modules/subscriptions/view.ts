@@ -2,7 +2,7 @@ import type { Subscription, SubscriptionCreated } from '@billow/contract';
 import type { Executor } from '../../db/transaction.js';
 import { currencyDigits, formatMinor } from '../../lib/money.js';
 import { recurrenceOf, recurrenceText } from '../billing/billing-periods.compute.js';
-import { entitlementFeatureRows, grantedFeature } from '../../flows/features.js';
+import { entitlementFeatureRows, grantedFeature } from '../purchases/features.js';
 import { toPlanFile } from '../catalog/plans/view.js';
 import { summarizeLicenses } from '../licenses/summary.js';
 import { eventParts, presentationRows, type SubscriptionRow } from './repo.js';

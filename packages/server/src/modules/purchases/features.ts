@@ -1,5 +1,5 @@
-import type { Executor } from '../db/transaction.js';
-import { entitlementFeatureRows } from '../modules/catalog/queries.js';
+import type { Executor } from '../../db/transaction.js';
+import { entitlementFeatureRows } from '../catalog/queries.js';
 
 export { entitlementFeatureRows };
 

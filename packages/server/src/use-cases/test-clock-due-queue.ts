@@ -1,7 +1,7 @@
 import TinyQueue from 'tinyqueue';
-import type { Db } from '../../db/connect.js';
-import type { BillingEngine, NextItem } from '../subscriptions/billing-engine.js';
-import { subscriptionsOnClock, type SubscriptionRow } from '../subscriptions/queries.js';
+import type { Db } from '../db/connect.js';
+import type { BillingEngine, NextItem } from './billing-engine.js';
+import { subscriptionsOnClock, type SubscriptionRow } from '../modules/subscriptions/queries.js';
 
 /** What falls due on a clock's customer: an item of a subscription, or the expiry of a change waiting for its payment. */
 export type DueOnClock = { kind: 'billing'; at: Date; row: SubscriptionRow; due: NextItem } | { kind: 'expiry'; at: Date; row: SubscriptionRow };

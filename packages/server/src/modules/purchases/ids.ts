@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { randomBase62 } from '../lib/crypto.js';
+import { randomBase62 } from '../../lib/crypto.js';
 
 function stamp(at: Date): string {
   return at.toISOString().replace(/[-:T]/g, '').slice(0, 14);

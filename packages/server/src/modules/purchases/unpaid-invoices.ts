@@ -3,12 +3,12 @@
  * order (never shown) with its OPEN or PAYMENT_FAILED invoice, each failed
  * attempt to collect it, and its settlement once paid.
  */
-import { newId } from '../lib/crypto.js';
-import { newPayToken, payLinkBase, payLinkUrl } from '../lib/pay-links.js';
-import type { Tx } from '../db/transaction.js';
-import { recordEvent } from '../modules/events/writer.js';
-import * as ledger from '../modules/ledger/queries.js';
-import { invoiceWebhookObject, orderWebhookObject, orderWebhookParts } from '../modules/ledger/webhook.js';
+import { newId } from '../../lib/crypto.js';
+import { newPayToken, payLinkBase, payLinkUrl } from '../../lib/pay-links.js';
+import type { Tx } from '../../db/transaction.js';
+import { recordEvent } from '../events/writer.js';
+import * as ledger from '../ledger/queries.js';
+import { invoiceWebhookObject, orderWebhookObject, orderWebhookParts } from '../ledger/webhook.js';
 import type { CustomerRow, PaymentMethodRow, PurchaseScope } from './purchase.js';
 import { periodFields, recordedOf, writeCharge, writeInvoice, writeOrder, writeTimeline, type PaidOrderInput } from './record.js';
 

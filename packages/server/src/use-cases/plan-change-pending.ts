@@ -5,38 +5,20 @@
  * a change paid at once (change-commit.ts).
  */
 import type { SubscriptionUpdate } from '@billow/contract';
-import type { Tx } from '../../db/transaction.js';
-import { assertCanPay, chargeableMethod, type PaymentStep } from '../../flows/payment.js';
-import { lockCustomer, type CustomerRow, type PurchaseHooks, type PurchaseScope } from '../../flows/purchase.js';
-import type { Clock } from '../../lib/clock.js';
-import { testClockTimeOf } from '../customers/queries.js';
-import { assertProviderConfigured } from '../payments/providers.js';
-import { assertChangeable, changeTerms, creditApplied } from './change.compute.js';
-import { priceChange } from './change-pricing.js';
-import { commitChange, successorOf } from './change-commit.js';
-import { changeNoLongerPending, subscriptionNotFound } from './errors.js';
-import * as repo from './repo.js';
+import type { Tx } from '../db/transaction.js';
+import { assertCanPay, chargeableMethod, type PaymentStep } from '../modules/purchases/payment.js';
+import { lockCustomer, type PurchaseHooks, type PurchaseScope } from '../modules/purchases/purchase.js';
+import type { Clock } from '../lib/clock.js';
+import { testClockTimeOf } from '../modules/customers/queries.js';
+import { assertProviderConfigured } from '../modules/payments/providers.js';
+import { assertChangeable, changeTerms, creditApplied } from '../modules/subscriptions/change.compute.js';
+import { priceChange } from '../modules/subscriptions/change-pricing.js';
+import { commitChange, successorOf } from './plan-change-commit.js';
+import { changeNoLongerPending, subscriptionNotFound } from '../modules/subscriptions/errors.js';
+import * as repo from '../modules/subscriptions/queries.js';
+import type { PendingChange, PendingChangeCheckout } from '../modules/checkout/ports.js';
 
-/** The change waiting for its payment, as the update call leaves it. */
-export interface PendingChange {
-  /** The incomplete record. */
-  subscriptionId: string;
-  customer: CustomerRow;
-  input: SubscriptionUpdate;
-  /** What the change costs now, in the subscription's currency. */
-  amountMinor: number;
-  currency: string;
-  productId: string;
-  expiresAt: Date;
-  askedAt: Date;
-}
-
-/** Where the buyer pays a pending change: the checkout module opens a session for it in the update's transaction. */
-export type PendingChangeCheckout = (
-  tx: Tx,
-  scope: PurchaseScope & { apiBase: string },
-  change: PendingChange,
-) => Promise<{ checkoutUrl: string; checkoutSessionId: string }>;
+export type { PendingChange, PendingChangeCheckout };
 
 /** The payment of a pending change: which record, the update it activates, and when it was asked for (its proration). */
 export interface PendingChangePayment {

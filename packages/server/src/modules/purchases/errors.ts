@@ -1,4 +1,4 @@
-import { DomainError, invalid } from '../lib/domain-error.js';
+import { DomainError, invalid } from '../../lib/domain-error.js';
 
 export const customerMissing = (): DomainError => invalid('Customer does not exist.', 'customer_not_found');
 export const organizationBlocked = (reason: string | null): DomainError =>

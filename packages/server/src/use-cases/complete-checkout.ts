@@ -11,60 +11,56 @@
  *      becomes success and `checkout.completed` is recorded, before the purchase
  *      records its order, invoice and `subscription.created`.
  */
-import { sellerOnPages } from '../seller-profile/queries.js';
-import { ENGLISH } from '../../page-kit/i18n.js';
-import { browserLanguage } from '../../page-kit/locale.js';
-import type { Config } from '../../config.js';
-import type { Db } from '../../db/connect.js';
-import { inTransaction, type Tx } from '../../db/transaction.js';
-import type { EntitlementChanges } from '../../edge-cache/change-feed.js';
-import type { PaymentStep } from '../../flows/payment.js';
-import { AuthenticationRequired, completeIntent, confirmIntent, purchaseTwoPhase, type IdempotencyClaim } from '../../flows/pipeline.js';
-import type { PurchaseHooks } from '../../flows/purchase.js';
-import { DomainError, isOutage } from '../../lib/domain-error.js';
-import { formToken, formTokenValid } from '../../page-kit/csrf.js';
-import type { Clock } from '../../lib/clock.js';
-import { countryOfAddress } from '../../lib/countries.js';
-import { ChargeService } from '../charges/service.js';
-import { ensureCheckoutCustomer } from '../customers/service.js';
-import { recordEvent } from '../events/writer.js';
-import { instanceSecret } from '../instance-secrets/secret.js';
-import { findIntent, intentOfIdempotencyKey, type IntentRow } from '../intents/queries.js';
-import { isPaymentInProgress } from '../intents/errors.js';
-import { saveCheckoutCard } from '../payments/methods.service.js';
-import { providerConfigured } from '../payments/providers.js';
-import { stripeCardOf, stripeOnPage } from './stripe-element.js';
-import { SubscriptionService } from '../subscriptions/service.js';
-import { discountOfSession, redeemSessionDiscount } from './discount.js';
-import { applySessionDiscount, postedAction } from './discount-apply.js';
-import { activateChange, DuePayments, type DueAnswer, type InvoicePayer } from './due-payment.js';
-import { formProblem, FormProblem, isSessionSettledMeanwhile, sessionSettledMeanwhile } from './errors.js';
-import { buyerProblem, checkTypedCard, isEmail } from './form.js';
-import { locatedCountry, promotionOfSelection, promotionOfSession } from './promotion.js';
-import { overrideOf, pageSelection, priceSelection, productOf, type Selection } from './page-model.js';
-import * as repo from './repo.js';
-import type { PageState } from './page-state.js';
-import { buyerCustomerId } from './session-customer.js';
-import { businessTaxIdOf } from './business.js';
-import { NO_ONLINE_CHECK_VERIFIER, taxIdVerifier, type TaxIdVerifier } from '../customers/queries.js';
-import { timeline } from './service.js';
-import { completedEventObject, successRedirect } from './view.js';
+import { sellerOnPages } from '../modules/seller-profile/queries.js';
+import { ENGLISH } from '../page-kit/i18n.js';
+import { browserLanguage } from '../page-kit/locale.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/connect.js';
+import { inTransaction, type Tx } from '../db/transaction.js';
+import type { EntitlementChanges } from '../edge-cache/change-feed.js';
+import type { PaymentStep } from '../modules/purchases/payment.js';
+import { AuthenticationRequired, completeIntent, confirmIntent, purchaseTwoPhase, type IdempotencyClaim } from './payment-pipeline.js';
+import type { PurchaseHooks } from '../modules/purchases/purchase.js';
+import { DomainError, isOutage } from '../lib/domain-error.js';
+import { formToken, formTokenValid } from '../page-kit/csrf.js';
+import type { Clock } from '../lib/clock.js';
+import { countryOfAddress } from '../lib/countries.js';
+import { ChargeService } from './charge.js';
+import { ensureCheckoutCustomer } from '../modules/customers/service.js';
+import { recordEvent } from '../modules/events/writer.js';
+import { instanceSecret } from '../modules/instance-secrets/secret.js';
+import { findIntent, intentOfIdempotencyKey, type IntentRow } from '../modules/intents/queries.js';
+import { isPaymentInProgress } from '../modules/intents/errors.js';
+import { saveCheckoutCard } from '../modules/payments/methods.service.js';
+import { providerConfigured } from '../modules/payments/providers.js';
+import { stripeCardOf, stripeOnPage } from '../modules/checkout/stripe-element.js';
+import { SubscriptionChanges } from './subscription-changes.js';
+import { discountOfSession, redeemSessionDiscount } from '../modules/checkout/discount.js';
+import { applySessionDiscount, postedAction } from '../modules/checkout/discount-apply.js';
+import { activateChange, DuePayments, type InvoicePayer } from './pay-due-invoice.js';
+import { formProblem, FormProblem, isSessionSettledMeanwhile, sessionSettledMeanwhile } from '../modules/checkout/errors.js';
+import { buyerProblem, checkTypedCard, isEmail } from '../modules/checkout/form.js';
+import { locatedCountry, promotionOfSelection, promotionOfSession } from '../modules/checkout/promotion.js';
+import { overrideOf, pageSelection, priceSelection, productOf, type Selection } from '../modules/checkout/page-model.js';
+import * as repo from '../modules/checkout/queries.js';
+import type { CheckoutPages, PageAnswer } from '../modules/checkout/ports.js';
+import type { PageState } from '../modules/checkout/page-state.js';
+import { buyerCustomerId } from '../modules/checkout/session-customer.js';
+import { businessTaxIdOf } from '../modules/checkout/business.js';
+import { NO_ONLINE_CHECK_VERIFIER, taxIdVerifier, type TaxIdVerifier } from '../modules/customers/queries.js';
+import { timeline } from '../modules/checkout/service.js';
+import { completedEventObject, successRedirect } from '../modules/checkout/view.js';
 
-export type { Sent } from '../../page-kit/forms.js';
-import type { Sent } from '../../page-kit/forms.js';
+export type { Sent } from '../page-kit/forms.js';
+import type { Sent } from '../page-kit/forms.js';
 
-export type { PageState } from './page-state.js';
+export type { PageState } from '../modules/checkout/page-state.js';
 
-export type PageAnswer =
-  | { kind: 'page'; status: number; state: PageState }
-  | { kind: 'closed'; status: number; session: repo.SessionRow; reason: 'expired' | 'success' }
-  | { kind: 'redirect'; location: string }
-  | { kind: 'missing' }
-  | DueAnswer;
+export type { PageAnswer };
 
-export class CheckoutCompletion {
+export class CheckoutCompletion implements CheckoutPages {
   private readonly secret: () => Promise<string>;
-  private readonly subscriptions: SubscriptionService;
+  private readonly subscriptions: SubscriptionChanges;
   private readonly charges: ChargeService;
   private readonly due: DuePayments;
   private readonly verifyTaxId: TaxIdVerifier;
@@ -77,7 +73,7 @@ export class CheckoutCompletion {
     payInvoice: InvoicePayer | null = null,
   ) {
     this.secret = instanceSecret(db, clock, config.secret, 'checkout_csrf');
-    this.subscriptions = new SubscriptionService(db, clock, config.pendingUpdateTtlMs, changes);
+    this.subscriptions = new SubscriptionChanges(db, clock, config.pendingUpdateTtlMs, changes);
     this.charges = new ChargeService(db, clock, changes);
     this.due = new DuePayments(db, clock, this, payInvoice);
     this.verifyTaxId = config.taxIdCheck ? taxIdVerifier(config.taxIdCheck) : NO_ONLINE_CHECK_VERIFIER;

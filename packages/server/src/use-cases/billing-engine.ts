@@ -6,22 +6,22 @@
  * them twice, from two processes or after a crash, does nothing the second time.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Db } from '../../db/connect.js';
-import { inTransaction, type Executor } from '../../db/transaction.js';
-import type { EntitlementChanges } from '../../edge-cache/change-feed.js';
-import { clockAt, type Clock } from '../../lib/clock.js';
+import type { Db } from '../db/connect.js';
+import { inTransaction, type Executor } from '../db/transaction.js';
+import type { EntitlementChanges } from '../edge-cache/change-feed.js';
+import { clockAt, type Clock } from '../lib/clock.js';
 export { clockAt };
-import { nextDueItem, type DueItem, type DunningSchedule, type UnpaidInvoice } from '../billing/renewal.compute.js';
-import { lockInvoice, unpaidInvoicesOf, type InvoiceRow } from '../ledger/queries.js';
-import { customersOnClock, testClockTimeOf } from '../customers/queries.js';
-import type { PurchaseScope } from '../../flows/purchase.js';
-import type { StoredRequest } from '../../flows/pipeline.js';
-import type { IntentRow } from '../intents/queries.js';
-import { collectInvoice, type CollectionResult } from './collection.js';
-import { invoiceNotFound, isNotNow } from './errors.js';
-import { environmentScope, expirePendingChange, type EnvironmentScope } from './lifecycle.js';
-import { renewSubscription, type EngineDeps, type RenewalItem, type RenewedState } from './renewal.js';
-import * as repo from './repo.js';
+import { nextDueItem, type DueItem, type DunningSchedule, type UnpaidInvoice } from '../modules/billing/renewal.compute.js';
+import { lockInvoice, unpaidInvoicesOf, type InvoiceRow } from '../modules/ledger/queries.js';
+import { customersOnClock, testClockTimeOf } from '../modules/customers/queries.js';
+import type { PurchaseScope } from '../modules/purchases/purchase.js';
+import type { StoredRequest } from './payment-pipeline.js';
+import type { IntentRow } from '../modules/intents/queries.js';
+import { collectInvoice, type CollectionResult } from './collect-invoice.js';
+import { invoiceNotFound, isNotNow } from '../modules/subscriptions/errors.js';
+import { environmentScope, expirePendingChange, type EnvironmentScope } from '../modules/subscriptions/lifecycle.js';
+import { renewSubscription, type EngineDeps, type RenewalItem, type RenewedState } from './renew-subscription.js';
+import * as repo from '../modules/subscriptions/queries.js';
 
 export interface BillingEngineOptions {
   db: Db;

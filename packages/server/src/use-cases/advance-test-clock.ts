@@ -1,8 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Db } from '../../db/connect.js';
-import { clockAt, type BillingEngine } from '../subscriptions/billing-engine.js';
-import { DueQueue, type DueOnClock } from './due-queue.js';
-import * as repo from './repo.js';
+import type { Db } from '../db/connect.js';
+import { clockAt, type BillingEngine } from './billing-engine.js';
+import { DueQueue, type DueOnClock } from './test-clock-due-queue.js';
+import * as repo from '../modules/test-clocks/queries.js';
 
 /** A guard against a subscription that never stops falling due. */
 const MAX_STEPS = 100_000;

@@ -4,38 +4,29 @@
  * (decision 0026): the intent's key is the subscription and the instant the
  * period begins, so however often the renewal runs, that period is charged once.
  */
-import { setCustomerCredit } from '../customers/queries.js';
+import { setCustomerCredit } from '../modules/customers/queries.js';
 import type { RawBuilder } from 'kysely';
-import type { Db } from '../../db/connect.js';
-import { inTransaction, type Executor, type Tx } from '../../db/transaction.js';
-import { DomainError } from '../../lib/domain-error.js';
-import type { Clock } from '../../lib/clock.js';
-import type { PaymentStep } from '../../flows/payment.js';
-import { purchaseTwoPhase, type IdempotencyClaim, type QuickQuote } from '../../flows/pipeline.js';
-import { lockCustomerOfSubscription, resolveRenewal, type CustomerRow, type PaymentMethodRow, type PurchaseDiscount, type ResolvedPurchase } from '../../flows/purchase.js';
-import { discountForRenewal, quoteDiscountOf } from '../discounts/queries.js';
-import { recordPaidOrder, type PaidOrderInput } from '../../flows/record.js';
-import { recordUnpaidRenewal, type PaymentFailure } from '../../flows/unpaid-invoices.js';
-import { nextAttemptAt, periodEndAfter, type DunningSchedule } from '../billing/renewal.compute.js';
-import type { Quote } from '../billing/types.js';
-import { chargeableMethodById, chargeableMethodFor } from '../payments/methods.service.js';
-import { usageOfPeriod } from '../usage/queries.js';
-import { renewalNotDue } from './errors.js';
-import { recordEvent, type EventInput } from '../events/writer.js';
-import { endSubscription, subscriptionEventInput, type EnvironmentScope } from './lifecycle.js';
-import { subscriptionEventObjectOf } from './view.js';
-import * as repo from './repo.js';
-import { lockSubscriptionForRenewal, renewalQuoteReads, type RenewalReads } from './repo/renewal-reads.js';
+import type { Db } from '../db/connect.js';
+import { inTransaction, type Executor, type Tx } from '../db/transaction.js';
+import { DomainError } from '../lib/domain-error.js';
+import type { Clock } from '../lib/clock.js';
+import type { PaymentStep } from '../modules/purchases/payment.js';
+import { purchaseTwoPhase, type IdempotencyClaim, type QuickQuote } from './payment-pipeline.js';
+import { lockCustomerOfSubscription, type CustomerRow, type PaymentMethodRow, type ResolvedPurchase } from '../modules/purchases/purchase.js';
+import { discountForRenewal, quoteDiscountOf } from '../modules/discounts/queries.js';
+import { recordPaidOrder, type PaidOrderInput } from '../modules/purchases/record.js';
+import { recordUnpaidRenewal, type PaymentFailure } from '../modules/purchases/unpaid-invoices.js';
+import { nextAttemptAt, type DunningSchedule } from '../modules/billing/renewal.compute.js';
+import type { Quote } from '../modules/billing/types.js';
+import { renewalNotDue } from '../modules/subscriptions/errors.js';
+import { recordEvent, type EventInput } from '../modules/events/writer.js';
+import { endSubscription, subscriptionEventInput, type EnvironmentScope } from '../modules/subscriptions/lifecycle.js';
+import { subscriptionEventObjectOf } from '../modules/subscriptions/view.js';
+import * as repo from '../modules/subscriptions/queries.js';
+import { renewalMethod, renewalTerms, type RenewalItem } from '../modules/subscriptions/renewal-terms.js';
 
-export interface RenewalItem {
-  /**
-   * `renew` and `trial_end`: a period begins; `end`: a cancellation takes effect, and the
-   * pay-as-you-go usage of the period it cuts short is billed (decision 0048).
-   */
-  kind: 'renew' | 'trial_end' | 'end';
-  /** When the period that ends begins the next one (the period end, or the trial end), or when the subscription ends. */
-  at: Date;
-}
+export type { RenewalItem };
+import { lockSubscriptionForRenewal, renewalQuoteReads } from '../modules/subscriptions/queries.js';
 
 export interface EngineDeps {
   db: Db;
@@ -107,53 +98,6 @@ async function quoteRenewal(db: Executor, scope: EnvironmentScope, subscriptionI
       planVersionId: purchase.version.id,
     },
   };
-}
-
-/**
- * What a renewal or a dunning attempt charges: the customer's default method (a
- * subscription created through the API took the default of its day, and a new
- * default is how a customer replaces a card), else the subscription's own.
- */
-export async function renewalMethod(
-  tx: Tx,
-  row: repo.SubscriptionRow,
-  customer: Pick<CustomerRow, 'id'>,
-  /** The customer's usable saved method, when the caller has read it (a renewal's locked reads). */
-  usable?: PaymentMethodRow,
-): Promise<PaymentMethodRow | undefined> {
-  return usable ?? (await chargeableMethodFor(tx, row.environment_id, customer.id)) ?? chargeableMethodById(tx, row.environment_id, row.payment_method_id);
-}
-
-/**
- * What the period that begins at `item.at` costs and spans: the pure part of a
- * renewal, shared with its preview (the upcoming invoice). For an `end`, the period
- * that ends there, and only its pay-as-you-go usage (a trial's usage is never billed).
- */
-export async function renewalTerms(
-  tx: Executor,
-  row: repo.SubscriptionRow,
-  customer: CustomerRow,
-  item: RenewalItem,
-  /** The usage of the current period and the catalog rows, when the caller has read them with the row. */
-  reads?: Pick<RenewalReads, 'usage' | 'catalog'>,
-  /** A discount the subscription carries to this renewal (discounts module). */
-  discount?: PurchaseDiscount | null,
-) {
-  const ending = item.kind === 'end';
-  const anchor = item.kind === 'trial_end' ? item.at : (row.billing_anchor ?? row.current_period_start ?? item.at);
-  const period = ending ? { start: row.current_period_start ?? item.at, end: item.at } : { start: item.at, end: periodEndAfter(anchor, row.charge_period, item.at) };
-  const billsUsage = item.kind === 'renew' || (ending && row.status !== 'trialing');
-  const arrears = billsUsage && row.current_period_start ? (reads?.usage ?? (await usageOfPeriod(tx, row.id, row.current_period_start))) : {};
-  const terms = { ...row, quantities: row.quantities as Record<string, number> };
-  const catalog = reads ? (reads.catalog ?? null) : undefined;
-  const purchase = await resolveRenewal(tx, customer, terms, arrears, catalog, ending ? null : discount, ending);
-  return { anchor, period, purchase, ...afterCredit(purchase.quote, customer.credit_minor) };
-}
-
-/** Customer credit (from downgrades) pays first; the rest is charged. */
-function afterCredit(quote: Quote, creditMinor: number): { charged: Quote; fromCredit: number } {
-  const fromCredit = Math.min(creditMinor, quote.totalMinor);
-  return { charged: { ...quote, discountMinor: quote.discountMinor + fromCredit, totalMinor: quote.totalMinor - fromCredit }, fromCredit };
 }
 
 type Payment = { paid: true; chargeRef: string | null } | { paid: false; failure: PaymentFailure };

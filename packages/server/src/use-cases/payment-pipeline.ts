@@ -20,32 +20,17 @@ import { failpoint } from '../lib/failpoints.js';
 import type { Db } from '../db/connect.js';
 import { leaseHolderOf } from '../db/lease-holder.js';
 import { inTransaction, isUniqueViolation, type Tx } from '../db/transaction.js';
-import type { EnvironmentKind } from '../config.js';
 import { DomainError } from '../lib/domain-error.js';
 import { paymentInProgress, purchaseChangedWhilePaying } from '../modules/intents/errors.js';
-import { recordedPaymentFailure } from './errors.js';
+import { recordedPaymentFailure } from '../modules/purchases/errors.js';
 import * as idempotencyKeys from '../modules/idempotency/queries.js';
 import * as intents from '../modules/intents/queries.js';
+import type { IdempotencyClaim, StoredRequest } from '../modules/intents/claims.js';
 import type { ChargeOutcome, ChargeRequest, ConfirmingPaymentProvider } from '../modules/payments/provider.js';
 import { requireProvider } from '../modules/payments/providers.js';
-import { refusalOf, type PaymentRequest, type PaymentStep } from './payment.js';
+import { refusalOf, type PaymentRequest, type PaymentStep } from '../modules/purchases/payment.js';
 
-export interface IdempotencyClaim {
-  scope: string;
-  key: string;
-  /**
-   * The claim names the intent only (the billing engine's renewals and collections): no
-   * Idempotency-Key row of a request exists to keep the answer in, the settled intent is
-   * the answer's one record, and no UPDATE is sent for a row that is not there.
-   */
-  intentOnly?: boolean;
-}
-
-/** What a purchase needs to run again after a crash: its environment and its request. */
-export interface StoredRequest {
-  scope: { organizationId: string; environmentId: string; environment: EnvironmentKind; apiBase?: string };
-  body: Record<string, unknown>;
-}
+export type { IdempotencyClaim, StoredRequest };
 
 export interface TwoPhasePurchase<R> {
   kind: intents.IntentRow['kind'];

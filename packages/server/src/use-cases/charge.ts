@@ -1,12 +1,12 @@
 import type { ChargeCreate, ChargeRecord } from '@billow/contract';
-import type { Clock } from '../../lib/clock.js';
-import { testClockTimeOf } from '../customers/queries.js';
-import { currencyDigits, formatMinor } from '../../lib/money.js';
-import type { Db } from '../../db/connect.js';
-import { inTransaction } from '../../db/transaction.js';
-import { grantedFeatures } from '../../flows/features.js';
-import { paymentMethodFor, type PaymentStep } from '../../flows/payment.js';
-import { purchaseTwoPhase, type IdempotencyClaim } from '../../flows/pipeline.js';
+import type { Clock } from '../lib/clock.js';
+import { testClockTimeOf } from '../modules/customers/queries.js';
+import { currencyDigits, formatMinor } from '../lib/money.js';
+import type { Db } from '../db/connect.js';
+import { inTransaction } from '../db/transaction.js';
+import { grantedFeatures } from '../modules/purchases/features.js';
+import { paymentMethodFor, type PaymentStep } from '../modules/purchases/payment.js';
+import { purchaseTwoPhase, type IdempotencyClaim } from './payment-pipeline.js';
 import {
   assertNotBlocked,
   lockCustomer,
@@ -15,11 +15,11 @@ import {
   type PurchaseExtras,
   type PurchaseHooks,
   type PurchaseScope,
-} from '../../flows/purchase.js';
-import { recordPaidOrder } from '../../flows/record.js';
-import type { EntitlementChanges } from '../../edge-cache/change-feed.js';
-import { insertSubscription } from '../subscriptions/queries.js';
-import { recurringChargePeriod } from './errors.js';
+} from '../modules/purchases/purchase.js';
+import { recordPaidOrder } from '../modules/purchases/record.js';
+import type { EntitlementChanges } from '../edge-cache/change-feed.js';
+import { insertSubscription } from '../modules/subscriptions/queries.js';
+import { recurringChargePeriod } from '../modules/charges/errors.js';
 
 export class ChargeService {
   constructor(

@@ -1,9 +1,9 @@
-import type { Tx } from '../db/transaction.js';
-import type { DomainError } from '../lib/domain-error.js';
-import { chargeableMethodFor } from '../modules/payments/methods.service.js';
-import { assertProviderConfigured } from '../modules/payments/providers.js';
-import type { ChargeOutcome } from '../modules/payments/provider.js';
-import { paymentInProgress } from '../modules/intents/errors.js';
+import type { Tx } from '../../db/transaction.js';
+import type { DomainError } from '../../lib/domain-error.js';
+import { chargeableMethodFor } from '../payments/methods.service.js';
+import { assertProviderConfigured } from '../payments/providers.js';
+import type { ChargeOutcome } from '../payments/provider.js';
+import { paymentInProgress } from '../intents/errors.js';
 import { paymentMethodRequired, paymentNeedsAuthentication, paymentRefused } from './errors.js';
 import type { CustomerRow, PaymentMethodRow, PurchaseScope } from './purchase.js';
 

@@ -1,22 +1,22 @@
-import type { Clock } from '../lib/clock.js';
-import { DAY_MS } from '../lib/time.js';
-import { newId } from '../lib/crypto.js';
-import { currencyDigits, formatMinor } from '../lib/money.js';
+import type { Clock } from '../../lib/clock.js';
+import { DAY_MS } from '../../lib/time.js';
+import { newId } from '../../lib/crypto.js';
+import { currencyDigits, formatMinor } from '../../lib/money.js';
 import type { Insertable } from 'kysely';
-import type { InvoicesTable, OrderEventsTable, OrdersTable, TransactionsTable } from '../db/schema.js';
-import type { Tx } from '../db/transaction.js';
-import { DEFAULT_FEE_SCHEDULE, morFee } from '../modules/billing/fees.compute.js';
-import type { Quote } from '../modules/billing/types.js';
-import { recordEvents, type EventInput } from '../modules/events/writer.js';
+import type { InvoicesTable, OrderEventsTable, OrdersTable, TransactionsTable } from '../../db/schema.js';
+import type { Tx } from '../../db/transaction.js';
+import { DEFAULT_FEE_SCHEDULE, morFee } from '../billing/fees.compute.js';
+import type { Quote } from '../billing/types.js';
+import { recordEvents, type EventInput } from '../events/writer.js';
 import { invoiceId as newInvoiceId, licenseKey, orderId as newOrderId } from './ids.js';
-import * as ledger from '../modules/ledger/queries.js';
-import { setCustomerCurrency } from '../modules/customers/queries.js';
-import { sellerBlock, sellerYear } from '../modules/seller-profile/queries.js';
-import { invoiceWebhookObject, orderWebhookObject } from '../modules/ledger/webhook.js';
+import * as ledger from '../ledger/queries.js';
+import { setCustomerCurrency } from '../customers/queries.js';
+import { sellerBlock, sellerYear } from '../seller-profile/queries.js';
+import { invoiceWebhookObject, orderWebhookObject } from '../ledger/webhook.js';
 import type { CustomerRow, PaymentMethodRow, PurchaseScope, ResolvedPurchase } from './purchase.js';
-import { addPeriod } from '../modules/billing/billing-periods.compute.js';
-import { buyerSnapshot, issuedLines, type LinePeriods } from '../modules/invoices/issue.compute.js';
-import { failpoint } from '../lib/failpoints.js';
+import { addPeriod } from '../billing/billing-periods.compute.js';
+import { buyerSnapshot, issuedLines, type LinePeriods } from '../invoices/issue.compute.js';
+import { failpoint } from '../../lib/failpoints.js';
 
 const SETTLEMENT_DAYS = 7;
 

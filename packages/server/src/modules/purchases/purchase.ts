@@ -1,13 +1,13 @@
 import type { Selectable } from 'kysely';
-import type { EnvironmentKind } from '../config.js';
-import type { Executor, Tx } from '../db/transaction.js';
-import type { CustomersTable, PaymentMethodsTable, PlansTable, PlanVersionsTable, ProductsTable } from '../db/schema.js';
-import { newId } from '../lib/crypto.js';
-import { countryOfIp } from '../lib/geoip.js';
-import { isCurrency } from '../lib/money.js';
-import { PricingError, quotePurchase, type PurchaseRequest } from '../modules/billing/pricing.compute.js';
-import { taxDecision } from '../modules/billing/tax.compute.js';
-import type { Discount, Quote } from '../modules/billing/types.js';
+import type { EnvironmentKind } from '../../config.js';
+import type { Executor, Tx } from '../../db/transaction.js';
+import type { CustomersTable, PaymentMethodsTable, PlansTable, PlanVersionsTable, ProductsTable } from '../../db/schema.js';
+import { newId } from '../../lib/crypto.js';
+import { countryOfIp } from '../../lib/geoip.js';
+import { isCurrency } from '../../lib/money.js';
+import { PricingError, quotePurchase, type PurchaseRequest } from '../billing/pricing.compute.js';
+import { taxDecision } from '../billing/tax.compute.js';
+import type { Discount, Quote } from '../billing/types.js';
 import {
   enabledPrice,
   findFeatures,
@@ -19,11 +19,11 @@ import {
   subscribedRows,
   toStored,
   type SubscribedRows,
-} from '../modules/catalog/queries.js';
-import { lockCustomerRow, lockCustomerRowOfSubscription } from '../modules/customers/queries.js';
-import { organizationBlock } from '../modules/tenancy/queries.js';
-import { sellerTaxCountries } from '../modules/seller-profile/queries.js';
-import type { StoredPrice } from '../modules/catalog/prices/prices.compute.js';
+} from '../catalog/queries.js';
+import { lockCustomerRow, lockCustomerRowOfSubscription } from '../customers/queries.js';
+import { organizationBlock } from '../tenancy/queries.js';
+import { sellerTaxCountries } from '../seller-profile/queries.js';
+import type { StoredPrice } from '../catalog/prices/prices.compute.js';
 import {
   currencyMismatch,
   customerMissing,

@@ -3,23 +3,23 @@
  * change that is paid at once (service.ts) and the activate_on_payment change paid
  * later on the hosted page (pending-change.ts), so that both record the same things.
  */
-import { setCustomerCredit } from '../customers/queries.js';
+import { setCustomerCredit } from '../modules/customers/queries.js';
 import type { Insertable } from 'kysely';
 import type { SubscriptionUpdate } from '@billow/contract';
-import type { SubscriptionsTable } from '../../db/schema.js';
-import type { Tx } from '../../db/transaction.js';
-import { recordPaidOrder } from '../../flows/record.js';
-import { subscriptionValues, type CustomerRow, type PaymentMethodRow, type PurchaseScope, type ResolvedPurchase } from '../../flows/purchase.js';
-import { clockAt } from '../../lib/clock.js';
-import { splitTax } from '../billing/tax.compute.js';
-import { issueProrationCreditNote } from '../credit-notes/issue.js';
-import { recordEvent } from '../events/writer.js';
-import { carryDiscount, type ResolvedDiscount } from '../discounts/queries.js';
-import { customerWebhookObject } from '../ledger/webhook.js';
-import type { ChangeTerms } from './change.compute.js';
-import type { LinePeriods } from '../invoices/issue.compute.js';
-import * as repo from './repo.js';
-import { subscriptionEventObject, subscriptionObject } from './view.js';
+import type { SubscriptionsTable } from '../db/schema.js';
+import type { Tx } from '../db/transaction.js';
+import { recordPaidOrder } from '../modules/purchases/record.js';
+import { subscriptionValues, type CustomerRow, type PaymentMethodRow, type PurchaseScope, type ResolvedPurchase } from '../modules/purchases/purchase.js';
+import { clockAt } from '../lib/clock.js';
+import { splitTax } from '../modules/billing/tax.compute.js';
+import { issueProrationCreditNote } from '../modules/credit-notes/issue.js';
+import { recordEvent } from '../modules/events/writer.js';
+import { carryDiscount, type ResolvedDiscount } from '../modules/discounts/queries.js';
+import { customerWebhookObject } from '../modules/ledger/webhook.js';
+import type { ChangeTerms } from '../modules/subscriptions/change.compute.js';
+import type { LinePeriods } from '../modules/invoices/issue.compute.js';
+import * as repo from '../modules/subscriptions/queries.js';
+import { subscriptionEventObject, subscriptionObject } from '../modules/subscriptions/view.js';
 
 export interface SettledChange {
   row: repo.SubscriptionRow;

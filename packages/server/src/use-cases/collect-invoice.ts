@@ -3,19 +3,20 @@
  * falls due, or a payment asked for by hand. The intent's key is the invoice and
  * the attempt's number: one charge an attempt, whoever makes it.
  */
-import { inTransaction, type Tx } from '../../db/transaction.js';
-import { DomainError } from '../../lib/domain-error.js';
-import type { Clock } from '../../lib/clock.js';
-import type { PaymentStep } from '../../flows/payment.js';
-import { purchaseTwoPhase } from '../../flows/pipeline.js';
-import { lockCustomer, type PaymentMethodRow, type PurchaseScope } from '../../flows/purchase.js';
-import { recordCollectedInvoice, recordFailedCollection, stopCollecting, type Collection } from '../../flows/unpaid-invoices.js';
-import { isHardDecline, nextAttemptAt } from '../billing/renewal.compute.js';
-import { lockInvoice, unpaidInvoicesOf, type InvoiceRow } from '../ledger/queries.js';
-import { invoiceNotFound, invoiceNotPayable, renewalNotDue } from './errors.js';
-import { endSubscription, environmentScope, subscriptionEvent } from './lifecycle.js';
-import * as repo from './repo.js';
-import { renewalMethod, type EngineDeps } from './renewal.js';
+import { inTransaction, type Tx } from '../db/transaction.js';
+import { DomainError } from '../lib/domain-error.js';
+import type { Clock } from '../lib/clock.js';
+import type { PaymentStep } from '../modules/purchases/payment.js';
+import { purchaseTwoPhase } from './payment-pipeline.js';
+import { lockCustomer, type PaymentMethodRow, type PurchaseScope } from '../modules/purchases/purchase.js';
+import { recordCollectedInvoice, recordFailedCollection, stopCollecting, type Collection } from '../modules/purchases/unpaid-invoices.js';
+import { isHardDecline, nextAttemptAt } from '../modules/billing/renewal.compute.js';
+import { lockInvoice, unpaidInvoicesOf, type InvoiceRow } from '../modules/ledger/queries.js';
+import { invoiceNotFound, invoiceNotPayable, renewalNotDue } from '../modules/subscriptions/errors.js';
+import { endSubscription, environmentScope, subscriptionEvent } from '../modules/subscriptions/lifecycle.js';
+import * as repo from '../modules/subscriptions/queries.js';
+import type { EngineDeps } from './renew-subscription.js';
+import { renewalMethod } from '../modules/subscriptions/renewal-terms.js';
 
 export interface CollectionResult extends Record<string, unknown> {
   invoiceId: string;

@@ -10,38 +10,32 @@
  *      is the invoice's attempt: a replayed form never charges twice);
  *   3. the session succeeds in the payment's transaction (a change) or right after it.
  */
-import { sellerOnPages } from '../seller-profile/queries.js';
+import { sellerOnPages } from '../modules/seller-profile/queries.js';
 import type { SubscriptionUpdate } from '@billow/contract';
-import type { Db } from '../../db/connect.js';
-import { inTransaction, type Tx } from '../../db/transaction.js';
-import type { PaymentStep } from '../../flows/payment.js';
-import { AuthenticationRequired, confirmIntent, purchaseTwoPhase } from '../../flows/pipeline.js';
-import type { PurchaseHooks, PurchaseScope } from '../../flows/purchase.js';
-import { DomainError, isOutage } from '../../lib/domain-error.js';
-import type { Clock } from '../../lib/clock.js';
-import { findProduct } from '../catalog/queries.js';
-import { ensureCheckoutCustomer } from '../customers/service.js';
-import { intentOfIdempotencyKey } from '../intents/queries.js';
-import { isPaymentInProgress } from '../intents/errors.js';
-import { saveCheckoutCard, type CheckedCard } from '../payments/methods.service.js';
-import type { SubscriptionService } from '../subscriptions/service.js';
-import { dueClosedPage, duePage, dueUsesStripeJs, prefixOfSession, type DueClosedReason, type DueState } from './due-page.js';
-import { FormProblem, formProblem, invoicePaymentRefused, isSessionSettledMeanwhile, sessionSettledMeanwhile } from './errors.js';
-import { buyerMessage, checkTypedCard } from './form.js';
-import * as repo from './repo.js';
-import { planName, targetState } from './repo/due.js';
-import { timeline } from './service.js';
-import { stripeCardOf, stripeOnPage } from './stripe-element.js';
-import type { AttachedMethod } from '../payments/provider.js';
+import type { Db } from '../db/connect.js';
+import { inTransaction, type Tx } from '../db/transaction.js';
+import type { PaymentStep } from '../modules/purchases/payment.js';
+import { AuthenticationRequired, confirmIntent, purchaseTwoPhase } from './payment-pipeline.js';
+import type { PurchaseHooks, PurchaseScope } from '../modules/purchases/purchase.js';
+import { DomainError, isOutage } from '../lib/domain-error.js';
+import type { Clock } from '../lib/clock.js';
+import { findProduct } from '../modules/catalog/queries.js';
+import { ensureCheckoutCustomer } from '../modules/customers/service.js';
+import { intentOfIdempotencyKey } from '../modules/intents/queries.js';
+import { isPaymentInProgress } from '../modules/intents/errors.js';
+import { saveCheckoutCard, type CheckedCard } from '../modules/payments/methods.service.js';
+import type { SubscriptionChanges } from './subscription-changes.js';
+import { dueClosedPage, duePage, dueUsesStripeJs, prefixOfSession, type DueClosedReason, type DueState } from '../modules/checkout/due-page.js';
+import { FormProblem, formProblem, invoicePaymentRefused, isSessionSettledMeanwhile, sessionSettledMeanwhile } from '../modules/checkout/errors.js';
+import { buyerMessage, checkTypedCard } from '../modules/checkout/form.js';
+import * as repo from '../modules/checkout/queries.js';
+import type { DueAnswer, InvoicePayer } from '../modules/checkout/ports.js';
 
-/** Collects an unpaid renewal invoice now with the customer's default card (the billing engine's, handed in by app.ts). */
-export type InvoicePayer = (
-  scope: PurchaseScope,
-  invoiceId: string,
-) => Promise<{ outcome: 'paid' | 'failed' | 'ended'; code: string | null; message: string | null }>;
-
-/** A rendered page (`stripe`: it loads Stripe.js, so its policy allows Stripe's sources), or where to go next. */
-export type DueAnswer = { kind: 'html'; status: number; body: string; stripe?: boolean } | { kind: 'redirect'; location: string };
+export type { DueAnswer, InvoicePayer };
+import { planName, targetState } from '../modules/checkout/queries.js';
+import { timeline } from '../modules/checkout/service.js';
+import { stripeCardOf, stripeOnPage } from '../modules/checkout/stripe-element.js';
+import type { AttachedMethod } from '../modules/payments/provider.js';
 
 /** What the due pages take from the checkout's completion: its CSRF token, its failure bookkeeping and its pipeline run. */
 export interface CompletionParts {
@@ -67,7 +61,7 @@ async function settle(tx: Tx, session: repo.SessionRow, at: Date): Promise<void>
 }
 
 /** The pipeline's run for a change session: the pending change activates (subscriptions/pending-change.ts). */
-export function activateChange(subscriptions: SubscriptionService, clock: Clock, session: repo.SessionRow, step: PaymentStep) {
+export function activateChange(subscriptions: SubscriptionChanges, clock: Clock, session: repo.SessionRow, step: PaymentStep) {
   const hooks: PurchaseHooks = {
     paid: (tx) => settle(tx, session, clock.now()),
     recorded: async (tx, ids) => {
