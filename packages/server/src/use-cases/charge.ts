@@ -50,7 +50,7 @@ export class ChargeService {
     return record;
   }
 
-  /** The purchase in one transaction, taking its payment through `step` (flows/pipeline.ts). */
+  /** The purchase in one transaction, taking its payment through `step` (use-cases/payment-pipeline.ts). */
   record(scope: PurchaseScope, input: ChargeCreate & PurchaseExtras, step: PaymentStep, hooks: PurchaseHooks = {}): Promise<ChargeRecord> {
     return inTransaction(this.db, async (tx) => {
       await assertNotBlocked(tx, scope.organizationId);

@@ -4,7 +4,7 @@
  *   1. one transaction locks the session, creates or completes the customer, saves
  *      the card (brand, last four, expiry only) as their default method and marks
  *      the session processing, as attempt N;
- *   2. the purchase runs through the two-phase pipeline (flows/pipeline.ts) under the
+ *   2. the purchase runs through the two-phase pipeline (use-cases/payment-pipeline.ts) under the
  *      idempotency claim `checkout:{session}:{N}`: a replayed form finds the same
  *      intent and never charges twice; a declined attempt N leaves N+1 a new payment;
  *   3. in the purchase's own transaction, once the payment is taken, the session

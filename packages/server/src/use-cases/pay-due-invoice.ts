@@ -60,7 +60,7 @@ async function settle(tx: Tx, session: repo.SessionRow, at: Date): Promise<void>
   });
 }
 
-/** The pipeline's run for a change session: the pending change activates (subscriptions/pending-change.ts). */
+/** The pipeline's run for a change session: the pending change activates (plan-change-pending.ts). */
 export function activateChange(subscriptions: SubscriptionChanges, clock: Clock, session: repo.SessionRow, step: PaymentStep) {
   const hooks: PurchaseHooks = {
     paid: (tx) => settle(tx, session, clock.now()),

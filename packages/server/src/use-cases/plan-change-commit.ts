@@ -1,7 +1,7 @@
 /**
  * A change of plan, period or quantities taking effect (decision 0035): shared by the
  * change that is paid at once (service.ts) and the activate_on_payment change paid
- * later on the hosted page (pending-change.ts), so that both record the same things.
+ * later on the hosted page (plan-change-pending.ts), so that both record the same things.
  */
 import { setCustomerCredit } from '../modules/customers/queries.js';
 import type { Insertable } from 'kysely';

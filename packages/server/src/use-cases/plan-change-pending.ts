@@ -2,7 +2,7 @@
  * An activate_on_payment change that waits for its payment (decision 0035): the update
  * call opens a hosted checkout page for it (through `PendingChangeCheckout`, which the
  * checkout module provides), and the payment taken there activates it here, exactly as
- * a change paid at once (change-commit.ts).
+ * a change paid at once (plan-change-commit.ts).
  */
 import type { SubscriptionUpdate } from '@billow/contract';
 import type { Tx } from '../db/transaction.js';

@@ -74,7 +74,7 @@ function paymentDescription(purchase: { version: { name: string } }, row: repo.S
 }
 
 /**
- * Phase (a) of a renewal in one unlocked read (flows/pipeline.ts, `quote`): the intent
+ * Phase (a) of a renewal in one unlocked read (use-cases/payment-pipeline.ts, `quote`): the intent
  * of the renewal's claim if there is one, else the payment a paid renewal takes, with the
  * customer's usable saved method. Anything else (not due, a carried discount, which phase
  * (a) takes a cycle of, no usable method, nothing to pay, an archived customer) is left

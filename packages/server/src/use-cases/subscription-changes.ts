@@ -104,7 +104,7 @@ export class SubscriptionChanges {
     });
   }
 
-  /** The subscription in one transaction, taking its first payment through `step` (flows/pipeline.ts). */
+  /** The subscription in one transaction, taking its first payment through `step` (use-cases/payment-pipeline.ts). */
   createWith(scope: SubscriptionScope, input: SubscriptionCreate & PurchaseExtras, step: PaymentStep, hooks: PurchaseHooks = {}) {
     return this.changing(scope, () => input.customerId, async (tx) => {
       await assertNotBlocked(tx, scope.organizationId);
@@ -217,7 +217,7 @@ export class SubscriptionChanges {
     return answer;
   }
 
-  /** The end due now runs at once (renewal.ts): its usage billed once, under the end's own key, then subscription.cancelled. */
+  /** The end due now runs at once (renew-subscription.ts): its usage billed once, under the end's own key, then subscription.cancelled. */
   private async endNow(scope: SubscriptionScope, id: string, customerId: string, at: Date): Promise<void> {
     const deps: EngineDeps = {
       db: this.db,
@@ -253,7 +253,7 @@ export class SubscriptionChanges {
     });
   }
 
-  /** The change in one transaction, taking its payment through `step` (flows/pipeline.ts). */
+  /** The change in one transaction, taking its payment through `step` (use-cases/payment-pipeline.ts). */
   async updateWith(scope: SubscriptionScope, id: string, input: SubscriptionUpdate, step: PaymentStep) {
     try {
       let owner: string | null = null;
@@ -328,7 +328,7 @@ export class SubscriptionChanges {
     return commitChange(tx, scope, settled);
   }
 
-  /** The payment of a pending activate_on_payment change, taken on the hosted page (pending-change.ts). */
+  /** The payment of a pending activate_on_payment change, taken on the hosted page (plan-change-pending.ts). */
   activatePendingWith(scope: SubscriptionScope, payment: PendingChangePayment, step: PaymentStep, hooks: PurchaseHooks) {
     let owner: string | null = null;
     return this.changing(scope, () => owner, async (tx) => {

@@ -124,7 +124,7 @@ async function meterChoices(tx: Tx, purchase: ResolvedPurchase, selection: Selec
   });
 }
 
-/** Prices the selection as the purchase will be priced (flows/purchase.ts: catalog, quantities, tax by billing country). */
+/** Prices the selection as the purchase will be priced (modules/purchases/purchase.ts: catalog, quantities, tax by billing country). */
 export async function priceSelection(tx: Tx, session: SessionRow, selection: Selection, now: Date, located: string | null = null, sent = false): Promise<Priced> {
   const found = await sessionCustomer(tx, session);
   const scope = { environmentId: session.environment_id, organizationId: session.organization_id, environment: session.environment };

@@ -50,7 +50,7 @@ export interface PaymentRequest {
  * How a purchase flow takes its payment. The flow calls `charge` where money must
  * move and `finish` with its answer once everything is recorded, both in its own
  * transaction; the step decides whether money moves there and then (`liveStep`), or
- * in a second phase outside any transaction (flows/pipeline.ts).
+ * in a second phase outside any transaction (use-cases/payment-pipeline.ts).
  */
 export interface PaymentStep {
   /** When the purchase is priced (a plan change is prorated at it); null: now. */

@@ -1,6 +1,6 @@
 /**
  * The upcoming invoice (ours): what the next renewal of a subscription will
- * charge if nothing changes before it — the renewal's own terms (renewal.ts),
+ * charge if nothing changes before it — the renewal's own terms (renewal-terms.ts),
  * computed and shown, with nothing charged or recorded. With a cancellation
  * scheduled, the last invoice: the usage of the period that ends.
  */
