@@ -92,8 +92,8 @@ describe('the import graph', () => {
 
   it('keeps the use cases above every module: no module imports use-cases/ (decision 0069)', () => {
     const offending = [...edges.entries()]
-      .filter(([from, to]) => from.startsWith('modules/') && to.has('use-cases'))
-      .map(([from, to]) => to.get('use-cases')!);
+      .filter(([node, to]) => node.startsWith('modules/') && to.has('use-cases'))
+      .map(([, to]) => to.get('use-cases')!);
     expect(offending, `A module reaches a use case through a port of its own, filled by app.ts:\n${offending.join('\n')}`).toEqual([]);
   });
 
