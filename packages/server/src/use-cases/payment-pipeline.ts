@@ -15,20 +15,16 @@
  * under the same key, so a card is charged once and never without its order.
  */
 import type { Clock } from '../lib/clock.js';
-import { newId } from '../lib/crypto.js';
 import { failpoint } from '../lib/failpoints.js';
 import type { Db } from '../db/connect.js';
-import { leaseHolderOf } from '../db/lease-holder.js';
-import { inTransaction, isUniqueViolation, type Tx } from '../db/transaction.js';
-import { DomainError } from '../lib/domain-error.js';
-import { paymentInProgress, purchaseChangedWhilePaying } from '../modules/intents/errors.js';
-import { recordedPaymentFailure } from '../modules/purchases/errors.js';
-import * as idempotencyKeys from '../modules/idempotency/queries.js';
 import * as intents from '../modules/intents/queries.js';
 import type { IdempotencyClaim, StoredRequest } from '../modules/intents/claims.js';
-import type { ChargeOutcome, ChargeRequest, ConfirmingPaymentProvider } from '../modules/payments/provider.js';
+import type { ChargeOutcome, ConfirmingPaymentProvider } from '../modules/payments/provider.js';
 import { requireProvider } from '../modules/payments/providers.js';
 import { refusalOf, type PaymentRequest, type PaymentStep } from '../modules/purchases/payment.js';
+import { AlreadySettled, answerOf, askProvider, AuthenticationRequired, ChangedWhilePaying, keepAnswer, recordIntent, samePayment, settleOrUndo } from './payment-intent.js';
+
+export { AUTHENTICATION_WINDOW_MS, AuthenticationRequired } from './payment-intent.js';
 
 export type { IdempotencyClaim, StoredRequest };
 
@@ -61,33 +57,11 @@ export interface QuickQuote {
   payment: PaymentRequest | null;
 }
 
-/** How long a payment waits for its buyer's authentication before the recovery task may fail it. */
-export const AUTHENTICATION_WINDOW_MS = 15 * 60 * 1000;
-
-/** An on-session payment is waiting for the buyer to authenticate the card: nothing is recorded yet. */
-export class AuthenticationRequired extends Error {
-  constructor(readonly intentId: string) {
-    super('the payment waits for the buyer to authenticate the card');
-  }
-}
-
 /** Phase (a) found that money must move: the flow stops there, having written nothing. */
 class PaymentNeeded extends Error {
   constructor(readonly request: PaymentRequest) {
     super('a payment is needed');
   }
-}
-
-/** Someone else (a retry, the recovery task) settled the intent first. */
-class AlreadySettled extends Error {}
-
-/** The purchase that phase (c) computed is not the one phase (a) paid for. */
-class ChangedWhilePaying extends Error {}
-
-function keepAnswer(claim: IdempotencyClaim | null, status: number): (tx: Tx, result: Record<string, unknown>) => Promise<void> {
-  return async (tx, result) => {
-    if (claim && !claim.intentOnly) await idempotencyKeys.keepAnswer(tx, claim.scope, claim.key, status, JSON.stringify(result));
-  };
 }
 
 function reserveStep(claim: IdempotencyClaim | null, status: number, pricedAt: Date): PaymentStep {
@@ -106,12 +80,7 @@ function settledStep(intent: intents.IntentRow, outcome: ChargeOutcome, clock: C
   return {
     pricedAt: intent.created_at,
     async charge(_tx, request) {
-      const same =
-        request.amountMinor === intent.amount_minor &&
-        request.currency === intent.currency &&
-        request.method.id === intent.payment_method_id &&
-        request.planVersionId === intent.plan_version_id;
-      if (!same) throw new ChangedWhilePaying();
+      if (!samePayment(request, intent)) throw new ChangedWhilePaying();
       if (refused) throw refused;
       return (outcome as { providerRef: string }).providerRef;
     },
@@ -131,106 +100,6 @@ function settledStep(intent: intents.IntentRow, outcome: ChargeOutcome, clock: C
   };
 }
 
-async function recordIntent<R>(db: Db, clock: Clock, purchase: TwoPhasePurchase<R>, request: PaymentRequest): Promise<intents.IntentRow> {
-  const id = newId();
-  const providerRequest: ChargeRequest = {
-    methodRef: request.method.provider_ref,
-    amountMinor: request.amountMinor,
-    currency: request.currency,
-    offSession: purchase.onSession !== true,
-    description: request.description,
-    idempotencyKey: `billow_pi_${id}`,
-  };
-  try {
-    return await intents.insertIntent(db, {
-      id,
-      environment_id: purchase.request.scope.environmentId,
-      customer_id: request.method.customer_id,
-      kind: purchase.kind,
-      status: 'processing',
-      amount_minor: request.amountMinor,
-      currency: request.currency,
-      provider_key: providerRequest.idempotencyKey,
-      payment_method_id: request.method.id,
-      method_ref: request.method.provider_ref,
-      description: request.description,
-      plan_version_id: request.planVersionId,
-      request: JSON.stringify(purchase.request),
-      idempotency_scope: purchase.idempotency?.scope ?? null,
-      idempotency_key: purchase.idempotency?.key ?? null,
-      provider_request: JSON.stringify(providerRequest),
-      created_at: clock.now(),
-      holder: leaseHolderOf(db),
-    });
-  } catch (error) {
-    if (isUniqueViolation(error, intents.ONE_PROCESSING_INDEX)) throw paymentInProgress();
-    if (isUniqueViolation(error, intents.IDEMPOTENCY_INDEX)) throw paymentInProgress();
-    throw error;
-  }
-}
-
-/** The answer of an intent that is settled already: its result, or the error it ended with. */
-function answerOf<R>(intent: intents.IntentRow): R {
-  if (intent.result !== null) return intent.result as R;
-  if (intent.status === 'processing') throw paymentInProgress();
-  throw recordedPaymentFailure(intent.failure_code, intent.failure_message);
-}
-
-async function settleFailure(db: Db, clock: Clock, intent: intents.IntentRow, status: 'failed' | 'reversed', error: DomainError): Promise<void> {
-  await inTransaction(db, (tx) =>
-    intents.settleIntent(tx, intent.id, {
-      status,
-      provider_ref: null,
-      failure_code: error.code,
-      failure_message: error.detail,
-      result: null,
-      at: clock.now(),
-    }),
-  );
-}
-
-/** Phase (c) could not record a payment that went through: the money goes back. */
-async function reverse(db: Db, clock: Clock, intent: intents.IntentRow, chargeRef: string, error: DomainError): Promise<void> {
-  const provider = await requireProvider(db, (intent.request as unknown as StoredRequest).scope);
-  const outcome = await provider.refund({
-    chargeRef,
-    amountMinor: intent.amount_minor,
-    currency: intent.currency,
-    idempotencyKey: `billow_pi_reverse_${intent.id}`,
-  });
-  if (outcome.status !== 'succeeded') throw new Error(`could not give back payment ${intent.id}: ${outcome.message}`);
-  await settleFailure(db, clock, intent, 'reversed', error);
-}
-
-/**
- * The provider request of an intent: the one recorded with it, sent again unchanged by a
- * retry, the recovery task or a webhook (a provider refuses its key with other parameters,
- * decision 0050). An intent recorded before requests were kept is rebuilt as it was then.
- */
-function chargeRequestOf(intent: intents.IntentRow, onSession: boolean): ChargeRequest {
-  if (intent.provider_request) return intent.provider_request as unknown as ChargeRequest;
-  return {
-    methodRef: intent.method_ref,
-    amountMinor: intent.amount_minor,
-    currency: intent.currency,
-    offSession: !onSession,
-    description: intent.description,
-    idempotencyKey: intent.provider_key,
-  };
-}
-
-/**
- * The provider's charge of an intent that is asked about rather than made again: one the
- * provider named in its webhook (a charge that exists needs no second request, whose key
- * the provider may have forgotten by then), or one that waited for its buyer when the buyer
- * is gone (recovery, a webhook): a network provider answers how it ended; the sandbox fails
- * it unauthenticated.
- */
-function knownChargeOf(intent: intents.IntentRow, onSession: boolean): string | null {
-  if (intent.provider_ref !== null) return intent.provider_ref;
-  return intent.action_ref !== null && !onSession ? intent.action_ref : null;
-}
-
 /** Phases (b) and (c) of an intent: ask the provider under the intent's key, then settle. */
 export async function completeIntent<R>(
   db: Db,
@@ -238,19 +107,7 @@ export async function completeIntent<R>(
   intent: intents.IntentRow,
   purchase: Pick<TwoPhasePurchase<R>, 'run' | 'idempotency' | 'status' | 'onSession'>,
 ): Promise<R> {
-  const provider = await requireProvider(db, (intent.request as unknown as StoredRequest).scope);
-  const known = knownChargeOf(intent, purchase.onSession === true);
-  const outcome =
-    known && 'confirm' in provider
-      ? await (provider as ConfirmingPaymentProvider).confirm({ chargeRef: known, authenticated: false, idempotencyKey: `${intent.provider_key}_confirm` })
-      : await provider.charge(chargeRequestOf(intent, purchase.onSession === true));
-  failpoint('payment.after-provider');
-  if (outcome.status === 'requires_action' && purchase.onSession === true) {
-    await intents.awaitAction(db, intent.id, outcome.providerRef, new Date(clock.now().getTime() + AUTHENTICATION_WINDOW_MS));
-    throw new AuthenticationRequired(intent.id);
-  }
-  // Not decided yet: the intent stays processing, for the provider's webhook or the recovery task.
-  if (outcome.status === 'processing') throw paymentInProgress();
+  const outcome = await askProvider(db, clock, intent, purchase.onSession === true);
   return settleOutcome(db, clock, intent, outcome, purchase);
 }
 
@@ -287,22 +144,7 @@ async function settleOutcome<R>(
   outcome: ChargeOutcome,
   purchase: Pick<TwoPhasePurchase<R>, 'run' | 'idempotency' | 'status'>,
 ): Promise<R> {
-  try {
-    const result = await purchase.run(settledStep(intent, outcome, clock, purchase.idempotency, purchase.status));
-    failpoint('payment.after-settle');
-    return result;
-  } catch (error) {
-    if (error instanceof AlreadySettled) return answerOf<R>((await intents.findIntent(db, intent.id))!);
-    const apiError = error instanceof ChangedWhilePaying ? purchaseChangedWhilePaying() : error;
-    if (!(apiError instanceof DomainError)) throw error;
-    // Another completer of this intent (a second worker, a retry) recorded it first, which is why
-    // the purchase is no longer due: the payment is theirs, kept, and so is their answer.
-    const current = (await intents.findIntent(db, intent.id))!;
-    if (current.status !== 'processing') return answerOf<R>(current);
-    if (outcome.status === 'succeeded') await reverse(db, clock, intent, outcome.providerRef, apiError);
-    else await settleFailure(db, clock, intent, 'failed', apiError);
-    throw apiError;
-  }
+  return settleOrUndo(db, clock, intent, outcome, () => purchase.run(settledStep(intent, outcome, clock, purchase.idempotency, purchase.status)));
 }
 
 /** Phase (a): the flow in its transaction; its answer when it moved no money, else the payment it stopped at. */

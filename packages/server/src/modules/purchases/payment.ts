@@ -63,3 +63,10 @@ export interface PaymentStep {
 export function refusalOf(outcome: ChargeOutcome): DomainError | null {
   return outcome.status === 'succeeded' ? null : refusal(outcome);
 }
+
+/** What became of a planned purchase's payment, as its commit records it (use-cases/planned-payment.ts). */
+export type PaymentOutcome =
+  /** The plan needed no payment. */
+  | { kind: 'none' }
+  | { kind: 'paid'; chargeRef: string }
+  | { kind: 'refused'; code: string; message: string };

@@ -1,0 +1,126 @@
+/**
+ * A purchase whose payment is a value (issue 26): the use case loads what it depends on
+ * under its locks and plans it with a pure function; the plan names the payment it needs.
+ * The pipeline then, never waiting on the network inside a transaction (decision 0026):
+ *
+ *   (a) plans; a plan that needs no payment is committed in the same transaction;
+ *       otherwise a payment intent is recorded for the plan's payment;
+ *   (b) asks the provider, outside any transaction, under the intent's key;
+ *   (c) plans again under the same locks, commits that plan with the payment's outcome
+ *       (paid, or refused: the plan decides what a refusal leaves, such as an unpaid
+ *       invoice and its dunning) and settles the intent, in one transaction. A plan whose
+ *       payment is no longer the one the intent paid (the state moved meanwhile) commits
+ *       nothing, and the money goes back.
+ *
+ * No step of the use case runs twice around a charge, and none is stopped by an
+ * exception: the plan says what is paid, the commit records what was.
+ */
+import type { Clock } from '../lib/clock.js';
+import { failpoint } from '../lib/failpoints.js';
+import type { Db } from '../db/connect.js';
+import { inTransaction, type Tx } from '../db/transaction.js';
+import type { IdempotencyClaim, StoredRequest } from '../modules/intents/claims.js';
+import * as intents from '../modules/intents/queries.js';
+import type { ChargeOutcome } from '../modules/payments/provider.js';
+import { refusalOf, type PaymentOutcome, type PaymentRequest } from '../modules/purchases/payment.js';
+
+export type { PaymentOutcome };
+import { AlreadySettled, answerOf, askProvider, ChangedWhilePaying, keepAnswer, recordIntent, samePayment, settleOrUndo } from './payment-intent.js';
+import type { QuickQuote } from './payment-pipeline.js';
+
+/** A plan, and the payment it needs (null: none). */
+export interface Planned<P> {
+  plan: P;
+  payment: PaymentRequest | null;
+}
+
+export interface PlannedPurchase<P, R extends Record<string, unknown>> {
+  kind: intents.IntentRow['kind'];
+  request: StoredRequest;
+  idempotency: IdempotencyClaim;
+  /** Status of the answer, as a route would send it (kept with the Idempotency-Key). */
+  status: number;
+  /** Phase (a) in one unlocked read, when the use case can tell its payment that way (see TwoPhasePurchase.quote). */
+  quote?(): Promise<QuickQuote>;
+  /** Loads what the purchase depends on, under its locks, and plans it. Writes nothing. */
+  plan(tx: Tx): Promise<Planned<P>>;
+  /** Records the plan with its payment's outcome, in the transaction that planned it; the answer. */
+  commit(tx: Tx, plan: P, outcome: PaymentOutcome): Promise<R>;
+}
+
+/** Phase (a) found a payment to make: the transaction that planned it wrote nothing, and ends unused. */
+class NothingToCommit extends Error {
+  constructor(readonly payment: PaymentRequest) {
+    super('the plan needs a payment first');
+  }
+}
+
+/** Phase (a): the plan committed at once when it moves no money; else the payment to make. */
+async function planPhase<P, R extends Record<string, unknown>>(db: Db, purchase: PlannedPurchase<P, R>): Promise<{ answer: R } | { payment: PaymentRequest }> {
+  try {
+    const answer = await inTransaction(db, async (tx) => {
+      const { plan, payment } = await purchase.plan(tx);
+      // Rolled back rather than committed: the locks' statements may carry announcements for a commit.
+      if (payment) throw new NothingToCommit(payment);
+      const result = await purchase.commit(tx, plan, { kind: 'none' });
+      await keepAnswer(purchase.idempotency, purchase.status)(tx, result);
+      return result;
+    });
+    return { answer };
+  } catch (error) {
+    if (error instanceof NothingToCommit) return { payment: error.payment };
+    throw error;
+  }
+}
+
+function outcomeOf(outcome: ChargeOutcome): PaymentOutcome {
+  const refused = refusalOf(outcome);
+  if (refused) return { kind: 'refused', code: refused.code, message: refused.detail };
+  return { kind: 'paid', chargeRef: (outcome as { providerRef: string }).providerRef };
+}
+
+/** Phase (c): planned again under the locks; committed with the outcome when it still pays what the intent paid. */
+function settlePhase<P, R extends Record<string, unknown>>(db: Db, clock: Clock, intent: intents.IntentRow, outcome: ChargeOutcome, purchase: PlannedPurchase<P, R>) {
+  const paid = outcomeOf(outcome);
+  return inTransaction(db, async (tx) => {
+    const { plan, payment } = await purchase.plan(tx);
+    if (!payment || !samePayment(payment, intent)) throw new ChangedWhilePaying();
+    const result = await purchase.commit(tx, plan, paid);
+    const settled = await intents.settleIntent(tx, intent.id, {
+      status: paid.kind === 'paid' ? 'succeeded' : 'failed',
+      provider_ref: paid.kind === 'paid' ? paid.chargeRef : null,
+      failure_code: paid.kind === 'refused' ? paid.code : null,
+      failure_message: paid.kind === 'refused' ? paid.message : null,
+      result,
+      at: clock.now(),
+    });
+    if (!settled) throw new AlreadySettled();
+    await keepAnswer(purchase.idempotency, purchase.status)(tx, result);
+    return result;
+  });
+}
+
+/** Phases (b) and (c) of a planned purchase's intent. */
+async function completePlanned<P, R extends Record<string, unknown>>(db: Db, clock: Clock, intent: intents.IntentRow, purchase: PlannedPurchase<P, R>): Promise<R> {
+  const outcome = await askProvider(db, clock, intent, false);
+  return settleOrUndo(db, clock, intent, outcome, () => settlePhase(db, clock, intent, outcome, purchase));
+}
+
+/**
+ * Runs a planned purchase. Its claim's intent, when one was recorded, is completed (or
+ * answers how it ended); a plan without a payment is committed in one transaction.
+ */
+export async function purchasePlanned<P, R extends Record<string, unknown>>(db: Db, clock: Clock, purchase: PlannedPurchase<P, R>): Promise<R> {
+  const quoted = purchase.quote ? await purchase.quote() : null;
+  const earlier = quoted ? quoted.earlier : await intents.intentOfIdempotencyKey(db, purchase.idempotency.scope, purchase.idempotency.key);
+  if (earlier) return earlier.status === 'processing' ? completePlanned(db, clock, earlier, purchase) : answerOf<R>(earlier);
+  let payment = quoted?.payment ?? null;
+  if (!payment) {
+    const planned = await planPhase(db, purchase);
+    if ('answer' in planned) return planned.answer;
+    payment = planned.payment;
+  }
+  const intent = await recordIntent(db, clock, purchase, payment);
+  failpoint('payment.after-intent');
+  return completePlanned(db, clock, intent, purchase);
+}
