@@ -49,7 +49,7 @@ describe('the business tax id on the hosted checkout', () => {
     const { id, url } = await w.session({ customerId });
     const csrf = csrfOf((await getPage(url)).text);
     const consumer = await postForm(url, { csrf_token: csrf, action: 'update', plan: w.s.plans.basic, period: 'MONTHLY', country: 'FR' });
-    expect(consumer.text).toContain('Tax 20 % (FR)');
+    expect(consumer.text).toContain('Tax 20 % (France)');
     const business = await postForm(url, { csrf_token: csrf, action: 'update', plan: w.s.plans.basic, period: 'MONTHLY', country: 'FR', business: 'yes', tax_id: 'FR 40 303 265 045' });
     expect(business.text).toContain('reverse charge');
     expect(business.text).toContain('Pay $10.00');
@@ -91,7 +91,7 @@ describe.skipIf(skipBrowserTests)('the business tax id in chromium', () => {
     const { page, problems, close } = await openPage(browser);
     await page.goto(url);
     await page.selectOption('#country', 'FR');
-    await textBecomes(page, '#summary', 'Tax 20 % (FR)');
+    await textBecomes(page, '#summary', 'Tax 20 % (France)');
     expect(await page.isVisible('#tax-id')).toBe(false);
     await page.check('#business');
     expect(await page.isVisible('#tax-id')).toBe(true);
