@@ -8,7 +8,6 @@ import { brandStylesheet } from '../../page-kit/brand.js';
 import { discountField } from './page-discount.js';
 import { hostedDocument } from '../../page-kit/document.js';
 import { stripeAuthentication, stripeCardFields } from './stripe-element.js';
-import type { SessionRow } from './repo.js';
 import { includedList, lineText } from '../../page-kit/lines.js';
 
 /** The page around every state: language, viewport, the stylesheet and script from /checkout/assets/ (and Stripe.js where cards go to Stripe). */
