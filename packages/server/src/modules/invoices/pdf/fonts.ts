@@ -21,11 +21,18 @@ export interface EmbeddedFont {
 }
 
 let found: EmbeddedFont | null | undefined;
+let bytes: Buffer | null = null;
 
 /** The Japanese font this machine has, or null (looked up once per process). */
 export function cjkFont(): EmbeddedFont | null {
   if (found === undefined) found = CJK_CANDIDATES.find((c) => fs.existsSync(c.path)) ?? null;
   return found;
+}
+
+/** The font file, read once and kept (some MB) by the first process that draws a Japanese document. */
+function fontBytes(font: EmbeddedFont): Buffer {
+  bytes ??= fs.readFileSync(font.path);
+  return bytes;
 }
 
 /** The two faces the layout names: regular and bold. */
@@ -39,6 +46,6 @@ export function registerFaces(doc: PDFKit.PDFDocument, embedded: EmbeddedFont | 
     doc.registerFont(BOLD, 'Helvetica-Bold');
     return;
   }
-  doc.registerFont(REGULAR, embedded.path, embedded.face as string);
-  doc.registerFont(BOLD, embedded.path, embedded.face as string);
+  doc.registerFont(REGULAR, fontBytes(embedded), embedded.face as string);
+  doc.registerFont(BOLD, fontBytes(embedded), embedded.face as string);
 }
