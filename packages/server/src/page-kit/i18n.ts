@@ -28,7 +28,7 @@ export interface Translator {
   t(key: MessageKey, values?: Record<string, PrimitiveType>): string;
   /** An amount in minor units, as this language writes money (one format for the whole page). */
   money(minor: number, currency: string): string;
-  /** A problem for the buyer in this language: its catalogue message when it has one, else its English words. */
+  /** A problem for the buyer in this language: its catalogue message when it has one (a `country` code among its values named), else its English words. */
   problem(problem: BuyerProblem): string;
   /** A charge period's name ("Monthly", "Monatlich"); never the wire code. */
   period(period: string): string;
@@ -98,7 +98,13 @@ export function translator(lang: PageLanguage): Translator {
       t: (key, values) => String(message(lang, key).format(values)),
       // English keeps the pages' established "$12.50" so existing pages read as before.
       money: (minor, currency) => (lang === 'en' ? englishMoney(minor, currency) : intlMoney(lang, minor, currency)),
-      problem: (p) => (isKey(p.key) ? String(message(lang, p.key).format(p.values)) : p.message),
+      problem: (p) => {
+        if (!isKey(p.key)) return p.message;
+        // A `country` given as its ISO code is named in the page's language ("FR" is "France", "Frankreich").
+        const country = p.values?.country;
+        const values = typeof country === 'string' && /^[A-Z]{2}$/.test(country) ? { ...p.values, country: countryName(country, lang) || country } : p.values;
+        return String(message(lang, p.key).format(values));
+      },
       period: (period) => {
         const key = `period.${period}`;
         return key in en ? String(message(lang, key as MessageKey).format()) : period;

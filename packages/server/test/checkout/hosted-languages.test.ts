@@ -97,6 +97,25 @@ describe('card problems in the buyer’s words, and the expiry as people type it
   });
 });
 
+describe('the business tax id’s problems in the buyer’s words', () => {
+  it('says a missing or invalid tax id in German and Spanish, the country by name', async () => {
+    const { url } = await w.session();
+    for (const [lang, missing, invalid] of [
+      ['de', 'Geben Sie die Steuernummer Ihres Unternehmens ein', '„FR40303265046“ ist keine gültige Steuernummer in Frankreich.'],
+      ['es', 'Introduzca el número fiscal de su empresa', '«FR40303265046» no es un número fiscal válido de Francia.'],
+    ] as const) {
+      const page = await getIn(url, lang);
+      const empty = await postIn(url, payWith(csrfOf(page.text), CARDS.ok, { country: 'FR', business: 'yes', tax_id: '' }), lang);
+      expect(empty.status).toBe(422);
+      expect(textOf(empty.text)).toContain(missing);
+      const wrong = await postIn(url, payWith(csrfOf(page.text), CARDS.ok, { country: 'FR', business: 'yes', tax_id: 'FR40303265046' }), lang);
+      expect(wrong.status).toBe(422);
+      expect(textOf(wrong.text)).toContain(invalid);
+      expect(textOf(wrong.text)).not.toMatch(/tax ID|tax_id/);
+    }
+  });
+});
+
 describe('the pay-link and plan-change pages', () => {
   it("shows an unpaid invoice in the customer's locale (German), then in the browser's (French), and its paid page likewise", async () => {
     const { customerId, invoice } = await pastDueInvoice(w);
