@@ -71,7 +71,8 @@ function discountLabel(state: PageState): string {
 export function summary(state: PageState): SafeHtml {
   const { t, money } = state.t;
   const purchase = state.purchase;
-  if (!purchase) return html`<p class="problem" role="alert">${state.problem ?? t('summary.cannotBuy')}</p>`;
+  // Why (state.problem) is the API's detail, with field names: the buyer reads that the selection cannot be bought.
+  if (!purchase) return html`<p class="problem" role="alert" id="cannot-buy">${t('summary.cannotBuy')}</p>`;
   const q = purchase.quote;
   const taxLabel = q.taxReason === 'reverse_charge'
     ? html`<tr id="reverse-charge"><td>${t('summary.reverseCharge', { country: q.taxCountry ? state.t.country(q.taxCountry) : '' })}</td><td class="amount">${money(0, q.currency)}</td></tr>`
