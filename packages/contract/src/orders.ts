@@ -260,6 +260,17 @@ export type InvoiceListQuery = Static<typeof InvoiceListQuery>;
 
 export const InvoicePath = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200, description: 'The invoice id' }) });
 
+/** Billow extension: the language of a document (invoice or credit note PDF). */
+export const DocumentQuery = Type.Object({
+  language: Type.Optional(
+    Type.String({
+      maxLength: 35,
+      description:
+        "Billow extension: the document's language (en, de, fr, es, ja, or a tag such as de-AT). By default the customer's locale, else the seller's language. Japanese needs a Japanese font on the server; without one the document is in English.",
+    }),
+  ),
+});
+
 export const InvoiceList = Paginated(Invoice, 'InvoiceList');
 
 // Transactions

@@ -266,7 +266,8 @@ describe('item 4: a change of billing period', () => {
     const preview = await portalGet(`${await w.portalLink(customerId)}&change=${id}&choice=${encodeURIComponent(`${starter}|YEARLY`)}`);
     const rows = [...preview.text.matchAll(/<tr[^>]*><td>([^<]*)<\/td><td class="amount"[^>]*>([^<]*)<\/td><\/tr>/g)].map((m) => [m[1], m[2]]);
     expect(rows).toEqual([
-      [expect.stringMatching(/^Starter.* \(YEARLY\)$/), '$90.00'],
+      // The period in the customer's words, never its code (the invoice line below keeps its stored description).
+      [expect.stringMatching(/^Starter.* \(Yearly\)$/), '$90.00'],
       ['Discount', '−$18.00'],
       ['Tax (19 %)', '$13.68'],
       ['Due for the change', '$85.68'],

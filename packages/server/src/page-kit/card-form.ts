@@ -9,6 +9,7 @@ const PERSON_MESSAGES: Record<string, string> = {
   authentication_required: 'The authentication of the card was not completed, so nothing was charged. Try again, or use another card.',
   authentication_failed: "The card's authentication failed, so nothing was charged. Try again, or use another card.",
   payment_in_progress: 'This payment is already being processed. Wait a moment, then reload the page.',
+  payment_failed: 'The payment did not go through. Nothing was charged; try another card.',
 };
 
 /** The refusals said for a person: each has its message in the catalogues as `problem.<code>`. */

@@ -33,4 +33,6 @@ a{color:var(--accent,#1d4ed8)}
 .seller{margin:.25rem 0 .75rem}.seller-title{font-weight:700;font-size:1.05rem;margin:0}.seller-title a{color:inherit;text-decoration:none}.seller-title a:hover .seller-name{text-decoration:underline}
 .seller-logo{height:40px;width:auto;max-width:200px;object-fit:contain;vertical-align:middle;margin-right:.6rem}.seller-name{vertical-align:middle}
 .seller-footer{font-size:.875rem;color:#4b5563;text-align:center;margin:1.5rem 0 1rem}.seller-footer p{margin:.25rem 0}
+.includes{margin:.25rem 0 .75rem}.includes-title{font-weight:600;margin:0 0 .25rem}.includes ul{margin:0;padding-left:1.25rem}.includes li{margin:.1rem 0}
+.facts-list{margin:.5rem 0}.facts-list dt{font-size:.875rem;color:#4b5563}.facts-list dd{margin:0 0 .5rem;font-weight:600}
 `;

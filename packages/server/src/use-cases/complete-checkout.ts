@@ -190,7 +190,7 @@ export class CheckoutCompletion implements CheckoutPages {
     if (!selection.country) throw formProblem('country', 'Choose your billing country.', 'problem.country');
     const taxId = await businessTaxIdOf(this.db, session, selection, { verify: this.verifyTaxId, now: this.clock.now() });
     if (!(await providerConfigured(this.db, { environmentId: session.environment_id, environment: session.environment }))) {
-      throw formProblem(null, 'No payment provider is configured for this environment; payments cannot be taken here yet.');
+      throw formProblem(null, 'No payment provider is configured for this environment; payments cannot be taken here yet.', 'problem.noProvider');
     }
     const stripe = await stripeOnPage(this.db, session, null);
     const name = (sent.name ?? '').trim().slice(0, 200) || null;

@@ -25,17 +25,19 @@ import { intentOfIdempotencyKey } from '../modules/intents/queries.js';
 import { isPaymentInProgress } from '../modules/intents/errors.js';
 import { saveCheckoutCard, type CheckedCard } from '../modules/payments/methods.service.js';
 import type { SubscriptionChanges } from './subscription-changes.js';
-import { dueClosedPage, duePage, dueUsesStripeJs, prefixOfSession, type DueClosedReason, type DueState } from '../modules/checkout/due-page.js';
+import { ENGLISH } from '../page-kit/i18n.js';
+import type { DueClosedReason, DueLine, DueState } from '../modules/checkout/due-page.js';
+import { sessionCustomer } from '../modules/checkout/session-customer.js';
 import { FormProblem, formProblem, invoicePaymentRefused, isSessionSettledMeanwhile, sessionSettledMeanwhile } from '../modules/checkout/errors.js';
-import { buyerMessage, checkTypedCard } from '../modules/checkout/form.js';
+import { buyerProblem, checkTypedCard } from '../modules/checkout/form.js';
 import * as repo from '../modules/checkout/queries.js';
 import type { DueAnswer, InvoicePayer } from '../modules/checkout/ports.js';
-
-export type { DueAnswer, InvoicePayer };
 import { planName, targetState } from '../modules/checkout/queries.js';
 import { timeline } from '../modules/checkout/service.js';
 import { stripeCardOf, stripeOnPage } from '../modules/checkout/stripe-element.js';
 import type { AttachedMethod } from '../modules/payments/provider.js';
+
+export type { DueAnswer, InvoicePayer };
 
 /** What the due pages take from the checkout's completion: its CSRF token, its failure bookkeeping and its pipeline run. */
 export interface CompletionParts {
@@ -90,20 +92,20 @@ export class DuePayments {
   }
 
   private closed(session: repo.SessionRow, reason: DueClosedReason): DueAnswer {
-    return { kind: 'html', status: reason === 'paid' ? 200 : 410, body: dueClosedPage(prefixOfSession(session), reason) };
+    return { kind: 'due-closed', status: reason === 'paid' ? 200 : 410, session, reason };
   }
 
   private async page(session: repo.SessionRow, status: number, problem: DueState['problem'], authenticate = false): Promise<DueAnswer> {
     const product = await findProduct(this.db, session.environment_id, session.product_id);
     const waiting = authenticate ? await this.waitingIntent(session) : undefined;
     // The invoice's lawful number, which its PDF and the portal show; invoices issued before numbering have their id.
-    const what = session.purpose === 'invoice'
-      ? `Invoice ${(await targetState(this.db, session))?.number ?? session.target_id}`
-      : `Change to ${(await planName(this.db, session.environment_id, session.plan_identifier)) ?? session.plan_identifier} (${session.charge_period.toLowerCase().replace(/_/g, ' ')})`;
+    const line: DueLine = session.purpose === 'invoice'
+      ? { kind: 'invoice', number: (await targetState(this.db, session))?.number ?? session.target_id ?? '' }
+      : { kind: 'change', plan: (await planName(this.db, session.environment_id, session.plan_identifier)) ?? session.plan_identifier, period: session.charge_period };
     const state: DueState = {
       session,
       productName: product?.name ?? '',
-      what,
+      line,
       amountMinor: session.amount_minor ?? 0,
       currency: session.currency ?? 'USD',
       csrf: await this.completion.csrfToken(session.id),
@@ -114,8 +116,10 @@ export class DuePayments {
       authenticate,
       stripe: await stripeOnPage(this.db, session, waiting?.action_ref ?? null),
       seller: await sellerOnPages(this.db, session.organization_id, session.environment_id),
+      customerLocale: (await sessionCustomer(this.db, session))?.locale ?? null,
+      t: ENGLISH,
     };
-    return { kind: 'html', status, body: duePage(state), stripe: dueUsesStripeJs(state) };
+    return { kind: 'due', status, state };
   }
 
   /** The change's payment waiting for the buyer's authentication, if there is one. */
@@ -131,7 +135,7 @@ export class DuePayments {
 
   /** The form was sent (its CSRF token already checked): pay, answer the authentication step, or show the page again. */
   async submit(session: repo.SessionRow, sent: Sent, csrfValid: boolean): Promise<DueAnswer> {
-    if (!csrfValid) return this.page(session, 403, { field: null, message: 'This form has expired. Reload the page and try again.' });
+    if (!csrfValid) return this.page(session, 403, { field: null, message: 'This form has expired. Reload the page and try again.', key: 'problem.formExpired' });
     const reason = await this.closedReason(session);
     if (reason) return this.closed(session, reason);
     try {
@@ -141,11 +145,11 @@ export class DuePayments {
     } catch (error) {
       const current = (await repo.findSession(this.db, session.id)) ?? session;
       if (error instanceof AuthenticationRequired) return this.page(current, 200, null, true);
-      if (error instanceof FormProblem) return this.page(current, 422, { field: error.field, message: error.message });
+      if (error instanceof FormProblem) return this.page(current, 422, { field: error.field, message: error.message, key: error.key, values: error.values });
       if (!(error instanceof DomainError)) throw error;
       const closed = await this.closedReason(current);
       if (closed) return this.closed(current, closed);
-      return this.page(current, isOutage(error) ? 503 : 422, { field: null, message: buyerMessage(error) });
+      return this.page(current, isOutage(error) ? 503 : 422, buyerProblem(error));
     }
   }
 
@@ -156,7 +160,7 @@ export class DuePayments {
   /** The card of the form: one Stripe's element collected (attached to the buyer's Stripe customer now, outside any transaction), else a typed test card. */
   private async cardOf(session: repo.SessionRow, sent: Sent): Promise<CheckedCard | AttachedMethod> {
     if (await stripeOnPage(this.db, session, null)) return stripeCardOf(this.db, session, { stripe_payment_method: sent.stripe_payment_method }, session.email);
-    if (!takesTypedCards(session)) throw formProblem(null, 'No payment provider is configured for this environment; payments cannot be taken here yet.');
+    if (!takesTypedCards(session)) throw formProblem(null, 'No payment provider is configured for this environment; payments cannot be taken here yet.', 'problem.noProvider');
     return this.checkedCard(sent);
   }
 

@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => w?.server.close());
 
 const BERLIN = { line1: 'Hauptstraße 1', city: 'Berlin', postalCode: '10115', country: 'DE' };
-const GERMAN_VAT = 'Tax 19 % (DE)';
+const GERMAN_VAT = 'Tax 19 % (Germany)';
 
 /** A customer with a stored German address. */
 const germanCustomer = () => w.s.customer({ billingAddress: BERLIN });
@@ -47,11 +47,11 @@ describe('the billing country of a returning customer', () => {
 
     const chosen = await getPage(`${url}?country=US`);
     expect(chosen.text).toMatch(/<option value="US" selected>United States<\/option>/);
-    expect(chosen.text).not.toContain('(DE)');
+    expect(chosen.text).not.toContain('(Germany)');
     expect(chosen.text).toContain('id="total">$10.00');
     const csrf = csrfOf(chosen.text);
     const updated = await postForm(url, { csrf_token: csrf, action: 'update', plan: w.s.plans.basic, period: 'MONTHLY', country: 'US' });
-    expect(updated.text).not.toContain('(DE)');
+    expect(updated.text).not.toContain('(Germany)');
     expect(updated.text).toContain('Pay $10.00');
 
     const done = await postForm(url, payWith(csrf, CARDS.ok, { email: `${ada}@example.com`, country: 'US' }));
@@ -81,7 +81,7 @@ describe('the billing country of a returning customer', () => {
     const made = await w.create({ planIdentifier: w.s.plans.basic, chargePeriod: 'MONTHLY', successUrl: 'https://shop.example/ok', customerId: ada }, w.org.sandbox.clientKey);
     expect(made.status, made.text).toBe(201);
     const page = await getPage(`${made.body.checkoutUrl}?country=US`);
-    expect(page.text).not.toContain('(DE)');
+    expect(page.text).not.toContain('(Germany)');
     const done = await postForm(made.body.checkoutUrl, payWith(csrfOf(page.text), CARDS.ok, { email: 'stranger@example.com', country: 'US' }));
     expect(done.status, done.text).toBe(303);
     const result = await paid(made.body.checkoutSessionId);

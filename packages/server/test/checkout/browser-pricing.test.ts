@@ -184,8 +184,8 @@ describe.skipIf(skipBrowserTests)('prices on the hosted checkout in chromium', (
   it('shows customAmount with INCLUSIVE and EXCLUSIVE tax as the invoice then bills it', async () => {
     const custom = { customAmount: 100, currencyCode: 'USD', defaultBillingCountry: 'DE', successUrl: `${seller.url}/thanks` };
     const expected = {
-      INCLUSIVE: { rows: ['Includes 19 % (DE)$15.97', 'Price before tax$84.03'], total: '$100.00', invoice: { amountSubtotal: '100.00', amountTax: '15.97', amountTotal: '100.00', taxBehavior: 'INCLUSIVE' } },
-      EXCLUSIVE: { rows: ['Tax 19 % (DE)$19.00'], total: '$119.00', invoice: { amountSubtotal: '100.00', amountTax: '19.00', amountTotal: '119.00', taxBehavior: 'EXCLUSIVE' } },
+      INCLUSIVE: { rows: ['Includes 19 % tax (Germany)$15.97', 'Price before tax$84.03'], total: '$100.00', invoice: { amountSubtotal: '100.00', amountTax: '15.97', amountTotal: '100.00', taxBehavior: 'INCLUSIVE' } },
+      EXCLUSIVE: { rows: ['Tax 19 % (Germany)$19.00'], total: '$119.00', invoice: { amountSubtotal: '100.00', amountTax: '19.00', amountTotal: '119.00', taxBehavior: 'EXCLUSIVE' } },
     };
     for (const [taxBehavior, want] of Object.entries(expected)) {
       const { id, url } = await w.session({ ...custom, taxBehavior, customerId: uniqueId(`custom-${taxBehavior.toLowerCase()}`) });

@@ -113,10 +113,10 @@ describe.skipIf(skipBrowserTests)('the hosted checkout in chromium', () => {
     const { page, problems, close } = await openPage();
     await page.goto(url);
     expect(await page.inputValue('#country')).toBe('DE');
-    await textBecomes(page, '#summary', 'Tax 19 % (DE)');
+    await textBecomes(page, '#summary', 'Tax 19 % (Germany)');
     await page.selectOption('#country', 'US');
     await textBecomes(page, '#total', '$10.00');
-    expect(await page.textContent('#summary')).not.toContain('(DE)');
+    expect(await page.textContent('#summary')).not.toContain('(Germany)');
     expect(await page.textContent('#pay')).toBe('Pay $10.00');
     await shot(page, '05-returning-customer-united-states');
     await fillAndPay(page, CARDS.ok);

@@ -35,7 +35,7 @@ describe('the business tax id on the hosted checkout', () => {
     const bad = await postForm(url, payWith(csrf, CARDS.ok, { country: 'FR', business: 'yes', tax_id: 'FR40303265046<b>' }));
     expect(bad.status).toBe(422);
     expect(bad.text).toMatch(/<input id="tax-id" name="tax_id"[^>]* aria-invalid="true" aria-describedby="tax_id-error">/);
-    expect(bad.text).toContain('<p class="hint" id="tax_id-error">&quot;FR40303265046&lt;b&gt;&quot; is not a valid tax ID of FR');
+    expect(bad.text).toContain('<p class="hint" id="tax_id-error">&quot;FR40303265046&lt;b&gt;&quot; is not a valid tax ID of France. Check it');
     expect(bad.text).toContain('<a href="#tax-id">');
     expect(bad.text).not.toContain('<b>');
     const empty = await postForm(url, payWith(csrf, CARDS.ok, { country: 'FR', business: 'yes', tax_id: '' }));
@@ -49,7 +49,7 @@ describe('the business tax id on the hosted checkout', () => {
     const { id, url } = await w.session({ customerId });
     const csrf = csrfOf((await getPage(url)).text);
     const consumer = await postForm(url, { csrf_token: csrf, action: 'update', plan: w.s.plans.basic, period: 'MONTHLY', country: 'FR' });
-    expect(consumer.text).toContain('Tax 20 % (FR)');
+    expect(consumer.text).toContain('Tax 20 % (France)');
     const business = await postForm(url, { csrf_token: csrf, action: 'update', plan: w.s.plans.basic, period: 'MONTHLY', country: 'FR', business: 'yes', tax_id: 'FR 40 303 265 045' });
     expect(business.text).toContain('reverse charge');
     expect(business.text).toContain('Pay $10.00');
@@ -91,13 +91,13 @@ describe.skipIf(skipBrowserTests)('the business tax id in chromium', () => {
     const { page, problems, close } = await openPage(browser);
     await page.goto(url);
     await page.selectOption('#country', 'FR');
-    await textBecomes(page, '#summary', 'Tax 20 % (FR)');
+    await textBecomes(page, '#summary', 'Tax 20 % (France)');
     expect(await page.isVisible('#tax-id')).toBe(false);
     await page.check('#business');
     expect(await page.isVisible('#tax-id')).toBe(true);
     await page.fill('#tax-id', 'FR40303265046');
     await fillAndPay(page, CARDS.ok, { email: 'compta@exemple.fr' });
-    await textBecomes(page, '#tax_id-error', 'is not a valid tax ID of FR');
+    await textBecomes(page, '#tax_id-error', 'is not a valid tax ID of France');
     expect(await page.getAttribute('#tax-id', 'aria-invalid')).toBe('true');
     await shot(page, 'business-01-invalid-tax-id');
     await page.fill('#tax-id', 'FR40303265045');

@@ -15,7 +15,11 @@ export interface PageResponse {
 export class FormBrowser {
   private cookie: string | null = null;
 
-  constructor(private readonly root: string) {}
+  /** `headers`: sent with every request (an Accept-Language, say). */
+  constructor(
+    private readonly root: string,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   async get(path: string): Promise<PageResponse> {
     return this.fetch(path, { method: 'GET' });
@@ -40,7 +44,7 @@ export class FormBrowser {
   }
 
   private async fetch(path: string, init: RequestInit): Promise<PageResponse> {
-    const headers = new Headers(init.headers);
+    const headers = new Headers({ ...this.headers, ...Object.fromEntries(new Headers(init.headers)) });
     if (this.cookie) headers.set('cookie', this.cookie);
     const res = await fetch(path.startsWith('http') ? path : `${this.root}${path}`, { ...init, headers, redirect: 'manual' });
     const set = res.headers.get('set-cookie');

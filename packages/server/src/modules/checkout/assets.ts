@@ -7,6 +7,7 @@ const BUSINESS_CSS = `
 .check{display:flex;gap:.5rem;align-items:center}
 .check input{width:auto;min-height:0}
 .business:not(:has(#business:checked)) .business-fields{display:none}
+a.button{display:inline-block;text-decoration:none;font-weight:600;padding:.55rem 1rem;border:2px solid var(--accent,#1d4ed8);border-radius:.5rem;min-height:2.75rem}
 `;
 
 /** The hosted checkout's stylesheet, served from /checkout/assets/ (no inline style under the CSP): the hosted pages' own, the discount field's, the business field's. */

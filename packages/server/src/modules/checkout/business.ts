@@ -14,6 +14,13 @@ import { sessionCustomer } from './session-customer.js';
 
 const UNTICK = 'or untick "I\'m buying as a business"';
 
+/** Which refusal the customers module's detail is, as a catalogue message and its values (the country by name). */
+function refusalKey(detail: string, value: string): [string, Record<string, string>?] {
+  if (detail.includes('VIES')) return ['problem.taxIdUnknown'];
+  const country = / of ([A-Z]{2}) \(/.exec(detail)?.[1];
+  return country ? ['problem.taxIdNotValid', { value, country }] : ['problem.taxIdInvalid'];
+}
+
 /** The business tax id the buyer gave, checked; null: the buyer does not buy as a business. */
 export async function businessTaxIdOf(
   db: Executor,
@@ -22,7 +29,7 @@ export async function businessTaxIdOf(
   context: { verify: TaxIdVerifier; now: Date },
 ): Promise<StoredTaxId | null> {
   if (!selection.business) return null;
-  if (!selection.taxIdText) throw formProblem('tax_id', `Enter your business tax ID (such as a VAT number), ${UNTICK}.`);
+  if (!selection.taxIdText) throw formProblem('tax_id', `Enter your business tax ID (such as a VAT number), ${UNTICK}.`, 'problem.taxIdMissing');
   const stored = (await sessionCustomer(db, session))?.tax_ids ?? [];
   try {
     const [id] = await checkedTaxIds([{ value: selection.taxIdText }], { ...context, fallbackCountry: selection.country, stored, field: 'tax_id' });
@@ -30,6 +37,6 @@ export async function businessTaxIdOf(
   } catch (error) {
     if (!(error instanceof DomainError) || error.kind !== 'invalid') throw error;
     const said = error.detail.replace(/^tax_id(\.country)?: /, '').replace('tax id', 'tax ID');
-    throw formProblem('tax_id', `${said[0]!.toUpperCase()}${said.slice(1)}. Check it, ${UNTICK}.`);
+    throw formProblem('tax_id', `${said[0]!.toUpperCase()}${said.slice(1)}. Check it, ${UNTICK}.`, ...refusalKey(error.detail, selection.taxIdText));
   }
 }

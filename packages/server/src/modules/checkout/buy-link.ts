@@ -71,3 +71,10 @@ export async function buyLinkSession(deps: { db: Db; service: CheckoutService },
   );
   return created.checkoutUrl;
 }
+
+/** The seller of the product a link names, when it names one on sale in this environment (for the language of its error page). */
+export async function buyLinkOwner(db: Db, which: BuyLinkProduct, environment: BuyLinkVisit['environment']): Promise<{ organizationId: string; environmentId: string } | null> {
+  const product = await productOf(db, which, environment).catch(() => undefined);
+  if (!product || product.environment !== environment) return null;
+  return { organizationId: product.organization_id, environmentId: product.environment_id };
+}

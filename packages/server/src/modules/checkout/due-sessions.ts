@@ -86,10 +86,10 @@ export const openChangeSession: PendingChangeCheckout = async (tx: Tx, scope, ch
 export async function payLinkTarget(
   db: Db,
   link: { token: string; environment: string; apiBase: string; now: Date },
-): Promise<{ kind: 'missing' } | { kind: 'paid' } | { kind: 'session'; location: string }> {
+): Promise<{ kind: 'missing' } | { kind: 'paid'; organizationId: string; environmentId: string; customerLocale: string | null } | { kind: 'session'; location: string }> {
   const invoice = /^pl_[A-Za-z0-9]{20,64}$/.test(link.token) ? await invoiceOfPayToken(db, link.token) : undefined;
   if (!invoice || invoice.environment !== link.environment) return { kind: 'missing' };
-  if (invoice.status === 'PAID') return { kind: 'paid' };
+  if (invoice.status === 'PAID') return { kind: 'paid', organizationId: invoice.organization_id, environmentId: invoice.environment_id, customerLocale: invoice.locale };
   return { kind: 'session', location: await invoiceSession(db, invoice, link.apiBase, link.now) };
 }
 

@@ -3,7 +3,8 @@ import { resolvePurchase, type PriceOverride, type ResolvedPurchase } from '../p
 import { DomainError } from '../../lib/domain-error.js';
 import { addressInCountry, countryOfAddress, normalizeCountry } from '../../lib/countries.js';
 import { countryOfIp } from '../../lib/geoip.js';
-import { findFeaturesById, findProduct, planChoices, type PlanChoice } from '../catalog/queries.js';
+import { entitlementFeatureRows, findFeaturesById, findProduct, planChoices, type PlanChoice } from '../catalog/queries.js';
+import type { Included } from '../../page-kit/lines.js';
 import { discountOfSession } from './discount.js';
 import { asPurchasePromotion, promotionOfSelection } from './promotion.js';
 import type { LocatedPromotion } from '../promotions/queries.js';
@@ -55,6 +56,8 @@ export interface Priced {
   customerTaxId: string | null;
   /** The session's customer's own locale, when set: the page's language follows it first. */
   customerLocale: string | null;
+  /** What the chosen plan includes (its entitlements), for the order summary. */
+  includes: Included[];
 }
 
 export const overrideOf = (session: SessionRow): PriceOverride | null =>
@@ -124,6 +127,19 @@ async function meterChoices(tx: Tx, purchase: ResolvedPurchase, selection: Selec
   });
 }
 
+const amountOf = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+
+/** The plan version's entitlements as the page lists them: granted features only, in the plan's order. */
+export async function includedOf(tx: Executor, versionId: string): Promise<Included[]> {
+  const rows = await entitlementFeatureRows(tx, [versionId]);
+  return rows.flatMap((row) => {
+    const details = row.details as Record<string, unknown>;
+    if (row.archived_at || (row.feature_type === 'BOOLEAN' && details.value !== true)) return [];
+    const reset = typeof details.reset === 'string' ? details.reset : null;
+    return [{ name: row.name, type: row.feature_type, value: amountOf(details.value), unlimited: details.hasUnlimitedUsage === true, reset }];
+  });
+}
+
 /** Prices the selection as the purchase will be priced (modules/purchases/purchase.ts: catalog, quantities, tax by billing country). */
 export async function priceSelection(tx: Tx, session: SessionRow, selection: Selection, now: Date, located: string | null = null, sent = false): Promise<Priced> {
   const found = await sessionCustomer(tx, session);
@@ -137,7 +153,7 @@ export async function priceSelection(tx: Tx, session: SessionRow, selection: Sel
   };
   const plans = await planChoices(tx, session.environment_id, enabledPlans(session), session.currency_code ?? 'USD', session.charge_period);
   const customerTaxId = found?.tax_ids?.[0]?.value ?? null;
-  const base = { plans, customerEmail: found?.email ?? null, promotion: null, codeIsPromotions: false, discountPayments: null, customerTaxId, customerLocale: found?.locale ?? null };
+  const base = { plans, customerEmail: found?.email ?? null, promotion: null, codeIsPromotions: false, discountPayments: null, customerTaxId, customerLocale: found?.locale ?? null, includes: [] as Included[] };
   try {
     const billing = countryOfAddress(withCountry.billing_address);
     const promotion = await promotionOfSelection(tx, session, selection.plan, { located, billing });
@@ -155,7 +171,7 @@ export async function priceSelection(tx: Tx, session: SessionRow, selection: Sel
     });
     const applied = purchase.promotion ? promotion : null;
     const trialDays = selection.period !== 'ONE_TIME' && purchase.price.freeTrial ? purchase.price.trialPeriod : 0;
-    return { ...base, codeIsPromotions, discountPayments: applied ? null : (discount?.payments ?? null), promotion: applied, purchase, problem: null, meters: await meterChoices(tx, purchase, selection), trialDays };
+    return { ...base, codeIsPromotions, discountPayments: applied ? null : (discount?.payments ?? null), promotion: applied, purchase, problem: null, meters: await meterChoices(tx, purchase, selection), trialDays, includes: await includedOf(tx, purchase.version.id) };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     return { ...base, purchase: null, problem: error.detail, meters: [], trialDays: 0 };

@@ -8,8 +8,7 @@ import { brandStylesheet } from '../../page-kit/brand.js';
 import { discountField } from './page-discount.js';
 import { hostedDocument } from '../../page-kit/document.js';
 import { stripeAuthentication, stripeCardFields } from './stripe-element.js';
-import type { SessionRow } from './repo.js';
-import type { QuoteLine } from '../billing/types.js';
+import { includedList, lineText } from '../../page-kit/lines.js';
 
 /** The page around every state: language, viewport, the stylesheet and script from /checkout/assets/ (and Stripe.js where cards go to Stripe). */
 export function layout(title: string, prefix: string, body: SafeHtml, stripe = false, brandColor: string | null = null, lang = 'en'): string {
@@ -72,17 +71,18 @@ function discountLabel(state: PageState): string {
 export function summary(state: PageState): SafeHtml {
   const { t, money } = state.t;
   const purchase = state.purchase;
-  if (!purchase) return html`<p class="problem" role="alert">${state.problem ?? t('summary.cannotBuy')}</p>`;
+  // Why (state.problem) is the API's detail, with field names: the buyer reads that the selection cannot be bought.
+  if (!purchase) return html`<p class="problem" role="alert" id="cannot-buy">${t('summary.cannotBuy')}</p>`;
   const q = purchase.quote;
   const taxLabel = q.taxReason === 'reverse_charge'
-    ? html`<tr id="reverse-charge"><td>${t('summary.reverseCharge', { country: q.taxCountry ?? '' })}</td><td class="amount">${money(0, q.currency)}</td></tr>`
+    ? html`<tr id="reverse-charge"><td>${t('summary.reverseCharge', { country: q.taxCountry ? state.t.country(q.taxCountry) : '' })}</td><td class="amount">${money(0, q.currency)}</td></tr>`
     : q.taxRateBp === 0
     ? null
-    : html`<tr><td>${t(q.taxBehavior === 'INCLUSIVE' ? 'summary.taxIncluded' : 'summary.tax', { rate: q.taxRateBp / 100, country: q.taxCountry ?? 'none' })}</td><td class="amount">${money(q.taxMinor, q.currency)}</td></tr>`;
+    : html`<tr><td>${taxText(q, state.t)}</td><td class="amount">${money(q.taxMinor, q.currency)}</td></tr>`;
   const trial = state.trialDays > 0 ? html`<p class="hint">${t('summary.trial', { days: state.trialDays })}</p>` : null;
   const recurring = recurringSentence(state);
   const total = q.chargePeriod === 'ONE_TIME' ? t('summary.total') : t('summary.totalPeriod', { period: state.t.period(q.chargePeriod).toLocaleLowerCase(state.t.lang) });
-  return html`<table aria-label="${t('summary.price')}">
+  return html`${includedList(state.includes, state.t)}<table aria-label="${t('summary.price')}">
 <tbody>
 ${q.lines.map((l) => html`<tr><td>${lineText(l, state.t)}</td><td class="amount">${money(l.amountMinor, q.currency)}</td></tr>`)}
 ${q.discountMinor > 0 ? html`<tr><td>${discountLabel(state)}</td><td class="amount">−${money(q.discountMinor, q.currency)}</td></tr>` : null}
@@ -93,13 +93,12 @@ ${q.taxBehavior === 'INCLUSIVE' && q.taxMinor > 0 ? html`<tr><td>${t('summary.be
 </table>${trial}${recurring ? html`<p class="hint" id="recurring">${recurring}</p>` : null}`;
 }
 
-/** A price line in the page's words: the period named, never its wire code (the invoice keeps its own description). */
-function lineText(line: QuoteLine, tr: Translator): string {
-  if (line.name === undefined) return line.description;
-  if (line.kind === 'plan' && line.chargePeriod) return tr.t('line.plan', { name: line.name, period: tr.period(line.chargePeriod) });
-  if (line.kind === 'feature') return tr.t('line.feature', { name: line.name, quantity: line.quantity });
-  if (line.kind === 'usage') return tr.t('line.usage', { name: line.name, quantity: line.quantity });
-  return line.description;
+/** The tax line: its rate and the country it is owed in, named in the buyer's language ("Tax 19 % (Germany)"). */
+function taxText(q: { taxBehavior: string; taxRateBp: number; taxCountry: string | null }, tr: Translator): string {
+  const rate = q.taxRateBp / 100;
+  const included = q.taxBehavior === 'INCLUSIVE';
+  if (!q.taxCountry) return tr.t(included ? 'summary.taxIncluded' : 'summary.tax', { rate });
+  return tr.t(included ? 'summary.taxIncludedIn' : 'summary.taxIn', { rate, country: tr.country(q.taxCountry) });
 }
 
 /** The periods a subscription repeats by (the catalogue's sentences name each one). */
@@ -249,24 +248,6 @@ ${canPay ? html`<button type="submit" name="action" value="pay" id="pay">${payLa
 ${s.cancel_url ? html`<p><a href="${s.cancel_url}">${t('form.cancel', { seller: state.seller.displayName })}</a></p>` : null}
 ${sellerFooter(state.seller, state.t)}`;
   return layout(t('page.checkoutTitle', { product: state.productName }), prefix, body, usesStripeJs(state), state.seller.brandColor, state.t.lang);
-}
-
-/** A completed or expired session: a clear page, never an error. */
-export function closedPage(session: SessionRow, reason: 'expired' | 'success', prefix: string): string {
-  const body = reason === 'success'
-    ? html`<section class="card"><h1>This checkout is complete</h1><p>The payment was received. Nothing more is needed here.</p>
-<p><a href="${session.success_url}">Continue to the seller</a></p></section>`
-    : html`<section class="card"><h1>This checkout has expired</h1><p>Checkout links are valid for 24 hours. Ask the seller for a new link.</p>
-${session.cancel_url ? html`<p><a href="${session.cancel_url}">Return to the seller</a></p>` : null}</section>`;
-  return layout(reason === 'success' ? 'Checkout complete' : 'Checkout expired', prefix, body);
-}
-
-export function missingPage(prefix: string): string {
-  return layout('Checkout not found', prefix, html`<section class="card"><h1>Checkout not found</h1><p>This checkout link is not valid. Check the link, or ask the seller for a new one.</p></section>`);
-}
-
-export function errorPage(prefix: string, title: string, message: string): string {
-  return layout(title, prefix, html`<section class="card"><h1>${title}</h1><p>${message}</p></section>`);
 }
 
 /** Whether the page loads Stripe.js: cards go to Stripe and the seller gave the publishable key. */

@@ -4,9 +4,12 @@ import type { Db } from '../../db/connect.js';
 import type { App } from '../../http/route-types.js';
 import { apiBaseUrl } from '../../http/urls.js';
 import type { Clock } from '../../lib/clock.js';
+import { translator } from '../../page-kit/i18n.js';
+import { negotiateLanguage } from '../../page-kit/locale.js';
+import { sellerOnPages } from '../seller-profile/queries.js';
 import { dueClosedPage } from './due-page.js';
 import { payLinkTarget } from './due-sessions.js';
-import { missingPage } from './page.js';
+import { missingPage } from './page-closed.js';
 import { securityHeaders } from '../../page-kit/headers.js';
 
 export interface PayLinkDeps {
@@ -20,8 +23,9 @@ const prefixOf = (request: FastifyRequest) => (request.environment === 'sandbox'
 
 /**
  * `GET /pay/{token}/`, an unpaid invoice's payment link (decision 0035): the invoice's open
- * checkout session (made on first use), or a page saying it is paid. Unknown tokens, and
- * tokens of the other environment, are not found.
+ * checkout session (made on first use), or a page saying it is paid, in the buyer's
+ * language (the customer's locale, else the browser's). Unknown tokens, and tokens of the
+ * other environment, are not found.
  */
 export function payLinkRoutes(app: App, deps: PayLinkDeps): void {
   app.get('/pay/:token', { schema: { hide: true, params: Token } }, async (request, reply) => {
@@ -32,8 +36,13 @@ export function payLinkRoutes(app: App, deps: PayLinkDeps): void {
       apiBase: apiBaseUrl(request, deps.publicUrl),
       now: deps.clock.now(),
     });
-    if (target.kind === 'missing') return html(404, missingPage(prefixOf(request)));
-    if (target.kind === 'paid') return html(200, dueClosedPage(prefixOf(request), 'paid'));
+    const acceptLanguage = request.headers['accept-language'];
+    if (target.kind === 'missing') return html(404, missingPage(prefixOf(request), translator(negotiateLanguage({ acceptLanguage }))));
+    if (target.kind === 'paid') {
+      const seller = await sellerOnPages(deps.db, target.organizationId, target.environmentId);
+      const tr = translator(negotiateLanguage({ customerLocale: target.customerLocale, acceptLanguage, sellerLanguage: seller.language }));
+      return html(200, dueClosedPage(prefixOf(request), 'paid', tr, seller));
+    }
     return securityHeaders(reply).code(303).header('location', target.location).send();
   });
 }

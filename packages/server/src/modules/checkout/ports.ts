@@ -7,11 +7,15 @@ import type { SubscriptionUpdate } from '@billow/contract';
 import type { Tx } from '../../db/transaction.js';
 import type { Sent } from '../../page-kit/forms.js';
 import type { CustomerRow, PurchaseScope } from '../purchases/purchase.js';
+import type { DueClosedReason, DueState } from './due-page.js';
 import type { PageState } from './page-state.js';
 import type * as repo from './repo.js';
 
-/** A rendered page (`stripe`: it loads Stripe.js, so its policy allows Stripe's sources), or where to go next. */
-export type DueAnswer = { kind: 'html'; status: number; body: string; stripe?: boolean } | { kind: 'redirect'; location: string };
+/** The page to show (rendered by the route in the buyer's language: due-page.ts), or where to go next. */
+export type DueAnswer =
+  | { kind: 'due'; status: number; state: DueState }
+  | { kind: 'due-closed'; status: number; session: repo.SessionRow; reason: DueClosedReason }
+  | { kind: 'redirect'; location: string };
 
 /** Collects an unpaid renewal invoice now with the customer's default card (the billing engine's, handed in by app.ts). */
 export type InvoicePayer = (

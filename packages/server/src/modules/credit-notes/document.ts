@@ -7,7 +7,7 @@
 import { addressLines, sellerParty } from '../invoices/document.js';
 import type { PdfDocument, PdfParty } from '../invoices/pdf/document.js';
 import { documentFormat } from '../invoices/pdf/format.js';
-import { labelsFor, type Labels } from '../invoices/pdf/labels.js';
+import { labelsFor, scriptOf, type Labels } from '../invoices/pdf/labels.js';
 import { storedLines, taxTotals } from './lines.compute.js';
 import type { CreditNoteDetailRow } from './repo.js';
 
@@ -26,13 +26,14 @@ function buyerParty(row: CreditNoteDetailRow, labels: Labels, language: string):
   const lines = [
     ...(name && email ? [email] : []),
     ...addressLines(record(buyer.billingAddress) ?? record(buyer.billing_address), language),
-    ...(taxId ? [`${labels.taxId} ${taxId}`] : []),
+    ...(taxId ? [labels.taxIdValue(taxId)] : []),
   ];
   return { name: name ?? email ?? labels.customer, lines };
 }
 
-export function creditNoteDocument(row: CreditNoteDetailRow): PdfDocument {
-  const f = documentFormat(row.seller.language, row.seller.timeZone);
+/** `language`: the language asked for (a reader's); by default the customer's locale, else the seller's recorded at issue. */
+export function creditNoteDocument(row: CreditNoteDetailRow, language: string | null = null): PdfDocument {
+  const f = documentFormat([language, row.customer_locale, row.seller.language], row.seller.timeZone);
   const labels = labelsFor(f.language);
   const words = labels.creditNote;
   const lines = storedLines(row.lines);
@@ -76,6 +77,7 @@ export function creditNoteDocument(row: CreditNoteDetailRow): PdfDocument {
     ],
     // A credit note of a reverse-charged invoice is reverse-charged too, and says so.
     notes: row.invoice_tax_reason === 'reverse_charge' ? [labels.reverseCharge] : [],
-    pageLabel: labels.page,
+    footer: (page, of) => labels.footer(row.number, page, of),
+    script: scriptOf(f.language),
   };
 }

@@ -84,7 +84,7 @@ function filtered(db: Executor, environmentId: string, filters: CreditNoteFilter
 function withDetails(query: ReturnType<typeof creditNotes>) {
   return query
     .selectAll('n')
-    .select(['i.number as invoice_number', 'i.tax_reason as invoice_tax_reason', 'c.customer_id as customer_ref', 'c.name as customer_name', 'c.email as customer_email']);
+    .select(['i.number as invoice_number', 'i.tax_reason as invoice_tax_reason', 'c.customer_id as customer_ref', 'c.name as customer_name', 'c.email as customer_email', 'c.locale as customer_locale']);
 }
 
 export type CreditNoteDetailRow = NonNullable<Awaited<ReturnType<typeof findCreditNote>>>;

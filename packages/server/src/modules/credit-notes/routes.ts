@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { CreditNote, CreditNoteList, CreditNoteListQuery, CreditNotePath, ErrorBody } from '@billow/contract';
+import { CreditNote, CreditNoteList, CreditNoteListQuery, CreditNotePath, DocumentQuery, ErrorBody } from '@billow/contract';
 import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import { scopeOf } from '../../http/scope.js';
@@ -47,6 +47,7 @@ export function creditNoteRoutes(app: App, service: CreditNoteService): void {
         tags,
         summary: 'Download a credit note as PDF',
         params: CreditNotePath,
+        querystring: DocumentQuery,
         produces: ['application/pdf', 'application/json'],
         response: {
           200: Type.Unsafe<Buffer>({
@@ -58,7 +59,7 @@ export function creditNoteRoutes(app: App, service: CreditNoteService): void {
       },
     },
     async (request, reply) => {
-      const { fileName, bytes } = await service.pdf(scopeOf(request), request.params.id);
+      const { fileName, bytes } = await service.pdf(scopeOf(request), request.params.id, { language: request.query.language ?? null });
       return reply
         .type('application/pdf')
         .header('content-disposition', `inline; filename="${fileName.replace(/[^A-Za-z0-9._-]/g, '_')}"`)

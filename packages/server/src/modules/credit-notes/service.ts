@@ -33,9 +33,10 @@ export class CreditNoteService {
     return toCreditNote(await this.find(scope, id), scope.apiBase);
   }
 
-  async pdf(scope: Scope, id: string): Promise<{ fileName: string; bytes: Buffer }> {
+  /** The credit note as a PDF: in the language asked for, else the customer's locale, else the seller's language (decision 0072). */
+  async pdf(scope: Scope, id: string, options: { language?: string | null } = {}): Promise<{ fileName: string; bytes: Buffer }> {
     const row = await this.find(scope, id);
-    const bytes = await renderDocument({ ...creditNoteDocument(row), logo: await sellerLogo(this.db, scope.environmentId) });
+    const bytes = await renderDocument({ ...creditNoteDocument(row, options.language ?? null), logo: await sellerLogo(this.db, scope.environmentId) });
     return { fileName: `${row.number}.pdf`, bytes };
   }
 }

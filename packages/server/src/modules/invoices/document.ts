@@ -7,7 +7,7 @@
 import { lineAmounts, rateTotals, type LineAmounts, type RateAmounts } from './amounts.compute.js';
 import type { PdfDocument, PdfLine, PdfParty, PdfTotal } from './pdf/document.js';
 import { documentFormat, type DocumentFormat } from './pdf/format.js';
-import { labelsFor, type Labels } from './pdf/labels.js';
+import { labelsFor, scriptOf, type Labels } from './pdf/labels.js';
 import { countryName } from './pdf/text.js';
 import type { InvoiceDetailRow } from './repo.js';
 import { lineWords, storedLine, unitPrice, type StoredLine } from './wording.js';
@@ -38,7 +38,7 @@ export function sellerParty(seller: Record<string, unknown>, fallbackName: strin
   const ids = [...listed.map((t) => text(t.taxId)), text(seller.taxId)].filter((id): id is string => id !== null);
   const lines = [
     ...addressLines(record(seller.address) ?? record(seller.billingAddress), language),
-    ...ids.map((id) => `${labels.taxId} ${id}`),
+    ...ids.map((id) => labels.taxIdValue(id)),
     text(seller.email),
     text(seller.website),
   ];
@@ -56,7 +56,7 @@ export function buyerParty(row: InvoiceDetailRow, labels: Labels, language: stri
   const email = recorded ? text(buyer.email) : (text(buyer.email) ?? row.customer_email);
   const address = record(buyer.billingAddress) ?? record(buyer.address) ?? (recorded ? null : row.customer_address);
   const taxId = text(buyer.taxId) ?? row.buyer_tax_id?.value ?? null;
-  const lines = [...(name && email ? [email] : []), ...addressLines(address, language), ...(taxId ? [`${labels.taxId} ${taxId}`] : [])];
+  const lines = [...(name && email ? [email] : []), ...addressLines(address, language), ...(taxId ? [labels.taxIdValue(taxId)] : [])];
   return { name: name ?? email ?? labels.customer, lines };
 }
 
@@ -125,8 +125,12 @@ function factsOf(row: InvoiceDetailRow, lines: StoredLine[], f: DocumentFormat, 
   ];
 }
 
-export function invoiceDocument(row: InvoiceDetailRow, sellerFallbackName: string): PdfDocument {
-  const f = documentFormat(row.seller.language, row.seller.timeZone);
+/**
+ * `language`: the language asked for (a reader's); by default the customer's locale, else the
+ * seller's language recorded at issue (decision 0072).
+ */
+export function invoiceDocument(row: InvoiceDetailRow, sellerFallbackName: string, language: string | null = null): PdfDocument {
+  const f = documentFormat([language, row.customer_locale, row.seller.language], row.seller.timeZone);
   const labels = labelsFor(f.language);
   const lines = row.lines.map(storedLine);
   const amounts = amountsOf(row, lines);
@@ -152,8 +156,9 @@ export function invoiceDocument(row: InvoiceDetailRow, sellerFallbackName: strin
     notes: [
       ...(row.tax_reason === 'reverse_charge' ? [labels.reverseCharge] : []),
       ...(row.tax_behavior === 'INCLUSIVE' ? [labels.pricesIncludeTax] : []),
-      ...(row.tax_country ? [`${labels.taxCountry}: ${countryName(row.tax_country, f.language)}`] : []),
+      ...(row.tax_country ? [labels.taxCountryValue(countryName(row.tax_country, f.language))] : []),
     ],
-    pageLabel: labels.page,
+    footer: (page, of) => labels.footer(row.number ?? row.id, page, of),
+    script: scriptOf(f.language),
   };
 }

@@ -39,6 +39,7 @@ function withDetails(query: ReturnType<typeof invoices>) {
       'c.name as customer_name',
       'c.email as customer_email',
       'c.billing_address as customer_address',
+      'c.locale as customer_locale',
     ]);
 }
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { ErrorBody, Invoice, InvoiceList, InvoiceListQuery, InvoicePath } from '@billow/contract';
+import { DocumentQuery, ErrorBody, Invoice, InvoiceList, InvoiceListQuery, InvoicePath } from '@billow/contract';
 import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import type { InvoiceService } from './service.js';
@@ -84,6 +84,7 @@ export function invoiceRoutes(app: App, service: InvoiceService, collect: Invoic
         tags,
         summary: 'Download an invoice as PDF',
         params: InvoicePath,
+        querystring: DocumentQuery,
         produces: ['application/pdf', 'application/json'],
         response: {
           200: Type.Unsafe<Buffer>({
@@ -95,7 +96,7 @@ export function invoiceRoutes(app: App, service: InvoiceService, collect: Invoic
       },
     },
     async (request, reply) => {
-      const { fileName, bytes } = await service.pdf(scopeOf(request), request.params.id);
+      const { fileName, bytes } = await service.pdf(scopeOf(request), request.params.id, { language: request.query.language ?? null });
       return reply
         .type('application/pdf')
         .header('content-disposition', `inline; filename="${safeFileName(fileName)}"`)

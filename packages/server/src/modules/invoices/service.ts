@@ -31,11 +31,14 @@ export class InvoiceService {
     return toInvoice(await this.find(scope, id), scope.apiBase);
   }
 
-  /** The invoice as a PDF, in the seller's language, with the seller and buyer as the invoice recorded them. */
-  async pdf(scope: LedgerScope, id: string): Promise<{ fileName: string; bytes: Buffer }> {
+  /**
+   * The invoice as a PDF, with the seller and buyer as the invoice recorded them: in the
+   * language asked for, else the customer's locale, else the seller's language (decision 0072).
+   */
+  async pdf(scope: LedgerScope, id: string, options: { language?: string | null } = {}): Promise<{ fileName: string; bytes: Buffer }> {
     const row = await this.find(scope, id);
     const fallbackName = (await organizationName(this.db, scope.organizationId)) ?? 'Seller';
     const logo = await sellerLogo(this.db, scope.environmentId);
-    return { fileName: `${row.id}.pdf`, bytes: await renderDocument({ ...invoiceDocument(row, fallbackName), logo }) };
+    return { fileName: `${row.id}.pdf`, bytes: await renderDocument({ ...invoiceDocument(row, fallbackName, options.language ?? null), logo }) };
   }
 }

@@ -55,14 +55,14 @@ function what(line: StoredLine, name: string, f: DocumentFormat, labels: Labels,
   switch (line.kind) {
     case 'plan': {
       const period = line.chargePeriod ?? '';
-      if (period === 'ONE_TIME') return `${name} — ${labels.oneOff}`;
-      return `${name} — ${labels.periods[period] ?? period.toLowerCase().replace(/_/g, ' ')}`;
+      if (period === 'ONE_TIME') return labels.line.period(name, labels.oneOff);
+      return labels.line.period(name, labels.periods[period] ?? labels.periods.MONTHLY!);
     }
     case 'feature':
     case 'usage': {
       const unit = unitPrice(line);
       const quantity = f.quantity(line.quantity);
-      return unit === null ? `${name} — ${quantity}` : `${name} — ${quantity} × ${f.decimal(unit, currency)}`;
+      return unit === null ? labels.line.quantity(name, quantity) : labels.line.unitPrice(name, quantity, f.decimal(unit, currency));
     }
     case 'unused':
       return labels.unusedTime(name);
@@ -75,5 +75,5 @@ function what(line: StoredLine, name: string, f: DocumentFormat, labels: Labels,
 
 export function lineWords(line: StoredLine, f: DocumentFormat, labels: Labels, currency: string): string {
   const words = what(line, line.name ?? line.description, f, labels, currency) || '—';
-  return line.period ? `${words}, ${f.period(line.period.start, line.period.end)}` : words;
+  return line.period ? labels.line.dated(words, f.period(line.period.start, line.period.end)) : words;
 }

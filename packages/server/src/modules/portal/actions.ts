@@ -1,6 +1,6 @@
 import { CANCELLATION_FEEDBACK, type SubscriptionCancel } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
-import { expiryOf } from '../../page-kit/card-form.js';
+import { cardProblemOf, expiryOf, hasPersonMessage } from '../../page-kit/card-form.js';
 import type { Sent } from '../../page-kit/forms.js';
 import { STRIPE_METHOD_ID } from '../../page-kit/stripe-element.js';
 import { actingAs } from '../../lib/actor.js';
@@ -10,6 +10,7 @@ import type { CustomerService } from '../customers/service.js';
 import type { InvoiceCollector } from '../invoices/routes.js';
 import type { LicenseService } from '../licenses/service.js';
 import type { PaymentMethodService } from '../payments/methods.service.js';
+import { isCardExpired, isInvalidCardNumber } from '../payments/errors.js';
 import { stripeElementKey } from '../payments/providers.js';
 import { previewChange, resumeSubscription, type ChangePreview } from '../subscriptions/self-service.js';
 import type { SubscriptionWrites } from '../subscriptions/ports.js';
@@ -35,32 +36,37 @@ export interface Submission {
   sent: Sent;
 }
 
-/** What the customer reads after each action succeeded (the redirect names the action: `?done=cancel`). */
-export const NOTICES: Record<string, string> = {
-  cancel: 'Your subscription is cancelled: it ends at the end of the current period.',
-  resume: 'Your subscription will renew again.',
-  change_plan: 'Your plan was changed.',
-  add_card: 'Your card was saved.',
-  make_default: 'Your default card was changed.',
-  remove_card: 'The card was removed.',
-  pay_invoice: 'The invoice is paid. Thank you!',
-  deactivate: 'The device was deactivated.',
-  billing: 'Your billing details were saved.',
-  duplicate: 'This form was already sent; here is the result.',
-};
+/**
+ * The portal's actions; after each succeeded the redirect names it (`?done=cancel`), and the
+ * page says so in the customer's words (`done.<action>` in the catalogues), as it does for a
+ * form sent twice (`?done=duplicate`).
+ */
+export const ACTIONS = ['cancel', 'resume', 'change_plan', 'add_card', 'make_default', 'remove_card', 'pay_invoice', 'deactivate', 'billing'] as const;
+export type PortalAction = (typeof ACTIONS)[number];
+export const isAction = (name: string): name is PortalAction => (ACTIONS as readonly string[]).includes(name);
+/** What a `?done=` may name: an action, or a form sent twice. */
+export const isNotice = (name: string): name is PortalAction | 'duplicate' => isAction(name) || name === 'duplicate';
+
+/** A card the payments module refused, in the customer's words (never "Luhn" or "expMonth"). */
+function cardRefusal(error: DomainError): DomainError {
+  const cardField = /^(cardNumber|expMonth|expYear|cvc)\b/.test(error.detail);
+  if (!cardField && !isInvalidCardNumber(error) && !isCardExpired(error)) return error;
+  const problem = cardProblemOf(error);
+  return portalRefusal(problem.message, error.code, problem.key, problem.values);
+}
 
 const field = (sent: Sent, name: string) => (sent[name] ?? '').trim();
 
 /** The PaymentMethod Stripe's element created on the page (Stripe says whether it exists when it is attached). */
 function stripeMethodOf(s: Submission): string {
   const id = field(s.sent, 'stripe_payment_method');
-  if (!STRIPE_METHOD_ID.test(id)) throw portalRefusal('Enter your card in the card field, then save it.');
+  if (!STRIPE_METHOD_ID.test(id)) throw portalRefusal('Enter your card in the card field, then save it.', null, 'refused.stripeCard');
   return id;
 }
 
 function typedExpiry(s: Submission) {
   const expiry = expiryOf(s.sent.expiry);
-  if (!expiry) throw portalRefusal('Enter the expiry date as MM / YY, for example 12 / 30.');
+  if (!expiry) throw portalRefusal('Enter the expiry date as MM / YY, for example 12 / 30.', null, 'problem.expiryFormat');
   return expiry;
 }
 
@@ -76,7 +82,7 @@ export function ownChange(model: PortalModel, subscriptionId: string, plan: stri
   const card = model.subscriptions.find((c) => c.subscription.id === subscriptionId);
   if (!card) throw new PortalNotFound('subscription');
   const choice = card.choices.find((c) => c.identifier === plan && c.periods.includes(period));
-  if (!choice) throw portalRefusal('That plan or billing period is not available for this subscription.');
+  if (!choice) throw portalRefusal('That plan or billing period is not available for this subscription.', null, 'refused.planUnavailable');
   return card;
 }
 
@@ -116,7 +122,7 @@ export class PortalActions {
         return;
       case 'remove_card': {
         const method = this.ownMethod(s);
-        if (method.isDefault) throw portalRefusal('Your default card cannot be removed. Make another card the default first.');
+        if (method.isDefault) throw portalRefusal('Your default card cannot be removed. Make another card the default first.', null, 'refused.defaultCard');
         return methods.remove(s.scope, String(method.id));
       }
       case 'pay_invoice':
@@ -126,7 +132,7 @@ export class PortalActions {
       case 'billing':
         return this.billing(s);
       default:
-        throw portalRefusal('This form is not one the portal knows. Reload the page and try again.');
+        throw portalRefusal('This form is not one the portal knows. Reload the page and try again.', null, 'refused.unknownForm');
     }
   }
 
@@ -155,9 +161,15 @@ export class PortalActions {
   private async addCard(s: Submission): Promise<void> {
     const customerId = s.access.customer.customer_id;
     const { methods } = this.services;
+    const typed = async () => {
+      const card = { customerId, cardNumber: field(s.sent, 'card_number'), cvc: field(s.sent, 'cvc'), ...typedExpiry(s) };
+      return methods.attach(s.scope, card, { typedOnPage: true }).catch((error: unknown) => {
+        throw error instanceof DomainError ? cardRefusal(error) : error;
+      });
+    };
     const saved = (await stripeElementKey(this.services.db, s.scope))
       ? await methods.attachStripe(s.scope, { customerId, stripePaymentMethod: stripeMethodOf(s) })
-      : await methods.attach(s.scope, { customerId, cardNumber: field(s.sent, 'card_number'), cvc: field(s.sent, 'cvc'), ...typedExpiry(s) }, { typedOnPage: true });
+      : await typed();
     if (s.sent.make_default && !saved.isDefault) await methods.makeDefault(s.scope, String(saved.id));
   }
 
@@ -165,7 +177,10 @@ export class PortalActions {
     const invoice = s.model.subscriptions.map((c) => c.unpaid).find((i) => i?.id === field(s.sent, 'invoice'));
     if (!invoice) throw new PortalNotFound('invoice');
     const result = await this.services.collectInvoice(s.scope, invoice.id);
-    if (result.outcome !== 'paid') throw portalRefusal(result.message ?? 'The payment did not go through. Try another card.', result.code);
+    if (result.outcome !== 'paid') {
+      const key = result.code && hasPersonMessage(result.code) ? `problem.${result.code}` : 'refused.paymentFailed';
+      throw portalRefusal(result.message ?? 'The payment did not go through. Try another card.', result.code, key);
+    }
   }
 
   private async deactivate(s: Submission): Promise<void> {
@@ -185,7 +200,8 @@ export class PortalActions {
       });
     } catch (error) {
       if (!(error instanceof DomainError) || error.code !== 'invalid_tax_id') throw error;
-      throw portalRefusal(`Your billing details were not saved: ${error.detail.replace(/^taxIds\[0\]: /, '').replace('tax id', 'tax ID')}.`, error.code);
+      const problem = error.detail.replace(/^taxIds\[0\]: /, '').replace('tax id', 'tax ID');
+      throw portalRefusal(`Your billing details were not saved: ${problem}.`, error.code, 'refused.taxId', { problem });
     }
   }
 }

@@ -27,5 +27,17 @@ export class PortalForgedForm extends Error {
   }
 }
 
-/** An action the portal refuses with a sentence for the customer (400), nothing changed. */
-export const portalRefusal = (message: string, code: string | null = null) => new DomainError('invalid', code ?? 'portal_refused', message);
+/** An action the portal refuses with a sentence for the customer (400), nothing changed; `key`: its catalogue message (page-kit/messages). */
+export class PortalRefusal extends DomainError {
+  constructor(
+    message: string,
+    code: string,
+    readonly key: string | undefined,
+    readonly values: Record<string, string | number> | undefined,
+  ) {
+    super('invalid', code, message);
+  }
+}
+
+export const portalRefusal = (message: string, code: string | null = null, key?: string, values?: Record<string, string | number>) =>
+  new PortalRefusal(message, code ?? 'portal_refused', key, values);

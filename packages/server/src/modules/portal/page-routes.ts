@@ -12,6 +12,9 @@ import { apiBaseUrl, rootUrl } from '../../http/urls.js';
 import { PORTAL_CSS, PORTAL_CSS_VERSION } from './assets.js';
 import { PortalAccessError, PortalForgedForm, PortalNotFound } from './errors.js';
 import { accessPage, messagePage } from './layout.js';
+import { problemOf } from './page-state.js';
+import { translator } from '../../page-kit/i18n.js';
+import { negotiateLanguage } from '../../page-kit/locale.js';
 import type { PortalAnswer, PortalPages, PortalPlace } from './pages.js';
 import { cookieToken, setTokenCookie } from './token-cookie.js';
 
@@ -27,6 +30,7 @@ function placeOf(request: FastifyRequest, slug: string, config: Pick<Config, 'pu
     prefix: prefixOf(request),
     baseUrl: rootUrl(request, config.publicUrl),
     apiBase: apiBaseUrl(request, config.publicUrl),
+    acceptLanguage: request.headers['accept-language'],
   };
 }
 
@@ -60,17 +64,18 @@ function signInUrl(request: FastifyRequest): string | null {
 async function guarded(request: FastifyRequest, reply: FastifyReply, work: () => Promise<PortalAnswer>): Promise<FastifyReply> {
   const prefix = prefixOf(request);
   const page = (status: number, body: string) => securityHeaders(reply).code(status).type('text/html; charset=utf-8').send(body);
+  // No customer is known here: the browser's language, else English.
+  const tr = translator(negotiateLanguage({ acceptLanguage: request.headers['accept-language'] }));
+  const { t } = tr;
   try {
     return send(request, reply, await work());
   } catch (error) {
-    if (error instanceof PortalAccessError) return page(401, accessPage(prefix, error.reason, signInUrl(request)));
-    if (error instanceof PortalNotFound) return page(404, messagePage(prefix, 'Not found', 'There is nothing of yours at this address.'));
-    if (error instanceof PortalForgedForm) {
-      return page(403, messagePage(prefix, 'This form has expired', 'The form did not come from this page. Reload the billing portal and try again.'));
-    }
-    if (error instanceof DomainError) return page(statusOf(error), messagePage(prefix, 'This did not work', error.detail));
+    if (error instanceof PortalAccessError) return page(401, accessPage(prefix, error.reason, signInUrl(request), tr));
+    if (error instanceof PortalNotFound) return page(404, messagePage(prefix, t('message.notFoundTitle'), t('message.notFoundText'), null, tr));
+    if (error instanceof PortalForgedForm) return page(403, messagePage(prefix, t('message.forgedTitle'), t('message.forgedText'), null, tr));
+    if (error instanceof DomainError) return page(statusOf(error), messagePage(prefix, t('message.refusedTitle'), tr.problem(problemOf(error)), null, tr));
     request.log.error({ err: error }, 'the customer portal failed');
-    return page(500, messagePage(prefix, 'Something went wrong', `Please try again in a moment. If it happens again, tell the seller this reference: ${request.id}.`));
+    return page(500, messagePage(prefix, t('error.title'), t('error.text', { reference: request.id }), null, tr));
   }
 }
 

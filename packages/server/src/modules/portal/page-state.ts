@@ -1,4 +1,5 @@
 import { html, type SafeHtml } from '../../page-kit/html.js';
+import type { BuyerProblem, Translator } from '../../page-kit/i18n.js';
 import type { CustomerRow } from '../customers/queries.js';
 import type { SellerOnPages } from '../seller-profile/queries.js';
 import type { ChangePreview } from '../subscriptions/self-service.js';
@@ -10,7 +11,7 @@ export interface ChangeAsked {
   plan: string;
   period: string;
   preview: ChangePreview | null;
-  problem: string | null;
+  problem: BuyerProblem | null;
 }
 
 /** Everything one rendering of the portal needs. */
@@ -29,9 +30,12 @@ export interface PageState {
   seller: SellerOnPages | null;
   customer: CustomerRow;
   model: PortalModel;
+  /** The action that just succeeded (`?done=`), said as `done.<action>` in the customer's words. */
   notice: string | null;
-  problem: string | null;
+  problem: BuyerProblem | null;
   change: ChangeAsked | null;
+  /** The page's language: the customer's locale, else the browser's, else the seller's, else English. */
+  t: Translator;
 }
 
 /**
@@ -54,8 +58,10 @@ export function buttonForm(state: PageState, action: string, fields: Record<stri
   return html`<form method="post" action="${state.path}">${hiddenFields(state, action, fields)}<button type="submit" class="inline${secondary ? ' secondary' : ''}">${label}</button></form>`;
 }
 
-export const dateText = (at: string | Date | null | undefined): string => {
-  if (!at) return '—';
-  const date = typeof at === 'string' ? new Date(at) : at;
-  return Number.isNaN(date.getTime()) ? '—' : date.toISOString().slice(0, 10);
-};
+/** A day in the page's language ("3 Dec 2026", "03.12.2026"); a dash when there is none. */
+export const dateText = (state: Pick<PageState, 't'>, at: string | Date | null | undefined): string => (at ? state.t.date(at) : '—');
+
+/** A refusal as the customer reads it: its catalogue message when it has one, else its own words. */
+export function problemOf(error: { detail: string; code: string; key?: string; values?: Record<string, string | number> }): BuyerProblem {
+  return { field: null, message: error.detail, ...(error.key ? { key: error.key, values: error.values } : {}) };
+}

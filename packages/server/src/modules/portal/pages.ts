@@ -7,11 +7,14 @@ import { DomainError, isNotFound } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CreditNoteService } from '../credit-notes/service.js';
 import type { InvoiceService } from '../invoices/service.js';
-import { NOTICES, ownChange, type PortalActions } from './actions.js';
-import { PortalForgedForm, PortalNotFound, portalRefusal } from './errors.js';
+import { isAction, isNotice, ownChange, type PortalActions } from './actions.js';
+import { PortalForgedForm, PortalNotFound, PortalRefusal, portalRefusal } from './errors.js';
+import { hasPersonMessage } from '../../page-kit/card-form.js';
+import { translator } from '../../page-kit/i18n.js';
+import { browserLanguage, negotiateLanguage } from '../../page-kit/locale.js';
 import { stripeElementKey } from '../payments/providers.js';
 import { portalPage, portalUsesStripeJs } from './page.js';
-import { pageHref, type ChangeAsked, type PageState } from './page-state.js';
+import { pageHref, problemOf, type ChangeAsked, type PageState } from './page-state.js';
 import type { PortalModel, PortalReader, PortalScope } from './reader.js';
 import * as repo from './repo.js';
 import type { PortalAccess, PortalSessions } from './sessions.js';
@@ -23,6 +26,14 @@ export interface PortalPlace {
   prefix: string;
   baseUrl: string;
   apiBase: string;
+  /** The browser's Accept-Language: the page's language when the customer has no locale. */
+  acceptLanguage?: string | string[] | undefined;
+}
+
+/** A domain refusal as the page says it: the portal's own in the catalogue's words, a card's too, else its detail. */
+function refusalProblem(error: DomainError) {
+  if (error instanceof PortalRefusal) return problemOf(error);
+  return problemOf(hasPersonMessage(error.code) ? { detail: error.detail, code: error.code, key: `problem.${error.code}` } : error);
 }
 
 export type PortalAnswer =
@@ -55,6 +66,9 @@ export class PortalPages {
     return { organizationId: access.organizationId, environmentId: access.environmentId, environment: access.environment, baseUrl: place.baseUrl, apiBase: place.apiBase };
   }
 
+  /** A document's language for this reader: their locale, else their browser's (the document falls back to the seller's). */
+  private readerLanguage = (access: PortalAccess, place: PortalPlace): string | null => access.customer.locale ?? browserLanguage(place.acceptLanguage);
+
   private path = (place: PortalPlace) => `${place.prefix}/portal/${encodeURIComponent(place.slug)}/`;
 
   /** A visit through the portal link (`?token=`): the same page, its token moved into a cookie. */
@@ -71,7 +85,7 @@ export class PortalPages {
     const scope = this.scopeOf(access, place);
     const model = await this.services.reader.model(access, scope);
     const change = query.change ? await this.changeAsked(scope, model, query.change, query.choice ?? '') : null;
-    const notice = query.done ? (NOTICES[query.done] ?? null) : null;
+    const notice = query.done && isNotice(query.done) ? query.done : null;
     return this.page(place, access, model, { notice, problem: null, change }, 200);
   }
 
@@ -80,7 +94,7 @@ export class PortalPages {
     if (!formTokenValid(await this.services.secret(), 'portal', access.sessionId, sent.csrf_token)) throw new PortalForgedForm();
     const nonce = sent.nonce ?? '';
     const action = sent.action ?? '';
-    if (!UUID.test(nonce) || !NOTICES[action]) throw portalRefusal('This form is not one the portal knows. Reload the page and try again.');
+    if (!UUID.test(nonce) || !isAction(action)) throw portalRefusal('This form is not one the portal knows. Reload the page and try again.', null, 'refused.unknownForm');
     const scope = this.scopeOf(access, place);
     const model = await this.services.reader.model(access, scope);
     const home = { path: this.path(place) };
@@ -93,7 +107,7 @@ export class PortalPages {
       await repo.releaseSubmission(this.services.db, access.sessionId, nonce);
       if (!(error instanceof DomainError)) throw error;
       const fresh = await this.services.reader.model(access, scope);
-      return this.page(place, access, fresh, { notice: null, problem: error.detail, change: null }, error);
+      return this.page(place, access, fresh, { notice: null, problem: refusalProblem(error), change: null }, error);
     }
     return { kind: 'redirect', location: pageHref(home, { done: action }) };
   }
@@ -108,7 +122,7 @@ export class PortalPages {
       throw error;
     });
     if (!invoice || invoice.customer.customerId !== access.customer.customer_id) throw new PortalNotFound('invoice');
-    const { fileName, bytes } = await this.services.invoices.pdf(scope, id);
+    const { fileName, bytes } = await this.services.invoices.pdf(scope, id, { language: this.readerLanguage(access, place) });
     return { kind: 'pdf', fileName, bytes };
   }
 
@@ -122,7 +136,7 @@ export class PortalPages {
       throw error;
     });
     if (!note || note.customer.customerId !== access.customer.customer_id) throw new PortalNotFound('credit note');
-    const { fileName, bytes } = await this.services.creditNotes.pdf(scope, id);
+    const { fileName, bytes } = await this.services.creditNotes.pdf(scope, id, { language: this.readerLanguage(access, place) });
     return { kind: 'pdf', fileName, bytes };
   }
 
@@ -133,7 +147,7 @@ export class PortalPages {
       return { subscriptionId, plan, period, preview: await this.services.actions.preview(scope, subscriptionId, plan, period), problem: null };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      return { subscriptionId, plan, period, preview: null, problem: error.detail };
+      return { subscriptionId, plan, period, preview: null, problem: refusalProblem(error) };
     }
   }
 
@@ -145,6 +159,8 @@ export class PortalPages {
     status: number | DomainError,
   ): Promise<PortalAnswer> {
     const owner = await repo.environmentOfSlug(this.services.db, place.slug, place.environment);
+    const seller = owner ? await sellerOnPages(this.services.db, owner.organizationId, owner.environmentId) : null;
+    const lang = negotiateLanguage({ customerLocale: access.customer.locale, acceptLanguage: place.acceptLanguage, sellerLanguage: seller?.language });
     const state: PageState = {
       prefix: place.prefix,
       path: this.path(place),
@@ -153,7 +169,8 @@ export class PortalPages {
       sandbox: access.environment === 'sandbox',
       stripe: await stripeElementKey(this.services.db, access),
       organizationName: owner?.organizationName ?? '',
-      seller: owner ? await sellerOnPages(this.services.db, owner.organizationId, owner.environmentId) : null,
+      seller,
+      t: translator(lang),
       customer: access.customer,
       model,
       ...shown,

@@ -8,6 +8,7 @@ import type { Db } from '../../db/connect.js';
 import { inTransaction, type Tx } from '../../db/transaction.js';
 import { lockCustomer, type PurchaseScope } from '../purchases/purchase.js';
 import type { Clock } from '../../lib/clock.js';
+import type { QuoteLine } from '../billing/types.js';
 import { findCustomerByPk, testClockTimeOf } from '../customers/queries.js';
 import { recordEvent } from '../events/writer.js';
 import { assertChangeable, changeTerms, creditApplied } from './change.compute.js';
@@ -19,8 +20,8 @@ import { subscriptionEventObject } from './view.js';
 /** What confirming a change would do now: charged today (after credit), credited, and the new recurring price. */
 export interface ChangePreview {
   currency: string;
-  /** The change's invoice lines: the new plan, the usage of the period cut short. */
-  lines: { description: string; amountMinor: number }[];
+  /** The change's invoice lines: the new plan, the usage of the period cut short (with their kind and name, for the portal's words). */
+  lines: Pick<QuoteLine, 'description' | 'amountMinor' | 'kind' | 'name' | 'chargePeriod' | 'quantity'>[];
   discountMinor: number;
   taxMinor: number;
   taxRateBp: number;
@@ -53,7 +54,7 @@ export async function previewChange(db: Db, clock: Clock, scope: PurchaseScope, 
     const fromCredit = creditApplied(terms, customer.credit_minor);
     return {
       currency: row.currency,
-      lines: (terms.bill?.lines ?? []).map((l) => ({ description: l.description, amountMinor: l.amountMinor })),
+      lines: (terms.bill?.lines ?? []).map((l) => ({ description: l.description, amountMinor: l.amountMinor, kind: l.kind, name: l.name, chargePeriod: l.chargePeriod, quantity: l.quantity })),
       discountMinor: terms.bill?.discountMinor ?? 0,
       taxMinor: terms.bill?.taxMinor ?? 0,
       taxRateBp: terms.bill?.taxRateBp ?? 0,

@@ -25,6 +25,7 @@ export async function invoiceOfPayToken(db: Executor, token: string) {
       'c.customer_id as customer_ref',
       'c.email',
       'c.name',
+      'c.locale',
       'e.kind as environment',
       'e.organization_id',
     ])
@@ -79,4 +80,10 @@ export async function planName(db: Executor, environmentId: string, identifier: 
     .where('p.identifier', '=', identifier)
     .executeTakeFirst();
   return row?.name;
+}
+
+/** The lawful number of an invoice of this environment (null before numbering, or when there is none). */
+export async function invoiceNumber(db: Executor, environmentId: string, id: string): Promise<string | null> {
+  const row = await db.selectFrom('invoices').select('number').where('id', '=', id).where('environment_id', '=', environmentId).executeTakeFirst();
+  return row?.number ?? null;
 }

@@ -11,13 +11,16 @@ export interface Canvas {
   left: number;
   right: number;
   width: number;
-  /** Text on one line, made printable in the standard fonts. */
+  /** Text on one line, made printable in the document's font. */
   put(value: string, x: number, y: number, options?: PDFKit.Mixins.TextOptions): void;
+  /** A text as the document's font can print it (the standard fonts: Windows-1252; an embedded font: as it is). */
+  printable(value: string): string;
   /** The lowest y the body may reach before the footer. */
   bottom(): number;
 }
 
-export function canvasOf(doc: PDFKit.PDFDocument): Canvas {
+export function canvasOf(doc: PDFKit.PDFDocument, embeddedFont = false): Canvas {
+  const printed = embeddedFont ? (value: string) => value : printable;
   const left = doc.page.margins.left;
   const right = doc.page.width - doc.page.margins.right;
   return {
@@ -26,8 +29,9 @@ export function canvasOf(doc: PDFKit.PDFDocument): Canvas {
     right,
     width: right - left,
     put: (value, x, y, options = {}) => {
-      doc.text(printable(value), x, y, { lineBreak: false, ...options });
+      doc.text(printed(value), x, y, { lineBreak: false, ...options });
     },
+    printable: printed,
     bottom: () => doc.page.height - doc.page.margins.bottom - 40,
   };
 }

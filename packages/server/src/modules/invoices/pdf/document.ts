@@ -49,5 +49,8 @@ export interface PdfDocument {
   rates: { heading: [string, string, string]; rows: Array<[string, string, string]> };
   totals: PdfTotal[];
   notes: string[];
-  pageLabel: (page: number, of: number) => string;
+  /** Each page's footer: the number and "page 1 of 2", in the document's language. */
+  footer: (page: number, of: number) => string;
+  /** The script of the document's language: Latin (the standard fonts) or CJK (an embedded font: fonts.ts). */
+  script: 'latin' | 'cjk';
 }

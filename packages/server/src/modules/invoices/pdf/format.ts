@@ -4,10 +4,10 @@
  * float); dates are the calendar days where the seller is.
  */
 import { currencyDigits, formatMinor } from '../../../lib/money.js';
-import { documentLanguage } from './labels.js';
+import { documentLanguage, type DocumentLanguage } from './labels.js';
 
 export interface DocumentFormat {
-  language: string;
+  language: DocumentLanguage;
   /** 123456 EUR -> "1.234,56 EUR" (de), "EUR 1,234.56" (en). */
   money(minor: number, currency: string): string;
   /** A unit price without the currency: 1 USD-cent -> "0.01". */
@@ -21,7 +21,7 @@ export interface DocumentFormat {
 }
 
 /** English documents write dates day-month-year, as British English does: unambiguous abroad. */
-const LOCALES: Record<string, string> = { en: 'en-GB', de: 'de-DE', fr: 'fr-FR', es: 'es-ES' };
+const LOCALES: Record<DocumentLanguage, string> = { en: 'en-GB', de: 'de-DE', fr: 'fr-FR', es: 'es-ES', ja: 'ja-JP' };
 
 /** Basis points as an exact decimal fraction: 1950 -> "0.195". */
 function fractionText(bp: number): string {
@@ -39,9 +39,10 @@ function calendarDay(at: Date, timeZone: string, shiftDays = 0): Date {
   return new Date(Date.UTC(part('year'), part('month') - 1, part('day') + shiftDays, 12));
 }
 
-export function documentFormat(language: unknown, timeZone: unknown): DocumentFormat {
-  const lang = documentLanguage(language);
-  const locale = LOCALES[lang] ?? 'en-GB';
+/** `language`: the languages wanted, strongest first (the reader's, then the seller's): the first one printable here. */
+export function documentFormat(language: unknown[], timeZone: unknown): DocumentFormat {
+  const lang = documentLanguage(...language);
+  const locale = LOCALES[lang];
   const zone = typeof timeZone === 'string' && timeZone !== '' ? timeZone : 'UTC';
   const dates = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' });
   const decimal = (minor: number, currency: string, style: Intl.NumberFormatOptions) => {

@@ -7,6 +7,7 @@ import { canvasOf, INK, MUTED, type Canvas } from './canvas.js';
 import type { PdfDocument } from './document.js';
 import { drawLines } from './lines.js';
 import { printable } from './text.js';
+import { BOLD, cjkFont, REGULAR, registerFaces } from './fonts.js';
 import { drawRates, drawTotals } from './totals.js';
 
 const LOGO_BOX = { width: 160, height: 44 };
@@ -22,15 +23,15 @@ function drawLogo(c: Canvas, logo: NonNullable<PdfDocument['logo']>): number {
 function drawHeader(c: Canvas, d: PdfDocument): number {
   const { doc, left, width } = c;
   const top = d.logo ? drawLogo(c, d.logo) : 50;
-  doc.font('Helvetica-Bold').fontSize(18).fillColor(INK);
-  doc.text(printable(d.seller.name), left, top, { width: width * 0.6 });
-  doc.font('Helvetica').fontSize(9).fillColor(MUTED);
-  for (const line of d.seller.lines) doc.text(printable(line), { width: width * 0.6 });
+  doc.font(BOLD).fontSize(18).fillColor(INK);
+  doc.text(c.printable(d.seller.name), left, top, { width: width * 0.6 });
+  doc.font(REGULAR).fontSize(9).fillColor(MUTED);
+  for (const line of d.seller.lines) doc.text(c.printable(line), { width: width * 0.6 });
   const bottom = doc.y;
-  doc.font('Helvetica-Bold').fontSize(22).fillColor(INK);
+  doc.font(BOLD).fontSize(22).fillColor(INK);
   c.put(d.title, left, 48, { width, align: 'right' });
   if (d.badge) {
-    doc.font('Helvetica-Bold').fontSize(11).fillColor(d.badge.colour);
+    doc.font(BOLD).fontSize(11).fillColor(d.badge.colour);
     c.put(d.badge.text, left, 76, { width, align: 'right' });
   }
   return Math.max(bottom, 100) + 24;
@@ -41,34 +42,34 @@ function drawParties(c: Canvas, d: PdfDocument, top: number): number {
   const { doc, left, right, width } = c;
   let y = top;
   for (const [label, value] of d.facts) {
-    doc.font('Helvetica').fontSize(9).fillColor(MUTED);
+    doc.font(REGULAR).fontSize(9).fillColor(MUTED);
     c.put(label, right - 270, y, { width: 95 });
-    doc.font('Helvetica-Bold').fillColor(INK);
+    doc.font(BOLD).fillColor(INK);
     // Wide enough for a 29-character id (decision 0044) on one line.
     c.put(value, right - 175, y, { width: 175, align: 'right' });
     y += 15;
   }
   const factsBottom = y;
-  doc.font('Helvetica').fontSize(9).fillColor(MUTED);
+  doc.font(REGULAR).fontSize(9).fillColor(MUTED);
   c.put(d.buyerHeading, left, top);
   const buyerWidth = Math.min(250, width - 285);
-  doc.font('Helvetica-Bold').fontSize(11).fillColor(INK);
-  doc.text(printable(d.buyer.name), left, top + 14, { width: buyerWidth });
-  doc.font('Helvetica').fontSize(9).fillColor(INK);
-  for (const line of d.buyer.lines) doc.text(printable(line), { width: buyerWidth });
+  doc.font(BOLD).fontSize(11).fillColor(INK);
+  doc.text(c.printable(d.buyer.name), left, top + 14, { width: buyerWidth });
+  doc.font(REGULAR).fontSize(9).fillColor(INK);
+  for (const line of d.buyer.lines) doc.text(c.printable(line), { width: buyerWidth });
   return Math.max(doc.y, factsBottom) + 26;
 }
 
 function drawNotes(c: Canvas, d: PdfDocument, top: number): void {
   let y = top + 10;
   for (const note of d.notes) {
-    c.doc.font('Helvetica').fontSize(8).fillColor(MUTED);
-    const height = c.doc.heightOfString(printable(note), { width: c.width });
+    c.doc.font(REGULAR).fontSize(8).fillColor(MUTED);
+    const height = c.doc.heightOfString(c.printable(note), { width: c.width });
     if (y + height > c.bottom()) {
       c.doc.addPage();
       y = c.doc.page.margins.top;
     }
-    c.doc.text(printable(note), c.left, y, { width: c.width });
+    c.doc.text(c.printable(note), c.left, y, { width: c.width });
     y = c.doc.y + 4;
   }
 }
@@ -78,8 +79,8 @@ function drawFooters(c: Canvas, d: PdfDocument): void {
   for (let i = range.start; i < range.start + range.count; i++) {
     c.doc.switchToPage(i);
     const y = c.doc.page.height - c.doc.page.margins.bottom - 20;
-    c.doc.font('Helvetica').fontSize(8).fillColor(MUTED);
-    c.put(`${d.number} - ${d.pageLabel(i - range.start + 1, range.count)}`, c.left, y, { width: c.width, align: 'center' });
+    c.doc.font(REGULAR).fontSize(8).fillColor(MUTED);
+    c.put(d.footer(i - range.start + 1, range.count), c.left, y, { width: c.width, align: 'center' });
   }
 }
 
@@ -87,19 +88,23 @@ function drawFooters(c: Canvas, d: PdfDocument): void {
 export async function renderDocument(d: PdfDocument): Promise<Buffer> {
   // Loaded on first use: most processes (and every CLI command) never draw a document.
   const { default: PDFDocument } = await import('pdfkit');
+  // Japanese is drawn with an embedded font (fonts.ts); documents in other languages with the standard ones.
+  const embedded = d.script === 'cjk' ? cjkFont() : null;
+  const info = embedded ? (value: string) => value : printable;
   const doc = new PDFDocument({
     size: 'A4',
     margin: 50,
     bufferPages: true,
-    info: { Title: printable(`${d.title} ${d.number}`), Author: printable(d.seller.name), Subject: printable(d.subject), Creator: 'Billow', CreationDate: d.createdAt },
+    info: { Title: info(`${d.title} ${d.number}`), Author: info(d.seller.name), Subject: info(d.subject), Creator: 'Billow', CreationDate: d.createdAt },
   });
+  registerFaces(doc, embedded);
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
-  const c = canvasOf(doc);
+  const c = canvasOf(doc, embedded !== null);
   let y = drawParties(c, d, drawHeader(c, d));
   y = drawLines(c, d, y);
   y = drawRates(c, d, y);

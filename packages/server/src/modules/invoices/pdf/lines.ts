@@ -1,7 +1,7 @@
 /** The line table: description in words, quantity, unit price, discount, tax rate, tax and net amount. */
 import { INK, MUTED, RULE, type Canvas } from './canvas.js';
 import type { PdfDocument, PdfLine } from './document.js';
-import { printable } from './text.js';
+import { BOLD, REGULAR } from './fonts.js';
 
 type NumberColumn = Exclude<keyof PdfLine, 'description'>;
 
@@ -30,10 +30,10 @@ function columnsOf(c: Canvas): { description: number; x: Record<NumberColumn, [n
 
 function drawHeading(c: Canvas, d: PdfDocument, top: number): number {
   const { description, x } = columnsOf(c);
-  c.doc.font('Helvetica').fontSize(8).fillColor(MUTED);
+  c.doc.font(REGULAR).fontSize(8).fillColor(MUTED);
   c.put(d.amountsIn, c.left, top, { width: c.width, align: 'right' });
   const y = top + 14;
-  c.doc.font('Helvetica-Bold').fontSize(7.5).fillColor(MUTED);
+  c.doc.font(BOLD).fontSize(7.5).fillColor(MUTED);
   c.put(d.columns.description, c.left, y, { width: description });
   for (const key of READING_ORDER) c.put(d.columns[key], x[key][0], y, { width: x[key][1], align: 'right' });
   c.doc.moveTo(c.left, y + 12).lineTo(c.right, y + 12).lineWidth(0.75).strokeColor(RULE).stroke();
@@ -45,13 +45,13 @@ export function drawLines(c: Canvas, d: PdfDocument, top: number): number {
   const { description, x } = columnsOf(c);
   let y = drawHeading(c, d, top);
   for (const line of d.lines) {
-    c.doc.font('Helvetica').fontSize(9).fillColor(INK);
-    const words = printable(line.description || '—');
+    c.doc.font(REGULAR).fontSize(9).fillColor(INK);
+    const words = c.printable(line.description || '—');
     const height = c.doc.heightOfString(words, { width: description });
     if (y + height > c.bottom()) {
       c.doc.addPage();
       y = drawHeading(c, d, c.doc.page.margins.top);
-      c.doc.font('Helvetica').fontSize(9).fillColor(INK);
+      c.doc.font(REGULAR).fontSize(9).fillColor(INK);
     }
     c.doc.text(words, c.left, y, { width: description });
     for (const key of READING_ORDER) c.put(line[key], x[key][0], y, { width: x[key][1], align: 'right' });

@@ -9,6 +9,10 @@ import { securityHeaders } from '../../../page-kit/headers.js';
 import type { App } from '../../../http/route-types.js';
 import { rootUrl } from '../../../http/urls.js';
 import { portalOwner } from '../queries.js';
+import { sellerOnPages } from '../../seller-profile/queries.js';
+import { translator, type BuyerProblem } from '../../../page-kit/i18n.js';
+import { negotiateLanguage } from '../../../page-kit/locale.js';
+import { CODE_DIGITS } from './code.js';
 import type { PortalSessions } from '../sessions.js';
 import { browserOf, ensureBrowser } from './browser.js';
 import { choosePage, codePage, emailPage, endPage, type SignInView } from './pages.js';
@@ -48,12 +52,14 @@ class SignInPages {
     const owner = await portalOwner(this.deps.db, request.params.slug, request.environment);
     const browser = posted ? browserOf(request) : ensureBrowser(request, reply, prefix);
     const secret = await this.deps.secret();
+    const seller = owner ? await sellerOnPages(this.deps.db, owner.organizationId, owner.environmentId) : null;
     const view: SignInView = {
       prefix,
       base: `${prefix}/portal/${encodeURIComponent(request.params.slug)}/sign-in`,
-      organizationName: owner?.organizationName ?? 'Billing portal',
+      organizationName: owner?.organizationName ?? '',
       sandbox: request.environment === 'sandbox',
       csrf: browser ? formToken(secret, CSRF_PURPOSE, browser) : '',
+      t: translator(negotiateLanguage({ acceptLanguage: request.headers['accept-language'], sellerLanguage: seller?.language })),
     };
     if (!owner) {
       send(reply, 404, endPage(view, 'missing'));
@@ -68,7 +74,9 @@ class SignInPages {
 
   started(request: FastifyRequest, reply: FastifyReply, v: Visit, email: string | undefined, outcome: StartOutcome): FastifyReply {
     if (outcome.kind === 'started') return redirect(reply, `${v.view.base}/${outcome.id}`);
-    if (outcome.kind === 'invalid_email') return send(reply, 422, emailPage(v.view, { email, problem: 'Enter an email address, like name@example.com.' }));
+    if (outcome.kind === 'invalid_email') {
+      return send(reply, 422, emailPage(v.view, { email, problem: { field: 'email', message: 'Enter an email address, like name@example.com.', key: 'signIn.invalidEmail' } }));
+    }
     if (outcome.kind === 'limited') return send(reply, 429, endPage(v.view, 'limited'));
     request.log.warn('portal sign-in asked for in production, but no SMTP server is configured (BILLOW_SMTP_URL, BILLOW_MAIL_FROM)');
     return send(reply, 503, endPage(v.view, 'unavailable'));
@@ -80,8 +88,9 @@ class SignInPages {
     if (outcome.kind === 'no_account') return send(reply, 404, endPage(v.view, 'no_account'));
     if (outcome.kind === 'choose') return send(reply, 200, choosePage(v.view, { id, customers: outcome.customers }));
     if (outcome.kind === 'bad_code') {
-      const left = `${outcome.attemptsLeft} ${outcome.attemptsLeft === 1 ? 'try' : 'tries'} left`;
-      const problem = outcome.wrong ? `That code is not right: ${left}.` : 'Enter the 6-digit code from the email.';
+      const problem: BuyerProblem = outcome.wrong
+        ? { field: 'code', message: 'That code is not right.', key: 'signIn.wrongCode', values: { left: outcome.attemptsLeft } }
+        : { field: 'code', message: 'Enter the code from the email.', key: 'signIn.enterCode', values: { digits: CODE_DIGITS } };
       return send(reply, 422, codePage(v.view, { id, email: outcome.email, problem }));
     }
     const opened = await this.deps.sessions
@@ -109,7 +118,8 @@ export function signInRoutes(app: App, deps: SignInRouteDeps): void {
     scope.setErrorHandler((error, request, reply) => {
       request.log.error({ err: error }, 'a portal sign-in page failed');
       const prefix = request.environment === 'sandbox' ? '/sandbox' : '';
-      const view = { prefix, base: request.originalUrl.replace(/\/sign-in.*$/, '/sign-in'), organizationName: 'Billing portal', sandbox: false, csrf: '' };
+      const t = translator(negotiateLanguage({ acceptLanguage: request.headers['accept-language'] }));
+      const view = { prefix, base: request.originalUrl.replace(/\/sign-in.*$/, '/sign-in'), organizationName: '', sandbox: false, csrf: '', t };
       const status = (error as { statusCode?: number }).statusCode ?? 500;
       return send(reply, status >= 400 && status < 500 ? status : 500, endPage(view, 'failed'));
     });
@@ -123,7 +133,7 @@ export function signInRoutes(app: App, deps: SignInRouteDeps): void {
       const v = await pages.visit(request, reply, true);
       if (!v) return reply;
       const email = sentOf(request.body).email;
-      return pages.started(request, reply, v, email, await service.start(v.place, email, v.browser, request.ip));
+      return pages.started(request, reply, v, email, await service.start(v.place, email, v.browser, request.ip, v.view.t.lang));
     });
 
     scope.get('/portal/:slug/sign-in/:id', { schema: { hide: true, params: SlugAndId } }, async (request, reply) => {

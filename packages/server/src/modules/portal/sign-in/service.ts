@@ -16,6 +16,8 @@ import { customersWithEmail, type CustomerRow } from '../../customers/queries.js
 import type { NewMessage } from '../../mail/queries.js';
 import { codeHash, codeMatches, newCode, normalizedCode } from './code.js';
 import { codeMessage } from './message.js';
+import { translator, type PageLanguage } from '../../../page-kit/i18n.js';
+import { pageLanguageOf } from '../../../page-kit/locale.js';
 import * as repo from './repo.js';
 
 /** The seller whose portal is signed in to, from the portal's URL. */
@@ -62,8 +64,11 @@ const browserHash = (browser: string) => sha256Hex(`portal-sign-in-browser:${bro
 export class SignInService {
   constructor(private readonly deps: SignInDeps) {}
 
-  /** Records a sign-in for `email` from this browser and address, and writes the code to a known email. */
-  async start(place: PortalPlace, sentEmail: string | undefined, browser: string, address: string): Promise<StartOutcome> {
+  /**
+   * Records a sign-in for `email` from this browser and address, and writes the code to a known
+   * email: in the language of the customer's locale, else the page's (`pageLanguage`).
+   */
+  async start(place: PortalPlace, sentEmail: string | undefined, browser: string, address: string, pageLanguage: PageLanguage = 'en'): Promise<StartOutcome> {
     const email = (sentEmail ?? '').trim().toLowerCase();
     if (!isEmail(email) || email.length > 254) return { kind: 'invalid_email' };
     if (!this.deps.mail.canSend(place.environment)) return { kind: 'unavailable' };
@@ -90,8 +95,10 @@ export class SignInService {
         created_at: now,
         expires_at: expiresAt,
       });
-      if ((await customersWithEmail(tx, place.environmentId, email)).length === 0) return { limited: false as const, messageId: null };
-      const message = codeMessage(place.organizationName, code, config.codeTtlMs);
+      const customers = await customersWithEmail(tx, place.environmentId, email);
+      if (customers.length === 0) return { limited: false as const, messageId: null };
+      const lang = customers.map((c) => pageLanguageOf(c.locale)).find((l) => l !== null) ?? pageLanguage;
+      const message = codeMessage(place.organizationName, code, config.codeTtlMs, translator(lang));
       const messageId = await this.deps.mail.queue(tx, { ...place, to: email, ...message, sendBefore: expiresAt });
       return { limited: false as const, messageId };
     });
