@@ -20,8 +20,8 @@ const prefixOf = (request: FastifyRequest) => (request.environment === 'sandbox'
 
 /**
  * `GET /pay/{token}/`, an unpaid invoice's payment link (decision 0035): the invoice's open
- * checkout session (made on first use), or a page saying it is paid. Unknown tokens, and
- * tokens of the other environment, are not found.
+ * checkout session (made on first use), or a page saying it is paid, or that the link
+ * expired (410, decision 0070). Unknown tokens, and tokens of the other environment, are not found.
  */
 export function payLinkRoutes(app: App, deps: PayLinkDeps): void {
   app.get('/pay/:token', { schema: { hide: true, params: Token } }, async (request, reply) => {
@@ -34,6 +34,7 @@ export function payLinkRoutes(app: App, deps: PayLinkDeps): void {
     });
     if (target.kind === 'missing') return html(404, missingPage(prefixOf(request)));
     if (target.kind === 'paid') return html(200, dueClosedPage(prefixOf(request), 'paid'));
+    if (target.kind === 'expired') return html(410, dueClosedPage(prefixOf(request), 'expired'));
     return securityHeaders(reply).code(303).header('location', target.location).send();
   });
 }
