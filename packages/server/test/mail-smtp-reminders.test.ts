@@ -106,6 +106,7 @@ describe('dunning, cancellation and reminder emails sent by SMTP in production',
     expect(ending!.body).toMatch(/ends on 15 June 2034\./);
     expect(ending!.body).toContain('we will charge USD\u00a030.00 to your card ending in 4242.');
     expect(ending!.body).toContain(`If you do not want to continue, cancel before then in the customer portal: https://billing.shop.example/portal/${slug}/`);
+    expect(ending!.body).toContain(`<a href="https://billing.shop.example/portal/${slug}/"`);
     expect(await settledCount(trial.email)).toBe(1);
 
     // A month on: the end that was set, and the declined renewal through dunning to its cancellation.

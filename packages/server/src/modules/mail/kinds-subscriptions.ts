@@ -16,7 +16,7 @@ import {
 } from './emails/notices.js';
 import { field, instant, text } from './event-object.js';
 import { amountOf, type Classified, type KindInput } from './kind-input.js';
-import { subscriptionEnding } from './repo/reminders.js';
+import { subscriptionEnding } from './repo/subscriptions.js';
 
 const LIVE = ['active', 'trialing', 'past_due'];
 /** Why the billing engine ends a subscription that could not be paid (dunning ran out, a trial ended without a way to pay). */

@@ -18,7 +18,8 @@ import { enqueueJob } from '../jobs/service.js';
 import { upcomingInvoice, type SubscriptionRow } from '../subscriptions/queries.js';
 import { environmentById } from '../tenancy/queries.js';
 import { plannedReminders, reminderKey, YEARLY_OR_LONGER, type CardOnFile, type PlannedReminder, type ReminderDays } from './reminders.compute.js';
-import { insertReminder, recordedReminders, reminderCandidates, reminderSubject, usableCards, type CardRow } from './repo/reminders.js';
+import { insertReminder, recordedReminders } from './repo/reminders.js';
+import { reminderCandidates, reminderSubject, usableCards, type CardRow } from './repo/subscriptions.js';
 import type { SettingsRow } from './repo/settings.js';
 import { settingsOf } from './settings.service.js';
 
