@@ -85,12 +85,12 @@ export class Reminders {
 
   /**
    * Records the reminder as fallen due at `at` (the subscription's clock): its facts, and the job
-   * that writes its email, in one transaction; nothing when it is recorded already.
+   * that writes its email, in one transaction; nothing when it is recorded already (then false).
    */
-  async record(row: SubscriptionRow, reminder: PlannedReminder, at: Date): Promise<void> {
+  async record(row: SubscriptionRow, reminder: PlannedReminder, at: Date): Promise<boolean> {
     const [facts, environment] = await Promise.all([this.factsOf(row, reminder), environmentById(this.db, row.environment_id)]);
     if (!environment) throw new Error(`environment ${row.environment_id} does not exist`);
-    await inTransaction(this.db, async (tx) => {
+    return inTransaction(this.db, async (tx) => {
       const id = await insertReminder(tx, {
         id: newId(),
         organization_id: environment.organization_id,
@@ -103,6 +103,7 @@ export class Reminders {
         created_at: this.clock.now(),
       });
       if (id) await enqueueJob(tx, { name: COMPOSE_MAIL_JOB, payload: { reminderId: id }, key: `reminder:${id}` });
+      return id !== undefined;
     });
   }
 
@@ -124,8 +125,7 @@ export class Reminders {
       const card = cardOf({ exp_month: row.card_exp_month, exp_year: row.card_exp_year });
       const planned = plannedReminders(subjectOf(row), card, daysOf(settings.get(row.environment_id)!));
       for (const reminder of this.notRecorded(row, planned, recorded).filter((r) => r.at.getTime() <= now.getTime())) {
-        await this.record(row, reminder, now);
-        count++;
+        if (await this.record(row, reminder, now)) count++;
       }
     }
     return count;

@@ -13,6 +13,6 @@ export interface ClockReminder {
 export interface ClockReminders<R extends ClockReminder = ClockReminder> {
   /** The earliest reminder of each subscription due by `by` and not yet recorded; subscriptions without one left out. */
   dueFor(rows: SubscriptionRow[], by: Date): Promise<Map<string, R>>;
-  /** Records the reminder as fallen due at `at`, once however often it is asked. */
-  record(row: SubscriptionRow, reminder: R, at: Date): Promise<void>;
+  /** Records the reminder as fallen due at `at`, once however often it is asked (false: it was recorded already). */
+  record(row: SubscriptionRow, reminder: R, at: Date): Promise<boolean>;
 }
