@@ -391,6 +391,8 @@ export interface InvoicesTable {
   last_method_id: number | null;
   /** The token of the invoice's payment link (decision 0035); null: born paid. */
   pay_token: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the payment link stops working (decision 0070): 30 days after the last failed attempt. */
+  pay_token_expires_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** The gapless number of the seller's sequence (decision 0062), e.g. ACME-2026-000042; null before 20261201130000. */
   number: ColumnType<string | null, string | null | undefined, string | null>;
   /** Customer credit that paid part of the invoice, counted in discount_minor too (decision 0064). */
@@ -876,6 +878,7 @@ export interface Database {
   mail_messages: MailMessagesTable;
   mail_attachments: MailAttachmentsTable;
   email_settings: EmailSettingsTable;
+  mail_reminders: MailRemindersTable;
   portal_sign_ins: PortalSignInsTable;
   seller_profiles: SellerProfilesTable;
   invoice_number_counters: InvoiceNumberCountersTable;
@@ -941,6 +944,10 @@ export interface MailMessagesTable {
   event_id: ColumnType<string | null, string | null | undefined, string | null>;
   kind: ColumnType<string | null, string | null | undefined, string | null>;
   body_html: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The reminder a message was written for (decision 0071): one message each. */
+  reminder_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When what the message tells happened, by the environment's clock (a test clock's simulated instant). */
+  occurred_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 /** Which emails buyers get in an environment (decision 0067); no row: all of them. */
@@ -949,8 +956,34 @@ export interface EmailSettingsTable {
   receipt: Generated<boolean>;
   refund: Generated<boolean>;
   payment_failed: Generated<boolean>;
+  subscription_ended: Generated<boolean>;
+  payment_retry_failed: Generated<boolean>;
+  cancelled_unpaid: Generated<boolean>;
   subscription_cancelled: Generated<boolean>;
+  cancellation_scheduled: Generated<boolean>;
+  trial_ending: Generated<boolean>;
+  upcoming_renewal: Generated<boolean>;
+  card_expiring: Generated<boolean>;
+  /** Days before what they announce that the timed reminders are sent (decision 0071). */
+  trial_ending_days: Generated<number>;
+  upcoming_renewal_days: Generated<number>;
+  card_expiring_days: Generated<number>;
   updated_at: Timestamp;
+}
+
+/** A timed reminder of a subscription (decision 0071): one per (subscription, kind, occasion). */
+export interface MailRemindersTable {
+  id: string;
+  organization_id: string;
+  environment_id: string;
+  subscription_id: string;
+  kind: 'trial_ending' | 'upcoming_renewal' | 'card_expiring';
+  /** The instant the reminder announces (the trial's end, the renewal). */
+  occasion: Timestamp;
+  /** When it fell due, by the subscription's clock. */
+  due_at: Timestamp;
+  facts: ColumnType<Record<string, unknown>, string, string>;
+  created_at: Timestamp;
 }
 
 /** Files an email carries (decision 0067). */

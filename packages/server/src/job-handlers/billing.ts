@@ -7,6 +7,7 @@ import type { JobHandlers } from '../modules/jobs/runner.js';
 import { enqueueJobs } from '../modules/jobs/service.js';
 import { BillingEngine } from '../use-cases/billing-engine.js';
 import { runTestClockAdvance } from '../use-cases/advance-test-clock.js';
+import { Reminders } from '../modules/mail/queries.js';
 import { ADVANCE_TEST_CLOCK_JOB } from '../modules/test-clocks/service.js';
 import { stringField } from './payload.js';
 
@@ -34,10 +35,13 @@ export async function enqueueDueBilling(db: Db, engine: BillingEngine): Promise<
 
 /**
  * The billing engine's jobs (decision 0029): a sweep that finds what fell due,
- * a job per subscription that runs it, and the advance of a test clock.
+ * a job per subscription that runs it, and the advance of a test clock (with the timed
+ * reminders of buyer emails that fall due on it, decision 0071).
  */
 export function billingJobs(db: Db, clock: Clock, settings: BillingSettings, changes: EntitlementChanges): JobHandlers {
   const engine = new BillingEngine({ db, clock, changes, dunning: settings.dunningDays });
+  // An advance records the timed reminders of buyer emails at their simulated instants (decision 0071).
+  const reminders = new Reminders(db, clock);
   const sweep: JobHandlers = {
     'billing-sweep': {
       everyMs: settings.sweepIntervalMs,
@@ -58,7 +62,7 @@ export function billingJobs(db: Db, clock: Clock, settings: BillingSettings, cha
     },
     [ADVANCE_TEST_CLOCK_JOB]: {
       retry: { attempts: 5, backoffMs: 5_000 },
-      run: (payload) => runTestClockAdvance(db, engine, stringField(payload, 'testClockId')),
+      run: (payload) => runTestClockAdvance(db, engine, stringField(payload, 'testClockId'), reminders),
     },
   };
 }

@@ -41,7 +41,11 @@ export function backgroundJobs(db: Db, clock: Clock, deps: TaskDeps): JobHandler
   const subscriptions = new SubscriptionService(db, clock);
   return {
     ...billingJobs(db, clock, deps.billing, deps.entitlementChanges ?? entitlementAnnouncer()),
-    ...mailJobs(db, clock, deps.mail ?? { smtpUrl: null, from: null }, deps.publicUrl ?? null),
+    ...mailJobs(db, clock, deps.mail ?? { smtpUrl: null, from: null }, {
+      publicUrl: deps.publicUrl ?? null,
+      dunningDays: deps.billing.dunningDays,
+      sweepIntervalMs: deps.billing.sweepIntervalMs,
+    }),
     'recover-payments': {
       everyMs: Math.min(30_000, Math.ceil(deps.paymentRecoveryAfterMs / 2)),
       runAtStart: true,

@@ -21,3 +21,9 @@ export const payLinkBase = (environment: 'sandbox' | 'production'): string => `$
 
 /** The link of a token under `base`, a root with its environment's prefix (an API base without /api/v1). */
 export const payLinkUrl = (base: string, token: string): string => `${base}/pay/${token}/`;
+
+/** How long a payment link works after the last attempt to collect its invoice failed (decision 0070). */
+export const PAY_LINK_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** When the link of an invoice whose attempt failed at `failedAt` stops working. */
+export const payLinkExpiry = (failedAt: Date): Date => new Date(failedAt.getTime() + PAY_LINK_TTL_MS);

@@ -2,15 +2,26 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Db } from '../db/connect.js';
 import { clockAt, type BillingEngine } from './billing-engine.js';
 import { DueQueue, type DueOnClock } from './test-clock-due-queue.js';
+import type { ClockReminders } from '../modules/test-clocks/reminder-port.js';
 import * as repo from '../modules/test-clocks/queries.js';
 
 /** A guard against a subscription that never stops falling due. */
 const MAX_STEPS = 100_000;
 
+/** What runs the items of an advance. */
+interface Runners {
+  engine: BillingEngine;
+  reminders: ClockReminders | null;
+}
+
 /** Runs the item; false when it was not for now (done meanwhile, or another payment of the customer under way). */
-async function runDue(engine: BillingEngine, next: DueOnClock, at: Date): Promise<boolean> {
-  if (next.kind === 'expiry') return engine.expirePending(next.row.environment_id, next.row.id, at);
-  return engine.runItem(next.row, next.due, clockAt(at));
+async function runDue(run: Runners, next: DueOnClock, at: Date): Promise<boolean> {
+  if (next.kind === 'expiry') return run.engine.expirePending(next.row.environment_id, next.row.id, at);
+  if (next.kind === 'reminder') {
+    await run.reminders?.record(next.row, next.reminder, at);
+    return true;
+  }
+  return run.engine.runItem(next.row, next.due, clockAt(at));
 }
 
 function sameItem(a: DueOnClock | undefined, b: DueOnClock): boolean {
@@ -21,8 +32,8 @@ function sameItem(a: DueOnClock | undefined, b: DueOnClock): boolean {
  * Runs the item, then reads its customer's subscriptions anew. An item that was not for now
  * is still held when another payment of the customer is under way: the advance stops there.
  */
-async function step(engine: BillingEngine, queue: DueQueue, next: DueOnClock, at: Date): Promise<void> {
-  const ran = await runDue(engine, next, at);
+async function step(run: Runners, queue: DueQueue, next: DueOnClock, at: Date): Promise<void> {
+  const ran = await runDue(run, next, at);
   await queue.read(next.row.customer_id);
   if (!ran && sameItem(queue.heldFor(next.row.id), next)) {
     throw new Error(`subscription ${next.row.id} could not be billed at ${at.toISOString()} (another payment of the customer is under way)`);
@@ -41,14 +52,20 @@ async function nextDue(queue: DueQueue): Promise<DueOnClock | null> {
  * The job of an advance: every item that falls due on the clock's customers runs
  * at its own time, earliest first, the clock standing at that time meanwhile; then
  * the clock stands at its target, ready. Run again after a crash, it goes on.
- * Each item runs in its own short transactions, and the event loop gets a turn
+ * The timed reminders of buyer emails (`reminders`, decision 0071) are items too,
+ * recorded at their own time. Each item runs in its own short transactions, and the event loop gets a turn
  * between items: on the embedded database, which runs one statement at a time,
  * requests and webhook deliveries go on during a long advance.
  */
-export async function runTestClockAdvance(db: Db, engine: BillingEngine, testClockId: string): Promise<string | undefined> {
+export async function runTestClockAdvance(
+  db: Db,
+  engine: BillingEngine,
+  testClockId: string,
+  reminders: ClockReminders | null = null,
+): Promise<string | undefined> {
   const clock = await repo.findTestClockById(db, testClockId);
   if (!clock || clock.deleted_at || clock.status === 'ready') return undefined;
-  const queue = new DueQueue(db, engine, testClockId, clock.target_time);
+  const queue = new DueQueue(db, engine, testClockId, clock.target_time, reminders);
   let steps = 0;
   try {
     await queue.read();
@@ -58,7 +75,7 @@ export async function runTestClockAdvance(db: Db, engine: BillingEngine, testClo
       const at = new Date(Math.max(next.at.getTime(), clock.frozen_time.getTime()));
       if (at.getTime() > clock.frozen_time.getTime()) await repo.updateTestClock(db, testClockId, { frozen_time: at });
       clock.frozen_time = at;
-      await step(engine, queue, next, at);
+      await step({ engine, reminders }, queue, next, at);
       await nextTurn();
     }
     await repo.updateTestClock(db, testClockId, { frozen_time: clock.target_time, status: 'ready', failure: null });

@@ -2,9 +2,16 @@ import TinyQueue from 'tinyqueue';
 import type { Db } from '../db/connect.js';
 import type { BillingEngine, NextItem } from './billing-engine.js';
 import { subscriptionsOnClock, type SubscriptionRow } from '../modules/subscriptions/queries.js';
+import type { ClockReminder, ClockReminders } from '../modules/test-clocks/reminder-port.js';
 
-/** What falls due on a clock's customer: an item of a subscription, or the expiry of a change waiting for its payment. */
-export type DueOnClock = { kind: 'billing'; at: Date; row: SubscriptionRow; due: NextItem } | { kind: 'expiry'; at: Date; row: SubscriptionRow };
+/**
+ * What falls due on a clock's customer: an item of a subscription, the expiry of a change
+ * waiting for its payment, or a timed reminder of a buyer email (decision 0071).
+ */
+export type DueOnClock =
+  | { kind: 'billing'; at: Date; row: SubscriptionRow; due: NextItem }
+  | { kind: 'expiry'; at: Date; row: SubscriptionRow }
+  | { kind: 'reminder'; at: Date; row: SubscriptionRow; reminder: ClockReminder };
 
 interface Entry {
   due: DueOnClock;
@@ -12,16 +19,22 @@ interface Entry {
   order: number;
 }
 
-const RANK = { billing: 0, expiry: 1 } as const;
+/** At the same instant, billing first: a reminder of a subscription that billing just ended is no longer due. */
+const RANK = { billing: 0, expiry: 1, reminder: 2 } as const;
 
 function earlier(a: Entry, b: Entry): number {
   return a.due.at.getTime() - b.due.at.getTime() || RANK[a.due.kind] - RANK[b.due.kind] || a.order - b.order;
 }
 
-function dueOf(row: SubscriptionRow, next: NextItem | undefined, target: Date): DueOnClock | null {
-  if (next) return { kind: 'billing', at: next.item.at, row, due: next };
+/** A subscription's earliest: its billing item, its pending change's expiry, or its reminder. */
+function dueOf(row: SubscriptionRow, next: NextItem | undefined, target: Date, reminder: ClockReminder | undefined): DueOnClock | null {
   const expires = row.status === 'incomplete' ? row.pending_expires_at : null;
-  return expires && expires.getTime() <= target.getTime() ? { kind: 'expiry', at: expires, row } : null;
+  const candidates: DueOnClock[] = [];
+  if (next) candidates.push({ kind: 'billing', at: next.item.at, row, due: next });
+  else if (expires && expires.getTime() <= target.getTime()) candidates.push({ kind: 'expiry', at: expires, row });
+  if (reminder) candidates.push({ kind: 'reminder', at: reminder.at, row, reminder });
+  candidates.sort((a, b) => a.at.getTime() - b.at.getTime() || RANK[a.kind] - RANK[b.kind]);
+  return candidates[0] ?? null;
 }
 
 /**
@@ -43,6 +56,7 @@ export class DueQueue {
     private readonly engine: BillingEngine,
     private readonly testClockId: string,
     private readonly target: Date,
+    private readonly reminders: ClockReminders | null = null,
   ) {}
 
   /** Reads the clock's subscriptions anew (`customerPk`: that customer's only); what was held of them is replaced. */
@@ -58,7 +72,8 @@ export class DueQueue {
     }
     const live = rows.filter((row) => row.status !== 'incomplete');
     const items = live.length > 0 ? await this.engine.nextItems(this.db, live, this.target) : new Map<string, NextItem>();
-    for (const row of rows) this.hold(row, dueOf(row, items.get(row.id), this.target));
+    const reminders = live.length > 0 && this.reminders ? await this.reminders.dueFor(live, this.target) : new Map<string, ClockReminder>();
+    for (const row of rows) this.hold(row, dueOf(row, items.get(row.id), this.target, reminders.get(row.id)));
   }
 
   /** The earliest item held, taken out of the queue; null when none is. */

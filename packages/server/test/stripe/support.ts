@@ -1,4 +1,5 @@
 import Stripe from 'stripe';
+import type { Clock } from '../../src/lib/clock.js';
 import { shop } from '../commerce-support.js';
 import { uniqueId, type TestOrg, type TestServer } from '../harness.js';
 import { startIsolatedServer } from '../isolated-server.js';
@@ -9,10 +10,10 @@ export const TEST_KEY = 'sk_test_51BillowTestAccountKey0000000000';
 export const WEBHOOK_SECRET = 'whsec_billowtestsigningsecret000000000';
 
 /** A Billow server whose Stripe is the local stand-in, with an organization and a shop in `prefix`. */
-export async function stripeShop(prefix: '' | '/sandbox' = '', options: { env?: Record<string, string> } = {}) {
+export async function stripeShop(prefix: '' | '/sandbox' = '', options: { env?: Record<string, string>; clock?: Clock } = {}) {
   const stand = await new StripeStandIn().start();
   // Other files' servers know no stand-in: they would try Stripe itself for this file's due jobs.
-  const server = await startIsolatedServer('stripe', { env: { BILLOW_STRIPE_API_URL: stand.url, ...options.env } });
+  const server = await startIsolatedServer('stripe', { env: { BILLOW_STRIPE_API_URL: stand.url, ...options.env }, ...(options.clock ? { clock: options.clock } : {}) });
   const org = await server.createOrg();
   const key = prefix === '' ? org.production.serverKey : org.sandbox.serverKey;
   const s = await shop(server, key, prefix);

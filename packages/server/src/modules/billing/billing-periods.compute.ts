@@ -20,6 +20,9 @@ const RECURRENCE: Record<string, { recurrence: string; recurrenceUnit: number | 
   YEARLY: { recurrence: 'year', recurrenceUnit: 1, recurrenceType: 'YEAR' },
 };
 
+/** Every charge period Billow knows, ONE_TIME included. */
+export const CHARGE_PERIODS: readonly string[] = Object.keys(RECURRENCE);
+
 /** The number of days in a month (0-based month, as Date counts them). */
 function daysInMonth(year: number, month: number): number {
   const probe = new Date(0);

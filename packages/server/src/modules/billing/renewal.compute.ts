@@ -105,3 +105,13 @@ export function nextAttemptAt(schedule: DunningSchedule, failed: FailedAttempt):
   // An attempt made late (by hand, or with a new method) may be past the schedule's next date: then it was the last.
   return next.getTime() > failed.failedAt.getTime() ? next : null;
 }
+
+/**
+ * Whether the attempt scheduled at `next`, for an invoice that first failed at
+ * `firstFailedAt`, is the last the schedule makes (a hard decline's waits for the last
+ * day): should it fail, dunning is over (decision 0070).
+ */
+export function isLastAttempt(schedule: DunningSchedule, firstFailedAt: Date, next: Date): boolean {
+  const last = schedule[schedule.length - 1];
+  return last === undefined || next.getTime() >= firstFailedAt.getTime() + last * DAY_MS;
+}

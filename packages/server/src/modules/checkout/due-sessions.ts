@@ -86,10 +86,14 @@ export const openChangeSession: PendingChangeCheckout = async (tx: Tx, scope, ch
 export async function payLinkTarget(
   db: Db,
   link: { token: string; environment: string; apiBase: string; now: Date },
-): Promise<{ kind: 'missing' } | { kind: 'paid'; organizationId: string; environmentId: string; customerLocale: string | null } | { kind: 'session'; location: string }> {
+): Promise<{ kind: 'missing' } | { kind: 'paid' | 'expired'; organizationId: string; environmentId: string; customerLocale: string | null } | { kind: 'session'; location: string }> {
   const invoice = /^pl_[A-Za-z0-9]{20,64}$/.test(link.token) ? await invoiceOfPayToken(db, link.token) : undefined;
   if (!invoice || invoice.environment !== link.environment) return { kind: 'missing' };
-  if (invoice.status === 'PAID') return { kind: 'paid', organizationId: invoice.organization_id, environmentId: invoice.environment_id, customerLocale: invoice.locale };
+  const closed = { organizationId: invoice.organization_id, environmentId: invoice.environment_id, customerLocale: invoice.locale };
+  if (invoice.status === 'PAID') return { kind: 'paid', ...closed };
+  // The link stops working 30 days after the invoice's last failed attempt (decision 0070), by the customer's clock.
+  const now = invoice.clock_time ?? link.now;
+  if (invoice.pay_token_expires_at && invoice.pay_token_expires_at.getTime() <= now.getTime()) return { kind: 'expired', ...closed };
   return { kind: 'session', location: await invoiceSession(db, invoice, link.apiBase, link.now) };
 }
 

@@ -23,9 +23,9 @@ const prefixOf = (request: FastifyRequest) => (request.environment === 'sandbox'
 
 /**
  * `GET /pay/{token}/`, an unpaid invoice's payment link (decision 0035): the invoice's open
- * checkout session (made on first use), or a page saying it is paid, in the buyer's
- * language (the customer's locale, else the browser's). Unknown tokens, and tokens of the
- * other environment, are not found.
+ * checkout session (made on first use), or a page saying it is paid, or that the link
+ * expired (410, decision 0070), in the buyer's language (the customer's locale, else the
+ * browser's). Unknown tokens, and tokens of the other environment, are not found.
  */
 export function payLinkRoutes(app: App, deps: PayLinkDeps): void {
   app.get('/pay/:token', { schema: { hide: true, params: Token } }, async (request, reply) => {
@@ -38,10 +38,10 @@ export function payLinkRoutes(app: App, deps: PayLinkDeps): void {
     });
     const acceptLanguage = request.headers['accept-language'];
     if (target.kind === 'missing') return html(404, missingPage(prefixOf(request), translator(negotiateLanguage({ acceptLanguage }))));
-    if (target.kind === 'paid') {
+    if (target.kind !== 'session') {
       const seller = await sellerOnPages(deps.db, target.organizationId, target.environmentId);
       const tr = translator(negotiateLanguage({ customerLocale: target.customerLocale, acceptLanguage, sellerLanguage: seller.language }));
-      return html(200, dueClosedPage(prefixOf(request), 'paid', tr, seller));
+      return html(target.kind === 'paid' ? 200 : 410, dueClosedPage(prefixOf(request), target.kind, tr, seller));
     }
     return securityHeaders(reply).code(303).header('location', target.location).send();
   });

@@ -21,11 +21,13 @@ export async function insertEvent(db: Executor, row: EventRowInput): Promise<voi
 
 /**
  * The event types buyers hear about (modules/mail, decision 0067): each such event queues,
- * in its own statement, a `compose-mail` job that writes the email after the commit.
+ * in its own statement, a `compose-mail` job that writes the email after the commit. Of
+ * `subscription.updated`, only the events that change its end date (a cancellation set for
+ * later, decision 0070): the others (every renewal writes one) queue nothing.
  */
-export const MAILED_EVENT_TYPES = ['invoice.paid', 'credit_note.created', 'invoice.payment_failed', 'subscription.cancelled'] as const;
+export const MAILED_EVENT_TYPES = ['invoice.paid', 'credit_note.created', 'invoice.payment_failed', 'subscription.cancelled', 'subscription.updated'] as const;
 export const COMPOSE_MAIL_JOB = 'compose-mail';
-const mailedTypes = sql.join(MAILED_EVENT_TYPES.map((type) => sql.lit(type)));
+const mailedTypes = sql.join(MAILED_EVENT_TYPES.filter((type) => type !== 'subscription.updated').map((type) => sql.lit(type)));
 
 /** Events in one statement up to which it is prepared (db/prepared.ts). */
 const PREPARED_ROWS = 8;
@@ -76,7 +78,9 @@ function eventStatement(rows: EventRowInput[], leadingCte: RawBuilder<unknown>):
     mail_job AS (
       INSERT INTO jobs (name, payload, unique_key, state)
       SELECT ${sql.lit(COMPOSE_MAIL_JOB)}, jsonb_build_object('eventId', event.id), 'event:' || event.id, 'pending'
-      FROM event WHERE event.type IN (${mailedTypes})
+      FROM event JOIN input ON input.id = event.id
+      WHERE event.type IN (${mailedTypes})
+        OR (event.type = 'subscription.updated' AND (input.payload::jsonb -> 'data' -> 'previous_attributes' -> 'end_date') IS NOT NULL)
       ON CONFLICT DO NOTHING
     )
     INSERT INTO webhook_deliveries (id, environment_id, endpoint_id, event_id, event_seq, event_type, ordering_key, status)

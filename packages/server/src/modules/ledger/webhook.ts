@@ -64,9 +64,14 @@ export async function orderWebhookParts(db: Executor, order: repo.OrderRow): Pro
   return { customer, product, plan, version };
 }
 
-/** What the `invoice.*` events carry about an invoice. */
+/**
+ * What the `invoice.*` events carry about an invoice. Beyond the reference, Billow adds (as
+ * Stripe names them, decision 0070) `attempt_count`, the attempts to collect it so far, and
+ * `next_payment_attempt`, when the next one is made (null: none is scheduled).
+ */
 export function invoiceWebhookObject(
-  invoice: Pick<repo.InvoiceRow, 'id' | 'status' | 'paid_at' | 'total_minor' | 'currency' | 'due_at' | 'order_id' | 'issued_at' | 'modified_at'>,
+  invoice: Pick<repo.InvoiceRow, 'id' | 'status' | 'paid_at' | 'total_minor' | 'currency' | 'due_at' | 'order_id' | 'issued_at' | 'modified_at'> &
+    Partial<Pick<repo.InvoiceRow, 'attempt_count' | 'next_attempt_at'>>,
   parts: { customer: repo.CustomerRow; product: { id: string; name: string }; subscriptionId: string | null; paymentLink?: string | null },
   organizationId: string,
 ) {
@@ -89,5 +94,8 @@ export function invoiceWebhookObject(
     modified_on: invoice.modified_at.toISOString(),
     // The page where the customer pays an open or failed invoice (decision 0035); null when born paid.
     payment_link: parts.paymentLink ?? null,
+    // An invoice born paid took one attempt (none when nothing was owed).
+    attempt_count: invoice.attempt_count ?? (invoice.total_minor > 0 ? 1 : 0),
+    next_payment_attempt: invoice.next_attempt_at ? invoice.next_attempt_at.toISOString() : null,
   };
 }

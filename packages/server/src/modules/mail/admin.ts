@@ -2,6 +2,7 @@
 import type { EmailSettings, EmailSettingsUpdate } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
 import type { Clock } from '../../lib/clock.js';
+import { DomainError } from '../../lib/domain-error.js';
 import { findEnvironment } from '../tenancy/queries.js';
 import { EmailSettingsService } from './settings.service.js';
 
@@ -20,7 +21,13 @@ export async function showEmailSettings(db: Db, clock: Clock, organizationId: st
   return new EmailSettingsService(db, clock).get(await scopeOf(db, organizationId, environment));
 }
 
-/** `update` has been checked against EmailSettingsUpdate by the caller. */
+/** `update` has the API's fields and types; a value the API would refuse (days out of range) is refused in the same words. */
 export async function updateEmailSettings(db: Db, clock: Clock, organizationId: string, environment: Kind, update: EmailSettingsUpdate): Promise<EmailSettings> {
-  return new EmailSettingsService(db, clock).update(await scopeOf(db, organizationId, environment), update);
+  const scope = await scopeOf(db, organizationId, environment);
+  try {
+    return await new EmailSettingsService(db, clock).update(scope, update);
+  } catch (error) {
+    if (error instanceof DomainError) throw new EmailAdminError(error.detail);
+    throw error;
+  }
 }

@@ -1,18 +1,26 @@
 /**
- * Email to buyers from business events (decision 0067). Writing an event that buyers hear
- * about queues a `compose-mail` job in the same statement (modules/events); the job, after
- * the commit, reads the event, renders the email and its document (a PDF) outside any
- * transaction, and writes one message per (event, kind) into the outbox: a job that runs
- * twice, or a replayed event, writes nothing more.
+ * Email to buyers from business events and timed reminders (decisions 0067, 0071). Writing
+ * an event that buyers hear about queues a `compose-mail` job in the same statement
+ * (modules/events); recording a reminder queues one in the same transaction (reminders.ts).
+ * The job, after the commit, reads the event or reminder, renders the email and its
+ * document (a PDF) outside any transaction, and writes one message per (event, kind), or
+ * per reminder, into the outbox: a job that runs twice, or a replayed event, writes nothing more.
  */
 import type { Db } from '../../db/connect.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
+import type { DunningSchedule } from '../billing/renewal.compute.js';
 import { sellerBlock, sellerOnPages } from '../seller-profile/queries.js';
+import { emailFormat, type EmailFormat } from './emails/format.js';
 import type { EmailSeller } from './emails/layout.js';
-import { KINDS, recipientOf, text } from './kinds.js';
+import { recipientOf, text } from './event-object.js';
+import type { Rendered } from './kind-input.js';
+import { KINDS } from './kinds.js';
 import type { EventMessage, MailOutbox } from './outbox.js';
+import { reminderEmail } from './reminder-kinds.js';
+import type { ReminderFacts } from './reminders.js';
 import * as repo from './repo.js';
+import { findReminder } from './repo/reminders.js';
 import { kindEnabled } from './settings.service.js';
 
 /** How long such an email is worth sending: past it, a message that could not be sent is dropped. */
@@ -20,11 +28,30 @@ const SEND_WITHIN_MS = 7 * 24 * 60 * 60 * 1000;
 const ADDRESS_FIELDS = ['line1', 'line2', 'postalCode', 'postal_code', 'city', 'state', 'country'];
 
 type EventRow = NonNullable<Awaited<ReturnType<typeof repo.findEvent>>>;
+type Environment = 'sandbox' | 'production';
 
-const objectOf = (event: EventRow): Record<string, unknown> => {
-  const data = (event.payload as { data?: { object?: Record<string, unknown> } }).data;
-  return data?.object ?? {};
-};
+interface Origin {
+  organizationId: string;
+  environmentId: string;
+  environment: Environment;
+}
+
+/** A message to write: where it comes from, its kind, and when what it tells happened. */
+interface Composed {
+  origin: Origin;
+  to: string;
+  kind: string;
+  eventId: string | null;
+  reminderId: string | null;
+  occurredAt: Date;
+  /** Past this it is not sent (a reminder of a day gone by), in production. */
+  latest: Date | null;
+  render(): Promise<Rendered | null>;
+}
+
+const dataOf = (event: EventRow): { object?: Record<string, unknown>; previous_attributes?: Record<string, unknown> } =>
+  (event.payload as { data?: { object?: Record<string, unknown>; previous_attributes?: Record<string, unknown> } }).data ?? {};
+const environmentOf = (kind: string): Environment => (kind === 'sandbox' ? 'sandbox' : 'production');
 
 export class MailComposer {
   constructor(
@@ -33,50 +60,82 @@ export class MailComposer {
     private readonly outbox: MailOutbox,
     /** BILLOW_PUBLIC_URL: without it emails carry no portal link and no logo (no absolute address is known). */
     private readonly publicUrl: string | null = null,
+    /** The billing engine's dunning schedule: which retry of a failed payment is the last. */
+    private readonly dunning: DunningSchedule = [],
   ) {}
 
   /** The email of one event; answers what was done, for the job's log. */
   async compose(eventId: string): Promise<string | undefined> {
     const event = await repo.findEvent(this.db, eventId);
-    const kind = event ? KINDS[event.type] : undefined;
-    if (!event || !kind) return undefined;
-    const environment = event.environment === 'sandbox' ? 'sandbox' : 'production';
-    const object = objectOf(event);
+    const classify = event ? KINDS[event.type] : undefined;
+    if (!event || !classify) return undefined;
+    const origin = { organizationId: event.organization_id, environmentId: event.environment_id, environment: environmentOf(event.environment) };
+    const { object = {}, previous_attributes: previous = {} } = dataOf(event);
     const to = recipientOf(object);
-    if (!to || (await repo.messageOfEvent(this.db, eventId, kind.kind))) return undefined;
-    if (!(await kindEnabled(this.db, event.environment_id, kind.kind))) return `no ${kind.kind} email for event ${eventId}: switched off`;
-    if (!this.outbox.canSend(environment)) return `no ${kind.kind} email for event ${eventId}: no SMTP server is configured`;
-    const scope = { organizationId: event.organization_id, environmentId: event.environment_id, environment, baseUrl: '', apiBase: '' } as const;
-    const rendered = await kind.render({ db: this.db, scope, object, seller: () => this.seller(event) });
+    if (!to) return undefined;
+    const scope = { ...origin, baseUrl: '', apiBase: '' };
+    const classified = await classify({ db: this.db, scope, object, previous, seller: () => this.seller(origin), format: () => this.format(origin), dunning: this.dunning });
+    if (!classified) return undefined;
+    const what = `the ${classified.kind} email of event ${eventId}`;
+    return this.write({ origin, to, kind: classified.kind, eventId, reminderId: null, occurredAt: event.created_at, latest: null, render: classified.render }, what);
+  }
+
+  /** The email of a recorded reminder (decision 0071). */
+  async composeReminder(reminderId: string): Promise<string | undefined> {
+    const reminder = await findReminder(this.db, reminderId);
+    if (!reminder) return undefined;
+    const origin = { organizationId: reminder.organization_id, environmentId: reminder.environment_id, environment: environmentOf(reminder.environment) };
+    const facts = reminder.facts as ReminderFacts;
+    const to = text(facts.email);
+    if (!to) return undefined;
+    const render = async () => reminderEmail({ ...reminder, facts }, await this.seller(origin), await this.format(origin));
+    const what = `the ${reminder.kind} email of reminder ${reminderId}`;
+    return this.write({ origin, to, kind: reminder.kind, eventId: null, reminderId, occurredAt: reminder.due_at, latest: reminder.occasion, render }, what);
+  }
+
+  /** Checks, renders and writes a message once: not for an existing one, a switched-off kind, or production without SMTP. */
+  private async write(c: Composed, what: string): Promise<string | undefined> {
+    const existing = c.eventId ? await repo.messageOfEvent(this.db, c.eventId, c.kind) : await repo.messageOfReminder(this.db, c.reminderId!);
+    if (existing) return undefined;
+    if (!(await kindEnabled(this.db, c.origin.environmentId, c.kind))) return `no ${what}: switched off`;
+    if (!this.outbox.canSend(c.origin.environment)) return `no ${what}: no SMTP server is configured`;
+    const rendered = await c.render();
     if (!rendered) return undefined;
+    const now = this.clock.now().getTime();
+    // A reminder is worth sending until what it announces (production keeps real time; a sandbox's test clock may not).
+    const latest = c.latest && c.origin.environment === 'production' ? c.latest.getTime() : Infinity;
     const message: EventMessage = {
       ...rendered,
-      to,
-      organizationId: event.organization_id,
-      environmentId: event.environment_id,
-      environment,
-      eventId,
-      kind: kind.kind,
-      sendBefore: new Date(this.clock.now().getTime() + SEND_WITHIN_MS),
+      ...c.origin,
+      to: c.to,
+      eventId: c.eventId,
+      reminderId: c.reminderId,
+      kind: c.kind,
+      occurredAt: c.occurredAt,
+      sendBefore: new Date(Math.min(now + SEND_WITHIN_MS, latest)),
     };
     const queued = await inTransaction(this.db, (tx) => this.outbox.queueForEvent(tx, message));
     if (queued === 'duplicate') return undefined;
     if (queued) this.outbox.deliverSoon(queued);
-    return `wrote the ${kind.kind} email of event ${eventId}`;
+    return `wrote ${what}`;
   }
 
-  private async seller(event: EventRow): Promise<EmailSeller> {
+  private async format(origin: Origin): Promise<EmailFormat> {
+    return emailFormat((await sellerBlock(this.db, origin.organizationId, origin.environmentId)).timeZone);
+  }
+
+  private async seller(origin: Origin): Promise<EmailSeller> {
     const [block, pages, slug] = await Promise.all([
-      sellerBlock(this.db, event.organization_id, event.environment_id),
-      sellerOnPages(this.db, event.organization_id, event.environment_id),
-      repo.organizationSlug(this.db, event.organization_id),
+      sellerBlock(this.db, origin.organizationId, origin.environmentId),
+      sellerOnPages(this.db, origin.organizationId, origin.environmentId),
+      repo.organizationSlug(this.db, origin.organizationId),
     ]);
     const address = block.address ?? {};
     const line = ADDRESS_FIELDS.map((key) => text(address[key])).filter((part): part is string => part !== null).join(', ');
     const base = this.publicUrl;
     // The portal's sign-in page (as modules/portal names it): it opens only with a code sent to the buyer's email.
-    const portalUrl = base && slug ? `${base}${event.environment === 'sandbox' ? '/sandbox' : ''}/portal/${encodeURIComponent(slug)}/` : null;
+    const portalUrl = base && slug ? `${base}${origin.environment === 'sandbox' ? '/sandbox' : ''}/portal/${encodeURIComponent(slug)}/` : null;
     const logoUrl = base && pages.logoPath ? `${base}${pages.logoPath}` : null;
-    return { displayName: block.displayName, supportEmail: block.email, address: line || null, portalUrl, logoUrl };
+    return { displayName: block.displayName, supportEmail: block.email, address: line || null, portalUrl, logoUrl, timeZone: block.timeZone };
   }
 }

@@ -60,4 +60,5 @@ export const inboxMessage = (m: MailRow, files: ListedAttachment[], apiBase: str
     url: `${apiBase}/mail/inbox/${m.id}/attachments/${f.position}`,
   })),
   createdOn: m.created_at.toISOString(),
+  occurredOn: m.occurred_at ? m.occurred_at.toISOString() : null,
 });

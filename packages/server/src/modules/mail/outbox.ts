@@ -34,9 +34,12 @@ export interface NewMessage {
   sendBefore: Date;
 }
 
-/** A message a business event causes (decision 0067): written once per (event, kind). */
+/** A message a business event causes (decision 0067), or a timed reminder (decision 0071): written once per (event, kind), or per reminder. */
 export interface EventMessage extends NewMessage {
-  eventId: string;
+  eventId: string | null;
+  reminderId: string | null;
+  /** When what it tells happened, by the environment's clock. */
+  occurredAt: Date;
   kind: string;
   html: string;
   attachments: MailAttachment[];
@@ -83,8 +86,8 @@ export class MailOutbox {
   }
 
   /**
-   * Writes the message of a business event unless that event's message of that kind exists
-   * (then 'duplicate'); returns its id when it is to be sent (deliverSoon after commit), null for the inbox.
+   * Writes the message of a business event or reminder unless that event's message of that kind,
+   * or that reminder's, exists (then 'duplicate'); returns its id when it is to be sent (deliverSoon after commit), null for the inbox.
    */
   async queueForEvent(tx: Executor, message: EventMessage): Promise<string | null | 'duplicate'> {
     if (!this.canSend(message.environment)) throw mailUnavailable();
@@ -103,6 +106,8 @@ export class MailOutbox {
         body_text: message.text,
         body_html: message.html,
         event_id: message.eventId,
+        reminder_id: message.reminderId,
+        occurred_at: message.occurredAt,
         kind: message.kind,
         created_at: now,
         send_before: message.sendBefore,

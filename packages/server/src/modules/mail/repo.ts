@@ -3,8 +3,8 @@ import type { Executor } from '../../db/transaction.js';
 import type { MailMessagesTable } from '../../db/schema.js';
 
 export type MailRow = Selectable<MailMessagesTable>;
-export type NewMail = Omit<MailRow, 'seq' | 'attempts' | 'locked_until' | 'last_error' | 'sent_at' | 'event_id' | 'kind' | 'body_html'> &
-  Partial<Pick<MailRow, 'event_id' | 'kind' | 'body_html'>>;
+type Optional = 'event_id' | 'kind' | 'body_html' | 'reminder_id' | 'occurred_at';
+export type NewMail = Omit<MailRow, 'seq' | 'attempts' | 'locked_until' | 'last_error' | 'sent_at' | Optional> & Partial<Pick<MailRow, Optional>>;
 
 export interface AttachmentRow {
   file_name: string;
@@ -16,12 +16,13 @@ export async function insertMessage(db: Executor, row: NewMail): Promise<void> {
   await db.insertInto('mail_messages').values(row).execute();
 }
 
-/** A message written for a business event: false when that event's message of that kind exists already. */
+/** A message written for a business event or a reminder: false when that event's message of that kind, or the reminder's, exists already. */
 export async function insertEventMessage(db: Executor, row: NewMail, attachments: AttachmentRow[]): Promise<boolean> {
   const inserted = await db
     .insertInto('mail_messages')
     .values(row)
-    .onConflict((oc) => oc.columns(['event_id', 'kind']).where('event_id', 'is not', null).doNothing())
+    // Either unique index (event and kind, or reminder) may be the one a second write meets.
+    .onConflict((oc) => oc.doNothing())
     .returning('id')
     .executeTakeFirst();
   if (!inserted) return false;
@@ -58,12 +59,16 @@ export function messageOfEvent(db: Executor, eventId: string, kind: string) {
   return db.selectFrom('mail_messages').select('id').where('event_id', '=', eventId).where('kind', '=', kind).executeTakeFirst();
 }
 
+export function messageOfReminder(db: Executor, reminderId: string) {
+  return db.selectFrom('mail_messages').select('id').where('reminder_id', '=', reminderId).executeTakeFirst();
+}
+
 /** A business event as written (modules/events), for the email it causes. */
 export function findEvent(db: Executor, eventId: string) {
   return db
     .selectFrom('events as ev')
     .innerJoin('environments as e', 'e.id', 'ev.environment_id')
-    .select(['ev.id', 'ev.type', 'ev.payload', 'ev.organization_id', 'ev.environment_id', 'e.kind as environment'])
+    .select(['ev.id', 'ev.type', 'ev.payload', 'ev.organization_id', 'ev.environment_id', 'ev.created_at', 'e.kind as environment'])
     .where('ev.id', '=', eventId)
     .executeTakeFirst();
 }
@@ -143,28 +148,6 @@ export async function sandboxOf(db: Executor, organizationId: string): Promise<s
 export async function deleteMessagesBefore(db: Executor, before: Date): Promise<number> {
   const result = await db.deleteFrom('mail_messages').where('created_at', '<', before).executeTakeFirst();
   return Number(result.numDeletedRows);
-}
-
-/** The switch columns of email_settings, one per kind of email (decision 0067). */
-export type SwitchColumn = 'receipt' | 'refund' | 'payment_failed' | 'subscription_cancelled';
-export type Switches = Record<SwitchColumn, boolean>;
-
-export function findSettings(db: Executor, environmentId: string): Promise<Switches | undefined> {
-  return db
-    .selectFrom('email_settings')
-    .select(['receipt', 'refund', 'payment_failed', 'subscription_cancelled'])
-    .where('environment_id', '=', environmentId)
-    .executeTakeFirst();
-}
-
-/** Sets the given switches (the others kept, or on for a new row); returns all of them. */
-export function saveSettings(db: Executor, environmentId: string, changes: Partial<Switches>, at: Date): Promise<Switches> {
-  return db
-    .insertInto('email_settings')
-    .values({ environment_id: environmentId, ...changes, updated_at: at })
-    .onConflict((oc) => oc.column('environment_id').doUpdateSet({ ...changes, updated_at: at }))
-    .returning(['receipt', 'refund', 'payment_failed', 'subscription_cancelled'])
-    .executeTakeFirstOrThrow();
 }
 
 export async function organizationSlug(db: Executor, organizationId: string): Promise<string | null> {

@@ -6,8 +6,9 @@ import type { EmailSettingsService } from './settings.service.js';
 const tags = ['Mail'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody };
 const ABOUT =
-  "An addition of Billow's, not in the Kelviq API: which emails buyers get from this environment (receipts, refunds, failed payments, " +
-  'ended subscriptions), each on unless switched off. In the sandbox they wait in the development inbox; production sends them (BILLOW_SMTP_URL). ';
+  "An addition of Billow's, not in the Kelviq API: which emails buyers get from this environment (receipts, refunds, failed payments and their retries, " +
+  'cancellations, trial-ending, renewal and card-expiring reminders), each on unless switched off, and how many days before what they announce ' +
+  'the reminders are sent. In the sandbox they wait in the development inbox; production sends them (BILLOW_SMTP_URL). ';
 
 export function emailSettingsRoutes(app: App, service: EmailSettingsService): void {
   app.get(
@@ -25,8 +26,8 @@ export function emailSettingsRoutes(app: App, service: EmailSettingsService): vo
       config: { auth: SERVER_ONLY },
       schema: {
         tags,
-        summary: 'Switch emails on or off',
-        description: ABOUT + 'Fields left out are kept. A switch applies to the events that happen after it.',
+        summary: 'Switch emails on or off, or set when reminders are sent',
+        description: ABOUT + 'Fields left out are kept. A switch applies to the events and reminders that fall due after it; days out of range answer 400.',
         body: EmailSettingsUpdate,
         response: { 200: EmailSettings, ...errors },
       },

@@ -1,32 +1,76 @@
-import type { EmailSettings, EmailSettingsUpdate } from '@billow/contract';
+import { REMINDER_DAYS, type EmailSettings, type EmailSettingsUpdate } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
 import type { Executor } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
-import { findSettings, saveSettings, type SwitchColumn, type Switches } from './repo.js';
+import { reminderDaysOutOfRange } from './errors.js';
+import { findSettings, saveSettings, type DaysColumn, type SettingsRow, type SwitchColumn } from './repo/settings.js';
+
+type SwitchField = { [K in keyof EmailSettings]: EmailSettings[K] extends boolean ? K : never }[keyof EmailSettings];
+type DaysField = keyof typeof REMINDER_DAYS;
 
 /** The wire name of each switch and its column (the column is also the email's kind). */
-const WIRE: Record<keyof EmailSettings, SwitchColumn> = {
+const SWITCHES: Record<SwitchField, SwitchColumn> = {
   receipts: 'receipt',
   refunds: 'refund',
   paymentFailed: 'payment_failed',
-  subscriptionEnded: 'subscription_cancelled',
+  paymentRetryFailed: 'payment_retry_failed',
+  cancelledUnpaid: 'cancelled_unpaid',
+  subscriptionCancelled: 'subscription_cancelled',
+  cancellationScheduled: 'cancellation_scheduled',
+  subscriptionEnded: 'subscription_ended',
+  trialEnding: 'trial_ending',
+  upcomingRenewal: 'upcoming_renewal',
+  cardExpiring: 'card_expiring',
 };
-const ALL_ON: Switches = { receipt: true, refund: true, payment_failed: true, subscription_cancelled: true };
+const DAYS: Record<DaysField, DaysColumn> = {
+  trialEndingDays: 'trial_ending_days',
+  upcomingRenewalDays: 'upcoming_renewal_days',
+  cardExpiringDays: 'card_expiring_days',
+};
 
-const view = (switches: Switches): EmailSettings => ({
-  receipts: switches.receipt,
-  refunds: switches.refund,
-  paymentFailed: switches.payment_failed,
-  subscriptionEnded: switches.subscription_cancelled,
-});
+/** An environment without a row of settings: every kind on, the reminders' days at their defaults. */
+export const DEFAULT_SETTINGS: SettingsRow = {
+  ...(Object.fromEntries(Object.values(SWITCHES).map((column) => [column, true])) as Record<SwitchColumn, boolean>),
+  trial_ending_days: REMINDER_DAYS.trialEndingDays.default,
+  upcoming_renewal_days: REMINDER_DAYS.upcomingRenewalDays.default,
+  card_expiring_days: REMINDER_DAYS.cardExpiringDays.default,
+};
+
+function view(row: SettingsRow): EmailSettings {
+  const switches = Object.entries(SWITCHES).map(([field, column]) => [field, row[column]]);
+  const days = Object.entries(DAYS).map(([field, column]) => [field, row[column]]);
+  return Object.fromEntries([...switches, ...days]) as EmailSettings;
+}
+
+/** The settings of an environment, its defaults where it has set nothing. */
+export async function settingsOf(db: Executor, environmentId: string): Promise<SettingsRow> {
+  return (await findSettings(db, environmentId)) ?? DEFAULT_SETTINGS;
+}
 
 /** Whether an environment sends emails of a kind (decision 0067): on unless switched off. */
 export async function kindEnabled(db: Executor, environmentId: string, kind: string): Promise<boolean> {
-  const switches = (await findSettings(db, environmentId)) ?? ALL_ON;
-  return kind in switches ? switches[kind as SwitchColumn] : true;
+  const settings = await settingsOf(db, environmentId);
+  return kind in settings ? settings[kind as SwitchColumn] : true;
 }
 
-/** GET/PATCH /email-settings/: which emails buyers get, per environment. */
+/** The changes an update asks for, its days checked (the CLI's values have not been through the API's schema). */
+function changesOf(update: EmailSettingsUpdate): Partial<SettingsRow> {
+  const changes: Partial<SettingsRow> = {};
+  for (const [field, column] of Object.entries(SWITCHES) as Array<[SwitchField, SwitchColumn]>) {
+    const value = update[field];
+    if (value !== undefined) changes[column] = value;
+  }
+  for (const [field, column] of Object.entries(DAYS) as Array<[DaysField, DaysColumn]>) {
+    const value = update[field];
+    if (value === undefined) continue;
+    const { minimum, maximum } = REMINDER_DAYS[field];
+    if (!Number.isInteger(value) || value < minimum || value > maximum) throw reminderDaysOutOfRange(field, minimum, maximum);
+    changes[column] = value;
+  }
+  return changes;
+}
+
+/** GET/PATCH /email-settings/: which emails buyers get, and when the reminders go out, per environment. */
 export class EmailSettingsService {
   constructor(
     private readonly db: Db,
@@ -34,15 +78,10 @@ export class EmailSettingsService {
   ) {}
 
   async get(scope: { environmentId: string }): Promise<EmailSettings> {
-    return view((await findSettings(this.db, scope.environmentId)) ?? ALL_ON);
+    return view(await settingsOf(this.db, scope.environmentId));
   }
 
   async update(scope: { environmentId: string }, update: EmailSettingsUpdate): Promise<EmailSettings> {
-    const changes: Partial<Switches> = {};
-    for (const [wire, column] of Object.entries(WIRE) as Array<[keyof EmailSettings, SwitchColumn]>) {
-      const value = update[wire];
-      if (value !== undefined) changes[column] = value;
-    }
-    return view(await saveSettings(this.db, scope.environmentId, changes, this.clock.now()));
+    return view(await saveSettings(this.db, scope.environmentId, changesOf(update), this.clock.now()));
   }
 }

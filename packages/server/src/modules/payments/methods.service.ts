@@ -204,7 +204,10 @@ export class PaymentMethodService {
    */
   async attach(scope: PaymentScope, input: PaymentMethodCreate, options: { typedOnPage?: boolean; keep?: AnswerKeeper } = {}): Promise<PaymentMethod> {
     if (scope.environment !== 'sandbox') throw sandboxOnly(Boolean(await findProviderConfig(this.db, scope.environmentId)));
-    const card = checkCard(input, this.clock.now());
+    // A customer on a test clock lives at its time: their card's expiry is checked against it (decision 0071).
+    const customer = await findCustomer(this.db, scope.environmentId, input.customerId);
+    const clockTime = customer ? await testClockTimeOf(this.db, customer.id) : null;
+    const card = checkCard(input, clockTime ?? this.clock.now());
     const details = cardDetails(card.digits, { expMonth: card.expMonth, expYear: card.expYear });
     return this.save(scope, input.customerId, details, options.typedOnPage ? checkoutCardRef(card.digits) : sandboxCardRef(card.digits), options.keep);
   }

@@ -4,7 +4,7 @@
  * attempt to collect it, and its settlement once paid.
  */
 import { newId } from '../../lib/crypto.js';
-import { newPayToken, payLinkBase, payLinkUrl } from '../../lib/pay-links.js';
+import { newPayToken, payLinkBase, payLinkExpiry, payLinkUrl } from '../../lib/pay-links.js';
 import type { Tx } from '../../db/transaction.js';
 import { recordEvent } from '../events/writer.js';
 import * as ledger from '../ledger/queries.js';
@@ -62,6 +62,7 @@ export async function recordUnpaidRenewal(tx: Tx, input: PaidOrderInput, unpaid:
     failure_message: unpaid.failure.message,
     last_method_id: unpaid.methodId,
     pay_token: newPayToken(),
+    pay_token_expires_at: payLinkExpiry(recorded.now),
   });
   const invoice = (await ledger.lockInvoice(tx, input.scope.environmentId, recorded.invoiceId))!;
   const context = { ...input, product: input.purchase.product, at: recorded.now };
@@ -92,6 +93,8 @@ export async function recordFailedCollection(
     failure_code: failure.code,
     failure_message: failure.message,
     last_method_id: next.methodId,
+    // Each failure gives the buyer's link (in its email) its full time again.
+    pay_token_expires_at: payLinkExpiry(c.now),
     modified_at: c.now,
   });
   const order = (await ledger.findOrder(tx, c.scope.environmentId, c.invoice.order_id))!;

@@ -11,8 +11,12 @@ export async function invoiceOfPayToken(db: Executor, token: string) {
     .innerJoin('environments as e', 'e.id', 'i.environment_id')
     .innerJoin('plans as p', 'p.id', 'o.plan_id')
     .leftJoin('subscriptions as s', 's.id', 'o.subscription_id')
+    .leftJoin('test_clocks as t', 't.id', 'c.test_clock_id')
     .select([
       'i.id',
+      'i.pay_token_expires_at',
+      // The customer's time, when a test clock keeps it: the link expires by that clock (decision 0070).
+      't.frozen_time as clock_time',
       'i.environment_id',
       'i.status',
       'i.total_minor',

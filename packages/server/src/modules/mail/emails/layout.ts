@@ -11,6 +11,8 @@ export interface EmailSeller {
   portalUrl: string | null;
   /** The logo, absolute; null without a logo or a public address. */
   logoUrl: string | null;
+  /** Where the seller is (IANA): the zone dates are written in. */
+  timeZone: string;
 }
 
 /** An email's two parts: the text, and the same in HTML (inline styles, 600 px wide, every value escaped). */
@@ -32,9 +34,18 @@ function htmlOf(p: Paragraph): SafeHtml {
   return html`<p style="${P_STYLE}">${p.words} ${link}</p>`;
 }
 
+/** The last paragraph: the words that lead to the portal's link, and what is said instead where no link is known (or nothing). */
+export interface Closing {
+  portal: string;
+  withoutPortal: string | null;
+}
+
+const DEFAULT_CLOSING: Closing = { portal: words.common.portal, withoutPortal: null };
+
 /** The email of `paragraphs` (escaped here) under a heading, signed by the seller; the portal's link last, where known. */
-export function emailBody(seller: EmailSeller, heading: string, given: Paragraph[], footer: string[]): EmailBody {
-  const paragraphs = seller.portalUrl ? [...given, { words: words.common.portal, href: seller.portalUrl }] : given;
+export function emailBody(seller: EmailSeller, heading: string, given: Paragraph[], footer: string[], closing: Closing = DEFAULT_CLOSING): EmailBody {
+  const last: Paragraph[] = seller.portalUrl ? [{ words: closing.portal, href: seller.portalUrl }] : closing.withoutPortal ? [closing.withoutPortal] : [];
+  const paragraphs = [...given, ...last];
   const text = [heading, '', ...paragraphs.flatMap((p) => [textOf(p), '']), '--', ...footer].join('\n');
   const rows: SafeHtml[] = paragraphs.map(htmlOf);
   const foot: SafeHtml[] = footer.map((line) => html`<p style="margin:0 0 4px;font-size:12px;color:#616e7c;">${line}</p>`);
