@@ -17,8 +17,8 @@ import type { EmailSeller } from './emails/layout.js';
 import { field, recipientOf, text } from './event-object.js';
 import type { Rendered } from './kind-input.js';
 import { KINDS } from './kinds.js';
-import type { EventMessage, MailOutbox } from './outbox.js';
-import { reminderEmail } from './reminder-kinds.js';
+import type { EventMessage, MailOutbox, MessageHeaders } from './outbox.js';
+import { reminderEmail, UNSUBSCRIBABLE_KINDS } from './reminder-kinds.js';
 import type { ReminderFacts } from './reminders.js';
 import * as repo from './repo.js';
 import { findReminder } from './repo/reminders.js';
@@ -57,6 +57,16 @@ interface Composed {
 const dataOf = (event: EventRow): { object?: Record<string, unknown>; previous_attributes?: Record<string, unknown> } =>
   (event.payload as { data?: { object?: Record<string, unknown>; previous_attributes?: Record<string, unknown> } }).data ?? {};
 const environmentOf = (kind: string): Environment => (kind === 'sandbox' ? 'sandbox' : 'production');
+
+/**
+ * The seller's name on the From line and its support email as Reply-To (the profile's, decision
+ * 0075); List-Unsubscribe to that address on the kinds a buyer may unsubscribe from, when it has one.
+ */
+function headersOf(kind: string, seller: EmailSeller): MessageHeaders {
+  const support = seller.supportEmail;
+  const unsubscribe = support && UNSUBSCRIBABLE_KINDS.has(kind) ? `mailto:${support}?subject=unsubscribe` : null;
+  return { fromName: seller.displayName, replyTo: support, listUnsubscribe: unsubscribe };
+}
 
 export class MailComposer {
   constructor(
@@ -106,6 +116,7 @@ export class MailComposer {
     if (!this.outbox.canSend(c.origin.environment)) return `no ${what}: no SMTP server is configured`;
     const rendered = await c.render();
     if (!rendered) return undefined;
+    const headers = headersOf(c.kind, await this.seller(c.origin));
     const now = this.clock.now().getTime();
     // A reminder is worth sending until what it announces (production keeps real time; a sandbox's test clock may not).
     const latest = c.latest && c.origin.environment === 'production' ? c.latest.getTime() : Infinity;
@@ -117,6 +128,7 @@ export class MailComposer {
       reminderId: c.reminderId,
       kind: c.kind,
       occurredAt: c.occurredAt,
+      headers,
       sendBefore: new Date(Math.min(now + SEND_WITHIN_MS, latest)),
     };
     const queued = await inTransaction(this.db, (tx) => this.outbox.queueForEvent(tx, message));

@@ -6,6 +6,13 @@ import type { Rendered } from './kind-input.js';
 import { cardExpiresAt } from './reminders.compute.js';
 import type { ReminderFacts } from './reminders.js';
 
+/**
+ * The kinds a buyer may unsubscribe from (their messages carry List-Unsubscribe): the timed
+ * reminders. Receipts, refunds, failed payments, final notices and cancellations are
+ * transactional: they tell of the buyer's own money and contract, and carry none (decision 0075).
+ */
+export const UNSUBSCRIBABLE_KINDS: ReadonlySet<string> = new Set(['trial_ending', 'upcoming_renewal', 'card_expiring']);
+
 export interface RecordedReminder {
   kind: string;
   occasion: Date;
