@@ -19,6 +19,8 @@ interface InboxMessage {
   subject: string;
   text: string;
   html: string | null;
+  kind: string | null;
+  headers: { fromName: string | null; replyTo: string | null; listUnsubscribe: string | null };
   attachments: Array<{ fileName: string; contentType: string; size: number; url: string }>;
 }
 
@@ -72,6 +74,8 @@ describe('receipts', () => {
     expect(mine).toHaveLength(1);
     const receipt = mine[0]!;
     expect(receipt.subject).toBe('Your receipt from Acme <Tools>');
+    // What it would say of its sender when sent: the seller's name, replies to its support email, nothing to unsubscribe from.
+    expect(receipt).toMatchObject({ kind: 'receipt', headers: { fromName: 'Acme <Tools>', replyTo: 'help@acme.example', listUnsubscribe: null } });
     expect(receipt.text).toContain('We received your payment of USD\u00a049.00'); // Intl writes the amount, as the invoice PDF does
     expect(receipt.text).toContain(`Invoice: ${invoice.number}`);
     expect(receipt.text).toContain('Write to help@acme.example');
