@@ -91,7 +91,7 @@ describe('the language of buyer emails', () => {
       const customerId = await s.customer(extra);
       await buyAndCancel(customerId);
       const mine = await mailOf(customerId);
-      expect(mine.map((m) => m.subject).sort()).toEqual(['Votre abonnement auprès de Acme a été résilié', 'Votre reçu de Acme', 'Votre reçu de Acme']);
+      expect(mine.map((m) => m.subject).sort()).toEqual(['Acme : votre abonnement a été résilié', 'Acme : votre reçu', 'Acme : votre reçu']);
       const receipt = mine.find((m) => m.text.includes('49,00'))!;
       expect(receipt.text).toContain('Nous avons bien reçu votre paiement de 49,00\u00a0USD pour');
       for (const m of mine) noWireCode(m);
