@@ -18,12 +18,23 @@ import { catalogClient } from './catalog-support.js';
 import { CARDS } from './commerce-support.js';
 import { uniqueId, type TestServer } from './harness.js';
 import { startIsolatedServer } from './isolated-server.js';
-import { pngOf } from './seller/images.js';
 
 const PUBLIC = 'https://billing.acme.example';
 const DOCS = fileURLToPath(new URL('../../../docs/images/emails/', import.meta.url));
 const shot = screenshotsIn('emails');
-const LOGO = pngOf(160, 48, [11, 92, 173]);
+/** The seller's logo: its name drawn by Chromium (a PNG of 320 × 96, shown 48 px high). */
+let LOGO: Buffer;
+
+async function drawnLogo(): Promise<Buffer> {
+  const { page, close } = await openPage(browser, { width: 320, height: 96 });
+  await page.setContent(
+    '<body style="margin:0"><div id="logo" style="width:320px;height:96px;display:flex;align-items:center;gap:16px;font:bold 40px Helvetica,Arial,sans-serif;color:#0B5CAD">' +
+      '<span style="width:72px;height:72px;border-radius:16px;background:#0B5CAD;color:#fff;display:flex;align-items:center;justify-content:center">A</span>Journal</div></body>',
+  );
+  const png = await page.locator('#logo').screenshot();
+  await close();
+  return png;
+}
 
 interface InboxMessage {
   to: string;
@@ -78,9 +89,9 @@ async function catalogue(api: ReturnType<typeof catalogClient>) {
     return plan.identifier as string;
   };
   return {
-    yearly: await publish('Yearly', 'YEARLY', 120, { freeTrial: true, trialPeriod: 14 }),
-    monthly: await publish('Monthly', 'MONTHLY', 12),
-    print: await publish('Print edition', 'ONE_TIME', 49),
+    yearly: await publish('Digital', 'YEARLY', 120, { freeTrial: true, trialPeriod: 14 }),
+    monthly: await publish('Plus', 'MONTHLY', 12),
+    print: await publish('Print', 'ONE_TIME', 49),
   };
 }
 
@@ -142,6 +153,8 @@ async function scenario(plans: Awaited<ReturnType<typeof catalogue>>) {
 
 beforeAll(async () => {
   if (skipBrowserTests) return;
+  browser = await launchChromium();
+  LOGO = await drawnLogo();
   server = await startIsolatedServer('mailshots', { env: { BILLOW_DUNNING_RETRY_DAYS: '1,3', BILLOW_PUBLIC_URL: PUBLIC } });
   const org = await server.createOrg();
   const api = catalogClient(server, org.sandbox.serverKey, '/sandbox');
@@ -158,7 +171,6 @@ beforeAll(async () => {
   const inbox = await call('GET', '/mail/inbox/');
   expectStatus(inbox, 200);
   for (const lang of LANGUAGES) byLanguage.set(lang, (inbox.body.messages as InboxMessage[]).filter((m) => m.to.startsWith(`reader-${lang}`)));
-  browser = await launchChromium();
 }, 240_000);
 afterAll(async () => {
   await browser?.close();
@@ -186,7 +198,7 @@ describe.skipIf(skipBrowserTests)('buyer emails in Chromium', () => {
         expect(text).not.toMatch(/[{}]|YEARLY|MONTHLY|ONE_TIME|trialing|past_due|canceled|\bmail\.[a-z]/);
         // The card is 600 px wide, and the logo loaded, its alt the seller's name.
         expect(Math.round((await page.locator('table.card').boundingBox())!.width)).toBe(600);
-        expect(await page.locator('img.logo').evaluate((img) => [(img as HTMLImageElement).naturalWidth, img.getAttribute('alt')])).toEqual([160, 'Acme Journal']);
+        expect(await page.locator('img.logo').evaluate((img) => [(img as HTMLImageElement).naturalWidth, img.getAttribute('alt')])).toEqual([320, 'Acme Journal']);
         await shot(page, `${kind}-${lang}`);
         if (process.env.BILLOW_WRITE_DOCS === '1') {
           fs.mkdirSync(DOCS, { recursive: true });
