@@ -16,6 +16,17 @@ export const InboxMessage = Type.Object({
       url: Type.String({ description: 'Where the file is read, with the same server key' }),
     }),
   ),
+  kind: Type.Union([Type.String(), Type.Null()], {
+    description: "The kind of buyer email (`receipt`, `trial_ending`, …: the switches' kinds, decision 0067); null for other messages (sign-in codes)",
+  }),
+  headers: Type.Object(
+    {
+      fromName: Type.Union([Type.String(), Type.Null()], { description: "The name on the From line (the seller's); null: BILLOW_MAIL_FROM as it is" }),
+      replyTo: Type.Union([Type.String(), Type.Null()], { description: "Where replies go (the seller's support email); null: none" }),
+      listUnsubscribe: Type.Union([Type.String(), Type.Null()], { description: 'The List-Unsubscribe target, on reminders only; null: none' }),
+    },
+    { description: 'What the message would say of its sender when sent (decision 0075)' },
+  ),
   createdOn: Timestamp,
   occurredOn: Type.Union([Timestamp, Type.Null()], {
     description: "When what the message tells happened, by the environment's clock: a test clock's simulated time for its customers (a reminder, a renewal's receipt); null for other messages",

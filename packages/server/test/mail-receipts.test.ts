@@ -19,6 +19,8 @@ interface InboxMessage {
   subject: string;
   text: string;
   html: string | null;
+  kind: string | null;
+  headers: { fromName: string | null; replyTo: string | null; listUnsubscribe: string | null };
   attachments: Array<{ fileName: string; contentType: string; size: number; url: string }>;
 }
 
@@ -27,6 +29,7 @@ beforeAll(async () => {
   const profile = await s.call('PATCH', '/seller-profile/', {
     displayName: 'Acme <Tools>',
     supportEmail: 'help@acme.example',
+    brandColor: '#0a7d5a',
     address: { line1: 'Torstraße 1', city: 'Berlin', postalCode: '10119', country: 'DE' },
   });
   if (profile.status !== 200) throw new Error(`profile: ${profile.status} ${profile.text}`);
@@ -71,6 +74,8 @@ describe('receipts', () => {
     expect(mine).toHaveLength(1);
     const receipt = mine[0]!;
     expect(receipt.subject).toBe('Your receipt from Acme <Tools>');
+    // What it would say of its sender when sent: the seller's name, replies to its support email, nothing to unsubscribe from.
+    expect(receipt).toMatchObject({ kind: 'receipt', headers: { fromName: 'Acme <Tools>', replyTo: 'help@acme.example', listUnsubscribe: null } });
     expect(receipt.text).toContain('We received your payment of USD\u00a049.00'); // Intl writes the amount, as the invoice PDF does
     expect(receipt.text).toContain(`Invoice: ${invoice.number}`);
     expect(receipt.text).toContain('Write to help@acme.example');
@@ -78,6 +83,11 @@ describe('receipts', () => {
     expect(receipt.html).toContain('Acme &lt;Tools&gt;');
     expect(receipt.html).not.toContain('Acme <Tools>');
     expect(receipt.html).toContain('width="600"');
+    // The style sheet is written inline (juice); only the dark scheme's query stays a <style>; the brand colour edges the card.
+    expect(receipt.html).toContain('<meta name="color-scheme" content="light dark">');
+    expect(receipt.html).toMatch(/<h1 style="[^"]*font-size: 22px/);
+    expect(receipt.html).toMatch(/<table class="card"[^>]*style="[^"]*width: 600px;[^"]*border-top: 4px solid #0A7D5A;/);
+    expect([...receipt.html!.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]!.trim().split('{')[0]!.trim())).toEqual(['@media (prefers-color-scheme: dark)']);
     // No BILLOW_PUBLIC_URL here: no absolute address is known, so no portal link and no logo.
     expect(receipt.text).not.toContain('portal');
     expect(receipt.html).not.toContain('<img');

@@ -10,11 +10,12 @@ import { enqueueJob } from '../src/modules/jobs/service.js';
 import { Reminders } from '../src/modules/mail/queries.js';
 import type { Shop } from './commerce-support.js';
 import type { TestOrg, TestServer } from './harness.js';
-import { SmtpSink, subjectOf, unquoted, type ReceivedMail } from './smtp-support.js';
+import { headerOf, SmtpSink, subjectOf, unquoted, type ReceivedMail } from './smtp-support.js';
 import type { StripeStandIn } from './stripe/stand-in.js';
 import { configureStripe, stripeCard, stripeShop } from './stripe/support.js';
 
 const sink = new SmtpSink();
+const UNSUBSCRIBE = '<mailto:help@shop.example?subject=unsubscribe>';
 const clock = new ManualClock(new Date('2034-06-01T10:00:00Z'));
 let stand: StripeStandIn;
 let server: TestServer;
@@ -89,7 +90,8 @@ describe('dunning, cancellation and reminder emails sent by SMTP in production',
     await at('2034-06-01T10:00:00Z');
 
     const [scheduled] = await notices(later.email, 1);
-    expect(scheduled!.raw).toMatch(/^From: Billing <billing@shop\.example>/m);
+    expect(scheduled!.raw).toMatch(/^From: "Shop & Co" <billing@shop\.example>$/m);
+    expect(headerOf(scheduled!.raw, 'Reply-To')).toBe('help@shop.example');
     expect(scheduled!.subject).toBe('Your subscription to Shop & Co ends on 1 July 2034');
     expect(scheduled!.body).toContain(`Changed your mind? You can keep your subscription in the customer portal: https://billing.shop.example/portal/${slug}/`);
     expect(scheduled!.raw).toContain('Content-Type: text/html');
@@ -109,6 +111,9 @@ describe('dunning, cancellation and reminder emails sent by SMTP in production',
     expect(ending!.body).toContain(`If you do not want to continue, cancel before then in the customer portal: https://billing.shop.example/portal/${slug}/`);
     expect(ending!.body).toContain(`<a href="https://billing.shop.example/portal/${slug}/"`);
     expect(await settledCount(trial.email)).toBe(1);
+    // Reminders may be unsubscribed from (to the seller's support email); notices of the buyer's money and contract may not.
+    expect(headerOf(ending!.raw, 'List-Unsubscribe')).toBe(UNSUBSCRIBE);
+    for (const m of [scheduled!, cancelled!]) expect(headerOf(m.raw, 'List-Unsubscribe')).toBe('');
 
     // A month on: the end that was set, and the declined renewal through dunning to its cancellation.
     await at('2034-07-01T10:01:00Z');
@@ -127,6 +132,7 @@ describe('dunning, cancellation and reminder emails sent by SMTP in production',
     expect(dunning[0]!.body).toContain(`To pay with another card from now on, sign in to the customer portal: https://billing.shop.example/portal/${slug}/`);
     expect(dunning[1]!.body).toContain('your subscription will be cancelled on 4 July 2034.');
     expect(dunning[2]!.body).toContain('We could not take the payment for your subscription to');
+    for (const m of [ended!, ...dunning]) expect(headerOf(m.raw, 'List-Unsubscribe')).toBe('');
 
     // The card (12/2034) will not last until the yearly renewal: thirty days before it stops working; then the renewal, seven days before.
     // Two workers sweeping at the same moment record it once (the second meets the first's row and queues nothing).
@@ -141,6 +147,7 @@ describe('dunning, cancellation and reminder emails sent by SMTP in production',
     const [, renewal] = await notices(yearly.email, 2);
     expect(renewal!.subject).toBe('Your subscription to Shop & Co renews soon');
     expect(renewal!.body).toMatch(/renews on 1 June 2035 for USD\u00a0100\.00\./);
+    for (const m of [card!, renewal!]) expect(headerOf(m.raw, 'List-Unsubscribe')).toBe(UNSUBSCRIBE);
     expect(renewal!.body).toContain(`If you do not want it to renew, cancel before then in the customer portal: https://billing.shop.example/portal/${slug}/`);
 
     // Every sweep ran again at each step: nothing was sent twice.

@@ -11,6 +11,7 @@ import type { Shop } from './commerce-support.js';
 import type { TestOrg, TestServer } from './harness.js';
 import type { StripeStandIn } from './stripe/stand-in.js';
 import { pngOf } from './seller/images.js';
+import { headerOf } from './smtp-support.js';
 import { configureStripe, stripeCard, stripeShop } from './stripe/support.js';
 
 interface Received {
@@ -19,6 +20,8 @@ interface Received {
 }
 
 const received: Received[] = [];
+/** Messages refused once (a 451, as a busy server answers): the first to a `refuse-once-` address. */
+const refused: Received[] = [];
 const smtp = new SMTPServer({
   authOptional: true,
   disabledCommands: ['STARTTLS', 'AUTH'],
@@ -27,7 +30,13 @@ const smtp = new SMTPServer({
     const chunks: Buffer[] = [];
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.on('end', () => {
-      received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+      const mail = { to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') };
+      if (mail.to.some((to) => to.startsWith('refuse-once-')) && !refused.some((r) => r.to[0] === mail.to[0])) {
+        refused.push(mail);
+        callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
+        return;
+      }
+      received.push(mail);
       callback();
     });
   },
@@ -44,7 +53,7 @@ beforeAll(async () => {
   ({ stand, server, s, org } = await stripeShop('', { env: { BILLOW_SMTP_URL: `smtp://127.0.0.1:${port}`, BILLOW_MAIL_FROM: 'Billing <billing@shop.example>', BILLOW_PUBLIC_URL: 'https://billing.shop.example' } }));
   await configureStripe(s);
   const logoImageKey = await uploadedLogo();
-  const profile = await s.call('PATCH', '/seller-profile/', { displayName: 'Shop & Co', logoImageKey });
+  const profile = await s.call('PATCH', '/seller-profile/', { displayName: 'Shop & Co', logoImageKey, supportEmail: 'help@shop.example' });
   if (profile.status !== 200) throw new Error(`profile: ${profile.status} ${profile.text}`);
 }, 60_000);
 afterAll(async () => {
@@ -97,8 +106,12 @@ describe('receipts sent by SMTP in production', () => {
 
     await server.runJobs(['compose-mail']);
     const [message] = await messagesTo(email);
-    expect(message!.raw).toMatch(/^From: Billing <billing@shop\.example>/m);
+    // The seller's name at the instance's address; replies go to the seller's support email.
+    expect(message!.raw).toMatch(/^From: "Shop & Co" <billing@shop\.example>$/m);
+    expect(message!.raw).toMatch(/^Reply-To: help@shop\.example$/m);
     expect(message!.raw).toMatch(/^Subject: Your receipt from Shop & Co/m);
+    // A receipt is transactional: nothing to unsubscribe from.
+    expect(message!.raw).not.toMatch(/^List-Unsubscribe:/im);
     expect(message!.raw).toContain('Content-Type: text/plain');
     expect(message!.raw).toContain('Content-Type: text/html');
     expect(message!.raw).toMatch(/filename=.?INV-/);
@@ -107,7 +120,7 @@ describe('receipts sent by SMTP in production', () => {
     const body = unquoted(message!.raw);
     expect(body).toContain(`Your purchases and invoices are in the customer portal: https://billing.shop.example/portal/${slug}/`);
     expect(body).toContain(`<a href="https://billing.shop.example/portal/${slug}/"`);
-    expect(body).toMatch(/<img src="https:\/\/billing\.shop\.example\/seller-logos\/[0-9a-f-]{36}\/[0-9a-f]{32}\.png" alt="Shop &amp; Co"/);
+    expect(body).toMatch(/<img [^>]*src="https:\/\/billing\.shop\.example\/seller-logos\/[0-9a-f-]{36}\/[0-9a-f]{32}\.png" alt="Shop &amp; Co"/);
     const pdf = partOf(message!.raw, 'application/pdf');
     const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf)), { mergePages: true });
     expect(text).toContain(`Invoice number ${invoice.number}`);
@@ -121,10 +134,33 @@ describe('receipts sent by SMTP in production', () => {
       row = await rowOf();
     }
     expect(row).toMatchObject({ status: 'sent', body_text: null, body_html: null, kind: 'receipt' });
+    // Message-ID from the outbox's id, at the sending domain; Date: when it was written.
+    expect(headerOf(message!.raw, 'Message-ID')).toBe(`<${row.id}@shop.example>`);
+    expect(new Date(headerOf(message!.raw, 'Date')).getTime()).toBe(Math.floor(row.created_at.getTime() / 1000) * 1000);
     const files = await server.database.db.selectFrom('mail_attachments').select('position').where('message_id', '=', row.id).execute();
     expect(files).toEqual([]);
     await server.runJobs(['compose-mail', 'send-mail']);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(received.filter((m) => m.to.includes(email))).toHaveLength(1);
+  });
+
+  it('a refused first attempt is sent again with the same Message-ID and Date', async () => {
+    const customerId = await s.customer({ email: undefined });
+    const email = `refuse-once-${customerId}@example.com`;
+    expect((await s.call('PATCH', `/customers/${customerId}/`, { email })).status).toBe(200);
+    await stripeCard(s, customerId);
+    expect((await s.call('POST', '/charges/', { planIdentifier: s.plans.lifetime, chargePeriod: 'ONE_TIME', customerId })).status).toBe(201);
+    await server.runJobs(['compose-mail']);
+    while (!refused.some((m) => m.to.includes(email))) await new Promise((resolve) => setTimeout(resolve, 20));
+    const row = () => server.database.db.selectFrom('mail_messages').selectAll().where('recipient', '=', email).executeTakeFirstOrThrow();
+    while ((await row()).status !== 'pending') await new Promise((resolve) => setTimeout(resolve, 20));
+    // The send-mail job (due a minute later) tries again now.
+    await server.database.db.updateTable('jobs').set({ run_at: null }).where('name', '=', 'send-mail').where('unique_key', '=', (await row()).id).execute();
+    await server.runJobs(['send-mail']);
+    const [again] = await messagesTo(email);
+    const first = refused.find((m) => m.to.includes(email))!;
+    expect(headerOf(again!.raw, 'Message-ID')).toBe(`<${(await row()).id}@shop.example>`);
+    expect(headerOf(again!.raw, 'Message-ID')).toBe(headerOf(first.raw, 'Message-ID'));
+    expect(headerOf(again!.raw, 'Date')).toBe(headerOf(first.raw, 'Date'));
   });
 });

@@ -66,3 +66,9 @@ export function unquoted(raw: string): string {
   }
   return Buffer.from(bytes).toString('utf8');
 }
+
+/** A header's value, unfolded (undecoded); '' when the message has none. */
+export function headerOf(raw: string, name: string): string {
+  const head = raw.slice(0, raw.indexOf('\r\n\r\n'));
+  return new RegExp(`^${name}: (.*(?:\r\n[ \t].*)*)`, 'mi').exec(head)?.[1]?.replace(/\r\n[ \t]/g, ' ').trim() ?? '';
+}

@@ -948,6 +948,10 @@ export interface MailMessagesTable {
   reminder_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** When what the message tells happened, by the environment's clock (a test clock's simulated instant). */
   occurred_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The sender's name on the From line, where replies go, and the List-Unsubscribe target (decision 0075); null: none. */
+  from_name: ColumnType<string | null, string | null | undefined, string | null>;
+  reply_to: ColumnType<string | null, string | null | undefined, string | null>;
+  list_unsubscribe: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Which emails buyers get in an environment (decision 0067); no row: all of them. */

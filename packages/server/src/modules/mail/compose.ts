@@ -10,17 +10,19 @@ import type { Db } from '../../db/connect.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import type { DunningSchedule } from '../billing/renewal.compute.js';
+import { negotiateLanguage } from '../../page-kit/locale.js';
 import { sellerBlock, sellerOnPages } from '../seller-profile/queries.js';
 import { emailFormat, type EmailFormat } from './emails/format.js';
 import type { EmailSeller } from './emails/layout.js';
-import { recipientOf, text } from './event-object.js';
+import { field, recipientOf, text } from './event-object.js';
 import type { Rendered } from './kind-input.js';
 import { KINDS } from './kinds.js';
-import type { EventMessage, MailOutbox } from './outbox.js';
-import { reminderEmail } from './reminder-kinds.js';
+import type { EventMessage, MailOutbox, MessageHeaders } from './outbox.js';
+import { reminderEmail, UNSUBSCRIBABLE_KINDS } from './reminder-kinds.js';
 import type { ReminderFacts } from './reminders.js';
 import * as repo from './repo.js';
 import { findReminder } from './repo/reminders.js';
+import { customerLocale } from './repo/subscriptions.js';
 import { kindEnabled } from './settings.service.js';
 
 /** How long such an email is worth sending: past it, a message that could not be sent is dropped. */
@@ -35,6 +37,9 @@ interface Origin {
   environmentId: string;
   environment: Environment;
 }
+
+/** Whose language an email is written in: the customer's, by its id or by a subscription of its. */
+type Buyer = { customerId?: string | null; subscriptionId?: string | null };
 
 /** A message to write: where it comes from, its kind, and when what it tells happened. */
 interface Composed {
@@ -52,6 +57,16 @@ interface Composed {
 const dataOf = (event: EventRow): { object?: Record<string, unknown>; previous_attributes?: Record<string, unknown> } =>
   (event.payload as { data?: { object?: Record<string, unknown>; previous_attributes?: Record<string, unknown> } }).data ?? {};
 const environmentOf = (kind: string): Environment => (kind === 'sandbox' ? 'sandbox' : 'production');
+
+/**
+ * The seller's name on the From line and its support email as Reply-To (the profile's, decision
+ * 0075); List-Unsubscribe to that address on the kinds a buyer may unsubscribe from, when it has one.
+ */
+function headersOf(kind: string, seller: EmailSeller): MessageHeaders {
+  const support = seller.supportEmail;
+  const unsubscribe = support && UNSUBSCRIBABLE_KINDS.has(kind) ? `mailto:${support}?subject=unsubscribe` : null;
+  return { fromName: seller.displayName, replyTo: support, listUnsubscribe: unsubscribe };
+}
 
 export class MailComposer {
   constructor(
@@ -74,7 +89,7 @@ export class MailComposer {
     const to = recipientOf(object);
     if (!to) return undefined;
     const scope = { ...origin, baseUrl: '', apiBase: '' };
-    const classified = await classify({ db: this.db, scope, object, previous, seller: () => this.seller(origin), format: () => this.format(origin), dunning: this.dunning });
+    const classified = await classify({ db: this.db, scope, object, previous, seller: () => this.seller(origin), format: () => this.format(origin, { customerId: text(field(object, 'customer').id) }), dunning: this.dunning });
     if (!classified) return undefined;
     const what = `the ${classified.kind} email of event ${eventId}`;
     return this.write({ origin, to, kind: classified.kind, eventId, reminderId: null, occurredAt: event.created_at, latest: null, render: classified.render }, what);
@@ -88,7 +103,7 @@ export class MailComposer {
     const facts = reminder.facts as ReminderFacts;
     const to = text(facts.email);
     if (!to) return undefined;
-    const render = async () => reminderEmail({ ...reminder, facts }, await this.seller(origin), await this.format(origin));
+    const render = async () => reminderEmail({ ...reminder, facts }, await this.seller(origin), await this.format(origin, { subscriptionId: reminder.subscription_id }));
     const what = `the ${reminder.kind} email of reminder ${reminderId}`;
     return this.write({ origin, to, kind: reminder.kind, eventId: null, reminderId, occurredAt: reminder.due_at, latest: reminder.occasion, render }, what);
   }
@@ -101,6 +116,7 @@ export class MailComposer {
     if (!this.outbox.canSend(c.origin.environment)) return `no ${what}: no SMTP server is configured`;
     const rendered = await c.render();
     if (!rendered) return undefined;
+    const headers = headersOf(c.kind, await this.seller(c.origin));
     const now = this.clock.now().getTime();
     // A reminder is worth sending until what it announces (production keeps real time; a sandbox's test clock may not).
     const latest = c.latest && c.origin.environment === 'production' ? c.latest.getTime() : Infinity;
@@ -112,6 +128,7 @@ export class MailComposer {
       reminderId: c.reminderId,
       kind: c.kind,
       occurredAt: c.occurredAt,
+      headers,
       sendBefore: new Date(Math.min(now + SEND_WITHIN_MS, latest)),
     };
     const queued = await inTransaction(this.db, (tx) => this.outbox.queueForEvent(tx, message));
@@ -120,8 +137,10 @@ export class MailComposer {
     return `wrote ${what}`;
   }
 
-  private async format(origin: Origin): Promise<EmailFormat> {
-    return emailFormat((await sellerBlock(this.db, origin.organizationId, origin.environmentId)).timeZone);
+  /** Words, money and dates in the buyer's language: the customer's locale, else the seller's default language, else English (decision 0075). */
+  private async format(origin: Origin, buyer: Buyer): Promise<EmailFormat> {
+    const [block, locale] = await Promise.all([sellerBlock(this.db, origin.organizationId, origin.environmentId), customerLocale(this.db, origin.environmentId, buyer)]);
+    return emailFormat(block.timeZone, negotiateLanguage({ customerLocale: locale, sellerLanguage: block.language }));
   }
 
   private async seller(origin: Origin): Promise<EmailSeller> {
@@ -136,6 +155,14 @@ export class MailComposer {
     // The portal's sign-in page (as modules/portal names it): it opens only with a code sent to the buyer's email.
     const portalUrl = base && slug ? `${base}${origin.environment === 'sandbox' ? '/sandbox' : ''}/portal/${encodeURIComponent(slug)}/` : null;
     const logoUrl = base && pages.logoPath ? `${base}${pages.logoPath}` : null;
-    return { displayName: block.displayName, supportEmail: block.email, address: line || null, portalUrl, logoUrl, timeZone: block.timeZone };
+    return {
+      displayName: block.displayName,
+      supportEmail: block.email,
+      address: line || null,
+      portalUrl,
+      logoUrl,
+      timeZone: block.timeZone,
+      brandColor: pages.brandColor,
+    };
   }
 }

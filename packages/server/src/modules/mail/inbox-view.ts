@@ -59,6 +59,8 @@ export const inboxMessage = (m: MailRow, files: ListedAttachment[], apiBase: str
     size: Number(f.size),
     url: `${apiBase}/mail/inbox/${m.id}/attachments/${f.position}`,
   })),
+  kind: m.kind,
+  headers: { fromName: m.from_name, replyTo: m.reply_to, listUnsubscribe: m.list_unsubscribe },
   createdOn: m.created_at.toISOString(),
   occurredOn: m.occurred_at ? m.occurred_at.toISOString() : null,
 });

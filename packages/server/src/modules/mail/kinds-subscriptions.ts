@@ -57,7 +57,7 @@ export async function paymentFailed(input: KindInput): Promise<Classified | null
         nextTry: next ? format.date(next) : null,
         finalTry: next !== null && firstFailedAt !== null && isLastAttempt(input.dunning, firstFailedAt, next),
       };
-      return { ...(retry ? retryFailedEmail(seller, facts) : paymentFailedEmail(seller, facts)), attachments: [] };
+      return { ...(retry ? retryFailedEmail(seller, format, facts) : paymentFailedEmail(seller, format, facts)), attachments: [] };
     },
   };
 }
@@ -75,7 +75,10 @@ export async function subscriptionCancelled(input: KindInput): Promise<Classifie
   if (ending.cancellation_reason === UNPAID) {
     return {
       kind: 'cancelled_unpaid',
-      render: async () => ({ ...cancelledUnpaidEmail(await input.seller(), { ...names(object), afterTrial: previous.status === 'trialing' }), attachments: [] }),
+      render: async () => {
+        const [seller, format] = await Promise.all([input.seller(), input.format()]);
+        return { ...cancelledUnpaidEmail(seller, format, { ...names(object), afterTrial: previous.status === 'trialing' }), attachments: [] };
+      },
     };
   }
   if (ending.canceled_at && ending.canceled_at.getTime() >= endedAt.getTime()) {
@@ -83,11 +86,17 @@ export async function subscriptionCancelled(input: KindInput): Promise<Classifie
       kind: 'subscription_cancelled',
       render: async () => {
         const [seller, format] = await Promise.all([input.seller(), input.format()]);
-        return { ...subscriptionCancelledEmail(seller, { ...names(object), date: format.date(endedAt) }), attachments: [] };
+        return { ...subscriptionCancelledEmail(seller, format, { ...names(object), date: format.date(endedAt) }), attachments: [] };
       },
     };
   }
-  return { kind: 'subscription_ended', render: async () => ({ ...cancelledEmail(await input.seller(), names(object)), attachments: [] }) };
+  return {
+    kind: 'subscription_ended',
+    render: async () => {
+      const [seller, format] = await Promise.all([input.seller(), input.format()]);
+      return { ...cancelledEmail(seller, format, names(object)), attachments: [] };
+    },
+  };
 }
 
 /** Where a cancellation set for later ends: its period's end when that is the day it names, else that day's start (UTC). */
@@ -106,7 +115,7 @@ export async function cancellationScheduled(input: KindInput): Promise<Classifie
     kind: 'cancellation_scheduled',
     render: async () => {
       const [seller, format] = await Promise.all([input.seller(), input.format()]);
-      return { ...cancellationScheduledEmail(seller, { ...names(object), date: format.date(endsAt) }), attachments: [] };
+      return { ...cancellationScheduledEmail(seller, format, { ...names(object), date: format.date(endsAt) }), attachments: [] };
     },
   };
 }

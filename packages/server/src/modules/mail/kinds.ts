@@ -22,8 +22,8 @@ async function receipt(input: KindInput): Promise<Classified | null> {
     kind: 'receipt',
     render: async () => {
       const invoices = new InvoiceService(db);
-      const [file, who, invoice, amount] = await Promise.all([invoices.pdf(scope, id), seller(), invoices.get(scope, id), amountOf(input)]);
-      const body = receiptEmail({ seller: who, invoiceNumber: invoice.number ?? id, amount, productName: text(field(object, 'product').name) ?? '' });
+      const [file, who, f, invoice, amount] = await Promise.all([invoices.pdf(scope, id), seller(), input.format(), invoices.get(scope, id), amountOf(input)]);
+      const body = receiptEmail(who, f, { invoiceNumber: invoice.number ?? id, amount, productName: text(field(object, 'product').name) ?? '' });
       return { ...body, attachments: [pdf(file)] };
     },
   };
@@ -36,8 +36,8 @@ async function refund(input: KindInput): Promise<Classified | null> {
   return {
     kind: 'refund',
     render: async () => {
-      const [file, who, amount] = await Promise.all([new CreditNoteService(db).pdf(scope, id), seller(), amountOf(input)]);
-      const body = refundEmail(who, {
+      const [file, who, f, amount] = await Promise.all([new CreditNoteService(db).pdf(scope, id), seller(), input.format(), amountOf(input)]);
+      const body = refundEmail(who, f, {
         amount,
         invoiceNumber: text(object.invoice_number) ?? text(object.invoice_id) ?? '',
         creditNoteNumber: text(object.number) ?? id,

@@ -43,6 +43,14 @@ export interface EventMessage extends NewMessage {
   kind: string;
   html: string;
   attachments: MailAttachment[];
+  /** Who it is from and where replies go (the seller), and how to unsubscribe (reminders only); null: none (decision 0075). */
+  headers: MessageHeaders;
+}
+
+export interface MessageHeaders {
+  fromName: string | null;
+  replyTo: string | null;
+  listUnsubscribe: string | null;
 }
 
 export type DeliveryOutcome = 'sent' | 'expired' | 'done' | 'busy';
@@ -109,6 +117,9 @@ export class MailOutbox {
         reminder_id: message.reminderId,
         occurred_at: message.occurredAt,
         kind: message.kind,
+        from_name: message.headers.fromName,
+        reply_to: message.headers.replyTo,
+        list_unsubscribe: message.headers.listUnsubscribe,
         created_at: now,
         send_before: message.sendBefore,
       },
@@ -152,7 +163,18 @@ export class MailOutbox {
     }
     try {
       const attachments = (await repo.attachmentsOf(this.db, id)).map((a) => ({ fileName: a.file_name, contentType: a.content_type, bytes: a.bytes }));
-      await this.mailer.send({ to: message.recipient, subject: message.subject, text: message.body_text, html: message.body_html, attachments });
+      await this.mailer.send({
+        id,
+        writtenAt: message.created_at,
+        to: message.recipient,
+        subject: message.subject,
+        text: message.body_text,
+        html: message.body_html,
+        attachments,
+        fromName: message.from_name,
+        replyTo: message.reply_to,
+        listUnsubscribe: message.list_unsubscribe,
+      });
     } catch (error) {
       await repo.releaseMessage(this.db, id, (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_LENGTH));
       throw error;

@@ -6,6 +6,13 @@ import type { Rendered } from './kind-input.js';
 import { cardExpiresAt } from './reminders.compute.js';
 import type { ReminderFacts } from './reminders.js';
 
+/**
+ * The kinds a buyer may unsubscribe from (their messages carry List-Unsubscribe): the timed
+ * reminders. Receipts, refunds, failed payments, final notices and cancellations are
+ * transactional: they tell of the buyer's own money and contract, and carry none (decision 0075).
+ */
+export const UNSUBSCRIBABLE_KINDS: ReadonlySet<string> = new Set(['trial_ending', 'upcoming_renewal', 'card_expiring']);
+
 export interface RecordedReminder {
   kind: string;
   occasion: Date;
@@ -23,10 +30,10 @@ export function reminderEmail(reminder: RecordedReminder, seller: EmailSeller, f
     amount: facts.amountMinor !== null && facts.currency ? format.money(facts.amountMinor, facts.currency) : null,
     card: card?.last4 ?? null,
   };
-  if (reminder.kind === 'trial_ending') return { ...trialEndingEmail(seller, common), attachments: [] };
-  if (reminder.kind === 'upcoming_renewal') return { ...upcomingRenewalEmail(seller, common), attachments: [] };
+  if (reminder.kind === 'trial_ending') return { ...trialEndingEmail(seller, format, common), attachments: [] };
+  if (reminder.kind === 'upcoming_renewal') return { ...upcomingRenewalEmail(seller, format, common), attachments: [] };
   if (reminder.kind !== 'card_expiring' || !card?.last4 || !card.expMonth || !card.expYear) return null;
   const expired = cardExpiresAt({ expMonth: card.expMonth, expYear: card.expYear }).getTime() <= reminder.due_at.getTime();
   const month = format.month(card.expYear, card.expMonth);
-  return { ...cardExpiringEmail(seller, { ...common, card: card.last4, month, expired }), attachments: [] };
+  return { ...cardExpiringEmail(seller, format, { ...common, card: card.last4, month, expired }), attachments: [] };
 }

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/transaction.js';
 import type { MailMessagesTable } from '../../db/schema.js';
 
 export type MailRow = Selectable<MailMessagesTable>;
-type Optional = 'event_id' | 'kind' | 'body_html' | 'reminder_id' | 'occurred_at';
+type Optional = 'event_id' | 'kind' | 'body_html' | 'reminder_id' | 'occurred_at' | 'from_name' | 'reply_to' | 'list_unsubscribe';
 export type NewMail = Omit<MailRow, 'seq' | 'attempts' | 'locked_until' | 'last_error' | 'sent_at' | Optional> & Partial<Pick<MailRow, Optional>>;
 
 export interface AttachmentRow {

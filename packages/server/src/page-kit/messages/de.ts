@@ -1,5 +1,6 @@
 import type { Catalogue } from './en.js';
 import { dePortal } from './portal/de.js';
+import { deMail } from './mail/de.js';
 
 /** The hosted pages' words in German (keys and placeholders as in en.ts). */
 export const de: Catalogue = {
@@ -145,4 +146,5 @@ export const de: Catalogue = {
   'seller.help': 'Hilfe',
   'seller.questions': 'Fragen?',
   ...dePortal,
+  ...deMail,
 };

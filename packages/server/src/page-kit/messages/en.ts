@@ -1,4 +1,5 @@
 import { enPortal } from './portal/en.js';
+import { enMail } from './mail/en.js';
 
 /**
  * The hosted pages' words in English: the reference catalogue every other language must match
@@ -147,6 +148,7 @@ export const en = {
   'seller.help': 'Get help',
   'seller.questions': 'Questions?',
   ...enPortal,
+  ...enMail,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,5 +1,6 @@
 import type { Catalogue } from './en.js';
 import { esPortal } from './portal/es.js';
+import { esMail } from './mail/es.js';
 
 /** The hosted pages' words in Spanish (keys and placeholders as in en.ts). */
 export const es: Catalogue = {
@@ -145,4 +146,5 @@ export const es: Catalogue = {
   'seller.help': 'Obtener ayuda',
   'seller.questions': '¿Preguntas?',
   ...esPortal,
+  ...esMail,
 };

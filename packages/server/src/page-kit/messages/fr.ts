@@ -1,5 +1,6 @@
 import type { Catalogue } from './en.js';
 import { frPortal } from './portal/fr.js';
+import { frMail } from './mail/fr.js';
 
 /** The hosted pages' words in French (keys and placeholders as in en.ts). */
 export const fr: Catalogue = {
@@ -145,4 +146,5 @@ export const fr: Catalogue = {
   'seller.help': 'Obtenir de l’aide',
   'seller.questions': 'Des questions ?',
   ...frPortal,
+  ...frMail,
 };

@@ -1,5 +1,6 @@
 import type { Catalogue } from './en.js';
 import { jaPortal } from './portal/ja.js';
+import { jaMail } from './mail/ja.js';
 
 /** The hosted pages' words in Japanese (keys and placeholders as in en.ts). */
 export const ja: Catalogue = {
@@ -145,4 +146,5 @@ export const ja: Catalogue = {
   'seller.help': 'ヘルプ',
   'seller.questions': 'ご質問は',
   ...jaPortal,
+  ...jaMail,
 };

@@ -1,5 +1,6 @@
-import { html, type SafeHtml } from '../../../page-kit/html.js';
-import { words } from './words.js';
+import juice from 'juice';
+import { html, SafeHtml } from '../../../page-kit/html.js';
+import type { EmailFormat } from './format.js';
 
 /** What every email shows of its seller (decision 0067). */
 export interface EmailSeller {
@@ -13,6 +14,8 @@ export interface EmailSeller {
   logoUrl: string | null;
   /** Where the seller is (IANA): the zone dates are written in. */
   timeZone: string;
+  /** The brand colour (`#RRGGBB`), or null: the heading's rule and links take it. */
+  brandColor: string | null;
 }
 
 /** An email's two parts: the text, and the same in HTML (inline styles, 600 px wide, every value escaped). */
@@ -21,17 +24,43 @@ export interface EmailBody {
   html: string;
 }
 
-const FONT = 'font-family:Helvetica,Arial,sans-serif;color:#1f2933;';
-const P_STYLE = 'margin:0 0 16px;font-size:15px;line-height:22px;';
+/**
+ * The emails' style sheet: juice writes it into each element's style attribute (mail clients
+ * drop or ignore <style>), keeping only the dark scheme's media query as a <style>, for the
+ * clients that honour it. The brand colour is a checked `#RRGGBB`.
+ */
+const styleSheet = (brand: string) => `
+body { margin: 0; padding: 0; background: #f5f7fa; }
+.page { background: #f5f7fa; }
+.frame { padding: 24px 8px; }
+.card { width: 600px; max-width: 100%; background: #ffffff; border-radius: 8px; border-top: 4px solid ${brand};
+  font-family: Helvetica, Arial, sans-serif; color: #1f2933; }
+.seller { padding: 24px 32px 0; font-size: 18px; line-height: 24px; font-weight: bold; color: #1f2933; }
+.logo { display: block; height: 48px; width: auto; border: 0; }
+.content { padding: 16px 32px 8px; }
+h1 { margin: 0 0 16px; font-size: 22px; line-height: 28px; color: #1f2933; }
+p { margin: 0 0 16px; font-size: 15px; line-height: 22px; }
+a { color: ${brand}; word-break: break-all; }
+.footer { padding: 16px 32px 24px; border-top: 1px solid #e4e7eb; }
+.footer p { margin: 0 0 4px; font-size: 12px; line-height: 18px; color: #616e7c; }
+@media (prefers-color-scheme: dark) {
+  body, .page { background: #111418 !important; }
+  .card { background: #1d2228 !important; color: #e4e7eb !important; }
+  .seller, h1 { color: #f5f7fa !important; }
+  .footer { border-top-color: #3e4c59 !important; }
+  .footer p { color: #9aa5b1 !important; }
+  a { color: #9ec5fe !important; }
+}
+`;
 
 /** A paragraph: plain text, or words followed by a web address, which HTML shows as a link. */
 export type Paragraph = string | { words: string; href: string };
 
 const textOf = (p: Paragraph) => (typeof p === 'string' ? p : `${p.words} ${p.href}`);
 function htmlOf(p: Paragraph): SafeHtml {
-  if (typeof p === 'string') return html`<p style="${P_STYLE}">${p}</p>`;
-  const link = /^https?:\/\//i.test(p.href) ? html`<a href="${p.href}" style="color:#1f6feb;">${p.href}</a>` : p.href;
-  return html`<p style="${P_STYLE}">${p.words} ${link}</p>`;
+  if (typeof p === 'string') return html`<p>${p}</p>`;
+  const link = /^https?:\/\//i.test(p.href) ? html`<a href="${p.href}">${p.href}</a>` : p.href;
+  return html`<p>${p.words} ${link}</p>`;
 }
 
 /** The last paragraph: the words that lead to the portal's link, and what is said instead where no link is known (or nothing). */
@@ -40,28 +69,32 @@ export interface Closing {
   withoutPortal: string | null;
 }
 
-const DEFAULT_CLOSING: Closing = { portal: words.common.portal, withoutPortal: null };
+const LINK = '#1f6feb';
+/** A brand colour as a style may carry it (`#RRGGBB` only), else Billow's link blue. */
+const colourOf = (seller: EmailSeller) => (seller.brandColor && /^#[0-9a-f]{6}$/i.test(seller.brandColor) ? seller.brandColor : LINK);
 
 /** The email of `paragraphs` (escaped here) under a heading, signed by the seller; the portal's link last, where known. */
-export function emailBody(seller: EmailSeller, heading: string, given: Paragraph[], footer: string[], closing: Closing = DEFAULT_CLOSING): EmailBody {
+export function emailBody(seller: EmailSeller, f: EmailFormat, heading: string, given: Paragraph[], footer: string[], closing?: Closing): EmailBody {
+  closing ??= { portal: f.t('mail.portal'), withoutPortal: null };
   const last: Paragraph[] = seller.portalUrl ? [{ words: closing.portal, href: seller.portalUrl }] : closing.withoutPortal ? [closing.withoutPortal] : [];
   const paragraphs = [...given, ...last];
   const text = [heading, '', ...paragraphs.flatMap((p) => [textOf(p), '']), '--', ...footer].join('\n');
-  const rows: SafeHtml[] = paragraphs.map(htmlOf);
-  const foot: SafeHtml[] = footer.map((line) => html`<p style="margin:0 0 4px;font-size:12px;color:#616e7c;">${line}</p>`);
+  const seen = seller.logoUrl ? html`<img class="logo" src="${seller.logoUrl}" alt="${seller.displayName}" height="48">` : seller.displayName;
+  // Light and dark both declared: clients that darken mail use the dark query, or invert light colours evenly; no image carries meaning (the logo's alt is the seller's name).
   const page = html`<!doctype html>
-<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${heading}</title></head>
-<body style="margin:0;padding:0;background:#f5f7fa;">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f5f7fa;"><tr><td align="center" style="padding:24px 8px;">
-<table role="presentation" width="600" cellpadding="0" cellspacing="0" style="width:600px;max-width:100%;background:#ffffff;border-radius:8px;${FONT}">
-<tr><td style="padding:24px 32px 0;font-size:18px;font-weight:bold;">${seller.logoUrl ? html`<img src="${seller.logoUrl}" alt="${seller.displayName}" height="48" style="display:block;height:48px;width:auto;border:0;">` : seller.displayName}</td></tr>
-<tr><td style="padding:16px 32px 8px;"><h1 style="margin:0 0 16px;font-size:22px;">${heading}</h1>${rows}</td></tr>
-<tr><td style="padding:16px 32px 24px;border-top:1px solid #e4e7eb;">${foot}</td></tr>
+<html lang="${f.lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark"><title>${heading}</title>
+<style>${new SafeHtml(styleSheet(colourOf(seller)))}</style></head>
+<body><table class="page" role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td class="frame" align="center">
+<table class="card" role="presentation" width="600" cellpadding="0" cellspacing="0">
+<tr><td class="seller">${seen}</td></tr>
+<tr><td class="content"><h1>${heading}</h1>${paragraphs.map(htmlOf)}</td></tr>
+<tr><td class="footer">${footer.map((line) => html`<p>${line}</p>`)}</td></tr>
 </table></td></tr></table></body></html>`;
-  return { text, html: page.toString() };
+  return { text, html: juice(page.toString(), { preserveMediaQueries: true, removeStyleTags: true, applyWidthAttributes: false, applyHeightAttributes: false }) };
 }
 
-/** The footer lines: the seller's address and support email where known. */
-export function footerOf(seller: EmailSeller, sentBy: string, questions: ((email: string) => string) | null): string[] {
-  return [sentBy, seller.address, seller.supportEmail && questions ? questions(seller.supportEmail) : null].filter((line): line is string => !!line);
+/** The footer lines: who sent it, the seller's address and support email where known. */
+export function footerOf(seller: EmailSeller, f: EmailFormat): string[] {
+  const questions = seller.supportEmail ? f.t('mail.questions', { email: seller.supportEmail }) : null;
+  return [f.t('mail.sentBy', { seller: seller.displayName }), seller.address, questions].filter((line): line is string => !!line);
 }

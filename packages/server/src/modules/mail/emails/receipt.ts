@@ -1,23 +1,20 @@
-import { emailBody, footerOf, type EmailBody, type EmailSeller } from './layout.js';
-import { words } from './words.js';
+import type { EmailFormat } from './format.js';
+import type { EmailBody, EmailSeller } from './layout.js';
+import { signed } from './notices.js';
 
 export interface ReceiptFacts {
-  seller: EmailSeller;
   invoiceNumber: string;
-  /** The amount as buyers read it, e.g. `20.00 USD`. */
+  /** The amount as buyers read it, e.g. `USD 20.00`. */
   amount: string;
   productName: string;
 }
 
 /** The receipt of a paid invoice (decision 0067): subject and body; the invoice's PDF goes with it. */
-export function receiptEmail(facts: ReceiptFacts): EmailBody & { subject: string } {
-  const w = words.receipt;
-  const c = words.common;
-  const body = emailBody(
-    facts.seller,
-    w.heading,
-    [c.greeting, w.paid(facts.amount, facts.productName), w.invoice(facts.invoiceNumber), w.attached],
-    footerOf(facts.seller, c.sentBy(facts.seller.displayName), c.questions),
-  );
-  return { subject: w.subject(facts.seller.displayName), ...body };
+export function receiptEmail(seller: EmailSeller, f: EmailFormat, facts: ReceiptFacts): EmailBody & { subject: string } {
+  const body = signed(seller, f, f.t('mail.receipt.heading'), [
+    f.t('mail.receipt.paid', { amount: facts.amount, product: facts.productName }),
+    f.t('mail.receipt.invoice', { number: facts.invoiceNumber }),
+    f.t('mail.receipt.attached'),
+  ]);
+  return { subject: f.t('mail.receipt.subject', { seller: seller.displayName }), ...body };
 }

@@ -1,7 +1,7 @@
 /** The timed reminders (decision 0071): what they say, from facts recorded when they fell due. */
+import type { EmailFormat, MailKey } from './format.js';
 import type { Closing, EmailSeller, Paragraph } from './layout.js';
 import { signed, type Email } from './notices.js';
-import { words } from './words.js';
 
 interface ReminderFacts {
   productName: string;
@@ -15,30 +15,32 @@ interface ReminderFacts {
 }
 
 /** The last paragraph: where to act, the portal's link where known, else the seller's email. */
-const closing = (seller: EmailSeller, portal: string, byEmail: (email: string) => string): Closing => ({
-  portal,
-  withoutPortal: seller.supportEmail ? byEmail(seller.supportEmail) : null,
+const closing = (seller: EmailSeller, f: EmailFormat, portal: MailKey, byEmail: MailKey): Closing => ({
+  portal: f.t(portal),
+  withoutPortal: seller.supportEmail ? f.t(byEmail, { email: seller.supportEmail }) : null,
 });
 
-export function trialEndingEmail(seller: EmailSeller, facts: ReminderFacts): Email {
-  const w = words.trialEnding;
-  const then: Paragraph[] = facts.amount ? [facts.card ? w.charge(facts.amount, facts.card) : w.noCard(facts.amount)] : [];
-  const body = signed(seller, w.heading, [w.ends(facts.productName, facts.planName, facts.date), ...then], closing(seller, w.cancel, w.cancelByEmail));
-  return { subject: w.subject(seller.displayName), ...body };
+export function trialEndingEmail(seller: EmailSeller, f: EmailFormat, facts: ReminderFacts): Email {
+  const named = { product: facts.productName, plan: facts.planName };
+  const then: Paragraph[] = facts.amount
+    ? [facts.card ? f.t('mail.trialEnding.charge', { amount: facts.amount, last4: facts.card }) : f.t('mail.trialEnding.noCard', { amount: facts.amount })]
+    : [];
+  const ends = f.t('mail.trialEnding.ends', { ...named, date: facts.date });
+  const body = signed(seller, f, f.t('mail.trialEnding.heading'), [ends, ...then], closing(seller, f, 'mail.trialEnding.cancel', 'mail.trialEnding.cancelByEmail'));
+  return { subject: f.t('mail.trialEnding.subject', { seller: seller.displayName }), ...body };
 }
 
-export function upcomingRenewalEmail(seller: EmailSeller, facts: ReminderFacts): Email {
-  const w = words.upcomingRenewal;
-  const renews = facts.amount
-    ? w.renews(facts.productName, facts.planName, facts.date, facts.amount)
-    : w.renewsOn(facts.productName, facts.planName, facts.date);
-  const body = signed(seller, w.heading, [renews, ...(facts.card ? [w.card(facts.card)] : [])], closing(seller, w.cancel, w.cancelByEmail));
-  return { subject: w.subject(seller.displayName), ...body };
+export function upcomingRenewalEmail(seller: EmailSeller, f: EmailFormat, facts: ReminderFacts): Email {
+  const named = { product: facts.productName, plan: facts.planName, date: facts.date };
+  const renews = facts.amount ? f.t('mail.upcomingRenewal.renews', { ...named, amount: facts.amount }) : f.t('mail.upcomingRenewal.renewsOn', named);
+  const card = facts.card ? [f.t('mail.upcomingRenewal.card', { last4: facts.card })] : [];
+  const body = signed(seller, f, f.t('mail.upcomingRenewal.heading'), [renews, ...card], closing(seller, f, 'mail.upcomingRenewal.cancel', 'mail.upcomingRenewal.cancelByEmail'));
+  return { subject: f.t('mail.upcomingRenewal.subject', { seller: seller.displayName }), ...body };
 }
 
-export function cardExpiringEmail(seller: EmailSeller, facts: ReminderFacts & { card: string; month: string; expired: boolean }): Email {
-  const w = words.cardExpiring;
-  const card = facts.expired ? w.expired(facts.card, facts.month) : w.expires(facts.card, facts.month);
-  const body = signed(seller, w.heading, [card, w.nextPayment(facts.productName, facts.date)], closing(seller, w.update, w.updateByEmail));
-  return { subject: w.subject(seller.displayName), ...body };
+export function cardExpiringEmail(seller: EmailSeller, f: EmailFormat, facts: ReminderFacts & { card: string; month: string; expired: boolean }): Email {
+  const card = f.t(facts.expired ? 'mail.cardExpiring.expired' : 'mail.cardExpiring.expires', { last4: facts.card, month: facts.month });
+  const next = f.t('mail.cardExpiring.nextPayment', { product: facts.productName, date: facts.date });
+  const body = signed(seller, f, f.t('mail.cardExpiring.heading'), [card, next], closing(seller, f, 'mail.cardExpiring.update', 'mail.cardExpiring.updateByEmail'));
+  return { subject: f.t('mail.cardExpiring.subject', { seller: seller.displayName }), ...body };
 }

@@ -103,3 +103,20 @@ export function reminderSubject(db: Executor, environmentId: string, subscriptio
     .where('s.id', '=', subscriptionId)
     .executeTakeFirst();
 }
+
+/** The `locale` of a customer (decision 0068), found by its id or by a subscription of its; null without one. */
+export async function customerLocale(db: Executor, environmentId: string, by: { customerId?: string | null; subscriptionId?: string | null }): Promise<string | null> {
+  if (by.customerId) {
+    const row = await db.selectFrom('customers').select('locale').where('environment_id', '=', environmentId).where('id', '=', by.customerId).executeTakeFirst();
+    return row?.locale ?? null;
+  }
+  if (!by.subscriptionId) return null;
+  const row = await db
+    .selectFrom('subscriptions as s')
+    .innerJoin('customers as c', 'c.id', 's.customer_id')
+    .select('c.locale')
+    .where('s.environment_id', '=', environmentId)
+    .where('s.id', '=', by.subscriptionId)
+    .executeTakeFirst();
+  return row?.locale ?? null;
+}
