@@ -110,6 +110,19 @@ describe('item 2: a plan change starts a subscription', () => {
 });
 
 describe('item 3: the events of a customer on a test clock', () => {
+  it("number a one-time purchase's invoice in the clock's year, as its credit note is", async () => {
+    const clockId = await testClock('2029-06-01T00:00:00Z');
+    const customerId = await customerOn(clockId);
+    const card = await s.card(customerId, CARDS.ok);
+    expectStatus(await s.call('POST', `/payment-methods/${card.id}/default/`), 200);
+    const bought = await s.call('POST', '/charges/', { planIdentifier: s.plans.lifetime, chargePeriod: 'ONE_TIME', customerId });
+    expectStatus(bought, 201);
+    expect(bought.body.startDate).toBe('2029-06-01');
+    const invoice = await s.call('GET', `/invoices/${bought.body.invoiceId}/`);
+    expectStatus(invoice, 200);
+    expect(invoice.body.number).toMatch(/-2029-\d{6}$/);
+  });
+
   it('are all dated by the clock, the API actions too', async () => {
     const clockId = await testClock('2027-03-01T00:00:00Z');
     const customerId = await customerOn(clockId);

@@ -1,5 +1,5 @@
 import type { ChargeCreate, ChargeRecord } from '@billow/contract';
-import type { Clock } from '../lib/clock.js';
+import { clockAt, type Clock } from '../lib/clock.js';
 import { testClockTimeOf } from '../modules/customers/queries.js';
 import { currencyDigits, formatMinor } from '../lib/money.js';
 import type { Db } from '../db/connect.js';
@@ -84,7 +84,8 @@ export class ChargeService {
       await this.changes?.announce(tx, scope.environmentId, customer.customer_id);
       const order = await recordPaidOrder(tx, {
         scope,
-        clock: this.clock,
+        // The customer's time (a test clock's): the invoice is dated and numbered in its year.
+        clock: clockAt(now),
         customer,
         purchase,
         charged: purchase.quote,
