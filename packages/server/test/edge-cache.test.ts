@@ -445,8 +445,23 @@ describe.skipIf(!POSTGRES_URL)('where usage reports go, across processes on Post
     await b?.close();
   });
 
+  /**
+   * Waits until b has heard every entitlement change a committed so far: LISTEN/NOTIFY is
+   * asynchronous, and PostgreSQL delivers notifications in the order their transactions
+   * committed, so a marker announced through a now is heard after all of them.
+   */
+  async function heardEverything(environmentId: string): Promise<void> {
+    const marker = `marker_${randomUUID()}`;
+    const key = entitlementCacheKey(environmentId, marker);
+    b.app.billow.entitlementCache.set(key, {} as never);
+    await withEntitlementChanges(a.database.db, null, (_tx, changed) => changed(environmentId, marker));
+    expect(await droppedWithin(b.app.billow.entitlementCache, key, 5000), 'the marker reached b').not.toBeNull();
+  }
+
   it('another server\'s usage reports leave a report route kept, its entitlement changes drop it', async () => {
     const customer = await meteredCustomer(a);
+    // The purchase's own announcement would otherwise drop the route b is about to keep.
+    await heardEverything(customer.environmentId);
     const routes = b.app.billow.reportRoutes;
     const route = await routes.routeOf(customer.environmentId, customer.customerId, customer.featureId);
     expect(route).toEqual(expect.objectContaining({ subscriptionId: expect.any(String), periodEnd: expect.any(Date) }));
