@@ -79,7 +79,7 @@ describe('receipts', () => {
     expect(receipt.text).toContain('We received your payment of USD\u00a049.00'); // Intl writes the amount, as the invoice PDF does
     expect(receipt.text).toContain(`Invoice: ${invoice.number}`);
     expect(receipt.text).toContain('Write to help@acme.example');
-    expect(receipt.text).toContain('Torstraße 1, 10119, Berlin, DE');
+    expect(receipt.text).toContain('Torstraße 1, 10119, Berlin, Germany');
     expect(receipt.html).toContain('Acme &lt;Tools&gt;');
     expect(receipt.html).not.toContain('Acme <Tools>');
     expect(receipt.html).toContain('width="600"');

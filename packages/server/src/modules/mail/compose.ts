@@ -27,7 +27,7 @@ import { kindEnabled } from './settings.service.js';
 
 /** How long such an email is worth sending: past it, a message that could not be sent is dropped. */
 const SEND_WITHIN_MS = 7 * 24 * 60 * 60 * 1000;
-const ADDRESS_FIELDS = ['line1', 'line2', 'postalCode', 'postal_code', 'city', 'state', 'country'];
+const ADDRESS_FIELDS = ['line1', 'line2', 'postalCode', 'postal_code', 'city', 'state'];
 
 type EventRow = NonNullable<Awaited<ReturnType<typeof repo.findEvent>>>;
 type Environment = 'sandbox' | 'production';
@@ -159,6 +159,7 @@ export class MailComposer {
       displayName: block.displayName,
       supportEmail: block.email,
       address: line || null,
+      country: text(address.country),
       portalUrl,
       logoUrl,
       timeZone: block.timeZone,

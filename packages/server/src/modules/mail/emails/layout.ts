@@ -1,4 +1,5 @@
 import juice from 'juice';
+import { countryName } from '../../../lib/countries.js';
 import { html, SafeHtml } from '../../../page-kit/html.js';
 import type { EmailFormat } from './format.js';
 
@@ -6,8 +7,10 @@ import type { EmailFormat } from './format.js';
 export interface EmailSeller {
   displayName: string;
   supportEmail: string | null;
-  /** The address as one line, or null. */
+  /** The address as one line without its country, or null. */
   address: string | null;
+  /** The address's country (ISO 3166 code): the email names it in the buyer's language. */
+  country: string | null;
   /** The customer portal's sign-in page, absolute; null when no public address is known. */
   portalUrl: string | null;
   /** The logo, absolute; null without a logo or a public address. */
@@ -96,5 +99,7 @@ export function emailBody(seller: EmailSeller, f: EmailFormat, heading: string, 
 /** The footer lines: who sent it, the seller's address and support email where known. */
 export function footerOf(seller: EmailSeller, f: EmailFormat): string[] {
   const questions = seller.supportEmail ? f.t('mail.questions', { email: seller.supportEmail }) : null;
-  return [f.t('mail.sentBy', { seller: seller.displayName }), seller.address, questions].filter((line): line is string => !!line);
+  const country = seller.country ? countryName(seller.country, f.lang) || seller.country : null;
+  const address = [seller.address, country].filter((part): part is string => !!part).join(', ');
+  return [f.t('mail.sentBy', { seller: seller.displayName }), address, questions].filter((line): line is string => !!line);
 }
