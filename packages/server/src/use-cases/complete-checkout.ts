@@ -148,7 +148,7 @@ export class CheckoutCompletion implements CheckoutPages {
   async submit(id: string, environment: 'sandbox' | 'production', sent: Sent, ipAddress: string | null, acceptLanguage?: string): Promise<PageAnswer> {
     const session = await this.sessionAt(id, environment);
     if (!session) return { kind: 'missing' };
-    if (session.purpose !== 'purchase') return this.due.submit(session, sent, await this.csrfValid(id, sent.csrf_token));
+    if (session.purpose !== 'purchase') return this.due.submit(session, sent, await this.csrfValid(id, sent.csrf_token), browserLanguage(acceptLanguage));
     if (!(await this.csrfValid(id, sent.csrf_token))) {
       return { kind: 'page', status: 403, state: await this.state(session, sent, ipAddress, { field: null, message: 'This form has expired. Reload the page and try again.', key: 'problem.formExpired' }) };
     }

@@ -134,12 +134,13 @@ export class DuePayments {
   }
 
   /** The form was sent (its CSRF token already checked): pay, answer the authentication step, or show the page again. */
-  async submit(session: repo.SessionRow, sent: Sent, csrfValid: boolean): Promise<DueAnswer> {
+  /** `locale`: the browser's language, remembered on a customer who has none yet (as the checkout does). */
+  async submit(session: repo.SessionRow, sent: Sent, csrfValid: boolean, locale: string | null = null): Promise<DueAnswer> {
     if (!csrfValid) return this.page(session, 403, { field: null, message: 'This form has expired. Reload the page and try again.', key: 'problem.formExpired' });
     const reason = await this.closedReason(session);
     if (reason) return this.closed(session, reason);
     try {
-      if (sent.action === 'pay') return await this.pay(session, sent);
+      if (sent.action === 'pay') return await this.pay(session, sent, locale);
       if (sent.action === 'authenticate_approve' || sent.action === 'authenticate_fail') return await this.authenticate(session, sent.action === 'authenticate_approve');
       return await this.page(session, 200, null);
     } catch (error) {
@@ -164,8 +165,8 @@ export class DuePayments {
     return this.checkedCard(sent);
   }
 
-  private async pay(session: repo.SessionRow, sent: Sent): Promise<DueAnswer> {
-    const prepared = await this.prepare(session.id, await this.cardOf(session, sent));
+  private async pay(session: repo.SessionRow, sent: Sent, locale: string | null): Promise<DueAnswer> {
+    const prepared = await this.prepare(session.id, await this.cardOf(session, sent), locale);
     if (prepared.status === 'success') return { kind: 'redirect', location: prepared.success_url };
     try {
       if (prepared.purpose === 'invoice') await this.collect(prepared);
@@ -179,12 +180,12 @@ export class DuePayments {
   }
 
   /** Step 1: the card becomes the customer's default method, and the attempt is counted. */
-  private prepare(id: string, card: CheckedCard | AttachedMethod): Promise<repo.SessionRow> {
+  private prepare(id: string, card: CheckedCard | AttachedMethod, locale: string | null): Promise<repo.SessionRow> {
     return inTransaction(this.db, async (tx) => {
       const session = (await repo.findSession(tx, id, { forUpdate: true }))!;
       if (session.status !== 'open') return session;
       const now = this.clock.now();
-      const customer = await ensureCheckoutCustomer(tx, scopeOf(session), { customerId: session.customer_ref!, email: null, name: null, country: null }, now);
+      const customer = await ensureCheckoutCustomer(tx, scopeOf(session), { customerId: session.customer_ref!, email: null, name: null, country: null, locale }, now);
       const method = await saveCheckoutCard(tx, scopeOf(session), customer, card, now);
       const updated = await repo.updateSession(tx, id, { status: 'processing', attempt: session.attempt + 1, payment_method_id: method.id, modified_at: now });
       await timeline(tx, id, 'checkout_session.payment_attempted', 'Payment attempted', 'pending', now, { attempt: updated.attempt });

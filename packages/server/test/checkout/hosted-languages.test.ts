@@ -117,7 +117,7 @@ describe('the business tax id’s problems in the buyer’s words', () => {
 });
 
 describe('the pay-link and plan-change pages', () => {
-  it("shows an unpaid invoice in the customer's locale (German), then in the browser's (French), and its paid page likewise", async () => {
+  it("shows an unpaid invoice in the customer's locale (German), then in the browser's (French), remembers the language it was paid in, and its paid page likewise", async () => {
     const { customerId, invoice } = await pastDueInvoice(w);
     expectStatus(await call('PATCH', `/customers/${customerId}/`, { locale: 'de-DE' }), 200);
     const sessionUrl = (await getIn(invoice.paymentLink)).headers.get('location')!;
@@ -141,11 +141,17 @@ describe('the pay-link and plan-change pages', () => {
     expect(textOf(declined.text)).toContain('La carte a été refusée.');
     const paid = await postIn(sessionUrl, { csrf_token: csrfOf(declined.text), action: 'pay', card_number: CARDS.ok, expiry: '1235', cvc: '123' }, 'fr-FR');
     expect(paid.status).toBe(303);
+    // The customer had no language: the one they paid in is remembered, and now wins over the browser's.
+    const customer = await call('GET', `/customers/${customerId}/`);
+    expect(customer.body.locale).toBe('fr');
     const done = await getIn(invoice.paymentLink, 'es-ES');
     expect(done.status).toBe(200);
-    expect(textOf(done.text)).toContain('Este pago está completado');
+    expect(textOf(done.text)).toContain('Ce paiement est terminé');
+    expectStatus(await call('PATCH', `/customers/${customerId}/`, { locale: null }), 200);
+    const spanish = await getIn(invoice.paymentLink, 'es-ES');
+    expect(textOf(spanish.text)).toContain('Este pago está completado');
     expect(textOf((await getIn(invoice.paymentLink, 'en')).text)).toContain('This payment is complete');
-    for (const page of [de, fr, textOf(done.text)]) expect(page).not.toMatch(WIRE_WORDS);
+    for (const page of [de, fr, textOf(done.text), textOf(spanish.text)]) expect(page).not.toMatch(WIRE_WORDS);
   });
 
   it('says a plan change with the period in words, never its code (English and Japanese)', async () => {
