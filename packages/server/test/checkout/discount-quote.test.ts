@@ -25,10 +25,10 @@ async function discount(body: Record<string, unknown>): Promise<string> {
 }
 
 /** What the page's script sends: the discount form's fields, as JSON [name, value] pairs. */
-async function quote(pageUrl: string, fields: Record<string, unknown>, contentType = 'application/json') {
+async function quote(pageUrl: string, fields: Record<string, unknown>, contentType = 'application/json', acceptLanguage?: string) {
   const res = await fetch(`${pageUrl}discount/`, {
     method: 'POST',
-    headers: { 'content-type': contentType },
+    headers: { 'content-type': contentType, ...(acceptLanguage ? { 'accept-language': acceptLanguage } : {}) },
     body: contentType === 'application/json' ? JSON.stringify({ fields: Object.entries(fields) }) : new URLSearchParams(fields as Record<string, string>).toString(),
   });
   const text = await res.text();
@@ -90,6 +90,13 @@ describe("the discount field's JSON quote", () => {
       expect(refused.status, refused.text).toBe(422);
       expect(refused.body).toEqual({ detail: message, code: 'discount_not_applied' });
     }
+    // The field speaks the page's language: the browser's here.
+    const german = await quote(url, { ...fields, discount_code: once }, 'application/json', 'de-DE,de;q=0.9');
+    expect(german.body).toEqual({ detail: `Der Code „${once}“ kann nicht angewendet werden: Er ist aufgebraucht.`, code: 'discount_not_applied' });
+    const japanese = await quote(url, { ...fields, discount_code: 'NO-SUCH-CODE' }, 'application/json', 'ja');
+    expect(japanese.body.detail).toBe('コード「NO-SUCH-CODE」は適用できません。このコードは存在しません。');
+    const forgedInFrench = await quote(url, { ...fields, csrf_token: 'forged', discount_code: 'X' }, 'application/json', 'fr');
+    expect(forgedInFrench.body).toMatchObject({ code: 'checkout_form_expired', detail: 'Ce formulaire a expiré. Rechargez la page et réessayez.' });
     clock.advance(2 * 3600_000);
     const late = await quote(url, { ...fields, discount_code: expiring });
     expect(late.body.detail).toBe(`The code "${expiring}" cannot be applied: it has expired.`);
@@ -162,5 +169,7 @@ describe("the discount field's JSON quote", () => {
     const expired = await quote(url, { ...fields, discount_code: 'X' });
     expect(expired.status).toBe(410);
     expect(expired.body).toMatchObject({ code: 'checkout_session_closed', detail: 'This checkout has expired. Ask the seller for a new link.' });
+    const expiredInSpanish = await quote(url, { ...fields, discount_code: 'X' }, 'application/json', 'es');
+    expect(expiredInSpanish.body).toMatchObject({ code: 'checkout_session_closed', detail: 'Esta compra ha caducado. Pida un enlace nuevo al vendedor.' });
   });
 });

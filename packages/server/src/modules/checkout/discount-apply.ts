@@ -9,22 +9,24 @@ import { inTransaction } from '../../db/transaction.js';
 import { DomainError } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { resolveCheckoutDiscount } from './discount.js';
-import { formProblem } from './errors.js';
+import { formProblem, type FormProblem } from './errors.js';
 import { pageSelection, priceSelection } from './page-model.js';
 import * as repo from './repo.js';
 
 export type SentFields = Record<string, string | undefined>;
 
-/** Why a code is refused, as the buyer at the page reads it (by the discounts module's refusal codes). */
-const REASONS: Record<string, string> = {
-  discount_code_unknown: 'there is no such code',
-  discount_code_expired: 'it has expired',
-  discount_code_exhausted: 'it has been used up',
-  discount_not_applicable: 'it is not valid for this plan or currency',
+/** Why a code is refused, as the buyer at the page reads it: a catalogue message by the discounts module's refusal code. */
+const REASONS: Record<string, { key: string; english: string }> = {
+  discount_code_unknown: { key: 'problem.discountUnknown', english: 'there is no such code' },
+  discount_code_expired: { key: 'problem.discountExpired', english: 'it has expired' },
+  discount_code_exhausted: { key: 'problem.discountExhausted', english: 'it has been used up' },
+  discount_not_applicable: { key: 'problem.discountNotApplicable', english: 'it is not valid for this plan or currency' },
 };
+const OTHER_REASON = { key: 'problem.discountRefused', english: 'it is not valid for this purchase' };
 
-export function refusedCodeMessage(code: string, refusal: DomainError): string {
-  return `The code "${code}" cannot be applied: ${REASONS[refusal.code] ?? 'it is not valid for this purchase'}.`;
+export function refusedCode(code: string, refusal: DomainError): FormProblem {
+  const reason = REASONS[refusal.code] ?? OTHER_REASON;
+  return formProblem('discount_code', `The code "${code}" cannot be applied: ${reason.english}.`, reason.key, { code });
 }
 
 /** The code the buyer sent, or null to remove it (an empty field, or the "Remove" button). */
@@ -57,12 +59,12 @@ export async function applySessionDiscount(
   sent: SentFields,
   ipAddress: string | null,
 ): Promise<repo.SessionRow> {
-  if (!session.discounts_enabled) throw formProblem('discount_code', 'Discount codes are not accepted for this purchase.');
+  if (!session.discounts_enabled) throw formProblem('discount_code', 'Discount codes are not accepted for this purchase.', 'problem.discountsDisabled');
   const code = sentCode(sent);
   const selection = await pageSelection(db, session, sent, ipAddress);
   return inTransaction(db, async (tx) => {
     const locked = (await repo.findSession(tx, session.id, { forUpdate: true }))!;
-    if (locked.status !== 'open') throw formProblem(null, 'A payment for this checkout is in progress; the code cannot be changed now. Reload the page.');
+    if (locked.status !== 'open') throw formProblem(null, 'A payment for this checkout is in progress; the code cannot be changed now. Reload the page.', 'problem.discountLocked');
     const now = clock.now();
     if (code) {
       // Priced without the code it replaces, which may no longer apply itself.
@@ -71,7 +73,7 @@ export async function applySessionDiscount(
       try {
         await resolveCheckoutDiscount(tx, { environmentId: locked.environment_id }, code, priced.purchase, now);
       } catch (error) {
-        if (error instanceof DomainError) throw formProblem('discount_code', refusedCodeMessage(code, error));
+        if (error instanceof DomainError) throw refusedCode(code, error);
         throw error;
       }
     }

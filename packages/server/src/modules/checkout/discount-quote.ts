@@ -13,6 +13,11 @@ import { FormProblem, quoteFormExpired, quoteRefused, quoteSessionClosed, sessio
 import { discountNotice } from './page-discount.js';
 import { payLabel, summary } from './page.js';
 import { inBuyersLanguage } from './page-language.js';
+import type { SessionRow } from './repo.js';
+import { sessionCustomer } from './session-customer.js';
+import { translator, type Translator } from '../../page-kit/i18n.js';
+import { negotiateLanguage } from '../../page-kit/locale.js';
+import { sellerOnPages } from '../seller-profile/queries.js';
 
 export interface DiscountQuote {
   discountCode: string | null;
@@ -25,6 +30,12 @@ export interface DiscountQuote {
 }
 
 export class DiscountQuotes {
+  /** The page's language for this session's buyer (decision 0068): their locale, the browser's, the seller's. */
+  private async buyersWords(session: SessionRow, acceptLanguage: string | undefined): Promise<Translator> {
+    const [customer, seller] = await Promise.all([sessionCustomer(this.db, session), sellerOnPages(this.db, session.organization_id, session.environment_id)]);
+    return translator(negotiateLanguage({ customerLocale: customer?.locale ?? null, acceptLanguage, sellerLanguage: seller.language }));
+  }
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -35,14 +46,16 @@ export class DiscountQuotes {
   async apply(id: string, environment: 'sandbox' | 'production', sent: SentFields, ipAddress: string | null, acceptLanguage?: string): Promise<DiscountQuote> {
     const session = await this.completion.sessionAt(id, environment);
     if (!session) throw sessionNotFound(id);
-    if (!(await this.completion.csrfValid(id, sent.csrf_token))) throw quoteFormExpired();
+    // A refusal is shown under the field as it is: in the buyer's language, as the page is.
+    const t = await this.buyersWords(session, acceptLanguage);
+    if (!(await this.completion.csrfValid(id, sent.csrf_token))) throw quoteFormExpired(t.t('problem.formExpired'));
     const closed = this.completion.closedAnswer(session);
-    if (closed?.kind === 'closed') throw quoteSessionClosed(closed.reason);
+    if (closed?.kind === 'closed') throw quoteSessionClosed(t.t(closed.reason === 'success' ? 'problem.checkoutComplete' : 'problem.checkoutExpired'));
     let updated;
     try {
       updated = await applySessionDiscount(this.db, this.clock, session, sent, ipAddress);
     } catch (error) {
-      if (error instanceof FormProblem) throw quoteRefused(error.message);
+      if (error instanceof FormProblem) throw quoteRefused(t.problem({ field: error.field, message: error.message, key: error.key, values: error.values }));
       throw error;
     }
     const state = inBuyersLanguage(await this.completion.state(updated, sent, ipAddress, null), acceptLanguage);

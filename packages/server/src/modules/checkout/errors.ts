@@ -64,10 +64,9 @@ export const isSessionSettledMeanwhile = (error: unknown): boolean => error inst
 export const discountRefused = (refusal: DomainError): DomainError => invalid(`discountCode: ${refusal.detail}`, refusal.code);
 
 // The discount field's JSON quote (discount-quote.ts): each answer names what the buyer can do.
-export const quoteFormExpired = (): DomainError =>
-  new DomainError('forbidden', 'checkout_form_expired', 'This form has expired. Reload the page and try again.');
-export const quoteSessionClosed = (reason: 'expired' | 'success'): DomainError =>
-  new DomainError('gone', 'checkout_session_closed', reason === 'success' ? 'This checkout is already complete.' : 'This checkout has expired. Ask the seller for a new link.');
+/** The discount field's refusals carry the buyer's words (the page's catalogue), shown under the field as they are. */
+export const quoteFormExpired = (words: string): DomainError => new DomainError('forbidden', 'checkout_form_expired', words);
+export const quoteSessionClosed = (words: string): DomainError => new DomainError('gone', 'checkout_session_closed', words);
 export const quoteRefused = (message: string): DomainError => new DomainError('unprocessable', 'discount_not_applied', message);
 /** An invoice's payment on its page was refused (its reason as the billing engine recorded it). */
 export const invoicePaymentRefused = (code: string | null, message: string | null): DomainError =>
