@@ -80,6 +80,18 @@ describe('the portal in the customer’s language', () => {
     expect(done).toContain('VISA terminada en 4242, caduca 09/2035');
   });
 
+  it('says a refused tax id in the customer’s words, the country by name (German)', async () => {
+    const customerId = await w.customer();
+    expect((await w.s.call('PATCH', `/customers/${customerId}/`, { locale: 'de' })).status).toBe(200);
+    const page = await portalIn(await w.portalLink(customerId));
+    const fields = { ...formFields(page.text, 'billing'), line1: '2 Rue X', city: 'Paris', country: 'FR', tax_id: 'FR40303265046' };
+    const refused = await postIn(page.url.split('?')[0]!, fields, undefined, page.headers);
+    expect(refused.status).toBe(400);
+    const text = textOf(refused.text);
+    expect(text).toContain('Ihre Rechnungsangaben wurden nicht gespeichert: „FR40303265046“ ist keine gültige Steuernummer für Frankreich.');
+    expect(text).not.toContain('tax id');
+  });
+
   it('answers a missing or expired link in the browser’s language (Japanese, English)', async () => {
     const slug = await slugOf(w.server, w.org.organizationId);
     const ja = await getIn(`${w.server.url}/sandbox/portal/${slug}/`, 'ja');

@@ -220,7 +220,7 @@ describe('the portal page', () => {
     const fields = { ...formFields((await get(link)).text, 'billing'), line1: '2 Rue X', city: 'Paris', country: 'FR', tax_id: 'FR40303265046<i>' };
     const refused = await post(link, fields);
     expect(refused.status).toBe(400);
-    expect(refused.text).toContain('<div class="problem" role="alert">Your billing details were not saved: &quot;FR40303265046&lt;i&gt;&quot; is not a valid tax ID of FR');
+    expect(refused.text).toContain('<div class="problem" role="alert">Your billing details were not saved: &quot;FR40303265046&lt;i&gt;&quot; is not a valid tax ID of France.');
     expect(refused.text).not.toContain('<i>');
     const unchanged = (await w.s.call('GET', `/customers/${customerId}/`)).body;
     expect(unchanged.billingAddress?.city ?? null).not.toBe('Paris');

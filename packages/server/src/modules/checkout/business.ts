@@ -7,6 +7,7 @@ import type { Executor } from '../../db/transaction.js';
 import type { StoredTaxId } from '../../db/schema.js';
 import { DomainError } from '../../lib/domain-error.js';
 import { checkedTaxIds, type TaxIdVerifier } from '../customers/queries.js';
+import { TaxIdRefused } from '../customers/errors.js';
 import { formProblem } from './errors.js';
 import type { Selection } from './page-model.js';
 import type { SessionRow } from './repo.js';
@@ -14,11 +15,11 @@ import { sessionCustomer } from './session-customer.js';
 
 const UNTICK = 'or untick "I\'m buying as a business"';
 
-/** Which refusal the customers module's detail is, as a catalogue message and its values (the country by name). */
-function refusalKey(detail: string, value: string): [string, Record<string, string>?] {
-  if (detail.includes('VIES')) return ['problem.taxIdUnknown'];
-  const country = / of ([A-Z]{2}) \(/.exec(detail)?.[1];
-  return country ? ['problem.taxIdNotValid', { value, country }] : ['problem.taxIdInvalid'];
+/** Which refusal it is, as a catalogue message and its values (the country by name). */
+function refusalKey(error: DomainError, value: string): [string, Record<string, string>?] {
+  if (!(error instanceof TaxIdRefused)) return ['problem.taxIdInvalid'];
+  if (error.reason === 'unknown_to_register') return ['problem.taxIdUnknown'];
+  return error.reason === 'not_valid' && error.country ? ['problem.taxIdNotValid', { value, country: error.country }] : ['problem.taxIdInvalid'];
 }
 
 /** The business tax id the buyer gave, checked; null: the buyer does not buy as a business. */
@@ -37,6 +38,6 @@ export async function businessTaxIdOf(
   } catch (error) {
     if (!(error instanceof DomainError) || error.kind !== 'invalid') throw error;
     const said = error.detail.replace(/^tax_id(\.country)?: /, '').replace('tax id', 'tax ID');
-    throw formProblem('tax_id', `${said[0]!.toUpperCase()}${said.slice(1)}. Check it, ${UNTICK}.`, ...refusalKey(error.detail, selection.taxIdText));
+    throw formProblem('tax_id', `${said[0]!.toUpperCase()}${said.slice(1)}. Check it, ${UNTICK}.`, ...refusalKey(error, selection.taxIdText));
   }
 }

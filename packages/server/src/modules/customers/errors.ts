@@ -36,13 +36,24 @@ export const testClockUnknown = (testClockId: string): DomainError =>
   invalid(`testClockId: no test clock "${testClockId}" in this environment`, 'test_clock_not_found');
 export const testClockFull = (testClockId: string, max: number): DomainError =>
   invalid(`Test clock "${testClockId}" has ${max} customers already, the most one clock takes`, 'test_clock_full');
+/** Why a tax id was refused, with what the buyer typed: pages word it in the buyer's language from these, not from `detail`. */
+export class TaxIdRefused extends DomainError {
+  constructor(
+    detail: string,
+    readonly reason: 'not_valid' | 'no_country' | 'type_twice' | 'unknown_to_register',
+    readonly value: string | null,
+    readonly country: string | null,
+  ) {
+    super('invalid', 'invalid_tax_id', detail);
+  }
+}
 export const invalidTaxId = (at: string, value: string, country: string, problem: string): DomainError =>
-  invalid(`${at}: "${value}" is not a valid tax id of ${country} (${problem})`, 'invalid_tax_id');
+  new TaxIdRefused(`${at}: "${value}" is not a valid tax id of ${country} (${problem})`, 'not_valid', value, country);
 export const taxIdWithoutCountry = (at: string, value: string): DomainError =>
-  invalid(`${at}: give the country of "${value}" (or its type, or a billing address country)`, 'invalid_tax_id');
+  new TaxIdRefused(`${at}: give the country of "${value}" (or its type, or a billing address country)`, 'no_country', value, null);
 export const taxIdTypeTwice = (type: string): DomainError =>
-  invalid(`taxIds: two ${type} ids; give at most one of each type`, 'invalid_tax_id');
+  new TaxIdRefused(`taxIds: two ${type} ids; give at most one of each type`, 'type_twice', null, null);
 export const taxIdUnknownToRegister = (at: string, value: string): DomainError =>
-  invalid(`${at}: "${value}" is not a VAT id the EU's register (VIES) knows as valid`, 'invalid_tax_id');
+  new TaxIdRefused(`${at}: "${value}" is not a VAT id the EU's register (VIES) knows as valid`, 'unknown_to_register', value, null);
 export const taxIdCountryUnknown = (at: string, country: string): DomainError =>
   invalid(`${at}.country: "${country}" is not an ISO 3166-1 alpha-2 country code`, 'validation_error');

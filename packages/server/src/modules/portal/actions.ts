@@ -6,6 +6,7 @@ import { STRIPE_METHOD_ID } from '../../page-kit/stripe-element.js';
 import { actingAs } from '../../lib/actor.js';
 import { DomainError } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
+import { TaxIdRefused } from '../customers/errors.js';
 import type { CustomerService } from '../customers/service.js';
 import type { InvoiceCollector } from '../invoices/routes.js';
 import type { LicenseService } from '../licenses/service.js';
@@ -199,9 +200,17 @@ export class PortalActions {
         taxId: text('tax_id')?.slice(0, 60) ?? null,
       });
     } catch (error) {
-      if (!(error instanceof DomainError) || error.code !== 'invalid_tax_id') throw error;
+      if (!(error instanceof TaxIdRefused)) throw error;
       const problem = error.detail.replace(/^taxIds\[0\]: /, '').replace('tax id', 'tax ID');
-      throw portalRefusal(`Your billing details were not saved: ${problem}.`, error.code, 'refused.taxId', { problem });
+      const [key, values] = taxIdRefusalWords(error);
+      throw portalRefusal(`Your billing details were not saved: ${problem}.`, error.code, key, values);
     }
   }
+}
+
+/** A refused tax id, as the portal's catalogue words it (the country by name in the page's language). */
+function taxIdRefusalWords(error: TaxIdRefused): [string, Record<string, string>] {
+  if (error.reason === 'unknown_to_register') return ['refused.taxIdUnknown', { value: error.value ?? '' }];
+  if (error.reason === 'not_valid' && error.country) return ['refused.taxIdNotValid', { value: error.value ?? '', country: error.country }];
+  return ['refused.taxIdInvalid', { value: error.value ?? '' }];
 }
