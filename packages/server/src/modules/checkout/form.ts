@@ -32,10 +32,15 @@ export function buyerMessage(error: DomainError): string {
   return personMessage(error, CHECKOUT_MESSAGES);
 }
 
-/** The refusal as a problem of the page, with its catalogue key (the English words for codes the catalogue lacks). */
-export function buyerProblem(error: DomainError): { field: null; message: string; key?: string } {
+/**
+ * The refusal as a problem of the page, with its catalogue key. A refusal the catalogue has
+ * no words for (a provider's rare code, a rule of the API) is said as one general message:
+ * its detail is written for the seller's engineers, and stays in the session's timeline.
+ */
+export function buyerProblem(error: DomainError): { field: null; message: string; key: string } {
   const said = hasPersonMessage(error.code) || error.code in CHECKOUT_MESSAGES;
-  return { field: null, message: buyerMessage(error), ...(said ? { key: `problem.${error.code}` } : {}) };
+  if (said) return { field: null, message: buyerMessage(error), key: `problem.${error.code}` };
+  return { field: null, message: 'The purchase could not be completed, and nothing was charged. Try again later, or contact the seller.', key: 'problem.notCompleted' };
 }
 
 export const isEmail = (text: string): boolean => EMAIL.test(text);

@@ -109,6 +109,7 @@ export const de: Catalogue = {
   'problem.taxIdUnknown': 'Das Mehrwertsteuer-Register der EU (VIES) kennt diese USt-IdNr. nicht als gültig. Prüfen Sie sie, oder entfernen Sie das Häkchen bei „Ich kaufe als Unternehmen“.',
   'problem.noProvider': 'Auf dieser Seite können noch keine Zahlungen angenommen werden. Bitte wenden Sie sich an den Verkäufer.',
   'problem.payment_failed': 'Die Zahlung ist nicht durchgegangen. Es wurde nichts berechnet; versuchen Sie eine andere Karte.',
+  'problem.notCompleted': 'Der Kauf konnte nicht abgeschlossen werden; es wurde nichts belastet. Versuchen Sie es später noch einmal, oder wenden Sie sich an den Verkäufer.',
   'due.invoiceTitle': 'Rechnung bezahlen',
   'due.changeTitle': 'Tarifwechsel bestätigen',
   'due.invoicePageTitle': 'Rechnung bezahlen: {product}',

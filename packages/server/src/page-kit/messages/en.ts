@@ -111,6 +111,7 @@ export const en = {
   'problem.taxIdUnknown': 'The EU\'s VAT register (VIES) does not know this VAT ID as valid. Check it, or untick "I\'m buying as a business".',
   'problem.noProvider': 'Payments cannot be taken on this page yet. Please contact the seller.',
   'problem.payment_failed': 'The payment did not go through. Nothing was charged; try another card.',
+  'problem.notCompleted': 'The purchase could not be completed, and nothing was charged. Try again later, or contact the seller.',
   'due.invoiceTitle': 'Pay your invoice',
   'due.changeTitle': 'Confirm your plan change',
   'due.invoicePageTitle': 'Pay your invoice: {product}',

@@ -109,6 +109,7 @@ export const es: Catalogue = {
   'problem.taxIdUnknown': 'El registro de IVA de la UE (VIES) no reconoce este NIF-IVA como válido. Compruébelo, o desmarque «Compro como empresa».',
   'problem.noProvider': 'Esta página aún no puede aceptar pagos. Póngase en contacto con el vendedor.',
   'problem.payment_failed': 'El pago no se completó. No se ha cobrado nada; pruebe con otra tarjeta.',
+  'problem.notCompleted': 'No se ha podido completar la compra y no se ha cobrado nada. Inténtelo de nuevo más tarde o póngase en contacto con el vendedor.',
   'due.invoiceTitle': 'Pague su factura',
   'due.changeTitle': 'Confirme su cambio de plan',
   'due.invoicePageTitle': 'Pague su factura: {product}',

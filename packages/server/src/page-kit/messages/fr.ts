@@ -109,6 +109,7 @@ export const fr: Catalogue = {
   'problem.taxIdUnknown': 'Le registre de TVA de l’UE (VIES) ne connaît pas ce numéro de TVA comme valide. Vérifiez-le, ou décochez « J’achète en tant qu’entreprise ».',
   'problem.noProvider': 'Cette page ne peut pas encore encaisser de paiements. Veuillez contacter le vendeur.',
   'problem.payment_failed': 'Le paiement n’a pas abouti. Rien n’a été débité ; essayez une autre carte.',
+  'problem.notCompleted': 'L’achat n’a pas pu être finalisé et rien n’a été débité. Réessayez plus tard, ou contactez le vendeur.',
   'due.invoiceTitle': 'Payer votre facture',
   'due.changeTitle': 'Confirmer votre changement d’offre',
   'due.invoicePageTitle': 'Payer votre facture : {product}',

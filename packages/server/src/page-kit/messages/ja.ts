@@ -109,6 +109,7 @@ export const ja: Catalogue = {
   'problem.taxIdUnknown': 'EUのVAT登録簿（VIES）では、このVAT番号は有効と確認できません。ご確認いただくか、「法人として購入する」のチェックを外してください。',
   'problem.noProvider': 'このページではまだお支払いを受け付けられません。販売者にお問い合わせください。',
   'problem.payment_failed': 'お支払いが完了しませんでした。請求は発生していません。別のカードをお試しください。',
+  'problem.notCompleted': 'ご購入を完了できませんでした。料金は請求されていません。しばらくしてからもう一度お試しいただくか、販売者にお問い合わせください。',
   'due.invoiceTitle': '請求書のお支払い',
   'due.changeTitle': 'プラン変更の確認',
   'due.invoicePageTitle': '請求書のお支払い：{product}',
