@@ -31,6 +31,11 @@ const smtp = new SMTPServer({
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.on('end', () => {
       const mail = { to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') };
+      if (mail.to.some((to) => to.startsWith('refuse-always-'))) {
+        refused.push(mail);
+        callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
+        return;
+      }
       if (mail.to.some((to) => to.startsWith('refuse-once-')) && !refused.some((r) => r.to[0] === mail.to[0])) {
         refused.push(mail);
         callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
@@ -162,5 +167,37 @@ describe('receipts sent by SMTP in production', () => {
     expect(headerOf(again!.raw, 'Message-ID')).toBe(`<${(await row()).id}@shop.example>`);
     expect(headerOf(again!.raw, 'Message-ID')).toBe(headerOf(first.raw, 'Message-ID'));
     expect(headerOf(again!.raw, 'Date')).toBe(headerOf(first.raw, 'Date'));
+  });
+  it('a message refused through every retry ends failed, with the server\'s answer, and holds nothing else up', async () => {
+    const buy = async (email: string) => {
+      const customerId = await s.customer({ email: undefined });
+      expect((await s.call('PATCH', `/customers/${customerId}/`, { email })).status).toBe(200);
+      await stripeCard(s, customerId);
+      expect((await s.call('POST', '/charges/', { planIdentifier: s.plans.lifetime, chargePeriod: 'ONE_TIME', customerId })).status).toBe(201);
+    };
+    const bounced = `refuse-always-${Date.now()}@example.com`;
+    await buy(bounced);
+    await server.runJobs(['compose-mail']);
+    const row = () => server.database.db.selectFrom('mail_messages').selectAll().where('recipient', '=', bounced).executeTakeFirstOrThrow();
+    while ((await row()).status !== 'pending') await new Promise((resolve) => setTimeout(resolve, 20));
+    const id = (await row()).id;
+    // Each retry made due now, as its backoff would in time: the twelfth is the last.
+    for (let retry = 0; retry < 14 && (await row()).status === 'pending'; retry++) {
+      await server.database.db.updateTable('jobs').set({ run_at: null }).where('name', '=', 'send-mail').where('unique_key', '=', id).execute();
+      await server.runJobs(['send-mail']);
+    }
+    const failed = await row();
+    expect(failed.status).toBe('failed');
+    expect(failed.last_error).toContain('Mailbox unavailable');
+    expect(failed.body_text).toBeNull();
+    // The first attempt, as the transaction committed, then the job's twelve.
+    expect(refused.filter((m) => m.to.includes(bounced)).length).toBe(13);
+    // Another buyer's receipt goes out as usual.
+    const fine = `after-bounce-${Date.now()}@example.com`;
+    await buy(fine);
+    await server.runJobs(['compose-mail', 'send-mail']);
+    const deadline = Date.now() + 5000;
+    while (!received.some((m) => m.to.includes(fine)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(received.some((m) => m.to.includes(fine))).toBe(true);
   });
 });

@@ -923,7 +923,7 @@ export interface SellerLogosTable {
   created_at: Timestamp;
 }
 
-export type MailStatus = 'inbox' | 'pending' | 'sending' | 'sent' | 'expired';
+export type MailStatus = 'inbox' | 'pending' | 'sending' | 'sent' | 'expired' | 'failed';
 
 export interface MailMessagesTable {
   id: string;

@@ -29,6 +29,12 @@ export interface MailJobSettings {
  * timed reminder; the sweep that records the reminders due in real time; send-mail, the durable retry of a
  * message whose first attempt failed or never ran; and an hourly purge of old messages and sign-ins.
  */
+/**
+ * How often the send-mail job tries a message before the message is failed: a minute apart,
+ * then doubling, about 34 hours in all, so that an SMTP server down for a day loses nothing.
+ */
+const SEND_ATTEMPTS = 12;
+
 export function mailJobs(db: Db, clock: Clock, config: MailConfig, settings: MailJobSettings = {}): JobHandlers {
   const outbox = new MailOutbox(db, clock, configuredMailer(config));
   const composer = new MailComposer(db, clock, outbox, settings.publicUrl ?? null, settings.dunningDays ?? []);
@@ -52,10 +58,14 @@ export function mailJobs(db: Db, clock: Clock, config: MailConfig, settings: Mai
         typeof payload.reminderId === 'string' ? composer.composeReminder(payload.reminderId) : composer.compose(stringField(payload, 'eventId')),
     },
     [SEND_MAIL_JOB]: {
-      retry: { attempts: 8, backoffMs: 30_000 },
-      run: async (payload) => {
+      retry: { attempts: SEND_ATTEMPTS, backoffMs: 60_000 },
+      run: async (payload, ctx) => {
         const messageId = stringField(payload, 'messageId');
-        const outcome = await outbox.deliver(messageId);
+        const outcome = await outbox.deliver(messageId).catch(async (error: unknown) => {
+          // Refused through every retry (a bounce, a server that never takes it): failed, and nothing waits on it.
+          if (ctx.attempt >= SEND_ATTEMPTS) await outbox.giveUp(messageId);
+          throw error;
+        });
         // Another attempt holds it: this one fails, and looks again after the backoff.
         if (outcome === 'busy') throw new Error(`message ${messageId} is being sent by another attempt`);
         return outcome === 'done' ? undefined : `${outcome} message ${messageId}`;

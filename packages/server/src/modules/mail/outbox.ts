@@ -145,6 +145,11 @@ export class MailOutbox {
     await Promise.allSettled([...this.inFlight]);
   }
 
+  /** The job gave up on the message (every retry refused): it ends failed, and waits no more. */
+  async giveUp(id: string): Promise<void> {
+    await repo.failMessage(this.db, id);
+  }
+
   /** One attempt at a queued message. Throws when the SMTP server refused it or could not be reached. */
   async deliver(id: string): Promise<DeliveryOutcome> {
     const now = this.clock.now();

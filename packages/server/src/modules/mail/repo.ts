@@ -98,6 +98,16 @@ export async function finishMessage(db: Executor, id: string, status: 'sent' | '
   await db.deleteFrom('mail_attachments').where('message_id', '=', id).execute();
 }
 
+/** The last attempt failed too: the message stops waiting, its bodies dropped as a sent one's are, the server's answer kept. */
+export async function failMessage(db: Executor, id: string): Promise<void> {
+  await db
+    .updateTable('mail_messages')
+    .set({ status: 'failed', body_text: null, body_html: null, locked_until: null })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
 /** An attempt that failed: the message waits for the next one. */
 export async function releaseMessage(db: Executor, id: string, error: string): Promise<void> {
   await db.updateTable('mail_messages').set({ status: 'pending', locked_until: null, last_error: error }).where('id', '=', id).execute();
