@@ -69,7 +69,8 @@ export async function applySessionDiscount(
     if (code) {
       // Priced without the code it replaces, which may no longer apply itself.
       const priced = await priceSelection(tx, { ...locked, discount_code: null }, selection, now);
-      if (!priced.purchase) throw formProblem(null, priced.problem ?? 'This selection cannot be bought.');
+      // Why (priced.problem) is the API's detail, for engineers: the buyer reads that the selection cannot be bought.
+      if (!priced.purchase) throw formProblem(null, 'This selection cannot be bought.', 'summary.cannotBuy');
       try {
         await resolveCheckoutDiscount(tx, { environmentId: locked.environment_id }, code, priced.purchase, now);
       } catch (error) {
