@@ -1,37 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { connectDatabase } from '@billow/server';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  DATABASE_KIND,
-  POSTGRES_URL,
-  assertBuilt,
-  createOrganization,
-  makeWorkspace,
-  migratedTemplate,
-  parseJsonLine,
-  runCli,
-  runOk,
-  type RunResult,
-  type Workspace,
-} from './support.js';
+import { describe, expect, it } from 'vitest';
+import { DATABASE_KIND, POSTGRES_URL, createOrganization, makeWorkspace, parseJsonLine, runCli, runOk, type RunResult, workspacePerTest } from './support.js';
 
-let template: Workspace | null;
-beforeAll(async () => {
-  assertBuilt();
-  template = await migratedTemplate();
-});
-afterAll(() => template?.cleanup());
-
-let workspace: Workspace;
-beforeEach(async () => {
-  workspace = await makeWorkspace({ copyOf: template });
-});
-afterEach(() => workspace.cleanup());
+const workspaces = workspacePerTest();
 
 /** The organization's row, read after the command has exited (and released the data directory). */
 async function blockOf(organizationId: string) {
-  const database = await connectDatabase({ databaseUrl: POSTGRES_URL, dataDir: POSTGRES_URL ? null : workspace.dataDir });
+  const database = await connectDatabase({ databaseUrl: POSTGRES_URL, dataDir: POSTGRES_URL ? null : workspaces.current.dataDir });
   try {
     return await database.db
       .selectFrom('organizations')
@@ -54,22 +31,22 @@ function expectOneLineError(result: RunResult, message: RegExp): void {
 
 describe(`billow org block / unblock on ${DATABASE_KIND}`, () => {
   it('blocks with a reason, keeps the first time when blocked again, and unblocks', async () => {
-    const { organizationId } = await createOrganization(workspace.env);
-    const other = await createOrganization(workspace.env, 'Bystander');
+    const { organizationId } = await createOrganization(workspaces.current.env);
+    const other = await createOrganization(workspaces.current.env, 'Bystander');
     expect(await blockOf(organizationId)).toEqual({ blocked_at: null, blocked_reason: null });
 
-    const blocked = await runOk(['org', 'block', organizationId, '--reason', 'Chargebacks under review'], workspace.env);
+    const blocked = await runOk(['org', 'block', organizationId, '--reason', 'Chargebacks under review'], workspaces.current.env);
     expect(blocked).toBe(`Blocked organization ${organizationId}. Reason: Chargebacks under review\n`);
     const first = await blockOf(organizationId);
     expect(first.blocked_at).toBeInstanceOf(Date);
     expect(first.blocked_reason).toBe('Chargebacks under review');
     expect(await blockOf(other.organizationId)).toEqual({ blocked_at: null, blocked_reason: null });
 
-    const again = await runOk(['org', 'block', organizationId], workspace.env);
+    const again = await runOk(['org', 'block', organizationId], workspaces.current.env);
     expect(again).toMatch(new RegExp(`^Organization ${organizationId} was already blocked \\(since \\S+Z\\)\\. Reason: Chargebacks under review\\n$`));
     expect(await blockOf(organizationId)).toEqual(first);
 
-    const json = parseJsonLine(await runOk(['org', 'block', organizationId, '--reason', 'Fraud', '--json'], workspace.env));
+    const json = parseJsonLine(await runOk(['org', 'block', organizationId, '--reason', 'Fraud', '--json'], workspaces.current.env));
     expect(json).toEqual({
       organizationId,
       blocked: true,
@@ -77,10 +54,10 @@ describe(`billow org block / unblock on ${DATABASE_KIND}`, () => {
       blockedReason: 'Fraud',
     });
 
-    expect(await runOk(['org', 'unblock', organizationId], workspace.env)).toBe(`Unblocked organization ${organizationId}.\n`);
+    expect(await runOk(['org', 'unblock', organizationId], workspaces.current.env)).toBe(`Unblocked organization ${organizationId}.\n`);
     expect(await blockOf(organizationId)).toEqual({ blocked_at: null, blocked_reason: null });
-    expect(await runOk(['org', 'unblock', organizationId], workspace.env)).toBe(`Organization ${organizationId} was not blocked.\n`);
-    expect(parseJsonLine(await runOk(['org', 'unblock', organizationId, '--json'], workspace.env))).toEqual({
+    expect(await runOk(['org', 'unblock', organizationId], workspaces.current.env)).toBe(`Organization ${organizationId} was not blocked.\n`);
+    expect(parseJsonLine(await runOk(['org', 'unblock', organizationId, '--json'], workspaces.current.env))).toEqual({
       organizationId,
       blocked: false,
       blockedAt: null,
@@ -88,18 +65,18 @@ describe(`billow org block / unblock on ${DATABASE_KIND}`, () => {
     });
 
     // Blocked again after an unblock: a new time, and no old reason.
-    expect(await runOk(['org', 'block', organizationId], workspace.env)).toBe(`Blocked organization ${organizationId}.\n`);
+    expect(await runOk(['org', 'block', organizationId], workspaces.current.env)).toBe(`Blocked organization ${organizationId}.\n`);
     expect((await blockOf(organizationId)).blocked_reason).toBeNull();
   });
 
   it('an unknown organization is a one-line error; so are a bad id and an empty reason', async () => {
     const unknown = randomUUID();
-    expectOneLineError(await runCli(['org', 'block', unknown], workspace.env), new RegExp(`No organization with id ${unknown}`));
-    expectOneLineError(await runCli(['org', 'unblock', unknown], workspace.env), new RegExp(`No organization with id ${unknown}`));
+    expectOneLineError(await runCli(['org', 'block', unknown], workspaces.current.env), new RegExp(`No organization with id ${unknown}`));
+    expectOneLineError(await runCli(['org', 'unblock', unknown], workspaces.current.env), new RegExp(`No organization with id ${unknown}`));
     const [badId, emptyReason, missing] = await Promise.all([
-      runCli(['org', 'block', 'acme'], workspace.env),
-      runCli(['org', 'block', unknown, '--reason', '  '], workspace.env),
-      runCli(['org', 'unblock'], workspace.env),
+      runCli(['org', 'block', 'acme'], workspaces.current.env),
+      runCli(['org', 'block', unknown, '--reason', '  '], workspaces.current.env),
+      runCli(['org', 'unblock'], workspaces.current.env),
     ]);
     expectOneLineError(badId, /'acme'.*UUID/);
     expectOneLineError(emptyReason, /--reason.*give a reason/);

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const CLI = path.join(REPO_ROOT, 'packages/cli/dist/main.js');
@@ -114,6 +115,26 @@ export async function migratedTemplate(): Promise<Workspace | null> {
   const template = await makeWorkspace();
   await runOk(['migrate'], template.env);
   return template;
+}
+
+/**
+ * A workspace of its own for each test of the file: a copy of the migrated template (on
+ * PostgreSQL, a database of its own), made before each test and removed after it. Read
+ * the current one as `.current`.
+ */
+export function workspacePerTest(): { current: Workspace } {
+  const holder = {} as { current: Workspace };
+  let template: Workspace | null = null;
+  beforeAll(async () => {
+    assertBuilt();
+    template = await migratedTemplate();
+  });
+  afterAll(() => template?.cleanup());
+  beforeEach(async () => {
+    holder.current = await makeWorkspace({ copyOf: template });
+  });
+  afterEach(() => holder.current.cleanup());
+  return holder;
 }
 
 export interface RunResult {

@@ -62,6 +62,17 @@ async function pdfTextAt(url: string): Promise<{ status: number; type: string | 
   return { status: res.status, type: res.headers.get('content-type'), text };
 }
 
+/** The newest invoice.paid event of the shop's sandbox. */
+async function lastPaidEvent() {
+  return server.database.db
+    .selectFrom('events')
+    .select('id')
+    .where('type', '=', 'invoice.paid')
+    .where('environment_id', '=', await environmentIdOf(server, org.organizationId, 'sandbox'))
+    .orderBy('seq', 'desc')
+    .executeTakeFirstOrThrow();
+}
+
 describe('receipts', () => {
   it('a purchase puts one receipt with the invoice PDF in the sandbox inbox, once however often the job runs', async () => {
     const customerId = await s.customer();
@@ -100,13 +111,7 @@ describe('receipts', () => {
     expect(pdf.text).toContain('Torstraße 1');
 
     // The same event again (a job re-queued by hand, as a replay would): nothing more is written.
-    const event = await server.database.db
-      .selectFrom('events')
-      .select('id')
-      .where('type', '=', 'invoice.paid')
-      .where('environment_id', '=', await environmentIdOf(server, org.organizationId, 'sandbox'))
-      .orderBy('seq', 'desc')
-      .executeTakeFirstOrThrow();
+    const event = await lastPaidEvent();
     await server.database.db.insertInto('jobs').values({ name: 'compose-mail', payload: JSON.stringify({ eventId: event.id }), unique_key: null, state: 'pending', run_at: null }).execute();
     await composeMail();
     expect((await inbox()).filter((m) => m.to === email)).toHaveLength(1);
@@ -117,13 +122,7 @@ describe('receipts', () => {
     const customerId = await s.customer({ email: undefined });
     await buy(customerId);
     await composeMail();
-    const event = await server.database.db
-      .selectFrom('events')
-      .select('id')
-      .where('type', '=', 'invoice.paid')
-      .where('environment_id', '=', await environmentIdOf(server, org.organizationId, 'sandbox'))
-      .orderBy('seq', 'desc')
-      .executeTakeFirstOrThrow();
+    const event = await lastPaidEvent();
     const jobs = await server.database.db.selectFrom('jobs').select('state').where('name', '=', 'compose-mail').where('unique_key', '=', `event:${event.id}`).execute();
     expect(jobs).toEqual([{ state: 'succeeded' }]);
     expect(await inbox()).toHaveLength(before);

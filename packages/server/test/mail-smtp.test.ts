@@ -3,49 +3,25 @@
  * SMTP (a real server on 127.0.0.1, the smtp-server package) with its text and HTML parts
  * and the invoice's PDF attached, once, however often the compose-mail job runs.
  */
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Shop } from './commerce-support.js';
 import type { TestOrg, TestServer } from './harness.js';
 import type { StripeStandIn } from './stripe/stand-in.js';
 import { pngOf } from './seller/images.js';
-import { headerOf } from './smtp-support.js';
+import { headerOf, SmtpSink, type ReceivedMail } from './smtp-support.js';
 import { configureStripe, stripeCard, stripeShop } from './stripe/support.js';
 
-interface Received {
-  to: string[];
-  raw: string;
-}
-
-const received: Received[] = [];
-/** Messages refused once (a 451, as a busy server answers): the first to a `refuse-once-` address. */
-const refused: Received[] = [];
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS', 'AUTH'],
-  logger: false,
-  onData: (stream, session, callback) => {
-    const chunks: Buffer[] = [];
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.on('end', () => {
-      const mail = { to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') };
-      if (mail.to.some((to) => to.startsWith('refuse-always-'))) {
-        refused.push(mail);
-        callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
-        return;
-      }
-      if (mail.to.some((to) => to.startsWith('refuse-once-')) && !refused.some((r) => r.to[0] === mail.to[0])) {
-        refused.push(mail);
-        callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
-        return;
-      }
-      received.push(mail);
-      callback();
-    });
-  },
+/**
+ * The test's SMTP server refuses, with a 550 as for a mailbox that does not exist, every message to a
+ * `refuse-always-` address; and with a 451, as a busy server answers, the first to a `refuse-once-` one.
+ */
+const sink = new SmtpSink((mail, before) => {
+  if (mail.to.some((to) => to.startsWith('refuse-always-'))) return { code: 550, message: 'Mailbox unavailable' };
+  const once = mail.to.some((to) => to.startsWith('refuse-once-')) && !before.some((r) => r.to[0] === mail.to[0]);
+  return once ? { code: 451, message: 'Try again later' } : null;
 });
+const { received, refused } = sink;
 
 let stand: StripeStandIn;
 let server: TestServer;
@@ -53,9 +29,8 @@ let s: Shop;
 let org: TestOrg;
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
-  ({ stand, server, s, org } = await stripeShop('', { env: { BILLOW_SMTP_URL: `smtp://127.0.0.1:${port}`, BILLOW_MAIL_FROM: 'Billing <billing@shop.example>', BILLOW_PUBLIC_URL: 'https://billing.shop.example' } }));
+  const smtpUrl = await sink.start();
+  ({ stand, server, s, org } = await stripeShop('', { env: { BILLOW_SMTP_URL: smtpUrl, BILLOW_MAIL_FROM: 'Billing <billing@shop.example>', BILLOW_PUBLIC_URL: 'https://billing.shop.example' } }));
   await configureStripe(s);
   const logoImageKey = await uploadedLogo();
   const profile = await s.call('PATCH', '/seller-profile/', { displayName: 'Shop & Co', logoImageKey, supportEmail: 'help@shop.example' });
@@ -64,7 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await stand?.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await sink.close();
 });
 
 /** A logo uploaded as the seller's page would, its form posted to this server (the answer names the public address). */
@@ -80,7 +55,7 @@ async function uploadedLogo(): Promise<string> {
 }
 
 /** The messages to `email`, once at least one has arrived (the test's timeout bounds the wait). */
-async function messagesTo(email: string): Promise<Received[]> {
+async function messagesTo(email: string): Promise<ReceivedMail[]> {
   for (;;) {
     const found = received.filter((m) => m.to.includes(email));
     if (found.length > 0) return found;

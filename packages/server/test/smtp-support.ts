@@ -7,8 +7,16 @@ export interface ReceivedMail {
   raw: string;
 }
 
+/** How the server answers a message it refuses: its reply code (451: try later; 550: never) and text. */
+export interface Refusal {
+  code: number;
+  message: string;
+}
+
 export class SmtpSink {
   readonly received: ReceivedMail[] = [];
+  /** The messages the server refused, in the order they came. */
+  readonly refused: ReceivedMail[] = [];
   private readonly server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -17,11 +25,21 @@ export class SmtpSink {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        this.received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        const mail = { to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') };
+        const refusal = this.refuse(mail, this.refused);
+        if (refusal) {
+          this.refused.push(mail);
+          callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+          return;
+        }
+        this.received.push(mail);
         callback();
       });
     },
   });
+
+  /** `refuse`: which messages the server refuses, and how (null: it takes the message). */
+  constructor(private readonly refuse: (mail: ReceivedMail, refusedBefore: ReceivedMail[]) => Refusal | null = () => null) {}
 
   /** Listens on a free loopback port; answers BILLOW_SMTP_URL. */
   async start(): Promise<string> {

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueId } from '../harness.js';
 import { csrfOf, openCheckoutWorld, payWith, type CheckoutWorld } from './support.js';
+import { langOf, textOf } from './page-text.js';
 
 let w: CheckoutWorld;
 
@@ -19,18 +20,6 @@ async function pageIn(url: string, acceptLanguage?: string): Promise<string> {
   expect(res.status).toBe(200);
   return res.text();
 }
-
-/** The page's visible text, tags dropped and the escaper's entities decoded, spaces collapsed. */
-const textOf = (page: string) =>
-  page
-    .replace(/<script[\s\S]*?<\/script>/g, '')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ');
-
-const langOf = (page: string) => /<html lang="([^"]+)">/.exec(page)?.[1];
 
 const setProfile = async (body: Record<string, unknown>) => {
   const res = await w.s.call('PATCH', '/seller-profile/', body);

@@ -71,26 +71,35 @@ export class MailOutbox {
     return environment === 'sandbox' || this.mailer !== null;
   }
 
-  /** Writes the message in the caller's transaction; returns its id when it is to be sent (deliverSoon after commit), null for the inbox. */
-  async queue(tx: Executor, message: NewMessage): Promise<string | null> {
-    if (!this.canSend(message.environment)) throw mailUnavailable();
-    const id = randomUUID();
-    const now = this.clock.now();
-    const toInbox = message.environment === 'sandbox';
-    await repo.insertMessage(tx, {
+  /** The columns every message has: where it goes, what it says, until when it is worth sending. */
+  private static baseRow(id: string, message: NewMessage, now: Date) {
+    return {
       id,
       organization_id: message.organizationId,
       environment_id: message.environmentId,
-      status: toInbox ? 'inbox' : 'pending',
+      status: message.environment === 'sandbox' ? ('inbox' as const) : ('pending' as const),
       recipient: message.to,
       subject: message.subject,
       body_text: message.text,
       created_at: now,
       send_before: message.sendBefore,
-    });
-    if (toInbox) return null;
+    };
+  }
+
+  /** A written message: kept in the sandbox inbox (null), or its send-mail job queued behind the first attempt (its id). */
+  private async queued(tx: Executor, id: string, message: NewMessage, now: Date): Promise<string | null> {
+    if (message.environment === 'sandbox') return null;
     await enqueueJob(tx, { name: SEND_MAIL_JOB, payload: { messageId: id }, key: id, runAt: new Date(now.getTime() + JOB_DELAY_MS) });
     return id;
+  }
+
+  /** Writes the message in the caller's transaction; returns its id when it is to be sent (deliverSoon after commit), null for the inbox. */
+  async queue(tx: Executor, message: NewMessage): Promise<string | null> {
+    if (!this.canSend(message.environment)) throw mailUnavailable();
+    const id = randomUUID();
+    const now = this.clock.now();
+    await repo.insertMessage(tx, MailOutbox.baseRow(id, message, now));
+    return this.queued(tx, id, message, now);
   }
 
   /**
@@ -101,17 +110,10 @@ export class MailOutbox {
     if (!this.canSend(message.environment)) throw mailUnavailable();
     const id = randomUUID();
     const now = this.clock.now();
-    const toInbox = message.environment === 'sandbox';
     const written = await repo.insertEventMessage(
       tx,
       {
-        id,
-        organization_id: message.organizationId,
-        environment_id: message.environmentId,
-        status: toInbox ? 'inbox' : 'pending',
-        recipient: message.to,
-        subject: message.subject,
-        body_text: message.text,
+        ...MailOutbox.baseRow(id, message, now),
         body_html: message.html,
         event_id: message.eventId,
         reminder_id: message.reminderId,
@@ -120,15 +122,11 @@ export class MailOutbox {
         from_name: message.headers.fromName,
         reply_to: message.headers.replyTo,
         list_unsubscribe: message.headers.listUnsubscribe,
-        created_at: now,
-        send_before: message.sendBefore,
       },
       message.attachments.map((a) => ({ file_name: a.fileName, content_type: a.contentType, bytes: a.bytes })),
     );
     if (!written) return 'duplicate';
-    if (toInbox) return null;
-    await enqueueJob(tx, { name: SEND_MAIL_JOB, payload: { messageId: id }, key: id, runAt: new Date(now.getTime() + JOB_DELAY_MS) });
-    return id;
+    return this.queued(tx, id, message, now);
   }
 
   /** Sends a committed message now, without waiting for it (the job retries what fails). */
