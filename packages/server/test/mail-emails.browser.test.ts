@@ -206,6 +206,11 @@ describe.skipIf(skipBrowserTests)('buyer emails in Chromium', () => {
           await page.locator('table.page').screenshot({ path: path.join(DOCS, `${kind}-${lang}.png`) });
         }
       }
+      // On a phone the card narrows to the screen: nothing to scroll sideways.
+      await page.setViewportSize({ width: 375, height: 900 });
+      await page.setContent(messages.find((m) => m.kind === 'receipt')!.html!, { waitUntil: 'load' });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      await shot(page, `receipt-${lang}-375px`);
       expect(problems).toEqual([]);
       await close();
     });

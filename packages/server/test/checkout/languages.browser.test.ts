@@ -51,6 +51,11 @@ describe.skipIf(skipBrowserTests)('hosted pages in two languages, in chromium', 
     expect(await textAt(page, '#due-line')).toBe(`Rechnung ${invoice.number}`);
     expect(await textAt(page, '#pay')).toBe('10,00 $ bezahlen');
     await shot(page, 'languages-03-pay-link-de');
+    // On a phone: nothing wider than the screen.
+    await page.setViewportSize({ width: 375, height: 740 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await shot(page, 'languages-03-pay-link-de-375px');
+    await page.setViewportSize({ width: 1000, height: 900 });
     await payCard(page, CARDS.ok, '0935');
     await textBecomes(page, 'h1', 'Diese Zahlung ist abgeschlossen');
     await shot(page, 'languages-04-pay-link-paid-de');

@@ -36,7 +36,7 @@ const styleSheet = (brand: string) => `
 body { margin: 0; padding: 0; background: #f5f7fa; }
 .page { background: #f5f7fa; }
 .frame { padding: 24px 8px; }
-.card { width: 600px; max-width: 100%; background: #ffffff; border-radius: 8px; border-top: 4px solid ${brand};
+.card { width: 100%; max-width: 600px; background: #ffffff; border-radius: 8px; border-top: 4px solid ${brand};
   font-family: Helvetica, Arial, sans-serif; color: #1f2933; }
 .seller { padding: 24px 32px 0; font-size: 18px; line-height: 24px; font-weight: bold; color: #1f2933; }
 .logo { display: block; height: 48px; width: auto; border: 0; }
