@@ -58,6 +58,10 @@ import { ChargeService } from './use-cases/charge.js';
 import { CheckoutCompletion } from './use-cases/complete-checkout.js';
 import { SubscriptionChanges } from './use-cases/subscription-changes.js';
 import type { ChargeCreator } from './modules/charges/ports.js';
+import type { RefundCreator } from './modules/refunds/ports.js';
+import { RefundService } from './modules/refunds/service.js';
+import { OrderPresenter } from './modules/ledger/presenter.js';
+import { RefundOrder } from './use-cases/refund-order.js';
 import type { CheckoutPages } from './modules/checkout/ports.js';
 import type { SubscriptionWrites } from './modules/subscriptions/ports.js';
 import { countBillingSubscriptions, endBillingSubscriptions } from './modules/subscriptions/end-all.js';
@@ -127,6 +131,7 @@ interface AppContext extends ModuleContext {
   mail: MailOutbox;
   /** The use cases (use-cases/) that the routes of modules ask for through their ports. */
   charges: ChargeCreator;
+  refunds: RefundCreator;
   subscriptionChanges: SubscriptionWrites;
   checkoutPages: CheckoutPages;
 }
@@ -319,6 +324,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     invoiceCollector: (scope, invoiceId) => billing.collectNow(scope, invoiceId),
     mail,
     charges: new ChargeService(database.db, clock, entitlementChanges),
+    refunds: new RefundOrder(database.db, clock, new RefundService(database.db, new OrderPresenter(media))),
     // An activate_on_payment change waiting for its payment gets the hosted page (decision 0035).
     subscriptionChanges: new SubscriptionChanges(database.db, clock, config.pendingUpdateTtlMs, entitlementChanges, openChangeSession),
     // The page of a payment link collects an unpaid invoice as POST /invoices/{id}/pay/ does.

@@ -11,6 +11,7 @@ import { BillingEngine } from '../use-cases/billing-engine.js';
 import { ChargeService } from '../use-cases/charge.js';
 import { CheckoutCompletion } from '../use-cases/complete-checkout.js';
 import { RefundService } from '../modules/refunds/service.js';
+import { RefundOrder } from '../use-cases/refund-order.js';
 import { OrderPresenter } from '../modules/ledger/presenter.js';
 import type { SubscriptionScope } from '../modules/subscriptions/service.js';
 import { SubscriptionChanges } from '../use-cases/subscription-changes.js';
@@ -111,6 +112,6 @@ export function intentSettler(db: Db, clock: Clock, pendingUpdateTtlMs: number, 
 /** Refunds whose process died between asking the provider and recording its answer, settled under their own keys. */
 export async function recoverRefunds(db: Db, clock: Clock, olderThanMs = STALE_INTENT_MS): Promise<number> {
   // Settling records no presentation: image URLs are never asked for.
-  const refunds = new RefundService(db, clock, new OrderPresenter({ publicUrl: () => '' }));
+  const refunds = new RefundOrder(db, clock, new RefundService(db, new OrderPresenter({ publicUrl: () => '' })));
   return refunds.recoverStale(olderThanMs);
 }

@@ -3,10 +3,11 @@ import { clockAt, type Clock } from '../lib/clock.js';
 import { testClockTimeOf } from '../modules/customers/queries.js';
 import { currencyDigits, formatMinor } from '../lib/money.js';
 import type { Db } from '../db/connect.js';
-import { inTransaction } from '../db/transaction.js';
+import { inTransaction, type Tx } from '../db/transaction.js';
 import { grantedFeatures } from '../modules/purchases/features.js';
 import { paymentMethodFor, type PaymentStep } from '../modules/purchases/payment.js';
-import { purchaseTwoPhase, type IdempotencyClaim } from './payment-pipeline.js';
+import type { IdempotencyClaim } from './payment-pipeline.js';
+import { purchasePlanned, type Planned } from './planned-payment.js';
 import {
   assertNotBlocked,
   lockCustomer,
@@ -21,6 +22,15 @@ import type { EntitlementChanges } from '../edge-cache/change-feed.js';
 import { insertSubscription } from '../modules/subscriptions/queries.js';
 import { recurringChargePeriod } from '../modules/charges/errors.js';
 
+/** What a one-time purchase was planned as, under its customer's lock. */
+interface ChargePlan {
+  customer: Awaited<ReturnType<typeof lockCustomer>>;
+  purchase: Awaited<ReturnType<typeof resolvePurchase>>;
+  method: Awaited<ReturnType<typeof paymentMethodFor>>;
+  /** The customer's time (a test clock's): the grant starts then, and the invoice is dated in its year. */
+  now: Date;
+}
+
 export class ChargeService {
   constructor(
     private readonly db: Db,
@@ -33,91 +43,97 @@ export class ChargeService {
    * checkout. It grants the plan's entitlements for good, through a
    * subscription record of chargePeriod ONE_TIME (no period end), which
    * GET /subscriptions/ lists with billingType ONE_TIME, as a free plan
-   * taken through POST /subscriptions/create/ is.
+   * taken through POST /subscriptions/create/ is. Its payment is planned as a
+   * value, then recorded with its outcome (use-cases/planned-payment.ts).
    */
   async create(scope: PurchaseScope, input: ChargeCreate, idempotency: IdempotencyClaim | null = null): Promise<ChargeRecord> {
     if (input.chargePeriod !== 'ONE_TIME') {
       throw recurringChargePeriod(input.chargePeriod);
     }
-    const record = await purchaseTwoPhase(this.db, this.clock, {
+    const record = await purchasePlanned<ChargePlan, ChargeRecord & Record<string, unknown>>(this.db, this.clock, {
       kind: 'charge',
       request: { scope, body: input as unknown as Record<string, unknown> },
       idempotency,
       status: 201,
-      run: (step) => this.record(scope, input, step),
+      plan: (tx) => this.plan(tx, scope, input),
+      commit: (tx, plan, outcome) => {
+        if (outcome.kind === 'refused') throw outcome.error;
+        return this.commit(tx, scope, plan, outcome.kind === 'paid' ? outcome.chargeRef : null);
+      },
     });
     this.changes?.forget(scope.environmentId, input.customerId);
     return record;
   }
 
-  /** The purchase in one transaction, taking its payment through `step` (use-cases/payment-pipeline.ts). */
+  /**
+   * The purchase in one transaction, taking its payment through `step`: the hosted
+   * checkout's one-time purchases, on the pipeline of purchase flows (payment-pipeline.ts).
+   */
   record(scope: PurchaseScope, input: ChargeCreate & PurchaseExtras, step: PaymentStep, hooks: PurchaseHooks = {}): Promise<ChargeRecord> {
     return inTransaction(this.db, async (tx) => {
-      await assertNotBlocked(tx, scope.organizationId);
-      const customer = await lockCustomer(tx, scope.environmentId, input.customerId);
-      const purchase = await resolvePurchase(tx, scope, customer, input);
-      const total = purchase.quote.totalMinor;
-      const method = await paymentMethodFor(tx, scope, customer, total > 0);
-      const chargeRef =
-        total > 0 && method
-          ? await step.charge(tx, {
-              method,
-              amountMinor: total,
-              currency: purchase.quote.currency,
-              description: `${purchase.version.name} (one-time)`,
-              planVersionId: purchase.version.id,
-            })
-          : null;
-      const now = (await testClockTimeOf(tx, customer.id)) ?? this.clock.now();
-      await hooks.paid?.(tx, { customer, purchase, now });
-      const granted = await insertSubscription(
-        tx,
-        subscriptionValues(scope, customer, purchase, {
-          chargePeriod: 'ONE_TIME',
-          status: 'active',
-          now,
-          periodEnd: null,
-          trialEnd: null,
-          paymentMethodId: total > 0 ? (method?.id ?? null) : null,
-        }),
-      );
-      await this.changes?.announce(tx, scope.environmentId, customer.customer_id);
-      const order = await recordPaidOrder(tx, {
-        scope,
-        // The customer's time (a test clock's): the invoice is dated and numbered in its year.
-        clock: clockAt(now),
-        customer,
-        purchase,
-        charged: purchase.quote,
-        billingType: 'ONE_TIME',
-        subscriptionId: null,
-        method: total > 0 ? (method ?? null) : null,
-        chargeRef,
-      });
-      const record: ChargeRecord = {
-        id: granted.id,
-        startDate: now.toISOString().slice(0, 10),
-        endDate: null,
-        billingPeriodStartTime: null,
-        billingPeriodEndTime: null,
-        amount: formatMinor(total, currencyDigits(purchase.quote.currency)),
-        recurrence: '',
-        currency: purchase.quote.currency,
-        status: 'active',
-        product: { name: purchase.product.name, id: purchase.product.id, identifier: purchase.product.identifier },
-        plan: { name: purchase.version.name, identifier: purchase.plan.identifier },
-        features: await grantedFeatures(tx, purchase.version.id, purchase.quantities),
-        trialDaysRemaining: 0,
-        customerId: customer.customer_id,
-        billingType: 'ONE_TIME',
-        recurrenceUnit: null,
-        recurrenceType: null,
-        orderId: order.orderId,
-        invoiceId: order.invoiceId,
-      };
-      await hooks.recorded?.(tx, { subscriptionId: granted.id, orderId: order.orderId, invoiceId: order.invoiceId });
+      const { plan, payment } = await this.plan(tx, scope, input);
+      const chargeRef = payment ? await step.charge(tx, payment) : null;
+      const record = await this.commit(tx, scope, plan, chargeRef, hooks);
       await step.finish(tx, record);
       return record;
     });
+  }
+
+  /** Loads the purchase under the customer's lock and plans its payment (none when free, or nothing to charge). Writes nothing. */
+  private async plan(tx: Tx, scope: PurchaseScope, input: ChargeCreate & PurchaseExtras): Promise<Planned<ChargePlan>> {
+    await assertNotBlocked(tx, scope.organizationId);
+    const customer = await lockCustomer(tx, scope.environmentId, input.customerId);
+    const purchase = await resolvePurchase(tx, scope, customer, input);
+    const total = purchase.quote.totalMinor;
+    const method = await paymentMethodFor(tx, scope, customer, total > 0);
+    const now = (await testClockTimeOf(tx, customer.id)) ?? this.clock.now();
+    const payment =
+      total > 0 && method
+        ? { method, amountMinor: total, currency: purchase.quote.currency, description: `${purchase.version.name} (one-time)`, planVersionId: purchase.version.id }
+        : null;
+    return { plan: { customer, purchase, method: total > 0 ? method : undefined, now }, payment };
+  }
+
+  /** Records the planned purchase, paid by `chargeRef` (null: nothing was charged): the grant, the order and its invoice. */
+  private async commit(tx: Tx, scope: PurchaseScope, { customer, purchase, method, now }: ChargePlan, chargeRef: string | null, hooks: PurchaseHooks = {}): Promise<ChargeRecord> {
+    await hooks.paid?.(tx, { customer, purchase, now });
+    const granted = await insertSubscription(
+      tx,
+      subscriptionValues(scope, customer, purchase, { chargePeriod: 'ONE_TIME', status: 'active', now, periodEnd: null, trialEnd: null, paymentMethodId: method?.id ?? null }),
+    );
+    await this.changes?.announce(tx, scope.environmentId, customer.customer_id);
+    const order = await recordPaidOrder(tx, {
+      scope,
+      clock: clockAt(now),
+      customer,
+      purchase,
+      charged: purchase.quote,
+      billingType: 'ONE_TIME',
+      subscriptionId: null,
+      method: method ?? null,
+      chargeRef,
+    });
+    await hooks.recorded?.(tx, { subscriptionId: granted.id, orderId: order.orderId, invoiceId: order.invoiceId });
+    return {
+      id: granted.id,
+      startDate: now.toISOString().slice(0, 10),
+      endDate: null,
+      billingPeriodStartTime: null,
+      billingPeriodEndTime: null,
+      amount: formatMinor(purchase.quote.totalMinor, currencyDigits(purchase.quote.currency)),
+      recurrence: '',
+      currency: purchase.quote.currency,
+      status: 'active',
+      product: { name: purchase.product.name, id: purchase.product.id, identifier: purchase.product.identifier },
+      plan: { name: purchase.version.name, identifier: purchase.plan.identifier },
+      features: await grantedFeatures(tx, purchase.version.id, purchase.quantities),
+      trialDaysRemaining: 0,
+      customerId: customer.customer_id,
+      billingType: 'ONE_TIME',
+      recurrenceUnit: null,
+      recurrenceType: null,
+      orderId: order.orderId,
+      invoiceId: order.invoiceId,
+    };
   }
 }

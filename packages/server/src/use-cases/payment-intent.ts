@@ -3,7 +3,8 @@
  * recorded before the provider is called, the provider asked under the intent's own key,
  * and the intent settled with the purchase's answer, or failed, or its money given back.
  * Shared by the pipeline of purchase flows (payment-pipeline.ts) and of planned purchases
- * (planned-payment.ts).
+ * (planned-payment.ts), which both run on the pipeline of every movement of money
+ * (money-movement.ts) with the payment intent as their intent.
  */
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/crypto.js';
@@ -20,6 +21,7 @@ import type { IdempotencyClaim, StoredRequest } from '../modules/intents/claims.
 import type { ChargeOutcome, ChargeRequest, ConfirmingPaymentProvider } from '../modules/payments/provider.js';
 import { requireProvider } from '../modules/payments/providers.js';
 import type { PaymentRequest } from '../modules/purchases/payment.js';
+import type { MoneyMovement } from './money-movement.js';
 
 /** What an intent is recorded for: the purchase's kind, its request and claim, and whether its buyer is present. */
 export interface IntentOwner {
@@ -205,4 +207,34 @@ export function samePayment(request: PaymentRequest, intent: intents.IntentRow):
     request.method.id === intent.payment_method_id &&
     request.planVersionId === intent.plan_version_id
   );
+}
+
+/** Phase (a) as far as a purchase's flow or plan could tell its payment: the payment to make, or the answer. */
+export type PaymentFound<R> = { answer: R } | { payment: PaymentRequest };
+
+/**
+ * The parts of a movement of money that are the same for every purchase: the intent a first
+ * run recorded under the claim (or the quote found), and phase (a) ending in an intent
+ * recorded for the payment the quote or `findPayment` found.
+ */
+export function paymentIntentMovement<R>(
+  db: Db,
+  clock: Clock,
+  owner: IntentOwner,
+  quoted: { earlier: intents.IntentRow | undefined; payment: PaymentRequest | null } | null,
+  findPayment: () => Promise<PaymentFound<R>>,
+): Pick<MoneyMovement<intents.IntentRow, ChargeOutcome, R>, 'earlier' | 'pending' | 'answerOf' | 'reserve'> {
+  const claim = owner.idempotency;
+  return {
+    earlier: async () => (quoted ? quoted.earlier : claim ? intents.intentOfIdempotencyKey(db, claim.scope, claim.key) : undefined),
+    pending: (intent) => intent.status === 'processing',
+    answerOf: (intent) => answerOf<R>(intent),
+    reserve: async () => {
+      const found: PaymentFound<R> = quoted?.payment ? { payment: quoted.payment } : await findPayment();
+      if ('answer' in found) return found;
+      const intent = await recordIntent(db, clock, owner, found.payment);
+      failpoint('payment.after-intent');
+      return { intent };
+    },
+  };
 }

@@ -15,14 +15,14 @@
  * under the same key, so a card is charged once and never without its order.
  */
 import type { Clock } from '../lib/clock.js';
-import { failpoint } from '../lib/failpoints.js';
 import type { Db } from '../db/connect.js';
 import * as intents from '../modules/intents/queries.js';
 import type { IdempotencyClaim, StoredRequest } from '../modules/intents/claims.js';
 import type { ChargeOutcome, ConfirmingPaymentProvider } from '../modules/payments/provider.js';
 import { requireProvider } from '../modules/payments/providers.js';
 import { refusalOf, type PaymentRequest, type PaymentStep } from '../modules/purchases/payment.js';
-import { AlreadySettled, answerOf, askProvider, AuthenticationRequired, ChangedWhilePaying, keepAnswer, recordIntent, samePayment, settleOrUndo } from './payment-intent.js';
+import { AlreadySettled, answerOf, askProvider, AuthenticationRequired, ChangedWhilePaying, keepAnswer, paymentIntentMovement, samePayment, settleOrUndo } from './payment-intent.js';
+import { moveMoney } from './money-movement.js';
 
 export { AUTHENTICATION_WINDOW_MS, AuthenticationRequired } from './payment-intent.js';
 
@@ -163,19 +163,12 @@ async function reservePhase<R>(clock: Clock, purchase: TwoPhasePurchase<R>): Pro
  * recorded gets that intent's answer, completing it first if it is still processing.
  */
 export async function purchaseTwoPhase<R>(db: Db, clock: Clock, purchase: TwoPhasePurchase<R>): Promise<R> {
-  const claim = purchase.idempotency;
   const quoted = purchase.quote ? await purchase.quote() : null;
-  const earlier = quoted ? quoted.earlier : claim ? await intents.intentOfIdempotencyKey(db, claim.scope, claim.key) : undefined;
-  if (earlier) return earlier.status === 'processing' ? completeIntent(db, clock, earlier, purchase) : answerOf<R>(earlier);
-  let payment = quoted?.payment ?? null;
-  if (!payment) {
-    const reserved = await reservePhase(clock, purchase);
-    if ('answer' in reserved) return reserved.answer;
-    payment = reserved.payment;
-  }
-  const intent = await recordIntent(db, clock, purchase, payment);
-  failpoint('payment.after-intent');
-  return completeIntent(db, clock, intent, purchase);
+  return moveMoney<intents.IntentRow, ChargeOutcome, R>({
+    ...paymentIntentMovement(db, clock, purchase, quoted, () => reservePhase(clock, purchase)),
+    execute: (intent) => askProvider(db, clock, intent, purchase.onSession === true),
+    settle: (intent, outcome) => settleOutcome(db, clock, intent, outcome, purchase),
+  });
 }
 
 /** Intents whose process died before settling them: completed again under their own keys. */

@@ -1,7 +1,8 @@
 /**
  * A purchase whose payment is a value (issue 26): the use case loads what it depends on
  * under its locks and plans it with a pure function; the plan names the payment it needs.
- * The pipeline then, never waiting on the network inside a transaction (decision 0026):
+ * It runs on the pipeline of every movement of money (money-movement.ts), never waiting on
+ * the network inside a transaction (decision 0026):
  *
  *   (a) plans; a plan that needs no payment is committed in the same transaction;
  *       otherwise a payment intent is recorded for the plan's payment;
@@ -16,7 +17,6 @@
  * exception: the plan says what is paid, the commit records what was.
  */
 import type { Clock } from '../lib/clock.js';
-import { failpoint } from '../lib/failpoints.js';
 import type { Db } from '../db/connect.js';
 import { inTransaction, type Tx } from '../db/transaction.js';
 import type { IdempotencyClaim, StoredRequest } from '../modules/intents/claims.js';
@@ -25,8 +25,9 @@ import type { ChargeOutcome } from '../modules/payments/provider.js';
 import { refusalOf, type PaymentOutcome, type PaymentRequest } from '../modules/purchases/payment.js';
 
 export type { PaymentOutcome };
-import { AlreadySettled, answerOf, askProvider, ChangedWhilePaying, keepAnswer, recordIntent, samePayment, settleOrUndo } from './payment-intent.js';
+import { AlreadySettled, askProvider, ChangedWhilePaying, keepAnswer, paymentIntentMovement, samePayment, settleOrUndo } from './payment-intent.js';
 import type { QuickQuote } from './payment-pipeline.js';
+import { moveMoney } from './money-movement.js';
 
 /** A plan, and the payment it needs (null: none). */
 export interface Planned<P> {
@@ -37,7 +38,7 @@ export interface Planned<P> {
 export interface PlannedPurchase<P, R extends Record<string, unknown>> {
   kind: intents.IntentRow['kind'];
   request: StoredRequest;
-  idempotency: IdempotencyClaim;
+  idempotency: IdempotencyClaim | null;
   /** Status of the answer, as a route would send it (kept with the Idempotency-Key). */
   status: number;
   /** Phase (a) in one unlocked read, when the use case can tell its payment that way (see TwoPhasePurchase.quote). */
@@ -75,7 +76,7 @@ async function planPhase<P, R extends Record<string, unknown>>(db: Db, purchase:
 
 function outcomeOf(outcome: ChargeOutcome): PaymentOutcome {
   const refused = refusalOf(outcome);
-  if (refused) return { kind: 'refused', code: refused.code, message: refused.detail };
+  if (refused) return { kind: 'refused', code: refused.code, message: refused.detail, error: refused };
   return { kind: 'paid', chargeRef: (outcome as { providerRef: string }).providerRef };
 }
 
@@ -100,27 +101,16 @@ function settlePhase<P, R extends Record<string, unknown>>(db: Db, clock: Clock,
   });
 }
 
-/** Phases (b) and (c) of a planned purchase's intent. */
-async function completePlanned<P, R extends Record<string, unknown>>(db: Db, clock: Clock, intent: intents.IntentRow, purchase: PlannedPurchase<P, R>): Promise<R> {
-  const outcome = await askProvider(db, clock, intent, false);
-  return settleOrUndo(db, clock, intent, outcome, () => settlePhase(db, clock, intent, outcome, purchase));
-}
-
 /**
- * Runs a planned purchase. Its claim's intent, when one was recorded, is completed (or
- * answers how it ended); a plan without a payment is committed in one transaction.
+ * Runs a planned purchase on the pipeline of every movement of money (money-movement.ts).
+ * Its claim's intent, when one was recorded, is completed (or answers how it ended); a
+ * plan without a payment is committed in one transaction.
  */
 export async function purchasePlanned<P, R extends Record<string, unknown>>(db: Db, clock: Clock, purchase: PlannedPurchase<P, R>): Promise<R> {
   const quoted = purchase.quote ? await purchase.quote() : null;
-  const earlier = quoted ? quoted.earlier : await intents.intentOfIdempotencyKey(db, purchase.idempotency.scope, purchase.idempotency.key);
-  if (earlier) return earlier.status === 'processing' ? completePlanned(db, clock, earlier, purchase) : answerOf<R>(earlier);
-  let payment = quoted?.payment ?? null;
-  if (!payment) {
-    const planned = await planPhase(db, purchase);
-    if ('answer' in planned) return planned.answer;
-    payment = planned.payment;
-  }
-  const intent = await recordIntent(db, clock, purchase, payment);
-  failpoint('payment.after-intent');
-  return completePlanned(db, clock, intent, purchase);
+  return moveMoney<intents.IntentRow, ChargeOutcome, R>({
+    ...paymentIntentMovement(db, clock, purchase, quoted, () => planPhase(db, purchase)),
+    execute: (intent) => askProvider(db, clock, intent, false),
+    settle: (intent, outcome) => settleOrUndo(db, clock, intent, outcome, () => settlePhase(db, clock, intent, outcome, purchase)),
+  });
 }

@@ -69,4 +69,5 @@ export type PaymentOutcome =
   /** The plan needed no payment. */
   | { kind: 'none' }
   | { kind: 'paid'; chargeRef: string }
-  | { kind: 'refused'; code: string; message: string };
+  /** `error`: the refusal as the purchase's caller is told it. */
+  | { kind: 'refused'; code: string; message: string; error: DomainError };

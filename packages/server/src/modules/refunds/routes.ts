@@ -1,6 +1,7 @@
 import { ErrorBody, Refund, RefundCreate, RefundList, RefundListQuery, RefundPath } from '@billow/contract';
 import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
+import type { RefundCreator } from './ports.js';
 import type { RefundService } from './service.js';
 import { scopeOf } from '../../http/scope.js';
 import { answerKeeper } from '../../http/idempotency.js';
@@ -8,7 +9,7 @@ import { answerKeeper } from '../../http/idempotency.js';
 const tags = ['Refunds'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
-export function refundRoutes(app: App, service: RefundService): void {
+export function refundRoutes(app: App, service: RefundService, refunding: RefundCreator): void {
   app.get(
     '/api/v1/refunds/',
     {
@@ -44,7 +45,7 @@ export function refundRoutes(app: App, service: RefundService): void {
         response: { 200: Refund, ...errors, 409: ErrorBody, 428: ErrorBody },
       },
     },
-    async (request, reply) => service.create(scopeOf(request), request.body, answerKeeper(request, reply, 200)),
+    async (request, reply) => refunding.create(scopeOf(request), request.body, answerKeeper(request, reply, 200)),
   );
 
   app.get(

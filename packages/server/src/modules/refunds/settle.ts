@@ -3,9 +3,13 @@ import type { EnvironmentKind } from '../../config.js';
 import { newId } from '../../lib/crypto.js';
 import { splitRefund } from '../billing/refunds.compute.js';
 import { issueRefundCreditNote } from '../credit-notes/issue.js';
+import type { Clock } from '../../lib/clock.js';
+import { testClockTimeOf } from '../customers/queries.js';
 import { recordEvent } from '../events/writer.js';
+import { decimalText } from '../ledger/format.js';
 import * as orders from '../ledger/queries.js';
-import { orderWebhookObject, type orderWebhookParts } from '../ledger/webhook.js';
+import { orderWebhookObject, orderWebhookParts } from '../ledger/webhook.js';
+import type { RefundOutcome } from '../payments/provider.js';
 import * as repo from './repo.js';
 import { refundWebhookObject } from './webhook.js';
 
@@ -39,7 +43,7 @@ function announceRefund(c: SettleContext, refund: repo.RefundRow, order: orders.
 }
 
 /** The provider refused: the refund is FAILED, and the order stays as it was. */
-export async function settleFailed(c: SettleContext, reason: string): Promise<repo.RefundRow> {
+async function settleFailed(c: SettleContext, reason: string): Promise<repo.RefundRow> {
   const failed = await repo.settleRefund(c.tx, c.refund.id, { status: 'FAILED', failure_reason: reason, provider_ref: null, modified_at: c.now });
   await orders.insertOrderEvent(c.tx, {
     ...timelineOf(c),
@@ -57,7 +61,7 @@ export async function settleFailed(c: SettleContext, reason: string): Promise<re
  * tax share computed against what was refunded before it), a REFUND transaction
  * takes it from the seller's balance, and a credit note documents it.
  */
-export async function settleSucceeded(c: SettleContext, providerRef: string): Promise<repo.RefundRow> {
+async function settleSucceeded(c: SettleContext, providerRef: string): Promise<repo.RefundRow> {
   const split = splitRefund({
     currency: c.order.currency,
     orderTotalMinor: c.order.total_minor,
@@ -113,4 +117,29 @@ export async function settleSucceeded(c: SettleContext, providerRef: string): Pr
     at: c.now,
   });
   return succeeded;
+}
+
+/**
+ * Records the provider's answer for a PROCESSING refund, once, at the customer's time (their
+ * test clock's when they live by one): a refund settled already is returned as it is.
+ */
+export async function settleRefundOutcome(tx: Tx, scope: SettleContext['scope'], refundId: string, outcome: RefundOutcome, clock: Clock): Promise<repo.RefundRow> {
+  const pending = await repo.findRefund(tx, scope.environmentId, refundId);
+  const order = pending && (await orders.findOrder(tx, scope.environmentId, pending.order_id, { forUpdate: true }));
+  const refund = order && (await repo.lockProcessingRefund(tx, refundId));
+  if (!order || !refund) return (await repo.findRefund(tx, scope.environmentId, refundId))!;
+  const charge = await repo.chargeOf(tx, order.id);
+  const [method] = await orders.paymentMethodsByIds(tx, [charge?.payment_method_id ?? null]);
+  const context: SettleContext = {
+    tx,
+    scope,
+    order,
+    refund,
+    parts: await orderWebhookParts(tx, order),
+    now: (await testClockTimeOf(tx, order.customer_id)) ?? clock.now(),
+    primary: `-${decimalText(refund.amount_minor, order.currency)}`,
+    paymentMethodId: charge?.payment_method_id ?? null,
+    last4: method?.last4 ?? null,
+  };
+  return outcome.status === 'succeeded' ? settleSucceeded(context, outcome.providerRef) : settleFailed(context, outcome.message);
 }
