@@ -1,7 +1,9 @@
 import type { SubscriptionCreate } from '@billow/contract';
 import { clockAt, type Clock } from '../lib/clock.js';
 import { paymentMethodFor, type PaymentStep } from '../modules/purchases/payment.js';
-import { purchaseTwoPhase, type IdempotencyClaim } from './payment-pipeline.js';
+import type { IdempotencyClaim } from './payment-pipeline.js';
+import { purchasePlanned, type Planned } from './planned-payment.js';
+import type { Tx } from '../db/transaction.js';
 import { assertNotBlocked, lockCustomer, resolvePurchase, subscriptionValues, type PurchaseExtras, type PurchaseHooks } from '../modules/purchases/purchase.js';
 import { recordPaidOrder } from '../modules/purchases/record.js';
 import { addPeriod, isRecurring } from '../modules/billing/billing-periods.compute.js';
@@ -16,6 +18,20 @@ import { changingSubscriptions, customerNow, subscriptionData, subscriptionEvent
 
 const zeroQuote = (quote: Quote): Quote => ({ ...quote, lines: [], subtotalMinor: 0, discountMinor: 0, taxMinor: 0, totalMinor: 0 });
 
+/** What a subscription was planned as, under its customer's lock. */
+interface SubscribePlan {
+  customer: Awaited<ReturnType<typeof lockCustomer>>;
+  purchase: Awaited<ReturnType<typeof resolvePurchase>>;
+  method: Awaited<ReturnType<typeof paymentMethodFor>>;
+  /** The customer's time (a test clock's). */
+  now: Date;
+  trial: boolean;
+  trialEnd: Date | null;
+  periodEnd: Date | null;
+  /** What the first payment takes now: nothing for a trial or a free plan. */
+  chargeNow: number;
+}
+
 /** Subscribing a customer: through the API off-session, or as the checkout's purchase (`createWith`). */
 export class Subscribe {
   constructor(
@@ -23,75 +39,86 @@ export class Subscribe {
     private readonly clock: Clock,
   ) {}
 
-  /** Subscribes a customer off-session: a trial or a free plan charges nothing now; otherwise the first period is charged. */
+  /**
+   * Subscribes a customer off-session: a trial or a free plan charges nothing now; otherwise
+   * the first period is charged. Its payment is planned as a value, then recorded with its
+   * outcome (use-cases/planned-payment.ts).
+   */
   async create(scope: SubscriptionScope, input: SubscriptionCreate, idempotency: IdempotencyClaim | null = null) {
-    return purchaseTwoPhase(this.writes.db, this.clock, {
+    const created = await purchasePlanned<SubscribePlan, Awaited<ReturnType<typeof presentCreated>> & Record<string, unknown>>(this.writes.db, this.clock, {
       kind: 'subscription_create',
       request: { scope, body: input as unknown as Record<string, unknown> },
       idempotency,
       status: 201,
-      run: (step) => this.createWith(scope, input, step),
+      plan: (tx) => this.plan(tx, scope, input),
+      commit: async (tx, plan, outcome) => {
+        if (outcome.kind === 'refused') throw outcome.error;
+        const answer = await this.commit(tx, scope, input, plan, outcome.kind === 'paid' ? outcome.chargeRef : null);
+        await this.writes.changes?.announce(tx, scope.environmentId, input.customerId);
+        return answer;
+      },
     });
+    this.writes.changes?.forget(scope.environmentId, input.customerId);
+    return created;
   }
 
-  /** The subscription in one transaction, taking its first payment through `step` (use-cases/payment-pipeline.ts). */
+  /** The subscription in one transaction, taking its first payment through `step`: the hosted checkout's (use-cases/payment-pipeline.ts). */
   createWith(scope: SubscriptionScope, input: SubscriptionCreate & PurchaseExtras, step: PaymentStep, hooks: PurchaseHooks = {}) {
     return changingSubscriptions(this.writes, scope, () => input.customerId, async (tx) => {
-      await assertNotBlocked(tx, scope.organizationId);
-      const customer = await lockCustomer(tx, scope.environmentId, input.customerId);
-      const purchase = await resolvePurchase(tx, scope, customer, input);
-      const free = purchase.price.priceType === 'FREE' || purchase.quote.totalMinor === 0;
-      if (!isRecurring(input.chargePeriod) && !free) {
-        throw createNotRecurring(input.chargePeriod);
-      }
-      const now = await customerNow(tx, customer, this.clock);
-      const recurring = isRecurring(input.chargePeriod);
-      const trial = recurring && purchase.price.freeTrial && purchase.price.trialPeriod > 0 && !free;
-      const method = await paymentMethodFor(tx, scope, customer, !free);
-
-      const trialEnd = trial ? new Date(now.getTime() + purchase.price.trialPeriod * DAY_MS) : null;
-      const periodEnd = trialEnd ?? (recurring ? addPeriod(now, input.chargePeriod) : null);
-      const chargeNow = trial || free ? 0 : purchase.quote.totalMinor;
-      const chargeRef =
-        chargeNow > 0 && method
-          ? await step.charge(tx, {
-              method,
-              amountMinor: chargeNow,
-              currency: purchase.quote.currency,
-              description: `${purchase.version.name} (${input.chargePeriod})`,
-              planVersionId: purchase.version.id,
-            })
-          : null;
-      await hooks.paid?.(tx, { customer, purchase, now });
-      const row = await repo.insertSubscription(
-        tx,
-        subscriptionValues(scope, customer, purchase, {
-          chargePeriod: input.chargePeriod,
-          status: trial ? 'trialing' : 'active',
-          now,
-          periodEnd,
-          trialEnd,
-          paymentMethodId: method?.id ?? null,
-        }),
-      );
-      const order = await recordPaidOrder(tx, {
-        scope,
-        clock: clockAt(now),
-        customer,
-        purchase,
-        charged: chargeNow > 0 ? purchase.quote : zeroQuote(purchase.quote),
-        billingType: 'SUBSCRIPTION',
-        subscriptionId: row.id,
-        isTrial: trial,
-        method: chargeNow > 0 ? (method ?? null) : null,
-        chargeRef,
-        linePeriods: { service: periodEnd ? { start: now, end: periodEnd } : null },
-      });
-      await subscriptionEventAt(tx, scope, now, 'subscription.created', subscriptionData(row, customer, purchase, scope));
-      await hooks.recorded?.(tx, { subscriptionId: row.id, orderId: order.orderId, invoiceId: order.invoiceId });
-      const created = await presentCreated(tx, row, scope.apiBase, now);
+      const { plan, payment } = await this.plan(tx, scope, input);
+      const chargeRef = payment ? await step.charge(tx, payment) : null;
+      const created = await this.commit(tx, scope, input, plan, chargeRef, hooks);
       await step.finish(tx, created);
       return created;
     });
+  }
+
+  /** Loads the purchase under the customer's lock and plans the first period and its payment. Writes nothing. */
+  private async plan(tx: Tx, scope: SubscriptionScope, input: SubscriptionCreate & PurchaseExtras): Promise<Planned<SubscribePlan>> {
+    await assertNotBlocked(tx, scope.organizationId);
+    const customer = await lockCustomer(tx, scope.environmentId, input.customerId);
+    const purchase = await resolvePurchase(tx, scope, customer, input);
+    const free = purchase.price.priceType === 'FREE' || purchase.quote.totalMinor === 0;
+    if (!isRecurring(input.chargePeriod) && !free) {
+      throw createNotRecurring(input.chargePeriod);
+    }
+    const now = await customerNow(tx, customer, this.clock);
+    const recurring = isRecurring(input.chargePeriod);
+    const trial = recurring && purchase.price.freeTrial && purchase.price.trialPeriod > 0 && !free;
+    const method = await paymentMethodFor(tx, scope, customer, !free);
+    const trialEnd = trial ? new Date(now.getTime() + purchase.price.trialPeriod * DAY_MS) : null;
+    const periodEnd = trialEnd ?? (recurring ? addPeriod(now, input.chargePeriod) : null);
+    const chargeNow = trial || free ? 0 : purchase.quote.totalMinor;
+    const payment =
+      chargeNow > 0 && method
+        ? { method, amountMinor: chargeNow, currency: purchase.quote.currency, description: `${purchase.version.name} (${input.chargePeriod})`, planVersionId: purchase.version.id }
+        : null;
+    return { plan: { customer, purchase, method, now, trial, trialEnd, periodEnd, chargeNow }, payment };
+  }
+
+  /** Records the planned subscription, its first period paid by `chargeRef` (null: nothing charged). */
+  private async commit(tx: Tx, scope: SubscriptionScope, input: SubscriptionCreate, plan: SubscribePlan, chargeRef: string | null, hooks: PurchaseHooks = {}) {
+    const { customer, purchase, method, now, trial, trialEnd, periodEnd, chargeNow } = plan;
+    await hooks.paid?.(tx, { customer, purchase, now });
+    const row = await repo.insertSubscription(
+      tx,
+      subscriptionValues(scope, customer, purchase, { chargePeriod: input.chargePeriod, status: trial ? 'trialing' : 'active', now, periodEnd, trialEnd, paymentMethodId: method?.id ?? null }),
+    );
+    const order = await recordPaidOrder(tx, {
+      scope,
+      clock: clockAt(now),
+      customer,
+      purchase,
+      charged: chargeNow > 0 ? purchase.quote : zeroQuote(purchase.quote),
+      billingType: 'SUBSCRIPTION',
+      subscriptionId: row.id,
+      isTrial: trial,
+      method: chargeNow > 0 ? (method ?? null) : null,
+      chargeRef,
+      linePeriods: { service: periodEnd ? { start: now, end: periodEnd } : null },
+    });
+    await subscriptionEventAt(tx, scope, now, 'subscription.created', subscriptionData(row, customer, purchase, scope));
+    await hooks.recorded?.(tx, { subscriptionId: row.id, orderId: order.orderId, invoiceId: order.invoiceId });
+    return presentCreated(tx, row, scope.apiBase, now);
   }
 }
