@@ -1,4 +1,4 @@
-import type { ChargeCreate, SubscriptionCreate, SubscriptionUpdate } from '@billow/contract';
+import type { SubscriptionUpdate } from '@billow/contract';
 import type { Db } from '../db/connect.js';
 import type { Clock } from '../lib/clock.js';
 import { DomainError, isOutage } from '../lib/domain-error.js';
@@ -45,13 +45,9 @@ async function completeProcessing(db: Db, clock: Clock, intent: IntentRow, { cha
   const { scope, body } = intent.request as unknown as StoredRequest;
   const settle = { idempotency: claimOf(intent), status: 201 };
   if (intent.kind === 'charge') {
-    await completeIntent(db, clock, intent, { ...settle, run: (step) => charges.record(scope, body as unknown as ChargeCreate, step) });
+    await charges.complete(intent, settle.idempotency);
   } else if (intent.kind === 'subscription_create') {
-    const subscriptionScope = { apiBase: '', ...scope } as SubscriptionScope;
-    await completeIntent(db, clock, intent, {
-      ...settle,
-      run: (step) => subscriptions.createWith(subscriptionScope, body as unknown as SubscriptionCreate, step),
-    });
+    await subscriptions.completeCreate(intent, settle.idempotency);
   } else if (intent.kind === 'checkout') {
     await checkouts.recover(intent, settle.idempotency);
   } else if (intent.kind === 'renewal' || intent.kind === 'invoice_payment') {

@@ -6,8 +6,9 @@ import type { Db } from '../db/connect.js';
 import { inTransaction, type Tx } from '../db/transaction.js';
 import { grantedFeatures } from '../modules/purchases/features.js';
 import { paymentMethodFor, type PaymentStep } from '../modules/purchases/payment.js';
-import type { IdempotencyClaim } from './payment-pipeline.js';
-import { purchasePlanned, type Planned } from './planned-payment.js';
+import type { IdempotencyClaim, StoredRequest } from './payment-pipeline.js';
+import type { IntentRow } from '../modules/intents/queries.js';
+import { completePlanned, purchasePlanned, type Planned, type PlannedPurchase } from './planned-payment.js';
 import {
   assertNotBlocked,
   lockCustomer,
@@ -50,7 +51,19 @@ export class ChargeService {
     if (input.chargePeriod !== 'ONE_TIME') {
       throw recurringChargePeriod(input.chargePeriod);
     }
-    const record = await purchasePlanned<ChargePlan, ChargeRecord & Record<string, unknown>>(this.db, this.clock, {
+    const record = await purchasePlanned(this.db, this.clock, this.purchase(scope, input, idempotency));
+    this.changes?.forget(scope.environmentId, input.customerId);
+    return record;
+  }
+
+  /** Completes a charge's intent whose process died, or whose provider answered later, as its request would have. */
+  async complete(intent: IntentRow, idempotency: IdempotencyClaim | null): Promise<void> {
+    const { scope, body } = intent.request as unknown as StoredRequest;
+    await completePlanned(this.db, this.clock, intent, this.purchase(scope, body as unknown as ChargeCreate, idempotency));
+  }
+
+  private purchase(scope: PurchaseScope, input: ChargeCreate, idempotency: IdempotencyClaim | null): PlannedPurchase<ChargePlan, ChargeRecord & Record<string, unknown>> {
+    return {
       kind: 'charge',
       request: { scope, body: input as unknown as Record<string, unknown> },
       idempotency,
@@ -60,9 +73,7 @@ export class ChargeService {
         if (outcome.kind === 'refused') throw outcome.error;
         return this.commit(tx, scope, plan, outcome.kind === 'paid' ? outcome.chargeRef : null);
       },
-    });
-    this.changes?.forget(scope.environmentId, input.customerId);
-    return record;
+    };
   }
 
   /**

@@ -27,7 +27,7 @@ import { refusalOf, type PaymentOutcome, type PaymentRequest } from '../modules/
 export type { PaymentOutcome };
 import { AlreadySettled, askProvider, ChangedWhilePaying, keepAnswer, paymentIntentMovement, samePayment, settleOrUndo } from './payment-intent.js';
 import type { QuickQuote } from './payment-pipeline.js';
-import { moveMoney } from './money-movement.js';
+import { carryOn, moveMoney, type MoneyMovement } from './money-movement.js';
 
 /** A plan, and the payment it needs (null: none). */
 export interface Planned<P> {
@@ -101,6 +101,14 @@ function settlePhase<P, R extends Record<string, unknown>>(db: Db, clock: Clock,
   });
 }
 
+/** Phases (b) and (c) of a planned purchase's intent. */
+function plannedExecution<P, R extends Record<string, unknown>>(db: Db, clock: Clock, purchase: PlannedPurchase<P, R>): Pick<MoneyMovement<intents.IntentRow, ChargeOutcome, R>, 'execute' | 'settle'> {
+  return {
+    execute: (intent) => askProvider(db, clock, intent, false),
+    settle: (intent, outcome) => settleOrUndo(db, clock, intent, outcome, () => settlePhase(db, clock, intent, outcome, purchase)),
+  };
+}
+
 /**
  * Runs a planned purchase on the pipeline of every movement of money (money-movement.ts).
  * Its claim's intent, when one was recorded, is completed (or answers how it ended); a
@@ -110,7 +118,11 @@ export async function purchasePlanned<P, R extends Record<string, unknown>>(db: 
   const quoted = purchase.quote ? await purchase.quote() : null;
   return moveMoney<intents.IntentRow, ChargeOutcome, R>({
     ...paymentIntentMovement(db, clock, purchase, quoted, () => planPhase(db, purchase)),
-    execute: (intent) => askProvider(db, clock, intent, false),
-    settle: (intent, outcome) => settleOrUndo(db, clock, intent, outcome, () => settlePhase(db, clock, intent, outcome, purchase)),
+    ...plannedExecution(db, clock, purchase),
   });
+}
+
+/** Completes the intent a planned purchase recorded, whose process died (the recovery task) or whose provider answered (a webhook). */
+export function completePlanned<P, R extends Record<string, unknown>>(db: Db, clock: Clock, intent: intents.IntentRow, purchase: PlannedPurchase<P, R>): Promise<R> {
+  return carryOn(plannedExecution(db, clock, purchase), intent);
 }

@@ -1,8 +1,9 @@
 import type { SubscriptionCreate } from '@billow/contract';
 import { clockAt, type Clock } from '../lib/clock.js';
 import { paymentMethodFor, type PaymentStep } from '../modules/purchases/payment.js';
-import type { IdempotencyClaim } from './payment-pipeline.js';
-import { purchasePlanned, type Planned } from './planned-payment.js';
+import type { IdempotencyClaim, StoredRequest } from './payment-pipeline.js';
+import type { IntentRow } from '../modules/intents/queries.js';
+import { completePlanned, purchasePlanned, type Planned, type PlannedPurchase } from './planned-payment.js';
 import type { Tx } from '../db/transaction.js';
 import { assertNotBlocked, lockCustomer, resolvePurchase, subscriptionValues, type PurchaseExtras, type PurchaseHooks } from '../modules/purchases/purchase.js';
 import { recordPaidOrder } from '../modules/purchases/record.js';
@@ -15,6 +16,8 @@ import { presentCreated } from '../modules/subscriptions/view.js';
 import { DAY_MS } from '../lib/time.js';
 
 import { changingSubscriptions, customerNow, subscriptionData, subscriptionEventAt, type WriteContext } from '../modules/subscriptions/writes.js';
+
+type Created = Awaited<ReturnType<typeof presentCreated>> & Record<string, unknown>;
 
 const zeroQuote = (quote: Quote): Quote => ({ ...quote, lines: [], subtotalMinor: 0, discountMinor: 0, taxMinor: 0, totalMinor: 0 });
 
@@ -45,7 +48,21 @@ export class Subscribe {
    * outcome (use-cases/planned-payment.ts).
    */
   async create(scope: SubscriptionScope, input: SubscriptionCreate, idempotency: IdempotencyClaim | null = null) {
-    const created = await purchasePlanned<SubscribePlan, Awaited<ReturnType<typeof presentCreated>> & Record<string, unknown>>(this.writes.db, this.clock, {
+    const created = await purchasePlanned(this.writes.db, this.clock, this.purchase(scope, input, idempotency));
+    this.writes.changes?.forget(scope.environmentId, input.customerId);
+    return created;
+  }
+
+  /** Completes a subscription's first payment whose process died, or whose provider answered later, as its request would have. */
+  async complete(intent: IntentRow, idempotency: IdempotencyClaim | null): Promise<void> {
+    const { scope, body } = intent.request as unknown as StoredRequest;
+    const input = body as unknown as SubscriptionCreate;
+    await completePlanned(this.writes.db, this.clock, intent, this.purchase({ apiBase: '', ...scope } as SubscriptionScope, input, idempotency));
+    this.writes.changes?.forget(scope.environmentId, input.customerId);
+  }
+
+  private purchase(scope: SubscriptionScope, input: SubscriptionCreate, idempotency: IdempotencyClaim | null): PlannedPurchase<SubscribePlan, Created> {
+    return {
       kind: 'subscription_create',
       request: { scope, body: input as unknown as Record<string, unknown> },
       idempotency,
@@ -57,9 +74,7 @@ export class Subscribe {
         await this.writes.changes?.announce(tx, scope.environmentId, input.customerId);
         return answer;
       },
-    });
-    this.writes.changes?.forget(scope.environmentId, input.customerId);
-    return created;
+    };
   }
 
   /** The subscription in one transaction, taking its first payment through `step`: the hosted checkout's (use-cases/payment-pipeline.ts). */

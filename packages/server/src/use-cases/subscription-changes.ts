@@ -3,6 +3,7 @@
  * routes and the portal ask for them (modules/subscriptions/ports.ts `SubscriptionWrites`),
  * and as the checkout and the payment recovery run their purchases inside the pipeline.
  */
+import type { IntentRow } from '../modules/intents/queries.js';
 import type { SubscriptionCancel, SubscriptionCreate, SubscriptionUpdate } from '@billow/contract';
 import type { AnswerKeeper } from '../db/answer-keeper.js';
 import type { Db } from '../db/connect.js';
@@ -38,6 +39,11 @@ export class SubscriptionChanges implements SubscriptionWrites {
 
   create(scope: SubscriptionScope, input: SubscriptionCreate, idempotency: IdempotencyClaim | null = null) {
     return this.subscribe.create(scope, input, idempotency);
+  }
+
+  /** Completes a first payment's intent left processing (the recovery task, a provider's webhook). */
+  completeCreate(intent: IntentRow, idempotency: IdempotencyClaim | null) {
+    return this.subscribe.complete(intent, idempotency);
   }
 
   createWith(scope: SubscriptionScope, input: SubscriptionCreate & PurchaseExtras, step: PaymentStep, hooks: PurchaseHooks = {}) {
