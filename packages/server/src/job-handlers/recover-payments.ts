@@ -1,9 +1,8 @@
-import type { SubscriptionUpdate } from '@billow/contract';
 import type { Db } from '../db/connect.js';
 import type { Clock } from '../lib/clock.js';
 import { DomainError, isOutage } from '../lib/domain-error.js';
 import { entitlementAnnouncer } from '../edge-cache/change-feed.js';
-import { completeIntent, staleIntentsOf, type IdempotencyClaim, type StoredRequest } from '../use-cases/payment-pipeline.js';
+import { staleIntentsOf, type IdempotencyClaim } from '../use-cases/payment-pipeline.js';
 import type { IntentRow } from '../modules/intents/queries.js';
 import { DEFAULT_DUNNING_RETRY_DAYS } from '../config.js';
 import type { DunningSchedule } from '../modules/billing/renewal.compute.js';
@@ -13,7 +12,6 @@ import { CheckoutCompletion } from '../use-cases/complete-checkout.js';
 import { RefundService } from '../modules/refunds/service.js';
 import { RefundOrder } from '../use-cases/refund-order.js';
 import { OrderPresenter } from '../modules/ledger/presenter.js';
-import type { SubscriptionScope } from '../modules/subscriptions/service.js';
 import { SubscriptionChanges } from '../use-cases/subscription-changes.js';
 
 /** How long an intent may stay processing before its process is taken for dead. */
@@ -41,25 +39,13 @@ function settlers(db: Db, clock: Clock, pendingUpdateTtlMs: number, dunning: Dun
 }
 
 /** Completes one processing intent as its request would have: the provider is asked under the intent's own key. */
-async function completeProcessing(db: Db, clock: Clock, intent: IntentRow, { charges, billing, subscriptions, checkouts }: Settlers): Promise<void> {
-  const { scope, body } = intent.request as unknown as StoredRequest;
-  const settle = { idempotency: claimOf(intent), status: 201 };
-  if (intent.kind === 'charge') {
-    await charges.complete(intent, settle.idempotency);
-  } else if (intent.kind === 'subscription_create') {
-    await subscriptions.completeCreate(intent, settle.idempotency);
-  } else if (intent.kind === 'checkout') {
-    await checkouts.recover(intent, settle.idempotency);
-  } else if (intent.kind === 'renewal' || intent.kind === 'invoice_payment') {
-    await billing.completeStale(intent);
-  } else {
-    const { subscriptionId, ...change } = body as unknown as SubscriptionUpdate & { subscriptionId: string };
-    await completeIntent(db, clock, intent, {
-      ...settle,
-      status: 200,
-      run: (step) => subscriptions.updateWith({ apiBase: '', ...scope } as SubscriptionScope, subscriptionId, change, step),
-    });
-  }
+async function completeProcessing(intent: IntentRow, { charges, billing, subscriptions, checkouts }: Settlers): Promise<void> {
+  const claim = claimOf(intent);
+  if (intent.kind === 'charge') await charges.complete(intent, claim);
+  else if (intent.kind === 'subscription_create') await subscriptions.completeCreate(intent, claim);
+  else if (intent.kind === 'checkout') await checkouts.recover(intent, claim);
+  else if (intent.kind === 'renewal' || intent.kind === 'invoice_payment') await billing.completeStale(intent);
+  else await subscriptions.completeUpdate(intent, claim);
 }
 
 /**
@@ -79,7 +65,7 @@ export async function recoverPayments(
   const failures: string[] = [];
   for (const intent of await staleIntentsOf(db, clock, olderThanMs)) {
     try {
-      await completeProcessing(db, clock, intent, services);
+      await completeProcessing(intent, services);
       settled++;
     } catch (error) {
       // A refused payment is settled (failed) by completeIntent; anything else stays processing, retried next time.
@@ -98,7 +84,7 @@ export function intentSettler(db: Db, clock: Clock, pendingUpdateTtlMs: number, 
   const services = settlers(db, clock, pendingUpdateTtlMs, dunning);
   return async (intent) => {
     try {
-      await completeProcessing(db, clock, intent, services);
+      await completeProcessing(intent, services);
     } catch (error) {
       if (!(error instanceof DomainError) || isOutage(error)) throw error;
     }

@@ -43,8 +43,12 @@ export interface PlannedPurchase<P, R extends Record<string, unknown>> {
   status: number;
   /** Phase (a) in one unlocked read, when the use case can tell its payment that way (see TwoPhasePurchase.quote). */
   quote?(): Promise<QuickQuote>;
-  /** Loads what the purchase depends on, under its locks, and plans it. Writes nothing. */
-  plan(tx: Tx): Promise<Planned<P>>;
+  /**
+   * Loads what the purchase depends on, under its locks, and plans it. Writes nothing.
+   * `pricedAt`: when the payment was asked for (its intent's time) in phase (c), so that a
+   * purchase priced by the moment (a proration) plans the payment the intent made; null in phase (a).
+   */
+  plan(tx: Tx, pricedAt: Date | null): Promise<Planned<P>>;
   /** Records the plan with its payment's outcome, in the transaction that planned it; the answer. */
   commit(tx: Tx, plan: P, outcome: PaymentOutcome): Promise<R>;
 }
@@ -60,7 +64,7 @@ class NothingToCommit extends Error {
 async function planPhase<P, R extends Record<string, unknown>>(db: Db, purchase: PlannedPurchase<P, R>): Promise<{ answer: R } | { payment: PaymentRequest }> {
   try {
     const answer = await inTransaction(db, async (tx) => {
-      const { plan, payment } = await purchase.plan(tx);
+      const { plan, payment } = await purchase.plan(tx, null);
       // Rolled back rather than committed: the locks' statements may carry announcements for a commit.
       if (payment) throw new NothingToCommit(payment);
       const result = await purchase.commit(tx, plan, { kind: 'none' });
@@ -84,7 +88,7 @@ function outcomeOf(outcome: ChargeOutcome): PaymentOutcome {
 function settlePhase<P, R extends Record<string, unknown>>(db: Db, clock: Clock, intent: intents.IntentRow, outcome: ChargeOutcome, purchase: PlannedPurchase<P, R>) {
   const paid = outcomeOf(outcome);
   return inTransaction(db, async (tx) => {
-    const { plan, payment } = await purchase.plan(tx);
+    const { plan, payment } = await purchase.plan(tx, intent.created_at);
     if (!payment || !samePayment(payment, intent)) throw new ChangedWhilePaying();
     const result = await purchase.commit(tx, plan, paid);
     const settled = await intents.settleIntent(tx, intent.id, {

@@ -54,8 +54,9 @@ export class SubscriptionChanges implements SubscriptionWrites {
     return this.change.update(scope, id, input, idempotency);
   }
 
-  updateWith(scope: SubscriptionScope, id: string, input: SubscriptionUpdate, step: PaymentStep) {
-    return this.change.updateWith(scope, id, input, step);
+  /** Completes a change's payment left processing (the recovery task, a provider's webhook). */
+  completeUpdate(intent: IntentRow, idempotency: IdempotencyClaim | null) {
+    return this.change.complete(intent, idempotency);
   }
 
   activatePendingWith(scope: SubscriptionScope, payment: PendingChangePayment, step: PaymentStep, hooks: PurchaseHooks) {
