@@ -138,7 +138,7 @@ export const AuditLog = Type.Object(
 );
 export const AuditLogQuery = Type.Object(
   {
-    actorId: Type.Optional(Type.String({ maxLength: 200 })),
+    actor_id: Type.Optional(Type.String({ maxLength: 200, description: 'The user id or key prefix (actorId is taken too)' })),
     action: Type.Optional(Type.String({ maxLength: 200 })),
     resource: Type.Optional(Type.String({ maxLength: 200 })),
     start: Type.Optional(Type.String({ format: 'date-time' })),
