@@ -22,7 +22,7 @@ export function accountRoutes(app: App, account: AccountService, sessions: Sessi
     `${DASHBOARD_API}/password`,
     {
       config: { auth: 'public' },
-      schema: { tags, security, summary: 'Change the password', description: `${ABOUT}. Every other session of the person ends.`, body: PasswordChange, response: noContent },
+      schema: { tags, security, summary: 'Set or change the password', description: `${ABOUT}. \`currentPassword\` is required once the account has a password (one made by a link has none). Every other session of the person ends.`, body: PasswordChange, response: noContent },
     },
     async (request, reply) => {
       await account.changePassword(await me(request), request.body.currentPassword, request.body.newPassword);

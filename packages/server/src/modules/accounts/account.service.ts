@@ -1,7 +1,7 @@
 import type { Db } from '../../db/connect.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
-import { passwordNotSet, sessionNotFound, totpAlreadyEnabled, totpNotEnabled, totpNotSetUp, wrongCredentials, wrongTotpCode } from './errors.js';
+import { currentPasswordRequired, sessionNotFound, totpAlreadyEnabled, totpNotEnabled, totpNotSetUp, wrongCredentials, wrongTotpCode } from './errors.js';
 import { hashPassword, newTotpSecret, passwordMatches, totpMatches, totpUrl } from './passwords.js';
 import * as repo from './repo.js';
 import type { SessionService } from './sessions.service.js';
@@ -31,10 +31,13 @@ export class AccountService {
     return user;
   }
 
-  async changePassword(me: Me, currentPassword: string, newPassword: string): Promise<void> {
+  /** Sets the password: the current one is needed once there is one (an account made by a link has none yet). */
+  async changePassword(me: Me, currentPassword: string | undefined, newPassword: string): Promise<void> {
     const user = await this.user(me.userId);
-    if (user.password_hash === null) throw passwordNotSet();
-    if (!(await passwordMatches(user.password_hash, currentPassword))) throw wrongCredentials();
+    if (user.password_hash !== null) {
+      if (currentPassword === undefined) throw currentPasswordRequired();
+      if (!(await passwordMatches(user.password_hash, currentPassword))) throw wrongCredentials();
+    }
     const hash = await hashPassword(newPassword);
     const now = this.clock.now();
     await inTransaction(this.db, async (tx) => {
