@@ -1,6 +1,6 @@
 /** `billow user create` and the start-up sign-in link (issue 29, item 1). */
-import { afterEach, describe, expect, it } from 'vitest';
-import { DATABASE_KIND, api, createOrganization, killServers, runCli, runOk, startServer, workspacePerTest } from './support.js';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { DATABASE_KIND, api, createOrganization, killServers, makeWorkspace, runCli, runOk, startServer, workspacePerTest } from './support.js';
 
 const workspaces = workspacePerTest();
 afterEach(() => killServers());
@@ -38,7 +38,13 @@ describe(`billow user on ${DATABASE_KIND}`, () => {
   });
 
   it("prints the demo owner's one-time sign-in link at the first start, and signs in with it", async () => {
-    const server = await startServer(workspaces.current);
+    // A database with no organization (on PostgreSQL, one of its own): the start that creates the demo organization.
+    const fresh = await makeWorkspace({ emptyDatabase: true });
+    onTestFinished(async () => {
+      await killServers();
+      await fresh.cleanup();
+    });
+    const server = await startServer(fresh);
     const match = LINK.exec(server.stdout());
     expect(match, server.stdout()).not.toBeNull();
     expect(server.stdout()).toMatch(/Sign in to the dashboard as owner@demo-software\.example \(owner; the link works once, for a day\):/);
