@@ -79,6 +79,8 @@ describe('the audit log', () => {
     expect(next.body.results[0].createdOn <= first.results[1].createdOn).toBe(true);
     expect(next.body.results.map((e: { id: string }) => e.id)).not.toContain(first.results[1].id);
     expect((await owner.api('GET', '/api/v1/audit-log/?cursor=nonsense')).status).toBe(400);
+    const dashes = Buffer.from(`2026-01-01T00:00:00.000Z|${'-'.repeat(36)}`).toString('base64url');
+    expect((await owner.api('GET', `/api/v1/audit-log/?cursor=${dashes}`)).status).toBe(400);
   });
 
   it('does not record reads, refused changes, or the Edge API', async () => {
