@@ -54,6 +54,9 @@ describe('the second factor (TOTP)', () => {
     expect((await member.dashboard('POST', '/totp/enable', { code: wrong })).status).toBe(401);
     expect((await member.dashboard('POST', '/totp/enable', { code: totpCodeAt(setup.body.secret, new Date()) })).status).toBe(204);
     expect((await member.dashboard('GET', '/session')).body.user.totpEnabled).toBe(true);
+    const stored = await server.database.db.selectFrom('users').select('totp_secret').where('id', '=', member.userId).executeTakeFirstOrThrow();
+    expect(stored.totp_secret).toMatch(/^v1\./);
+    expect(stored.totp_secret).not.toContain(setup.body.secret);
 
     const missing = await signIn({ email: member.email, password: PASSWORD });
     expect(missing.status).toBe(401);

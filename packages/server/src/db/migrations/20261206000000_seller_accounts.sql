@@ -2,7 +2,8 @@
 
 -- A person who signs in to the dashboard. The email is kept lower-cased: one account per address.
 -- The password is an argon2id hash (PHC string); null until the person sets one (an invited or
--- created user who signed in only by link). A TOTP secret is set up pending, then enabled by a code.
+-- created user who signed in only by link). A TOTP secret (sealed with the instance's key) is set up
+-- pending, then enabled by a code.
 CREATE TABLE users (
   id uuid PRIMARY KEY,
   email text NOT NULL UNIQUE,
