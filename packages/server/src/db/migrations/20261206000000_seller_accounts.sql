@@ -78,6 +78,8 @@ CREATE INDEX invitations_organization ON invitations (organization_id, created_a
 -- only ever added (the trigger refuses updates and deletes).
 CREATE TABLE audit_log (
   id uuid PRIMARY KEY,
+  -- The order entries were written in: the log is read newest first by it.
+  seq bigint GENERATED ALWAYS AS IDENTITY,
   organization_id uuid NOT NULL REFERENCES organizations (id),
   -- The environment the change was made in; null for the organization's team.
   environment_id uuid REFERENCES environments (id),
@@ -94,7 +96,7 @@ CREATE TABLE audit_log (
   client_address text NOT NULL,
   created_at timestamptz NOT NULL
 );
-CREATE INDEX audit_log_organization ON audit_log (organization_id, created_at DESC, id DESC);
+CREATE INDEX audit_log_organization ON audit_log (organization_id, seq DESC);
 
 CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
