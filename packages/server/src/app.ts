@@ -23,6 +23,10 @@ import { registerObservability, requestIdOf } from './http/observability.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerValidation } from './http/validation.js';
 import type { App } from './http/route-types.js';
+import { accountsModule } from './modules/accounts/module.js';
+import { SessionService } from './modules/accounts/sessions.service.js';
+import { TotpVault } from './modules/accounts/totp-vault.js';
+import { auditModule, registerAuditRecorder } from './modules/audit/module.js';
 import { catalogModule } from './modules/catalog/module.js';
 import { chargesModule } from './modules/charges/module.js';
 import { checkoutModule } from './modules/checkout/module.js';
@@ -134,6 +138,8 @@ interface AppContext extends ModuleContext {
   refunds: RefundCreator;
   subscriptionChanges: SubscriptionWrites;
   checkoutPages: CheckoutPages;
+  /** The seller's sessions, also the credential of the API (decision 0076). */
+  sessions: SessionService;
 }
 
 /** Every module is wired the same way: its factory takes the app and the context, and registers its routes. */
@@ -164,6 +170,8 @@ const CORE_MODULES: ModuleFactory[] = [
   checkoutModule,
   mailModule,
   portalModule,
+  accountsModule,
+  auditModule,
 ];
 const EDGE_MODULES: ModuleFactory[] = [entitlementsModule, promotionsEdgeModule];
 
@@ -246,9 +254,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerInputGuards(app);
   registerNotFound(app);
   const recorder = registerObservability(app, registry);
+  const sessions = new SessionService(database.db, clock, new TotpVault(database.db, clock, config.secret));
   registerAuth(app, {
     cache: keyCache,
     scope: { clock, publicUrl: config.publicUrl },
+    sessions: (params) => sessions.admit(params),
     failures: new AuthFailureLimiter({ ...config.authFailureLimit, redis: deps.redis ?? null }, new KnownKeys((prefixes) => keysOfPrefixes(database.db, prefixes))),
   });
   const rateLimit = registerRateLimit(app, { ...config.rateLimit, redis: deps.redis ?? null });
@@ -268,6 +278,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     done();
   });
   registerIdempotency(app, database.db, clock, config.idempotencyLeaseMs);
+  registerAuditRecorder(app, database.db, clock);
 
   await app.register(swagger, {
     openapi: {
@@ -286,6 +297,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'A server or client key of the environment' },
           partnerKey: { type: 'apiKey', in: 'header', name: 'X-Billow-Partner-Key' },
+          sessionCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'billow_session',
+            description:
+              "A seller's dashboard session. On /api/v1 it stands for the organization's server key only with the headers " +
+              'X-CSRF-Token (the session\'s csrfToken) and X-Billow-Organization (the organization id), then within the member\'s role',
+          },
         },
       },
       security: [{ bearerAuth: [] }],
@@ -329,6 +348,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     subscriptionChanges: new SubscriptionChanges(database.db, clock, config.pendingUpdateTtlMs, entitlementChanges, openChangeSession),
     // The page of a payment link collects an unpaid invoice as POST /invoices/{id}/pay/ does.
     checkoutPages: new CheckoutCompletion(database.db, clock, config, entitlementChanges, (scope, invoiceId) => billing.collectNow(scope, invoiceId)),
+    sessions,
     settleIntent: intentSettler(database.db, clock, config.pendingUpdateTtlMs, config.billing.dunningDays),
   };
   // Every role moves money (the worker's recovery task too): sealing and Stripe's address are set for all.

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { EnvironmentKind } from '../config.js';
 import type { Clock } from '../lib/clock.js';
+import { prefixOfSecret } from '../modules/tenancy/keys.js';
 import { apiBaseUrl, rootUrl } from './urls.js';
 
 /** Whose request it is: the key's organization, environment and kind. */
@@ -10,6 +11,14 @@ export interface EnvironmentAuth {
   organizationId: string;
   environmentId: string;
   environment: EnvironmentKind;
+}
+
+/** The person behind a request a session authenticated (decision 0076); none for an API key. */
+export interface Person {
+  userId: string;
+  email: string;
+  role: 'owner' | 'admin' | 'developer' | 'support' | 'viewer';
+  sessionId: string;
 }
 
 /** What a request scope needs from the application, fixed at start. */
@@ -34,11 +43,15 @@ export class RequestScope implements EnvironmentAuth {
   readonly clock: Clock;
   private root: string | undefined;
   private api: string | undefined;
+  /** Set once the request's change was recorded in the audit log inside its transaction (decision 0077). */
+  auditRecorded = false;
 
   constructor(
     private readonly request: FastifyRequest,
     auth: EnvironmentAuth,
     private readonly settings: ScopeSettings,
+    /** The signed-in person, when a session (not a key) is the credential. */
+    readonly person: Person | null = null,
   ) {
     this.keyId = auth.keyId;
     this.kind = auth.kind;
@@ -58,6 +71,15 @@ export class RequestScope implements EnvironmentAuth {
   get apiBase(): string {
     this.api ??= apiBaseUrl(this.request, this.settings.publicUrl);
     return this.api;
+  }
+
+  /** Who makes the request's changes, as the audit log records them: the signed-in person, or the key by its visible prefix. */
+  get auditActor(): { type: 'user' | 'api_key'; id: string; label: string; clientAddress: string } {
+    const clientAddress = this.request.ip;
+    if (this.person) return { type: 'user', id: this.person.userId, label: this.person.email, clientAddress };
+    const secret = /^Bearer\s+(\S+)\s*$/i.exec(this.request.headers.authorization ?? '')?.[1] ?? '';
+    const prefix = prefixOfSecret(secret) ?? this.keyId;
+    return { type: 'api_key', id: prefix, label: `${this.kind} key ${prefix}`, clientAddress };
   }
 
   /** The scope as data, as an intent stores it for whoever completes the payment later. */

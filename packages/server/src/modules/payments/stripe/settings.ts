@@ -1,5 +1,6 @@
 import type { Db } from '../../../db/connect.js';
-import type { Executor } from '../../../db/transaction.js';
+import { inTransaction, type Executor } from '../../../db/transaction.js';
+import { recordAudit, type AuditableScope } from '../../audit/queries.js';
 import type { Clock } from '../../../lib/clock.js';
 import { systemClock } from '../../../lib/clock.js';
 import { instanceSecret } from '../../instance-secrets/secret.js';
@@ -102,13 +103,30 @@ export function viewOf(row: repo.ProviderConfigRow): ProviderSettingsView {
 export async function saveStripeSettings(
   db: Db,
   clock: Clock,
-  scope: { organizationId: string; environmentId: string; environment: 'sandbox' | 'production' },
+  scope: AuditableScope & { organizationId: string; environmentId: string; environment: 'sandbox' | 'production' },
   input: StripeSettingsInput,
 ): Promise<ProviderSettingsView> {
   checkSettings(scope.environment, input);
   const box = await boxFor(db);
   const now = clock.now();
-  const row = await repo.upsertProviderConfig(db, {
+  return inTransaction(db, async (tx) => {
+    const before = await repo.findProviderConfig(tx, scope.environmentId);
+    const after = viewOf(await writeStripeSettings(tx, box, scope, input, now));
+    // The keys' hints only: the audit log never holds a secret (decision 0077).
+    const change = { action: 'payment_provider.updated', resourceType: 'payment_provider', resourceId: scope.environmentId, before: before ? viewOf(before) : null, after };
+    await recordAudit(tx, scope, change, now);
+    return after;
+  });
+}
+
+function writeStripeSettings(
+  db: Executor,
+  box: Awaited<ReturnType<typeof boxFor>>,
+  scope: { organizationId: string; environmentId: string },
+  input: StripeSettingsInput,
+  now: Date,
+) {
+  return repo.upsertProviderConfig(db, {
     environment_id: scope.environmentId,
     organization_id: scope.organizationId,
     provider: 'stripe',
@@ -120,7 +138,6 @@ export async function saveStripeSettings(
     created_at: now,
     updated_at: now,
   });
-  return viewOf(row);
 }
 
 /** What the hosted checkout needs to render Stripe's Payment Element: the publishable key, or null without Stripe. */
@@ -134,8 +151,15 @@ export async function stripeSettingsView(db: Executor, environmentId: string): P
   return row ? viewOf(row) : null;
 }
 
-export function removeStripeSettings(db: Executor, environmentId: string): Promise<boolean> {
-  return repo.deleteProviderConfig(db, environmentId);
+/** Forgets the environment's Stripe keys; a request's removal is audited with what was set (the hints) in the same transaction. */
+export function removeStripeSettings(db: Db, scope: AuditableScope & { environmentId: string }, clock: Clock = systemClock): Promise<boolean> {
+  return inTransaction(db, async (tx) => {
+    const before = await repo.findProviderConfig(tx, scope.environmentId);
+    if (!before || !(await repo.deleteProviderConfig(tx, scope.environmentId))) return false;
+    const change = { action: 'payment_provider.removed', resourceType: 'payment_provider', resourceId: scope.environmentId, before: viewOf(before) };
+    if (scope.organizationId) await recordAudit(tx, scope, change, clock.now());
+    return true;
+  });
 }
 
 /** The environment's Stripe keys, opened; null when none are configured. */
