@@ -28,6 +28,7 @@ import { chargesModule } from './modules/charges/module.js';
 import { checkoutModule } from './modules/checkout/module.js';
 import type { ModuleContext } from './modules/context.js';
 import { customersModule } from './modules/customers/module.js';
+import { dashboardAppModule } from './modules/dashboard-app/module.js';
 import { discountsModule } from './modules/discounts/module.js';
 import { entitlementsModule } from './modules/entitlements/module.js';
 import type { CachedEntitlements } from './modules/entitlements/service.js';
@@ -159,6 +160,7 @@ const CORE_MODULES: ModuleFactory[] = [
   checkoutModule,
   mailModule,
   portalModule,
+  dashboardAppModule,
 ];
 const EDGE_MODULES: ModuleFactory[] = [entitlementsModule, promotionsEdgeModule];
 

@@ -1,0 +1,97 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { account, ApiError, currentEnvironment, setEnvironment, setSessionCredentials, type Environment } from './api';
+
+export type Role = 'owner' | 'admin' | 'developer' | 'support' | 'viewer';
+
+export interface Membership {
+  organizationId: string;
+  organizationName: string;
+  role: Role;
+}
+
+export interface Session {
+  user: { id: string; email: string; name: string; totpEnabled: boolean };
+  memberships: Membership[];
+  csrfToken: string;
+}
+
+interface SessionState {
+  /** undefined while the first check runs; null when signed out. */
+  session: Session | null | undefined;
+  membership: Membership | null;
+  environment: Environment;
+  signedIn(session: Session): void;
+  signOut(): Promise<void>;
+  chooseOrganization(organizationId: string): void;
+  switchEnvironment(environment: Environment): void;
+}
+
+const SessionContext = createContext<SessionState | null>(null);
+const ORGANIZATION_KEY = 'billow.dashboard.organization';
+
+function pickMembership(session: Session | null | undefined, wanted: string | null): Membership | null {
+  if (!session) return null;
+  return session.memberships.find((m) => m.organizationId === wanted) ?? session.memberships[0] ?? null;
+}
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  const [organizationId, setOrganizationId] = useState<string | null>(() => window.localStorage.getItem(ORGANIZATION_KEY));
+  const [environment, setEnv] = useState<Environment>(currentEnvironment());
+  const membership = pickMembership(session, organizationId);
+  // The credentials every API call sends follow the session and the chosen organization.
+  setSessionCredentials(session?.csrfToken ?? null, membership?.organizationId ?? null);
+
+  useEffect(() => {
+    account<Session>('GET', '/session').then(setSession, (error: unknown) => {
+      if (error instanceof ApiError && error.status === 401) setSession(null);
+      else setSession(null);
+    });
+  }, []);
+
+  const signedIn = useCallback((next: Session) => setSession(next), []);
+  const signOut = useCallback(async () => {
+    try {
+      await account('POST', '/sign-out');
+    } finally {
+      setSession(null);
+    }
+  }, []);
+  const chooseOrganization = useCallback((id: string) => {
+    window.localStorage.setItem(ORGANIZATION_KEY, id);
+    setOrganizationId(id);
+  }, []);
+  const switchEnvironment = useCallback((next: Environment) => {
+    setEnvironment(next);
+    setEnv(next);
+  }, []);
+
+  const value = useMemo(
+    () => ({ session, membership, environment, signedIn, signOut, chooseOrganization, switchEnvironment }),
+    [session, membership, environment, signedIn, signOut, chooseOrganization, switchEnvironment],
+  );
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionState {
+  const state = useContext(SessionContext);
+  if (!state) throw new Error('useSession outside SessionProvider');
+  return state;
+}
+
+/** What each role may do in the page, mirroring the server's table (the server enforces it; the page only hides). */
+const WRITERS: Record<string, Role[]> = {
+  catalog: ['owner', 'admin', 'developer'],
+  refund: ['owner', 'admin'],
+  subscriptions: ['owner', 'admin', 'support'],
+  developers: ['owner', 'admin', 'developer'],
+  settings: ['owner', 'admin'],
+  team: ['owner', 'admin'],
+  selling: ['owner', 'admin', 'developer'],
+  customers: ['owner', 'admin', 'developer', 'support'],
+};
+
+export function useCan(action: keyof typeof WRITERS | string): boolean {
+  const { membership } = useSession();
+  return !!membership && (WRITERS[action] ?? []).includes(membership.role);
+}
