@@ -26,10 +26,9 @@ function sendIndex(reply: FastifyReply, files: DashboardFiles): FastifyReply {
     .send(files.index);
 }
 
-/** GET /dashboard/ and every client route under it answer the single page; /dashboard/assets/* the built files. */
+/** GET /dashboard/ (with or without its slash) and every client route under it answer the single page; /dashboard/assets/* the built files. */
 export function dashboardAppRoutes(app: App, files: DashboardFiles): void {
-  const page = { schema: { hide: true }, config: { rateLimit: false } };
-  app.get('/dashboard', page, async (_request, reply) => reply.redirect('/dashboard/'));
+  const page = { schema: { hide: true }, config: { rateLimit: false as const } };
   app.get('/dashboard/', page, async (_request, reply) => sendIndex(reply, files));
 
   app.get('/dashboard/assets/:file', { ...page, schema: { hide: true, params: Asset } }, async (request, reply) => {
