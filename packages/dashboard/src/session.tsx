@@ -79,16 +79,20 @@ export function useSession(): SessionState {
   return state;
 }
 
-/** What each role may do in the page, mirroring the server's table (the server enforces it; the page only hides). */
+/**
+ * What each role may change, mirroring the server's table (packages/server/src/modules/accounts/roles.ts,
+ * docs/dashboard.md "Roles"). The server refuses what a role may not do; the page only leaves the button out.
+ */
 const WRITERS: Record<string, Role[]> = {
+  customers: ['owner', 'admin', 'developer', 'support'],
+  subscriptions: ['owner', 'admin', 'developer', 'support'],
   catalog: ['owner', 'admin', 'developer'],
-  refund: ['owner', 'admin'],
-  subscriptions: ['owner', 'admin', 'support'],
+  selling: ['owner', 'admin', 'developer'],
   developers: ['owner', 'admin', 'developer'],
+  money: ['owner', 'admin'],
   settings: ['owner', 'admin'],
   team: ['owner', 'admin'],
-  selling: ['owner', 'admin', 'developer'],
-  customers: ['owner', 'admin', 'developer', 'support'],
+  audit: ['owner', 'admin'],
 };
 
 export function useCan(action: keyof typeof WRITERS | string): boolean {

@@ -341,6 +341,7 @@ function PaymentProvider({ canWrite }: { canWrite: boolean }) {
 
 export function Developers() {
   const canWrite = useCan('developers');
+  const canSetProvider = useCan('settings');
   return (
     <>
       <PageTitle>Developers</PageTitle>
@@ -352,7 +353,7 @@ export function Developers() {
       <Endpoints canWrite={canWrite} />
       <Deliveries canWrite={canWrite} />
       <TestClocks canWrite={canWrite} />
-      <PaymentProvider canWrite={canWrite} />
+      <PaymentProvider canWrite={canSetProvider} />
     </>
   );
 }

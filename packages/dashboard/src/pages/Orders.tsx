@@ -57,7 +57,7 @@ function PayInvoice({ invoice, onDone }: { invoice: Invoice; onDone(): void }) {
 
 function InvoiceList({ page, onPage }: { page: number; onPage(p: number): void }) {
   const list = useResource(() => api<Page<Invoice>>('GET', '/invoices/', { query: { page, page_size: PAGE_SIZE } }), [page]);
-  const canPay = useCan('subscriptions');
+  const canPay = useCan('money');
   return (
     <>
       <ErrorNote error={list.error} />
@@ -210,7 +210,7 @@ export function OrderDetail() {
     const [order, events] = await Promise.all([api<Order>('GET', path), api<Page<OrderEvent>>('GET', `${path}events/`)]);
     return { order, events: events.results };
   }, [id]);
-  const canRefund = useCan('refund');
+  const canRefund = useCan('money');
   const order = view.data?.order;
   return (
     <>

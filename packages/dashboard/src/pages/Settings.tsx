@@ -194,6 +194,7 @@ function Team({ canWrite }: { canWrite: boolean }) {
 export function Settings() {
   const canWrite = useCan('settings');
   const canTeam = useCan('team');
+  const canAudit = useCan('audit');
   const { membership } = useSession();
   return (
     <>
@@ -202,7 +203,7 @@ export function Settings() {
       <Profile canWrite={canWrite} />
       <EmailSwitches canWrite={canWrite} />
       <Team canWrite={canTeam} />
-      <AuditLog />
+      {canAudit ? <AuditLog /> : null}
       <AccountSecurity />
     </>
   );

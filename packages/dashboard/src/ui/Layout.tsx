@@ -60,7 +60,8 @@ export function Layout() {
       <a className="skip" href="#main">
         Skip to content
       </a>
-      <header className="top">
+      <header>
+        <div className="top">
         <span className="brand">Billow</span>
         <OrganizationPicker />
         <EnvironmentSwitch />
@@ -71,16 +72,17 @@ export function Layout() {
         <button type="button" className="link" onClick={() => void signOut()}>
           Sign out
         </button>
+        </div>
+        {environment === 'sandbox' ? (
+          <p className="env-banner" role="note">
+            Sandbox: test data, test cards, no real money.
+          </p>
+        ) : (
+          <p className="env-banner env-banner-live" role="note">
+            Production: real customers and real money.
+          </p>
+        )}
       </header>
-      {environment === 'sandbox' ? (
-        <p className="env-banner" role="note">
-          Sandbox: test data, test cards, no real money.
-        </p>
-      ) : (
-        <p className="env-banner env-banner-live" role="note">
-          Production: real customers and real money.
-        </p>
-      )}
       <div className="body">
         <nav className="side" aria-label="Dashboard">
           <ul>

@@ -96,7 +96,7 @@ export interface Column<T> {
 export function Table<T>({ caption, columns, rows, rowKey, empty }: { caption: string; columns: Column<T>[]; rows: T[] | undefined; rowKey(row: T): string; empty: string }) {
   if (rows && rows.length === 0) return <p className="empty">{empty}</p>;
   return (
-    <div className="table-wrap" role="region" aria-label={caption} tabIndex={0}>
+    <div className="table-wrap" role="region" aria-label={`${caption} table`} tabIndex={0}>
       <table>
         <caption className="visually-hidden">{caption}</caption>
         <thead>
