@@ -23,6 +23,8 @@ import { registerObservability, requestIdOf } from './http/observability.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerValidation } from './http/validation.js';
 import type { App } from './http/route-types.js';
+import { accountsModule } from './modules/accounts/module.js';
+import { SessionService } from './modules/accounts/sessions.service.js';
 import { catalogModule } from './modules/catalog/module.js';
 import { chargesModule } from './modules/charges/module.js';
 import { checkoutModule } from './modules/checkout/module.js';
@@ -130,6 +132,8 @@ interface AppContext extends ModuleContext {
   charges: ChargeCreator;
   subscriptionChanges: SubscriptionWrites;
   checkoutPages: CheckoutPages;
+  /** The seller's sessions, also the credential of the API (decision 0076). */
+  sessions: SessionService;
 }
 
 /** Every module is wired the same way: its factory takes the app and the context, and registers its routes. */
@@ -160,6 +164,7 @@ const CORE_MODULES: ModuleFactory[] = [
   checkoutModule,
   mailModule,
   portalModule,
+  accountsModule,
   dashboardAppModule,
 ];
 const EDGE_MODULES: ModuleFactory[] = [entitlementsModule, promotionsEdgeModule];
@@ -243,9 +248,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerInputGuards(app);
   registerNotFound(app);
   const recorder = registerObservability(app, registry);
+  const sessions = new SessionService(database.db, clock);
   registerAuth(app, {
     cache: keyCache,
     scope: { clock, publicUrl: config.publicUrl },
+    sessions: (params) => sessions.admit(params),
     failures: new AuthFailureLimiter({ ...config.authFailureLimit, redis: deps.redis ?? null }, new KnownKeys((prefixes) => keysOfPrefixes(database.db, prefixes))),
   });
   const rateLimit = registerRateLimit(app, { ...config.rateLimit, redis: deps.redis ?? null });
@@ -283,6 +290,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'A server or client key of the environment' },
           partnerKey: { type: 'apiKey', in: 'header', name: 'X-Billow-Partner-Key' },
+          sessionCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'billow_session',
+            description:
+              "A seller's dashboard session. On /api/v1 it stands for the organization's server key only with the headers " +
+              'X-CSRF-Token (the session\'s csrfToken) and X-Billow-Organization (the organization id), then within the member\'s role',
+          },
         },
       },
       security: [{ bearerAuth: [] }],
@@ -325,6 +340,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     subscriptionChanges: new SubscriptionChanges(database.db, clock, config.pendingUpdateTtlMs, entitlementChanges, openChangeSession),
     // The page of a payment link collects an unpaid invoice as POST /invoices/{id}/pay/ does.
     checkoutPages: new CheckoutCompletion(database.db, clock, config, entitlementChanges, (scope, invoiceId) => billing.collectNow(scope, invoiceId)),
+    sessions,
     settleIntent: intentSettler(database.db, clock, config.pendingUpdateTtlMs, config.billing.dunningDays),
   };
   // Every role moves money (the worker's recovery task too): sealing and Stripe's address are set for all.

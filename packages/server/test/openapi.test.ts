@@ -65,8 +65,9 @@ describe('OpenAPI document', () => {
     expect(methodsOf('/api/v1/partner/organizations/{identifier}/')).toEqual(['get']);
     expect(methodsOf('/api/v1/partner/organizations/by-external-id/{externalId}/')).toEqual(['get']);
 
-    // Operational and documentation routes stay out of the API reference.
-    expect(Object.keys(doc.paths).filter((p) => !p.startsWith('/api/v1/'))).toEqual([]);
+    // Operational and documentation routes stay out of the API reference; the dashboard's session routes are in it, with the cookie as credential.
+    expect(Object.keys(doc.paths).filter((p) => !p.startsWith('/api/v1/') && !p.startsWith('/dashboard/api/'))).toEqual([]);
+    expect(doc.paths['/dashboard/api/session'].get.security).toEqual([{ sessionCookie: [] }]);
     expect(doc.paths['/api/v1/openapi.json']).toBeUndefined();
 
     // Partner routes take the partner key header, the others a bearer key.

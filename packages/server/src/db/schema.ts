@@ -885,6 +885,12 @@ export interface Database {
   seller_logos: SellerLogosTable;
   credit_note_number_counters: CreditNoteNumberCountersTable;
   credit_notes: CreditNotesTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  user_sessions: UserSessionsTable;
+  account_tokens: AccountTokensTable;
+  invitations: InvitationsTable;
+  audit_log: AuditLogTable;
 }
 
 /** The seller's identity in one environment (modules/seller-profile); absent until first set. */
@@ -1028,5 +1034,80 @@ export interface PortalSessionsTable {
 export interface PortalSubmissionsTable {
   session_id: string;
   nonce: string;
+  created_at: Timestamp;
+}
+
+export type MemberRole = 'owner' | 'admin' | 'developer' | 'support' | 'viewer';
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  name: Generated<string>;
+  password_hash: string | null;
+  totp_secret: string | null;
+  totp_pending_secret: string | null;
+  totp_enabled: Generated<boolean>;
+  failed_sign_ins: Generated<number>;
+  locked_until: Timestamp | null;
+  created_at: Timestamp;
+  modified_at: Timestamp;
+}
+
+export interface MembershipsTable {
+  id: string;
+  organization_id: string;
+  user_id: string;
+  role: MemberRole;
+  created_at: Timestamp;
+  modified_at: Timestamp;
+}
+
+export interface UserSessionsTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+  client_address: string;
+  user_agent: Generated<string>;
+}
+
+export interface AccountTokensTable {
+  token_hash: string;
+  kind: 'sign_in' | 'password_reset';
+  user_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface InvitationsTable {
+  id: string;
+  organization_id: string;
+  email: string;
+  role: MemberRole;
+  token_hash: string;
+  invited_by: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  accepted_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
+export interface AuditLogTable {
+  id: string;
+  organization_id: string;
+  environment_id: string | null;
+  actor_type: 'user' | 'api_key';
+  actor_id: string;
+  actor_label: string;
+  action: string;
+  resource_type: string;
+  resource_id: string | null;
+  before: Json<Record<string, unknown>> | null;
+  after: Json<Record<string, unknown>> | null;
+  client_address: string;
   created_at: Timestamp;
 }

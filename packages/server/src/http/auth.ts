@@ -8,12 +8,13 @@ import { countAuthFailures, type AuthFailureLimiter } from './auth-failures.js';
 import { environmentOf } from './environment.js';
 import type { DomainError } from '../lib/domain-error.js';
 import { forbidden, unauthorized } from './errors.js';
-import { RequestScope, type EnvironmentAuth, type ScopeSettings } from './scope.js';
+import { RequestScope, type EnvironmentAuth, type Person, type ScopeSettings } from './scope.js';
+import { admitSession, sessionToken, type SessionAdmitter } from './session-auth.js';
 
 /** Which keys a route accepts; `public` routes take none. */
 export type AuthPolicy = readonly ('server' | 'client')[] | 'partner' | 'public';
 
-export type { EnvironmentAuth };
+export type { EnvironmentAuth, SessionAdmitter };
 
 export interface PartnerAuth {
   keyId: string;
@@ -171,6 +172,9 @@ function authenticateEnvironment(
   const admission = { accepted, scope: guard.scope };
   const secret = bearerToken(request);
   if (!secret) {
+    // No key: a seller's session may be the credential (decision 0076); it is never looked for when a key is sent.
+    const token = guard.sessions ? sessionToken(request) : null;
+    if (token) return admitSession(request, { token, accepted, admit: guard.sessions!, scope: guard.scope });
     return failures.refuseIfBlocked(request.ip, null).then(() => {
       throw unauthorized('Authentication required: send your API key as "Authorization: Bearer <key>"');
     });
@@ -203,6 +207,8 @@ export interface AuthGuard {
   failures: AuthFailureLimiter;
   /** What each admitted request's scope is built with. */
   scope: ScopeSettings;
+  /** Admits a seller's session as an organization's server key; absent, cookies are never read. */
+  sessions?: SessionAdmitter;
 }
 
 export function registerAuth(app: FastifyInstance, guard: AuthGuard): void {
@@ -231,4 +237,4 @@ function authenticate(request: FastifyRequest, guard: AuthGuard): void | Promise
   return authenticateEnvironment(request, guard, policy);
 }
 
-export type { KeyKind };
+export type { KeyKind, Person };

@@ -12,6 +12,14 @@ export interface EnvironmentAuth {
   environment: EnvironmentKind;
 }
 
+/** The person behind a request a session authenticated (decision 0076); none for an API key. */
+export interface Person {
+  userId: string;
+  email: string;
+  role: 'owner' | 'admin' | 'developer' | 'support' | 'viewer';
+  sessionId: string;
+}
+
 /** What a request scope needs from the application, fixed at start. */
 export interface ScopeSettings {
   clock: Clock;
@@ -39,6 +47,8 @@ export class RequestScope implements EnvironmentAuth {
     private readonly request: FastifyRequest,
     auth: EnvironmentAuth,
     private readonly settings: ScopeSettings,
+    /** The signed-in person, when a session (not a key) is the credential. */
+    readonly person: Person | null = null,
   ) {
     this.keyId = auth.keyId;
     this.kind = auth.kind;
@@ -58,6 +68,17 @@ export class RequestScope implements EnvironmentAuth {
   get apiBase(): string {
     this.api ??= apiBaseUrl(this.request, this.settings.publicUrl);
     return this.api;
+  }
+
+  /** The authorization header's key as it was presented (null for a session): the audit log names it by its prefix. */
+  get presentedKey(): string | null {
+    if (this.person) return null;
+    return /^Bearer\s+(\S+)\s*$/i.exec(this.request.headers.authorization ?? '')?.[1] ?? null;
+  }
+
+  /** Where the request came from (the proxy-aware address). */
+  get clientAddress(): string {
+    return this.request.ip;
   }
 
   /** The scope as data, as an intent stores it for whoever completes the payment later. */

@@ -1,0 +1,150 @@
+import { Type, type Static } from 'typebox';
+import { Paginated } from './common.js';
+
+/** Billow's own resources, not in the Kelviq API: the seller's people, their sessions, team and audit log (issue 29). */
+
+export const ROLES = ['owner', 'admin', 'developer', 'support', 'viewer'] as const;
+export const Role = Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('developer'), Type.Literal('support'), Type.Literal('viewer')], {
+  description: 'What a member may do in the organization: see "Roles" in docs/dashboard.md',
+});
+export type Role = Static<typeof Role>;
+
+const Email = Type.String({ format: 'email', maxLength: 254 });
+const Password = Type.String({ minLength: 1, maxLength: 1024 });
+const NewPassword = Type.String({ minLength: 10, maxLength: 1024, description: 'At least 10 characters' });
+const Token = Type.String({ minLength: 1, maxLength: 200 });
+const TotpCode = Type.String({ pattern: '^[0-9]{6}$', description: 'The six digits the authenticator app shows' });
+
+export const SessionUser = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    email: Type.String(),
+    name: Type.String(),
+    totpEnabled: Type.Boolean(),
+  },
+  { title: 'SessionUser' },
+);
+
+export const SessionMembership = Type.Object(
+  { organizationId: Type.String({ format: 'uuid' }), organizationName: Type.String(), role: Role },
+  { title: 'SessionMembership' },
+);
+
+export const Session = Type.Object(
+  {
+    user: SessionUser,
+    memberships: Type.Array(SessionMembership),
+    csrfToken: Type.String({ description: 'Send it as the X-CSRF-Token header with every request the session authenticates' }),
+  },
+  { title: 'Session' },
+);
+export type Session = Static<typeof Session>;
+
+export const SignIn = Type.Object(
+  { email: Email, password: Password, totpCode: Type.Optional(TotpCode) },
+  { additionalProperties: false, title: 'SignIn' },
+);
+export type SignIn = Static<typeof SignIn>;
+
+export const TokenBody = Type.Object({ token: Token }, { additionalProperties: false, title: 'OneTimeToken' });
+
+export const AcceptInvitation = Type.Object(
+  { token: Token, name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }), password: NewPassword },
+  { additionalProperties: false, title: 'AcceptInvitation' },
+);
+export type AcceptInvitation = Static<typeof AcceptInvitation>;
+
+export const PasswordResetRequest = Type.Object({ email: Email }, { additionalProperties: false, title: 'PasswordResetRequest' });
+export const PasswordReset = Type.Object({ token: Token, password: NewPassword }, { additionalProperties: false, title: 'PasswordReset' });
+export const PasswordChange = Type.Object(
+  { currentPassword: Password, newPassword: NewPassword },
+  { additionalProperties: false, title: 'PasswordChange' },
+);
+export const TotpSetup = Type.Object({ secret: Type.String(), otpauthUrl: Type.String() }, { title: 'TotpSetup' });
+export const TotpCodeBody = Type.Object({ code: TotpCode }, { additionalProperties: false, title: 'TotpCode' });
+
+export const SessionInfo = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    createdOn: Type.String({ format: 'date-time' }),
+    lastSeenOn: Type.String({ format: 'date-time' }),
+    expiresOn: Type.String({ format: 'date-time', description: 'The absolute expiry; the session ends sooner when idle too long' }),
+    clientAddress: Type.String(),
+    userAgent: Type.String(),
+    current: Type.Boolean({ description: 'True for the session that asks' }),
+  },
+  { title: 'SessionInfo' },
+);
+export const SessionList = Type.Object({ results: Type.Array(SessionInfo) }, { title: 'SessionList' });
+
+export const Member = Type.Object(
+  {
+    id: Type.String({ format: 'uuid', description: 'The membership' }),
+    userId: Type.String({ format: 'uuid' }),
+    email: Type.String(),
+    name: Type.String(),
+    role: Role,
+    createdOn: Type.String({ format: 'date-time' }),
+  },
+  { title: 'Member' },
+);
+export type Member = Static<typeof Member>;
+export const MemberList = Paginated(Member, 'MemberList');
+
+export const MemberInvite = Type.Object({ email: Email, role: Role }, { additionalProperties: false, title: 'MemberInvite' });
+export type MemberInvite = Static<typeof MemberInvite>;
+export const MemberUpdate = Type.Object({ role: Role }, { additionalProperties: false, title: 'MemberUpdate' });
+
+export const Invitation = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    email: Type.String(),
+    role: Role,
+    invitedBy: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+    createdOn: Type.String({ format: 'date-time' }),
+    expiresOn: Type.String({ format: 'date-time' }),
+  },
+  { title: 'Invitation' },
+);
+export type Invitation = Static<typeof Invitation>;
+export const InvitationList = Paginated(Invitation, 'InvitationList');
+
+export const AuditEntry = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    actorType: Type.Union([Type.Literal('user'), Type.Literal('api_key')]),
+    actorId: Type.String({ description: "The user's id, or the key's visible prefix" }),
+    actorLabel: Type.String({ description: "The user's email, or the key's prefix, as it was at the time" }),
+    action: Type.String({ description: 'What was done, e.g. seller_profile.updated or "POST /api/v1/refunds/"' }),
+    resource: Type.String({ description: 'The kind of thing changed, e.g. seller_profile, refunds, members' }),
+    resourceId: Type.Union([Type.String(), Type.Null()]),
+    environment: Type.Union([Type.Literal('sandbox'), Type.Literal('production'), Type.Null()], {
+      description: 'Where the change was made; null for the organization itself (its team)',
+    }),
+    before: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: 'Settings as they were' }),
+    after: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: 'Settings as they became' }),
+    clientAddress: Type.String(),
+    createdOn: Type.String({ format: 'date-time' }),
+  },
+  { title: 'AuditEntry' },
+);
+export type AuditEntry = Static<typeof AuditEntry>;
+export const AuditLog = Type.Object(
+  {
+    results: Type.Array(AuditEntry),
+    next: Type.Union([Type.String(), Type.Null()], { description: 'The URL of the next (older) page; null on the last' }),
+  },
+  { title: 'AuditLog' },
+);
+export const AuditLogQuery = Type.Object(
+  {
+    actorId: Type.Optional(Type.String({ maxLength: 200 })),
+    action: Type.Optional(Type.String({ maxLength: 200 })),
+    resource: Type.Optional(Type.String({ maxLength: 200 })),
+    start: Type.Optional(Type.String({ format: 'date-time' })),
+    end: Type.Optional(Type.String({ format: 'date-time' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
