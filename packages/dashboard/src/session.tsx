@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { account, ApiError, currentEnvironment, setEnvironment, setSessionCredentials, type Environment } from './api';
+import { account, currentEnvironment, setEnvironment, setSessionCredentials, type Environment } from './api';
 
 export type Role = 'owner' | 'admin' | 'developer' | 'support' | 'viewer';
 
@@ -43,10 +43,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   setSessionCredentials(session?.csrfToken ?? null, membership?.organizationId ?? null);
 
   useEffect(() => {
-    account<Session>('GET', '/session').then(setSession, (error: unknown) => {
-      if (error instanceof ApiError && error.status === 401) setSession(null);
-      else setSession(null);
-    });
+    // The first check only fills an empty state: a sign-in that answered meanwhile (the welcome link) wins.
+    account<Session>('GET', '/session').then(
+      (found) => setSession((known) => (known === undefined ? found : known)),
+      () => setSession((known) => (known === undefined ? null : known)),
+    );
   }, []);
 
   const signedIn = useCallback((next: Session) => setSession(next), []);

@@ -125,7 +125,7 @@ export function CatalogPage() {
           columns={[
             { title: 'Name', cell: (p) => <Link to={`/catalog/plans/${encodeURIComponent(p.identifier)}`}>{p.name}</Link> },
             { title: 'Identifier', cell: (p) => <code>{p.identifier}</code> },
-            { title: 'Product', cell: (p) => p.product },
+            { title: 'Product', cell: (p) => data?.products.results.find((x) => x.id === p.product || x.identifier === p.product)?.name ?? p.product },
             { title: 'Version', numeric: true, cell: (p) => p.version },
             { title: 'Status', cell: (p) => <StatusBadge status={p.status} /> },
           ]}

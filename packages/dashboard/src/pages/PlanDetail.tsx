@@ -36,6 +36,9 @@ async function loadPlan(identifier: string): Promise<PlanView> {
   return { versions, prices, entitlements, features };
 }
 
+/** The API takes amounts as JSON numbers in major units; text that is not a number goes as typed, for the API to refuse in its words. */
+const asNumber = (text: string): number | string => (text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text);
+
 /** One price per currency: the base charge for a month, a year or once (the API takes major units, e.g. 29 or 19.99). */
 function PriceForm({ identifier, onDone }: { identifier: string; onDone(): void }) {
   const [currency, setCurrency] = useState('USD');
@@ -44,7 +47,7 @@ function PriceForm({ identifier, onDone }: { identifier: string; onDone(): void 
   const save = useAction((body: object) => api('POST', `/catalog/plans/${encodeURIComponent(identifier)}/prices/bulk/`, { body }));
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const body = { prices: [{ priceType: 'PAID', currency, chargeCatalogPrice: [{ charges: [{ chargePeriod: period, priceData: { amount } }] }] }] };
+    const body = { prices: [{ priceType: 'PAID', currency, chargeCatalogPrice: [{ charges: [{ chargePeriod: period, priceData: { amount: asNumber(amount) } }] }] }] };
     if ((await save.perform(body)) !== undefined) onDone();
   }
   return (

@@ -31,7 +31,8 @@ interface Discount {
 function BuyLinkGenerator({ products, plans }: { products: Product[]; plans: Plan[] }) {
   const { environment } = useSession();
   const [product, setProduct] = useState(products[0]?.id ?? '');
-  const ofProduct = plans.filter((p) => p.product === (products.find((x) => x.id === product)?.identifier ?? '') && p.status !== 'draft');
+  const identifier = products.find((x) => x.id === product)?.identifier;
+  const ofProduct = plans.filter((p) => (p.product === product || p.product === identifier) && p.status !== 'draft');
   const [plan, setPlan] = useState('');
   const [period, setPeriod] = useState('MONTHLY');
   const [discounts, setDiscounts] = useState(false);
