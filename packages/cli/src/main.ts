@@ -6,6 +6,7 @@ import type { DatabaseHandle } from '@billow/server/admin';
 import { printTable } from './table.js';
 import { registerEmailCommands } from './emails.js';
 import { registerProfileCommands } from './profile.js';
+import { registerUserCommands } from './users.js';
 
 type Server = typeof BillowAdmin;
 
@@ -335,6 +336,7 @@ provider
 
 registerProfileCommands(program, { withDatabase, organizationIdArg, environmentArg });
 registerEmailCommands(program, { withDatabase, organizationIdArg, environmentArg });
+registerUserCommands(program, { withDatabase, organizationIdArg });
 
 const partnerKey = program.command('partner-key').description('Manage partner keys for organization provisioning');
 partnerKey
@@ -403,9 +405,10 @@ const CONNECTION_REFUSED = /^(08|28|3D)[0-9A-Z]{3}$/;
 
 /** One line for the errors a user can fix; the stack only for the unexpected ones. */
 async function failure(error: unknown): Promise<string> {
-  const { tenancy, providers, profiles, emails, ConfigError, DataDirectoryLockedError, JobError } = await loadServer();
+  const { tenancy, providers, profiles, emails, users, ConfigError, DataDirectoryLockedError, JobError } = await loadServer();
   if (
     error instanceof tenancy.TenancyError ||
+    error instanceof users.UserAdminError ||
     error instanceof providers.ProviderAdminError ||
     error instanceof profiles.ProfileAdminError ||
     error instanceof emails.EmailAdminError ||

@@ -57,7 +57,10 @@ export type AcceptInvitation = Static<typeof AcceptInvitation>;
 export const PasswordResetRequest = Type.Object({ email: Email }, { additionalProperties: false, title: 'PasswordResetRequest' });
 export const PasswordReset = Type.Object({ token: Token, password: NewPassword }, { additionalProperties: false, title: 'PasswordReset' });
 export const PasswordChange = Type.Object(
-  { currentPassword: Password, newPassword: NewPassword },
+  {
+    currentPassword: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'Required once the account has a password' })),
+    newPassword: NewPassword,
+  },
   { additionalProperties: false, title: 'PasswordChange' },
 );
 export const TotpSetup = Type.Object({ secret: Type.String(), otpauthUrl: Type.String() }, { title: 'TotpSetup' });
@@ -138,7 +141,7 @@ export const AuditLog = Type.Object(
 );
 export const AuditLogQuery = Type.Object(
   {
-    actorId: Type.Optional(Type.String({ maxLength: 200 })),
+    actor_id: Type.Optional(Type.String({ maxLength: 200, description: 'The user id or key prefix (actorId is taken too)' })),
     action: Type.Optional(Type.String({ maxLength: 200 })),
     resource: Type.Optional(Type.String({ maxLength: 200 })),
     start: Type.Optional(Type.String({ format: 'date-time' })),

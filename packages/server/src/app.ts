@@ -25,6 +25,7 @@ import { registerValidation } from './http/validation.js';
 import type { App } from './http/route-types.js';
 import { accountsModule } from './modules/accounts/module.js';
 import { SessionService } from './modules/accounts/sessions.service.js';
+import { auditModule, registerAuditRecorder } from './modules/audit/module.js';
 import { catalogModule } from './modules/catalog/module.js';
 import { chargesModule } from './modules/charges/module.js';
 import { checkoutModule } from './modules/checkout/module.js';
@@ -165,6 +166,7 @@ const CORE_MODULES: ModuleFactory[] = [
   mailModule,
   portalModule,
   accountsModule,
+  auditModule,
   dashboardAppModule,
 ];
 const EDGE_MODULES: ModuleFactory[] = [entitlementsModule, promotionsEdgeModule];
@@ -272,6 +274,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     done();
   });
   registerIdempotency(app, database.db, clock, config.idempotencyLeaseMs);
+  registerAuditRecorder(app, database.db, clock);
 
   await app.register(swagger, {
     openapi: {

@@ -5,6 +5,12 @@ import type { Db } from './db/connect.js';
 import type { Clock } from './lib/clock.js';
 import { createFirstOrganization, keysStillWork, type CreatedOrganization } from './modules/tenancy/service.js';
 import { SellerProfileService, environmentsOf } from './modules/seller-profile/service.js';
+import { createMember } from './modules/accounts/people.service.js';
+
+/** The demo organization's owner, who signs in to the dashboard from the start-up link. */
+export const DEMO_OWNER_EMAIL = 'owner@demo-software.example';
+/** The start-up link works once, for a day (decision 0076). */
+const START_LINK_MS = 24 * 60 * 60 * 1000;
 
 export type Credentials = Omit<CreatedOrganization, 'slug'>;
 
@@ -35,7 +41,7 @@ export function writeCredentials(file: string, credentials: Credentials): void {
 }
 
 export type FirstStart =
-  | { kind: 'created'; credentials: Credentials }
+  | { kind: 'created'; credentials: Credentials; owner: { email: string; signInToken: string } }
   | { kind: 'reused'; credentials: Credentials }
   | { kind: 'existing' };
 
@@ -49,9 +55,10 @@ export async function ensureDemoOrganization(db: Db, clock: Clock, config: Confi
   const created = await createFirstOrganization(db, clock, { name: 'Demo' });
   if (!created) return { kind: 'existing' };
   await giveSampleProfile(db, clock, created);
+  const owner = await createMember(db, clock, { organizationId: created.organizationId, email: DEMO_OWNER_EMAIL, role: 'owner', name: 'Demo owner', linkValidMs: START_LINK_MS });
   const credentials = credentialsJson(created);
   writeCredentials(config.credentialsFile, credentials);
-  return { kind: 'created', credentials };
+  return { kind: 'created', credentials, owner: { email: DEMO_OWNER_EMAIL, signInToken: owner.signInToken } };
 }
 
 /**

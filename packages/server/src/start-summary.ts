@@ -55,6 +55,13 @@ export function summary(
       `  production  server key  ${c.production.serverKey}`,
       `              client key  ${c.production.clientKey}`,
       '',
+      ...(firstStart.kind === 'created'
+        ? [
+            `Sign in to the dashboard as ${firstStart.owner.email} (owner; the link works once, for a day):`,
+            `  ${url}/dashboard/welcome?token=${firstStart.owner.signInToken}`,
+            '',
+          ]
+        : [`A sign-in link for the dashboard: npx billow user create --org ${c.organizationId} --email <you> --role owner`, '']),
       `These keys are saved in ${config.credentialsFile} (readable only by you).`,
     );
   }

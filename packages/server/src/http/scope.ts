@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { EnvironmentKind } from '../config.js';
 import type { Clock } from '../lib/clock.js';
+import { prefixOfSecret } from '../modules/tenancy/keys.js';
 import { apiBaseUrl, rootUrl } from './urls.js';
 
 /** Whose request it is: the key's organization, environment and kind. */
@@ -42,6 +43,8 @@ export class RequestScope implements EnvironmentAuth {
   readonly clock: Clock;
   private root: string | undefined;
   private api: string | undefined;
+  /** Set once the request's change was recorded in the audit log inside its transaction (decision 0077). */
+  auditRecorded = false;
 
   constructor(
     private readonly request: FastifyRequest,
@@ -70,15 +73,13 @@ export class RequestScope implements EnvironmentAuth {
     return this.api;
   }
 
-  /** The authorization header's key as it was presented (null for a session): the audit log names it by its prefix. */
-  get presentedKey(): string | null {
-    if (this.person) return null;
-    return /^Bearer\s+(\S+)\s*$/i.exec(this.request.headers.authorization ?? '')?.[1] ?? null;
-  }
-
-  /** Where the request came from (the proxy-aware address). */
-  get clientAddress(): string {
-    return this.request.ip;
+  /** Who makes the request's changes, as the audit log records them: the signed-in person, or the key by its visible prefix. */
+  get auditActor(): { type: 'user' | 'api_key'; id: string; label: string; clientAddress: string } {
+    const clientAddress = this.request.ip;
+    if (this.person) return { type: 'user', id: this.person.userId, label: this.person.email, clientAddress };
+    const secret = /^Bearer\s+(\S+)\s*$/i.exec(this.request.headers.authorization ?? '')?.[1] ?? '';
+    const prefix = prefixOfSecret(secret) ?? this.keyId;
+    return { type: 'api_key', id: prefix, label: `${this.kind} key ${prefix}`, clientAddress };
   }
 
   /** The scope as data, as an intent stores it for whoever completes the payment later. */

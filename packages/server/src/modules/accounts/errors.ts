@@ -15,7 +15,7 @@ export const organizationRequired = () =>
 export const notAMember = () => forbidden('You are not a member of this organization (X-Billow-Organization)');
 export const roleMayNot = (role: string, what: string) => forbidden(`The ${role} role may not ${what}`);
 export const serverKeyRoute = () => forbidden('This operation takes a client key; a session acts as a server key and may not use it');
-export const passwordNotSet = () => invalid('This account has no password yet: sign in by an email link, then set one', 'password_not_set');
+export const currentPasswordRequired = () => invalid('currentPassword is required to change the password', 'validation_error');
 export const totpNotSetUp = () => invalid('Start with POST /dashboard/api/totp/setup', 'totp_not_set_up');
 export const totpAlreadyEnabled = () => conflict('The second factor is already enabled: disable it first', 'totp_enabled');
 export const totpNotEnabled = () => invalid('The second factor is not enabled', 'totp_not_enabled');

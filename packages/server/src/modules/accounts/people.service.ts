@@ -17,6 +17,8 @@ export interface NewMember {
   role: MemberRole;
   name?: string | undefined;
   password?: string | undefined;
+  /** How long the sign-in link works; an hour unless told. */
+  linkValidMs?: number | undefined;
 }
 
 export interface CreatedMember {
@@ -54,6 +56,6 @@ export async function createMember(db: Db, clock: Clock, input: NewMember): Prom
     if ((await repo.organizationName(tx, input.organizationId)) === undefined) throw organizationNotFound(input.organizationId);
     const userId = await userOfEmail(tx, clock, { email: input.email, name: input.name, passwordHash });
     await repo.insertMembership(tx, { id: newId(), organization_id: input.organizationId, user_id: userId, role: input.role, created_at: clock.now() });
-    return { userId, signInToken: await issueSignInToken(tx, clock, userId) };
+    return { userId, signInToken: await issueSignInToken(tx, clock, userId, input.linkValidMs) };
   });
 }

@@ -1,6 +1,7 @@
 import { REMINDER_DAYS, type EmailSettings, type EmailSettingsUpdate } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
-import type { Executor } from '../../db/transaction.js';
+import { inTransaction, type Executor } from '../../db/transaction.js';
+import { recordAudit, type AuditableScope } from '../audit/queries.js';
 import type { Clock } from '../../lib/clock.js';
 import { reminderDaysOutOfRange } from './errors.js';
 import { findSettings, saveSettings, type DaysColumn, type SettingsRow, type SwitchColumn } from './repo/settings.js';
@@ -81,7 +82,18 @@ export class EmailSettingsService {
     return view(await settingsOf(this.db, scope.environmentId));
   }
 
-  async update(scope: { environmentId: string }, update: EmailSettingsUpdate): Promise<EmailSettings> {
-    return view(await saveSettings(this.db, scope.environmentId, changesOf(update), this.clock.now()));
+  /** Saves the changes and, for a request's change, records them with before and after in the same transaction (decision 0077). */
+  async update(scope: { environmentId: string } & Partial<AuditableScope>, update: EmailSettingsUpdate): Promise<EmailSettings> {
+    const changes = changesOf(update);
+    const now = this.clock.now();
+    return inTransaction(this.db, async (tx) => {
+      const before = view(await settingsOf(tx, scope.environmentId));
+      const after = view(await saveSettings(tx, scope.environmentId, changes, now));
+      if (scope.organizationId) {
+        const change = { action: 'email_settings.updated', resourceType: 'email_settings', resourceId: scope.environmentId, before, after };
+        await recordAudit(tx, scope as AuditableScope, change, now);
+      }
+      return after;
+    });
   }
 }

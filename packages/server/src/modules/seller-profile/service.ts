@@ -2,6 +2,7 @@ import type { SellerProfile, SellerProfileUpdate } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, type Tx } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
+import { recordAudit, type AuditableScope } from '../audit/queries.js';
 import { recordEvent } from '../events/writer.js';
 import { checkedCountry, checkedInvoicePrefix, checkedTaxRegistrations, checkedTimeZone } from './checks.js';
 import { logoNotFound, logoUploadsUnavailable } from './errors.js';
@@ -10,7 +11,8 @@ import type { SellerLogoMedia } from './media-port.js';
 import * as repo from './repo.js';
 import { profileView } from './view.js';
 
-export interface ProfileScope {
+/** Whose profile; a request's scope also says who changes it, for the audit log (decision 0077). */
+export interface ProfileScope extends AuditableScope {
   organizationId: string;
   environmentId: string;
 }
@@ -127,6 +129,9 @@ export class SellerProfileService {
     const after = profileView(saved, name, baseUrl);
     const previousAttributes = changedFields(before, after);
     await recordEvent(tx, { environmentId: scope.environmentId, organizationId: scope.organizationId, type: 'seller_profile.updated', data: after, previousAttributes, at: now });
+    const changed = Object.keys(previousAttributes);
+    const pick = (profile: SellerProfile) => Object.fromEntries(changed.map((name) => [name, profile[name as keyof SellerProfile]]));
+    await recordAudit(tx, scope, { action: 'seller_profile.updated', resourceType: 'seller_profile', resourceId: scope.environmentId, before: pick(before), after: pick(after) }, now);
     return after;
   }
 }

@@ -14,12 +14,14 @@ import { DAY_MS } from '../../lib/time.js';
 import { dateRange } from '../ledger/format.js';
 import { endpointGone, endpointNotFound, logNotFound, replayEmptyRange, replayTooOld, tooManyEndpoints, urlRefused } from './errors.js';
 import { keptAnswer, writeKeeping, type AnswerKeeper } from '../../db/answer-keeper.js';
+import { recordAudit, type AuditableScope } from '../audit/queries.js';
 import * as repo from './repo.js';
 import { newSigningSecret, type SecretBox } from './secrets.js';
 import { refuseUrl, targetRules } from './url-guard.js';
 import { endpointView, logDetailView, logView } from './view.js';
 
-export interface WebhookScope {
+/** Whose endpoints; a request's scope also says who changes them, for the audit log (decision 0077). */
+export interface WebhookScope extends AuditableScope {
   organizationId: string;
   environmentId: string;
   environment: 'sandbox' | 'production';
@@ -71,6 +73,7 @@ export class WebhookService {
         created_at: now,
         modified_at: now,
       });
+      await recordAudit(tx, scope, { action: 'webhook_endpoint.created', resourceType: 'webhook_endpoint', resourceId: id, after: endpointView(row) }, now);
       return keptAnswer(keep, tx, { ...endpointView(row), secret });
     });
   }
@@ -92,7 +95,7 @@ export class WebhookService {
     const row = await inTransaction(this.db, async (tx) => {
       const current = await this.find(scope, id, tx);
       const enabling = body.enabled === true && !current.enabled;
-      return repo.updateEndpoint(tx, id, {
+      const updated = await repo.updateEndpoint(tx, id, {
         ...(body.url !== undefined ? { url: body.url } : {}),
         ...(body.description !== undefined ? { description: body.description } : {}),
         ...(body.eventTypes !== undefined ? { event_types: eventTypesOf(body.eventTypes) } : {}),
@@ -102,6 +105,9 @@ export class WebhookService {
         ...(enabling ? { consecutive_failures: 0, failing_since: null } : {}),
         modified_at: this.clock.now(),
       });
+      const change = { action: 'webhook_endpoint.updated', resourceType: 'webhook_endpoint', resourceId: id, before: endpointView(current), after: endpointView(updated) };
+      await recordAudit(tx, scope, change, this.clock.now());
+      return updated;
     });
     return endpointView(row);
   }
@@ -124,6 +130,7 @@ export class WebhookService {
         previous_secret_expires_at: graceMs > 0 ? new Date(now.getTime() + graceMs) : null,
         modified_at: now,
       });
+      await recordAudit(tx, scope, { action: 'webhook_endpoint.secret_rotated', resourceType: 'webhook_endpoint', resourceId: id, after: { gracePeriodHours: graceMs / HOUR_MS } }, now);
       return keptAnswer(keep, tx, { ...endpointView(row), secret });
     });
   }

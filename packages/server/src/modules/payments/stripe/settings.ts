@@ -1,5 +1,6 @@
 import type { Db } from '../../../db/connect.js';
-import type { Executor } from '../../../db/transaction.js';
+import { inTransaction, type Executor } from '../../../db/transaction.js';
+import { recordAudit, type AuditableScope } from '../../audit/queries.js';
 import type { Clock } from '../../../lib/clock.js';
 import { systemClock } from '../../../lib/clock.js';
 import { instanceSecret } from '../../instance-secrets/secret.js';
@@ -102,13 +103,30 @@ export function viewOf(row: repo.ProviderConfigRow): ProviderSettingsView {
 export async function saveStripeSettings(
   db: Db,
   clock: Clock,
-  scope: { organizationId: string; environmentId: string; environment: 'sandbox' | 'production' },
+  scope: AuditableScope & { organizationId: string; environmentId: string; environment: 'sandbox' | 'production' },
   input: StripeSettingsInput,
 ): Promise<ProviderSettingsView> {
   checkSettings(scope.environment, input);
   const box = await boxFor(db);
   const now = clock.now();
-  const row = await repo.upsertProviderConfig(db, {
+  return inTransaction(db, async (tx) => {
+    const before = await repo.findProviderConfig(tx, scope.environmentId);
+    const after = viewOf(await writeStripeSettings(tx, box, scope, input, now));
+    // The keys' hints only: the audit log never holds a secret (decision 0077).
+    const change = { action: 'payment_provider.updated', resourceType: 'payment_provider', resourceId: scope.environmentId, before: before ? viewOf(before) : null, after };
+    await recordAudit(tx, scope, change, now);
+    return after;
+  });
+}
+
+function writeStripeSettings(
+  db: Executor,
+  box: Awaited<ReturnType<typeof boxFor>>,
+  scope: { organizationId: string; environmentId: string },
+  input: StripeSettingsInput,
+  now: Date,
+) {
+  return repo.upsertProviderConfig(db, {
     environment_id: scope.environmentId,
     organization_id: scope.organizationId,
     provider: 'stripe',
@@ -120,7 +138,6 @@ export async function saveStripeSettings(
     created_at: now,
     updated_at: now,
   });
-  return viewOf(row);
 }
 
 /** What the hosted checkout needs to render Stripe's Payment Element: the publishable key, or null without Stripe. */

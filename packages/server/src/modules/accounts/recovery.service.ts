@@ -1,0 +1,87 @@
+import type { AcceptInvitation } from '@billow/contract';
+import type { Db } from '../../db/connect.js';
+import { inTransaction, type Tx } from '../../db/transaction.js';
+import type { Clock } from '../../lib/clock.js';
+import { newId } from '../../lib/crypto.js';
+import { newSecretToken, tokenHash } from '../../lib/session-tokens.js';
+import type { MailOutbox } from '../mail/queries.js';
+import { tokenNotValid } from './errors.js';
+import { passwordResetMessage, signInLinkMessage, type PeopleMessage } from './messages.js';
+import { hashPassword } from './passwords.js';
+import { issueSignInToken, SIGN_IN_LINK_MS, userOfEmail } from './people.service.js';
+import { queuePeopleMail } from './people-mail.js';
+import * as repo from './repo.js';
+import type { Client, SessionService, SignedIn } from './sessions.service.js';
+
+const RESET_MS = 60 * 60 * 1000;
+
+/**
+ * The ways in without a password: accepting an invitation (which sets one), a reset by email,
+ * a sign-in link by email. Asking for a link or a reset answers the same whether the email
+ * is known or not (202), so that it tells nobody who has an account.
+ */
+export class RecoveryService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly mail: MailOutbox,
+    private readonly sessions: SessionService,
+  ) {}
+
+  /** Accepts an invitation: the account is made (or found, its password kept), the membership added, and a session opened. */
+  async acceptInvitation(input: AcceptInvitation, client: Client, previousToken: string | null): Promise<SignedIn> {
+    const passwordHash = await hashPassword(input.password);
+    const now = this.clock.now();
+    return inTransaction(this.db, async (tx) => {
+      const invitation = await repo.acceptInvitation(tx, tokenHash(input.token), now);
+      if (!invitation) throw tokenNotValid('invitation');
+      const existing = await repo.findUserByEmail(tx, invitation.email);
+      const userId = existing?.id ?? (await userOfEmail(tx, this.clock, { email: invitation.email, name: input.name, passwordHash }));
+      // Someone who had an account without a password (signed in by links only) sets it now; a password already set is kept.
+      if (existing && existing.password_hash === null) await repo.updateUser(tx, existing.id, { password_hash: passwordHash, name: existing.name || input.name.trim() }, now);
+      await repo.insertMembership(tx, { id: newId(), organization_id: invitation.organization_id, user_id: userId, role: invitation.role, created_at: now });
+      return this.sessions.open(tx, userId, client, previousToken);
+    });
+  }
+
+  /** Mails a one-time link of `kind` to the email's account, if there is one and it belongs to an organization. */
+  private async mailLink(email: string, write: (tx: Tx, userId: string) => Promise<PeopleMessage & { sendBefore: Date }>): Promise<void> {
+    const messageId = await inTransaction(this.db, async (tx) => {
+      const user = await repo.findUserByEmail(tx, email.trim().toLowerCase());
+      const organization = user && (await repo.membershipsOfUser(tx, user.id))[0];
+      if (!user || !organization) return null;
+      const message = await write(tx, user.id);
+      return queuePeopleMail(tx, this.mail, { ...message, organizationId: organization.organization_id, to: user.email });
+    });
+    if (messageId) this.mail.deliverSoon(messageId);
+  }
+
+  async requestReset(email: string, baseUrl: string): Promise<void> {
+    await this.mailLink(email, async (tx, userId) => {
+      const token = newSecretToken();
+      const now = this.clock.now();
+      const expiresAt = new Date(now.getTime() + RESET_MS);
+      await repo.insertToken(tx, { token_hash: tokenHash(token), kind: 'password_reset', user_id: userId, created_at: now, expires_at: expiresAt });
+      return { ...passwordResetMessage(`${baseUrl}/dashboard/reset-password?token=${token}`), sendBefore: expiresAt };
+    });
+  }
+
+  async requestSignInLink(email: string, baseUrl: string): Promise<void> {
+    await this.mailLink(email, async (tx, userId) => {
+      const token = await issueSignInToken(tx, this.clock, userId);
+      return { ...signInLinkMessage(`${baseUrl}/dashboard/welcome?token=${token}`), sendBefore: new Date(this.clock.now().getTime() + SIGN_IN_LINK_MS) };
+    });
+  }
+
+  /** Sets a new password from a reset link: every session ends, the lockout is lifted. */
+  async reset(token: string, password: string): Promise<void> {
+    const passwordHash = await hashPassword(password);
+    const now = this.clock.now();
+    await inTransaction(this.db, async (tx) => {
+      const userId = await repo.consumeToken(tx, tokenHash(token), 'password_reset', now);
+      if (!userId) throw tokenNotValid('password reset');
+      await repo.updateUser(tx, userId, { password_hash: passwordHash, failed_sign_ins: 0, locked_until: null }, now);
+      await repo.revokeSessionsOfUser(tx, userId, now);
+    });
+  }
+}

@@ -1,0 +1,57 @@
+import type { Executor } from '../../db/transaction.js';
+
+export interface AuditRow {
+  id: string;
+  organization_id: string;
+  environment_id: string | null;
+  actor_type: 'user' | 'api_key';
+  actor_id: string;
+  actor_label: string;
+  action: string;
+  resource_type: string;
+  resource_id: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  client_address: string;
+  created_at: Date;
+}
+
+export async function insertEntry(db: Executor, row: AuditRow): Promise<void> {
+  await db
+    .insertInto('audit_log')
+    .values({ ...row, before: row.before === null ? null : JSON.stringify(row.before), after: row.after === null ? null : JSON.stringify(row.after) })
+    .execute();
+}
+
+export interface AuditFilter {
+  organizationId: string;
+  actorId?: string | undefined;
+  action?: string | undefined;
+  resource?: string | undefined;
+  start?: Date | undefined;
+  end?: Date | undefined;
+  /** Entries older than this one (newest first). */
+  before?: { createdAt: Date; id: string } | undefined;
+  limit: number;
+}
+
+export async function listEntries(db: Executor, filter: AuditFilter) {
+  let query = db
+    .selectFrom('audit_log as a')
+    .leftJoin('environments as e', 'e.id', 'a.environment_id')
+    .selectAll('a')
+    .select('e.kind as environment_kind')
+    .where('a.organization_id', '=', filter.organizationId);
+  if (filter.actorId) query = query.where('a.actor_id', '=', filter.actorId);
+  if (filter.action) query = query.where('a.action', '=', filter.action);
+  if (filter.resource) query = query.where((eb) => eb.or([eb('a.resource_type', '=', filter.resource!), eb('a.resource_id', '=', filter.resource!)]));
+  if (filter.start) query = query.where('a.created_at', '>=', filter.start);
+  if (filter.end) query = query.where('a.created_at', '<', filter.end);
+  const before = filter.before;
+  if (before) {
+    query = query.where((eb) =>
+      eb.or([eb('a.created_at', '<', before.createdAt), eb.and([eb('a.created_at', '=', before.createdAt), eb('a.id', '<', before.id)])]),
+    );
+  }
+  return query.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(filter.limit).execute();
+}
