@@ -19,3 +19,4 @@ export * from './mail.js';
 export * from './portal.js';
 export * from './seller-profile.js';
 export * from './credit-notes.js';
+export * from './overview.js';
