@@ -469,12 +469,14 @@ async function webhookScenario(options: BenchOptions, database: BenchDatabase, e
 async function listsScenario(options: BenchOptions, scratch: string): Promise<string> {
   const started = performance.now();
   const database = benchDatabase(options.adminUrl, '_lists');
+  scenarioDatabases.push(database);
   await database.create();
   try {
     const env = { ...billowEnv(database.url, path.join(scratch, 'lists-data')), BILLOW_RATE_LIMIT_MAX: RATE_LIMIT_MAX };
     say(`Lists scenario: database ${database.name}; an organization, then ${options.lists.customers.toLocaleString('en-US')} customers and ${(options.lists.customers * options.lists.ordersPerCustomer).toLocaleString('en-US')} orders`);
     const organization = await createOrganization(env);
-    return await withServer('Billow', CLI, ['start'], env, async ({ baseUrl }) => {
+    // --role core: the API without background work, so that no worker renews the copied subscriptions meanwhile.
+    return await withServer('Billow core', CLI, ['start', '--role', 'core'], env, async ({ baseUrl }) => {
       // The sandbox: its test provider takes the templates' cards; its lists are the production ones' code and indices.
       const sandbox = { baseUrl: `${baseUrl}/sandbox`, serverKey: organization.sandboxServerKey };
       const seed = await seedLists({ ...sandbox, databaseUrl: database.url, ...options.lists }, say);
@@ -515,6 +517,9 @@ function verdictSummary(reports: readonly string[]): string {
   return missed.length === 0 ? `${summary}.\n` : `${summary}; MISSED: ${missed.join('; ')}.\n`;
 }
 
+/** Databases a scenario made for itself, dropped with the run's own if the run is interrupted. */
+const scenarioDatabases: BenchDatabase[] = [];
+
 /** Children first, then the database and the scratch directory; safe to call from a signal too. */
 function cleanupOnce(database: BenchDatabase, scratch: string): () => Promise<void> {
   let cleaning: Promise<void> | null = null;
@@ -522,6 +527,7 @@ function cleanupOnce(database: BenchDatabase, scratch: string): () => Promise<vo
     cleaning ??= (async () => {
       await stopAllChildren();
       fs.rmSync(scratch, { recursive: true, force: true });
+      for (const own of scenarioDatabases) await own.drop();
       await database.drop();
       say(`Dropped database ${database.name}`);
     })();
