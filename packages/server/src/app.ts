@@ -48,6 +48,7 @@ import { createMediaService, type MediaService } from './modules/media/service.j
 import { monetizationModule } from './modules/monetization/module.js';
 import { opsModule } from './modules/ops/module.js';
 import { ordersModule } from './modules/orders/module.js';
+import { overviewModule } from './modules/overview/module.js';
 import { partnerModule } from './modules/partner/module.js';
 import { paymentsModule } from './modules/payments/module.js';
 import type { SettleIntent } from './modules/payments/stripe/webhook.js';
@@ -165,6 +166,7 @@ const CORE_MODULES: ModuleFactory[] = [
   checkoutModule,
   mailModule,
   portalModule,
+  overviewModule,
   accountsModule,
   auditModule,
   dashboardAppModule,

@@ -16,6 +16,7 @@ import type {
 } from '../../db/schema.js';
 import { containsPattern, isCustomer } from '../../db/search.js';
 import type { DateRange } from './format.js';
+import type { ListOrder } from '../../lib/pagination.js';
 
 export type OrderRow = Selectable<OrdersTable>;
 export type InvoiceRow = Selectable<InvoicesTable>;
@@ -38,14 +39,21 @@ export interface OrderFilters {
   paid: DateRange;
 }
 
-/** Orders the API shows: never PENDING ones (payment never completed). */
+/** The customers of the environment that `customer` (customerId or UUID) names. */
+function customersNamed(db: Executor, environmentId: string, customer: string) {
+  return db.selectFrom('customers as c').select('c.id').where('c.environment_id', '=', environmentId).where(isCustomer(customer));
+}
+
+/**
+ * Orders the API shows: never PENDING ones (payment never completed). The customer is
+ * joined only when a search reads it, so a plain page or count reads orders alone.
+ */
 function visibleOrders(db: Executor, environmentId: string, filters: OrderFilters) {
   let query = db
     .selectFrom('orders as o')
-    .innerJoin('customers as c', 'c.id', 'o.customer_id')
     .where('o.environment_id', '=', environmentId)
     .where('o.status', '!=', 'PENDING');
-  if (filters.customer !== undefined) query = query.where(isCustomer(filters.customer));
+  if (filters.customer !== undefined) query = query.where('o.customer_id', 'in', customersNamed(db, environmentId, filters.customer));
   if (filters.status) query = query.where('o.status', '=', filters.status);
   if (filters.billingType) query = query.where('o.billing_type', '=', filters.billingType);
   if (filters.isRenewal !== undefined) query = query.where('o.is_renewal', '=', filters.isRenewal);
@@ -53,17 +61,18 @@ function visibleOrders(db: Executor, environmentId: string, filters: OrderFilter
   if (filters.paid.before) query = query.where('o.paid_at', '<', filters.paid.before);
   if (filters.search) {
     const pattern = containsPattern(filters.search);
-    query = query.where((eb) =>
-      eb.or([
-        eb('o.id', 'ilike', pattern),
-        eb('c.name', 'ilike', pattern),
-        eb('c.email', 'ilike', pattern),
-        eb('c.customer_id', 'ilike', pattern),
-      ]),
-    );
+    const customers = db
+      .selectFrom('customers as c')
+      .select('c.id')
+      .where('c.environment_id', '=', environmentId)
+      .where((eb) => eb.or([eb('c.name', 'ilike', pattern), eb('c.email', 'ilike', pattern), eb('c.customer_id', 'ilike', pattern)]));
+    query = query.where((eb) => eb.or([eb('o.id', 'ilike', pattern), eb('o.customer_id', 'in', customers)]));
   }
   return query;
 }
+
+const ORDER_SORT_COLUMNS = { paidOn: 'o.paid_at', createdOn: 'o.created_at', total: 'o.total_minor' } as const;
+export type OrderSort = ListOrder<keyof typeof ORDER_SORT_COLUMNS>;
 
 export async function countOrders(db: Executor, environmentId: string, filters: OrderFilters): Promise<number> {
   const row = await visibleOrders(db, environmentId, filters)
@@ -72,22 +81,23 @@ export async function countOrders(db: Executor, environmentId: string, filters: 
   return Number(row.n);
 }
 
-/** Newest paid first; orders never paid (FAILED) come after, newest first. */
+/**
+ * Newest paid first; orders never paid (FAILED) come after, newest first. With `sort`
+ * (Billow's extension), by that field, ties to the newest in the direction asked; orders
+ * never paid come last when sorted by paidOn either way.
+ */
 export async function listOrders(
   db: Executor,
   environmentId: string,
   filters: OrderFilters,
-  limit: number,
-  offset: number,
+  page: { limit: number; offset: number; sort?: OrderSort | null },
 ): Promise<OrderRow[]> {
-  return visibleOrders(db, environmentId, filters)
-    .selectAll('o')
-    .orderBy('o.paid_at', (ob) => ob.desc().nullsLast())
-    .orderBy('o.created_at', 'desc')
-    .orderBy('o.seq', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  let query = visibleOrders(db, environmentId, filters).selectAll('o');
+  const sort = page.sort ?? { field: 'paidOn', direction: 'desc' };
+  const column = ORDER_SORT_COLUMNS[sort.field];
+  query = column === 'o.paid_at' ? query.orderBy(column, (ob) => ob[sort.direction]().nullsLast()) : query.orderBy(column, sort.direction);
+  if (sort.field === 'paidOn') query = query.orderBy('o.created_at', sort.direction);
+  return query.orderBy('o.seq', sort.direction).limit(page.limit).offset(page.offset).execute();
 }
 
 /** Any order of the environment, PENDING included: callers decide what they may show. */

@@ -25,7 +25,7 @@ export class OrderService {
     private readonly presenter: OrderPresenter,
   ) {}
 
-  async list(scope: LedgerScope, query: OrderListQuery, page: PageRequest): Promise<{ count: number; results: Order[] }> {
+  async list(scope: LedgerScope, query: OrderListQuery, page: PageRequest, sort: ledger.OrderSort | null = null): Promise<{ count: number; results: Order[] }> {
     const filters: ledger.OrderFilters = {
       customer: query.customer_id?.trim(),
       search: searchTerm(query.search),
@@ -36,7 +36,7 @@ export class OrderService {
     };
     const count = await ledger.countOrders(this.db, scope.environmentId, filters);
     if (page.offset >= count) return { count, results: [] };
-    const rows = await ledger.listOrders(this.db, scope.environmentId, filters, page.pageSize, page.offset);
+    const rows = await ledger.listOrders(this.db, scope.environmentId, filters, { limit: page.pageSize, offset: page.offset, sort });
     return { count, results: await this.presenter.present(this.db, scope, rows) };
   }
 
