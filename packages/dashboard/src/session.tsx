@@ -1,19 +1,9 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { Role, Session } from '@billow/contract';
 import { account, currentEnvironment, setEnvironment, setSessionCredentials, type Environment } from './api';
 
-export type Role = 'owner' | 'admin' | 'developer' | 'support' | 'viewer';
-
-export interface Membership {
-  organizationId: string;
-  organizationName: string;
-  role: Role;
-}
-
-export interface Session {
-  user: { id: string; email: string; name: string; totpEnabled: boolean };
-  memberships: Membership[];
-  csrfToken: string;
-}
+export type { Role, Session };
+export type Membership = Session['memberships'][number];
 
 interface SessionState {
   /** undefined while the first check runs; null when signed out. */

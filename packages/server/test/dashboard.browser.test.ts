@@ -26,6 +26,14 @@ let owner: { page: Page; context: BrowserContext; problems: string[] };
 const buyerEmail = `${uniqueId('ada')}@example.com`;
 let orderId = '';
 
+/** The link in the newest email to `to` (the sandbox's development inbox: no SMTP in tests). */
+async function linkMailedTo(to: string, page: string): Promise<string> {
+  const row = await server.database.db.selectFrom('mail_messages').select(['body_text']).where('recipient', '=', to).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+  const match = new RegExp(`/dashboard/${page}\\?token=([A-Za-z0-9]+)`).exec(row.body_text ?? '');
+  expect(match, row.body_text ?? '').not.toBeNull();
+  return match![1]!;
+}
+
 const sandbox = <T = any>(method: string, path: string, body?: unknown) =>
   server.request<T>(method, `/sandbox/api/v1${path}`, { key: org.sandbox.serverKey, ...(body === undefined ? {} : { body }) });
 
@@ -146,6 +154,10 @@ describe.skipIf(skipBrowserTests)("a seller's day in the dashboard", () => {
     await menu(page, 'Home');
     await expect.poll(() => page.getByRole('link', { name: buyerEmail }).count()).toBe(1);
     expect(await page.getByRole('cell', { name: '$29.00', exact: true }).count()).toBeGreaterThan(0);
+    // The overview's figures: today's revenue and the MRR of the one subscription.
+    expect(await page.locator('.tiles > div', { hasText: 'Revenue today' }).textContent()).toContain('$29.00');
+    expect(await page.locator('.tiles > div', { hasText: 'MRR' }).textContent()).toContain('$29.00');
+    expect(await page.locator('.tiles > div', { hasText: 'Active subscriptions' }).textContent()).toContain('1');
     await checkPage(page, 'home');
 
     await menu(page, 'Customers');
@@ -222,14 +234,30 @@ describe.skipIf(skipBrowserTests)("a seller's day in the dashboard", () => {
     await checkPage(page, 'developers-test-clock', { docs: false });
   });
 
-  it('a support member signs in with the keyboard, finds no refund button, and the API refuses them', async () => {
+  it('invites a support member, who accepts, signs in with the keyboard, finds no refund button, and whom the API refuses', async () => {
     const email = `${uniqueId('support')}@example.com`;
-    await createMember(server.database.db, systemClock, { organizationId: org.organizationId, email, role: 'support', name: 'Sam Support', password: PASSWORD });
+    await menu(owner.page, 'Settings');
+    await fill(owner.page, 'Email of the new member', email);
+    await owner.page.getByLabel('Role', { exact: true }).selectOption('support');
+    await press(owner.page, 'Send invitation');
+    await expect.poll(() => owner.page.getByRole('cell', { name: email, exact: true }).count()).toBe(1);
+    await checkPage(owner.page, 'settings-invited');
+
     const support = await openPage(browser, { width: 1280, height: 900 });
     const { page } = support;
+    await page.goto(`${server.url}/dashboard/accept-invitation?token=${await linkMailedTo(email, 'accept-invitation')}`);
+    await fill(page, 'Your name', 'Sam Support');
+    await fill(page, 'Choose a password', 'short');
+    await checkPage(page, 'accept-invitation');
+    await fill(page, 'Choose a password', PASSWORD);
+    await press(page, 'Accept the invitation');
+    await expect.poll(() => page.textContent('h1')).toBe('Home');
+    expect(await page.getByText('(support)').count()).toBe(1);
+    await press(page, 'Sign out');
     await page.goto(`${server.url}/dashboard/orders/${orderId}`);
     await page.waitForURL(/\/dashboard\/sign-in\?next=/);
     await checkPage(page, 'sign-in');
+    // Keyboard only: the first Tab reaches the email field, Enter submits.
     await page.keyboard.press('Tab');
     await page.keyboard.type(email);
     await page.keyboard.press('Tab');
@@ -239,7 +267,6 @@ describe.skipIf(skipBrowserTests)("a seller's day in the dashboard", () => {
     await expect.poll(() => page.textContent('h1')).toBe(`Order ${orderId}`);
     await page.waitForLoadState('networkidle');
     expect(await page.getByRole('button', { name: 'Refund' }).count()).toBe(0);
-    expect(await page.getByText('(support)').count()).toBe(1);
     await checkPage(page, 'order-as-support');
     // The same request the owner's page sent, crafted by hand in the support member's page.
     const refused = await page.evaluate(async (id) => {
@@ -256,6 +283,20 @@ describe.skipIf(skipBrowserTests)("a seller's day in the dashboard", () => {
     expect((await sandbox('GET', `/orders/${orderId}/`)).body.refundedTotalUnits).toBe(1000);
     expect(support.problems).toEqual([]);
     await support.close();
+  });
+
+  it('sees all of it in the audit log', async () => {
+    const { page } = owner;
+    await page.reload();
+    await page.waitForLoadState('networkidle');
+    const log = page.getByRole('region', { name: 'Audit log table' });
+    await expect.poll(() => log.getByRole('row').count()).toBeGreaterThan(5);
+    const text = (await log.textContent()) ?? '';
+    for (const resource of ['POST /api/v1/refunds/', 'catalog', 'webhook_endpoint.created', 'test-clocks', 'invitation.created']) expect(text, resource).toContain(resource);
+    await fill(page, 'Resource', 'refunds');
+    await press(page, 'Filter');
+    await expect.poll(() => log.getByRole('row').count()).toBe(2);
+    await checkPage(page, 'audit-log');
   });
 
   it('every page passes axe and fits a 375 px phone', async () => {

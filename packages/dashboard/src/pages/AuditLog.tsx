@@ -1,33 +1,20 @@
 import { useState, type FormEvent } from 'react';
-import { api, type Page } from '../api';
+import type { AuditEntry } from '@billow/contract';
+import { api } from '../api';
 import { useResource } from '../data';
 import { when } from '../format';
 import { ErrorNote, Field, Section, Table } from '../ui/kit';
 
-interface AuditEntry {
-  id: string;
-  actor?: { type?: string; id?: string; email?: string | null; name?: string | null } | null;
-  actorId?: string | null;
-  actorType?: string | null;
-  action: string;
-  resource?: string | null;
-  resourceId?: string | null;
-  ipAddress?: string | null;
-  environment?: string | null;
-  before?: unknown;
-  after?: unknown;
-  createdOn?: string;
-  createdAt?: string;
+interface AuditPage {
+  results: AuditEntry[];
+  next: string | null;
 }
 
-interface Cursor<T> {
-  results: T[];
-  next?: string | null;
-  nextCursor?: string | null;
-}
-
-function actorOf(entry: AuditEntry): string {
-  return entry.actor?.email ?? entry.actor?.name ?? entry.actor?.id ?? entry.actorId ?? entry.actorType ?? '—';
+/** What changed, for settings: the fields whose value differs between before and after. */
+function changed(entry: AuditEntry): string {
+  if (!entry.before && !entry.after) return '';
+  const keys = new Set([...Object.keys(entry.before ?? {}), ...Object.keys(entry.after ?? {})]);
+  return [...keys].filter((k) => JSON.stringify(entry.before?.[k]) !== JSON.stringify(entry.after?.[k])).join(', ');
 }
 
 /** The audit log (read only: no operation changes it), filtered by the server. */
@@ -35,7 +22,7 @@ export function AuditLog() {
   const [action, setAction] = useState('');
   const [resource, setResource] = useState('');
   const [filters, setFilters] = useState({ action: '', resource: '' });
-  const log = useResource(() => api<Cursor<AuditEntry> | Page<AuditEntry>>('GET', '/audit-log/', { query: { ...filters, limit: 50 } }), [filters.action, filters.resource]);
+  const log = useResource(() => api<AuditPage>('GET', '/audit-log/', { query: { ...filters, limit: 50 } }), [filters.action, filters.resource]);
   return (
     <Section title="Audit log">
       <form
@@ -58,11 +45,13 @@ export function AuditLog() {
         rowKey={(e) => e.id}
         empty="Nothing recorded yet."
         columns={[
-          { title: 'When', cell: (e) => when(e.createdOn ?? e.createdAt) },
-          { title: 'Who', cell: actorOf },
+          { title: 'When', cell: (e) => when(e.createdOn) },
+          { title: 'Who', cell: (e) => `${e.actorLabel}${e.actorType === 'api_key' ? ' (API key)' : ''}` },
           { title: 'What', cell: (e) => <code>{e.action}</code> },
-          { title: 'On', cell: (e) => [e.resource, e.resourceId].filter(Boolean).join(' ') || '—' },
-          { title: 'From', cell: (e) => e.ipAddress ?? '—' },
+          { title: 'On', cell: (e) => [e.resource, e.resourceId].filter(Boolean).join(' ') },
+          { title: 'Changed', cell: changed },
+          { title: 'Where', cell: (e) => e.environment ?? 'organization' },
+          { title: 'From', cell: (e) => e.clientAddress },
         ]}
       />
     </Section>

@@ -1,27 +1,11 @@
 import { Link } from 'react-router';
 import { api, ApiError, type Page } from '../api';
 import { useResource } from '../data';
-import { money, when, words } from '../format';
+import type { ReactNode } from 'react';
+import { money, when } from '../format';
 import { ErrorNote, Loading, PageTitle, Section, StatusBadge, Table } from '../ui/kit';
+import type { Overview } from '@billow/contract';
 import type { Order } from './types';
-
-/** GET /overview/ (the lists helper's Billow extension); its figures are per currency, in minor units. */
-interface Amounts {
-  currency: string;
-  paid?: number;
-  refunded?: number;
-  net?: number;
-  amount?: number;
-}
-interface Overview {
-  today?: Amounts[];
-  month?: Amounts[];
-  mrr?: Amounts[];
-  activeSubscriptions?: number;
-  trials?: number;
-  failedPayments?: { count: number; newest?: Array<{ id: string; customerId?: string; customer?: string; amountUnits?: number; currency?: string; createdOn?: string; invoiceId?: string }> };
-  events?: Array<{ id: string; type?: string; eventType?: string; createdOn?: string; summary?: string }>;
-}
 
 interface Figures {
   overview: Overview | null;
@@ -40,52 +24,38 @@ async function loadFigures(): Promise<Figures> {
   return { overview, orders: await orders };
 }
 
-function AmountList({ amounts, field }: { amounts: Amounts[] | undefined; field: keyof Amounts }) {
-  if (!amounts || amounts.length === 0) return <span className="figure">—</span>;
+/** Amounts per currency, one line each; a dash when nothing moved. */
+function Amounts({ amounts }: { amounts: Array<{ currency: string; units: number }> }) {
+  if (amounts.length === 0) return <span className="figure">—</span>;
   return (
     <>
       {amounts.map((a) => (
         <span key={a.currency} className="figure">
-          {money((a[field] as number | undefined) ?? a.amount ?? 0, a.currency)}
+          {money(a.units, a.currency)}
         </span>
       ))}
     </>
   );
 }
 
+const TILES: Array<[string, (o: Overview) => ReactNode]> = [
+  ['Revenue today (net)', (o) => <Amounts amounts={o.revenue.today.currencies.map((c) => ({ currency: c.currency, units: c.netUnits }))} />],
+  ['Revenue this month (net)', (o) => <Amounts amounts={o.revenue.month.currencies.map((c) => ({ currency: c.currency, units: c.netUnits }))} />],
+  ['MRR', (o) => <Amounts amounts={o.mrr.map((m) => ({ currency: m.currency, units: m.amountUnits }))} />],
+  ['Active subscriptions', (o) => <span className="figure">{o.activeSubscriptions}</span>],
+  ['Trials', (o) => <span className="figure">{o.trials}</span>],
+  ['Failed payments', (o) => <span className="figure">{o.failedPayments.count}</span>],
+];
+
 function Tiles({ overview }: { overview: Overview }) {
   return (
     <dl className="tiles">
-      <div>
-        <dt>Revenue today (net)</dt>
-        <dd>
-          <AmountList amounts={overview.today} field="net" />
-        </dd>
-      </div>
-      <div>
-        <dt>Revenue this month (net)</dt>
-        <dd>
-          <AmountList amounts={overview.month} field="net" />
-        </dd>
-      </div>
-      <div>
-        <dt>MRR</dt>
-        <dd>
-          <AmountList amounts={overview.mrr} field="amount" />
-        </dd>
-      </div>
-      <div>
-        <dt>Active subscriptions</dt>
-        <dd className="figure">{overview.activeSubscriptions ?? '—'}</dd>
-      </div>
-      <div>
-        <dt>Trials</dt>
-        <dd className="figure">{overview.trials ?? '—'}</dd>
-      </div>
-      <div>
-        <dt>Failed payments</dt>
-        <dd className="figure">{overview.failedPayments?.count ?? 0}</dd>
-      </div>
+      {TILES.map(([label, figure]) => (
+        <div key={label}>
+          <dt>{label}</dt>
+          <dd>{figure(overview)}</dd>
+        </div>
+      ))}
     </dl>
   );
 }
@@ -99,13 +69,14 @@ export function Home() {
       <Loading loading={figures.loading && !figures.data} />
       <ErrorNote error={figures.error} />
       {overview ? <Tiles overview={overview} /> : null}
+      {overview ? <p className="hint">Days and months in {overview.timeZone}; amounts include tax, refunds subtracted.</p> : null}
       {overview?.failedPayments?.newest?.length ? (
         <Section title="Failed payments that need attention">
           <ul className="plain">
             {overview.failedPayments.newest.map((f) => (
-              <li key={f.id}>
-                {f.customerId ?? f.customer ? <Link to={`/customers/${encodeURIComponent(f.customerId ?? f.customer ?? '')}`}>{f.customerId ?? f.customer}</Link> : f.id}{' '}
-                {f.amountUnits !== undefined ? money(f.amountUnits, f.currency) : null} {when(f.createdOn)}
+              <li key={f.invoiceId}>
+                <Link to={`/customers/${encodeURIComponent(f.customerId)}`}>{f.customerEmail ?? f.customerId}</Link> {money(f.amountUnits, f.currency)} ({f.invoiceNumber ?? f.invoiceId}, {f.attemptCount} attempts
+                {f.failureMessage ? `: ${f.failureMessage}` : ''}) <span className="muted">{when(f.failedOn)}</span>
               </li>
             ))}
           </ul>
@@ -132,7 +103,7 @@ export function Home() {
           <ul className="plain">
             {overview.events.map((e) => (
               <li key={e.id}>
-                <strong>{words(e.type ?? e.eventType)}</strong> {e.summary ?? ''} <span className="muted">{when(e.createdOn)}</span>
+                <code>{e.type}</code> {e.objectId ?? ''} {e.actor ? `by ${e.actor}` : ''} <span className="muted">{when(e.createdOn)}</span>
               </li>
             ))}
           </ul>

@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import type { Invitation, Member } from '@billow/contract';
 import { api, type Page } from '../api';
 import { useAction, useResource } from '../data';
 import { when, words } from '../format';
@@ -77,20 +78,6 @@ function EmailSwitches({ canWrite }: { canWrite: boolean }) {
   );
 }
 
-interface Member {
-  id: string;
-  email: string;
-  name: string | null;
-  role: Role;
-}
-interface Invitation {
-  id: string;
-  email: string;
-  role: Role;
-  expiresAt?: string;
-  createdOn?: string;
-}
-
 const ROLES: Array<[Role, string]> = [['owner', 'Owner'], ['admin', 'Admin'], ['developer', 'Developer'], ['support', 'Support'], ['viewer', 'Viewer']];
 const rowsOf = <T,>(value: Page<T> | T[]): T[] => (Array.isArray(value) ? value : value.results);
 
@@ -116,7 +103,7 @@ function Team({ canWrite }: { canWrite: boolean }) {
         rowKey={(m) => m.id}
         empty="No members."
         columns={[
-          { title: 'Member', cell: (m) => `${m.name ?? ''} ${m.email}`.trim() },
+          { title: 'Member', cell: (m) => `${m.name} ${m.email}`.trim() },
           {
             title: 'Role',
             cell: (m) =>
@@ -152,7 +139,7 @@ function Team({ canWrite }: { canWrite: boolean }) {
           columns={[
             { title: 'Invited', cell: (i) => i.email },
             { title: 'Role', cell: (i) => words(i.role) },
-            { title: 'Expires', cell: (i) => when(i.expiresAt) },
+            { title: 'Expires', cell: (i) => when(i.expiresOn) },
             {
               title: 'Actions',
               cell: (i) =>

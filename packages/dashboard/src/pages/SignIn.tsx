@@ -118,7 +118,7 @@ export function AcceptInvitation() {
     <Narrow title="Join your team on Billow">
       <form onSubmit={submit} className="stack">
         <Field label="Your name" autoComplete="name" required value={name} onChange={(e) => setName(e.target.value)} />
-        <Field label="Choose a password" type="password" autoComplete="new-password" required minLength={12} hint="At least 12 characters." value={password} onChange={(e) => setPassword(e.target.value)} />
+        <Field label="Choose a password" type="password" autoComplete="new-password" required minLength={10} hint="At least 10 characters." value={password} onChange={(e) => setPassword(e.target.value)} />
         <ErrorNote error={accept.error} />
         <button type="submit" disabled={accept.busy}>
           Accept the invitation
@@ -162,7 +162,7 @@ export function ResetPassword() {
     <Narrow title={token ? 'Choose a new password' : 'Reset your password'}>
       {token ? (
         <form onSubmit={choose} className="stack">
-          <Field label="New password" type="password" autoComplete="new-password" required minLength={12} hint="At least 12 characters." value={password} onChange={(e) => setPassword(e.target.value)} />
+          <Field label="New password" type="password" autoComplete="new-password" required minLength={10} hint="At least 10 characters." value={password} onChange={(e) => setPassword(e.target.value)} />
           <ErrorNote error={reset.error} />
           <button type="submit" disabled={reset.busy}>
             Save the new password
