@@ -10,6 +10,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../src/lib/clock.js';
+import { totpCodeAt } from '../src/modules/accounts/passwords.js';
 import { createMember } from '../src/modules/accounts/people.service.js';
 import { PASSWORD } from './accounts-support.js';
 import { launchChromium, openPage, skipBrowserTests } from './browser.js';
@@ -231,7 +232,7 @@ describe.skipIf(skipBrowserTests)("a seller's day in the dashboard", () => {
     await checkPage(page, 'developers-test-clock', { docs: false });
   });
 
-  it('invites a support member, who accepts, signs in with the keyboard, finds no refund button, and whom the API refuses', async () => {
+  it('invites a support member, who accepts, signs in with the keyboard, finds no refund button, is refused by the API, resets the password and adds a second factor', async () => {
     const email = `${uniqueId('support')}@example.com`;
     await menu(owner.page, 'Settings');
     await fill(owner.page, 'Email of the new member', email);
@@ -278,6 +279,43 @@ describe.skipIf(skipBrowserTests)("a seller's day in the dashboard", () => {
     expect(refused.status).toBe(403);
     expect(refused.body.detail).toMatch(/support/);
     expect((await sandbox('GET', `/orders/${orderId}/`)).body.refundedTotalUnits).toBe(1000);
+
+    // They forget their password: a reset by email, then a second factor, asked for at the next sign-in.
+    await press(page, 'Sign out');
+    await page.goto(`${server.url}/dashboard/sign-in`);
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await fill(page, 'Email', email);
+    await press(page, 'Email me a link');
+    await expect.poll(() => page.getByText('an email with a link').count()).toBe(1);
+    await page.goto(`${server.url}/dashboard/reset-password?token=${await linkMailedTo(email, 'reset-password')}`);
+    await fill(page, 'New password', 'a brand new passphrase');
+    await checkPage(page, 'reset-password');
+    await press(page, 'Save the new password');
+    await expect.poll(() => page.getByText('Your password is changed').count()).toBe(1);
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await fill(page, 'Email', email);
+    await fill(page, 'Password', 'a brand new passphrase');
+    await press(page, 'Sign in');
+    await expect.poll(() => page.textContent('h1')).toBe('Home');
+    await menu(page, 'Settings');
+    await press(page, 'Set up an authenticator app');
+    const secret = (await page.locator('code.secret').textContent())!.trim();
+    await fill(page, 'Code from the app', totpCodeAt(secret, new Date()));
+    await press(page, 'Turn on');
+    await expect.poll(() => page.getByText('The second factor is on').count()).toBe(1);
+    await press(page, 'Sign out');
+    await page.goto(`${server.url}/dashboard/sign-in`);
+    await fill(page, 'Email', email);
+    await fill(page, 'Password', 'a brand new passphrase');
+    await press(page, 'Sign in');
+    await expect.poll(() => page.getByLabel('Code from your authenticator app').count()).toBe(1);
+    await checkPage(page, 'sign-in-code');
+    await fill(page, 'Code from your authenticator app', '000000');
+    await press(page, 'Verify and sign in');
+    await expect.poll(() => page.locator('[role=alert]').count()).toBe(1);
+    await fill(page, 'Code from your authenticator app', totpCodeAt(secret, new Date()));
+    await press(page, 'Verify and sign in');
+    await expect.poll(() => page.textContent('h1')).toBe('Home');
     expect(support.problems).toEqual([]);
     await support.close();
   });
