@@ -25,6 +25,7 @@ import { registerValidation } from './http/validation.js';
 import type { App } from './http/route-types.js';
 import { accountsModule } from './modules/accounts/module.js';
 import { SessionService } from './modules/accounts/sessions.service.js';
+import { TotpVault } from './modules/accounts/totp-vault.js';
 import { auditModule, registerAuditRecorder } from './modules/audit/module.js';
 import { catalogModule } from './modules/catalog/module.js';
 import { chargesModule } from './modules/charges/module.js';
@@ -252,7 +253,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerInputGuards(app);
   registerNotFound(app);
   const recorder = registerObservability(app, registry);
-  const sessions = new SessionService(database.db, clock);
+  const sessions = new SessionService(database.db, clock, new TotpVault(database.db, clock, config.secret));
   registerAuth(app, {
     cache: keyCache,
     scope: { clock, publicUrl: config.publicUrl },

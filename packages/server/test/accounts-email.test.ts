@@ -4,30 +4,32 @@ import { createMember } from '../src/modules/accounts/people.service.js';
 import { systemClock } from '../src/lib/clock.js';
 import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
 import { browserOf, cookieOf, PASSWORD, signedInMember } from './accounts-support.js';
+import { SmtpSink, unquoted } from './smtp-support.js';
 
 /** Issue 29, item 1: lockout, the second factor, links by email, invitations, password resets, the team. */
 let server: TestServer;
 let org: TestOrg;
+const sink = new SmtpSink();
 
 beforeAll(async () => {
-  server = await startTestServer();
+  const smtpUrl = await sink.start();
+  server = await startTestServer({ env: { BILLOW_SMTP_URL: smtpUrl, BILLOW_MAIL_FROM: 'Billow <billow@shop.example>', BILLOW_PUBLIC_URL: 'https://billing.shop.example' } });
   org = await server.createOrg();
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  await sink.close();
+});
 
 const signIn = (body: Record<string, unknown>) => server.request('POST', '/dashboard/api/sign-in', { body });
 
-/** The link in the newest email to `to` (kept in the sandbox's development inbox: no SMTP in tests). */
-async function linkMailedTo(to: string, page: string): Promise<string> {
-  const row = await server.database.db
-    .selectFrom('mail_messages')
-    .select(['body_text', 'status'])
-    .where('recipient', '=', to)
-    .orderBy('created_at', 'desc')
-    .executeTakeFirstOrThrow();
-  expect(row.status).toBe('inbox');
-  const match = new RegExp(`/dashboard/${page}\\?token=([A-Za-z0-9]+)`).exec(row.body_text);
-  expect(match, row.body_text).not.toBeNull();
+/** The link in the newest email to `to`, as the SMTP server received it. */
+async function linkMailedTo(to: string, page: string, count = 1): Promise<string> {
+  const mails = await sink.to(to, count);
+  const raw = mails[mails.length - 1]!.raw;
+  const text = /Content-Transfer-Encoding: quoted-printable/i.test(raw) ? unquoted(raw) : raw;
+  const match = new RegExp(`https://billing\\.shop\\.example/dashboard/${page}\\?token=([A-Za-z0-9]+)`).exec(text);
+  expect(match, text).not.toBeNull();
   return match![1]!;
 }
 
@@ -52,12 +54,16 @@ describe('the second factor (TOTP)', () => {
     expect((await member.dashboard('POST', '/totp/enable', { code: wrong })).status).toBe(401);
     expect((await member.dashboard('POST', '/totp/enable', { code: totpCodeAt(setup.body.secret, new Date()) })).status).toBe(204);
     expect((await member.dashboard('GET', '/session')).body.user.totpEnabled).toBe(true);
+    const stored = await server.database.db.selectFrom('users').select('totp_secret').where('id', '=', member.userId).executeTakeFirstOrThrow();
+    expect(stored.totp_secret).toMatch(/^v1\./);
+    expect(stored.totp_secret).not.toContain(setup.body.secret);
 
     const missing = await signIn({ email: member.email, password: PASSWORD });
     expect(missing.status).toBe(401);
     expect(missing.body.code).toBe('TOTP_REQUIRED');
     const ok = await signIn({ email: member.email, password: PASSWORD, totpCode: totpCodeAt(setup.body.secret, new Date()) });
     expect(ok.status, ok.text).toBe(200);
+    expect(ok.headers.get('set-cookie')).toMatch(/; HttpOnly; Secure; SameSite=Strict$/);
     expect(ok.body.user.totpEnabled).toBe(true);
   });
 });
@@ -114,6 +120,20 @@ describe('the team', () => {
     const support = browserOf(server, org, { email, userId: accepted.body.user.id, cookie: cookieOf(accepted)!, csrfToken: accepted.body.csrfToken });
     expect((await support.api('POST', '/api/v1/refunds/', { orderId: 'ORD-1', amount: '1.00' })).status).toBe(403);
     expect((await server.request('POST', '/dashboard/api/invitations/accept', { body: { token, name: 'x', password: 'a long enough password' } })).status).toBe(401);
+  });
+
+  it("never opens someone's existing account by an invitation alone: its password is needed", async () => {
+    const elsewhere = await server.createOrg();
+    const person = await signedInMember(server, elsewhere, 'owner');
+    const admin = await signedInMember(server, org, 'admin');
+    expect((await admin.api('POST', '/api/v1/members/', { email: person.email, role: 'viewer' })).status).toBe(201);
+    const token = await linkMailedTo(person.email, 'accept-invitation');
+    const guessed = await server.request('POST', '/dashboard/api/invitations/accept', { body: { token, name: 'Mallory', password: 'not their password' } });
+    expect(guessed.status).toBe(401);
+    const accepted = await server.request('POST', '/dashboard/api/invitations/accept', { body: { token, name: 'ignored', password: PASSWORD } });
+    expect(accepted.status, accepted.text).toBe(200);
+    expect(accepted.body.user.name).toBe('A owner');
+    expect(accepted.body.memberships.map((m: { role: string }) => m.role).sort()).toEqual(['owner', 'viewer']);
   });
 
   it('a support member may not invite; an admin may not make an owner', async () => {

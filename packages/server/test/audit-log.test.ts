@@ -61,6 +61,20 @@ describe('the audit log', () => {
     expect(entry.environment).toBe('sandbox');
   });
 
+  it('records webhook endpoints created, updated and deleted with before and after, never their secret', async () => {
+    const created = await owner.api('POST', '/sandbox/api/v1/webhook/endpoints/', { url: 'http://127.0.0.1:9/audited', description: 'audited' });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.id;
+    expect((await owner.api('PATCH', `/sandbox/api/v1/webhook/endpoints/${id}/`, { description: 'renamed' })).status).toBe(200);
+    expect((await owner.api('DELETE', `/sandbox/api/v1/webhook/endpoints/${id}/`)).status).toBe(204);
+    const { results } = await auditLog(`?resource=${id}`);
+    expect(results.map((e: { action: string }) => e.action)).toEqual(['webhook_endpoint.deleted', 'webhook_endpoint.updated', 'webhook_endpoint.created']);
+    expect(results[0].before).toMatchObject({ id, description: 'renamed' });
+    expect(results[1].before.description).toBe('audited');
+    expect(results[1].after.description).toBe('renamed');
+    expect(JSON.stringify(results)).not.toContain(created.body.secret);
+  });
+
   it('records team changes, and filters by resource and time', async () => {
     const email = `${uniqueId('inv')}@example.com`;
     const invited = await owner.api('POST', '/api/v1/members/', { email, role: 'viewer' });
@@ -79,6 +93,8 @@ describe('the audit log', () => {
     expect(next.body.results[0].createdOn <= first.results[1].createdOn).toBe(true);
     expect(next.body.results.map((e: { id: string }) => e.id)).not.toContain(first.results[1].id);
     expect((await owner.api('GET', '/api/v1/audit-log/?cursor=nonsense')).status).toBe(400);
+    const huge = Buffer.from(`audit:${'9'.repeat(30)}`).toString('base64url');
+    expect((await owner.api('GET', `/api/v1/audit-log/?cursor=${huge}`)).status).toBe(400);
   });
 
   it('does not record reads, refused changes, or the Edge API', async () => {

@@ -33,6 +33,8 @@ export function authCases(
   org: TestOrg,
   revoked: { sandbox: string; production: string; partner: string },
   partnerKey: string,
+  /** An owner's session of `org` (decision 0076): admitted as its server key only with both headers. */
+  session?: { cookie: string; csrfToken: string },
 ): AuthCase[] {
   const cases: AuthCase[] = [];
   for (const route of routes) {
@@ -63,6 +65,13 @@ export function authCases(
       add('with a partner key', bearer(partnerKey), 401);
       add('with a server key', bearer(keys.serverKey), route.auth.includes('server') ? 'accepted' : 403);
       add('with a client key', bearer(keys.clientKey), route.auth.includes('client') ? 'accepted' : 403);
+      if (session) {
+        const organization = { 'x-billow-organization': org.organizationId };
+        add('with a session cookie and no X-CSRF-Token', { cookie: session.cookie, ...organization }, 401);
+        add('with a session cookie and a wrong X-CSRF-Token', { cookie: session.cookie, 'x-csrf-token': 'x'.repeat(43), ...organization }, 401);
+        add('with a session and no X-Billow-Organization', { cookie: session.cookie, 'x-csrf-token': session.csrfToken }, 401);
+        add("with an owner's session", { cookie: session.cookie, 'x-csrf-token': session.csrfToken, ...organization }, route.auth.includes('server') ? 'accepted' : 403);
+      }
     }
   }
   return cases;

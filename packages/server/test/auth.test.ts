@@ -3,6 +3,7 @@ import { authCases, runAuthCase, type AuthCase } from './auth-matrix.js';
 import { startTestServer, type TestOrg, type TestServer } from './harness.js';
 import { createEnvironmentKey } from '../src/modules/tenancy/service.js';
 import { systemClock } from '../src/lib/clock.js';
+import { signedInMember } from './accounts-support.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -22,7 +23,8 @@ beforeAll(async () => {
     await server.request('GET', '/api/v1/customers/', { key });
     await server.revoke(key);
   }
-  cases = authCases(server.app.billow.routes, org, doomed, await server.createPartnerKey());
+  const owner = await signedInMember(server, org, 'owner');
+  cases = authCases(server.app.billow.routes, org, doomed, await server.createPartnerKey(), owner);
 });
 afterAll(() => server.close());
 

@@ -1098,6 +1098,7 @@ export interface InvitationsTable {
 
 export interface AuditLogTable {
   id: string;
+  seq: Generated<string>;
   organization_id: string;
   environment_id: string | null;
   actor_type: 'user' | 'api_key';

@@ -2,7 +2,8 @@
 
 -- A person who signs in to the dashboard. The email is kept lower-cased: one account per address.
 -- The password is an argon2id hash (PHC string); null until the person sets one (an invited or
--- created user who signed in only by link). A TOTP secret is set up pending, then enabled by a code.
+-- created user who signed in only by link). A TOTP secret (sealed with the instance's key) is set up
+-- pending, then enabled by a code.
 CREATE TABLE users (
   id uuid PRIMARY KEY,
   email text NOT NULL UNIQUE,
@@ -77,6 +78,8 @@ CREATE INDEX invitations_organization ON invitations (organization_id, created_a
 -- only ever added (the trigger refuses updates and deletes).
 CREATE TABLE audit_log (
   id uuid PRIMARY KEY,
+  -- The order entries were written in: the log is read newest first by it.
+  seq bigint GENERATED ALWAYS AS IDENTITY,
   organization_id uuid NOT NULL REFERENCES organizations (id),
   -- The environment the change was made in; null for the organization's team.
   environment_id uuid REFERENCES environments (id),
@@ -93,7 +96,7 @@ CREATE TABLE audit_log (
   client_address text NOT NULL,
   created_at timestamptz NOT NULL
 );
-CREATE INDEX audit_log_organization ON audit_log (organization_id, created_at DESC, id DESC);
+CREATE INDEX audit_log_organization ON audit_log (organization_id, seq DESC);
 
 CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

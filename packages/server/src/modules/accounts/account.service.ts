@@ -51,7 +51,7 @@ export class AccountService {
     const user = await this.user(me.userId);
     if (user.totp_enabled) throw totpAlreadyEnabled();
     const secret = newTotpSecret();
-    await repo.updateUser(this.db, me.userId, { totp_pending_secret: secret }, this.clock.now());
+    await repo.updateUser(this.db, me.userId, { totp_pending_secret: await this.sessions.totp.seal(secret, me.userId) }, this.clock.now());
     return { secret, otpauthUrl: totpUrl(secret, user.email) };
   }
 
@@ -60,7 +60,7 @@ export class AccountService {
     if (user.totp_enabled) throw totpAlreadyEnabled();
     if (!user.totp_pending_secret) throw totpNotSetUp();
     const now = this.clock.now();
-    if (!totpMatches(user.totp_pending_secret, code, now)) throw wrongTotpCode();
+    if (!totpMatches(await this.sessions.totp.open(user.totp_pending_secret, me.userId), code, now)) throw wrongTotpCode();
     await repo.updateUser(this.db, me.userId, { totp_secret: user.totp_pending_secret, totp_pending_secret: null, totp_enabled: true }, now);
   }
 
@@ -68,7 +68,7 @@ export class AccountService {
     const user = await this.user(me.userId);
     if (!user.totp_enabled || !user.totp_secret) throw totpNotEnabled();
     const now = this.clock.now();
-    if (!totpMatches(user.totp_secret, code, now)) throw wrongTotpCode();
+    if (!totpMatches(await this.sessions.totp.open(user.totp_secret, me.userId), code, now)) throw wrongTotpCode();
     await repo.updateUser(this.db, me.userId, { totp_secret: null, totp_pending_secret: null, totp_enabled: false }, now);
   }
 

@@ -5,9 +5,9 @@ import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/crypto.js';
 import { newSecretToken, tokenHash } from '../../lib/session-tokens.js';
 import type { MailOutbox } from '../mail/queries.js';
-import { tokenNotValid } from './errors.js';
+import { tokenNotValid, wrongCredentials } from './errors.js';
 import { passwordResetMessage, signInLinkMessage, type PeopleMessage } from './messages.js';
-import { hashPassword } from './passwords.js';
+import { hashPassword, passwordMatches } from './passwords.js';
 import { issueSignInToken, SIGN_IN_LINK_MS, userOfEmail } from './people.service.js';
 import { queuePeopleMail } from './people-mail.js';
 import * as repo from './repo.js';
@@ -28,7 +28,10 @@ export class RecoveryService {
     private readonly sessions: SessionService,
   ) {}
 
-  /** Accepts an invitation: the account is made (or found, its password kept), the membership added, and a session opened. */
+  /**
+   * Accepts an invitation: the account is made, or, for an email that has one, found (its password
+   * must then be given and is kept); the membership added, and a session opened.
+   */
   async acceptInvitation(input: AcceptInvitation, client: Client, previousToken: string | null): Promise<SignedIn> {
     const passwordHash = await hashPassword(input.password);
     const now = this.clock.now();
@@ -36,6 +39,8 @@ export class RecoveryService {
       const invitation = await repo.acceptInvitation(tx, tokenHash(input.token), now);
       if (!invitation) throw tokenNotValid('invitation');
       const existing = await repo.findUserByEmail(tx, invitation.email);
+      // An account that has a password proves it: an invitation alone never opens someone's existing account.
+      if (existing?.password_hash && !(await passwordMatches(existing.password_hash, input.password))) throw wrongCredentials();
       const userId = existing?.id ?? (await userOfEmail(tx, this.clock, { email: invitation.email, name: input.name, passwordHash }));
       // Someone who had an account without a password (signed in by links only) sets it now; a password already set is kept.
       if (existing && existing.password_hash === null) await repo.updateUser(tx, existing.id, { password_hash: passwordHash, name: existing.name || input.name.trim() }, now);
@@ -44,8 +49,13 @@ export class RecoveryService {
     });
   }
 
-  /** Mails a one-time link of `kind` to the email's account, if there is one and it belongs to an organization. */
+  /**
+   * Mails a one-time link to the email's account, if there is one and it belongs to an organization,
+   * and only by SMTP: a link that opens an account is never kept in a development inbox, which
+   * other members may read (decision 0078). Without SMTP, `billow user create` prints one.
+   */
   private async mailLink(email: string, write: (tx: Tx, userId: string) => Promise<PeopleMessage & { sendBefore: Date }>): Promise<void> {
+    if (!this.mail.canSend('production')) return;
     const messageId = await inTransaction(this.db, async (tx) => {
       const user = await repo.findUserByEmail(tx, email.trim().toLowerCase());
       const organization = user && (await repo.membershipsOfUser(tx, user.id))[0];

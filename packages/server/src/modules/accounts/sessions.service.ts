@@ -11,6 +11,7 @@ import { passwordMatches, totpMatches } from './passwords.js';
 import { permissionFor, PERMISSION_WORDS, roleMay } from './roles.js';
 import * as repo from './repo.js';
 import { SignInLimiter } from './sign-in-limit.js';
+import type { TotpVault } from './totp-vault.js';
 import { sessionView } from './view.js';
 
 const MINUTE = 60_000;
@@ -80,6 +81,8 @@ export class SessionService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    /** Opens the sealed TOTP secrets (the account settings seal them with the same vault). */
+    readonly totp: TotpVault,
     readonly settings: SessionSettings = DEFAULT_SESSION_SETTINGS,
   ) {
     this.limiter = new SignInLimiter(settings.addressMax, settings.addressWindowMs);
@@ -100,7 +103,7 @@ export class SessionService {
     }
     if (user.totp_enabled && user.totp_secret) {
       if (!input.totpCode) throw totpRequired();
-      if (!totpMatches(user.totp_secret, input.totpCode, now)) {
+      if (!totpMatches(await this.totp.open(user.totp_secret, user.id), input.totpCode, now)) {
         await this.failed(user.id, client, now);
         throw wrongTotpCode();
       }

@@ -13,6 +13,8 @@ import { invitationMessage } from './messages.js';
 import { queuePeopleMail } from './people-mail.js';
 import * as repo from './repo.js';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export const INVITATION_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Who manages the team: a request's scope, with the signed-in person (none for a server key, which may do what an owner may). */
@@ -91,6 +93,7 @@ export class TeamService {
 
   async revokeInvitation(scope: TeamScope, id: string): Promise<void> {
     const now = this.clock.now();
+    if (!UUID.test(id)) throw invitationNotFound(id);
     await inTransaction(this.db, async (tx) => {
       const revoked = await repo.revokeInvitation(tx, scope.organizationId, id, now);
       if (!revoked) throw invitationNotFound(id);
@@ -122,7 +125,7 @@ export class TeamService {
 
   private async lockedMember(tx: Tx, scope: TeamScope, membershipId: string, newRoles: MemberRole[]) {
     await repo.lockOwners(tx, scope.organizationId);
-    const member = /^[0-9a-f-]{36}$/i.test(membershipId) ? await repo.findMember(tx, scope.organizationId, membershipId, { forUpdate: true }) : undefined;
+    const member = UUID.test(membershipId) ? await repo.findMember(tx, scope.organizationId, membershipId, { forUpdate: true }) : undefined;
     if (!member) throw memberNotFound(membershipId);
     checkOwnerRule(scope, [member.role, ...newRoles]);
     return member;

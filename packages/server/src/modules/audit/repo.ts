@@ -30,8 +30,8 @@ export interface AuditFilter {
   resource?: string | undefined;
   start?: Date | undefined;
   end?: Date | undefined;
-  /** Entries older than this one (newest first). */
-  before?: { createdAt: Date; id: string } | undefined;
+  /** Entries written before this one (its seq; newest first). */
+  before?: string | undefined;
   limit: number;
 }
 
@@ -47,11 +47,6 @@ export async function listEntries(db: Executor, filter: AuditFilter) {
   if (filter.resource) query = query.where((eb) => eb.or([eb('a.resource_type', '=', filter.resource!), eb('a.resource_id', '=', filter.resource!)]));
   if (filter.start) query = query.where('a.created_at', '>=', filter.start);
   if (filter.end) query = query.where('a.created_at', '<', filter.end);
-  const before = filter.before;
-  if (before) {
-    query = query.where((eb) =>
-      eb.or([eb('a.created_at', '<', before.createdAt), eb.and([eb('a.created_at', '=', before.createdAt), eb('a.id', '<', before.id)])]),
-    );
-  }
-  return query.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(filter.limit).execute();
+  if (filter.before) query = query.where('a.seq', '<', filter.before);
+  return query.orderBy('a.seq', 'desc').limit(filter.limit).execute();
 }

@@ -13,13 +13,13 @@ export interface AuditQuery {
   cursor?: string | undefined;
 }
 
-const encodeCursor = (row: { created_at: Date; id: string }) => Buffer.from(`${row.created_at.toISOString()}|${row.id}`).toString('base64url');
+/** A page's cursor: the order number of its last entry, opaque to the caller. */
+const encodeCursor = (row: { seq: string }) => Buffer.from(`audit:${row.seq}`).toString('base64url');
 
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const createdAt = new Date(at ?? '');
-  if (!id || Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) throw badCursor();
-  return { createdAt, id };
+function decodeCursor(cursor: string): string {
+  const seq = /^audit:([1-9][0-9]{0,17})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'))?.[1];
+  if (!seq) throw badCursor();
+  return seq;
 }
 
 function entryView(row: Awaited<ReturnType<typeof repo.listEntries>>[number]): AuditEntry {

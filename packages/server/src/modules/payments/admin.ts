@@ -40,5 +40,5 @@ export async function showProvider(db: Db, organizationId: string, environment: 
 }
 
 export async function removeProvider(db: Db, organizationId: string, environment: Kind): Promise<boolean> {
-  return removeStripeSettings(db, await environmentId(db, organizationId, environment));
+  return removeStripeSettings(db, { organizationId, environmentId: await environmentId(db, organizationId, environment) });
 }

@@ -113,7 +113,11 @@ export class WebhookService {
   }
 
   async delete(scope: WebhookScope, id: string): Promise<void> {
-    if (!UUID.test(id) || !(await repo.deleteEndpoint(this.db, scope.environmentId, id))) throw endpointNotFound(id);
+    await inTransaction(this.db, async (tx) => {
+      const current = await this.find(scope, id, tx);
+      if (!(await repo.deleteEndpoint(tx, scope.environmentId, id))) throw endpointNotFound(id);
+      await recordAudit(tx, scope, { action: 'webhook_endpoint.deleted', resourceType: 'webhook_endpoint', resourceId: id, before: endpointView(current) }, this.clock.now());
+    });
   }
 
   /** A new secret, shown once; the previous one signs too (a second signature) for the grace period. */

@@ -86,7 +86,7 @@ export function providerSettingsRoutes(app: App, deps: { db: Db; clock: Clock })
       },
     },
     async (request, reply) => {
-      if (!(await removeStripeSettings(deps.db, scopeOf(request).environmentId))) throw providerNotConfigured();
+      if (!(await removeStripeSettings(deps.db, scopeOf(request), deps.clock))) throw providerNotConfigured();
       return reply.code(204).send(null);
     },
   );

@@ -151,8 +151,15 @@ export async function stripeSettingsView(db: Executor, environmentId: string): P
   return row ? viewOf(row) : null;
 }
 
-export function removeStripeSettings(db: Executor, environmentId: string): Promise<boolean> {
-  return repo.deleteProviderConfig(db, environmentId);
+/** Forgets the environment's Stripe keys; a request's removal is audited with what was set (the hints) in the same transaction. */
+export function removeStripeSettings(db: Db, scope: AuditableScope & { environmentId: string }, clock: Clock = systemClock): Promise<boolean> {
+  return inTransaction(db, async (tx) => {
+    const before = await repo.findProviderConfig(tx, scope.environmentId);
+    if (!before || !(await repo.deleteProviderConfig(tx, scope.environmentId))) return false;
+    const change = { action: 'payment_provider.removed', resourceType: 'payment_provider', resourceId: scope.environmentId, before: viewOf(before) };
+    if (scope.organizationId) await recordAudit(tx, scope, change, clock.now());
+    return true;
+  });
 }
 
 /** The environment's Stripe keys, opened; null when none are configured. */
