@@ -208,9 +208,10 @@ export async function seedLists(
     await step('VACUUM ANALYZE', async () => {
       for (const table of ['customers', 'subscriptions', 'orders', 'invoices']) await client.query(`VACUUM ANALYZE ${table}`);
     });
-    const [customers, subscriptions, orders, invoices] = await Promise.all(
-      ['customers', 'subscriptions', 'orders', 'invoices'].map((table) => counted(client, table, environmentId)),
-    );
-    return { environmentId, customers: customers!, subscriptions: subscriptions!, orders: orders!, invoices: invoices!, plans, seedSeconds: (performance.now() - started) / 1000 };
+    const customers = await counted(client, 'customers', environmentId);
+    const subscriptions = await counted(client, 'subscriptions', environmentId);
+    const orders = await counted(client, 'orders', environmentId);
+    const invoices = await counted(client, 'invoices', environmentId);
+    return { environmentId, customers, subscriptions, orders, invoices, plans, seedSeconds: (performance.now() - started) / 1000 };
   });
 }

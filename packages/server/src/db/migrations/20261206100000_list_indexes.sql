@@ -21,10 +21,12 @@ CREATE INDEX invoices_total_idx ON invoices (environment_id, total_minor, seq);
 CREATE INDEX invoices_customer_idx ON invoices (customer_id);
 CREATE INDEX invoices_failed_idx ON invoices (environment_id, modified_at DESC) WHERE status = 'PAYMENT_FAILED';
 
--- Subscriptions of every customer (until now they were listed per customer): newest first, by status, by plan, by period end.
-CREATE INDEX subscriptions_listing_idx ON subscriptions (environment_id, seq DESC);
-CREATE INDEX subscriptions_status_idx ON subscriptions (environment_id, status, seq DESC);
-CREATE INDEX subscriptions_plan_idx ON subscriptions (environment_id, plan_id, seq DESC);
+-- Subscriptions of every customer (until now they were listed per customer only): newest first,
+-- in a status, of a plan (in a status), by period end.
+CREATE INDEX subscriptions_created_idx ON subscriptions (environment_id, created_at, seq);
+CREATE INDEX subscriptions_status_idx ON subscriptions (environment_id, status, created_at, seq);
+CREATE INDEX subscriptions_plan_idx ON subscriptions (environment_id, plan_id, created_at, seq);
+CREATE INDEX subscriptions_plan_status_idx ON subscriptions (environment_id, plan_id, status, created_at, seq);
 CREATE INDEX subscriptions_period_end_idx ON subscriptions (environment_id, current_period_end, seq);
 
 CREATE INDEX credit_notes_issued_idx ON credit_notes (environment_id, issued_at, seq);
