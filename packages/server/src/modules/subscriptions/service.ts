@@ -49,7 +49,7 @@ export class SubscriptionService {
    * every customer's.
    */
   async list(scope: SubscriptionScope, query: SubscriptionListFilters, page: PageRequest, sort: repo.SubscriptionSort | null = null) {
-    const customerId = query.customer_id?.trim();
+    const customerId = query.customer_id;
     const search = query.search?.trim() || undefined;
     const extended = query.plan !== undefined || query.search !== undefined || sort !== null;
     if (!customerId && !extended) throw customerFilterMissing();
