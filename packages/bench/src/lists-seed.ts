@@ -101,7 +101,7 @@ async function copySubscriptions(client: pg.Client, environmentId: string, templ
  * `perCustomer` orders for each copied subscription, spread a minute apart over the past
  * (1,000,000 minutes is about two years): 2 % never paid (FAILED), 3 % refunded.
  */
-async function copyOrders(client: pg.Client, environmentId: string, templateOrderId: string, perCustomer: number): Promise<void> {
+async function copyOrders(client: pg.Client, environmentId: string, templateOrderId: string, templateIds: string[], perCustomer: number): Promise<void> {
   await client.query(
     `INSERT INTO orders (id, environment_id, customer_id, product_id, plan_id, plan_version_id, subscription_id, status, billing_type,
                          charge_period, is_renewal, is_trial, currency, subtotal_minor, discount_minor, tax_minor, total_minor,
@@ -118,9 +118,8 @@ async function copyOrders(client: pg.Client, environmentId: string, templateOrde
        CROSS JOIN (SELECT * FROM orders WHERE id = $2) o
        CROSS JOIN LATERAL (SELECT s.seq * $3::int + k AS n) AS i
        CROSS JOIN LATERAL (SELECT i.n, 1000 + (i.n * 37) % 9000 AS total, now() - i.n::double precision * interval '1 minute' AS at) AS x
-      WHERE s.environment_id = $1 AND s.id <> o.subscription_id AND s.customer_id IN (
-            SELECT id FROM customers WHERE environment_id = $1 AND customer_id LIKE 'cus\\_%')`,
-    [environmentId, templateOrderId, perCustomer],
+      WHERE s.environment_id = $1 AND s.id <> ALL($4::uuid[])`,
+    [environmentId, templateOrderId, perCustomer, templateIds],
   );
 }
 
@@ -191,11 +190,14 @@ export async function seedLists(
     const checksOff = await client.query(`SET session_replication_role = replica`).then(() => true, () => false);
     await step(`${options.customers.toLocaleString('en-US')} customers`, () => copyCustomers(client, environmentId, options.customers));
     await step('one subscription each', () => copySubscriptions(client, environmentId, templateIds));
+    // Statistics of what was copied, before statements that join it are planned.
+    for (const table of ['customers', 'subscriptions']) await client.query(`ANALYZE ${table}`);
     await withIndexesBuiltAfter(
       client,
       ['orders', 'invoices'],
       async () => {
-        await step(`${options.ordersPerCustomer} orders each`, () => copyOrders(client, environmentId, templateOrderId, options.ordersPerCustomer));
+        await step(`${options.ordersPerCustomer} orders each`, () => copyOrders(client, environmentId, templateOrderId, templateIds, options.ordersPerCustomer));
+        await client.query('ANALYZE orders');
         await step('their invoices', () => copyInvoices(client, environmentId, templateOrderId));
       },
       say,
@@ -206,9 +208,10 @@ export async function seedLists(
     await step('VACUUM ANALYZE', async () => {
       for (const table of ['customers', 'subscriptions', 'orders', 'invoices']) await client.query(`VACUUM ANALYZE ${table}`);
     });
-    const [customers, subscriptions, orders, invoices] = await Promise.all(
-      ['customers', 'subscriptions', 'orders', 'invoices'].map((table) => counted(client, table, environmentId)),
-    );
-    return { environmentId, customers: customers!, subscriptions: subscriptions!, orders: orders!, invoices: invoices!, plans, seedSeconds: (performance.now() - started) / 1000 };
+    const customers = await counted(client, 'customers', environmentId);
+    const subscriptions = await counted(client, 'subscriptions', environmentId);
+    const orders = await counted(client, 'orders', environmentId);
+    const invoices = await counted(client, 'invoices', environmentId);
+    return { environmentId, customers, subscriptions, orders, invoices, plans, seedSeconds: (performance.now() - started) / 1000 };
   });
 }

@@ -24,7 +24,7 @@ export interface BenchOptions {
   /** Events of each phase of the webhook scenario (each delivered to 3 endpoints). */
   webhookEvents: number;
   /** The lists scenario's customers, orders per customer, and measured requests per list or search. */
-  lists: { customers: number; ordersPerCustomer: number; requests: number };
+  lists: { customers: number; ordersPerCustomer: number; requests: number; keepDatabase: boolean };
 }
 
 const SCENARIOS = ['all', 'http', 'renewals', 'webhooks', 'scale', 'lists'] as const;
@@ -69,7 +69,8 @@ Settings (environment):
   BENCH_RENEWALS              subscriptions of the renewal scenario (10000); BENCH_RENEWAL_CONCURRENCY (Billow's default)
   BENCH_WEBHOOK_EVENTS        events of each webhook phase (1000)
   BENCH_LIST_CUSTOMERS        customers of the lists scenario (100000), BENCH_LIST_ORDERS_PER_CUSTOMER (10),
-                              BENCH_LIST_REQUESTS measured per list or search (60)
+                              BENCH_LIST_REQUESTS measured per list or search (60); BENCH_LIST_KEEP_DATABASE=true
+                              keeps its database afterwards, to EXPLAIN queries on it (drop it yourself)
   BENCH_CPU_PROFILE_DIR       where Billow's process writes a CPU profile when it stops (none)
 
 The method and the last results: docs/performance.md.
@@ -109,6 +110,7 @@ export function benchOptions(env: NodeJS.ProcessEnv = process.env, args: readonl
       customers: positiveInteger(env, 'BENCH_LIST_CUSTOMERS', 100_000),
       ordersPerCustomer: positiveInteger(env, 'BENCH_LIST_ORDERS_PER_CUSTOMER', 10),
       requests: positiveInteger(env, 'BENCH_LIST_REQUESTS', 60),
+      keepDatabase: env.BENCH_LIST_KEEP_DATABASE === 'true',
     },
   };
 }

@@ -469,7 +469,7 @@ async function webhookScenario(options: BenchOptions, database: BenchDatabase, e
 async function listsScenario(options: BenchOptions, scratch: string): Promise<string> {
   const started = performance.now();
   const database = benchDatabase(options.adminUrl, '_lists');
-  scenarioDatabases.push(database);
+  if (!options.lists.keepDatabase) scenarioDatabases.push(database);
   await database.create();
   try {
     const env = { ...billowEnv(database.url, path.join(scratch, 'lists-data')), BILLOW_RATE_LIMIT_MAX: RATE_LIMIT_MAX };
@@ -485,8 +485,11 @@ async function listsScenario(options: BenchOptions, scratch: string): Promise<st
       return formatListsReport(seed, timings, (performance.now() - started) / 1000);
     });
   } finally {
-    await database.drop();
-    say(`Dropped database ${database.name}`);
+    if (options.lists.keepDatabase) say(`Kept database ${database.name} (BENCH_LIST_KEEP_DATABASE): drop it when done`);
+    else {
+      await database.drop();
+      say(`Dropped database ${database.name}`);
+    }
   }
 }
 

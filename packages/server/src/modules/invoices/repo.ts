@@ -79,14 +79,17 @@ export async function listInvoices(
   page: { limit: number; offset: number; sort?: InvoiceSort | null },
 ) {
   const sort = page.sort ?? { field: 'issuedOn', direction: 'desc' };
-  const joined = filtered(db, environmentId, filters)
-    .innerJoin('orders as o', 'o.id', 'i.order_id')
-    .innerJoin('customers as c', 'c.id', 'i.customer_id');
-  return withDetails(joined)
+  // A deferred join: the page's ids from the invoices' index alone (it carries them), then
+  // those invoices with their order and customer; the rows skipped are never read.
+  const ids = filtered(db, environmentId, filters)
+    .select('i.id')
     .orderBy(SORT_COLUMNS[sort.field], sort.direction)
     .orderBy('i.seq', sort.direction)
     .limit(page.limit)
-    .offset(page.offset)
+    .offset(page.offset);
+  return withDetails(invoices(db, environmentId).where('i.id', 'in', ids))
+    .orderBy(SORT_COLUMNS[sort.field], sort.direction)
+    .orderBy('i.seq', sort.direction)
     .execute();
 }
 

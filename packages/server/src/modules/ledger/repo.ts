@@ -1,5 +1,5 @@
 import { PREPARED_END } from '../../db/prepared.js';
-import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
 import type { Executor } from '../../db/transaction.js';
 import type {
   InvoicesTable,
@@ -92,12 +92,18 @@ export async function listOrders(
   filters: OrderFilters,
   page: { limit: number; offset: number; sort?: OrderSort | null },
 ): Promise<OrderRow[]> {
-  let query = visibleOrders(db, environmentId, filters).selectAll('o');
   const sort = page.sort ?? { field: 'paidOn', direction: 'desc' };
+  // A deferred join: the page's ids from the index alone (it carries them), then those rows.
+  const ids = inOrder(visibleOrders(db, environmentId, filters).select('o.id'), sort).limit(page.limit).offset(page.offset);
+  return inOrder(db.selectFrom('orders as o').selectAll('o').where('o.id', 'in', ids), sort).execute();
+}
+
+/** A query of orders (as `o`) in the order of `sort`. */
+function inOrder<Q extends SelectQueryBuilder<{ o: OrdersTable }, 'o', object>>(query: Q, sort: OrderSort): Q {
   const column = ORDER_SORT_COLUMNS[sort.field];
-  query = column === 'o.paid_at' ? query.orderBy(column, (ob) => ob[sort.direction]().nullsLast()) : query.orderBy(column, sort.direction);
-  if (sort.field === 'paidOn') query = query.orderBy('o.created_at', sort.direction);
-  return query.orderBy('o.seq', sort.direction).limit(page.limit).offset(page.offset).execute();
+  let ordered = column === 'o.paid_at' ? query.orderBy(column, (ob) => ob[sort.direction]().nullsLast()) : query.orderBy(column, sort.direction);
+  if (sort.field === 'paidOn') ordered = ordered.orderBy('o.created_at', sort.direction);
+  return ordered.orderBy('o.seq', sort.direction) as Q;
 }
 
 /** Any order of the environment, PENDING included: callers decide what they may show. */

@@ -37,20 +37,25 @@ export interface ListFilter {
   /** The customer's primary key; null: every customer's (Billow's list extension). */
   customerId: string | null;
   statuses: SubscriptionRow['status'][] | null;
-  /** Only this plan's: its identifier, or its UUID. */
-  plan?: string;
+  /** Only these plans' (the ids planIdsNamed found). */
+  planIds?: string[];
   /** Matches the customer's name, email or customerId. */
   search?: string;
   now: Date;
 }
 
-/** The subscriptions of the plan named `plan` (identifier or UUID) in the environment. */
-function ofPlan(db: Executor, environmentId: string, plan: string) {
-  return db
+/**
+ * The ids of the plan named `plan` (its identifier, or its UUID) in the environment. Read
+ * first, so that the list's statement names the plan by value and walks its index in order.
+ */
+export async function planIdsNamed(db: Executor, environmentId: string, plan: string): Promise<string[]> {
+  const rows = await db
     .selectFrom('plans')
     .select('id')
     .where('environment_id', '=', environmentId)
-    .where((eb) => (isUuid(plan) ? eb.or([eb('identifier', '=', plan), eb('id', '=', plan)]) : eb('identifier', '=', plan)));
+    .where((eb) => (isUuid(plan) ? eb.or([eb('identifier', '=', plan), eb('id', '=', plan)]) : eb('identifier', '=', plan)))
+    .execute();
+  return rows.map((row) => row.id);
 }
 
 /** The customers of the environment whose name, email or customerId holds `term`. */
@@ -66,7 +71,7 @@ function customersMatching(db: Executor, environmentId: string, term: string) {
 function listQuery(db: Executor, filter: ListFilter) {
   let query = db.selectFrom('subscriptions').where('environment_id', '=', filter.environmentId);
   if (filter.customerId !== null) query = query.where('customer_id', '=', filter.customerId);
-  if (filter.plan !== undefined) query = query.where('plan_id', 'in', ofPlan(db, filter.environmentId, filter.plan));
+  if (filter.planIds !== undefined) query = query.where('plan_id', 'in', filter.planIds);
   if (filter.search !== undefined) query = query.where('customer_id', 'in', customersMatching(db, filter.environmentId, filter.search));
   if (filter.statuses) return query.where('status', 'in', filter.statuses);
   // One row per subscription as the customer knows it: no superseded records, no

@@ -49,17 +49,21 @@ export class SubscriptionService {
    * every customer's.
    */
   async list(scope: SubscriptionScope, query: SubscriptionListFilters, page: PageRequest, sort: repo.SubscriptionSort | null = null) {
-    const customerId = query.customer_id?.trim();
+    const customerId = query.customer_id;
     const search = query.search?.trim() || undefined;
     const extended = query.plan !== undefined || query.search !== undefined || sort !== null;
     if (!customerId && !extended) throw customerFilterMissing();
     const statuses = query.status ? parseStatuses(query.status) : null;
     const customerPk = customerId ? await repo.customerPkOf(this.db, scope.environmentId, customerId) : null;
     if (customerPk === undefined) return { count: 0, results: [] };
+    const planIds = query.plan === undefined ? undefined : await repo.planIdsNamed(this.db, scope.environmentId, query.plan.trim());
+    if (planIds?.length === 0) return { count: 0, results: [] };
     const now = this.clock.now();
-    const filter = { environmentId: scope.environmentId, customerId: customerPk, statuses, plan: query.plan?.trim(), search, now };
+    const filter = { environmentId: scope.environmentId, customerId: customerPk, statuses, planIds, search, now };
     const count = await repo.countSubscriptions(this.db, filter);
-    const rows = page.offset >= count ? [] : await repo.listSubscriptions(this.db, filter, { limit: page.pageSize, offset: page.offset, sort });
+    // Every customer's: newest first by creation, which the environment's indexes keep in order.
+    const order = sort ?? (customerPk === null ? ({ field: 'createdOn', direction: 'desc' } as const) : null);
+    const rows = page.offset >= count ? [] : await repo.listSubscriptions(this.db, filter, { limit: page.pageSize, offset: page.offset, sort: order });
     return { count, results: await presentSubscriptions(this.db, rows, scope.apiBase, now) };
   }
 
