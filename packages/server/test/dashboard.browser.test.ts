@@ -17,6 +17,7 @@ import { launchChromium, openPage, skipBrowserTests } from './browser.js';
 import { fillAndPay } from './checkout/browser-support.js';
 import { CARDS } from './commerce-support.js';
 import { checkPage, fill, menu, press, startReceiver } from './dashboard-support.js';
+import { SmtpSink, unquoted } from './smtp-support.js';
 import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
 
 let server: TestServer;
@@ -26,12 +27,15 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let owner: { page: Page; context: BrowserContext; problems: string[] };
 const buyerEmail = `${uniqueId('ada')}@example.com`;
 let orderId = '';
+const sink = new SmtpSink();
 
-/** The link in the newest email to `to` (the sandbox's development inbox: no SMTP in tests). */
+/** The link in the newest email to `to`, as the SMTP server received it (people's emails never go to a development inbox). */
 async function linkMailedTo(to: string, page: string): Promise<string> {
-  const row = await server.database.db.selectFrom('mail_messages').select(['body_text']).where('recipient', '=', to).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
-  const match = new RegExp(`/dashboard/${page}\\?token=([A-Za-z0-9]+)`).exec(row.body_text ?? '');
-  expect(match, row.body_text ?? '').not.toBeNull();
+  const mails = await sink.to(to);
+  const raw = mails[mails.length - 1]!.raw;
+  const text = /Content-Transfer-Encoding: quoted-printable/i.test(raw) ? unquoted(raw) : raw;
+  const match = new RegExp(`/dashboard/${page}\\?token=([A-Za-z0-9]+)`).exec(text);
+  expect(match, text).not.toBeNull();
   return match![1]!;
 }
 
@@ -58,7 +62,7 @@ async function buy(url: string, email: string): Promise<void> {
 
 beforeAll(async () => {
   if (skipBrowserTests) return;
-  server = await startTestServer();
+  server = await startTestServer({ env: { BILLOW_SMTP_URL: await sink.start(), BILLOW_MAIL_FROM: 'Billow <billow@notes.example>' } });
   org = await server.createOrg('Notes Co');
   receiver = await startReceiver();
   browser = await launchChromium();
@@ -69,6 +73,7 @@ afterAll(async () => {
   await browser?.close();
   receiver?.close();
   await server?.close();
+  await sink.close();
 });
 
 describe.skipIf(skipBrowserTests)("a seller's day in the dashboard", () => {
