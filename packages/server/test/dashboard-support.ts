@@ -47,7 +47,6 @@ export async function checkPage(page: Page, name: string, options: { docs?: bool
       .map((el) => `${el.tagName.toLowerCase()}.${el.className} ${Math.round(el.getBoundingClientRect().right)}px`),
   );
   expect(wide, `${name}: wider than the window`).toEqual([]);
-  if (process.env.DBG) console.log('DBG', name, await page.evaluate(() => [String(document.documentElement.scrollWidth), ...[...document.querySelectorAll('body *')].filter((el) => el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'auto').slice(0, 8).map((el) => `${el.tagName}.${el.className} ${el.scrollWidth}/${el.clientWidth}`)]));
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `${name}: scrolls sideways`).toBeLessThanOrEqual(0);
   await shot(page, name);
   if (options.docs !== false && process.env.BILLOW_WRITE_DOCS === '1') {

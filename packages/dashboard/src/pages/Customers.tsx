@@ -4,10 +4,12 @@ import { api, type Page } from '../api';
 import { useAction, useResource } from '../data';
 import { day } from '../format';
 import { useCan } from '../session';
-import { ErrorNote, Field, Loading, PageTitle, Pager, Section, Table } from '../ui/kit';
+import { ErrorNote, Field, Loading, PageTitle, Pager, Section, Select, Table } from '../ui/kit';
 import type { Customer } from './types';
 
 const PAGE_SIZE = 20;
+/** The server sorts (a Billow extension, docs/dashboard.md "Lists and search"): field and direction. */
+const SORTS: Array<[string, string]> = [['', 'Newest first'], ['createdOn:asc', 'Oldest first'], ['name:asc', 'Name'], ['email:asc', 'Email'], ['customerId:asc', 'Customer id']];
 
 function NewCustomer({ onCreated }: { onCreated(): void }) {
   const [customerId, setCustomerId] = useState('');
@@ -43,13 +45,16 @@ export function Customers() {
   const [params, setParams] = useSearchParams();
   const search = params.get('search') ?? '';
   const page = Number(params.get('page') ?? '1') || 1;
+  const sort = params.get('sort') ?? '';
   const [typed, setTyped] = useState(search);
+  const [field, order] = sort.split(':');
   const canWrite = useCan('customers');
-  const list = useResource(() => api<Page<Customer>>('GET', '/customers/', { query: { search, page, page_size: PAGE_SIZE } }), [search, page]);
+  const list = useResource(() => api<Page<Customer>>('GET', '/customers/', { query: { search, page, page_size: PAGE_SIZE, sort: field, order } }), [search, page, sort]);
+  const go = (next: Record<string, string>) => setParams(Object.fromEntries(Object.entries({ search, sort, ...next }).filter(([, v]) => v)));
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    setParams(typed ? { search: typed } : {});
+    go({ search: typed, page: '' });
   }
 
   return (
@@ -58,6 +63,7 @@ export function Customers() {
       <form role="search" className="row-form" onSubmit={submit}>
         <Field label="Search by email, name or customer id" type="search" value={typed} onChange={(e) => setTyped(e.target.value)} />
         <button type="submit">Search</button>
+        <Select label="Sort by" options={SORTS} value={sort} onChange={(e) => go({ sort: e.target.value, page: '' })} />
       </form>
       <ErrorNote error={list.error} />
       <Loading loading={list.loading && !list.data} />
@@ -74,7 +80,7 @@ export function Customers() {
           { title: 'Since', cell: (c) => day(c.createdOn) },
         ]}
       />
-      {list.data ? <Pager label="Customer pages" page={page} count={list.data.count} pageSize={PAGE_SIZE} onPage={(p) => setParams({ ...(search ? { search } : {}), page: String(p) })} /> : null}
+      {list.data ? <Pager label="Customer pages" page={page} count={list.data.count} pageSize={PAGE_SIZE} onPage={(p) => go({ page: String(p) })} /> : null}
       {canWrite ? <NewCustomer onCreated={list.reload} /> : null}
     </>
   );

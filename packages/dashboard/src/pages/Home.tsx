@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { api, ApiError, type Page } from '../api';
+import { api, type Page } from '../api';
 import { useResource } from '../data';
 import type { ReactNode } from 'react';
 import { money, when } from '../format';
@@ -8,20 +8,13 @@ import type { Overview } from '@billow/contract';
 import type { Order } from './types';
 
 interface Figures {
-  overview: Overview | null;
+  overview: Overview;
   orders: Page<Order>;
 }
 
 async function loadFigures(): Promise<Figures> {
-  const orders = api<Page<Order>>('GET', '/orders/', { query: { page_size: 5 } });
-  let overview: Overview | null = null;
-  try {
-    overview = await api<Overview>('GET', '/overview/');
-  } catch (error) {
-    // A server without the overview operation still shows the newest orders.
-    if (!(error instanceof ApiError) || error.status !== 404) throw error;
-  }
-  return { overview, orders: await orders };
+  const [overview, orders] = await Promise.all([api<Overview>('GET', '/overview/'), api<Page<Order>>('GET', '/orders/', { query: { page_size: 5 } })]);
+  return { overview, orders };
 }
 
 /** Amounts per currency, one line each; a dash when nothing moved. */
@@ -70,7 +63,7 @@ export function Home() {
       <ErrorNote error={figures.error} />
       {overview ? <Tiles overview={overview} /> : null}
       {overview ? <p className="hint">Days and months in {overview.timeZone}; amounts include tax, refunds subtracted.</p> : null}
-      {overview?.failedPayments?.newest?.length ? (
+      {overview && overview.failedPayments.newest.length > 0 ? (
         <Section title="Failed payments that need attention">
           <ul className="plain">
             {overview.failedPayments.newest.map((f) => (
@@ -98,7 +91,7 @@ export function Home() {
           ]}
         />
       </Section>
-      {overview?.events?.length ? (
+      {overview && overview.events.length > 0 ? (
         <Section title="Recent events">
           <ul className="plain">
             {overview.events.map((e) => (

@@ -15,11 +15,15 @@ function useListParams() {
   const tab = params.get('tab') ?? 'orders';
   const page = Number(params.get('page') ?? '1') || 1;
   const search = params.get('search') ?? '';
-  return { tab, page, search, go: (next: Record<string, string>) => setParams(Object.fromEntries(Object.entries({ tab, search, ...next }).filter(([, v]) => v))) };
+  const sort = params.get('sort') ?? '';
+  return { tab, page, search, sort, go: (next: Record<string, string>) => setParams(Object.fromEntries(Object.entries({ tab, search, sort, ...next }).filter(([, v]) => v))) };
 }
 
-function OrderList({ page, search, onPage }: { page: number; search: string; onPage(p: number): void }) {
-  const list = useResource(() => api<Page<Order>>('GET', '/orders/', { query: { page, search, page_size: PAGE_SIZE } }), [page, search]);
+const ORDER_SORTS: Array<[string, string]> = [['', 'Newest paid first'], ['createdOn:desc', 'Newest created first'], ['total:desc', 'Largest first'], ['total:asc', 'Smallest first']];
+
+function OrderList({ page, search, sort, onPage }: { page: number; search: string; sort: string; onPage(p: number): void }) {
+  const [field, order] = sort.split(':');
+  const list = useResource(() => api<Page<Order>>('GET', '/orders/', { query: { page, search, page_size: PAGE_SIZE, sort: field, order } }), [page, search, sort]);
   return (
     <>
       <ErrorNote error={list.error} />
@@ -128,7 +132,7 @@ function RefundList({ page, onPage }: { page: number; onPage(p: number): void })
 }
 
 export function Orders() {
-  const { tab, page, search, go } = useListParams();
+  const { tab, page, search, sort, go } = useListParams();
   const [typed, setTyped] = useState(search);
   const onPage = (p: number) => go({ page: String(p) });
   return (
@@ -153,8 +157,9 @@ export function Orders() {
           >
             <Field label="Search orders (email, customer id or order id)" type="search" value={typed} onChange={(e) => setTyped(e.target.value)} />
             <button type="submit">Search</button>
+            <Select label="Sort by" options={ORDER_SORTS} value={sort} onChange={(e) => go({ sort: e.target.value, page: '' })} />
           </form>
-          <OrderList page={page} search={search} onPage={onPage} />
+          <OrderList page={page} search={search} sort={sort} onPage={onPage} />
         </>
       ) : null}
       {tab === 'invoices' ? <InvoiceList page={page} onPage={onPage} /> : null}
