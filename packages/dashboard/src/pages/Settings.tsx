@@ -72,7 +72,7 @@ function EmailSwitches({ canWrite }: { canWrite: boolean }) {
       {data
         ? Object.entries(data)
             .filter(([, value]) => typeof value === 'boolean')
-            .map(([name, value]) => <Checkbox key={name} label={words(name.replace(/([A-Z])/g, '_$1'))} checked={value as boolean} onChange={(on) => canWrite && void save.perform({ [name]: on })} />)
+            .map(([name, value]) => <Checkbox key={name} label={words(name.replace(/([A-Z])/g, '_$1'))} checked={value as boolean} disabled={!canWrite || save.busy} onChange={(on) => void save.perform({ [name]: on })} />)
         : null}
     </Section>
   );
