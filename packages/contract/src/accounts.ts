@@ -106,6 +106,12 @@ export const Invitation = Type.Object(
     invitedBy: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
     createdOn: Type.String({ format: 'date-time' }),
     expiresOn: Type.String({ format: 'date-time' }),
+    acceptUrl: Type.Optional(
+      Type.String({
+        description:
+          'Only in the answer that creates it, and only where this installation sends no email (no SMTP): the link to hand to the person yourself',
+      }),
+    ),
   },
   { title: 'Invitation' },
 );

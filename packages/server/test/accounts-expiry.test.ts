@@ -37,3 +37,16 @@ describe('session expiry', () => {
     expect((await member.dashboard('GET', '/session')).status).toBe(401);
   });
 });
+
+describe('failed sign-ins from one address', () => {
+  it('are refused past 30 in 15 minutes, whatever the emails, until the window moves on', async () => {
+    const member = await signedInMember(server, org, 'viewer', clock);
+    const attempt = (email: string, password = 'wrong password') => server.request('POST', '/dashboard/api/sign-in', { body: { email, password } });
+    for (let i = 0; i < 30; i++) expect((await attempt(`nobody-${i}@example.com`)).status).toBe(401);
+    const refused = await attempt(member.email, member.password);
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe('too_many_sign_ins');
+    clock.advance(15 * 60_000 + 1000);
+    expect((await attempt(member.email, member.password)).status).toBe(200);
+  });
+});

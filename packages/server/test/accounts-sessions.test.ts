@@ -136,3 +136,20 @@ describe('the session as the credential of the API', () => {
     expect(res.status).toBe(403);
   });
 });
+
+describe('invitations where no email is sent (no SMTP)', () => {
+  it('answers the link to hand over, and keeps it out of every inbox', async () => {
+    const admin = await signedInMember(server, org, 'admin');
+    const email = `${uniqueId('handed')}@example.com`;
+    const invited = await admin.api('POST', '/api/v1/members/', { email, role: 'developer' });
+    expect(invited.status, invited.text).toBe(201);
+    expect(invited.body.acceptUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/dashboard\/accept-invitation\?token=[A-Za-z0-9]+$/);
+    const kept = await server.database.db.selectFrom('mail_messages').select('id').where('recipient', '=', email).execute();
+    expect(kept).toEqual([]);
+    expect((await admin.api('GET', '/api/v1/invitations/')).body.results.find((i: { email: string }) => i.email === email)).not.toHaveProperty('acceptUrl');
+    const token = new URL(invited.body.acceptUrl).searchParams.get('token');
+    const accepted = await server.request('POST', '/dashboard/api/invitations/accept', { body: { token, name: 'Dev', password: 'a long enough password' } });
+    expect(accepted.status, accepted.text).toBe(200);
+    expect(accepted.body.memberships[0].role).toBe('developer');
+  });
+});

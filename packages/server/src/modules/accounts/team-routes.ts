@@ -32,7 +32,7 @@ export function teamRoutes(app: App, team: TeamService, publicUrl: string | null
       schema: {
         tags,
         summary: 'Invite a member',
-        description: `${ABOUT}Mails the email a link to /dashboard/accept-invitation (valid 7 days) and answers the invitation; an open invitation of the same email is replaced. 409 when the email is already a member.`,
+        description: `${ABOUT}Mails the email a link to /dashboard/accept-invitation (valid 7 days) and answers the invitation; an open invitation of the same email is replaced. 409 when the email is already a member. Where this installation sends no email (no SMTP), nothing is mailed and the answer carries the link as \`acceptUrl\`, to hand over yourself.`,
         body: MemberInvite,
         response: { 201: Invitation, ...errors },
       },
