@@ -481,8 +481,8 @@ async function listsScenario(options: BenchOptions, scratch: string): Promise<st
       const sandbox = { baseUrl: `${baseUrl}/sandbox`, serverKey: organization.sandboxServerKey };
       const seed = await seedLists({ ...sandbox, databaseUrl: database.url, ...options.lists }, say);
       reportLoad();
-      const timings = await measureLists({ ...sandbox, seed, warmup: 5, requests: options.lists.requests }, say);
-      return formatListsReport(seed, timings, (performance.now() - started) / 1000);
+      const measured = await measureLists({ ...sandbox, seed, warmup: 5, requests: options.lists.requests }, say);
+      return formatListsReport(seed, measured, (performance.now() - started) / 1000);
     });
   } finally {
     if (options.lists.keepDatabase) say(`Kept database ${database.name} (BENCH_LIST_KEEP_DATABASE): drop it when done`);

@@ -157,7 +157,10 @@ describe('MRR, active subscriptions and trials', () => {
   let s: Shop;
 
   /** A subscription row on a plan's price, as the subscription flows write one. */
-  async function subscribe(plan: string, fields: { chargePeriod: string; status?: string; quantities?: Record<string, number>; currency?: string; customAmountMinor?: number }) {
+  async function subscribe(
+    plan: string,
+    fields: { chargePeriod: string; status?: string; quantities?: Record<string, number>; currency?: string; customAmountMinor?: number; customTaxBehavior?: 'INCLUSIVE' | 'EXCLUSIVE' },
+  ) {
     const environmentId = await environmentIdOf(server, other.organizationId, 'sandbox');
     const row = await server.database.db
       .selectFrom('plans as p')
@@ -198,12 +201,12 @@ describe('MRR, active subscriptions and trials', () => {
         previous_subscription_id: null,
         pending_expires_at: null,
         custom_amount_minor: fields.customAmountMinor ?? null,
-        custom_tax_behavior: fields.customAmountMinor ? 'EXCLUSIVE' : null,
+        custom_tax_behavior: fields.customAmountMinor ? (fields.customTaxBehavior ?? 'EXCLUSIVE') : null,
         created_at: NOW,
         modified_at: NOW,
       })
       .execute();
-    return { id, environmentId, customerPk: customer.id, chargeCatalogPrice: row.charge_catalog_price as { feature: string | null }[] };
+    return { id, environmentId, customerId, customerPk: customer.id, chargeCatalogPrice: row.charge_catalog_price as { feature: string | null }[] };
   }
 
   /** Gives the subscription a discount it carries into its renewals, with `cycles` left (null: forever). */
@@ -232,21 +235,28 @@ describe('MRR, active subscriptions and trials', () => {
     await subscribe(s.plans.trial, { chargePeriod: 'MONTHLY', status: 'trialing' }); // a trial: not in MRR
     await subscribe(s.plans.free, { chargePeriod: 'MONTHLY' }); // free: active, not in MRR
     await subscribe(s.plans.basic, { chargePeriod: 'MONTHLY', status: 'canceled' }); // ended
+    // 12.00 a month with tax included; its newest order (the later of two) taxed it at 20 %: 1000 before tax.
+    const inclusive = await subscribe(s.plans.basic, { chargePeriod: 'MONTHLY', customAmountMinor: 1200, customTaxBehavior: 'INCLUSIVE' });
+    const otherSeller = await commerceSeller(server, other, 'sandbox');
+    const payer = { id: inclusive.customerPk, customerId: inclusive.customerId, name: 'Buyer', email: null, billingAddress: null };
+    await insertOrder(otherSeller, payer, { subscriptionId: inclusive.id, taxRateBp: 1000, totalMinor: 1100, taxMinor: 100, paidAt: at('2026-01-31T10:00:00Z') });
+    await insertOrder(otherSeller, payer, { subscriptionId: inclusive.id, taxRateBp: 2000, totalMinor: 1200, taxMinor: 200, paidAt: at('2026-02-28T10:00:00Z') });
   });
 
   it('normalises each recurring amount to a month, after recurring discounts, summed exactly and rounded once', async () => {
     const res = await overview(other.sandbox.serverKey);
     expect(res.status, res.text).toBe(200);
     // USD in 336ths of a month: 1000 × 336 + 20000 × 28 + 1000 × 336 (the other basic) + 1700 × 336 + 900 × 336 + 20000 × 28
-    //   = 336000 + 560000 + 336000 + 571200 + 302400 + 560000 = 2665600; ÷ 336 = 7933.33 -> 7933.
+    //   + 1000 × 336 (tax included) = 336000 + 560000 + 336000 + 571200 + 302400 + 560000 + 336000 = 3001600; ÷ 336 = 8933.33 -> 8933.
     // EUR: 1234 × 1456 = 1796704; ÷ 336 = 5347.33 -> 5347.
     expect(res.body.mrr).toEqual([
       { currency: 'EUR', amountUnits: 5347, subscriptions: 1 },
-      { currency: 'USD', amountUnits: 7933, subscriptions: 6 },
+      { currency: 'USD', amountUnits: 8933, subscriptions: 7 },
     ]);
-    // active: basic ×3 (one discounted), pro ×2, EUR weekly, free; past_due: the team. Trialing: 1.
-    expect(res.body.activeSubscriptions).toBe(8);
+    // active: basic ×4 (one discounted, one with tax included), pro ×2, EUR weekly, free; past_due: the team. Trialing: 1.
+    expect(res.body.activeSubscriptions).toBe(9);
     expect(res.body.trials).toBe(1);
-    expect(res.body.revenue.today.currencies).toEqual([]);
+    // The two orders were paid before this month.
+    expect(res.body.revenue.month.currencies).toEqual([]);
   });
 });

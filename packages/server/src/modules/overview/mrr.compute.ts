@@ -64,6 +64,8 @@ export interface MrrItem {
   chargePeriod: string;
   /** The recurring amount of one period, minor units. */
   netMinor: number;
+  /** How many subscriptions bring it (1 unless told). */
+  subscriptions?: number;
 }
 
 /**
@@ -77,8 +79,9 @@ export function mrrByCurrency(items: readonly MrrItem[]): { currency: string; am
     const parts = PARTS_OF_A_MONTH[item.chargePeriod];
     if (parts === undefined || item.netMinor <= 0) continue;
     const sum = sums.get(item.currency) ?? { parts: 0n, subscriptions: 0 };
-    sum.parts += BigInt(item.netMinor) * parts;
-    sum.subscriptions += 1;
+    const count = item.subscriptions ?? 1;
+    sum.parts += BigInt(item.netMinor) * parts * BigInt(count);
+    sum.subscriptions += count;
     sums.set(item.currency, sum);
   }
   return [...sums.entries()]

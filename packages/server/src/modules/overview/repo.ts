@@ -19,43 +19,44 @@ export async function revenueBetween(db: Executor, environmentId: string, start:
 }
 
 /**
- * The subscriptions that bring recurring revenue: active or past_due and recurring, with
- * what their next renewal is priced from (the price, a custom amount, the discount they
- * carry with cycles left, a promotion) and the tax rate of their newest order.
+ * The subscriptions that bring recurring revenue (active or past_due, recurring), grouped
+ * by what their next renewal is priced from: the price, the quantities, a custom amount,
+ * the discount they carry with cycles left, a promotion, and, for a price with tax
+ * included, the tax rate of their newest order (other prices add tax on top: the rate
+ * does not change what they bring before tax). `n`: how many share those terms.
  */
 export function recurringSubscriptions(db: Executor, environmentId: string) {
+  const terms = [
+    's.currency',
+    's.charge_period',
+    's.quantities',
+    's.price_id',
+    's.custom_amount_minor',
+    's.custom_tax_behavior',
+    's.promotion_percent',
+    'd.discount_type',
+    'd.percent_off_bp',
+    'da.amount_minor',
+  ] as const;
   return db
     .selectFrom('subscriptions as s')
+    .innerJoin('plan_prices as p', 'p.id', 's.price_id')
     .leftJoin('subscription_discounts as sd', (join) =>
       join.onRef('sd.subscription_id', '=', 's.id').on((eb) => eb.or([eb('sd.cycles_remaining', 'is', null), eb('sd.cycles_remaining', '>', 0)])),
     )
     .leftJoin('discounts as d', 'd.id', 'sd.discount_id')
     .leftJoin('discount_amounts as da', (join) => join.onRef('da.discount_id', '=', 'd.id').onRef('da.currency', '=', 's.currency'))
-    .select([
-      's.id',
-      's.currency',
-      's.charge_period',
-      's.quantities',
-      's.price_id',
-      's.custom_amount_minor',
-      's.custom_tax_behavior',
-      's.promotion_percent',
-      'd.discount_type',
-      'd.percent_off_bp',
-      'da.amount_minor as discount_amount_minor',
-    ])
-    .select((eb) =>
-      eb
-        .selectFrom('orders as o')
-        .select('o.tax_rate_bp')
-        .whereRef('o.subscription_id', '=', 's.id')
-        .orderBy('o.created_at', 'desc')
-        .limit(1)
-        .as('tax_rate_bp'),
-    )
+    .select([...terms.slice(0, -1), 'da.amount_minor as discount_amount_minor'])
+    .select((eb) => {
+      const newestRate = eb.selectFrom('orders as o').select('o.tax_rate_bp').whereRef('o.subscription_id', '=', 's.id').orderBy('o.created_at', 'desc').limit(1);
+      const inclusive = eb.or([eb('s.custom_tax_behavior', '=', 'INCLUSIVE'), eb.and([eb('s.custom_tax_behavior', 'is', null), eb('p.tax_behavior', '=', 'INCLUSIVE')])]);
+      return eb.case().when(inclusive).then(newestRate).else(0).end().as('tax_rate_bp');
+    })
+    .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('s.environment_id', '=', environmentId)
     .where('s.status', 'in', ['active', 'past_due'])
     .where('s.charge_period', '!=', 'ONE_TIME')
+    .groupBy([...terms, 'tax_rate_bp'])
     .execute();
 }
 

@@ -103,7 +103,7 @@ export class OverviewService {
     };
   }
 
-  /** Each recurring subscription priced as its next renewal would be, without usage and before tax. */
+  /** Each group of recurring subscriptions on the same terms priced once, as their next renewal would be, without usage and before tax. */
   private async mrr(environmentId: string) {
     const rows = await repo.recurringSubscriptions(this.db, environmentId);
     const prices = new Map((await repo.pricesByIds(this.db, environmentId, [...new Set(rows.map((r) => r.price_id))])).map((p) => [p.id, toStored(p)]));
@@ -115,7 +115,7 @@ export class OverviewService {
       const price = override ? overriddenPrice(listed, row.charge_period, override) : listed;
       const quantities = (row.quantities ?? {}) as Record<string, number>;
       const netMinor = recurringNetMinor({ chargePeriod: row.charge_period, price, quantities, discount: discountOf(row), taxRateBp: row.tax_rate_bp ?? 0 });
-      if (netMinor !== null) items.push({ currency: row.currency, chargePeriod: row.charge_period, netMinor });
+      if (netMinor !== null) items.push({ currency: row.currency, chargePeriod: row.charge_period, netMinor, subscriptions: Number(row.n) });
     }
     return mrrByCurrency(items);
   }
