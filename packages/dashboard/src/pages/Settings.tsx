@@ -89,7 +89,7 @@ function Team({ canWrite }: { canWrite: boolean }) {
   }, []);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('support');
-  const invite = useAction(() => api('POST', '/members/', { body: { email, role } }));
+  const invite = useAction(() => api<Invitation>('POST', '/members/', { body: { email, role } }));
   const change = useAction((id: string, next: Role) => api('PATCH', `/members/${id}/`, { body: { role: next } }));
   const remove = useAction((id: string) => api('DELETE', `/members/${id}/`));
   const revoke = useAction((id: string) => api('DELETE', `/invitations/${id}/`));
@@ -171,7 +171,15 @@ function Team({ canWrite }: { canWrite: boolean }) {
             Send invitation
           </button>
           <ErrorNote error={invite.error} />
-          {invite.result !== undefined && !invite.busy && !invite.error ? <Notice>Invitation sent.</Notice> : null}
+          {invite.result && !invite.busy && !invite.error ? (
+            invite.result.acceptUrl ? (
+              <Notice>
+                This installation sends no email: give {invite.result.email} this link yourself (it works once): <code className="secret">{invite.result.acceptUrl}</code>
+              </Notice>
+            ) : (
+              <Notice>Invitation sent to {invite.result.email}.</Notice>
+            )
+          ) : null}
         </form>
       ) : null}
     </Section>
