@@ -13,6 +13,8 @@ interface AuditPage {
 /** What changed, for settings: the fields whose value differs between before and after. */
 function changed(entry: AuditEntry): string {
   if (!entry.before && !entry.after) return '';
+  if (!entry.before) return 'created';
+  if (!entry.after) return 'deleted';
   const keys = new Set([...Object.keys(entry.before ?? {}), ...Object.keys(entry.after ?? {})]);
   return [...keys].filter((k) => JSON.stringify(entry.before?.[k]) !== JSON.stringify(entry.after?.[k])).join(', ');
 }
@@ -45,7 +47,7 @@ export function AuditLog() {
         rowKey={(e) => e.id}
         empty="Nothing recorded yet."
         columns={[
-          { title: 'When', cell: (e) => when(e.createdOn) },
+          { title: 'When', nowrap: true, cell: (e) => when(e.createdOn) },
           { title: 'Who', cell: (e) => `${e.actorLabel}${e.actorType === 'api_key' ? ' (API key)' : ''}` },
           { title: 'What', cell: (e) => <code>{e.action}</code> },
           { title: 'On', cell: (e) => [e.resource, e.resourceId].filter(Boolean).join(' ') },

@@ -76,7 +76,7 @@ function Documents({ view }: { view: CustomerView }) {
             { title: 'Total', numeric: true, cell: (o) => money(o.amountTotalUnits, o.saleCurrency) },
             { title: 'Refunded', numeric: true, cell: (o) => money(o.refundedTotalUnits, o.saleCurrency) },
             { title: 'Status', cell: (o) => <StatusBadge status={o.status} /> },
-            { title: 'Paid', cell: (o) => when(o.paidAt) },
+            { title: 'Paid', nowrap: true, cell: (o) => when(o.paidAt) },
           ]}
         />
       </Section>

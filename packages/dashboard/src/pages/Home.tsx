@@ -87,7 +87,7 @@ export function Home() {
             { title: 'Plan', cell: (o) => o.plan?.name ?? o.plan?.identifier ?? '—' },
             { title: 'Total', numeric: true, cell: (o) => money(o.amountTotalUnits, o.saleCurrency) },
             { title: 'Status', cell: (o) => <StatusBadge status={o.status} /> },
-            { title: 'Paid', cell: (o) => when(o.paidAt) },
+            { title: 'Paid', nowrap: true, cell: (o) => when(o.paidAt) },
           ]}
         />
       </Section>

@@ -39,7 +39,7 @@ function OrderList({ page, search, sort, onPage }: { page: number; search: strin
           { title: 'Plan', cell: (o) => o.plan?.name ?? '—' },
           { title: 'Total', numeric: true, cell: (o) => money(o.amountTotalUnits, o.saleCurrency) },
           { title: 'Status', cell: (o) => <StatusBadge status={o.status} /> },
-          { title: 'Paid', cell: (o) => when(o.paidAt) },
+          { title: 'Paid', nowrap: true, cell: (o) => when(o.paidAt) },
         ]}
       />
       {list.data ? <Pager label="Order pages" page={page} count={list.data.count} pageSize={PAGE_SIZE} onPage={onPage} /> : null}

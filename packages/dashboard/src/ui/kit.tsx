@@ -90,7 +90,11 @@ export interface Column<T> {
   title: string;
   cell(row: T): ReactNode;
   numeric?: boolean;
+  /** Kept on one line (dates, amounts): the table scrolls instead. */
+  nowrap?: boolean;
 }
+
+const cellClass = (column: { numeric?: boolean; nowrap?: boolean }) => [column.numeric ? 'num' : '', column.nowrap ? 'nowrap' : ''].join(' ').trim() || undefined;
 
 /** A table with a caption and column headers; wide tables scroll inside their own region on a phone. */
 export function Table<T>({ caption, columns, rows, rowKey, empty }: { caption: string; columns: Column<T>[]; rows: T[] | undefined; rowKey(row: T): string; empty: string }) {
@@ -112,7 +116,7 @@ export function Table<T>({ caption, columns, rows, rowKey, empty }: { caption: s
           {(rows ?? []).map((row) => (
             <tr key={rowKey(row)}>
               {columns.map((column) => (
-                <td key={column.title} className={column.numeric ? 'num' : undefined}>
+                <td key={column.title} className={cellClass(column)}>
                   {column.cell(row)}
                 </td>
               ))}
