@@ -33,8 +33,8 @@ export async function withClient<T>(url: string, work: (client: pg.Client) => Pr
  * A database named after this process. `drop()` is safe at any time, before
  * `create()` finished or more than once, so an interrupted run can always call it.
  */
-export function benchDatabase(adminUrl: string): BenchDatabase & { create(): Promise<void> } {
-  const name = `billow_bench_${process.pid}`;
+export function benchDatabase(adminUrl: string, suffix = ''): BenchDatabase & { create(): Promise<void> } {
+  const name = `billow_bench_${process.pid}${suffix}`;
   return {
     name,
     url: withDatabaseName(adminUrl, name),

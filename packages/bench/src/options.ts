@@ -12,21 +12,27 @@ export interface BenchOptions {
   checkCustomers: number;
   /** Where Billow's process writes a V8 CPU profile (node --cpu-prof) when it stops; null: no profile. */
   cpuProfileDir: string | null;
-  /** Which scenarios run: the HTTP and Edge ones, the renewal run, the webhook run, the scale ones, or all (the default). */
-  scenarios: { http: boolean; renewals: boolean; webhooks: boolean; scale: boolean };
+  /**
+   * Which scenarios run: the HTTP and Edge ones, the renewal run, the webhook run, the scale ones, or all (the default);
+   * the lists one only when named (its million orders take minutes to seed).
+   */
+  scenarios: { http: boolean; renewals: boolean; webhooks: boolean; scale: boolean; lists: boolean };
   /** Subscriptions the renewal scenario renews, all due at one instant. */
   renewals: number;
   /** The worker's BILLOW_BILLING_CONCURRENCY in the renewal scenario; null: Billow's default. */
   renewalConcurrency: number | null;
   /** Events of each phase of the webhook scenario (each delivered to 3 endpoints). */
   webhookEvents: number;
+  /** The lists scenario's customers, orders per customer, and measured requests per list or search. */
+  lists: { customers: number; ordersPerCustomer: number; requests: number; keepDatabase: boolean };
 }
 
-const SCENARIOS = ['all', 'http', 'renewals', 'webhooks', 'scale'] as const;
+const SCENARIOS = ['all', 'http', 'renewals', 'webhooks', 'scale', 'lists'] as const;
 
 /**
  * `npm run bench -- renewals` runs the renewal scenario only, `-- webhooks` the webhook one only, `-- scale` the
- * worker and batch ones only (seeding what they need), `-- http` the HTTP ones (the scale ones included).
+ * worker and batch ones only (seeding what they need), `-- http` the HTTP ones (the scale ones included), `-- lists`
+ * the lists one, which `all` leaves out.
  */
 function scenariosOf(args: readonly string[]): BenchOptions['scenarios'] {
   const named = args[0] ?? 'all';
@@ -37,6 +43,7 @@ function scenariosOf(args: readonly string[]): BenchOptions['scenarios'] {
     renewals: all || named === 'renewals',
     webhooks: all || named === 'webhooks',
     scale: all || named === 'http' || named === 'scale',
+    lists: named === 'lists',
   };
 }
 
@@ -51,6 +58,8 @@ Scenarios:
   renewals   one worker renewing BENCH_RENEWALS subscriptions due at one instant
   webhooks   deliveries of BENCH_WEBHOOK_EVENTS events to 3 endpoints each
   scale      entitlement checks on 1 and 2 workers, and usage batches
+  lists      list and search pages over 100,000 customers and 1,000,000 orders, in a database of
+             their own (not part of all: seeding takes minutes)
 
 Settings (environment):
   BENCH_DATABASE_URL          a PostgreSQL URL allowed to create databases (postgres://postgres@127.0.0.1:5432/postgres)
@@ -59,6 +68,9 @@ Settings (environment):
   BENCH_CUSTOMERS             customers seeded (5000); BENCH_USAGE_CUSTOMERS (1000), BENCH_CHECK_CUSTOMERS (100)
   BENCH_RENEWALS              subscriptions of the renewal scenario (10000); BENCH_RENEWAL_CONCURRENCY (Billow's default)
   BENCH_WEBHOOK_EVENTS        events of each webhook phase (1000)
+  BENCH_LIST_CUSTOMERS        customers of the lists scenario (100000), BENCH_LIST_ORDERS_PER_CUSTOMER (10),
+                              BENCH_LIST_REQUESTS measured per list or search (60); BENCH_LIST_KEEP_DATABASE=true
+                              keeps its database afterwards, to EXPLAIN queries on it (drop it yourself)
   BENCH_CPU_PROFILE_DIR       where Billow's process writes a CPU profile when it stops (none)
 
 The method and the last results: docs/performance.md.
@@ -94,5 +106,11 @@ export function benchOptions(env: NodeJS.ProcessEnv = process.env, args: readonl
     renewals: positiveInteger(env, 'BENCH_RENEWALS', 10_000),
     renewalConcurrency: env.BENCH_RENEWAL_CONCURRENCY ? positiveInteger(env, 'BENCH_RENEWAL_CONCURRENCY', 1) : null,
     webhookEvents: positiveInteger(env, 'BENCH_WEBHOOK_EVENTS', 1000),
+    lists: {
+      customers: positiveInteger(env, 'BENCH_LIST_CUSTOMERS', 100_000),
+      ordersPerCustomer: positiveInteger(env, 'BENCH_LIST_ORDERS_PER_CUSTOMER', 10),
+      requests: positiveInteger(env, 'BENCH_LIST_REQUESTS', 60),
+      keepDatabase: env.BENCH_LIST_KEEP_DATABASE === 'true',
+    },
   };
 }

@@ -28,6 +28,8 @@ import { percentileBound, readBuckets, type Buckets } from './server-latency.js'
 import { WebhookReceivers } from './webhook-receivers.js';
 import { checkPathsOf, formatScaleReport, measureScale, seedScale } from './scale.js';
 import { measureWebhooks } from './webhooks.js';
+import { formatListsReport, measureLists } from './lists.js';
+import { seedLists } from './lists-seed.js';
 
 const CLI = fileURLToPath(new URL('../../cli/dist/main.js', import.meta.url));
 const CEILING_SERVER = fileURLToPath(new URL('./ceiling-server.js', import.meta.url));
@@ -459,6 +461,38 @@ async function webhookScenario(options: BenchOptions, database: BenchDatabase, e
   }
 }
 
+/**
+ * The lists scenario, in a database of its own (created here, dropped at its end): an
+ * organization, 100,000 customers and 1,000,000 orders seeded (lists-seed.ts), then each
+ * list or search page timed against `billow start`.
+ */
+async function listsScenario(options: BenchOptions, scratch: string): Promise<string> {
+  const started = performance.now();
+  const database = benchDatabase(options.adminUrl, '_lists');
+  if (!options.lists.keepDatabase) scenarioDatabases.push(database);
+  await database.create();
+  try {
+    const env = { ...billowEnv(database.url, path.join(scratch, 'lists-data')), BILLOW_RATE_LIMIT_MAX: RATE_LIMIT_MAX };
+    say(`Lists scenario: database ${database.name}; an organization, then ${options.lists.customers.toLocaleString('en-US')} customers and ${(options.lists.customers * options.lists.ordersPerCustomer).toLocaleString('en-US')} orders`);
+    const organization = await createOrganization(env);
+    // --role core: the API without background work, so that no worker renews the copied subscriptions meanwhile.
+    return await withServer('Billow core', CLI, ['start', '--role', 'core'], env, async ({ baseUrl }) => {
+      // The sandbox: its test provider takes the templates' cards; its lists are the production ones' code and indices.
+      const sandbox = { baseUrl: `${baseUrl}/sandbox`, serverKey: organization.sandboxServerKey };
+      const seed = await seedLists({ ...sandbox, databaseUrl: database.url, ...options.lists }, say);
+      reportLoad();
+      const measured = await measureLists({ ...sandbox, seed, warmup: 5, requests: options.lists.requests }, say);
+      return formatListsReport(seed, measured, (performance.now() - started) / 1000);
+    });
+  } finally {
+    if (options.lists.keepDatabase) say(`Kept database ${database.name} (BENCH_LIST_KEEP_DATABASE): drop it when done`);
+    else {
+      await database.drop();
+      say(`Dropped database ${database.name}`);
+    }
+  }
+}
+
 async function benchmarks(options: BenchOptions, database: BenchDatabase, scratch: string): Promise<string[]> {
   const env = billowEnv(database.url, path.join(scratch, 'data'));
   say('Creating an organization (billow org create --json, which also migrates)');
@@ -473,6 +507,7 @@ async function benchmarks(options: BenchOptions, database: BenchDatabase, scratc
   if (options.scenarios.scale) reports.push(await scaleScenario(options, database, env, organization, seeded));
   if (options.scenarios.renewals) reports.push(await renewalScenario(options, database, env, organization));
   if (options.scenarios.webhooks) reports.push(await webhookScenario(options, database, env, organization));
+  if (options.scenarios.lists) reports.push(await listsScenario(options, scratch));
   return reports;
 }
 
@@ -485,6 +520,9 @@ function verdictSummary(reports: readonly string[]): string {
   return missed.length === 0 ? `${summary}.\n` : `${summary}; MISSED: ${missed.join('; ')}.\n`;
 }
 
+/** Databases a scenario made for itself, dropped with the run's own if the run is interrupted. */
+const scenarioDatabases: BenchDatabase[] = [];
+
 /** Children first, then the database and the scratch directory; safe to call from a signal too. */
 function cleanupOnce(database: BenchDatabase, scratch: string): () => Promise<void> {
   let cleaning: Promise<void> | null = null;
@@ -492,6 +530,7 @@ function cleanupOnce(database: BenchDatabase, scratch: string): () => Promise<vo
     cleaning ??= (async () => {
       await stopAllChildren();
       fs.rmSync(scratch, { recursive: true, force: true });
+      for (const own of scenarioDatabases) await own.drop();
       await database.drop();
       say(`Dropped database ${database.name}`);
     })();

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { NullableString, PageQuery, Paginated } from './common.js';
+import { ListSort, NullableString, PageQuery, Paginated, SearchQuery } from './common.js';
 
 export const SUBSCRIPTION_STATUSES = [
   'incomplete',
@@ -178,10 +178,24 @@ export const SubscriptionCreate = Type.Object(
 );
 export type SubscriptionCreate = Static<typeof SubscriptionCreate>;
 
+export const SUBSCRIPTION_SORTS = ['createdOn', 'currentPeriodEnd'] as const;
+
 export const SubscriptionListQuery = Type.Object({
   ...PageQuery.properties,
-  customer_id: Type.Optional(Type.String({ minLength: 1, description: 'Required: the customer whose subscriptions to list' })),
+  customer_id: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        'The customer whose subscriptions to list (their customerId or UUID). Required unless one of our list parameters ' +
+        '(plan, search, sort) is given: then every customer\'s subscriptions of the environment are listed',
+    }),
+  ),
   status: Type.Optional(Type.String({ description: 'Comma-separated statuses; without it, superseded and ended rows are hidden' })),
+  plan: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: "Ours: only this plan's subscriptions (its identifier or UUID); an unknown plan gives an empty list" }),
+  ),
+  search: SearchQuery("the customer's name, email and customerId"),
+  ...ListSort(SUBSCRIPTION_SORTS, 'newest first'),
 });
 export type SubscriptionListQuery = Static<typeof SubscriptionListQuery>;
 

@@ -20,6 +20,33 @@ export const PageQuery = Type.Object({
 });
 export type PageQuery = Static<typeof PageQuery>;
 
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
+/**
+ * Billow's list extension (decision 0079): `sort` names one of the list's fields, `order`
+ * its direction. Without `sort`, the list keeps its documented order; an unknown field or
+ * direction is refused (400).
+ */
+export function ListSort<const F extends readonly string[]>(fields: F, defaults: string) {
+  return {
+    sort: Type.Optional(
+      Type.Enum([...fields], {
+        description: `Ours: the field to sort by (${fields.join(', ')}); ties go to the newest. Without it, ${defaults}`,
+      }),
+    ),
+    order: Type.Optional(
+      Type.Enum([...SORT_ORDERS], {
+        description: 'Ours, with sort: asc or desc; by default desc for dates and amounts, asc for names and identifiers',
+      }),
+    ),
+  };
+}
+
+/** Billow's list extension: a free-text search, matched anywhere in the fields the list names, in any case. */
+export const SearchQuery = (fields: string) =>
+  Type.Optional(Type.String({ maxLength: 200, description: `Ours: matches ${fields}, anywhere and in any case; blank: no search` }));
+
 export function Paginated<T extends TSchema>(item: T, title: string) {
   return Type.Object(
     {

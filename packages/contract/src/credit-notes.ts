@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { PageQuery, Paginated, Timestamp } from './common.js';
+import { ListSort, PageQuery, Paginated, SearchQuery, Timestamp } from './common.js';
 import { InvoiceCustomer } from './orders.js';
 
 // Credit notes (a Billow addition, decision 0065): what a settled refund or the unused time of a
@@ -66,6 +66,8 @@ export const CreditNote = Type.Object(
 );
 export type CreditNote = Static<typeof CreditNote>;
 
+export const CREDIT_NOTE_SORTS = ['issuedOn', 'total'] as const;
+
 export const CreditNoteListQuery = Type.Object({
   ...PageQuery.properties,
   customer_id: Type.Optional(
@@ -73,6 +75,8 @@ export const CreditNoteListQuery = Type.Object({
   ),
   invoice_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only those correcting this invoice (its id)' })),
   reason: Type.Optional(Type.Enum([...CREDIT_NOTE_REASONS])),
+  search: SearchQuery("the credit note's number, its invoice's number and the customer's name, email and customerId"),
+  ...ListSort(CREDIT_NOTE_SORTS, 'newest first'),
 });
 export type CreditNoteListQuery = Static<typeof CreditNoteListQuery>;
 

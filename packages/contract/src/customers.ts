@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Metadata, NullableString, Paginated, PageQuery, Timestamp } from './common.js';
+import { ListSort, Metadata, NullableString, Paginated, PageQuery, Timestamp } from './common.js';
 
 export const BillingAddress = Type.Object(
   {
@@ -138,9 +138,12 @@ export const CustomerUpdate = Type.Object(
 );
 export type CustomerUpdate = Static<typeof CustomerUpdate>;
 
+export const CUSTOMER_SORTS = ['createdOn', 'name', 'email', 'customerId'] as const;
+
 export const CustomerListQuery = Type.Object({
   ...PageQuery.properties,
-  search: Type.Optional(Type.String({ maxLength: 200, description: 'Matches name, email and customerId' })),
+  search: Type.Optional(Type.String({ maxLength: 200, description: 'Matches name, email and customerId, anywhere and in any case' })),
+  ...ListSort(CUSTOMER_SORTS, 'newest first'),
 });
 export type CustomerListQuery = Static<typeof CustomerListQuery>;
 

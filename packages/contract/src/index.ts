@@ -20,3 +20,4 @@ export * from './portal.js';
 export * from './seller-profile.js';
 export * from './credit-notes.js';
 export * from './accounts.js';
+export * from './overview.js';

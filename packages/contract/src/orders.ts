@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Plan, Product } from './catalog.js';
-import { NullableString, PageQuery, Paginated, Timestamp } from './common.js';
+import { ListSort, NullableString, PageQuery, Paginated, SearchQuery, Timestamp } from './common.js';
 import { BillingAddress } from './customers.js';
 
 // Orders and their timelines, invoices, transactions and refunds: the money records.
@@ -135,6 +135,8 @@ const CustomerFilter = Type.Optional(
   }),
 );
 
+export const ORDER_SORTS = ['paidOn', 'createdOn', 'total'] as const;
+
 export const OrderListQuery = Type.Object({
   ...PageQuery.properties,
   customer_id: CustomerFilter,
@@ -144,6 +146,7 @@ export const OrderListQuery = Type.Object({
   is_renewal: Type.Optional(Type.Boolean()),
   start_date: DateFilter('Orders paid on or after'),
   end_date: DateFilter('Orders paid on or before'),
+  ...ListSort(ORDER_SORTS, 'newest paid first, then orders never paid'),
 });
 export type OrderListQuery = Static<typeof OrderListQuery>;
 
@@ -251,10 +254,14 @@ export const Invoice = Type.Object(
 );
 export type Invoice = Static<typeof Invoice>;
 
+export const INVOICE_SORTS = ['issuedOn', 'total', 'number'] as const;
+
 export const InvoiceListQuery = Type.Object({
   ...PageQuery.properties,
   customer_id: CustomerFilter,
   status: Type.Optional(Type.Enum([...INVOICE_STATUSES])),
+  search: SearchQuery("the invoice's number and id and the customer's name, email and customerId"),
+  ...ListSort(INVOICE_SORTS, 'newest issued first'),
 });
 export type InvoiceListQuery = Static<typeof InvoiceListQuery>;
 

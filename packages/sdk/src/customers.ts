@@ -6,8 +6,12 @@ export interface CustomerListParams {
   page?: number;
   /** Results per page (Billow's default is 10, its maximum 100). */
   pageSize?: number;
-  /** Matches name, email and customerId. */
+  /** Matches name, email and customerId, anywhere and in any case. */
   search?: string;
+  /** Billow's list extension: the field to sort by (ties go to the newest); without it, newest first. */
+  sort?: 'createdOn' | 'name' | 'email' | 'customerId';
+  /** With `sort`: by default desc for createdOn, asc for the others. */
+  order?: 'asc' | 'desc';
 }
 
 export interface CreateOptions {
@@ -41,12 +45,12 @@ export class Customers {
     return send(this.http, { method: 'PATCH', path: itemPath(customerId), body: changes });
   }
 
-  /** Newest first. */
+  /** Newest first, unless `sort` says otherwise. */
   async list(params: CustomerListParams = {}): Promise<Page<Customer>> {
     return send(this.http, {
       method: 'GET',
       path: '/customers/',
-      query: { page: params.page, page_size: params.pageSize, search: params.search },
+      query: { page: params.page, page_size: params.pageSize, search: params.search, sort: params.sort, order: params.order },
     });
   }
 

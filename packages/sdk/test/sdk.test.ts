@@ -142,6 +142,10 @@ describe.each(environments)('@billow/sdk customers in %s', (environment) => {
     const found = await client.customers.list({ search: 'turing' });
     expect(ids(found.results)).toEqual(['c-2']);
     expect(found.count).toBe(1);
+
+    // Billow's sort and order: by name (Alan, Edsger, Grace), and the other way round.
+    expect(ids((await client.customers.list({ sort: 'name' })).results)).toEqual(['c-2', 'c-3', 'c-1']);
+    expect(ids((await client.customers.list({ sort: 'name', order: 'desc', pageSize: 1 })).results)).toEqual(['c-1']);
   });
 
   it('archives: the customer leaves the list and its customerId is retired', async () => {

@@ -32,6 +32,7 @@ import { chargesModule } from './modules/charges/module.js';
 import { checkoutModule } from './modules/checkout/module.js';
 import type { ModuleContext } from './modules/context.js';
 import { customersModule } from './modules/customers/module.js';
+import { dashboardAppModule } from './modules/dashboard-app/module.js';
 import { discountsModule } from './modules/discounts/module.js';
 import { entitlementsModule } from './modules/entitlements/module.js';
 import type { CachedEntitlements } from './modules/entitlements/service.js';
@@ -48,6 +49,7 @@ import { createMediaService, type MediaService } from './modules/media/service.j
 import { monetizationModule } from './modules/monetization/module.js';
 import { opsModule } from './modules/ops/module.js';
 import { ordersModule } from './modules/orders/module.js';
+import { overviewModule } from './modules/overview/module.js';
 import { partnerModule } from './modules/partner/module.js';
 import { paymentsModule } from './modules/payments/module.js';
 import type { SettleIntent } from './modules/payments/stripe/webhook.js';
@@ -170,8 +172,10 @@ const CORE_MODULES: ModuleFactory[] = [
   checkoutModule,
   mailModule,
   portalModule,
+  overviewModule,
   accountsModule,
   auditModule,
+  dashboardAppModule,
 ];
 const EDGE_MODULES: ModuleFactory[] = [entitlementsModule, promotionsEdgeModule];
 

@@ -1,13 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import type { Page } from '@billow/contract';
-import type { PageRequest } from '../lib/pagination.js';
+import type { ListOrder, PageRequest, SortDirection } from '../lib/pagination.js';
+import { badRequest } from './errors.js';
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 10;
 export const CATALOG_PAGE_SIZE = 100;
 const MAX_PAGE = 10_000_000;
 
-export type { PageRequest };
+export type { ListOrder, PageRequest };
 
 export function pageRequest(
   query: { page?: number; page_size?: number },
@@ -36,4 +37,24 @@ export function pageOf<T>(request: FastifyRequest, at: PageRequest, count: numbe
     previous: at.page > 1 ? pageUrl(request, Math.min(at.page - 1, lastPage)) : null,
     results,
   };
+}
+
+/**
+ * The `sort` and `order` of a list (Billow's extension, decision 0079), already checked
+ * against the list's fields by its query schema; `descending` names the fields (dates,
+ * amounts) whose order is desc unless told. `order` alone is refused: it has nothing to turn.
+ */
+export function listOrder<F extends string>(
+  query: { sort?: unknown; order?: SortDirection },
+  fields: readonly F[],
+  descending: readonly NoInfer<F>[],
+): ListOrder<F> | null {
+  const { sort, order } = query;
+  if (sort === undefined) {
+    if (order !== undefined) throw badRequest('query parameter order needs sort: name the field to order by', 'validation_error');
+    return null;
+  }
+  const field = fields.find((f) => f === sort);
+  if (field === undefined) throw badRequest(`query parameter sort must be one of ${fields.join(', ')}`, 'validation_error');
+  return { field, direction: order ?? (descending.includes(field) ? 'desc' : 'asc') };
 }

@@ -4,3 +4,11 @@ export interface PageRequest {
   pageSize: number;
   offset: number;
 }
+
+export type SortDirection = 'asc' | 'desc';
+
+/** The order a list was asked for with Billow's `sort` and `order` (decision 0079); null keeps the list's own order. */
+export interface ListOrder<F extends string = string> {
+  field: F;
+  direction: SortDirection;
+}

@@ -1,7 +1,8 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { CreditNotesTable } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
-import { isCustomer } from '../../db/search.js';
+import { containsPattern, isCustomer } from '../../db/search.js';
+import type { ListOrder } from '../../lib/pagination.js';
 
 export type CreditNoteRow = Selectable<CreditNotesTable>;
 
@@ -10,6 +11,8 @@ export interface CreditNoteFilters {
   customer?: string;
   invoice?: string;
   reason?: CreditNoteRow['reason'];
+  /** Matches the credit note's number, its invoice's number, and the customer's name, email and customerId. */
+  search?: string;
 }
 
 /**
@@ -78,8 +81,23 @@ function filtered(db: Executor, environmentId: string, filters: CreditNoteFilter
   if (filters.customer !== undefined) query = query.where(isCustomer(filters.customer));
   if (filters.invoice !== undefined) query = query.where('n.invoice_id', '=', filters.invoice);
   if (filters.reason !== undefined) query = query.where('n.reason', '=', filters.reason);
+  if (filters.search) {
+    const pattern = containsPattern(filters.search);
+    query = query.where((eb) =>
+      eb.or([
+        eb('n.number', 'ilike', pattern),
+        eb('i.number', 'ilike', pattern),
+        eb('c.name', 'ilike', pattern),
+        eb('c.email', 'ilike', pattern),
+        eb('c.customer_id', 'ilike', pattern),
+      ]),
+    );
+  }
   return query;
 }
+
+const SORT_COLUMNS = { issuedOn: 'n.issued_at', total: 'n.total_minor' } as const;
+export type CreditNoteSort = ListOrder<keyof typeof SORT_COLUMNS>;
 
 function withDetails(query: ReturnType<typeof creditNotes>) {
   return query
@@ -96,8 +114,17 @@ export async function countCreditNotes(db: Executor, environmentId: string, filt
   return Number(row.n);
 }
 
-export async function listCreditNotes(db: Executor, environmentId: string, filters: CreditNoteFilters, limit: number, offset: number) {
-  return withDetails(filtered(db, environmentId, filters)).orderBy('n.seq', 'desc').limit(limit).offset(offset).execute();
+/** Newest first, unless `sort` says otherwise; ties go to the newest in the direction asked. */
+export async function listCreditNotes(
+  db: Executor,
+  environmentId: string,
+  filters: CreditNoteFilters,
+  page: { limit: number; offset: number; sort?: CreditNoteSort | null },
+) {
+  let query = withDetails(filtered(db, environmentId, filters));
+  if (page.sort) query = query.orderBy(SORT_COLUMNS[page.sort.field], page.sort.direction).orderBy('n.seq', page.sort.direction);
+  else query = query.orderBy('n.seq', 'desc');
+  return query.limit(page.limit).offset(page.offset).execute();
 }
 
 export async function findCreditNote(db: Executor, environmentId: string, id: string) {

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { CreditNote, CreditNoteList, CreditNoteListQuery, CreditNotePath, DocumentQuery, ErrorBody } from '@billow/contract';
-import { pageOf, pageRequest } from '../../http/pagination.js';
+import { CreditNote, CreditNoteList, CreditNoteListQuery, CreditNotePath, CREDIT_NOTE_SORTS, DocumentQuery, ErrorBody } from '@billow/contract';
+import { listOrder, pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import { scopeOf } from '../../http/scope.js';
 import type { CreditNoteService } from './service.js';
@@ -18,14 +18,16 @@ export function creditNoteRoutes(app: App, service: CreditNoteService): void {
         summary: 'List credit notes, newest first',
         description:
           "A Billow addition (decision 0065): a settled refund and a plan change's credit for unused time each issue a credit note " +
-          'against the invoice it corrects, numbered in its own gapless sequence. Filter by customer, invoice or reason.',
+          'against the invoice it corrects, numbered in its own gapless sequence. Filter by customer, invoice or reason; `search` matches ' +
+          "its number, its invoice's number and the customer's name, email and customerId; `sort` (issuedOn, total) with `order` (asc, desc).",
         querystring: CreditNoteListQuery,
         response: { 200: CreditNoteList, ...errors },
       },
     },
     async (request) => {
       const at = pageRequest(request.query);
-      const { count, results } = await service.list(scopeOf(request), request.query, at);
+      const sort = listOrder(request.query, CREDIT_NOTE_SORTS, CREDIT_NOTE_SORTS);
+      const { count, results } = await service.list(scopeOf(request), request.query, at, sort);
       return pageOf(request, at, count, results);
     },
   );

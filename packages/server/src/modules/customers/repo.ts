@@ -2,6 +2,7 @@ import { PREPARED_END } from '../../db/prepared.js';
 import type { Executor } from '../../db/transaction.js';
 import type { CustomersTable, StoredTaxId } from '../../db/schema.js';
 import { containsPattern } from '../../db/search.js';
+import type { ListOrder } from '../../lib/pagination.js';
 import { createQueryId, sql, type CompiledQuery, type RawBuilder, type Selectable } from 'kysely';
 
 export type CustomerRow = Selectable<CustomersTable>;
@@ -159,19 +160,21 @@ export async function countCustomers(db: Executor, environmentId: string, search
   return Number(row.n);
 }
 
+/** The fields a customer list sorts by (Billow's `sort`), as columns. */
+const SORT_COLUMNS = { createdOn: 'created_at', name: 'name', email: 'email', customerId: 'customer_id' } as const;
+export type CustomerSort = ListOrder<keyof typeof SORT_COLUMNS>;
+
+/** Newest first, unless `sort` says otherwise; ties go to the newest in the direction asked. */
 export async function listCustomers(
   db: Executor,
   environmentId: string,
   search: string | undefined,
-  limit: number,
-  offset: number,
+  page: { limit: number; offset: number; sort: CustomerSort | null },
 ): Promise<CustomerRow[]> {
-  return listQuery(db, environmentId, search)
-    .selectAll()
-    .orderBy('seq', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  let query = listQuery(db, environmentId, search).selectAll();
+  if (page.sort) query = query.orderBy(SORT_COLUMNS[page.sort.field], page.sort.direction).orderBy('seq', page.sort.direction);
+  else query = query.orderBy('seq', 'desc');
+  return query.limit(page.limit).offset(page.offset).execute();
 }
 
 export async function updateCustomer(

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import {
   Customer,
   CustomerCreate,
+  CUSTOMER_SORTS,
   CustomerList,
   CustomerListQuery,
   CustomerArchiveQuery,
@@ -9,7 +10,7 @@ import {
   CustomerUpdate,
   ErrorBody,
 } from '@billow/contract';
-import { pageOf, pageRequest } from '../../http/pagination.js';
+import { listOrder, pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import type { CustomerService } from './service.js';
 import { scopeOf } from '../../http/scope.js';
@@ -26,13 +27,17 @@ export function customerRoutes(app: App, service: CustomerService): void {
       schema: {
         tags,
         summary: 'List customers, newest first',
+        description:
+          'Ours: `search` matches name, email and customerId anywhere in any case; `sort` (createdOn, name, email, customerId) ' +
+          'with `order` (asc, desc) orders the whole list before it is paged.',
         querystring: CustomerListQuery,
         response: { 200: CustomerList, ...errors },
       },
     },
     async (request) => {
       const at = pageRequest(request.query);
-      const { count, results } = await service.list(scopeOf(request), request.query.search, at);
+      const sort = listOrder(request.query, CUSTOMER_SORTS, ['createdOn']);
+      const { count, results } = await service.list(scopeOf(request), request.query.search, at, sort);
       return pageOf(request, at, count, results);
     },
   );

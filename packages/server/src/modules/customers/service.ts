@@ -243,11 +243,13 @@ export class CustomerService {
     return toCustomer(row);
   }
 
-  async list(scope: CustomerScope, search: string | undefined, page: PageRequest) {
+  async list(scope: CustomerScope, search: string | undefined, page: PageRequest, sort: repo.CustomerSort | null = null) {
     const term = search?.trim() || undefined;
     const count = await repo.countCustomers(this.db, scope.environmentId, term);
     const rows =
-      page.offset >= count ? [] : await repo.listCustomers(this.db, scope.environmentId, term, page.pageSize, page.offset);
+      page.offset >= count
+        ? []
+        : await repo.listCustomers(this.db, scope.environmentId, term, { limit: page.pageSize, offset: page.offset, sort });
     return { count, results: rows.map(toCustomer) };
   }
 

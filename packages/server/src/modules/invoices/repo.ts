@@ -1,7 +1,8 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/transaction.js';
 import type { InvoicesTable } from '../../db/schema.js';
-import { isCustomer } from '../../db/search.js';
+import { containsPattern, isCustomer } from '../../db/search.js';
+import type { ListOrder } from '../../lib/pagination.js';
 
 export type InvoiceRow = Selectable<InvoicesTable>;
 
@@ -9,6 +10,8 @@ export interface InvoiceFilters {
   /** The customer's customerId, or its UUID. */
   customer?: string;
   status?: InvoiceRow['status'];
+  /** Matches the invoice's number and id, and the customer's name, email and customerId. */
+  search?: string;
 }
 
 function invoices(db: Executor, environmentId: string) {
@@ -19,12 +22,28 @@ function invoices(db: Executor, environmentId: string) {
     .where('i.environment_id', '=', environmentId);
 }
 
+/** The invoices of the filters, with no join: what a count reads, and what a page joins its details to. */
 function filtered(db: Executor, environmentId: string, filters: InvoiceFilters) {
-  let query = invoices(db, environmentId);
+  let query = db.selectFrom('invoices as i').where('i.environment_id', '=', environmentId);
   if (filters.status) query = query.where('i.status', '=', filters.status);
-  if (filters.customer !== undefined) query = query.where(isCustomer(filters.customer));
+  if (filters.customer !== undefined) {
+    const named = db.selectFrom('customers as c').select('c.id').where('c.environment_id', '=', environmentId).where(isCustomer(filters.customer));
+    query = query.where('i.customer_id', 'in', named);
+  }
+  if (filters.search) {
+    const pattern = containsPattern(filters.search);
+    const customers = db
+      .selectFrom('customers as c')
+      .select('c.id')
+      .where('c.environment_id', '=', environmentId)
+      .where((eb) => eb.or([eb('c.name', 'ilike', pattern), eb('c.email', 'ilike', pattern), eb('c.customer_id', 'ilike', pattern)]));
+    query = query.where((eb) => eb.or([eb('i.number', 'ilike', pattern), eb('i.id', 'ilike', pattern), eb('i.customer_id', 'in', customers)]));
+  }
   return query;
 }
+
+const SORT_COLUMNS = { issuedOn: 'i.issued_at', total: 'i.total_minor', number: 'i.number' } as const;
+export type InvoiceSort = ListOrder<keyof typeof SORT_COLUMNS>;
 
 /** An invoice with what its representation takes from its order and customer. */
 function withDetails(query: ReturnType<typeof invoices>) {
@@ -52,18 +71,25 @@ export async function countInvoices(db: Executor, environmentId: string, filters
   return Number(row.n);
 }
 
+/** Newest issued first, unless `sort` says otherwise; ties go to the newest in the direction asked. */
 export async function listInvoices(
   db: Executor,
   environmentId: string,
   filters: InvoiceFilters,
-  limit: number,
-  offset: number,
+  page: { limit: number; offset: number; sort?: InvoiceSort | null },
 ) {
-  return withDetails(filtered(db, environmentId, filters))
-    .orderBy('i.issued_at', 'desc')
-    .orderBy('i.seq', 'desc')
-    .limit(limit)
-    .offset(offset)
+  const sort = page.sort ?? { field: 'issuedOn', direction: 'desc' };
+  // A deferred join: the page's ids from the invoices' index alone (it carries them), then
+  // those invoices with their order and customer; the rows skipped are never read.
+  const ids = filtered(db, environmentId, filters)
+    .select('i.id')
+    .orderBy(SORT_COLUMNS[sort.field], sort.direction)
+    .orderBy('i.seq', sort.direction)
+    .limit(page.limit)
+    .offset(page.offset);
+  return withDetails(invoices(db, environmentId).where('i.id', 'in', ids))
+    .orderBy(SORT_COLUMNS[sort.field], sort.direction)
+    .orderBy('i.seq', sort.direction)
     .execute();
 }
 

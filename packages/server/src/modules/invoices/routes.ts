@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { DocumentQuery, ErrorBody, Invoice, InvoiceList, InvoiceListQuery, InvoicePath } from '@billow/contract';
-import { pageOf, pageRequest } from '../../http/pagination.js';
+import { DocumentQuery, ErrorBody, Invoice, InvoiceList, InvoiceListQuery, InvoicePath, INVOICE_SORTS } from '@billow/contract';
+import { listOrder, pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import type { InvoiceService } from './service.js';
 import { scopeOf, type RequestScope } from '../../http/scope.js';
@@ -55,14 +55,17 @@ export function invoiceRoutes(app: App, service: InvoiceService, collect: Invoic
       schema: {
         tags,
         summary: 'List invoices, newest first',
-        description: 'A Billow addition: every order has an invoice.',
+        description:
+          'A Billow addition: every order has an invoice. `search` matches the number and id and the customer\'s name, email and ' +
+          'customerId; `sort` (issuedOn, total, number) with `order` (asc, desc) orders the whole list before it is paged.',
         querystring: InvoiceListQuery,
         response: { 200: InvoiceList, ...errors },
       },
     },
     async (request) => {
       const at = pageRequest(request.query);
-      const { count, results } = await service.list(scopeOf(request), request.query, at);
+      const sort = listOrder(request.query, INVOICE_SORTS, ['issuedOn', 'total']);
+      const { count, results } = await service.list(scopeOf(request), request.query, at, sort);
       return pageOf(request, at, count, results);
     },
   );

@@ -32,6 +32,7 @@ export {
   type OrderEventRow,
   type OrderFilters,
   type OrderRow,
+  type OrderSort,
   type OrderRecords,
 } from './repo.js';
 export { nextInvoiceNumber } from './invoice-numbers/repo.js';

@@ -1,5 +1,5 @@
 import { PREPARED_END } from '../../db/prepared.js';
-import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
 import type { Executor } from '../../db/transaction.js';
 import type {
   InvoicesTable,
@@ -16,6 +16,7 @@ import type {
 } from '../../db/schema.js';
 import { containsPattern, isCustomer } from '../../db/search.js';
 import type { DateRange } from './format.js';
+import type { ListOrder } from '../../lib/pagination.js';
 
 export type OrderRow = Selectable<OrdersTable>;
 export type InvoiceRow = Selectable<InvoicesTable>;
@@ -38,14 +39,21 @@ export interface OrderFilters {
   paid: DateRange;
 }
 
-/** Orders the API shows: never PENDING ones (payment never completed). */
+/** The customers of the environment that `customer` (customerId or UUID) names. */
+function customersNamed(db: Executor, environmentId: string, customer: string) {
+  return db.selectFrom('customers as c').select('c.id').where('c.environment_id', '=', environmentId).where(isCustomer(customer));
+}
+
+/**
+ * Orders the API shows: never PENDING ones (payment never completed). The customer is
+ * joined only when a search reads it, so a plain page or count reads orders alone.
+ */
 function visibleOrders(db: Executor, environmentId: string, filters: OrderFilters) {
   let query = db
     .selectFrom('orders as o')
-    .innerJoin('customers as c', 'c.id', 'o.customer_id')
     .where('o.environment_id', '=', environmentId)
     .where('o.status', '!=', 'PENDING');
-  if (filters.customer !== undefined) query = query.where(isCustomer(filters.customer));
+  if (filters.customer !== undefined) query = query.where('o.customer_id', 'in', customersNamed(db, environmentId, filters.customer));
   if (filters.status) query = query.where('o.status', '=', filters.status);
   if (filters.billingType) query = query.where('o.billing_type', '=', filters.billingType);
   if (filters.isRenewal !== undefined) query = query.where('o.is_renewal', '=', filters.isRenewal);
@@ -53,17 +61,18 @@ function visibleOrders(db: Executor, environmentId: string, filters: OrderFilter
   if (filters.paid.before) query = query.where('o.paid_at', '<', filters.paid.before);
   if (filters.search) {
     const pattern = containsPattern(filters.search);
-    query = query.where((eb) =>
-      eb.or([
-        eb('o.id', 'ilike', pattern),
-        eb('c.name', 'ilike', pattern),
-        eb('c.email', 'ilike', pattern),
-        eb('c.customer_id', 'ilike', pattern),
-      ]),
-    );
+    const customers = db
+      .selectFrom('customers as c')
+      .select('c.id')
+      .where('c.environment_id', '=', environmentId)
+      .where((eb) => eb.or([eb('c.name', 'ilike', pattern), eb('c.email', 'ilike', pattern), eb('c.customer_id', 'ilike', pattern)]));
+    query = query.where((eb) => eb.or([eb('o.id', 'ilike', pattern), eb('o.customer_id', 'in', customers)]));
   }
   return query;
 }
+
+const ORDER_SORT_COLUMNS = { paidOn: 'o.paid_at', createdOn: 'o.created_at', total: 'o.total_minor' } as const;
+export type OrderSort = ListOrder<keyof typeof ORDER_SORT_COLUMNS>;
 
 export async function countOrders(db: Executor, environmentId: string, filters: OrderFilters): Promise<number> {
   const row = await visibleOrders(db, environmentId, filters)
@@ -72,22 +81,29 @@ export async function countOrders(db: Executor, environmentId: string, filters: 
   return Number(row.n);
 }
 
-/** Newest paid first; orders never paid (FAILED) come after, newest first. */
+/**
+ * Newest paid first; orders never paid (FAILED) come after, newest first. With `sort`
+ * (Billow's extension), by that field, ties to the newest in the direction asked; orders
+ * never paid come last when sorted by paidOn either way.
+ */
 export async function listOrders(
   db: Executor,
   environmentId: string,
   filters: OrderFilters,
-  limit: number,
-  offset: number,
+  page: { limit: number; offset: number; sort?: OrderSort | null },
 ): Promise<OrderRow[]> {
-  return visibleOrders(db, environmentId, filters)
-    .selectAll('o')
-    .orderBy('o.paid_at', (ob) => ob.desc().nullsLast())
-    .orderBy('o.created_at', 'desc')
-    .orderBy('o.seq', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  const sort = page.sort ?? { field: 'paidOn', direction: 'desc' };
+  // A deferred join: the page's ids from the index alone (it carries them), then those rows.
+  const ids = inOrder(visibleOrders(db, environmentId, filters).select('o.id'), sort).limit(page.limit).offset(page.offset);
+  return inOrder(db.selectFrom('orders as o').selectAll('o').where('o.id', 'in', ids), sort).execute();
+}
+
+/** A query of orders (as `o`) in the order of `sort`. */
+function inOrder<Q extends SelectQueryBuilder<{ o: OrdersTable }, 'o', object>>(query: Q, sort: OrderSort): Q {
+  const column = ORDER_SORT_COLUMNS[sort.field];
+  let ordered = column === 'o.paid_at' ? query.orderBy(column, (ob) => ob[sort.direction]().nullsLast()) : query.orderBy(column, sort.direction);
+  if (sort.field === 'paidOn') ordered = ordered.orderBy('o.created_at', sort.direction);
+  return ordered.orderBy('o.seq', sort.direction) as Q;
 }
 
 /** Any order of the environment, PENDING included: callers decide what they may show. */

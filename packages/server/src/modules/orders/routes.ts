@@ -1,5 +1,5 @@
-import { ErrorBody, Order, OrderEventList, OrderList, OrderListQuery, OrderPath, PageQuery } from '@billow/contract';
-import { pageOf, pageRequest } from '../../http/pagination.js';
+import { ErrorBody, Order, OrderEventList, OrderList, OrderListQuery, OrderPath, ORDER_SORTS, PageQuery } from '@billow/contract';
+import { listOrder, pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import type { OrderService } from './service.js';
 import { scopeOf } from '../../http/scope.js';
@@ -15,14 +15,18 @@ export function orderRoutes(app: App, service: OrderService): void {
       schema: {
         tags,
         summary: 'List orders, newest paid first',
-        description: 'PENDING orders (payment never completed) are never listed. `start_date` and `end_date` apply to the paid date.',
+        description:
+          'PENDING orders (payment never completed) are never listed. `start_date` and `end_date` apply to the paid date. ' +
+          'Ours: `sort` (paidOn, createdOn, total) with `order` (asc, desc; desc by default) orders the whole list before it is paged; ' +
+          'sorted by paidOn, orders never paid come last either way.',
         querystring: OrderListQuery,
         response: { 200: OrderList, ...errors },
       },
     },
     async (request) => {
       const at = pageRequest(request.query);
-      const { count, results } = await service.list(scopeOf(request), request.query, at);
+      const sort = listOrder(request.query, ORDER_SORTS, ORDER_SORTS);
+      const { count, results } = await service.list(scopeOf(request), request.query, at, sort);
       return pageOf(request, at, count, results);
     },
   );

@@ -25,7 +25,7 @@ export class OrderService {
     private readonly presenter: OrderPresenter,
   ) {}
 
-  async list(scope: LedgerScope, query: OrderListQuery, page: PageRequest): Promise<{ count: number; results: Order[] }> {
+  async list(scope: LedgerScope, query: OrderListQuery, page: PageRequest, sort: ledger.OrderSort | null = null): Promise<{ count: number; results: Order[] }> {
     const filters: ledger.OrderFilters = {
       customer: query.customer_id?.trim(),
       search: searchTerm(query.search),
@@ -34,10 +34,12 @@ export class OrderService {
       isRenewal: query.is_renewal,
       paid: dateRange(query.start_date, query.end_date),
     };
-    const count = await ledger.countOrders(this.db, scope.environmentId, filters);
-    if (page.offset >= count) return { count, results: [] };
-    const rows = await ledger.listOrders(this.db, scope.environmentId, filters, page.pageSize, page.offset);
-    return { count, results: await this.presenter.present(this.db, scope, rows) };
+    // The count and the page at once, on two connections: with a million orders the count is most of the time (decision 0079).
+    const [count, rows] = await Promise.all([
+      ledger.countOrders(this.db, scope.environmentId, filters),
+      ledger.listOrders(this.db, scope.environmentId, filters, { limit: page.pageSize, offset: page.offset, sort }),
+    ]);
+    return { count, results: rows.length === 0 ? [] : await this.presenter.present(this.db, scope, rows) };
   }
 
   /** An order the API may show: PENDING orders are not (their payment never completed). */

@@ -58,7 +58,7 @@ export class PortalReader {
     const customerId = access.customer.customer_id;
     const { subscriptions, methods, orders, invoices, creditNotes, db } = this.services;
     const [subs, methodList, orderList, invoiceList, creditNoteList, licenses] = await Promise.all([
-      subscriptions.list(scope, customerId, undefined, PAGE),
+      subscriptions.list(scope, { customer_id: customerId }, PAGE),
       methods.list(scope, { customerId }, PAGE),
       orders.list(scope, { customer_id: customerId }, PAGE),
       invoices.list(scope, { customer_id: customerId }, PAGE),

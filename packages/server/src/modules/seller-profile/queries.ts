@@ -42,6 +42,11 @@ export async function sellerTaxCountries(db: Executor, environmentId: string): P
   return (row?.tax_registrations ?? []).map((r) => r.country);
 }
 
+/** The seller profile's time zone, UTC when there is no profile: where the seller's days and months begin. */
+export async function sellerTimeZone(db: Executor, environmentId: string): Promise<string> {
+  return (await findProfile(db, environmentId))?.time_zone ?? 'UTC';
+}
+
 /** The calendar year of `at` where the seller is: the year an invoice number counts in. */
 export function sellerYear(at: Date, timeZone: string): number {
   return Number(new Intl.DateTimeFormat('en', { timeZone, year: 'numeric' }).format(at));

@@ -2,7 +2,8 @@ import { PREPARED_END } from '../../db/prepared.js';
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Executor } from '../../db/transaction.js';
 import type { SubscriptionsTable } from '../../db/schema.js';
-import { isUuid } from '../../db/search.js';
+import { containsPattern, isUuid } from '../../db/search.js';
+import type { ListOrder } from '../../lib/pagination.js';
 
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
 export const LIVE_SUCCESSOR_INDEX = 'subscriptions_one_live_successor';
@@ -33,16 +34,45 @@ export async function updateSubscription(
 
 export interface ListFilter {
   environmentId: string;
-  customerId: string;
+  /** The customer's primary key; null: every customer's (Billow's list extension). */
+  customerId: string | null;
   statuses: SubscriptionRow['status'][] | null;
+  /** Only these plans' (the ids planIdsNamed found). */
+  planIds?: string[];
+  /** Matches the customer's name, email or customerId. */
+  search?: string;
   now: Date;
 }
 
+/**
+ * The ids of the plan named `plan` (its identifier, or its UUID) in the environment. Read
+ * first, so that the list's statement names the plan by value and walks its index in order.
+ */
+export async function planIdsNamed(db: Executor, environmentId: string, plan: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('plans')
+    .select('id')
+    .where('environment_id', '=', environmentId)
+    .where((eb) => (isUuid(plan) ? eb.or([eb('identifier', '=', plan), eb('id', '=', plan)]) : eb('identifier', '=', plan)))
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** The customers of the environment whose name, email or customerId holds `term`. */
+function customersMatching(db: Executor, environmentId: string, term: string) {
+  const pattern = containsPattern(term);
+  return db
+    .selectFrom('customers')
+    .select('id')
+    .where('environment_id', '=', environmentId)
+    .where((eb) => eb.or([eb('name', 'ilike', pattern), eb('email', 'ilike', pattern), eb('customer_id', 'ilike', pattern)]));
+}
+
 function listQuery(db: Executor, filter: ListFilter) {
-  let query = db
-    .selectFrom('subscriptions')
-    .where('environment_id', '=', filter.environmentId)
-    .where('customer_id', '=', filter.customerId);
+  let query = db.selectFrom('subscriptions').where('environment_id', '=', filter.environmentId);
+  if (filter.customerId !== null) query = query.where('customer_id', '=', filter.customerId);
+  if (filter.planIds !== undefined) query = query.where('plan_id', 'in', filter.planIds);
+  if (filter.search !== undefined) query = query.where('customer_id', 'in', customersMatching(db, filter.environmentId, filter.search));
   if (filter.statuses) return query.where('status', 'in', filter.statuses);
   // One row per subscription as the customer knows it: no superseded records, no
   // pending successors, nothing expired or ended.
@@ -60,8 +90,15 @@ export async function countSubscriptions(db: Executor, filter: ListFilter): Prom
   return Number(row.n);
 }
 
-export async function listSubscriptions(db: Executor, filter: ListFilter, limit: number, offset: number) {
-  return listQuery(db, filter).selectAll().orderBy('seq', 'desc').limit(limit).offset(offset).execute();
+const SORT_COLUMNS = { createdOn: 'created_at', currentPeriodEnd: 'current_period_end' } as const;
+export type SubscriptionSort = ListOrder<keyof typeof SORT_COLUMNS>;
+
+/** Newest first, unless `sort` says otherwise; ties go to the newest in the direction asked. */
+export async function listSubscriptions(db: Executor, filter: ListFilter, page: { limit: number; offset: number; sort?: SubscriptionSort | null }) {
+  let query = listQuery(db, filter).selectAll();
+  if (page.sort) query = query.orderBy(SORT_COLUMNS[page.sort.field], page.sort.direction).orderBy('seq', page.sort.direction);
+  else query = query.orderBy('seq', 'desc');
+  return query.limit(page.limit).offset(page.offset).execute();
 }
 
 /**

@@ -8,9 +8,10 @@ import {
   SubscriptionList,
   SubscriptionListQuery,
   SubscriptionUpdate,
+  SUBSCRIPTION_SORTS,
   UpcomingInvoice,
 } from '@billow/contract';
-import { pageOf, pageRequest } from '../../http/pagination.js';
+import { listOrder, pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, SERVER_OR_CLIENT, type App } from '../../http/route-types.js';
 import type { SubscriptionWrites } from './ports.js';
 import type { SubscriptionService } from './service.js';
@@ -30,14 +31,17 @@ export function subscriptionRoutes(app: App, service: SubscriptionService, chang
         tags,
         summary: "List a customer's subscriptions",
         description:
-          'customer_id is required. Without status, one row per subscription: superseded, expired and ended records and pending changes are left out. With status (a comma list), the records in those statuses.',
+          'customer_id is required. Without status, one row per subscription: superseded, expired and ended records and pending changes are left out. With status (a comma list), the records in those statuses. ' +
+          "Ours: with plan, search or sort, customer_id may be left out to list every customer's subscriptions; `plan` keeps one plan's (identifier or UUID), " +
+          "`search` matches the customer's name, email and customerId, `sort` (createdOn, currentPeriodEnd) with `order` (asc, desc) orders the list.",
         querystring: SubscriptionListQuery,
         response: { 200: SubscriptionList, ...errors },
       },
     },
     async (request) => {
       const at = pageRequest(request.query);
-      const { count, results } = await service.list(scopeOf(request), request.query.customer_id, request.query.status, at);
+      const sort = listOrder(request.query, SUBSCRIPTION_SORTS, ['createdOn', 'currentPeriodEnd']);
+      const { count, results } = await service.list(scopeOf(request), request.query, at, sort);
       return pageOf(request, at, count, results);
     },
   );

@@ -9,6 +9,14 @@ import { upcomingInvoice } from './preview.js';
 import { parseStatuses } from './requests.compute.js';
 import { presentSubscription, presentSubscriptions } from './view.js';
 
+/** What a list of subscriptions is filtered by: the reference's customer_id and status, and Billow's plan and search. */
+export interface SubscriptionListFilters {
+  customer_id?: string;
+  status?: string;
+  plan?: string;
+  search?: string;
+}
+
 export interface SubscriptionScope extends PurchaseScope {
   apiBase: string;
 }
@@ -35,15 +43,27 @@ export class SubscriptionService {
     return presentSubscription(this.db, row, scope.apiBase, this.clock.now());
   }
 
-  async list(scope: SubscriptionScope, customerId: string | undefined, status: string | undefined, page: PageRequest) {
-    if (!customerId) throw customerFilterMissing();
-    const statuses = status ? parseStatuses(status) : null;
-    const customerPk = await repo.customerPkOf(this.db, scope.environmentId, customerId);
-    if (!customerPk) return { count: 0, results: [] };
+  /**
+   * One customer's subscriptions, as the reference lists them; with one of Billow's list
+   * parameters (plan, search, sort: decision 0079), the customer may be left out to list
+   * every customer's.
+   */
+  async list(scope: SubscriptionScope, query: SubscriptionListFilters, page: PageRequest, sort: repo.SubscriptionSort | null = null) {
+    const customerId = query.customer_id;
+    const search = query.search?.trim() || undefined;
+    const extended = query.plan !== undefined || query.search !== undefined || sort !== null;
+    if (!customerId && !extended) throw customerFilterMissing();
+    const statuses = query.status ? parseStatuses(query.status) : null;
+    const customerPk = customerId ? await repo.customerPkOf(this.db, scope.environmentId, customerId) : null;
+    if (customerPk === undefined) return { count: 0, results: [] };
+    const planIds = query.plan === undefined ? undefined : await repo.planIdsNamed(this.db, scope.environmentId, query.plan.trim());
+    if (planIds?.length === 0) return { count: 0, results: [] };
     const now = this.clock.now();
-    const filter = { environmentId: scope.environmentId, customerId: customerPk, statuses, now };
+    const filter = { environmentId: scope.environmentId, customerId: customerPk, statuses, planIds, search, now };
     const count = await repo.countSubscriptions(this.db, filter);
-    const rows = page.offset >= count ? [] : await repo.listSubscriptions(this.db, filter, page.pageSize, page.offset);
+    // Every customer's: newest first by creation, which the environment's indexes keep in order.
+    const order = sort ?? (customerPk === null ? ({ field: 'createdOn', direction: 'desc' } as const) : null);
+    const rows = page.offset >= count ? [] : await repo.listSubscriptions(this.db, filter, { limit: page.pageSize, offset: page.offset, sort: order });
     return { count, results: await presentSubscriptions(this.db, rows, scope.apiBase, now) };
   }
 

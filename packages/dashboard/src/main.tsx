@@ -1,0 +1,66 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createBrowserRouter, RouterProvider, useRouteError, isRouteErrorResponse, Link } from 'react-router';
+import { SessionProvider } from './session';
+import { Layout } from './ui/Layout';
+import { AcceptInvitation, ResetPassword, SignIn, Welcome } from './pages/SignIn';
+import { Home } from './pages/Home';
+import { Customers } from './pages/Customers';
+import { CustomerDetail } from './pages/CustomerDetail';
+import { CatalogPage } from './pages/Catalog';
+import { PlanDetail } from './pages/PlanDetail';
+import { Subscriptions, SubscriptionDetail } from './pages/Subscriptions';
+import { OrderDetail, Orders } from './pages/Orders';
+import { Selling } from './pages/Selling';
+import { Developers } from './pages/Developers';
+import { Settings } from './pages/Settings';
+import './styles.css';
+
+function NotFound() {
+  const error = useRouteError();
+  return (
+    <main id="main" className="narrow">
+      <h1>{isRouteErrorResponse(error) && error.status === 404 ? 'No such page' : 'Something went wrong'}</h1>
+      <p>
+        <Link to="/">Back to the dashboard</Link>
+      </p>
+    </main>
+  );
+}
+
+const router = createBrowserRouter(
+  [
+    { path: '/sign-in', element: <SignIn /> },
+    { path: '/welcome', element: <Welcome /> },
+    { path: '/accept-invitation', element: <AcceptInvitation /> },
+    { path: '/reset-password', element: <ResetPassword /> },
+    {
+      path: '/',
+      element: <Layout />,
+      errorElement: <NotFound />,
+      children: [
+        { index: true, element: <Home /> },
+        { path: 'customers', element: <Customers /> },
+        { path: 'customers/:customerId', element: <CustomerDetail /> },
+        { path: 'catalog', element: <CatalogPage /> },
+        { path: 'catalog/plans/:identifier', element: <PlanDetail /> },
+        { path: 'subscriptions', element: <Subscriptions /> },
+        { path: 'subscriptions/:id', element: <SubscriptionDetail /> },
+        { path: 'orders', element: <Orders /> },
+        { path: 'orders/:id', element: <OrderDetail /> },
+        { path: 'selling', element: <Selling /> },
+        { path: 'developers', element: <Developers /> },
+        { path: 'settings', element: <Settings /> },
+      ],
+    },
+  ],
+  { basename: '/dashboard' },
+);
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <SessionProvider>
+      <RouterProvider router={router} />
+    </SessionProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,169 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useParams } from 'react-router';
+import { api, type Page } from '../api';
+import { useAction, useResource } from '../data';
+import { day } from '../format';
+import { useCan } from '../session';
+import { ErrorNote, Field, Loading, Notice, PageTitle, Section, Select, StatusBadge, Table } from '../ui/kit';
+import type { Feature, Plan } from './types';
+
+interface Price {
+  priceType: string;
+  currency: string;
+  chargeCatalogPrice: Array<{ feature: string | null; charges: Array<{ chargePeriod: string; priceData: { amount: number | string } }> }>;
+}
+interface PlanEntitlement {
+  feature: { identifier: string; name: string } | string;
+  details: { value: number | boolean | null; hardLimit?: boolean };
+}
+interface PlanView {
+  versions: Page<Plan>;
+  prices: Page<Price> | Price[];
+  entitlements: Page<PlanEntitlement> | PlanEntitlement[];
+  features: Page<Feature>;
+}
+
+const rowsOf = <T,>(value: Page<T> | T[]): T[] => (Array.isArray(value) ? value : value.results);
+
+async function loadPlan(identifier: string): Promise<PlanView> {
+  const path = `/catalog/plans/${encodeURIComponent(identifier)}`;
+  const [versions, prices, entitlements, features] = await Promise.all([
+    api<Page<Plan>>('GET', `${path}/versions/`),
+    api<Page<Price> | Price[]>('GET', `${path}/prices/`),
+    api<Page<PlanEntitlement> | PlanEntitlement[]>('GET', `${path}/features/`),
+    api<Page<Feature>>('GET', '/catalog/features/', { query: { page_size: 100 } }),
+  ]);
+  return { versions, prices, entitlements, features };
+}
+
+/** The API takes amounts as JSON numbers in major units; text that is not a number goes as typed, for the API to refuse in its words. */
+const asNumber = (text: string): number | string => (text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text);
+
+/** One price per currency: the base charge for a month, a year or once (the API takes major units, e.g. 29 or 19.99). */
+function PriceForm({ identifier, onDone }: { identifier: string; onDone(): void }) {
+  const [currency, setCurrency] = useState('USD');
+  const [period, setPeriod] = useState('MONTHLY');
+  const [amount, setAmount] = useState('');
+  const save = useAction((body: object) => api('POST', `/catalog/plans/${encodeURIComponent(identifier)}/prices/bulk/`, { body }));
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const body = { prices: [{ priceType: 'PAID', currency, chargeCatalogPrice: [{ charges: [{ chargePeriod: period, priceData: { amount: asNumber(amount) } }] }] }] };
+    if ((await save.perform(body)) !== undefined) onDone();
+  }
+  return (
+    <form className="row-form" onSubmit={submit} aria-label="Set the price">
+      <Field label="Currency" required maxLength={3} value={currency} onChange={(e) => setCurrency(e.target.value.toUpperCase())} />
+      <Select label="Charged" options={[['MONTHLY', 'Monthly'], ['YEARLY', 'Yearly'], ['ONE_TIME', 'Once']]} value={period} onChange={(e) => setPeriod(e.target.value)} />
+      <Field label="Amount" required inputMode="decimal" hint="In the currency's units, e.g. 29 or 19.99" value={amount} onChange={(e) => setAmount(e.target.value)} />
+      <button type="submit" disabled={save.busy}>
+        Set the draft's price
+      </button>
+      <ErrorNote error={save.error} />
+    </form>
+  );
+}
+
+function EntitlementForm({ identifier, features, onDone }: { identifier: string; features: Feature[]; onDone(): void }) {
+  const [feature, setFeature] = useState(features[0]?.identifier ?? '');
+  const [value, setValue] = useState('');
+  const add = useAction((body: object) => api('POST', `/catalog/plans/${encodeURIComponent(identifier)}/features/`, { body }));
+  const type = features.find((f) => f.identifier === feature)?.featureType;
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const details = type === 'BOOLEAN' ? { value: true } : { value: Number(value) };
+    if ((await add.perform({ planEntitlements: [{ feature, details }] })) !== undefined) onDone();
+  }
+  if (features.length === 0) return <p>Create a feature in the catalog first.</p>;
+  return (
+    <form className="row-form" onSubmit={submit} aria-label="Add an entitlement">
+      <Select label="Feature" options={features.map((f) => [f.identifier, f.name])} value={feature} onChange={(e) => setFeature(e.target.value)} />
+      {type !== 'BOOLEAN' ? <Field label="Allowance" required inputMode="numeric" value={value} onChange={(e) => setValue(e.target.value)} /> : null}
+      <button type="submit" disabled={add.busy}>
+        Add to the draft
+      </button>
+      <ErrorNote error={add.error} />
+    </form>
+  );
+}
+
+function Publish({ identifier, hasDraft, onDone }: { identifier: string; hasDraft: boolean; onDone(): void }) {
+  const path = `/catalog/plans/${encodeURIComponent(identifier)}`;
+  const publish = useAction(() => api('POST', `${path}/publish/`, { body: {} }));
+  const discard = useAction(() => api('DELETE', `${path}/discard/`));
+  if (!hasDraft) return <Notice>The latest version is published. A change to prices or entitlements starts a new draft.</Notice>;
+  return (
+    <div className="actions">
+      <button type="button" disabled={publish.busy} onClick={() => void publish.perform().then((r) => r !== undefined && onDone())}>
+        Publish the draft
+      </button>
+      <button type="button" className="secondary" disabled={discard.busy} onClick={() => void discard.perform().then((r) => r !== undefined && onDone())}>
+        Discard the draft
+      </button>
+      <ErrorNote error={publish.error ?? discard.error} />
+    </div>
+  );
+}
+
+export function PlanDetail() {
+  const { identifier = '' } = useParams();
+  const view = useResource(() => loadPlan(identifier), [identifier]);
+  const canWrite = useCan('catalog');
+  const versions = view.data?.versions.results ?? [];
+  const latest = versions.reduce<Plan | undefined>((top, v) => (!top || v.version > top.version ? v : top), undefined);
+  const hasDraft = latest?.status === 'draft';
+  return (
+    <>
+      <PageTitle>{latest?.name ?? identifier}</PageTitle>
+      <p>
+        <Link to="/catalog">Catalog</Link>
+      </p>
+      <ErrorNote error={view.error} />
+      <Loading loading={view.loading && !view.data} />
+      {view.data ? (
+        <>
+          <Section title="Versions">
+            <Table
+              caption="Versions of this plan"
+              rows={versions}
+              rowKey={(v) => String(v.version)}
+              empty="No versions."
+              columns={[
+                { title: 'Version', numeric: true, cell: (v) => v.version },
+                { title: 'Status', cell: (v) => <StatusBadge status={v.status} /> },
+                { title: 'Created', cell: (v) => day(v.createdOn) },
+              ]}
+            />
+            {canWrite ? <Publish identifier={identifier} hasDraft={hasDraft} onDone={view.reload} /> : null}
+          </Section>
+          <Section title="Prices">
+            <Table
+              caption="Prices of the latest version"
+              rows={rowsOf(view.data.prices)}
+              rowKey={(p) => p.currency}
+              empty="No price yet: the plan is free until it has one."
+              columns={[
+                { title: 'Currency', cell: (p) => p.currency },
+                { title: 'Type', cell: (p) => p.priceType },
+                { title: 'Charges', cell: (p) => p.chargeCatalogPrice.flatMap((c) => c.charges.map((ch) => `${ch.priceData.amount} ${p.currency} ${ch.chargePeriod.toLowerCase().replace('_', ' ')}`)).join(', ') },
+              ]}
+            />
+            {canWrite ? <PriceForm identifier={identifier} onDone={view.reload} /> : null}
+          </Section>
+          <Section title="Entitlements">
+            <Table
+              caption="Entitlements of the latest version"
+              rows={rowsOf(view.data.entitlements)}
+              rowKey={(e) => (typeof e.feature === 'string' ? e.feature : e.feature.identifier)}
+              empty="No entitlements yet."
+              columns={[
+                { title: 'Feature', cell: (e) => (typeof e.feature === 'string' ? e.feature : e.feature.name) },
+                { title: 'Allowance', cell: (e) => String(e.details.value ?? 'Unlimited') },
+              ]}
+            />
+            {canWrite ? <EntitlementForm identifier={identifier} features={view.data.features.results} onDone={view.reload} /> : null}
+          </Section>
+        </>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,205 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type { Invitation, Member } from '@billow/contract';
+import { api, type Page } from '../api';
+import { useAction, useResource } from '../data';
+import { when, words } from '../format';
+import { useCan, useSession, type Role } from '../session';
+import { Checkbox, ErrorNote, Field, Loading, Notice, PageTitle, Section, Select, Table } from '../ui/kit';
+import { AccountSecurity } from './Account';
+import { AuditLog } from './AuditLog';
+
+interface SellerProfile {
+  displayName: string | null;
+  legalName: string | null;
+  supportEmail: string | null;
+  websiteUrl: string | null;
+  brandColor: string | null;
+}
+
+const PROFILE_FIELDS: Array<[keyof SellerProfile, string, string]> = [
+  ['displayName', 'Display name', 'text'],
+  ['legalName', 'Legal name', 'text'],
+  ['supportEmail', 'Support email', 'email'],
+  ['websiteUrl', 'Website', 'url'],
+  ['brandColor', 'Brand colour (#RRGGBB)', 'text'],
+];
+
+function Profile({ canWrite }: { canWrite: boolean }) {
+  const profile = useResource(() => api<SellerProfile>('GET', '/seller-profile/'), []);
+  const [values, setValues] = useState<Partial<SellerProfile>>({});
+  useEffect(() => {
+    if (profile.data) setValues(profile.data);
+  }, [profile.data]);
+  const save = useAction(() => {
+    const changed = Object.fromEntries(PROFILE_FIELDS.map(([name]) => [name, values[name] || null]).filter(([name, value]) => value !== (profile.data?.[name as keyof SellerProfile] ?? null)));
+    return api<SellerProfile>('PATCH', '/seller-profile/', { body: changed });
+  });
+  return (
+    <Section title="Seller profile">
+      <ErrorNote error={profile.error} />
+      <p className="hint">What buyers see on checkout pages, invoices and emails. The full profile (address, tax registrations, logo) is in the API and <code>billow profile</code>.</p>
+      <form
+        className="stack"
+        onSubmit={(event: FormEvent) => {
+          event.preventDefault();
+          void save.perform().then((r) => r && profile.reload());
+        }}
+      >
+        {PROFILE_FIELDS.map(([name, label, type]) => (
+          <Field key={name} label={label} type={type} disabled={!canWrite} value={values[name] ?? ''} onChange={(e) => setValues({ ...values, [name]: e.target.value })} />
+        ))}
+        {canWrite ? (
+          <button type="submit" disabled={save.busy}>
+            Save profile
+          </button>
+        ) : null}
+        <ErrorNote error={save.error} />
+        {save.result && !save.busy ? <Notice>Saved.</Notice> : null}
+      </form>
+    </Section>
+  );
+}
+
+type EmailSettings = Record<string, boolean | number>;
+
+function EmailSwitches({ canWrite }: { canWrite: boolean }) {
+  const settings = useResource(() => api<EmailSettings>('GET', '/email-settings/'), []);
+  const save = useAction((patch: EmailSettings) => api<EmailSettings>('PATCH', '/email-settings/', { body: patch }));
+  const data = save.result ?? settings.data;
+  return (
+    <Section title="Emails to buyers">
+      <ErrorNote error={settings.error ?? save.error} />
+      {data
+        ? Object.entries(data)
+            .filter(([, value]) => typeof value === 'boolean')
+            .map(([name, value]) => <Checkbox key={name} label={words(name.replace(/([A-Z])/g, '_$1'))} checked={value as boolean} disabled={!canWrite || save.busy} onChange={(on) => void save.perform({ [name]: on })} />)
+        : null}
+    </Section>
+  );
+}
+
+const ROLES: Array<[Role, string]> = [['owner', 'Owner'], ['admin', 'Admin'], ['developer', 'Developer'], ['support', 'Support'], ['viewer', 'Viewer']];
+const rowsOf = <T,>(value: Page<T> | T[]): T[] => (Array.isArray(value) ? value : value.results);
+
+function Team({ canWrite }: { canWrite: boolean }) {
+  const { session } = useSession();
+  const team = useResource(async () => {
+    const [members, invitations] = await Promise.all([api<Page<Member> | Member[]>('GET', '/members/'), api<Page<Invitation> | Invitation[]>('GET', '/invitations/')]);
+    return { members: rowsOf(members), invitations: rowsOf(invitations) };
+  }, []);
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('support');
+  const invite = useAction(() => api<Invitation>('POST', '/members/', { body: { email, role } }));
+  const change = useAction((id: string, next: Role) => api('PATCH', `/members/${id}/`, { body: { role: next } }));
+  const remove = useAction((id: string) => api('DELETE', `/members/${id}/`));
+  const revoke = useAction((id: string) => api('DELETE', `/invitations/${id}/`));
+  const after = (r: unknown) => r !== undefined && team.reload();
+  return (
+    <Section title="Team and roles">
+      <ErrorNote error={team.error ?? change.error ?? remove.error ?? revoke.error} />
+      <Table
+        caption="Members"
+        rows={team.data?.members}
+        rowKey={(m) => m.id}
+        empty="No members."
+        columns={[
+          { title: 'Member', cell: (m) => `${m.name} ${m.email}`.trim() },
+          {
+            title: 'Role',
+            cell: (m) =>
+              canWrite && m.email !== session?.user.email ? (
+                <select aria-label={`Role of ${m.email}`} value={m.role} onChange={(e) => void change.perform(m.id, e.target.value as Role).then(after)}>
+                  {ROLES.map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                words(m.role)
+              ),
+          },
+          {
+            title: 'Actions',
+            cell: (m) =>
+              canWrite && m.email !== session?.user.email ? (
+                <button type="button" className="danger" onClick={() => void remove.perform(m.id).then(after)}>
+                  Remove<span className="visually-hidden"> {m.email}</span>
+                </button>
+              ) : null,
+          },
+        ]}
+      />
+      {team.data && team.data.invitations.length > 0 ? (
+        <Table
+          caption="Open invitations"
+          rows={team.data.invitations}
+          rowKey={(i) => i.id}
+          empty=""
+          columns={[
+            { title: 'Invited', cell: (i) => i.email },
+            { title: 'Role', cell: (i) => words(i.role) },
+            { title: 'Expires', cell: (i) => when(i.expiresOn) },
+            {
+              title: 'Actions',
+              cell: (i) =>
+                canWrite ? (
+                  <button type="button" className="secondary" onClick={() => void revoke.perform(i.id).then(after)}>
+                    Revoke<span className="visually-hidden"> invitation of {i.email}</span>
+                  </button>
+                ) : null,
+            },
+          ]}
+        />
+      ) : null}
+      {canWrite ? (
+        <form
+          className="row-form"
+          aria-label="Invite a member"
+          onSubmit={(event: FormEvent) => {
+            event.preventDefault();
+            void invite.perform().then((r) => {
+              if (r === undefined) return;
+              setEmail('');
+              team.reload();
+            });
+          }}
+        >
+          <Field label="Email of the new member" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          <Select label="Role" options={ROLES} value={role} onChange={(e) => setRole(e.target.value as Role)} />
+          <button type="submit" disabled={invite.busy}>
+            Send invitation
+          </button>
+          <ErrorNote error={invite.error} />
+          {invite.result && !invite.busy && !invite.error ? (
+            invite.result.acceptUrl ? (
+              <Notice>
+                This installation sends no email: give {invite.result.email} this link yourself (it works once): <code className="secret">{invite.result.acceptUrl}</code>
+              </Notice>
+            ) : (
+              <Notice>Invitation sent to {invite.result.email}.</Notice>
+            )
+          ) : null}
+        </form>
+      ) : null}
+    </Section>
+  );
+}
+
+export function Settings() {
+  const canWrite = useCan('settings');
+  const canTeam = useCan('team');
+  const canAudit = useCan('audit');
+  const { membership } = useSession();
+  return (
+    <>
+      <PageTitle>Settings</PageTitle>
+      <Loading loading={!membership} />
+      <Profile canWrite={canWrite} />
+      <EmailSwitches canWrite={canWrite} />
+      <Team canWrite={canTeam} />
+      {canAudit ? <AuditLog /> : null}
+      <AccountSecurity />
+    </>
+  );
+}

@@ -1,0 +1,184 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { api, ApiError, type Page } from '../api';
+import { useAction, useResource } from '../data';
+import { day, money, words } from '../format';
+import { useCan } from '../session';
+import { ErrorNote, Field, Loading, Notice, PageTitle, Pager, Section, Select, StatusBadge, Table } from '../ui/kit';
+import type { Plan, Subscription } from './types';
+
+const PAGE_SIZE = 20;
+const STATUSES: Array<[string, string]> = [['', 'Any status'], ['active', 'Active'], ['trialing', 'Trialing'], ['past_due', 'Past due'], ['canceled', 'Canceled'], ['incomplete', 'Incomplete']];
+
+export function Subscriptions() {
+  const [params, setParams] = useSearchParams();
+  const status = params.get('status') ?? '';
+  const customerId = params.get('customer_id') ?? '';
+  const page = Number(params.get('page') ?? '1') || 1;
+  const [typedCustomer, setTypedCustomer] = useState(customerId);
+  const list = useResource(() => api<Page<Subscription>>('GET', '/subscriptions/', { query: { status, customer_id: customerId, page, page_size: PAGE_SIZE } }), [status, customerId, page]);
+  const filter = (next: Record<string, string>) => setParams(Object.fromEntries(Object.entries({ status, customer_id: customerId, ...next }).filter(([, v]) => v)));
+
+  return (
+    <>
+      <PageTitle>Subscriptions</PageTitle>
+      <form
+        className="row-form"
+        role="search"
+        onSubmit={(event: FormEvent) => {
+          event.preventDefault();
+          filter({ customer_id: typedCustomer });
+        }}
+      >
+        <Select label="Status" options={STATUSES} value={status} onChange={(e) => filter({ status: e.target.value })} />
+        <Field label="Customer id" value={typedCustomer} onChange={(e) => setTypedCustomer(e.target.value)} />
+        <button type="submit">Filter</button>
+      </form>
+      <ErrorNote error={list.error} />
+      <Loading loading={list.loading && !list.data} />
+      <Table
+        caption="Subscriptions"
+        rows={list.data?.results}
+        rowKey={(s) => s.id}
+        empty="No subscription matches."
+        columns={[
+          { title: 'Customer', cell: (s) => <Link to={`/customers/${encodeURIComponent(s.customerId)}`}>{s.customerId}</Link> },
+          { title: 'Plan', cell: (s) => <Link to={`/subscriptions/${encodeURIComponent(s.id)}`}>{`${s.plan.name} v${s.planVersion}`}</Link> },
+          { title: 'Amount', numeric: true, cell: (s) => `${s.amount} ${s.currency}` },
+          { title: 'Period', cell: (s) => words(s.chargePeriod) },
+          { title: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
+          { title: 'Period ends', cell: (s) => day(s.billingPeriodEndTime) },
+        ]}
+      />
+      {list.data ? <Pager label="Subscription pages" page={page} count={list.data.count} pageSize={PAGE_SIZE} onPage={(p) => filter({ page: String(p) })} /> : null}
+    </>
+  );
+}
+
+interface Upcoming {
+  currency: string;
+  periodStart: string;
+  periodEnd: string;
+  amountTotalUnits: number;
+  lines: Array<{ description: string; amountUnits: number }>;
+}
+
+async function loadSubscription(id: string) {
+  const path = `/subscriptions/${encodeURIComponent(id)}/`;
+  const [subscription, plans] = await Promise.all([api<Subscription>('GET', path), api<Page<Plan>>('GET', '/catalog/plans/', { query: { page_size: 100 } })]);
+  let upcoming: Upcoming | null = null;
+  try {
+    upcoming = await api<Upcoming>('GET', `${path}upcoming-invoice/`);
+  } catch (error) {
+    // A canceled or ending subscription has no next renewal to preview.
+    if (!(error instanceof ApiError) || error.status >= 500) throw error;
+  }
+  return { subscription, plans: plans.results, upcoming };
+}
+
+function Cancel({ id, onDone }: { id: string; onDone(): void }) {
+  const [type, setType] = useState('CURRENT_PERIOD_ENDS');
+  const cancel = useAction(() => api<{ message: string }>('POST', `/subscriptions/${encodeURIComponent(id)}/cancel/`, { body: { cancellationType: type } }));
+  return (
+    <form
+      className="row-form"
+      aria-label="Cancel the subscription"
+      onSubmit={(event: FormEvent) => {
+        event.preventDefault();
+        void cancel.perform().then((r) => r !== undefined && onDone());
+      }}
+    >
+      <Select label="When" options={[['CURRENT_PERIOD_ENDS', 'At the end of the period'], ['IMMEDIATE', 'Now']]} value={type} onChange={(e) => setType(e.target.value)} />
+      <button type="submit" className="danger" disabled={cancel.busy}>
+        Cancel subscription
+      </button>
+      <ErrorNote error={cancel.error} />
+      {cancel.result ? <Notice>{cancel.result.message}</Notice> : null}
+    </form>
+  );
+}
+
+function ChangePlan({ subscription, plans, onDone }: { subscription: Subscription; plans: Plan[]; onDone(): void }) {
+  const choices = plans.filter((p) => p.product === subscription.product && p.identifier !== subscription.plan.identifier && p.status !== 'draft');
+  const [plan, setPlan] = useState(choices[0]?.identifier ?? '');
+  const [period, setPeriod] = useState(subscription.chargePeriod);
+  const change = useAction(() => api<{ checkoutUrl: string | null }>('POST', `/subscriptions/${encodeURIComponent(subscription.id)}/update/`, { body: { planIdentifier: plan, chargePeriod: period } }));
+  if (choices.length === 0) return <p>No other published plan of this product to change to.</p>;
+  return (
+    <form
+      className="row-form"
+      aria-label="Change the plan"
+      onSubmit={(event: FormEvent) => {
+        event.preventDefault();
+        void change.perform().then((r) => r !== undefined && onDone());
+      }}
+    >
+      <Select label="New plan" options={choices.map((p) => [p.identifier, p.name])} value={plan} onChange={(e) => setPlan(e.target.value)} />
+      <Select label="Charged" options={[['MONTHLY', 'Monthly'], ['YEARLY', 'Yearly']]} value={period} onChange={(e) => setPeriod(e.target.value)} />
+      <button type="submit" disabled={change.busy}>
+        Change plan now
+      </button>
+      <ErrorNote error={change.error} />
+      <p className="hint">The unused time is credited and the rest of the period on the new plan is charged at once (see the billing guide).</p>
+    </form>
+  );
+}
+
+export function SubscriptionDetail() {
+  const { id = '' } = useParams();
+  const view = useResource(() => loadSubscription(id), [id]);
+  const canWrite = useCan('subscriptions');
+  const s = view.data?.subscription;
+  const live = s && !['canceled', 'superseded', 'incomplete_expired'].includes(s.status);
+  return (
+    <>
+      <PageTitle>{s ? `${s.plan.name} for ${s.customerId}` : 'Subscription'}</PageTitle>
+      <p>
+        <Link to="/subscriptions">All subscriptions</Link>
+      </p>
+      <ErrorNote error={view.error} />
+      <Loading loading={view.loading && !view.data} />
+      {s ? (
+        <>
+          <dl className="facts">
+            <dt>Status</dt>
+            <dd>
+              <StatusBadge status={s.status} />
+            </dd>
+            <dt>Customer</dt>
+            <dd>
+              <Link to={`/customers/${encodeURIComponent(s.customerId)}`}>{s.customerId}</Link>
+            </dd>
+            <dt>Plan</dt>
+            <dd>{`${s.plan.name} (version ${s.planVersion}), ${s.amount} ${s.currency} ${words(s.chargePeriod).toLowerCase()}`}</dd>
+            <dt>Period ends</dt>
+            <dd>{day(s.billingPeriodEndTime)}</dd>
+            {s.canceledAt ? (
+              <>
+                <dt>Canceled</dt>
+                <dd>{day(s.canceledAt)}</dd>
+              </>
+            ) : null}
+          </dl>
+          {view.data?.upcoming ? (
+            <Section title="Next renewal">
+              <p>
+                {day(view.data.upcoming.periodStart)} to {day(view.data.upcoming.periodEnd)}: <strong>{money(view.data.upcoming.amountTotalUnits, view.data.upcoming.currency)}</strong>
+              </p>
+            </Section>
+          ) : null}
+          {canWrite && live ? (
+            <>
+              <Section title="Change plan">
+                <ChangePlan subscription={s} plans={view.data!.plans} onDone={view.reload} />
+              </Section>
+              <Section title="Cancel">
+                <Cancel id={s.id} onDone={view.reload} />
+              </Section>
+            </>
+          ) : null}
+        </>
+      ) : null}
+    </>
+  );
+}

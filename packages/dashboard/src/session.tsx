@@ -1,0 +1,92 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { Role, Session } from '@billow/contract';
+import { account, currentEnvironment, setEnvironment, setSessionCredentials, type Environment } from './api';
+
+export type { Role, Session };
+export type Membership = Session['memberships'][number];
+
+interface SessionState {
+  /** undefined while the first check runs; null when signed out. */
+  session: Session | null | undefined;
+  membership: Membership | null;
+  environment: Environment;
+  signedIn(session: Session): void;
+  signOut(): Promise<void>;
+  chooseOrganization(organizationId: string): void;
+  switchEnvironment(environment: Environment): void;
+}
+
+const SessionContext = createContext<SessionState | null>(null);
+const ORGANIZATION_KEY = 'billow.dashboard.organization';
+
+function pickMembership(session: Session | null | undefined, wanted: string | null): Membership | null {
+  if (!session) return null;
+  return session.memberships.find((m) => m.organizationId === wanted) ?? session.memberships[0] ?? null;
+}
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  const [organizationId, setOrganizationId] = useState<string | null>(() => window.localStorage.getItem(ORGANIZATION_KEY));
+  const [environment, setEnv] = useState<Environment>(currentEnvironment());
+  const membership = pickMembership(session, organizationId);
+  // The credentials every API call sends follow the session and the chosen organization.
+  setSessionCredentials(session?.csrfToken ?? null, membership?.organizationId ?? null);
+
+  useEffect(() => {
+    // The first check only fills an empty state: a sign-in that answered meanwhile (the welcome link) wins.
+    account<Session>('GET', '/session').then(
+      (found) => setSession((known) => (known === undefined ? found : known)),
+      () => setSession((known) => (known === undefined ? null : known)),
+    );
+  }, []);
+
+  const signedIn = useCallback((next: Session) => setSession(next), []);
+  const signOut = useCallback(async () => {
+    try {
+      await account('POST', '/sign-out');
+    } finally {
+      setSession(null);
+    }
+  }, []);
+  const chooseOrganization = useCallback((id: string) => {
+    window.localStorage.setItem(ORGANIZATION_KEY, id);
+    setOrganizationId(id);
+  }, []);
+  const switchEnvironment = useCallback((next: Environment) => {
+    setEnvironment(next);
+    setEnv(next);
+  }, []);
+
+  const value = useMemo(
+    () => ({ session, membership, environment, signedIn, signOut, chooseOrganization, switchEnvironment }),
+    [session, membership, environment, signedIn, signOut, chooseOrganization, switchEnvironment],
+  );
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionState {
+  const state = useContext(SessionContext);
+  if (!state) throw new Error('useSession outside SessionProvider');
+  return state;
+}
+
+/**
+ * What each role may change, mirroring the server's table (packages/server/src/modules/accounts/roles.ts,
+ * docs/dashboard.md "Roles"). The server refuses what a role may not do; the page only leaves the button out.
+ */
+const WRITERS: Record<string, Role[]> = {
+  customers: ['owner', 'admin', 'developer', 'support'],
+  subscriptions: ['owner', 'admin', 'developer', 'support'],
+  catalog: ['owner', 'admin', 'developer'],
+  selling: ['owner', 'admin', 'developer'],
+  developers: ['owner', 'admin', 'developer'],
+  money: ['owner', 'admin'],
+  settings: ['owner', 'admin'],
+  team: ['owner', 'admin'],
+  audit: ['owner', 'admin'],
+};
+
+export function useCan(action: keyof typeof WRITERS | string): boolean {
+  const { membership } = useSession();
+  return !!membership && (WRITERS[action] ?? []).includes(membership.role);
+}

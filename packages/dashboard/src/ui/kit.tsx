@@ -1,0 +1,168 @@
+import { useId, type ReactNode, type InputHTMLAttributes, type SelectHTMLAttributes } from 'react';
+import type { ApiError } from '../api';
+
+/** The API's own words, where the action was: an alert that screen readers announce. */
+export function ErrorNote({ error }: { error: ApiError | null | undefined }) {
+  if (!error) return null;
+  return (
+    <p className="note note-error" role="alert">
+      {error.detail}
+    </p>
+  );
+}
+
+export function Notice({ children }: { children: ReactNode }) {
+  return (
+    <p className="note note-ok" role="status">
+      {children}
+    </p>
+  );
+}
+
+export function PageTitle({ children, actions }: { children: ReactNode; actions?: ReactNode }) {
+  return (
+    <div className="page-title">
+      <h1>{children}</h1>
+      {actions ? <div className="actions">{actions}</div> : null}
+    </div>
+  );
+}
+
+export function Section({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {
+  const id = useId();
+  return (
+    <section className="card" aria-labelledby={id}>
+      <div className="card-head">
+        <h2 id={id}>{title}</h2>
+        {actions}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+type FieldProps = InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string };
+
+export function Field({ label, hint, ...input }: FieldProps) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
+      {hint ? (
+        <small id={`${id}-hint`} className="hint">
+          {hint}
+        </small>
+      ) : null}
+    </div>
+  );
+}
+
+type SelectProps = SelectHTMLAttributes<HTMLSelectElement> & { label: string; options: Array<[string, string]> };
+
+export function Select({ label, options, ...select }: SelectProps) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} {...select}>
+        {options.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+export function Checkbox({ label, checked, disabled, onChange }: { label: string; checked: boolean; disabled?: boolean; onChange(checked: boolean): void }) {
+  const id = useId();
+  return (
+    <div className="check">
+      <input id={id} type="checkbox" checked={checked} disabled={disabled} onChange={(event) => onChange(event.target.checked)} />
+      <label htmlFor={id}>{label}</label>
+    </div>
+  );
+}
+
+export interface Column<T> {
+  title: string;
+  cell(row: T): ReactNode;
+  numeric?: boolean;
+  /** Kept on one line (dates, amounts): the table scrolls instead. */
+  nowrap?: boolean;
+}
+
+const cellClass = (column: { numeric?: boolean; nowrap?: boolean }) => [column.numeric ? 'num' : '', column.nowrap ? 'nowrap' : ''].join(' ').trim() || undefined;
+
+/** A table with a caption and column headers; wide tables scroll inside their own region on a phone. */
+export function Table<T>({ caption, columns, rows, rowKey, empty }: { caption: string; columns: Column<T>[]; rows: T[] | undefined; rowKey(row: T): string; empty: string }) {
+  if (rows && rows.length === 0) return <p className="empty">{empty}</p>;
+  return (
+    <div className="table-wrap" role="region" aria-label={`${caption} table`} tabIndex={0}>
+      <table>
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column.title} scope="col" className={column.numeric ? 'num' : undefined}>
+                {column.title}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {(rows ?? []).map((row) => (
+            <tr key={rowKey(row)}>
+              {columns.map((column) => (
+                <td key={column.title} className={cellClass(column)}>
+                  {column.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Pages of a server-side list: the API pages, the page only asks for the next one. */
+export function Pager({ label, page, count, pageSize, onPage }: { label: string; page: number; count: number; pageSize: number; onPage(page: number): void }) {
+  const pages = Math.max(1, Math.ceil(count / pageSize));
+  if (pages <= 1) return <p className="pager-count">{count === 1 ? '1 result' : `${count} results`}</p>;
+  return (
+    <nav className="pager" aria-label={label}>
+      <button type="button" className="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Previous
+      </button>
+      <span>
+        Page {page} of {pages} ({count} results)
+      </span>
+      <button type="button" className="secondary" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        Next
+      </button>
+    </nav>
+  );
+}
+
+export function Loading({ loading }: { loading: boolean }) {
+  return loading ? (
+    <p className="loading" role="status">
+      Loading…
+    </p>
+  ) : null;
+}
+
+export function Badge({ children, tone = 'neutral' }: { children: ReactNode; tone?: 'neutral' | 'good' | 'warn' | 'bad' }) {
+  return <span className={`badge badge-${tone}`}>{children}</span>;
+}
+
+/** Status words with a tone a person can read without the colour. */
+export function StatusBadge({ status }: { status: string | null | undefined }) {
+  const value = (status ?? '').toLowerCase();
+  const tone = /(active|paid|succe|publish|complete|enabled|trial)/.test(value) ? 'good' : /(fail|past_due|unpaid|declin|error)/.test(value) ? 'bad' : /(draft|pending|open|cancel)/.test(value) ? 'warn' : 'neutral';
+  const text = value ? value.replace(/[_.]+/g, ' ').replace(/^./, (c) => c.toUpperCase()) : '—';
+  return <Badge tone={tone}>{text}</Badge>;
+}
