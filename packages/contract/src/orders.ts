@@ -426,3 +426,26 @@ export const UpcomingInvoice = Type.Object(
   { title: 'UpcomingInvoice' },
 );
 export type UpcomingInvoice = Static<typeof UpcomingInvoice>;
+
+export const SubscriptionChangePreview = Type.Object(
+  {
+    subscriptionId: Type.String({ format: 'uuid', description: 'The subscription that would change' }),
+    planIdentifier: Type.String({ description: 'The plan it would change to' }),
+    chargePeriod: Type.String(),
+    currency: Type.String(),
+    periodStart: Timestamp,
+    periodEnd: Type.Union([Timestamp, Type.Null()], { description: 'The end of the first period on the new terms; null when none ends' }),
+    trialEnd: Type.Union([Timestamp, Type.Null()]),
+    lines: Type.Array(InvoiceLine, { description: "The lines of the change's invoice: the new plan for the rest of the period, the usage it cuts short; empty when it bills nothing" }),
+    amountSubtotalUnits: Units("The change's invoice before discount and tax"),
+    amountDiscountUnits: Units('Its discount'),
+    amountTaxUnits: Units('Its tax'),
+    amountTotalUnits: Units('Its total: what the change costs now, before customer credit'),
+    unusedCreditUnits: Units('The unused time of the current period given back (tax included), added to the customer credit'),
+    creditAppliedUnits: Units('Customer credit (the unused time included) spent on the change'),
+    amountDueNowUnits: Units('What would be charged to the card now'),
+    amountDueNow: Decimal('What would be charged to the card now'),
+  },
+  { title: 'SubscriptionChangePreview' },
+);
+export type SubscriptionChangePreview = Static<typeof SubscriptionChangePreview>;

@@ -5,6 +5,7 @@ import { useAction, useResource } from '../data';
 import { day, money, words } from '../format';
 import { useCan } from '../session';
 import { ErrorNote, Field, Loading, Notice, PageTitle, Pager, Section, Select, StatusBadge, Table } from '../ui/kit';
+import type { SubscriptionChangePreview } from '@billow/contract';
 import type { Plan, Subscription } from './types';
 
 const PAGE_SIZE = 20;
@@ -99,28 +100,60 @@ function Cancel({ id, onDone }: { id: string; onDone(): void }) {
 }
 
 function ChangePlan({ subscription, plans, onDone }: { subscription: Subscription; plans: Plan[]; onDone(): void }) {
-  const choices = plans.filter((p) => p.product === subscription.product && p.identifier !== subscription.plan.identifier && p.status !== 'draft');
+  // A subscription names its product by name; its current plan says which product (by id) the other plans must share.
+  const productId = plans.find((p) => p.identifier === subscription.plan.identifier)?.product;
+  const choices = plans.filter((p) => p.product === productId && p.identifier !== subscription.plan.identifier && p.status !== 'draft' && !p.isArchived);
   const [plan, setPlan] = useState(choices[0]?.identifier ?? '');
   const [period, setPeriod] = useState(subscription.chargePeriod);
   const change = useAction(() => api<{ checkoutUrl: string | null }>('POST', `/subscriptions/${encodeURIComponent(subscription.id)}/update/`, { body: { planIdentifier: plan, chargePeriod: period } }));
+  const preview = useResource(
+    () =>
+      plan
+        ? api<SubscriptionChangePreview>('POST', `/subscriptions/${encodeURIComponent(subscription.id)}/update/preview/`, { body: { planIdentifier: plan, chargePeriod: period } })
+        : Promise.resolve(null),
+    [subscription.id, plan, period],
+  );
   if (choices.length === 0) return <p>No other published plan of this product to change to.</p>;
   return (
-    <form
-      className="row-form"
-      aria-label="Change the plan"
-      onSubmit={(event: FormEvent) => {
-        event.preventDefault();
-        void change.perform().then((r) => r !== undefined && onDone());
-      }}
-    >
-      <Select label="New plan" options={choices.map((p) => [p.identifier, p.name])} value={plan} onChange={(e) => setPlan(e.target.value)} />
-      <Select label="Charged" options={[['MONTHLY', 'Monthly'], ['YEARLY', 'Yearly']]} value={period} onChange={(e) => setPeriod(e.target.value)} />
-      <button type="submit" disabled={change.busy}>
-        Change plan now
-      </button>
-      <ErrorNote error={change.error} />
-      <p className="hint">The unused time is credited and the rest of the period on the new plan is charged at once (see the billing guide).</p>
-    </form>
+    <>
+      <form
+        className="row-form"
+        aria-label="Change the plan"
+        onSubmit={(event: FormEvent) => {
+          event.preventDefault();
+          void change.perform().then((r) => r !== undefined && onDone());
+        }}
+      >
+        <Select label="New plan" options={choices.map((p) => [p.identifier, p.name])} value={plan} onChange={(e) => setPlan(e.target.value)} />
+        <Select label="Charged" options={[['MONTHLY', 'Monthly'], ['YEARLY', 'Yearly']]} value={period} onChange={(e) => setPeriod(e.target.value)} />
+        <button type="submit" disabled={change.busy}>
+          Change plan now
+        </button>
+        <ErrorNote error={change.error} />
+      </form>
+      <ChangeCost preview={preview.data ?? null} loading={preview.loading} />
+      <ErrorNote error={preview.error} />
+    </>
+  );
+}
+
+/** What the chosen change costs now, from the server's own preview of it. */
+function ChangeCost({ preview, loading }: { preview: SubscriptionChangePreview | null; loading: boolean }) {
+  if (!preview) return <Loading loading={loading} />;
+  const m = (units: number) => money(units, preview.currency);
+  return (
+    <dl className="facts" aria-live="polite" aria-label="What the change costs now">
+      <dt>Unused time credited</dt>
+      <dd>{m(preview.unusedCreditUnits)}</dd>
+      <dt>New plan until {day(preview.periodEnd)}</dt>
+      <dd>{m(preview.amountTotalUnits)}</dd>
+      <dt>Paid from credit</dt>
+      <dd>{m(preview.creditAppliedUnits)}</dd>
+      <dt>Charged to the card now</dt>
+      <dd>
+        <strong>{m(preview.amountDueNowUnits)}</strong>
+      </dd>
+    </dl>
   );
 }
 

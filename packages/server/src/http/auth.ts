@@ -24,6 +24,8 @@ export interface PartnerAuth {
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthPolicy;
+    /** A POST that changes nothing (a preview): a session's role is checked as for a read, and the audit log records nothing. */
+    readOnly?: boolean;
   }
   interface FastifyRequest {
     environment: EnvironmentKind;

@@ -54,7 +54,7 @@ export async function admitSession(
     token: options.token,
     organizationId: organizationId.toLowerCase(),
     environment,
-    method: request.method,
+    method: request.routeOptions.config.readOnly ? 'GET' : request.method,
     routeUrl: request.routeOptions.url ?? request.url,
   });
   const auth = { keyId: `session:${person.sessionId}`, kind: 'server' as const, organizationId: organizationId.toLowerCase(), environmentId, environment };

@@ -1,7 +1,8 @@
-import type { SubscriptionUpdate } from '@billow/contract';
+import type { SubscriptionChangePreview, SubscriptionUpdate } from '@billow/contract';
+import { changePreviewOf } from '../modules/subscriptions/view.js';
 import { type Clock } from '../lib/clock.js';
 import { testClockTimeOf } from '../modules/customers/queries.js';
-import { isUniqueViolation, type Tx } from '../db/transaction.js';
+import { inTransaction, isUniqueViolation, type Tx } from '../db/transaction.js';
 import { assertCanPay, chargeableMethod, type PaymentOutcome, type PaymentStep } from '../modules/purchases/payment.js';
 import type { IdempotencyClaim, StoredRequest } from './payment-pipeline.js';
 import type { IntentRow } from '../modules/intents/queries.js';
@@ -86,12 +87,27 @@ export class PlanChange {
     };
   }
 
+  /** What the change would cost now, planned as the change itself is, with nothing charged or recorded. */
+  async preview(scope: SubscriptionScope, id: string, input: SubscriptionUpdate): Promise<SubscriptionChangePreview> {
+    const { plan } = await inTransaction(this.writes.db, (tx) => this.price(tx, scope, id, input, null));
+    return changePreviewOf(plan.row, input, plan.terms, { fromCredit: plan.fromCredit, toCharge: plan.toCharge, newPlan: plan.purchase.plan.identifier });
+  }
+
   /**
    * Loads the subscription under its lock and plans the change: its terms, what credit
    * pays, what is charged. Prorated at the moment the change was asked for (`pricedAt`),
    * however long its payment took. Writes nothing.
    */
   private async plan(tx: Tx, scope: SubscriptionScope, id: string, input: SubscriptionUpdate, pricedAt: Date | null): Promise<Planned<ChangePlan>> {
+    const planned = await this.price(tx, scope, id, input, pricedAt);
+    // A paid plan needs a provider even when nothing is due today: it renews.
+    if (planned.plan.purchase.quote.totalMinor > 0) await assertProviderConfigured(tx, scope);
+    if (planned.plan.toCharge > 0) assertCanPay(planned.plan.method);
+    return planned;
+  }
+
+  /** The change priced: the same figures for the change and its preview (the preview skips only the checks that it can be paid). */
+  private async price(tx: Tx, scope: SubscriptionScope, id: string, input: SubscriptionUpdate, pricedAt: Date | null): Promise<Planned<ChangePlan>> {
     const { row, customer } = await lockLiveSubscription(tx, scope, id);
     assertChangeable(row, input);
     const now = (await testClockTimeOf(tx, customer.id)) ?? pricedAt ?? this.clock.now();
@@ -100,9 +116,6 @@ export class PlanChange {
     const terms = changeTerms(row, input, pricing, now);
     const fromCredit = creditApplied(terms, customer.credit_minor);
     const toCharge = terms.dueMinor - fromCredit;
-    // A paid plan needs a provider even when nothing is due today: it renews.
-    if (purchase.quote.totalMinor > 0) await assertProviderConfigured(tx, scope);
-    if (toCharge > 0) assertCanPay(method);
     const successor = successorOf(scope, { row, customer, purchase, input, terms, now, method });
     const pending = input.paymentBehavior === 'activate_on_payment' && toCharge > 0;
     const payment =

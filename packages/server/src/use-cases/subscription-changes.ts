@@ -54,6 +54,10 @@ export class SubscriptionChanges implements SubscriptionWrites {
     return this.change.update(scope, id, input, idempotency);
   }
 
+  previewUpdate(scope: SubscriptionScope, id: string, input: SubscriptionUpdate) {
+    return this.change.preview(scope, id, input);
+  }
+
   /** Completes a change's payment left processing (the recovery task, a provider's webhook). */
   completeUpdate(intent: IntentRow, idempotency: IdempotencyClaim | null) {
     return this.change.complete(intent, idempotency);

@@ -31,7 +31,7 @@ function resourceIdOf(params: unknown, payload: unknown): string | null {
 export function registerAuditRecorder(app: App, db: Db, clock: Clock): void {
   app.addHook('onSend', (request, reply, payload, done) => {
     const scope = request.auth;
-    if (!scope || READS.has(request.method) || scope.auditRecorded || reply.statusCode < 200 || reply.statusCode >= 300) return done(null, payload);
+    if (!scope || READS.has(request.method) || request.routeOptions.config.readOnly || scope.auditRecorded || reply.statusCode < 200 || reply.statusCode >= 300) return done(null, payload);
     const route = request.routeOptions.url ?? '';
     // A keyed request's stored answer, replayed, changed nothing (http/idempotency.ts).
     if (!route.startsWith('/api/v1/') || NOT_AUDITED.test(route) || reply.getHeader('idempotent-replayed')) return done(null, payload);

@@ -2,7 +2,7 @@
  * The subscription use cases that move money or end service (use-cases/subscription-changes.ts),
  * as the routes of this module and the portal ask for them; app.ts hands them in.
  */
-import type { SubscriptionCancel, SubscriptionCreate, SubscriptionCreated, SubscriptionUpdate } from '@billow/contract';
+import type { SubscriptionCancel, SubscriptionChangePreview, SubscriptionCreate, SubscriptionCreated, SubscriptionUpdate } from '@billow/contract';
 import type { AnswerKeeper } from '../../db/answer-keeper.js';
 import type { IdempotencyClaim } from '../intents/claims.js';
 import type { SubscriptionScope } from './service.js';
@@ -17,6 +17,8 @@ export interface SubscriptionUpdated {
 export interface SubscriptionWrites {
   create(scope: SubscriptionScope, input: SubscriptionCreate, idempotency?: IdempotencyClaim | null): Promise<SubscriptionCreated>;
   update(scope: SubscriptionScope, id: string, input: SubscriptionUpdate, idempotency?: IdempotencyClaim | null): Promise<SubscriptionUpdated>;
+  /** What `update` would cost now, with nothing charged or recorded. */
+  previewUpdate(scope: SubscriptionScope, id: string, input: SubscriptionUpdate): Promise<SubscriptionChangePreview>;
   cancel(
     scope: SubscriptionScope,
     id: string,

@@ -7,6 +7,7 @@ import {
   SubscriptionCreated,
   SubscriptionList,
   SubscriptionListQuery,
+  SubscriptionChangePreview,
   SubscriptionUpdate,
   SUBSCRIPTION_SORTS,
   UpcomingInvoice,
@@ -115,6 +116,26 @@ export function subscriptionRoutes(app: App, service: SubscriptionService, chang
       },
     },
     async (request) => changes.update(scopeOf(request), request.params.subscriptionId, request.body, request.idempotency),
+  );
+
+  app.post(
+    '/api/v1/subscriptions/:subscriptionId/update/preview/',
+    {
+      config: { auth: SERVER_ONLY, readOnly: true },
+      schema: {
+        tags,
+        summary: 'Preview a change of plan, period or quantities',
+        description:
+          'Ours. Takes the body of POST /subscriptions/{id}/update/ and answers what that change would cost now, priced as the change ' +
+          'itself is: the invoice of the rest of the period on the new terms, the unused time of the current period given back, the ' +
+          'customer credit spent, and what would be charged to the card. Nothing is charged, recorded or announced; a card or a payment ' +
+          'provider is not needed for the preview.',
+        params: SubscriptionPath,
+        body: SubscriptionUpdate,
+        response: { 200: SubscriptionChangePreview, ...errors },
+      },
+    },
+    async (request) => changes.previewUpdate(scopeOf(request), request.params.subscriptionId, request.body),
   );
 
   app.post(

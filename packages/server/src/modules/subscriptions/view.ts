@@ -1,4 +1,5 @@
-import type { Subscription, SubscriptionCreated } from '@billow/contract';
+import type { Subscription, SubscriptionChangePreview, SubscriptionCreated } from '@billow/contract';
+import type { ChangeTerms } from './change.compute.js';
 import type { Executor } from '../../db/transaction.js';
 import { currencyDigits, formatMinor } from '../../lib/money.js';
 import { recurrenceOf, recurrenceText } from '../billing/billing-periods.compute.js';
@@ -162,3 +163,37 @@ export function subscriptionEventObjectOf(row: SubscriptionRow, parts: EventPart
 }
 
 export type EventParts = Awaited<ReturnType<typeof eventParts>>;
+
+/** A change's preview (POST /subscriptions/{id}/update/preview/): the change's terms as the change itself would record them. */
+export function changePreviewOf(
+  row: SubscriptionRow,
+  input: { chargePeriod: string },
+  terms: ChangeTerms,
+  paid: { fromCredit: number; toCharge: number; newPlan: string },
+): SubscriptionChangePreview {
+  const bill = terms.bill;
+  return {
+    subscriptionId: row.id,
+    planIdentifier: paid.newPlan,
+    chargePeriod: input.chargePeriod,
+    currency: row.currency,
+    periodStart: terms.periodStart.toISOString(),
+    periodEnd: terms.periodEnd?.toISOString() ?? null,
+    trialEnd: terms.trialEnd?.toISOString() ?? null,
+    lines: (bill?.lines ?? []).map((line) => ({
+      description: line.description,
+      quantity: line.quantity,
+      featureId: line.featureId,
+      amount: formatMinor(line.amountMinor, currencyDigits(row.currency)),
+      amountUnits: line.amountMinor,
+    })),
+    amountSubtotalUnits: bill?.subtotalMinor ?? 0,
+    amountDiscountUnits: bill?.discountMinor ?? 0,
+    amountTaxUnits: bill?.taxMinor ?? 0,
+    amountTotalUnits: terms.dueMinor,
+    unusedCreditUnits: terms.creditMinor,
+    creditAppliedUnits: paid.fromCredit,
+    amountDueNowUnits: paid.toCharge,
+    amountDueNow: formatMinor(paid.toCharge, currencyDigits(row.currency)),
+  };
+}

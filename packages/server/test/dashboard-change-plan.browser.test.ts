@@ -1,0 +1,61 @@
+/**
+ * The dashboard's change of plan (issue 29) shows what the change costs before it is made,
+ * from the server's own preview (POST /subscriptions/{id}/update/preview/, the change's plan
+ * without its commit: issue 26), and the change then charges exactly that. In Chromium, with axe.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../src/lib/clock.js';
+import { createMember } from '../src/modules/accounts/people.service.js';
+import { launchChromium, openPage, skipBrowserTests } from './browser.js';
+import { shop } from './commerce-support.js';
+import { checkPage, press } from './dashboard-support.js';
+import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
+
+let server: TestServer;
+let browser: Browser;
+let org: TestOrg;
+
+beforeAll(async () => {
+  if (skipBrowserTests) return;
+  server = await startTestServer();
+  org = await server.createOrg('Notes Co');
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe.skipIf(skipBrowserTests)('changing a plan in the dashboard', () => {
+  it('shows the cost of the change as the server previews it, then charges exactly that', async () => {
+    const s = await shop(server, org.sandbox.serverKey, '/sandbox');
+    const customerId = await s.customer();
+    await s.card(customerId);
+    const first = (await s.call('POST', '/subscriptions/create/', { planIdentifier: s.plans.basic, chargePeriod: 'MONTHLY', customerId })).body.id as string;
+    const expected = (await s.call('POST', `/subscriptions/${first}/update/preview/`, { planIdentifier: s.plans.pro, chargePeriod: 'MONTHLY' })).body;
+    expect(expected.amountDueNowUnits).toBeGreaterThan(0);
+    const dollars = `$${(expected.amountDueNowUnits / 100).toFixed(2)}`;
+
+    const { signInToken } = await createMember(server.database.db, systemClock, { organizationId: org.organizationId, email: `${uniqueId('owner')}@example.com`, role: 'owner', name: 'Owner' });
+    const owner = await openPage(browser, { width: 1280, height: 900 });
+    const { page } = owner;
+    await page.goto(`${server.url}/dashboard/welcome?token=${signInToken}`);
+    await page.waitForURL(/\/dashboard\/?$/);
+    await page.goto(`${server.url}/dashboard/subscriptions/${first}`);
+    await page.waitForLoadState('networkidle');
+    await page.getByLabel('New plan').selectOption(s.plans.pro);
+    const cost = page.getByRole('definition').filter({ hasText: dollars });
+    await expect.poll(() => cost.count()).toBeGreaterThan(0);
+    const costs = page.locator('dl[aria-label="What the change costs now"]');
+    expect(await costs.textContent()).toContain(`Charged to the card now${dollars}`);
+    await checkPage(page, 'subscription-change');
+
+    await press(page, 'Change plan now');
+    const orders = async () => (await s.call('GET', `/orders/?customer_id=${customerId}`)).body.results as { amountTotalUnits: number }[];
+    await expect.poll(async () => (await orders()).length).toBe(2);
+    expect((await orders()).map((o) => o.amountTotalUnits)).toContain(expected.amountDueNowUnits);
+    await owner.close();
+  });
+});
