@@ -19,6 +19,17 @@ const withKey = (key: string, method: string, path: string, body?: unknown) =>
   server.request(method, path, { key, ...(body === undefined ? {} : { body }) });
 
 describe('API keys through the API', () => {
+  it('are in the OpenAPI document, the secret only in the answer that makes a key', async () => {
+    const { body: doc } = await server.request('GET', '/api/v1/openapi.json');
+    expect(Object.keys(doc.paths['/api/v1/api-keys/']).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths['/api/v1/api-keys/{prefix}/'])).toEqual(['delete']);
+    const schemaOf = (operation: any, status: string) => operation.responses[status].content['application/json'].schema;
+    expect(schemaOf(doc.paths['/api/v1/api-keys/'].post, '201').required).toContain('key');
+    const listed = schemaOf(doc.paths['/api/v1/api-keys/'].get, '200').properties.results.items;
+    expect(Object.keys(listed.properties).sort()).toEqual(['createdOn', 'environment', 'kind', 'name', 'prefix', 'revokedOn']);
+  });
+
+
   it('makes a key shown once, which works at once; lists it by prefix; revokes it, refused at once; audits both without the secret', async () => {
     const sk = org.sandbox.serverKey;
     const made = await withKey(sk, 'POST', '/sandbox/api/v1/api-keys/', { kind: 'server', name: '  CI deploys ' });

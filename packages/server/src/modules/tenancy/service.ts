@@ -58,18 +58,10 @@ async function createKey(
   name: string | null = null,
 ) {
   const minted = mintEnvironmentKey(kind, environment);
-  await repo.insertKey(tx, {
-    id: newId(),
-    kind,
-    organizationId,
-    environmentId,
-    partnerId: null,
-    prefix: minted.prefix,
-    hash: minted.hash,
-    name,
-    createdAt: clock.now(),
-  });
-  return minted;
+  const id = newId();
+  const createdAt = clock.now();
+  await repo.insertKey(tx, { id, kind, organizationId, environmentId, partnerId: null, prefix: minted.prefix, hash: minted.hash, name, createdAt });
+  return { ...minted, id, createdAt };
 }
 
 /** Creates an organization with both environments and a server and client key in each. */
@@ -156,8 +148,8 @@ export async function createEnvironmentKeyIn(
   input: { kind: 'server' | 'client'; name: string | null },
 ): Promise<{ secret: string; row: EnvironmentKeyRow }> {
   const minted = await createKey(tx, clock, scope.organizationId, scope.environmentId, scope.environment, input.kind, input.name);
-  const row = await repo.lockEnvironmentKey(tx, scope, minted.prefix);
-  return { secret: minted.secret, row: row! };
+  const row = { id: minted.id, kind: input.kind, prefix: minted.prefix, name: input.name, created_at: minted.createdAt, revoked_at: null };
+  return { secret: minted.secret, row };
 }
 
 /** A page of the environment's keys (revoked ones too), newest first, and how many there are. */
