@@ -132,7 +132,17 @@ export function ApiKeys({ canWrite }: { canWrite: boolean }) {
           { title: 'Name', cell: (k) => k.name ?? '—' },
           { title: 'Kind', cell: (k) => (k.kind === 'server' ? 'Server' : 'Client') },
           { title: 'Created', cell: (k) => when(k.createdOn), nowrap: true },
-          { title: 'State', cell: (k) => <StatusBadge status={k.revokedOn ? `revoked ${when(k.revokedOn)}` : 'active'} /> },
+          {
+            title: 'State',
+            cell: (k) =>
+              k.revokedOn ? (
+                <>
+                  <StatusBadge status="revoked" /> {when(k.revokedOn)}
+                </>
+              ) : (
+                <StatusBadge status="active" />
+              ),
+          },
           { title: 'Actions', cell: (k) => (canWrite ? <RevokeKey apiKey={k} onDone={list.reload} /> : null) },
         ]}
       />
