@@ -157,3 +157,33 @@ export const AuditLogQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** An API key of one environment, as the API lists it: never its secret nor its hash (issue 29, "Developers"). */
+export const ApiKey = Type.Object(
+  {
+    prefix: Type.String({ description: 'The public head of the key (for example `sk_test_AbCd1234`): how a key is named, listed and revoked' }),
+    kind: Type.Union([Type.Literal('server'), Type.Literal('client')], { description: 'server (secret, full access) or client (public, for browsers)' }),
+    name: Type.Union([Type.String(), Type.Null()], { description: 'What the seller called the key, if anything' }),
+    environment: Type.Union([Type.Literal('sandbox'), Type.Literal('production')]),
+    createdOn: Type.String({ format: 'date-time' }),
+    revokedOn: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When it was revoked; null while it works' }),
+  },
+  { title: 'ApiKey' },
+);
+export type ApiKey = Static<typeof ApiKey>;
+export const ApiKeyList = Paginated(ApiKey, 'ApiKeyList');
+
+export const ApiKeyCreate = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('server'), Type.Literal('client')]),
+    name: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+  },
+  { additionalProperties: false, title: 'ApiKeyCreate' },
+);
+export type ApiKeyCreate = Static<typeof ApiKeyCreate>;
+
+export const CreatedApiKey = Type.Object(
+  { ...ApiKey.properties, key: Type.String({ description: 'The whole key: shown in this answer only, never again (it is stored as a hash)' }) },
+  { title: 'CreatedApiKey' },
+);
+export type CreatedApiKey = Static<typeof CreatedApiKey>;

@@ -80,6 +80,7 @@ const WRITERS: Record<string, Role[]> = {
   catalog: ['owner', 'admin', 'developer'],
   selling: ['owner', 'admin', 'developer'],
   developers: ['owner', 'admin', 'developer'],
+  keys: ['owner', 'admin'],
   money: ['owner', 'admin'],
   settings: ['owner', 'admin'],
   team: ['owner', 'admin'],

@@ -26,6 +26,7 @@ import type { App } from './http/route-types.js';
 import { accountsModule } from './modules/accounts/module.js';
 import { SessionService } from './modules/accounts/sessions.service.js';
 import { TotpVault } from './modules/accounts/totp-vault.js';
+import { apiKeysModule } from './modules/api-keys/module.js';
 import { auditModule, registerAuditRecorder } from './modules/audit/module.js';
 import { catalogModule } from './modules/catalog/module.js';
 import { chargesModule } from './modules/charges/module.js';
@@ -142,6 +143,8 @@ interface AppContext extends ModuleContext {
   checkoutPages: CheckoutPages;
   /** The seller's sessions, also the credential of the API (decision 0076). */
   sessions: SessionService;
+  /** Forgets a revoked key in this process's key cache at once (decision 0003). */
+  forgetKey: (keyHash: string) => void;
 }
 
 /** Every module is wired the same way: its factory takes the app and the context, and registers its routes. */
@@ -174,6 +177,7 @@ const CORE_MODULES: ModuleFactory[] = [
   portalModule,
   overviewModule,
   accountsModule,
+  apiKeysModule,
   auditModule,
   dashboardAppModule,
 ];
@@ -353,6 +357,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // The page of a payment link collects an unpaid invoice as POST /invoices/{id}/pay/ does.
     checkoutPages: new CheckoutCompletion(database.db, clock, config, entitlementChanges, (scope, invoiceId) => billing.collectNow(scope, invoiceId)),
     sessions,
+    forgetKey: (keyHash) => keyCache.forget(keyHash),
     settleIntent: intentSettler(database.db, clock, config.pendingUpdateTtlMs, config.billing.dunningDays),
   };
   // Every role moves money (the worker's recovery task too): sealing and Stripe's address are set for all.

@@ -2,7 +2,7 @@
  * A seller's day in the dashboard, in Chromium (issue 29; decisions 0081, 0082): the first
  * sign-in from a one-time link, a product, feature and plan made and published, a buy link
  * made and bought on the hosted checkout, the sale on Home and on the customer, part of it
- * refunded, the webhook delivery read and resent, a test clock advanced a month to a renewal,
+ * refunded, an API key made and revoked, the webhook delivery read and resent, a test clock advanced a month to a renewal,
  * a support member who finds no refund button and whom the API refuses, and the production
  * switch. axe-core runs on every page (no serious or critical violation), at 1280 and at 375 px.
  * Screenshots go to test-artifacts/dashboard/ (and docs/images/dashboard/ with BILLOW_WRITE_DOCS=1).
@@ -145,6 +145,36 @@ describe.skipIf(skipBrowserTests)("a seller's day in the dashboard", () => {
     await page.reload();
     await page.waitForLoadState('networkidle');
     expect(await page.locator('code.secret').count()).toBe(0);
+  });
+
+  it('creates an API key, shown once with a copy button, which works; revokes it after a confirmation, refused at once', async () => {
+    const { page } = owner;
+    await fill(page, 'Key name', 'Deploys');
+    await press(page, 'Create key');
+    await expect.poll(() => page.getByTestId('new-api-key').count()).toBe(1);
+    const secret = (await page.getByTestId('new-api-key').textContent())!.trim();
+    expect(secret).toMatch(/^sk_test_[A-Za-z0-9]{40}$/);
+    expect(await page.getByText('you will not see it again').count()).toBe(1);
+    await press(page, 'Copy the key');
+    await expect.poll(() => page.getByText(/Copied to the clipboard|would not copy it/).count()).toBe(1);
+    const keys = page.getByRole('region', { name: 'API keys table' });
+    await expect.poll(() => keys.getByRole('cell', { name: 'Deploys', exact: true }).count()).toBe(1);
+    expect(await keys.textContent()).not.toContain(secret);
+    await checkPage(page, 'developers-api-key');
+    const withNewKey = () => server.request('GET', '/sandbox/api/v1/customers/', { key: secret });
+    expect((await withNewKey()).status).toBe(200);
+
+    const prefix = secret.slice(0, 16);
+    await press(page, `Revoke ${prefix}`);
+    await expect.poll(() => page.getByRole('group', { name: `Revoke ${prefix}?` }).count()).toBe(1);
+    await checkPage(page, 'developers-api-key-revoke', { docs: false });
+    await press(page, `Yes, revoke ${prefix}`);
+    const row = keys.getByRole('row', { name: /Deploys/ });
+    await expect.poll(() => row.textContent()).toMatch(/Revoked/);
+    expect((await withNewKey()).status).toBe(401);
+    await page.reload();
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByTestId('new-api-key').count()).toBe(0);
   });
 
   it('makes a buy link; a buyer buys on the hosted checkout; the sale shows on Home and on the customer', async () => {
@@ -332,7 +362,7 @@ describe.skipIf(skipBrowserTests)("a seller's day in the dashboard", () => {
     const log = page.getByRole('region', { name: 'Audit log table' });
     await expect.poll(() => log.getByRole('row').count()).toBeGreaterThan(5);
     const text = (await log.textContent()) ?? '';
-    for (const resource of ['POST /api/v1/refunds/', 'catalog', 'webhook_endpoint.created', 'test-clocks', 'invitation.created']) expect(text, resource).toContain(resource);
+    for (const resource of ['POST /api/v1/refunds/', 'catalog', 'webhook_endpoint.created', 'api_key.created', 'api_key.revoked', 'test-clocks', 'invitation.created']) expect(text, resource).toContain(resource);
     await fill(page, 'Resource', 'refunds');
     await press(page, 'Filter');
     await expect.poll(() => log.getByRole('row').count()).toBe(2);

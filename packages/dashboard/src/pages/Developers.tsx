@@ -3,6 +3,7 @@ import { api, ApiError, type Page } from '../api';
 import { useAction, useResource } from '../data';
 import { when } from '../format';
 import { useCan } from '../session';
+import { ApiKeys } from './ApiKeys';
 import { Checkbox, ErrorNote, Field, Notice, PageTitle, Pager, Section, StatusBadge, Table } from '../ui/kit';
 
 interface Endpoint {
@@ -342,14 +343,11 @@ function PaymentProvider({ canWrite }: { canWrite: boolean }) {
 export function Developers() {
   const canWrite = useCan('developers');
   const canSetProvider = useCan('settings');
+  const canManageKeys = useCan('keys');
   return (
     <>
       <PageTitle>Developers</PageTitle>
-      <Section title="API keys">
-        <p>
-          API keys are made and revoked with the command line (<code>billow keys</code>) for now: the API has no operation for them yet, and the dashboard uses only the API.
-        </p>
-      </Section>
+      <ApiKeys canWrite={canManageKeys} />
       <Endpoints canWrite={canWrite} />
       <Deliveries canWrite={canWrite} />
       <TestClocks canWrite={canWrite} />

@@ -36,6 +36,8 @@ export interface ApiKeysTable {
   partner_id: string | null;
   prefix: string;
   key_hash: string;
+  /** What the seller called the key (keys made by the API or the dashboard); null otherwise. */
+  name: string | null;
   created_at: Timestamp;
   revoked_at: Timestamp | null;
 }

@@ -6,11 +6,11 @@ import type { MemberRole } from '../../db/schema.js';
  * route it reaches (decision 0076): the dashboard hides what a role may not do, but the
  * server is what refuses it.
  */
-export type Permission = 'read' | 'customers' | 'catalog' | 'developers' | 'money' | 'settings' | 'team' | 'audit';
+export type Permission = 'read' | 'customers' | 'catalog' | 'developers' | 'keys' | 'money' | 'settings' | 'team' | 'audit';
 
 export const ROLE_PERMISSIONS: Record<MemberRole, readonly Permission[]> = {
-  owner: ['read', 'customers', 'catalog', 'developers', 'money', 'settings', 'team', 'audit'],
-  admin: ['read', 'customers', 'catalog', 'developers', 'money', 'settings', 'team', 'audit'],
+  owner: ['read', 'customers', 'catalog', 'developers', 'keys', 'money', 'settings', 'team', 'audit'],
+  admin: ['read', 'customers', 'catalog', 'developers', 'keys', 'money', 'settings', 'team', 'audit'],
   developer: ['read', 'customers', 'catalog', 'developers'],
   support: ['read', 'customers'],
   viewer: ['read'],
@@ -22,6 +22,7 @@ export const PERMISSION_WORDS: Record<Permission, string> = {
   customers: 'change customers, subscriptions, payment methods or licenses',
   catalog: 'change the catalog, discounts, promotions or checkouts',
   developers: 'change webhooks, test clocks or uploads',
+  keys: 'make or revoke API keys',
   money: 'refund, charge, or change invoices and credit notes',
   settings: "change the seller's profile, email settings or payment provider",
   team: 'manage the team (members and invitations)',
@@ -45,6 +46,8 @@ const WRITES: Record<string, Permission> = {
   media: 'developers',
   webhook: 'developers',
   'test-clocks': 'developers',
+  // A key may do anything a server key may, money included: only the roles that may do all of it make or revoke one.
+  'api-keys': 'keys',
   mail: 'developers',
   refunds: 'money',
   charges: 'money',

@@ -121,6 +121,7 @@ export async function insertKey(
     partnerId: string | null;
     prefix: string;
     hash: string;
+    name?: string | null;
     createdAt: Date;
   },
 ): Promise<void> {
@@ -134,6 +135,7 @@ export async function insertKey(
       partner_id: key.partnerId,
       prefix: key.prefix,
       key_hash: key.hash,
+      name: key.name ?? null,
       created_at: key.createdAt,
     })
     .execute();
@@ -148,6 +150,52 @@ export async function listKeys(db: Executor, organizationId: string) {
     .orderBy('k.created_at')
     .orderBy('k.prefix')
     .execute();
+}
+
+/** An organization's environment: what every query of its keys is scoped to. */
+export interface KeyScope {
+  organizationId: string;
+  environmentId: string;
+}
+
+/** One environment's keys (revoked ones too), newest first: never their hashes. */
+export async function environmentKeys(db: Executor, scope: KeyScope, page: { limit: number; offset: number }) {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'kind', 'prefix', 'name', 'created_at', 'revoked_at'])
+    .where('organization_id', '=', scope.organizationId)
+    .where('environment_id', '=', scope.environmentId)
+    .orderBy('created_at', 'desc')
+    .orderBy('prefix')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export async function countEnvironmentKeys(db: Executor, scope: KeyScope): Promise<number> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('organization_id', '=', scope.organizationId)
+    .where('environment_id', '=', scope.environmentId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The environment's key with this prefix, its row locked until the transaction ends. */
+export async function lockEnvironmentKey(tx: Executor, scope: KeyScope, prefix: string) {
+  return tx
+    .selectFrom('api_keys')
+    .select(['id', 'kind', 'prefix', 'name', 'key_hash', 'created_at', 'revoked_at'])
+    .where('organization_id', '=', scope.organizationId)
+    .where('environment_id', '=', scope.environmentId)
+    .where('prefix', '=', prefix)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function revokeKeyById(tx: Executor, id: string, at: Date): Promise<void> {
+  await tx.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).execute();
 }
 
 export async function revokeKeyByPrefix(db: Executor, prefix: string, at: Date) {

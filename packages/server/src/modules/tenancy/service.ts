@@ -55,19 +55,13 @@ async function createKey(
   environmentId: string,
   environment: EnvironmentKind,
   kind: 'server' | 'client',
+  name: string | null = null,
 ) {
   const minted = mintEnvironmentKey(kind, environment);
-  await repo.insertKey(tx, {
-    id: newId(),
-    kind,
-    organizationId,
-    environmentId,
-    partnerId: null,
-    prefix: minted.prefix,
-    hash: minted.hash,
-    createdAt: clock.now(),
-  });
-  return minted;
+  const id = newId();
+  const createdAt = clock.now();
+  await repo.insertKey(tx, { id, kind, organizationId, environmentId, partnerId: null, prefix: minted.prefix, hash: minted.hash, name, createdAt });
+  return { ...minted, id, createdAt };
 }
 
 /** Creates an organization with both environments and a server and client key in each. */
@@ -130,6 +124,54 @@ export async function createEnvironmentKey(
     const minted = await createKey(tx, clock, organizationId, env.id, environment, kind);
     return { key: minted.secret, prefix: minted.prefix };
   });
+}
+
+/** A key of an environment as the API lists it: never its hash. */
+export interface EnvironmentKeyRow {
+  id: string;
+  kind: 'server' | 'client' | 'partner';
+  prefix: string;
+  name: string | null;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+/**
+ * Makes a server or client key of the scope's environment in the caller's transaction (the API's
+ * `POST /api-keys/`, audited there): minted and stored hashed as every key is. The secret is in
+ * the answer only.
+ */
+export async function createEnvironmentKeyIn(
+  tx: Tx,
+  clock: Clock,
+  scope: repo.KeyScope & { environment: EnvironmentKind },
+  input: { kind: 'server' | 'client'; name: string | null },
+): Promise<{ secret: string; row: EnvironmentKeyRow }> {
+  const minted = await createKey(tx, clock, scope.organizationId, scope.environmentId, scope.environment, input.kind, input.name);
+  const row = { id: minted.id, kind: input.kind, prefix: minted.prefix, name: input.name, created_at: minted.createdAt, revoked_at: null };
+  return { secret: minted.secret, row };
+}
+
+/** A page of the environment's keys (revoked ones too), newest first, and how many there are. */
+export async function environmentKeyPage(db: Db, scope: repo.KeyScope, page: { limit: number; offset: number }) {
+  const [count, rows] = await Promise.all([repo.countEnvironmentKeys(db, scope), repo.environmentKeys(db, scope, page)]);
+  return { count, rows: rows as EnvironmentKeyRow[] };
+}
+
+/** The environment's key with this prefix, locked until the caller's transaction ends; undefined when there is none. */
+export async function lockEnvironmentKey(tx: Tx, scope: repo.KeyScope, prefix: string) {
+  return repo.lockEnvironmentKey(tx, scope, prefix);
+}
+
+/**
+ * Revokes a key found by `lockEnvironmentKey`, in the caller's transaction, and announces it as
+ * `revokeKey` does: every running server forgets it once the transaction commits.
+ */
+export async function revokeLockedKey(tx: Tx, clock: Clock, key: { id: string; key_hash: string }): Promise<Date> {
+  const at = clock.now();
+  await repo.revokeKeyById(tx, key.id, at);
+  await repo.announceKeyRevoked(tx, key.key_hash);
+  return at;
 }
 
 export async function listOrganizationKeys(db: Db, organizationId: string) {
