@@ -1,20 +1,12 @@
+import type { Selectable } from 'kysely';
+import type { AuditLogTable } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 
-export interface AuditRow {
-  id: string;
-  organization_id: string;
-  environment_id: string | null;
-  actor_type: 'user' | 'api_key';
-  actor_id: string;
-  actor_label: string;
-  action: string;
-  resource_type: string;
-  resource_id: string | null;
+/** An entry as written: the table's columns (schema.ts), with before and after as values rather than stored JSON. */
+export type AuditRow = Omit<Selectable<AuditLogTable>, 'seq' | 'before' | 'after'> & {
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
-  client_address: string;
-  created_at: Date;
-}
+};
 
 export async function insertEntry(db: Executor, row: AuditRow): Promise<void> {
   await db
