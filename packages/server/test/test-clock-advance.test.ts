@@ -110,6 +110,56 @@ describe('advancing a test clock over many subscriptions', () => {
   });
 });
 
+describe('an advance beside another payment of the customer', () => {
+  /** A payment of the customer under way in another process: its intent, processing. */
+  async function paymentUnderWay(subscriptionId: string): Promise<string> {
+    const sub = await database.db.selectFrom('subscriptions').select(['customer_id', 'environment_id']).where('id', '=', subscriptionId).executeTakeFirstOrThrow();
+    const row = await database.db
+      .insertInto('payment_intents')
+      .values({
+        id: crypto.randomUUID(),
+        environment_id: sub.environment_id,
+        customer_id: sub.customer_id,
+        kind: 'charge',
+        status: 'processing',
+        amount_minor: 500,
+        currency: 'USD',
+        provider_key: uniqueId('elsewhere'),
+        method_ref: 'pm_elsewhere',
+        description: 'a charge made by another process',
+        plan_version_id: crypto.randomUUID(),
+        request: '{}',
+        created_at: new Date(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  it('waits for that payment to settle, then renews, instead of failing the advance', async () => {
+    const { clockId, subscriptions } = await clockWith(1);
+    const intentId = await paymentUnderWay(subscriptions[0]!);
+    await askAdvance(clockId);
+    const advance = runTestClockAdvance(database.db, engine, clockId);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Meanwhile the advance is still going, not failed.
+    expect((await s.call('GET', `/test-clocks/${clockId}/`)).body).toMatchObject({ status: 'advancing', failure: null });
+    await database.db.updateTable('payment_intents').set({ status: 'failed', settled_at: new Date() }).where('id', '=', intentId).execute();
+    await advance;
+    expect((await s.call('GET', `/test-clocks/${clockId}/`)).body).toMatchObject({ status: 'ready', frozenTime: '2032-02-01T12:00:00.000Z', failure: null });
+    await expectRenewedOnce(subscriptions);
+  });
+
+  it("takes up, on the job's next attempt, an advance whose attempt failed", async () => {
+    const { clockId, subscriptions } = await clockWith(1);
+    await askAdvance(clockId);
+    await database.db.updateTable('test_clocks').set({ status: 'internal_failure', failure: 'the attempt before failed' }).where('id', '=', clockId).execute();
+    await runTestClockAdvance(database.db, engine, clockId);
+    expect((await s.call('GET', `/test-clocks/${clockId}/`)).body).toMatchObject({ status: 'ready', failure: null });
+    await expectRenewedOnce(subscriptions);
+  });
+});
+
 /**
  * The figures of docs/performance.md ("Test clock advances"): not a test (its times are
  * printed, never judged), run with BILLOW_MEASURE_ADVANCES=50,100,200,400.

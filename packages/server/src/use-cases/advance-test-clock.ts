@@ -1,4 +1,4 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../db/connect.js';
 import { clockAt, type BillingEngine } from './billing-engine.js';
 import { DueQueue, type DueOnClock } from './test-clock-due-queue.js';
@@ -7,6 +7,12 @@ import * as repo from '../modules/test-clocks/queries.js';
 
 /** A guard against a subscription that never stops falling due. */
 const MAX_STEPS = 100_000;
+/**
+ * How long an item is tried again while another payment of its customer is under way
+ * (another worker paying it, or a request paying the customer): such a payment settles
+ * within a provider call; one still under way after this is left to the job's next attempt.
+ */
+const BUSY_WAITS_MS = [5, 10, 25, 50, 100, 200, 400, 800, 1_600, 3_200, 6_400];
 
 /** What runs the items of an advance. */
 interface Runners {
@@ -30,14 +36,18 @@ function sameItem(a: DueOnClock | undefined, b: DueOnClock): boolean {
 
 /**
  * Runs the item, then reads its customer's subscriptions anew. An item that was not for now
- * is still held when another payment of the customer is under way: the advance stops there.
+ * is still held when another payment of the customer is under way: it is tried again a few
+ * times, a little later each time; the advance stops there when that payment does not settle.
  */
 async function step(run: Runners, queue: DueQueue, next: DueOnClock, at: Date): Promise<void> {
-  const ran = await runDue(run, next, at);
-  await queue.read(next.row.customer_id);
-  if (!ran && sameItem(queue.heldFor(next.row.id), next)) {
-    throw new Error(`subscription ${next.row.id} could not be billed at ${at.toISOString()} (another payment of the customer is under way)`);
+  for (const wait of [...BUSY_WAITS_MS, null]) {
+    const ran = await runDue(run, next, at);
+    await queue.read(next.row.customer_id);
+    if (ran || !sameItem(queue.heldFor(next.row.id), next)) return;
+    if (wait === null) break;
+    await sleep(wait);
   }
+  throw new Error(`subscription ${next.row.id} could not be billed at ${at.toISOString()} (another payment of the customer is under way)`);
 }
 
 /** The earliest item held; when none is, the clock's subscriptions are read again (a request may have changed them meanwhile). */
@@ -65,6 +75,10 @@ export async function runTestClockAdvance(
 ): Promise<string | undefined> {
   const clock = await repo.findTestClockById(db, testClockId);
   if (!clock || clock.deleted_at || clock.status === 'ready') return undefined;
+  // The job's next attempt after a failed one goes on from where that one stopped.
+  if (clock.status === 'internal_failure') {
+    await repo.updateAdvancingClock(db, testClockId, clock.target_time, { status: 'advancing', failure: null }, ['internal_failure']);
+  }
   const queue = new DueQueue(db, engine, testClockId, clock.target_time, reminders);
   let steps = 0;
   try {
@@ -73,15 +87,18 @@ export async function runTestClockAdvance(
       if (++steps > MAX_STEPS) throw new Error(`more than ${MAX_STEPS} items fell due on test clock ${testClockId}`);
       // An item may be due before the clock's time (a payment retried at once): the clock never goes back.
       const at = new Date(Math.max(next.at.getTime(), clock.frozen_time.getTime()));
-      if (at.getTime() > clock.frozen_time.getTime()) await repo.updateTestClock(db, testClockId, { frozen_time: at });
+      if (at.getTime() > clock.frozen_time.getTime()) await repo.updateAdvancingClock(db, testClockId, clock.target_time, { frozen_time: at });
       clock.frozen_time = at;
       await step({ engine, reminders }, queue, next, at);
       await nextTurn();
     }
-    await repo.updateTestClock(db, testClockId, { frozen_time: clock.target_time, status: 'ready', failure: null });
-    await engine.clockMoved(testClockId);
+    const ready = { frozen_time: clock.target_time, status: 'ready', failure: null } as const;
+    // Every item ran: the clock is ready even if a run beside this one gave up meanwhile.
+    const finished = await repo.updateAdvancingClock(db, testClockId, clock.target_time, ready, ['advancing', 'internal_failure']);
+    if (finished) await engine.clockMoved(testClockId);
   } catch (error) {
-    await repo.updateTestClock(db, testClockId, { status: 'internal_failure', failure: error instanceof Error ? error.message : String(error) });
+    const failure = error instanceof Error ? error.message : String(error);
+    await repo.updateAdvancingClock(db, testClockId, clock.target_time, { status: 'internal_failure', failure });
     throw error;
   }
   return `advanced test clock ${testClockId} to ${clock.target_time.toISOString()} (${steps} items)`;

@@ -1,2 +1,2 @@
 /** What advancing a test clock (use-cases/advance-test-clock.ts) reads and writes of the clock. */
-export { findTestClockById, updateTestClock } from './repo.js';
+export { findTestClockById, updateAdvancingClock } from './repo.js';

@@ -66,3 +66,26 @@ export async function listTestClocks(db: Executor, environmentId: string, limit:
 export async function updateTestClock(db: Executor, id: string, changes: Partial<Insertable<TestClocksTable>>): Promise<void> {
   await db.updateTable('test_clocks').set(changes).where('id', '=', id).execute();
 }
+
+/**
+ * Changes the clock only while its advance to `target` is in one of the states `from`
+ * (advancing, unless told): a run of an advance that another run already finished (a job
+ * taken over when its lease ran out), or that a later advance replaced, writes nothing.
+ * True when the clock was changed.
+ */
+export async function updateAdvancingClock(
+  db: Executor,
+  id: string,
+  target: Date,
+  changes: Partial<Insertable<TestClocksTable>>,
+  from: readonly TestClocksTable['status'][] = ['advancing'],
+): Promise<boolean> {
+  const result = await db
+    .updateTable('test_clocks')
+    .set(changes)
+    .where('id', '=', id)
+    .where('status', 'in', from)
+    .where('target_time', '=', target)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
