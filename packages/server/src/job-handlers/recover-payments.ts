@@ -2,7 +2,7 @@ import type { Db } from '../db/connect.js';
 import type { Clock } from '../lib/clock.js';
 import { DomainError, isOutage } from '../lib/domain-error.js';
 import { entitlementAnnouncer } from '../edge-cache/change-feed.js';
-import { staleIntentsOf, type IdempotencyClaim } from '../use-cases/payment-pipeline.js';
+import { staleIntentsOf, type IdempotencyClaim } from '../use-cases/planned-payment.js';
 import type { IntentRow } from '../modules/intents/queries.js';
 import { DEFAULT_DUNNING_RETRY_DAYS } from '../config.js';
 import type { DunningSchedule } from '../modules/billing/renewal.compute.js';

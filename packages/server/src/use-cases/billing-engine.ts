@@ -15,7 +15,7 @@ import { nextDueItem, type DueItem, type DunningSchedule, type UnpaidInvoice } f
 import { lockInvoice, unpaidInvoicesOf, type InvoiceRow } from '../modules/ledger/queries.js';
 import { customersOnClock, testClockTimeOf } from '../modules/customers/queries.js';
 import type { PurchaseScope } from '../modules/purchases/purchase.js';
-import type { StoredRequest } from './payment-pipeline.js';
+import type { StoredRequest } from './planned-payment.js';
 import type { IntentRow } from '../modules/intents/queries.js';
 import { collectInvoice, type CollectionResult } from './collect-invoice.js';
 import { invoiceNotFound, isNotNow } from '../modules/subscriptions/errors.js';

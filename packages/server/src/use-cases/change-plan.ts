@@ -3,22 +3,35 @@ import { changePreviewOf } from '../modules/subscriptions/view.js';
 import { type Clock } from '../lib/clock.js';
 import { testClockTimeOf } from '../modules/customers/queries.js';
 import { inTransaction, isUniqueViolation, type Tx } from '../db/transaction.js';
-import { assertCanPay, chargeableMethod, type PaymentOutcome, type PaymentStep } from '../modules/purchases/payment.js';
-import type { IdempotencyClaim, StoredRequest } from './payment-pipeline.js';
+import { assertCanPay, chargeableMethod, type PaymentOutcome } from '../modules/purchases/payment.js';
 import type { IntentRow } from '../modules/intents/queries.js';
-import { completePlanned, purchasePlanned, type Planned, type PlannedPurchase } from './planned-payment.js';
+import {
+  completePlanned,
+  purchasePlanned,
+  type IdempotencyClaim,
+  type Planned,
+  type PlannedPurchase,
+  type PurchasePlanner,
+  type StoredRequest,
+} from './planned-payment.js';
 import { type PurchaseHooks } from '../modules/purchases/purchase.js';
 import { assertProviderConfigured } from '../modules/payments/providers.js';
 import { enqueueJob } from '../modules/jobs/service.js';
 import { commitChange, successorOf, type SettledChange } from './plan-change-commit.js';
-import { activatePendingChange, type PendingChangeCheckout, type PendingChangePayment } from './plan-change-pending.js';
+import {
+  commitPendingActivation,
+  planPendingActivation,
+  type PendingActivation,
+  type PendingChangeCheckout,
+  type PendingChangePayment,
+} from './plan-change-pending.js';
 import * as repo from '../modules/subscriptions/queries.js';
 import { EXPIRE_PENDING_UPDATE_JOB, type SubscriptionScope } from '../modules/subscriptions/service.js';
 import { updateInProgress } from '../modules/subscriptions/errors.js';
 import { assertChangeable, changeTerms, creditApplied } from '../modules/subscriptions/change.compute.js';
 import { priceChange } from '../modules/subscriptions/change-pricing.js';
 
-import { changingSubscriptions, lockLiveSubscription, subscriptionData, subscriptionEventAt, type WriteContext } from '../modules/subscriptions/writes.js';
+import { lockLiveSubscription, subscriptionData, subscriptionEventAt, type WriteContext } from '../modules/subscriptions/writes.js';
 
 /** What a change was planned as, under the subscription's lock. */
 type ChangePlan = Omit<SettledChange, 'chargeRef' | 'pendingId'> & { input: SubscriptionUpdate; pending: boolean };
@@ -159,15 +172,20 @@ export class PlanChange {
     return { subscriptionId: waiting.id, customerId: customer.customer_id, checkout: checkout ?? {} };
   }
 
-  /** The payment of a pending activate_on_payment change, taken on the hosted page (plan-change-pending.ts). */
-  activatePendingWith(scope: SubscriptionScope, payment: PendingChangePayment, step: PaymentStep, hooks: PurchaseHooks) {
-    let owner: string | null = null;
-    return changingSubscriptions(this.writes, scope, () => owner, async (tx) => {
-      const result = await activatePendingChange(tx, scope, this.clock, payment, step, hooks);
-      owner = result.customerId;
-      const answer = { subscriptionId: result.subscriptionId };
-      await step.finish(tx, answer);
-      return answer;
-    });
+  /**
+   * The payment of a pending activate_on_payment change, taken on the hosted page: planned
+   * under the locks, and the change activated with it (plan-change-pending.ts); `hooks` let
+   * the page record its session in the same transaction.
+   */
+  pendingActivation(scope: SubscriptionScope, payment: PendingChangePayment, hooks: PurchaseHooks): PurchasePlanner<PendingActivation, Changed> {
+    return {
+      plan: (tx) => planPendingActivation(tx, scope, this.clock, payment),
+      commit: async (tx, plan, chargeRef) => {
+        const result = await commitPendingActivation(tx, scope, plan, chargeRef, hooks);
+        await this.writes.changes?.announce(tx, scope.environmentId, result.customerId);
+        return { subscriptionId: result.subscriptionId };
+      },
+    };
   }
+
 }

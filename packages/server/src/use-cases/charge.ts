@@ -3,12 +3,20 @@ import { clockAt, type Clock } from '../lib/clock.js';
 import { testClockTimeOf } from '../modules/customers/queries.js';
 import { currencyDigits, formatMinor } from '../lib/money.js';
 import type { Db } from '../db/connect.js';
-import { inTransaction, type Tx } from '../db/transaction.js';
+import type { Tx } from '../db/transaction.js';
 import { grantedFeatures } from '../modules/purchases/features.js';
-import { paymentMethodFor, type PaymentStep } from '../modules/purchases/payment.js';
-import type { IdempotencyClaim, StoredRequest } from './payment-pipeline.js';
+import { paymentMethodFor } from '../modules/purchases/payment.js';
 import type { IntentRow } from '../modules/intents/queries.js';
-import { completePlanned, purchasePlanned, type Planned, type PlannedPurchase } from './planned-payment.js';
+import {
+  completePlanned,
+  plannedPurchase,
+  purchasePlanned,
+  type IdempotencyClaim,
+  type Planned,
+  type PlannedPurchase,
+  type PurchasePlanner,
+  type StoredRequest,
+} from './planned-payment.js';
 import {
   assertNotBlocked,
   lockCustomer,
@@ -24,7 +32,7 @@ import { insertSubscription } from '../modules/subscriptions/queries.js';
 import { recurringChargePeriod } from '../modules/charges/errors.js';
 
 /** What a one-time purchase was planned as, under its customer's lock. */
-interface ChargePlan {
+export interface ChargePlan {
   customer: Awaited<ReturnType<typeof lockCustomer>>;
   purchase: Awaited<ReturnType<typeof resolvePurchase>>;
   method: Awaited<ReturnType<typeof paymentMethodFor>>;
@@ -63,31 +71,19 @@ export class ChargeService {
   }
 
   private purchase(scope: PurchaseScope, input: ChargeCreate, idempotency: IdempotencyClaim | null): PlannedPurchase<ChargePlan, ChargeRecord & Record<string, unknown>> {
-    return {
-      kind: 'charge',
-      request: { scope, body: input as unknown as Record<string, unknown> },
-      idempotency,
-      status: 201,
-      plan: (tx) => this.plan(tx, scope, input),
-      commit: (tx, plan, outcome) => {
-        if (outcome.kind === 'refused') throw outcome.error;
-        return this.commit(tx, scope, plan, outcome.kind === 'paid' ? outcome.chargeRef : null);
-      },
-    };
+    const request = { scope, body: input as unknown as Record<string, unknown> };
+    return plannedPurchase({ kind: 'charge', request, idempotency, status: 201 }, this.planner(scope, input));
   }
 
   /**
-   * The purchase in one transaction, taking its payment through `step`: the hosted
-   * checkout's one-time purchases, on the pipeline of purchase flows (payment-pipeline.ts).
+   * The one-time purchase planned under its customer's lock and recorded with its payment;
+   * `hooks` let the checkout record its session in the same transaction (complete-checkout.ts).
    */
-  record(scope: PurchaseScope, input: ChargeCreate & PurchaseExtras, step: PaymentStep, hooks: PurchaseHooks = {}): Promise<ChargeRecord> {
-    return inTransaction(this.db, async (tx) => {
-      const { plan, payment } = await this.plan(tx, scope, input);
-      const chargeRef = payment ? await step.charge(tx, payment) : null;
-      const record = await this.commit(tx, scope, plan, chargeRef, hooks);
-      await step.finish(tx, record);
-      return record;
-    });
+  planner(scope: PurchaseScope, input: ChargeCreate & PurchaseExtras, hooks: PurchaseHooks = {}): PurchasePlanner<ChargePlan, ChargeRecord & Record<string, unknown>> {
+    return {
+      plan: (tx) => this.plan(tx, scope, input),
+      commit: async (tx, plan, chargeRef) => (await this.commit(tx, scope, plan, chargeRef, hooks)) as ChargeRecord & Record<string, unknown>,
+    };
   }
 
   /** Loads the purchase under the customer's lock and plans its payment (none when free, or nothing to charge). Writes nothing. */

@@ -4,9 +4,10 @@
  *   1. one transaction locks the session, creates or completes the customer, saves
  *      the card (brand, last four, expiry only) as their default method and marks
  *      the session processing, as attempt N;
- *   2. the purchase runs through the two-phase pipeline (use-cases/payment-pipeline.ts) under the
- *      idempotency claim `checkout:{session}:{N}`: a replayed form finds the same
- *      intent and never charges twice; a declined attempt N leaves N+1 a new payment;
+ *   2. the purchase is planned as a value and paid on the planned pipeline (planned-payment.ts),
+ *      on-session (the card may ask for authentication), under the idempotency claim
+ *      `checkout:{session}:{N}`: a replayed form finds the same intent and never charges
+ *      twice; a declined attempt N leaves N+1 a new payment;
  *   3. in the purchase's own transaction, once the payment is taken, the session
  *      becomes success and `checkout.completed` is recorded, before the purchase
  *      records its order, invoice and `subscription.created`.
@@ -18,8 +19,16 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
 import { inTransaction, type Tx } from '../db/transaction.js';
 import type { EntitlementChanges } from '../edge-cache/change-feed.js';
-import type { PaymentStep } from '../modules/purchases/payment.js';
-import { AuthenticationRequired, completeIntent, confirmIntent, purchaseTwoPhase, type IdempotencyClaim } from './payment-pipeline.js';
+import {
+  AuthenticationRequired,
+  completePlanned,
+  confirmPlanned,
+  plannedPurchase,
+  purchasePlanned,
+  type IdempotencyClaim,
+  type PlannedPurchase,
+  type PurchasePlanner,
+} from './planned-payment.js';
 import type { PurchaseHooks } from '../modules/purchases/purchase.js';
 import { DomainError, isOutage } from '../lib/domain-error.js';
 import { formToken, formTokenValid } from '../page-kit/csrf.js';
@@ -37,7 +46,7 @@ import { stripeCardOf, stripeOnPage } from '../modules/checkout/stripe-element.j
 import { SubscriptionChanges } from './subscription-changes.js';
 import { discountOfSession, redeemSessionDiscount } from '../modules/checkout/discount.js';
 import { applySessionDiscount, postedAction } from '../modules/checkout/discount-apply.js';
-import { activateChange, DuePayments, type InvoicePayer } from './pay-due-invoice.js';
+import { changePlanner, DuePayments, type InvoicePayer } from './pay-due-invoice.js';
 import { formProblem, FormProblem, isSessionSettledMeanwhile, sessionSettledMeanwhile } from '../modules/checkout/errors.js';
 import { buyerProblem, checkTypedCard, isEmail } from '../modules/checkout/form.js';
 import { locatedCountry, promotionOfSelection, promotionOfSession } from '../modules/checkout/promotion.js';
@@ -58,6 +67,14 @@ export type { PageState } from '../modules/checkout/page-state.js';
 
 export type { PageAnswer };
 
+type Answer = Record<string, unknown>;
+
+/** What a session's purchase was planned as: the use case that buys it (subscribe, charge, activate a change), and its plan. */
+interface SessionPlan {
+  planner: PurchasePlanner<unknown, Answer>;
+  plan: unknown;
+}
+
 export class CheckoutCompletion implements CheckoutPages {
   private readonly secret: () => Promise<string>;
   private readonly subscriptions: SubscriptionChanges;
@@ -69,7 +86,7 @@ export class CheckoutCompletion implements CheckoutPages {
     private readonly db: Db,
     private readonly clock: Clock,
     config: Pick<Config, 'secret' | 'pendingUpdateTtlMs'> & Partial<Pick<Config, 'taxIdCheck'>>,
-    changes: EntitlementChanges | null = null,
+    private readonly changes: EntitlementChanges | null = null,
     payInvoice: InvoicePayer | null = null,
   ) {
     this.secret = instanceSecret(db, clock, config.secret, 'checkout_csrf');
@@ -204,7 +221,7 @@ export class CheckoutCompletion implements CheckoutPages {
     const prepared = await this.prepare(session.id, selection, form, locatedCountry(session, ipAddress));
     if (prepared.status === 'success') return { kind: 'redirect', location: successRedirect(prepared.success_url, prepared.id) };
     try {
-      await this.purchase(prepared);
+      await this.payProcessing(prepared);
     } catch (error) {
       // A second submission of the same attempt (a double click) finds the first one paying: it changes nothing.
       const concurrent = isPaymentInProgress(error) || isSessionSettledMeanwhile(error);
@@ -256,33 +273,64 @@ export class CheckoutCompletion implements CheckoutPages {
     });
   }
 
-  /** Step 2: the purchase through the pipeline, under the attempt's claim. */
-  private purchase(session: repo.SessionRow): Promise<unknown> {
-    const scope = scopeOfSession(session);
-    return purchaseTwoPhase(this.db, this.clock, {
-      kind: 'checkout',
-      request: { scope: { ...scope, apiBase: session.api_base }, body: { sessionId: session.id } },
-      idempotency: { scope: claimOf(session)[0], key: claimOf(session)[1] },
+  /** Step 2: the purchase of a processing session on the planned pipeline, on-session, under the attempt's claim. */
+  async payProcessing(session: repo.SessionRow): Promise<unknown> {
+    try {
+      return await purchasePlanned(this.db, this.clock, this.purchaseOf(session, { onSession: true }));
+    } finally {
+      this.forgetBuyer(session);
+    }
+  }
+
+  /** The buyer answered the card's authentication step of the session's waiting payment: confirmed or failed at the provider, then recorded. */
+  async confirmWaiting(session: repo.SessionRow, intent: IntentRow, approved: boolean): Promise<unknown> {
+    try {
+      return await confirmPlanned(this.db, this.clock, intent, approved, this.purchaseOf(session, { onSession: true }));
+    } finally {
+      this.forgetBuyer(session);
+    }
+  }
+
+  /** A purchase changed what the buyer may use: this process's caches forget it (other processes hear it from the commit). */
+  private forgetBuyer(session: repo.SessionRow): void {
+    if (session.customer_ref) this.changes?.forget(session.environment_id, session.customer_ref);
+  }
+
+  /**
+   * The purchase of a processing session, as the planned pipeline runs it: planned under its
+   * locks by the use case that buys it, the session recorded in the same transaction as the
+   * purchase (`hooks`). `idempotency`: the attempt's claim unless told (the recovery task
+   * passes the intent's own).
+   */
+  private purchaseOf(session: repo.SessionRow, run: { onSession: boolean; idempotency?: IdempotencyClaim | null }): PlannedPurchase<SessionPlan, Answer> {
+    const [scope, key] = claimOf(session);
+    const planner: PurchasePlanner<SessionPlan, Answer> = {
+      plan: async (tx) => {
+        const bought = await this.plannerOf(tx, session.id);
+        const { plan, payment } = await bought.plan(tx);
+        return { plan: { planner: bought, plan }, payment };
+      },
+      commit: (tx, { planner: bought, plan }, chargeRef) => bought.commit(tx, plan, chargeRef),
+    };
+    const owner = {
+      kind: 'checkout' as const,
+      request: { scope: { ...scopeOfSession(session), apiBase: session.api_base }, body: { sessionId: session.id } },
+      idempotency: run.idempotency === undefined ? { scope, key } : run.idempotency,
       status: 303,
-      run: (step) => this.runPurchase(session.id, step),
-      onSession: true,
-    });
+      onSession: run.onSession,
+    };
+    return plannedPurchase(owner, planner);
   }
 
   /** The buyer answered the card's authentication step: the waiting payment is confirmed or failed. */
   private async authenticate(session: repo.SessionRow, approved: boolean, sent: Sent, ipAddress: string | null): Promise<PageAnswer> {
     const intent = session.status === 'processing' ? await intentOfIdempotencyKey(this.db, ...claimOf(session)) : undefined;
     if (!intent) return { kind: 'page', status: 200, state: await this.state(session, sent, ipAddress, null) };
-    const [scope, key] = claimOf(session);
     await inTransaction(this.db, (tx) =>
       timeline(tx, session.id, 'checkout_session.authentication_answered', approved ? 'Card authentication approved' : 'Card authentication failed', approved ? 'success' : 'failed', this.clock.now()),
     );
     try {
-      await confirmIntent(this.db, this.clock, intent, approved, {
-        idempotency: { scope, key },
-        status: 303,
-        run: (step) => this.runPurchase(session.id, step),
-      });
+      await this.confirmWaiting(session, intent, approved);
     } catch (error) {
       if (error instanceof DomainError) await this.attemptFailed(session, error);
       throw error;
@@ -290,10 +338,10 @@ export class CheckoutCompletion implements CheckoutPages {
     return { kind: 'redirect', location: successRedirect(session.success_url, session.id) };
   }
 
-  /** The purchase of a processing session, in one transaction (also what the recovery task runs again). */
-  async runPurchase(sessionId: string, step: PaymentStep): Promise<unknown> {
-    const session = (await repo.findSession(this.db, sessionId))!;
-    if (session.purpose === 'subscription_change') return activateChange(this.subscriptions, this.clock, session, step);
+  /** The use case that buys what a processing session sells, with the session's hooks: a subscription, a one-time purchase, or a pending change activated. */
+  private async plannerOf(tx: Tx, sessionId: string): Promise<PurchasePlanner<unknown, Answer>> {
+    const session = (await repo.findSession(tx, sessionId))!;
+    if (session.purpose === 'subscription_change') return changePlanner(this.subscriptions, this.clock, session) as PurchasePlanner<unknown, Answer>;
     const scope = { ...scopeOfSession(session), apiBase: session.api_base };
     const input = {
       planIdentifier: session.plan_identifier,
@@ -303,13 +351,12 @@ export class CheckoutCompletion implements CheckoutPages {
       currencyCode: session.currency_code,
       ipAddress: session.ip_address,
       priceOverride: overrideOf(session),
-      discount: await discountOfSession(this.db, session, session.plan_identifier, this.clock.now()),
+      discount: await discountOfSession(tx, session, session.plan_identifier, this.clock.now()),
       promotion: promotionOfSession(session),
     };
     const hooks = this.hooks(session);
-    return session.charge_period === 'ONE_TIME'
-      ? this.charges.record(scope, input, step, hooks)
-      : this.subscriptions.createWith(scope, input, step, hooks);
+    const planner = session.charge_period === 'ONE_TIME' ? this.charges.planner(scope, input, hooks) : this.subscriptions.subscribePlanner(scope, input, hooks);
+    return planner as PurchasePlanner<unknown, Answer>;
   }
 
   /** Step 3, inside the purchase's transaction: the session succeeds, announced before the purchase's own events. */
@@ -362,12 +409,15 @@ export class CheckoutCompletion implements CheckoutPages {
    */
   async recover(intent: IntentRow, idempotency: IdempotencyClaim | null): Promise<void> {
     const sessionId = String((intent.request as { body?: { sessionId?: unknown } }).body?.sessionId);
+    const session = await repo.findSession(this.db, sessionId);
+    if (!session) throw new Error(`intent ${intent.id} pays checkout session ${sessionId}, which does not exist`);
     try {
-      await completeIntent(this.db, this.clock, intent, { idempotency, status: 303, run: (step) => this.runPurchase(sessionId, step) });
+      await completePlanned(this.db, this.clock, intent, this.purchaseOf(session, { onSession: false, idempotency }));
     } catch (error) {
-      const session = error instanceof DomainError ? await repo.findSession(this.db, sessionId) : undefined;
-      if (session && error instanceof DomainError) await this.attemptFailed(session, error);
+      if (error instanceof DomainError) await this.attemptFailed((await repo.findSession(this.db, sessionId)) ?? session, error);
       throw error;
+    } finally {
+      this.forgetBuyer(session);
     }
   }
 

@@ -3,9 +3,9 @@
  *
  *   1. one transaction locks the session, saves the card as the customer's default
  *      method and marks the session processing, as attempt N;
- *   2. the payment runs through the path that owns it: a pending change through the
- *      two-phase pipeline under the claim `checkout:{session}:{N}` (so it activates as
- *      a change paid at once, card authentication included); an invoice through the
+ *   2. the payment runs through the path that owns it: a pending change planned and paid on
+ *      the planned pipeline, on-session, under the claim `checkout:{session}:{N}` (so it
+ *      activates as a change paid at once, card authentication included); an invoice through the
  *      billing engine's collection, as `POST /invoices/{id}/pay/` does (its own claim
  *      is the invoice's attempt: a replayed form never charges twice);
  *   3. the session succeeds in the payment's transaction (a change) or right after it.
@@ -14,14 +14,13 @@ import { sellerOnPages } from '../modules/seller-profile/queries.js';
 import type { SubscriptionUpdate } from '@billow/contract';
 import type { Db } from '../db/connect.js';
 import { inTransaction, type Tx } from '../db/transaction.js';
-import type { PaymentStep } from '../modules/purchases/payment.js';
-import { AuthenticationRequired, confirmIntent, purchaseTwoPhase } from './payment-pipeline.js';
+import { AuthenticationRequired } from './planned-payment.js';
 import type { PurchaseHooks, PurchaseScope } from '../modules/purchases/purchase.js';
 import { DomainError, isOutage } from '../lib/domain-error.js';
 import type { Clock } from '../lib/clock.js';
 import { findProduct } from '../modules/catalog/queries.js';
 import { ensureCheckoutCustomer } from '../modules/customers/service.js';
-import { intentOfIdempotencyKey } from '../modules/intents/queries.js';
+import { intentOfIdempotencyKey, type IntentRow } from '../modules/intents/queries.js';
 import { isPaymentInProgress } from '../modules/intents/errors.js';
 import { saveCheckoutCard, type CheckedCard } from '../modules/payments/methods.service.js';
 import type { SubscriptionChanges } from './subscription-changes.js';
@@ -39,11 +38,12 @@ import type { AttachedMethod } from '../modules/payments/provider.js';
 
 export type { DueAnswer, InvoicePayer };
 
-/** What the due pages take from the checkout's completion: its CSRF token, its failure bookkeeping and its pipeline run. */
+/** What the due pages take from the checkout's completion: its CSRF token, its failure bookkeeping and the payment of a processing session. */
 export interface CompletionParts {
   csrfToken(sessionId: string): Promise<string>;
   attemptFailed(session: repo.SessionRow, error: DomainError): Promise<void>;
-  runPurchase(sessionId: string, step: PaymentStep): Promise<unknown>;
+  payProcessing(session: repo.SessionRow): Promise<unknown>;
+  confirmWaiting(session: repo.SessionRow, intent: IntentRow, approved: boolean): Promise<unknown>;
 }
 
 type Sent = Record<string, string | undefined>;
@@ -62,8 +62,8 @@ async function settle(tx: Tx, session: repo.SessionRow, at: Date): Promise<void>
   });
 }
 
-/** The pipeline's run for a change session: the pending change activates (plan-change-pending.ts). */
-export function activateChange(subscriptions: SubscriptionChanges, clock: Clock, session: repo.SessionRow, step: PaymentStep) {
+/** The purchase of a change session: the pending change activates with its payment (plan-change-pending.ts), and the session succeeds. */
+export function changePlanner(subscriptions: SubscriptionChanges, clock: Clock, session: repo.SessionRow) {
   const hooks: PurchaseHooks = {
     paid: (tx) => settle(tx, session, clock.now()),
     recorded: async (tx, ids) => {
@@ -71,7 +71,7 @@ export function activateChange(subscriptions: SubscriptionChanges, clock: Clock,
     },
   };
   const payment = { subscriptionId: session.target_id!, input: session.change_request as unknown as SubscriptionUpdate, askedAt: session.created_at };
-  return subscriptions.activatePendingWith({ ...scopeOf(session), apiBase: session.api_base }, payment, step, hooks);
+  return subscriptions.pendingActivation({ ...scopeOf(session), apiBase: session.api_base }, payment, hooks);
 }
 
 export class DuePayments {
@@ -193,17 +193,9 @@ export class DuePayments {
     });
   }
 
-  /** A change: through the pipeline, on-session (the card may ask for authentication). */
+  /** A change: on the planned pipeline, on-session (the card may ask for authentication). */
   private activate(session: repo.SessionRow): Promise<unknown> {
-    const [scope, key] = claimOf(session);
-    return purchaseTwoPhase(this.db, this.clock, {
-      kind: 'checkout',
-      request: { scope: { ...scopeOf(session), apiBase: session.api_base }, body: { sessionId: session.id } },
-      idempotency: { scope, key },
-      status: 303,
-      run: (step) => this.completion.runPurchase(session.id, step),
-      onSession: true,
-    });
+    return this.completion.payProcessing(session);
   }
 
   /** An invoice: collected as `POST /invoices/{id}/pay/` collects it; paid, the session succeeds. */
@@ -219,7 +211,6 @@ export class DuePayments {
 
   /** The buyer answered the card's authentication step (a change's payment). */
   private async authenticate(session: repo.SessionRow, approved: boolean): Promise<DueAnswer> {
-    const [scope, key] = claimOf(session);
     const intent = await this.waitingIntent(session);
     if (!intent) return this.page(session, 200, null);
     const now = this.clock.now();
@@ -227,7 +218,7 @@ export class DuePayments {
       timeline(tx, session.id, 'checkout_session.authentication_answered', approved ? 'Card authentication approved' : 'Card authentication failed', approved ? 'success' : 'failed', now),
     );
     try {
-      await confirmIntent(this.db, this.clock, intent, approved, { idempotency: { scope, key }, status: 303, run: (step) => this.completion.runPurchase(session.id, step) });
+      await this.completion.confirmWaiting(session, intent, approved);
     } catch (error) {
       if (error instanceof DomainError) await this.completion.attemptFailed(session, error);
       throw error;

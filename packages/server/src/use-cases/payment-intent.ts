@@ -2,9 +2,8 @@
  * The payment intent at the heart of both ways a purchase moves money (decision 0026):
  * recorded before the provider is called, the provider asked under the intent's own key,
  * and the intent settled with the purchase's answer, or failed, or its money given back.
- * Shared by the pipeline of purchase flows (payment-pipeline.ts) and of planned purchases
- * (planned-payment.ts), which both run on the pipeline of every movement of money
- * (money-movement.ts) with the payment intent as their intent.
+ * Used by the pipeline of planned purchases (planned-payment.ts), which runs on the pipeline
+ * of every movement of money (money-movement.ts) with the payment intent as its intent.
  */
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/crypto.js';

@@ -21,13 +21,30 @@ import type { Db } from '../db/connect.js';
 import { inTransaction, type Tx } from '../db/transaction.js';
 import type { IdempotencyClaim, StoredRequest } from '../modules/intents/claims.js';
 import * as intents from '../modules/intents/queries.js';
-import type { ChargeOutcome } from '../modules/payments/provider.js';
+import type { ChargeOutcome, ConfirmingPaymentProvider } from '../modules/payments/provider.js';
+import { requireProvider } from '../modules/payments/providers.js';
 import { refusalOf, type PaymentOutcome, type PaymentRequest } from '../modules/purchases/payment.js';
-
-export type { PaymentOutcome };
-import { AlreadySettled, askProvider, ChangedWhilePaying, keepAnswer, paymentIntentMovement, samePayment, settleOrUndo } from './payment-intent.js';
-import type { QuickQuote } from './payment-pipeline.js';
+import {
+  AlreadySettled,
+  answerOf,
+  askProvider,
+  AuthenticationRequired,
+  ChangedWhilePaying,
+  keepAnswer,
+  paymentIntentMovement,
+  samePayment,
+  settleOrUndo,
+} from './payment-intent.js';
 import { carryOn, moveMoney, type MoneyMovement } from './money-movement.js';
+
+export type { IdempotencyClaim, PaymentOutcome, StoredRequest };
+export { AUTHENTICATION_WINDOW_MS, AuthenticationRequired } from './payment-intent.js';
+
+/** What a use case's quote found in one unlocked read: the claim's earlier intent, or the payment to make. */
+export interface QuickQuote {
+  earlier: intents.IntentRow | undefined;
+  payment: PaymentRequest | null;
+}
 
 /** A plan, and the payment it needs (null: none). */
 export interface Planned<P> {
@@ -41,8 +58,18 @@ export interface PlannedPurchase<P, R extends Record<string, unknown>> {
   idempotency: IdempotencyClaim | null;
   /** Status of the answer, as a route would send it (kept with the Idempotency-Key). */
   status: number;
-  /** Phase (a) in one unlocked read, when the use case can tell its payment that way (see TwoPhasePurchase.quote). */
+  /**
+   * Phase (a) in one unlocked read, for a use case that can price its payment that way (the
+   * billing engine's renewals): the claim's intent, if one was recorded, else the payment,
+   * else null to plan under the locks as usual. Phase (c) plans again under its locks and
+   * pays only for the same payment (ChangedWhilePaying).
+   */
   quote?(): Promise<QuickQuote>;
+  /**
+   * The buyer is present (the hosted pages): a card that asks for authentication answers
+   * AuthenticationRequired instead of failing, and confirmPlanned finishes the payment.
+   */
+  onSession?: boolean;
   /**
    * Loads what the purchase depends on, under its locks, and plans it. Writes nothing.
    * `pricedAt`: when the payment was asked for (its intent's time) in phase (c), so that a
@@ -51,6 +78,31 @@ export interface PlannedPurchase<P, R extends Record<string, unknown>> {
   plan(tx: Tx, pricedAt: Date | null): Promise<Planned<P>>;
   /** Records the plan with its payment's outcome, in the transaction that planned it; the answer. */
   commit(tx: Tx, plan: P, outcome: PaymentOutcome): Promise<R>;
+}
+
+/**
+ * A purchase as a use case offers it to another that buys through it (the checkout): planned
+ * under its locks, and recorded with the provider's reference of what its payment took
+ * (null: nothing was charged). Writes nothing when planning.
+ */
+export interface PurchasePlanner<P, R> {
+  plan(tx: Tx): Promise<Planned<P>>;
+  commit(tx: Tx, plan: P, chargeRef: string | null): Promise<R>;
+}
+
+/** The planned purchase of a planner whose refused payment is the purchase's error (nothing is recorded). */
+export function plannedPurchase<P, R extends Record<string, unknown>>(
+  owner: Pick<PlannedPurchase<P, R>, 'kind' | 'request' | 'idempotency' | 'status' | 'onSession'>,
+  planner: PurchasePlanner<P, R>,
+): PlannedPurchase<P, R> {
+  return {
+    ...owner,
+    plan: (tx) => planner.plan(tx),
+    commit: (tx, plan, outcome) => {
+      if (outcome.kind === 'refused') throw outcome.error;
+      return planner.commit(tx, plan, outcome.kind === 'paid' ? outcome.chargeRef : null);
+    },
+  };
 }
 
 /** Phase (a) found a payment to make: the transaction that planned it wrote nothing, and ends unused. */
@@ -108,7 +160,7 @@ function settlePhase<P, R extends Record<string, unknown>>(db: Db, clock: Clock,
 /** Phases (b) and (c) of a planned purchase's intent. */
 function plannedExecution<P, R extends Record<string, unknown>>(db: Db, clock: Clock, purchase: PlannedPurchase<P, R>): Pick<MoneyMovement<intents.IntentRow, ChargeOutcome, R>, 'execute' | 'settle'> {
   return {
-    execute: (intent) => askProvider(db, clock, intent, false),
+    execute: (intent) => askProvider(db, clock, intent, purchase.onSession === true),
     settle: (intent, outcome) => settleOrUndo(db, clock, intent, outcome, () => settlePhase(db, clock, intent, outcome, purchase)),
   };
 }
@@ -129,4 +181,34 @@ export async function purchasePlanned<P, R extends Record<string, unknown>>(db: 
 /** Completes the intent a planned purchase recorded, whose process died (the recovery task) or whose provider answered (a webhook). */
 export function completePlanned<P, R extends Record<string, unknown>>(db: Db, clock: Clock, intent: intents.IntentRow, purchase: PlannedPurchase<P, R>): Promise<R> {
   return carryOn(plannedExecution(db, clock, purchase), intent);
+}
+
+/**
+ * Phase (c) of an on-session payment that waited for its buyer's authentication: the
+ * provider confirms the charge (the buyer approved) or fails it, and the plan is committed
+ * with that outcome as it would have been at once.
+ */
+export async function confirmPlanned<P, R extends Record<string, unknown>>(
+  db: Db,
+  clock: Clock,
+  intent: intents.IntentRow,
+  authenticated: boolean,
+  purchase: PlannedPurchase<P, R>,
+): Promise<R> {
+  if (intent.status !== 'processing' || intent.action_ref === null) return answerOf<R>(intent);
+  const provider = await requireProvider(db, (intent.request as unknown as StoredRequest).scope);
+  if (!('confirm' in provider)) throw new Error(`the ${provider.name} provider has no authentication step`);
+  const outcome = await (provider as ConfirmingPaymentProvider).confirm({
+    chargeRef: intent.action_ref,
+    authenticated,
+    idempotencyKey: `${intent.provider_key}_confirm`,
+  });
+  // The buyer has not finished with the card yet (Stripe.js still authenticating): nothing to settle.
+  if (outcome.status === 'processing' || (outcome.status === 'requires_action' && authenticated)) throw new AuthenticationRequired(intent.id);
+  return settleOrUndo(db, clock, intent, outcome, () => settlePhase(db, clock, intent, outcome, purchase));
+}
+
+/** Intents whose process died before settling them: completed again under their own keys. */
+export async function staleIntentsOf(db: Db, clock: Clock, olderThanMs: number): Promise<intents.IntentRow[]> {
+  return intents.staleIntents(db, new Date(clock.now().getTime() - olderThanMs), 50);
 }

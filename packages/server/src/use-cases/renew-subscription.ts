@@ -17,8 +17,7 @@ import type { EnvironmentScope } from '../modules/subscriptions/lifecycle.js';
 import * as repo from '../modules/subscriptions/queries.js';
 import { isDue, paymentDescription, planRenewal } from '../modules/subscriptions/renewal-plan.compute.js';
 import { renewalMethod, renewalTerms, type RenewalItem } from '../modules/subscriptions/renewal-terms.js';
-import type { QuickQuote } from './payment-pipeline.js';
-import { purchasePlanned } from './planned-payment.js';
+import { purchasePlanned, type QuickQuote } from './planned-payment.js';
 import { recordRenewal, type EngineDeps, type RenewalPlanned, type RenewalResult, type RenewedState } from './renewal-record.js';
 
 export type { EngineDeps, RenewalItem, RenewalPlanned, RenewalResult, RenewedState };

@@ -1,9 +1,17 @@
 import type { SubscriptionCreate } from '@billow/contract';
 import { clockAt, type Clock } from '../lib/clock.js';
-import { paymentMethodFor, type PaymentStep } from '../modules/purchases/payment.js';
-import type { IdempotencyClaim, StoredRequest } from './payment-pipeline.js';
+import { paymentMethodFor } from '../modules/purchases/payment.js';
 import type { IntentRow } from '../modules/intents/queries.js';
-import { completePlanned, purchasePlanned, type Planned, type PlannedPurchase } from './planned-payment.js';
+import {
+  completePlanned,
+  plannedPurchase,
+  purchasePlanned,
+  type IdempotencyClaim,
+  type Planned,
+  type PlannedPurchase,
+  type PurchasePlanner,
+  type StoredRequest,
+} from './planned-payment.js';
 import type { Tx } from '../db/transaction.js';
 import { assertNotBlocked, lockCustomer, resolvePurchase, subscriptionValues, type PurchaseExtras, type PurchaseHooks } from '../modules/purchases/purchase.js';
 import { recordPaidOrder } from '../modules/purchases/record.js';
@@ -15,14 +23,14 @@ import { createNotRecurring } from '../modules/subscriptions/errors.js';
 import { presentCreated } from '../modules/subscriptions/view.js';
 import { DAY_MS } from '../lib/time.js';
 
-import { changingSubscriptions, customerNow, subscriptionData, subscriptionEventAt, type WriteContext } from '../modules/subscriptions/writes.js';
+import { customerNow, subscriptionData, subscriptionEventAt, type WriteContext } from '../modules/subscriptions/writes.js';
 
 type Created = Awaited<ReturnType<typeof presentCreated>> & Record<string, unknown>;
 
 const zeroQuote = (quote: Quote): Quote => ({ ...quote, lines: [], subtotalMinor: 0, discountMinor: 0, taxMinor: 0, totalMinor: 0 });
 
 /** What a subscription was planned as, under its customer's lock. */
-interface SubscribePlan {
+export interface SubscribePlan {
   customer: Awaited<ReturnType<typeof lockCustomer>>;
   purchase: Awaited<ReturnType<typeof resolvePurchase>>;
   method: Awaited<ReturnType<typeof paymentMethodFor>>;
@@ -35,7 +43,7 @@ interface SubscribePlan {
   chargeNow: number;
 }
 
-/** Subscribing a customer: through the API off-session, or as the checkout's purchase (`createWith`). */
+/** Subscribing a customer: through the API off-session, or as the checkout's purchase (`planner`). */
 export class Subscribe {
   constructor(
     private readonly writes: WriteContext,
@@ -62,30 +70,23 @@ export class Subscribe {
   }
 
   private purchase(scope: SubscriptionScope, input: SubscriptionCreate, idempotency: IdempotencyClaim | null): PlannedPurchase<SubscribePlan, Created> {
-    return {
-      kind: 'subscription_create',
-      request: { scope, body: input as unknown as Record<string, unknown> },
-      idempotency,
-      status: 201,
-      plan: (tx) => this.plan(tx, scope, input),
-      commit: async (tx, plan, outcome) => {
-        if (outcome.kind === 'refused') throw outcome.error;
-        const answer = await this.commit(tx, scope, input, plan, outcome.kind === 'paid' ? outcome.chargeRef : null);
-        await this.writes.changes?.announce(tx, scope.environmentId, input.customerId);
-        return answer;
-      },
-    };
+    const request = { scope, body: input as unknown as Record<string, unknown> };
+    return plannedPurchase({ kind: 'subscription_create', request, idempotency, status: 201 }, this.planner(scope, input));
   }
 
-  /** The subscription in one transaction, taking its first payment through `step`: the hosted checkout's (use-cases/payment-pipeline.ts). */
-  createWith(scope: SubscriptionScope, input: SubscriptionCreate & PurchaseExtras, step: PaymentStep, hooks: PurchaseHooks = {}) {
-    return changingSubscriptions(this.writes, scope, () => input.customerId, async (tx) => {
-      const { plan, payment } = await this.plan(tx, scope, input);
-      const chargeRef = payment ? await step.charge(tx, payment) : null;
-      const created = await this.commit(tx, scope, input, plan, chargeRef, hooks);
-      await step.finish(tx, created);
-      return created;
-    });
+  /**
+   * The subscription planned under its customer's lock and recorded with its first payment;
+   * `hooks` let the checkout record its session in the same transaction (complete-checkout.ts).
+   */
+  planner(scope: SubscriptionScope, input: SubscriptionCreate & PurchaseExtras, hooks: PurchaseHooks = {}): PurchasePlanner<SubscribePlan, Created> {
+    return {
+      plan: (tx) => this.plan(tx, scope, input),
+      commit: async (tx, plan, chargeRef) => {
+        const created = await this.commit(tx, scope, input, plan, chargeRef, hooks);
+        await this.writes.changes?.announce(tx, scope.environmentId, input.customerId);
+        return created;
+      },
+    };
   }
 
   /** Loads the purchase under the customer's lock and plans the first period and its payment. Writes nothing. */

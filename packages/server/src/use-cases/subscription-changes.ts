@@ -10,7 +10,6 @@ import type { Db } from '../db/connect.js';
 import type { EntitlementChanges } from '../edge-cache/change-feed.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdempotencyClaim } from '../modules/intents/claims.js';
-import type { PaymentStep } from '../modules/purchases/payment.js';
 import type { PurchaseExtras, PurchaseHooks } from '../modules/purchases/purchase.js';
 import type { SubscriptionWrites } from '../modules/subscriptions/ports.js';
 import { PENDING_UPDATE_TTL_MS, type SubscriptionScope } from '../modules/subscriptions/service.js';
@@ -46,8 +45,9 @@ export class SubscriptionChanges implements SubscriptionWrites {
     return this.subscribe.complete(intent, idempotency);
   }
 
-  createWith(scope: SubscriptionScope, input: SubscriptionCreate & PurchaseExtras, step: PaymentStep, hooks: PurchaseHooks = {}) {
-    return this.subscribe.createWith(scope, input, step, hooks);
+  /** Subscribing as the checkout's purchase: planned, then recorded with its payment and the session's hooks. */
+  subscribePlanner(scope: SubscriptionScope, input: SubscriptionCreate & PurchaseExtras, hooks: PurchaseHooks = {}) {
+    return this.subscribe.planner(scope, input, hooks);
   }
 
   update(scope: SubscriptionScope, id: string, input: SubscriptionUpdate, idempotency: IdempotencyClaim | null = null) {
@@ -63,8 +63,9 @@ export class SubscriptionChanges implements SubscriptionWrites {
     return this.change.complete(intent, idempotency);
   }
 
-  activatePendingWith(scope: SubscriptionScope, payment: PendingChangePayment, step: PaymentStep, hooks: PurchaseHooks) {
-    return this.change.activatePendingWith(scope, payment, step, hooks);
+  /** A pending change's payment as the hosted page takes it: planned, then the change activated with it. */
+  pendingActivation(scope: SubscriptionScope, payment: PendingChangePayment, hooks: PurchaseHooks) {
+    return this.change.pendingActivation(scope, payment, hooks);
   }
 
   cancel(scope: SubscriptionScope, id: string, input: SubscriptionCancel, reason?: 'CANCELLED_BY_MERCHANT' | 'CANCELLED_BY_CUSTOMER', keep?: AnswerKeeper) {

@@ -1,4 +1,4 @@
-/** How a payment intent is claimed and what it keeps to run its purchase again (use-cases/payment-pipeline.ts). */
+/** How a payment intent is claimed and what it keeps to run its purchase again (use-cases/planned-payment.ts). */
 import type { EnvironmentKind } from '../../config.js';
 
 export interface IdempotencyClaim {

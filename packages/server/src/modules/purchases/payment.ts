@@ -37,27 +37,13 @@ function refusal(outcome: Exclude<ChargeOutcome, { status: 'succeeded' }>): Doma
   return paymentRefused(outcome.code, outcome.message);
 }
 
-/** A payment a purchase flow needs, at the point where money must move. */
+/** The payment a purchase's plan needs (use-cases/planned-payment.ts). */
 export interface PaymentRequest {
   method: PaymentMethodRow;
   amountMinor: number;
   currency: string;
   description: string;
   planVersionId: string;
-}
-
-/**
- * How a purchase flow takes its payment. The flow calls `charge` where money must
- * move and `finish` with its answer once everything is recorded, both in its own
- * transaction; the step decides whether money moves there and then (`liveStep`), or
- * in a second phase outside any transaction (use-cases/payment-pipeline.ts).
- */
-export interface PaymentStep {
-  /** When the purchase is priced (a plan change is prorated at it); null: now. */
-  readonly pricedAt: Date | null;
-  /** The provider's reference of the charge, or an error that says why there is none. */
-  charge(tx: Tx, request: PaymentRequest): Promise<string>;
-  finish(tx: Tx, result: Record<string, unknown>): Promise<void>;
 }
 
 export function refusalOf(outcome: ChargeOutcome): DomainError | null {
