@@ -399,6 +399,11 @@ describe('trials and scheduled cancellations', () => {
     const lapsingCustomer = await db().selectFrom('customers').select('id').where('customer_id', '=', withoutCard).executeTakeFirstOrThrow();
     await db().updateTable('payment_methods').set({ deleted_at: new Date() }).where('customer_id', '=', lapsingCustomer.id).execute();
     expect((await subscription(paying)).status).toBe('trialing');
+    // The previews say what each trial's end will do: charge the first period, or end with no invoice.
+    expect((await s.call('GET', `/subscriptions/${paying}/upcoming-invoice/`)).body).toMatchObject({ nextPaymentAttempt: '2027-05-15T00:00:00.000Z', amountTotalUnits: 3000 });
+    const noInvoice = await s.call('GET', `/subscriptions/${lapsing}/upcoming-invoice/`);
+    expect([noInvoice.status, noInvoice.body.code]).toEqual([400, 'no_upcoming_invoice']);
+    expect(noInvoice.body.detail).toContain('no payment method that can be charged');
 
     await advance(clockId, '2027-05-16T00:00:00Z');
     expect(await subscription(paying)).toMatchObject({

@@ -44,6 +44,14 @@ export const noUpcomingInvoice = (status: string): DomainError =>
     `The subscription is ${status} and will not renew (it ended, ends before its period does, or is a one-time purchase)`,
     'no_upcoming_invoice',
   );
+/** The renewal's plan records no invoice: a trial that ends with no way to pay, or an end with nothing to bill. */
+export const noInvoiceComing = (action: 'renew' | 'end_trial' | 'end', at: Date): DomainError =>
+  invalid(
+    action === 'end_trial'
+      ? `The trial ends at ${at.toISOString()} and the customer has no payment method that can be charged: the subscription ends then, and no invoice comes`
+      : `The subscription ends at ${at.toISOString()} with no usage to bill for its last period: no invoice comes`,
+    'no_upcoming_invoice',
+  );
 /** The activate_on_payment change was paid, expired or ended meanwhile: its payment is no longer taken. */
 export const changeNoLongerPending = (status: string): DomainError =>
   conflict(`This plan change is no longer waiting for its payment (it is ${status}).`, 'change_not_pending');

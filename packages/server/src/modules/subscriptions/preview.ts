@@ -1,8 +1,10 @@
 /**
  * The upcoming invoice (ours): what the next renewal of a subscription will
- * charge if nothing changes before it — the renewal's own terms (renewal-terms.ts),
- * computed and shown, with nothing charged or recorded. With a cancellation
- * scheduled, the last invoice: the usage of the period that ends.
+ * charge if nothing changes before it — the renewal's own terms (renewal-terms.ts)
+ * and its own plan (renewal-plan.compute.ts), computed and shown, with nothing
+ * charged or recorded. With a cancellation scheduled, the last invoice: the usage of
+ * the period that ends. When the renewal's plan records no invoice (a trial that ends
+ * with no way to pay, an end with no usage to bill), there is none to show.
  */
 import type { UpcomingInvoice } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
@@ -10,8 +12,9 @@ import { inTransaction } from '../../db/transaction.js';
 import { decimalText } from '../ledger/format.js';
 import { percentText } from '../billing/rounding.compute.js';
 import { findCustomer } from '../customers/queries.js';
-import { noUpcomingInvoice, subscriptionNotFound } from './errors.js';
-import { renewalTerms, type RenewalItem } from './renewal-terms.js';
+import { noInvoiceComing, noUpcomingInvoice, subscriptionNotFound } from './errors.js';
+import { planRenewal } from './renewal-plan.compute.js';
+import { renewalMethod, renewalTerms, type RenewalItem } from './renewal-terms.js';
 import * as repo from './repo.js';
 import { peekDiscountForRenewal, quoteDiscountOf } from '../discounts/queries.js';
 
@@ -36,7 +39,12 @@ export async function upcomingInvoice(db: Db, environmentId: string, subscriptio
     if (!item) throw noUpcomingInvoice(row.status);
     const customer = (await findCustomer(tx, environmentId, await repo.customerIdOf(tx, row.customer_id)))!;
     const carried = item.kind === 'end' ? null : await peekDiscountForRenewal(tx, row.id);
-    const { period, charged, fromCredit } = await renewalTerms(tx, row, customer, item, undefined, carried ? quoteDiscountOf(carried) : null);
+    const terms = await renewalTerms(tx, row, customer, item, undefined, carried ? quoteDiscountOf(carried) : null);
+    const billed = item.kind !== 'end' || terms.purchase.quote.lines.length > 0;
+    const method = billed ? await renewalMethod(tx, row, customer) : undefined;
+    const plan = planRenewal({ item, row, customer, carriesDiscount: carried !== null, terms, method });
+    if (!plan.invoiced) throw noInvoiceComing(plan.action, item.at);
+    const { period, charged, fromCredit } = terms;
     const money = (minor: number) => decimalText(minor, charged.currency);
     return {
       subscriptionId: row.id,

@@ -82,7 +82,7 @@ export function subscriptionRoutes(app: App, service: SubscriptionService, chang
         description:
           'Ours. What the next renewal (or the end of the trial) will charge if nothing changes before it: the plan version and ' +
           'quantities of the subscription, pay-as-you-go usage so far, tax, and customer credit spent first. Nothing is charged or ' +
-          'recorded. 400 no_upcoming_invoice when the subscription will not renew.',
+          'recorded. 400 no_upcoming_invoice when no invoice will come: the subscription will not renew, its trial ends with no payment method to charge (it ends then), or it ends with no usage to bill.',
         params: SubscriptionPath,
         response: { 200: UpcomingInvoice, ...errors },
       },
