@@ -62,7 +62,7 @@ import { sellerProfileModule } from './modules/seller-profile/module.js';
 import { subscriptionsModule } from './modules/subscriptions/module.js';
 import { BillingEngine } from './use-cases/billing-engine.js';
 import { ChargeService } from './use-cases/charge.js';
-import { CheckoutCompletion } from './use-cases/complete-checkout.js';
+import { HostedCheckout } from './use-cases/checkout-page.js';
 import { SubscriptionChanges } from './use-cases/subscription-changes.js';
 import type { ChargeCreator } from './modules/charges/ports.js';
 import type { RefundCreator } from './modules/refunds/ports.js';
@@ -355,7 +355,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // An activate_on_payment change waiting for its payment gets the hosted page (decision 0035).
     subscriptionChanges: new SubscriptionChanges(database.db, clock, config.pendingUpdateTtlMs, entitlementChanges, openChangeSession),
     // The page of a payment link collects an unpaid invoice as POST /invoices/{id}/pay/ does.
-    checkoutPages: new CheckoutCompletion(database.db, clock, config, entitlementChanges, (scope, invoiceId) => billing.collectNow(scope, invoiceId)),
+    checkoutPages: new HostedCheckout(database.db, clock, config, entitlementChanges, (scope, invoiceId) => billing.collectNow(scope, invoiceId)),
     sessions,
     forgetKey: (keyHash) => keyCache.forget(keyHash),
     settleIntent: intentSettler(database.db, clock, config.pendingUpdateTtlMs, config.billing.dunningDays),

@@ -8,7 +8,7 @@ import { DEFAULT_DUNNING_RETRY_DAYS } from '../config.js';
 import type { DunningSchedule } from '../modules/billing/renewal.compute.js';
 import { BillingEngine } from '../use-cases/billing-engine.js';
 import { ChargeService } from '../use-cases/charge.js';
-import { CheckoutCompletion } from '../use-cases/complete-checkout.js';
+import { CheckoutPurchases } from '../use-cases/complete-checkout.js';
 import { RefundService } from '../modules/refunds/service.js';
 import { RefundOrder } from '../use-cases/refund-order.js';
 import { OrderPresenter } from '../modules/ledger/presenter.js';
@@ -25,7 +25,7 @@ interface Settlers {
   charges: ChargeService;
   billing: BillingEngine;
   subscriptions: SubscriptionChanges;
-  checkouts: CheckoutCompletion;
+  checkouts: CheckoutPurchases;
 }
 
 function settlers(db: Db, clock: Clock, pendingUpdateTtlMs: number, dunning: DunningSchedule): Settlers {
@@ -34,7 +34,7 @@ function settlers(db: Db, clock: Clock, pendingUpdateTtlMs: number, dunning: Dun
     billing: new BillingEngine({ db, clock, changes: entitlementAnnouncer(), dunning }),
     subscriptions: new SubscriptionChanges(db, clock, pendingUpdateTtlMs, entitlementAnnouncer()),
     // The CSRF secret is never read here: only the purchase of a session runs again.
-    checkouts: new CheckoutCompletion(db, clock, { secret: null, pendingUpdateTtlMs }, entitlementAnnouncer()),
+    checkouts: new CheckoutPurchases(db, clock, { pendingUpdateTtlMs }, entitlementAnnouncer()),
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * What the checkout module takes from the use cases above it (use-cases/complete-checkout.ts,
+ * What the checkout module takes from the use cases above it (use-cases/checkout-page.ts,
  * pay-due-invoice.ts), handed in by app.ts, and what it offers them: the hosted page's
  * answers, and the session a pending plan change is paid on.
  */
