@@ -228,16 +228,18 @@ keys
   .requiredOption('--org <id>', 'organization id (a UUID)', organizationIdArg)
   .addOption(new Option('--env <environment>', 'sandbox or production').argParser(environmentArg).makeOptionMandatory())
   .addOption(new Option('--kind <kind>', 'server or client').argParser(kindArg).makeOptionMandatory())
+  .option('--name <name>', 'what the key is for, as the dashboard lists it (at most 100 characters)')
   .option('--json', 'print the result as JSON')
-  .action(async (options: { org: string; env: 'sandbox' | 'production'; kind: 'server' | 'client'; json?: boolean }) => {
+  .action(async (options: { org: string; env: 'sandbox' | 'production'; kind: 'server' | 'client'; name?: string; json?: boolean }) => {
     const created = await withDatabase((database, { tenancy, systemClock }) =>
-      tenancy.createEnvironmentKey(database.db, systemClock, options.org, options.env, options.kind),
+      tenancy.createEnvironmentKey(database.db, systemClock, options.org, options.env, options.kind, options.name ?? null),
     );
     if (options.json) {
-      print({ key: created.key, prefix: created.prefix, environment: options.env, kind: options.kind });
+      print({ key: created.key, prefix: created.prefix, name: created.name, environment: options.env, kind: options.kind });
       return;
     }
-    process.stdout.write(`Created a ${options.env} ${options.kind} key:\n\n  ${created.key}\n\nIt is not shown again.\n`);
+    const named = created.name ? ` named "${created.name}"` : '';
+    process.stdout.write(`Created a ${options.env} ${options.kind} key${named}:\n\n  ${created.key}\n\nIt is not shown again.\n`);
   });
 
 keys
@@ -254,8 +256,8 @@ keys
       return;
     }
     printTable(
-      ['prefix', 'environment', 'kind', 'created', 'status'],
-      rows.map((r) => [r.prefix, r.environment, r.kind, r.createdAt, r.revokedAt ? `revoked ${r.revokedAt}` : 'active']),
+      ['prefix', 'environment', 'kind', 'created', 'status', 'name'],
+      rows.map((r) => [r.prefix, r.environment, r.kind, r.createdAt, r.revokedAt ? `revoked ${r.revokedAt}` : 'active', r.name ?? '']),
     );
   });
 

@@ -82,13 +82,18 @@ describe(`billow admin commands on ${DATABASE_KIND}`, () => {
     expect(created).toEqual({
       key: expect.stringMatching(new RegExp(`^sk_test_${SECRET}$`)),
       prefix: expect.stringMatching(/^sk_test_[A-Za-z0-9]{8}$/),
+      name: null,
       environment: 'sandbox',
       kind: 'server',
     });
     expect(created.key.startsWith(created.prefix)).toBe(true);
 
-    const text = await runOk(['keys', 'create', '--org', org.organizationId, '--env', 'production', '--kind', 'client'], workspace.env);
-    expect(text).toMatch(new RegExp(`^Created a production client key:\n\n  ck_live_${SECRET}\n`));
+    const text = await runOk(['keys', 'create', '--org', org.organizationId, '--env', 'production', '--kind', 'client', '--name', '  Mobile app  '], workspace.env);
+    expect(text).toMatch(new RegExp(`^Created a production client key named "Mobile app":\n\n  ck_live_${SECRET}\n`));
+    expectOneLineError(
+      await runCli(['keys', 'create', '--org', org.organizationId, '--env', 'sandbox', '--kind', 'client', '--name', 'x'.repeat(101)], workspace.env),
+      /at most 100 characters/,
+    );
     const clientKey = new RegExp(`ck_live_${SECRET}`).exec(text)?.[0];
 
     const revokedPrefix = created.prefix;
@@ -103,6 +108,7 @@ describe(`billow admin commands on ${DATABASE_KIND}`, () => {
     expect(listing).toMatch(new RegExp(`^${revokedPrefix}\\s+sandbox\\s+server\\s+\\S+\\s+revoked \\S+$`, 'm'));
     const livePrefix = org.sandbox.serverKey.slice(0, revokedPrefix.length);
     expect(listing).toMatch(new RegExp(`^${livePrefix}\\s+sandbox\\s+server\\s+\\S+\\s+active$`, 'm'));
+    expect(listing).toMatch(new RegExp(`^ck_live_\\S+\\s+production\\s+client\\s+\\S+\\s+active\\s+Mobile app$`, 'm'));
     expect(listing.trimEnd().split('\n')).toHaveLength(2 + 6);
 
     const rows = parseJsonLine(await runOk(['keys', 'list', '--org', org.organizationId, '--json'], workspace.env)) as any[];
@@ -110,6 +116,7 @@ describe(`billow admin commands on ${DATABASE_KIND}`, () => {
     for (const key of allKeys) expect(JSON.stringify(rows)).not.toContain(key);
     expect(rows.find((row) => row.prefix === revokedPrefix)).toEqual({
       prefix: revokedPrefix,
+      name: null,
       kind: 'server',
       environment: 'sandbox',
       createdAt: expect.stringMatching(/Z$/),

@@ -145,7 +145,7 @@ export async function listKeys(db: Executor, organizationId: string) {
   return db
     .selectFrom('api_keys as k')
     .innerJoin('environments as e', 'e.id', 'k.environment_id')
-    .select(['k.id', 'k.kind', 'k.prefix', 'k.created_at', 'k.revoked_at', 'e.kind as environment'])
+    .select(['k.id', 'k.kind', 'k.prefix', 'k.name', 'k.created_at', 'k.revoked_at', 'e.kind as environment'])
     .where('k.organization_id', '=', organizationId)
     .orderBy('k.created_at')
     .orderBy('k.prefix')

@@ -117,12 +117,16 @@ export async function createEnvironmentKey(
   organizationId: string,
   environment: EnvironmentKind,
   kind: 'server' | 'client',
-): Promise<{ key: string; prefix: string }> {
+  /** What the key is for, as the dashboard shows it (at most 100 characters); none when blank. */
+  name: string | null = null,
+): Promise<{ key: string; prefix: string; name: string | null }> {
+  const named = name?.trim() || null;
+  if (named && named.length > 100) throw new TenancyError('invalid', 'A key name has at most 100 characters');
   return inTransaction(db, async (tx) => {
     const env = await repo.findEnvironment(tx, organizationId, environment);
     if (!env) throw new TenancyError('not_found', `No organization with id ${organizationId}`);
-    const minted = await createKey(tx, clock, organizationId, env.id, environment, kind);
-    return { key: minted.secret, prefix: minted.prefix };
+    const minted = await createKey(tx, clock, organizationId, env.id, environment, kind, named);
+    return { key: minted.secret, prefix: minted.prefix, name: named };
   });
 }
 
@@ -180,6 +184,7 @@ export async function listOrganizationKeys(db: Db, organizationId: string) {
   const rows = await repo.listKeys(db, organizationId);
   return rows.map((r) => ({
     prefix: r.prefix,
+    name: r.name,
     kind: r.kind,
     environment: r.environment,
     createdAt: r.created_at.toISOString(),
