@@ -6,9 +6,6 @@ import type { DunningSchedule } from '../modules/billing/renewal.compute.js';
 import type { JobHandlers } from '../modules/jobs/runner.js';
 import { enqueueJobs } from '../modules/jobs/service.js';
 import { BillingEngine } from '../use-cases/billing-engine.js';
-import { runTestClockAdvance } from '../use-cases/advance-test-clock.js';
-import { Reminders } from '../modules/mail/queries.js';
-import { ADVANCE_TEST_CLOCK_JOB } from '../modules/test-clocks/service.js';
 import { stringField } from './payload.js';
 
 export interface BillingSettings {
@@ -34,14 +31,11 @@ export async function enqueueDueBilling(db: Db, engine: BillingEngine): Promise<
 }
 
 /**
- * The billing engine's jobs (decision 0029): a sweep that finds what fell due,
- * a job per subscription that runs it, and the advance of a test clock (with the timed
- * reminders of buyer emails that fall due on it, decision 0071).
+ * The billing engine's jobs in real time (decision 0029): a sweep that finds what fell due,
+ * and a job per subscription that runs it. A test clock's advance is test-clocks.ts's.
  */
 export function billingJobs(db: Db, clock: Clock, settings: BillingSettings, changes: EntitlementChanges): JobHandlers {
   const engine = new BillingEngine({ db, clock, changes, dunning: settings.dunningDays });
-  // An advance records the timed reminders of buyer emails at their simulated instants (decision 0071).
-  const reminders = new Reminders(db, clock);
   const sweep: JobHandlers = {
     'billing-sweep': {
       everyMs: settings.sweepIntervalMs,
@@ -59,10 +53,6 @@ export function billingJobs(db: Db, clock: Clock, settings: BillingSettings, cha
         const ran = await engine.catchUp(stringField(payload, 'subscriptionId'));
         return ran > 0 ? `ran ${ran} billing items of subscription ${String(payload.subscriptionId)}` : undefined;
       },
-    },
-    [ADVANCE_TEST_CLOCK_JOB]: {
-      retry: { attempts: 5, backoffMs: 5_000 },
-      run: (payload) => runTestClockAdvance(db, engine, stringField(payload, 'testClockId'), reminders),
     },
   };
 }

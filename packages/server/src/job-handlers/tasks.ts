@@ -7,6 +7,7 @@ import type { JobHandlers } from '../modules/jobs/runner.js';
 import { purgeSucceededJobs } from '../modules/jobs/service.js';
 import { EXPIRE_PENDING_UPDATE_JOB, SubscriptionService } from '../modules/subscriptions/service.js';
 import { CheckoutService, EXPIRE_CHECKOUT_JOB } from '../modules/checkout/service.js';
+import { testClockJobs } from './test-clocks.js';
 import { billingJobs, type BillingSettings } from './billing.js';
 import { mailJobs } from './mail.js';
 import { recoverPayments, recoverRefunds } from './recover-payments.js';
@@ -39,8 +40,10 @@ const MINUTE = 60 * 1000;
 /** Every job Billow runs in the background: the recurring tasks and the jobs that domain changes enqueue. */
 export function backgroundJobs(db: Db, clock: Clock, deps: TaskDeps): JobHandlers {
   const subscriptions = new SubscriptionService(db, clock);
+  const changes = deps.entitlementChanges ?? entitlementAnnouncer();
   return {
-    ...billingJobs(db, clock, deps.billing, deps.entitlementChanges ?? entitlementAnnouncer()),
+    ...billingJobs(db, clock, deps.billing, changes),
+    ...testClockJobs(db, clock, deps.billing.dunningDays, changes),
     ...mailJobs(db, clock, deps.mail ?? { smtpUrl: null, from: null }, {
       publicUrl: deps.publicUrl ?? null,
       dunningDays: deps.billing.dunningDays,
