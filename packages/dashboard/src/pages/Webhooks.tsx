@@ -110,7 +110,7 @@ function EventTypesChoice({ chosen, onChange }: { chosen: string[]; onChange(typ
 }
 
 /** Changes an endpoint's URL and the event types it receives (PATCH: only these two fields). */
-function EndpointEditor({ endpoint, onDone }: { endpoint: Endpoint; onDone(): void }) {
+function EndpointEditor({ endpoint, onDone, onCancel }: { endpoint: Endpoint; onDone(): void; onCancel(): void }) {
   const [url, setUrl] = useState(endpoint.url);
   const [types, setTypes] = useState<string[]>(endpoint.eventTypes);
   const save = useAction(() => api<Endpoint>('PATCH', `/webhook/endpoints/${endpoint.id}/`, { body: { url, eventTypes: types } }));
@@ -123,10 +123,16 @@ function EndpointEditor({ endpoint, onDone }: { endpoint: Endpoint; onDone(): vo
         void save.perform().then((r) => r && onDone());
       }}
     >
+      <h3>
+        Edit <code>{endpoint.url}</code>
+      </h3>
       <Field label="New endpoint URL" type="url" required value={url} onChange={(e) => setUrl(e.target.value)} />
       <EventTypesChoice chosen={types} onChange={setTypes} />
       <button type="submit" disabled={save.busy || types.length === 0}>
         Save endpoint
+      </button>{' '}
+      <button type="button" className="secondary" onClick={onCancel}>
+        Cancel
       </button>
       {types.length === 0 ? <p className="hint">Choose at least one event.</p> : null}
       <ErrorNote error={save.error} />
@@ -160,6 +166,7 @@ function Endpoints({ canWrite }: { canWrite: boolean }) {
         <EndpointEditor
           key={edited.id}
           endpoint={edited}
+          onCancel={() => setEditing(null)}
           onDone={() => {
             setEditing(null);
             list.reload();
