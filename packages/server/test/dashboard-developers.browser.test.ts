@@ -142,7 +142,8 @@ describe.skipIf(skipBrowserTests)('the dashboard for developers and for oneself'
     await expect.poll(() => page.getByRole('region', { name: 'Test clocks table' }).getByText('Ready').count()).toBe(2);
     await press(page, 'What happened on Renewals');
     const billed = page.getByRole('region', { name: 'Invoices on Renewals table' });
-    await expect.poll(() => billed.getByRole('row').count()).toBe(3);
+    // The header and two invoices: the first payment, and the renewal a month later.
+    await expect.poll(() => billed.getByRole('row').count(), { timeout: 10_000 }).toBe(3);
     expect(await billed.getByRole('cell', { name: 'First payment', exact: true }).count()).toBe(1);
     expect(await billed.getByRole('cell', { name: '$10.00', exact: true }).count()).toBe(2);
     await checkPage(page, 'developers-test-clock-attach');
