@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInMember } from './accounts-support.js';
-import { CARDS, openShop, type Shop } from './commerce-support.js';
+import { CARDS, openShop, untilClockReady, type Shop } from './commerce-support.js';
 import { uniqueId, type TestOrg, type TestServer } from './harness.js';
 
 let server: TestServer;
@@ -25,14 +25,7 @@ async function clockAt(frozenTime: string): Promise<string> {
   return res.body.id;
 }
 
-async function untilReady(clockId: string) {
-  let clock = await s.call('GET', `/test-clocks/${clockId}/`);
-  for (let tries = 0; clock.body.status === 'advancing' && tries < 300; tries++) {
-    if ((await server.runJobs()) === 0) await new Promise((resolve) => setTimeout(resolve, 100));
-    clock = await s.call('GET', `/test-clocks/${clockId}/`);
-  }
-  return clock.body;
-}
+const untilReady = (clockId: string) => untilClockReady(server, s, clockId);
 
 describe('attaching an existing customer to a test clock', () => {
   it('moves a customer without subscriptions onto the clock, whose advance then bills them at its times', async () => {
