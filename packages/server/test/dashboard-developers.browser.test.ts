@@ -165,6 +165,17 @@ describe.skipIf(skipBrowserTests)('the dashboard for developers and for oneself'
     expect((await server.request('GET', '/dashboard/api/session', { headers: { cookie } })).status).toBe(401);
   });
 
+  it('says in place when too many reset links were asked for an email', async () => {
+    for (let i = 0; i < 5; i++) expect((await server.request('POST', '/dashboard/api/password-reset/request', { body: { email } })).status).toBe(202);
+    const stranger = await openPage(browser, { width: 375, height: 800 });
+    await stranger.page.goto(`${server.url}/dashboard/reset-password`);
+    await fill(stranger.page, 'Email', email);
+    await press(stranger.page, 'Email me a link');
+    await expect.poll(() => stranger.page.getByRole('alert').filter({ hasText: 'Too many reset or sign-in links' }).count()).toBe(1);
+    await checkPage(stranger.page, 'phone-reset-too-many', { docs: false });
+    await stranger.close();
+  });
+
   it('fits a 375 px phone on Home, Developers and Settings', async () => {
     const phone = await browser.newContext({ viewport: { width: 375, height: 800 }, storageState: await owner.context.storageState() });
     const page = await phone.newPage();
