@@ -79,6 +79,7 @@ export const SessionInfo = Type.Object(
   { title: 'SessionInfo' },
 );
 export const SessionList = Type.Object({ results: Type.Array(SessionInfo) }, { title: 'SessionList' });
+export type SessionInfo = Static<typeof SessionInfo>;
 
 export const Member = Type.Object(
   {

@@ -42,3 +42,30 @@ export type TestClockAdvance = Static<typeof TestClockAdvance>;
 export const TestClockPath = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 export const TestClockListQuery = Type.Object({ ...PageQuery.properties });
 export const TestClockList = Paginated(TestClock, 'TestClockList');
+
+/** Billow extension (decision 0087): an existing customer moves onto a clock. */
+export const TestClockAttach = Type.Object(
+  { customerId: Type.String({ minLength: 1, maxLength: 255, description: 'The customer to attach: one of the sandbox, in real time until now, with no subscription' }) },
+  { additionalProperties: false, title: 'TestClockAttach' },
+);
+export type TestClockAttach = Static<typeof TestClockAttach>;
+
+/** Billow extension (decision 0087): an invoice of a customer on the clock, what an advance billed. */
+export const TestClockInvoice = Type.Object(
+  {
+    id: Type.String(),
+    customerId: Type.String({ description: 'The customer it bills (its customerId)' }),
+    subscriptionId: Type.Union([Type.String(), Type.Null()]),
+    status: Type.Union([Type.Literal('OPEN'), Type.Literal('PAID'), Type.Literal('PAYMENT_FAILED')]),
+    currency: Type.String(),
+    totalUnits: Type.Integer({ description: 'In minor units of the currency' }),
+    attemptCount: Type.Integer(),
+    periodStart: Type.Union([Timestamp, Type.Null()]),
+    periodEnd: Type.Union([Timestamp, Type.Null()]),
+    issuedOn: Timestamp,
+    paidOn: Type.Union([Timestamp, Type.Null()]),
+  },
+  { title: 'TestClockInvoice' },
+);
+export type TestClockInvoice = Static<typeof TestClockInvoice>;
+export const TestClockInvoiceList = Paginated(TestClockInvoice, 'TestClockInvoiceList');

@@ -7,7 +7,7 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CARDS, shop, type Shop } from './commerce-support.js';
+import { CARDS, shop, untilClockReady, type Shop } from './commerce-support.js';
 import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
 import { officialClient } from './official-client-support.js';
 import { csrfOf, getPage, payWith, postForm } from './checkout/support.js';
@@ -37,16 +37,7 @@ async function testClock(frozenTime: string): Promise<string> {
   return res.body.id;
 }
 
-/** Runs the clock's advance as a worker would, and waits until it is over; answers the clock. */
-async function untilReady(clockId: string) {
-  let clock = await s.call('GET', `/test-clocks/${clockId}/`);
-  // On a shared PostgreSQL database another test's worker may have taken the job: then wait for it to finish.
-  for (let tries = 0; clock.body.status === 'advancing' && tries < 300; tries++) {
-    if ((await server.runJobs()) === 0) await new Promise((resolve) => setTimeout(resolve, 100));
-    clock = await s.call('GET', `/test-clocks/${clockId}/`);
-  }
-  return clock.body;
-}
+const untilReady = (clockId: string) => untilClockReady(server, s, clockId);
 
 /** Advances the clock and runs its job; the clock is ready at its new time afterwards. */
 async function advance(clockId: string, frozenTime: string): Promise<void> {

@@ -73,3 +73,14 @@ export async function openShop(options: TestServerOptions = {}): Promise<{ serve
   const org = await server.createOrg();
   return { server, org, s: await shop(server, org.sandbox.serverKey) };
 }
+
+/** Runs a test clock's advance as a worker would, and waits until it is over; answers the clock. */
+export async function untilClockReady(server: TestServer, s: Shop, clockId: string) {
+  let clock = await s.call('GET', `/test-clocks/${clockId}/`);
+  // On a shared PostgreSQL database another test's worker may have taken the job: then wait for it to finish.
+  for (let tries = 0; clock.body.status === 'advancing' && tries < 300; tries++) {
+    if ((await server.runJobs()) === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    clock = await s.call('GET', `/test-clocks/${clockId}/`);
+  }
+  return clock.body;
+}

@@ -227,7 +227,7 @@ describe.skipIf(skipBrowserTests)("a seller's day in the dashboard", () => {
     const before = receiver.received.length;
     expect(before).toBeGreaterThan(0);
     await menu(page, 'Developers');
-    await page.getByRole('button', { name: /^Show delivery of checkout\.completed/ }).first().click();
+    await page.getByRole('button', { name: /^Show delivery of Checkout completed/ }).first().click();
     await expect.poll(() => page.locator('.delivery pre').count()).toBe(2);
     expect(await page.locator('.delivery pre').first().textContent()).toContain('checkout.completed');
     await press(page, 'Resend this event');

@@ -4,7 +4,8 @@ import { useResource } from '../data';
 import type { ReactNode } from 'react';
 import { money, when } from '../format';
 import { ErrorNote, Loading, PageTitle, Section, StatusBadge, Table } from '../ui/kit';
-import type { Overview } from '@billow/contract';
+import type { Overview, OverviewEvent } from '@billow/contract';
+import { eventLabel, objectLabel } from '../events';
 import type { Order } from './types';
 
 interface Figures {
@@ -53,6 +54,19 @@ function Tiles({ overview }: { overview: Overview }) {
   );
 }
 
+const ACTORS: Record<string, string> = { customer_portal: 'by the customer in the portal' };
+
+/** One event of the recent ones: what happened, to what, by whom, when (words, never the wire code). */
+function EventLine({ event }: { event: OverviewEvent }) {
+  const object = event.objectId ? `${objectLabel(event.objectType)} ${event.objectId}`.trim() : '';
+  const actor = event.actor ? (ACTORS[event.actor] ?? 'by someone else') : '';
+  return (
+    <>
+      <strong>{eventLabel(event.type)}</strong> {object} {actor} <span className="muted">{when(event.createdOn)}</span>
+    </>
+  );
+}
+
 export function Home() {
   const figures = useResource(loadFigures, []);
   const overview = figures.data?.overview;
@@ -96,7 +110,7 @@ export function Home() {
           <ul className="plain">
             {overview.events.map((e) => (
               <li key={e.id}>
-                <code>{e.type}</code> {e.objectId ?? ''} {e.actor ? `by ${e.actor}` : ''} <span className="muted">{when(e.createdOn)}</span>
+                <EventLine event={e} />
               </li>
             ))}
           </ul>

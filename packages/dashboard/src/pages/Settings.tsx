@@ -5,7 +5,7 @@ import { useAction, useResource } from '../data';
 import { when, words } from '../format';
 import { useCan, useSession, type Role } from '../session';
 import { Checkbox, ErrorNote, Field, Loading, Notice, PageTitle, Section, Select, Table } from '../ui/kit';
-import { AccountSecurity } from './Account';
+import { AccountSecurity, YourSessions } from './Account';
 import { AuditLog } from './AuditLog';
 
 interface SellerProfile {
@@ -200,6 +200,7 @@ export function Settings() {
       <Team canWrite={canTeam} />
       {canAudit ? <AuditLog /> : null}
       <AccountSecurity />
+      <YourSessions />
     </>
   );
 }

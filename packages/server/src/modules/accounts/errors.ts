@@ -26,3 +26,5 @@ export const alreadyMember = (email: string) => conflict(`${email} is already a 
 export const lastOwner = () => conflict('An organization keeps at least one owner: make another member owner first', 'last_owner');
 export const onlyOwnersManageOwners = () => forbidden('Only an owner may make, change or remove an owner');
 export const organizationNotFound = (id: string) => notFound(`No organization ${id}`, 'organization_not_found');
+export const tooManyLinkRequests = (whose: string) =>
+  new DomainError('too_many', 'too_many_link_requests', `Too many reset or sign-in links were asked for ${whose}: wait a while, then ask again, or use the link already mailed`);

@@ -24,6 +24,8 @@ export async function queuePeopleMail(
     to: message.to,
     subject: message.subject,
     text: message.text,
+    html: message.html,
+    fromName: message.fromName,
     sendBefore: message.sendBefore,
   });
 }

@@ -41,13 +41,13 @@ export function recoveryRoutes(app: App, recovery: RecoveryService, sessions: Se
         tags,
         security: [],
         summary: 'Ask for a password reset link',
-        description: `${ABOUT}. Mails the account a link to /dashboard/reset-password (valid an hour), by SMTP only (never to a development inbox). Answers 202 whether or not the email has an account.`,
+        description: `${ABOUT}. Mails the account a link to /dashboard/reset-password (valid an hour), by SMTP only (never to a development inbox). Answers 202 whether or not the email has an account. At most 5 reset or sign-in links per email and 20 per client address in an hour: past that 429 \`too_many_link_requests\`.`,
         body: PasswordResetRequest,
         response: accepted,
       },
     },
     async (request, reply) => {
-      await recovery.requestReset(request.body.email, rootUrl(request, publicUrl));
+      await recovery.requestReset(request.body.email, rootUrl(request, publicUrl), clientOf(request).address);
       return reply.code(202).send(null);
     },
   );
@@ -79,13 +79,13 @@ export function recoveryRoutes(app: App, recovery: RecoveryService, sessions: Se
         tags,
         security: [],
         summary: 'Ask for a sign-in link by email',
-        description: `${ABOUT}. Mails the account a one-time link to /dashboard/welcome (valid an hour), by SMTP only (never to a development inbox). Answers 202 whether or not the email has an account.`,
+        description: `${ABOUT}. Mails the account a one-time link to /dashboard/welcome (valid an hour), by SMTP only (never to a development inbox). Answers 202 whether or not the email has an account. At most 5 reset or sign-in links per email and 20 per client address in an hour: past that 429 \`too_many_link_requests\`.`,
         body: PasswordResetRequest,
         response: accepted,
       },
     },
     async (request, reply) => {
-      await recovery.requestSignInLink(request.body.email, rootUrl(request, publicUrl));
+      await recovery.requestSignInLink(request.body.email, rootUrl(request, publicUrl), clientOf(request).address);
       return reply.code(202).send(null);
     },
   );

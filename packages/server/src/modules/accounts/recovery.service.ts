@@ -12,6 +12,7 @@ import { issueSignInToken, SIGN_IN_LINK_MS, userOfEmail } from './people.service
 import { queuePeopleMail } from './people-mail.js';
 import * as repo from './repo.js';
 import type { Client, SessionService, SignedIn } from './sessions.service.js';
+import { LinkRequestLimiter } from './link-request-limit.js';
 
 const RESET_MS = 60 * 60 * 1000;
 
@@ -26,6 +27,7 @@ export class RecoveryService {
     private readonly clock: Clock,
     private readonly mail: MailOutbox,
     private readonly sessions: SessionService,
+    private readonly limiter: LinkRequestLimiter = new LinkRequestLimiter(),
   ) {}
 
   /**
@@ -53,31 +55,36 @@ export class RecoveryService {
    * Mails a one-time link to the email's account, if there is one and it belongs to an organization,
    * by SMTP only (decision 0078). Without SMTP, `billow user create` prints one.
    */
-  private async mailLink(email: string, write: (tx: Tx, userId: string) => Promise<PeopleMessage & { sendBefore: Date }>): Promise<void> {
+  private async mailLink(
+    email: string,
+    clientAddress: string,
+    write: (tx: Tx, userId: string, organizationName: string) => Promise<PeopleMessage & { sendBefore: Date }>,
+  ): Promise<void> {
+    this.limiter.take(email, clientAddress, this.clock.now().getTime());
     const messageId = await inTransaction(this.db, async (tx) => {
       const user = await repo.findUserByEmail(tx, email.trim().toLowerCase());
       const organization = user && (await repo.membershipsOfUser(tx, user.id))[0];
       if (!user || !organization) return null;
-      const message = await write(tx, user.id);
+      const message = await write(tx, user.id, organization.organization_name);
       return queuePeopleMail(tx, this.mail, { ...message, organizationId: organization.organization_id, to: user.email });
     });
     if (messageId) this.mail.deliverSoon(messageId);
   }
 
-  async requestReset(email: string, baseUrl: string): Promise<void> {
-    await this.mailLink(email, async (tx, userId) => {
+  async requestReset(email: string, baseUrl: string, clientAddress: string): Promise<void> {
+    await this.mailLink(email, clientAddress, async (tx, userId, organizationName) => {
       const token = newSecretToken();
       const now = this.clock.now();
       const expiresAt = new Date(now.getTime() + RESET_MS);
       await repo.insertToken(tx, { token_hash: tokenHash(token), kind: 'password_reset', user_id: userId, created_at: now, expires_at: expiresAt });
-      return { ...passwordResetMessage(`${baseUrl}/dashboard/reset-password?token=${token}`), sendBefore: expiresAt };
+      return { ...passwordResetMessage(organizationName, `${baseUrl}/dashboard/reset-password?token=${token}`), sendBefore: expiresAt };
     });
   }
 
-  async requestSignInLink(email: string, baseUrl: string): Promise<void> {
-    await this.mailLink(email, async (tx, userId) => {
+  async requestSignInLink(email: string, baseUrl: string, clientAddress: string): Promise<void> {
+    await this.mailLink(email, clientAddress, async (tx, userId, organizationName) => {
       const token = await issueSignInToken(tx, this.clock, userId);
-      return { ...signInLinkMessage(`${baseUrl}/dashboard/welcome?token=${token}`), sendBefore: new Date(this.clock.now().getTime() + SIGN_IN_LINK_MS) };
+      return { ...signInLinkMessage(organizationName, `${baseUrl}/dashboard/welcome?token=${token}`), sendBefore: new Date(this.clock.now().getTime() + SIGN_IN_LINK_MS) };
     });
   }
 

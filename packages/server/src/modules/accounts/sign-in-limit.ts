@@ -22,6 +22,7 @@ export class SignInLimiter {
     return this.recent(address, now).length >= this.max;
   }
 
+  /** Counts one more attempt of `address` (a failed sign-in, a link asked for). */
   fail(address: string, now: number): void {
     if (this.failures.size > 50_000) this.failures.clear();
     this.failures.set(address, [...this.recent(address, now), now]);

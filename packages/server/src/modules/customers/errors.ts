@@ -36,6 +36,18 @@ export const testClockUnknown = (testClockId: string): DomainError =>
   invalid(`testClockId: no test clock "${testClockId}" in this environment`, 'test_clock_not_found');
 export const testClockFull = (testClockId: string, max: number): DomainError =>
   invalid(`Test clock "${testClockId}" has ${max} customers already, the most one clock takes`, 'test_clock_full');
+export const testClockNotFound = (testClockId: string): DomainError => notFound(`No test clock "${testClockId}" in this environment`, 'test_clock_not_found');
+export const customerOnTestClock = (customerId: string, testClockId: string): DomainError =>
+  conflict(`The customer "${customerId}" lives by test clock "${testClockId}" already; a customer never changes clocks`, 'customer_on_test_clock');
+export const customerHasAnySubscription = (customerId: string): DomainError =>
+  conflict(
+    `The customer "${customerId}" has subscriptions, billed in real time so far; only a customer without any subscription moves onto a test clock. Create a new customer on the clock instead`,
+    'customer_has_subscriptions',
+  );
+export const clockBeforeCustomer = (customerId: string, createdOn: string): DomainError =>
+  conflict(`The test clock stands before the customer "${customerId}" was created (${createdOn}); a customer's time never goes back`, 'test_clock_before_customer');
+export const clockAdvancing = (testClockId: string): DomainError =>
+  conflict(`Test clock "${testClockId}" is advancing; wait until its status is ready`, 'test_clock_advancing');
 /** Why a tax id was refused, with what the buyer typed: pages word it in the buyer's language from these, not from `detail`. */
 export class TaxIdRefused extends DomainError {
   constructor(

@@ -225,6 +225,17 @@ export async function liveSubscriptionCount(db: Executor, customerPk: string): P
   return Number(row.n);
 }
 
+/** How many subscriptions the customer has, in any status (attaching to a test clock, decision 0087). */
+export async function subscriptionCount(db: Executor, customerPk: string): Promise<number> {
+  const row = await db.selectFrom('subscriptions').select((eb) => eb.fn.countAll<number>().as('n')).where('customer_id', '=', customerPk).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Puts the customer on a test clock. */
+export async function setTestClock(db: Executor, customerPk: string, testClockId: string, at: Date): Promise<void> {
+  await db.updateTable('customers').set({ test_clock_id: testClockId, modified_at: at }).where('id', '=', customerPk).execute();
+}
+
 /** The customer by its customerId, locked until the transaction ends. */
 export async function lockCustomerRow(db: Executor, environmentId: string, customerId: string): Promise<CustomerRow | undefined> {
   return db
@@ -263,7 +274,7 @@ export async function testClockTimeOf(db: Executor, customerPk: string): Promise
 export async function lockTestClock(db: Executor, environmentId: string, id: string) {
   return db
     .selectFrom('test_clocks')
-    .select(['id', 'frozen_time'])
+    .select(['id', 'frozen_time', 'status'])
     .where('environment_id', '=', environmentId)
     .where('id', '=', id)
     .where('deleted_at', 'is', null)

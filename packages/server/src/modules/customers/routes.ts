@@ -9,6 +9,8 @@ import {
   CustomerPath,
   CustomerUpdate,
   ErrorBody,
+  TestClockAttach,
+  TestClockPath,
 } from '@billow/contract';
 import { listOrder, pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
@@ -114,5 +116,25 @@ export function customerRoutes(app: App, service: CustomerService): void {
       });
       return reply.code(204).send(null);
     },
+  );
+
+  app.post(
+    '/api/v1/test-clocks/:id/customers/',
+    {
+      config: { auth: SERVER_ONLY },
+      schema: {
+        tags: ['Test clocks'],
+        summary: 'Attach an existing customer to a test clock',
+        description:
+          'Billow extension (decision 0087), sandbox only (production answers 403). The customer, who lived in real time, lives by the clock from now on: ' +
+          'only one without any subscription (409 `customer_has_subscriptions`), never one of another clock (409 `customer_on_test_clock`), ' +
+          'never onto a clock that stands before the customer was created (409 `test_clock_before_customer`), not while the clock advances (409), ' +
+          'at most 100 customers a clock (400 `test_clock_full`). Attaching a customer to the clock it is on already changes nothing. Answers the customer, with its `testClockId`.',
+        params: TestClockPath,
+        body: TestClockAttach,
+        response: { 200: Customer, ...errors, 409: ErrorBody },
+      },
+    },
+    async (request) => service.attachToTestClock(scopeOf(request), request.params.id, request.body.customerId),
   );
 }

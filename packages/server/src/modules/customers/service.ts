@@ -11,13 +11,18 @@ import type { EntitlementChanges } from '../../edge-cache/change-feed.js';
 import type { PageRequest } from '../../lib/pagination.js';
 import type { AnswerKeeper } from '../../db/answer-keeper.js';
 import * as repo from './repo.js';
+import { recordAudit, type AuditableScope } from '../audit/queries.js';
 import type { StoredTaxId } from '../../db/schema.js';
 import { checkedTaxIds, NO_ONLINE_CHECK, type TaxIdVerifier } from './tax-ids.js';
 import {
   customerAlreadyArchived,
   customerArchived,
   customerExists,
+  customerHasAnySubscription,
   customerHasSubscriptions,
+  customerOnTestClock,
+  clockAdvancing,
+  clockBeforeCustomer,
   customerIdRetired,
   customerIdUnaddressable,
   customerNotFound,
@@ -26,6 +31,7 @@ import {
   invalidMetadata,
   testClockFull,
   testClocksSandboxOnly,
+  testClockNotFound,
   testClockUnknown,
 } from './errors.js';
 
@@ -229,10 +235,10 @@ export class CustomerService {
   }
 
   /** A test clock of the sandbox with room for one more customer, locked while it is attached. */
-  private async attachableClock(tx: Tx, scope: CustomerScope, testClockId: string) {
+  private async attachableClock(tx: Tx, scope: CustomerScope, testClockId: string, missing = testClockUnknown) {
     if (scope.environment !== 'sandbox') throw testClocksSandboxOnly();
     const clock = await repo.lockTestClock(tx, scope.environmentId, testClockId);
-    if (!clock) throw testClockUnknown(testClockId);
+    if (!clock) throw missing(testClockId);
     if ((await repo.countClockCustomers(tx, clock.id)) >= MAX_CUSTOMERS_PER_CLOCK) throw testClockFull(testClockId, MAX_CUSTOMERS_PER_CLOCK);
     return clock;
   }
@@ -313,6 +319,31 @@ export class CustomerService {
       await this.changes?.announce(tx, scope.environmentId, customerId);
     });
     this.changes?.forget(scope.environmentId, customerId);
+  }
+
+  /**
+   * Moves a customer of the sandbox who lived in real time onto a test clock (decision 0087):
+   * only one without any subscription, never from another clock, never back in time, and
+   * not while the clock advances. Recorded in the audit log in the same transaction.
+   */
+  async attachToTestClock(scope: CustomerScope & AuditableScope, testClockId: string, customerId: string): Promise<Customer> {
+    if (scope.environment !== 'sandbox') throw testClocksSandboxOnly();
+    return inTransaction(this.db, async (tx) => {
+      const clock = await this.attachableClock(tx, scope, testClockId, testClockNotFound);
+      if (clock.status === 'advancing') throw clockAdvancing(testClockId);
+      const row = await repo.findCustomer(tx, scope.environmentId, customerId, { forUpdate: true });
+      if (!row) throw customerNotFound(customerId);
+      if (row.archived_at) throw customerArchived(customerId);
+      if (row.test_clock_id === clock.id) return toCustomer(row);
+      if (row.test_clock_id) throw customerOnTestClock(customerId, row.test_clock_id);
+      if ((await repo.subscriptionCount(tx, row.id)) > 0) throw customerHasAnySubscription(customerId);
+      if (clock.frozen_time.getTime() < row.created_at.getTime()) throw clockBeforeCustomer(customerId, row.created_at.toISOString());
+      const at = this.clock.now();
+      await repo.setTestClock(tx, row.id, clock.id, at);
+      const change = { action: 'test_clock.customer_attached', resourceType: 'test_clock', resourceId: clock.id, before: { testClockId: null }, after: { customerId, testClockId: clock.id } };
+      await recordAudit(tx, scope, change, at);
+      return toCustomer({ ...row, test_clock_id: clock.id, modified_at: at });
+    });
   }
 
   private async announceUpdate(tx: Tx, scope: CustomerScope, before: repo.CustomerRow, after: repo.CustomerRow) {

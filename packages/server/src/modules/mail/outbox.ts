@@ -32,6 +32,10 @@ export interface NewMessage {
   text: string;
   /** After this the message is worth nothing (the code it carries expired): it is not sent later. */
   sendBefore: Date;
+  /** The same in HTML, sent beside the text (multipart/alternative); none: text only. */
+  html?: string | null;
+  /** The name it is from, at Billow's sending address; none: the address's own. */
+  fromName?: string | null;
 }
 
 /** A message a business event causes (decision 0067), or a timed reminder (decision 0071): written once per (event, kind), or per reminder. */
@@ -98,7 +102,7 @@ export class MailOutbox {
     if (!this.canSend(message.environment)) throw mailUnavailable();
     const id = randomUUID();
     const now = this.clock.now();
-    await repo.insertMessage(tx, MailOutbox.baseRow(id, message, now));
+    await repo.insertMessage(tx, { ...MailOutbox.baseRow(id, message, now), body_html: message.html ?? null, from_name: message.fromName ?? null });
     return this.queued(tx, id, message, now);
   }
 

@@ -10,3 +10,5 @@ export { deleteMessagesBefore } from './repo.js';
 export { MailComposer } from './compose.js';
 export { COMPOSE_MAIL_JOB } from '../events/queries.js';
 export { Reminders } from './reminders.js';
+export { emailBody, type EmailBody, type EmailSeller, type Paragraph } from './emails/layout.js';
+export { emailFormat } from './emails/format.js';

@@ -89,3 +89,29 @@ export async function updateAdvancingClock(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/** The invoices of the clock's customers, newest first: what its advances billed (decision 0087). */
+export async function clockInvoices(db: Executor, environmentId: string, testClockId: string, limit: number, offset: number) {
+  return db
+    .selectFrom('invoices as i')
+    .innerJoin('customers as c', 'c.id', 'i.customer_id')
+    .select(['i.id', 'c.customer_id', 'i.subscription_id', 'i.status', 'i.currency', 'i.total_minor', 'i.attempt_count', 'i.period_start', 'i.period_end', 'i.issued_at', 'i.paid_at'])
+    .where('i.environment_id', '=', environmentId)
+    .where('c.test_clock_id', '=', testClockId)
+    .orderBy('i.issued_at', 'desc')
+    .orderBy('i.seq', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+export async function countClockInvoices(db: Executor, environmentId: string, testClockId: string): Promise<number> {
+  const row = await db
+    .selectFrom('invoices as i')
+    .innerJoin('customers as c', 'c.id', 'i.customer_id')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('i.environment_id', '=', environmentId)
+    .where('c.test_clock_id', '=', testClockId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

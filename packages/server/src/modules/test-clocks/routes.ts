@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { ErrorBody, TestClock, TestClockAdvance, TestClockCreate, TestClockList, TestClockListQuery, TestClockPath } from '@billow/contract';
+import { ErrorBody, TestClock, TestClockAdvance, TestClockCreate, TestClockInvoiceList, TestClockList, TestClockListQuery, TestClockPath } from '@billow/contract';
 import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import { scopeOf } from '../../http/scope.js';
@@ -19,7 +19,7 @@ export function testClockRoutes(app: App, service: TestClockService): void {
       schema: {
         tags,
         summary: 'Create a test clock',
-        description: `${SANDBOX} Attach customers to it at their creation (\`testClockId\`): everything about them then follows the clock's time.`,
+        description: `${SANDBOX} Attach customers to it at their creation (\`testClockId\`), or later while they have no subscription (\`POST /api/v1/test-clocks/{id}/customers/\`): everything about them then follows the clock's time.`,
         body: TestClockCreate,
         response: { 201: TestClock, ...errors },
       },
@@ -41,6 +41,26 @@ export function testClockRoutes(app: App, service: TestClockService): void {
     '/api/v1/test-clocks/:id/',
     { config: auth, schema: { tags, summary: 'Retrieve a test clock', description: SANDBOX, params: TestClockPath, response: { 200: TestClock, ...errors } } },
     async (request) => service.get(scopeOf(request), request.params.id),
+  );
+
+  app.get(
+    '/api/v1/test-clocks/:id/invoices/',
+    {
+      config: auth,
+      schema: {
+        tags,
+        summary: "What a test clock's advances billed",
+        description: `Billow extension (decision 0087). ${SANDBOX} The invoices of the clock's customers, newest issued first: renewals, their payments and failed attempts, at the clock's times.`,
+        params: TestClockPath,
+        querystring: TestClockListQuery,
+        response: { 200: TestClockInvoiceList, ...errors },
+      },
+    },
+    async (request) => {
+      const at = pageRequest(request.query);
+      const { count, results } = await service.invoices(scopeOf(request), request.params.id, at);
+      return pageOf(request, at, count, results);
+    },
   );
 
   app.post(

@@ -1,4 +1,4 @@
-import type { TestClock, TestClockAdvance, TestClockCreate } from '@billow/contract';
+import type { TestClock, TestClockAdvance, TestClockCreate, TestClockInvoice } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { PageRequest } from '../../lib/pagination.js';
@@ -37,6 +37,22 @@ function present(row: repo.TestClockView): TestClock {
     failure: row.failure,
     customerCount: row.customer_count,
     createdOn: row.created_at.toISOString(),
+  };
+}
+
+function presentInvoice(row: Awaited<ReturnType<typeof repo.clockInvoices>>[number]): TestClockInvoice {
+  return {
+    id: row.id,
+    customerId: row.customer_id,
+    subscriptionId: row.subscription_id,
+    status: row.status,
+    currency: row.currency,
+    totalUnits: Number(row.total_minor),
+    attemptCount: row.attempt_count,
+    periodStart: row.period_start?.toISOString() ?? null,
+    periodEnd: row.period_end?.toISOString() ?? null,
+    issuedOn: row.issued_at.toISOString(),
+    paidOn: row.paid_at?.toISOString() ?? null,
   };
 }
 
@@ -87,6 +103,15 @@ export class TestClockService {
     const count = await repo.countTestClocks(this.db, scope.environmentId);
     const rows = page.offset >= count ? [] : await repo.listTestClocks(this.db, scope.environmentId, page.pageSize, page.offset);
     return { count, results: rows.map(present) };
+  }
+
+  /** What the clock's advances billed: the invoices of its customers, newest first (decision 0087). */
+  async invoices(scope: TestClockScope, id: string, page: PageRequest): Promise<{ count: number; results: TestClockInvoice[] }> {
+    this.sandboxOnly(scope);
+    if (!(await repo.findTestClock(this.db, scope.environmentId, id))) throw testClockNotFound(id);
+    const count = await repo.countClockInvoices(this.db, scope.environmentId, id);
+    const rows = page.offset >= count ? [] : await repo.clockInvoices(this.db, scope.environmentId, id, page.pageSize, page.offset);
+    return { count, results: rows.map(presentInvoice) };
   }
 
   /** Moves the clock forward: answers at once (advancing); a job runs what falls due, in time order, then it is ready. */

@@ -1,0 +1,190 @@
+/**
+ * The gaps of the dashboard closed in issue 29's follow-up, in Chromium with axe at 1280 and
+ * 375 px: events named in words on Home and the webhook pages (never their wire codes), the
+ * person's own sessions with sign-out, a webhook endpoint's URL and event types edited, and a
+ * test clock that takes an existing customer and shows what its advance billed (decision 0087).
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../src/lib/clock.js';
+import { createMember } from '../src/modules/accounts/people.service.js';
+import { PASSWORD } from './accounts-support.js';
+import { launchChromium, openPage, skipBrowserTests } from './browser.js';
+import { CARDS, shop, type Shop } from './commerce-support.js';
+import { checkPage, fill, menu, press, startReceiver } from './dashboard-support.js';
+import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
+
+let server: TestServer;
+let browser: Browser;
+let org: TestOrg;
+let s: Shop;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let owner: { page: Page; context: BrowserContext; problems: string[]; close(): Promise<void> };
+const email = `${uniqueId('owner')}@example.com`;
+
+/** Waits until `check` holds, for up to 10 s. */
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`waited in vain for ${what}`);
+}
+
+/** No event type's wire code (`customer.created`) anywhere a person reads the page. */
+async function expectNoEventCodes(page: Page): Promise<void> {
+  const text = await page.locator('main').innerText();
+  expect(text).not.toMatch(/\b(customer|order|invoice|subscription|checkout|refund|payment_method)\.[a-z_]+\b/);
+}
+
+beforeAll(async () => {
+  if (skipBrowserTests) return;
+  server = await startTestServer();
+  org = await server.createOrg('Clocks Co');
+  s = await shop(server, org.sandbox.serverKey);
+  receiver = await startReceiver();
+  browser = await launchChromium();
+  await createMember(server.database.db, systemClock, { organizationId: org.organizationId, email, role: 'owner', name: 'Owner', password: PASSWORD });
+  owner = await openPage(browser, { width: 1280, height: 900 });
+});
+
+afterAll(async () => {
+  await owner?.close();
+  await browser?.close();
+  receiver?.close();
+  await server?.close();
+});
+
+describe.skipIf(skipBrowserTests)('the dashboard for developers and for oneself', () => {
+  it('signs in with a password', async () => {
+    await owner.page.goto(`${server.url}/dashboard/sign-in`);
+    await fill(owner.page, 'Email', email);
+    await fill(owner.page, 'Password', PASSWORD);
+    await press(owner.page, 'Sign in');
+    await expect.poll(() => owner.page.textContent('h1')).toBe('Home');
+  });
+
+  it("names Home's recent events and the webhook deliveries in words", async () => {
+    expect((await s.call('POST', '/webhook/endpoints/', { url: receiver.url })).status).toBe(201);
+    await s.customer();
+    await server.deliverWebhooks();
+    await owner.page.reload();
+    const events = owner.page.getByRole('region', { name: 'Recent events' });
+    await expect.poll(() => events.getByText(`Customer created customer`).count()).toBeGreaterThan(0);
+    await expectNoEventCodes(owner.page);
+    await checkPage(owner.page, 'home-events');
+
+    await menu(owner.page, 'Developers');
+    const deliveries = owner.page.getByRole('region', { name: 'Webhook deliveries table' });
+    await expect.poll(() => deliveries.getByRole('cell', { name: 'Customer created', exact: true }).count()).toBeGreaterThan(0);
+    expect(await owner.page.getByRole('region', { name: 'Webhook endpoints table' }).getByRole('cell', { name: 'Every event', exact: true }).count()).toBe(1);
+    await expectNoEventCodes(owner.page);
+  });
+
+  it("edits an endpoint's URL and event types, chosen by their labels", async () => {
+    const { page } = owner;
+    await press(page, `Edit ${receiver.url}`);
+    await page.getByLabel('Every event, new kinds too').uncheck();
+    await page.getByLabel('Invoice paid', { exact: true }).check();
+    await page.getByLabel('Order placed', { exact: true }).check();
+    const moved = `${receiver.url}?moved=1`;
+    await fill(page, 'New endpoint URL', moved);
+    await checkPage(page, 'developers-endpoint-edit');
+    await press(page, 'Save endpoint');
+    const table = page.getByRole('region', { name: 'Webhook endpoints table' });
+    await expect.poll(() => table.getByRole('cell', { name: 'Invoice paid, Order placed', exact: true }).count()).toBe(1);
+    const [endpoint] = (await s.call('GET', '/webhook/endpoints/')).body.results;
+    expect(endpoint).toMatchObject({ url: moved, eventTypes: ['invoice.paid', 'order.created'] });
+    // The API's refusal in place: a URL the sandbox does not take.
+    await press(page, `Edit ${moved}`);
+    await fill(page, 'New endpoint URL', 'ftp://example.com/hooks');
+    await press(page, 'Save endpoint');
+    await expect.poll(() => page.locator('.endpoint-editor [role=alert]').count()).toBe(1);
+    expect((await s.call('GET', '/webhook/endpoints/')).body.results[0].url).toBe(moved);
+    const audit = await s.call('GET', '/audit-log/?action=webhook_endpoint.updated');
+    expect(audit.body.results[0]).toMatchObject({ actorType: 'user', before: { url: receiver.url }, after: { url: moved } });
+  });
+
+  it('attaches an existing customer to a test clock, advances it a month and shows the renewal it billed', async () => {
+    const { page } = owner;
+    // Made before the clock: a customer never moves onto a clock that stands before its creation.
+    const customerId = await s.customer();
+    await s.card(customerId, CARDS.ok);
+    const late = await s.call('POST', '/test-clocks/', { name: 'Too early', frozenTime: '2024-01-01T00:00:00Z' });
+    const clock = await s.call('POST', '/test-clocks/', { name: 'Renewals' });
+    expect(clock.status).toBe(201);
+    await page.reload();
+    await page.waitForLoadState('networkidle');
+    const attach = page.getByRole('form', { name: 'Attach an existing customer to a test clock' });
+    await attach.getByLabel('Test clock').selectOption(late.body.id);
+    await fill(page, 'Existing customer id', customerId);
+    await press(page, 'Attach to the clock');
+    await expect.poll(() => attach.getByRole('alert').filter({ hasText: 'stands before the customer' }).count()).toBe(1);
+    await attach.getByLabel('Test clock').selectOption(clock.body.id);
+    await press(page, 'Attach to the clock');
+    await expect.poll(() => page.getByText(`${customerId} now lives by the clock.`).count()).toBe(1);
+    expect((await s.call('GET', `/customers/${customerId}/`)).body.testClockId).toBe(clock.body.id);
+    // A customer with a subscription is refused, in the API's words.
+    const subscribed = await s.customer();
+    await s.card(subscribed, CARDS.ok);
+    expect((await s.call('POST', '/subscriptions/create/', { planIdentifier: s.plans.basic, chargePeriod: 'MONTHLY', customerId: subscribed })).status).toBe(201);
+    await fill(page, 'Existing customer id', subscribed);
+    await press(page, 'Attach to the clock');
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'without any subscription' }).count()).toBe(1);
+
+    expect((await s.call('POST', '/subscriptions/create/', { planIdentifier: s.plans.basic, chargePeriod: 'MONTHLY', customerId })).status).toBe(201);
+    await press(page, 'Advance one month on Renewals');
+    await until(async () => {
+      await server.runJobs();
+      return (await s.call('GET', `/test-clocks/${clock.body.id}/`)).body.status === 'ready';
+    }, 'the clock to advance');
+    await page.getByRole('region', { name: 'Test clocks', exact: true }).getByRole('button', { name: 'Refresh' }).click();
+    await expect.poll(() => page.getByRole('region', { name: 'Test clocks table' }).getByText('Ready').count()).toBe(2);
+    await press(page, 'What happened on Renewals');
+    const billed = page.getByRole('region', { name: 'Invoices on Renewals table' });
+    // The header and two invoices: the first payment, and the renewal a month later.
+    await expect.poll(() => billed.getByRole('row').count(), { timeout: 10_000 }).toBe(3);
+    expect(await billed.getByRole('cell', { name: 'First payment', exact: true }).count()).toBe(1);
+    expect(await billed.getByRole('cell', { name: '$10.00', exact: true }).count()).toBe(2);
+    await checkPage(page, 'developers-test-clock-attach');
+  });
+
+  it("lists the person's sessions, marks this browser, and signs another one out", async () => {
+    const other = await server.request('POST', '/dashboard/api/sign-in', { body: { email, password: PASSWORD }, headers: { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Version/17.0 Mobile Safari/604.1' } });
+    expect(other.status, other.text).toBe(200);
+    const { page } = owner;
+    await menu(page, 'Settings');
+    const sessions = page.getByRole('region', { name: 'Your sessions table' });
+    await expect.poll(() => sessions.getByRole('row').count()).toBe(3);
+    expect(await sessions.getByText('This browser').count()).toBe(1);
+    expect(await sessions.getByRole('cell', { name: 'Safari on iOS', exact: true }).count()).toBe(1);
+    await checkPage(page, 'settings-sessions');
+    await press(page, /^Sign out the session of Safari on iOS/);
+    await expect.poll(() => sessions.getByRole('row').count()).toBe(2);
+    const cookie = other.headers.get('set-cookie')!.split(';')[0]!;
+    expect((await server.request('GET', '/dashboard/api/session', { headers: { cookie } })).status).toBe(401);
+  });
+
+  it('says in place when too many reset links were asked for an email', async () => {
+    for (let i = 0; i < 5; i++) expect((await server.request('POST', '/dashboard/api/password-reset/request', { body: { email } })).status).toBe(202);
+    const stranger = await openPage(browser, { width: 375, height: 800 });
+    await stranger.page.goto(`${server.url}/dashboard/reset-password`);
+    await fill(stranger.page, 'Email', email);
+    await press(stranger.page, 'Email me a link');
+    await expect.poll(() => stranger.page.getByRole('alert').filter({ hasText: 'Too many reset or sign-in links' }).count()).toBe(1);
+    await checkPage(stranger.page, 'phone-reset-too-many', { docs: false });
+    await stranger.close();
+  });
+
+  it('fits a 375 px phone on Home, Developers and Settings', async () => {
+    const phone = await browser.newContext({ viewport: { width: 375, height: 800 }, storageState: await owner.context.storageState() });
+    const page = await phone.newPage();
+    for (const [path, name] of [['/', 'home'], ['/developers', 'developers'], ['/settings', 'settings']] as const) {
+      await page.goto(`${server.url}/dashboard${path}`);
+      await expect.poll(() => page.locator('h1').count()).toBe(1);
+      await checkPage(page, `phone-gaps-${name}`, { docs: false });
+    }
+    await phone.close();
+    expect(owner.problems).toEqual([]);
+  });
+});
