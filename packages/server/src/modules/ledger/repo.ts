@@ -14,6 +14,7 @@ import type {
   ProductsTable,
   SubscriptionsTable,
 } from '../../db/schema.js';
+import { countRows } from '../../db/count.js';
 import { containsPattern, isCustomer } from '../../db/search.js';
 import type { DateRange } from './format.js';
 import type { ListOrder } from '../../lib/pagination.js';
@@ -74,11 +75,9 @@ function visibleOrders(db: Executor, environmentId: string, filters: OrderFilter
 const ORDER_SORT_COLUMNS = { paidOn: 'o.paid_at', createdOn: 'o.created_at', total: 'o.total_minor' } as const;
 export type OrderSort = ListOrder<keyof typeof ORDER_SORT_COLUMNS>;
 
-export async function countOrders(db: Executor, environmentId: string, filters: OrderFilters): Promise<number> {
-  const row = await visibleOrders(db, environmentId, filters)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+/** The orders of the filters, every one, or up to `upTo` (decision 0089). */
+export function countOrders(db: Executor, environmentId: string, filters: OrderFilters, upTo: number | null = null) {
+  return countRows(db, visibleOrders(db, environmentId, filters), upTo);
 }
 
 /**
