@@ -53,18 +53,8 @@ export type RecurringPart = { all: true } | { discounted: true } | { inclusive: 
  * does not change what they bring before tax). `n`: how many share those terms.
  */
 export function recurringSubscriptions(db: Executor, environmentId: string, part: RecurringPart) {
-  const terms = [
-    's.currency',
-    's.charge_period',
-    's.quantities',
-    's.price_id',
-    's.custom_amount_minor',
-    's.custom_tax_behavior',
-    's.promotion_percent',
-    'd.discount_type',
-    'd.percent_off_bp',
-    'da.amount_minor',
-  ] as const;
+  const rowTerms = ROW_TERMS.map((column) => `s.${column}` as const);
+  const discountTerms = ['d.discount_type', 'd.percent_off_bp'] as const;
   let query = db
     .selectFrom('subscriptions as s')
     .innerJoin('plan_prices as p', 'p.id', 's.price_id')
@@ -73,18 +63,7 @@ export function recurringSubscriptions(db: Executor, environmentId: string, part
     )
     .leftJoin('discounts as d', 'd.id', 'sd.discount_id')
     .leftJoin('discount_amounts as da', (join) => join.onRef('da.discount_id', '=', 'd.id').onRef('da.currency', '=', 's.currency'))
-    .select([
-      's.currency',
-      's.charge_period',
-      's.quantities',
-      's.price_id',
-      's.custom_amount_minor',
-      's.custom_tax_behavior',
-      's.promotion_percent',
-      'd.discount_type',
-      'd.percent_off_bp',
-      'da.amount_minor as discount_amount_minor',
-    ])
+    .select([...rowTerms, ...discountTerms, 'da.amount_minor as discount_amount_minor'])
     .select((eb) => {
       const newestRate = eb.selectFrom('orders as o').select('o.tax_rate_bp').whereRef('o.subscription_id', '=', 's.id').orderBy('o.created_at', 'desc').limit(1);
       const inclusive = eb.or([eb('s.custom_tax_behavior', '=', 'INCLUSIVE'), eb.and([eb('s.custom_tax_behavior', 'is', null), eb('p.tax_behavior', '=', 'INCLUSIVE')])]);
@@ -102,7 +81,7 @@ export function recurringSubscriptions(db: Executor, environmentId: string, part
       .where('s.id', 'not in', liveDiscounts(db, environmentId))
       .where((eb) => eb.or([...(priceIds.length > 0 ? [eb('s.price_id', 'in', priceIds)] : []), ...(custom ? [eb('s.custom_tax_behavior', '=', 'INCLUSIVE')] : [])]));
   }
-  return query.groupBy([...terms, 'tax_rate_bp']).execute();
+  return query.groupBy([...rowTerms, ...discountTerms, 'da.amount_minor', 'tax_rate_bp']).execute();
 }
 
 /**
