@@ -1,5 +1,6 @@
 import type { FailedPayment, Overview, OverviewEvent } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
+import type { Executor } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { dayAndMonthStart } from '../../lib/time-zone.js';
 import type { Discount } from '../billing/types.js';
@@ -141,26 +142,32 @@ export class OverviewService {
    * their place. Now and then the kept counts are folded into one row per terms.
    */
   private async mrr(environmentId: string) {
-    const kept = await repo.keptRecurringTerms(this.db, environmentId);
-    const prices = await this.pricesOf(environmentId, kept.terms.map((t) => t.price_id));
-    const inclusivePriceIds = [...prices].filter(([, price]) => price.taxBehavior === 'INCLUSIVE').map(([id]) => id);
-    const custom = kept.terms.some((t) => t.custom_tax_behavior === 'INCLUSIVE');
-    const [discounted, inclusive] = await Promise.all([
-      repo.recurringSubscriptions(this.db, environmentId, { discounted: true }),
-      inclusivePriceIds.length > 0 || custom ? repo.recurringSubscriptions(this.db, environmentId, { inclusive: { priceIds: inclusivePriceIds, custom } }) : [],
-    ]);
+    // One snapshot for the counts and the rows read one by one, so a change committed between them is in both or neither.
+    const { kept, prices, readOnes } = await this.db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (tx) => {
+        const kept = await repo.keptRecurringTerms(tx, environmentId);
+        const prices = await this.pricesOf(tx, environmentId, kept.terms.map((t) => t.price_id));
+        const inclusivePriceIds = [...prices].filter(([, price]) => price.taxBehavior === 'INCLUSIVE').map(([id]) => id);
+        const custom = kept.terms.some((t) => t.custom_tax_behavior === 'INCLUSIVE');
+        const discounted = await repo.recurringSubscriptions(tx, environmentId, { discounted: true });
+        const inclusive =
+          inclusivePriceIds.length > 0 || custom ? await repo.recurringSubscriptions(tx, environmentId, { inclusive: { priceIds: inclusivePriceIds, custom } }) : [];
+        return { kept, prices, readOnes: [...discounted, ...inclusive] };
+      });
     if (kept.rowsRead > FOLD_AFTER_ROWS && kept.rowsRead > 2 * kept.terms.length) await repo.foldRecurringTerms(this.db, environmentId);
-    return this.priced(prices, withReadOnes(kept.terms, [...discounted, ...inclusive]));
+    return this.priced(prices, withReadOnes(kept.terms, readOnes));
   }
 
   /** The same MRR recomputed from every recurring subscription, without the kept counts: what they are checked against. */
   async recomputedMrr(scope: OverviewScope) {
     const groups = (await repo.recurringSubscriptions(this.db, scope.environmentId, { all: true })).map((row) => ({ ...row, n: Number(row.n) }));
-    return this.priced(await this.pricesOf(scope.environmentId, groups.map((g) => g.price_id)), groups);
+    return this.priced(await this.pricesOf(this.db, scope.environmentId, groups.map((g) => g.price_id)), groups);
   }
 
-  private async pricesOf(environmentId: string, ids: string[]) {
-    return new Map((await repo.pricesByIds(this.db, environmentId, [...new Set(ids)])).map((p) => [p.id, toStored(p)]));
+  private async pricesOf(db: Executor, environmentId: string, ids: string[]) {
+    return new Map((await repo.pricesByIds(db, environmentId, [...new Set(ids)])).map((p) => [p.id, toStored(p)]));
   }
 
   /** Each group of recurring subscriptions on the same terms priced once, as their next renewal would be, without usage and before tax. */
