@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { ListSort, NullableString, PageQuery, Paginated, SearchQuery } from './common.js';
+import { CappedPaginated, CountQuery, ListSort, NullableString, PageQuery, SearchQuery } from './common.js';
 
 export const SUBSCRIPTION_STATUSES = [
   'incomplete',
@@ -196,10 +196,11 @@ export const SubscriptionListQuery = Type.Object({
   ),
   search: SearchQuery("the customer's name, email and customerId"),
   ...ListSort(SUBSCRIPTION_SORTS, 'newest first'),
+  ...CountQuery,
 });
 export type SubscriptionListQuery = Static<typeof SubscriptionListQuery>;
 
-export const SubscriptionList = Paginated(Subscription, 'SubscriptionList');
+export const SubscriptionList = CappedPaginated(Subscription, 'SubscriptionList');
 
 export const SubscriptionUpdate = Type.Object(
   {

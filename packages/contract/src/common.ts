@@ -64,6 +64,43 @@ export interface Page<T> {
   next: string | null;
   previous: string | null;
   results: T[];
+  /** Only with `count=capped` (Billow's extension, decision 0089): true when `count` is a floor, the list holding more rows. */
+  countCapped?: boolean;
+}
+
+/** Rows a capped count reads at least (decision 0089): up to this many, `count` is exact. */
+export const COUNT_CAP = 10_000;
+export const COUNT_MODES = ['exact', 'capped'] as const;
+export type CountMode = (typeof COUNT_MODES)[number];
+
+/**
+ * Billow's list extension (decision 0089): `count=capped` counts the list exactly up to
+ * 10,000 rows (or the end of the page asked, if further) and says so in `countCapped`;
+ * without it (`exact`, the reference's meaning) `count` is every row.
+ */
+export const CountQuery = {
+  count: Type.Optional(
+    Type.Enum([...COUNT_MODES], {
+      description:
+        `Ours: capped counts the list only up to ${COUNT_CAP.toLocaleString('en-US')} rows, or to the end of the page asked when that is further; ` +
+        'the answer then carries countCapped, true when more rows exist than count says. Without it (exact), count is every row',
+    }),
+  ),
+};
+
+/** A list that takes `count=capped` (CountQuery): `countCapped` is in the body only when it was asked for. */
+export function CappedPaginated<T extends TSchema>(item: T, title: string) {
+  return Type.Object(
+    {
+      ...Paginated(item, title).properties,
+      countCapped: Type.Optional(
+        Type.Boolean({
+          description: 'Ours, only with count=capped: true when the list holds more rows than count (a floor then), false when count is exact',
+        }),
+      ),
+    },
+    { title },
+  );
 }
 
 export const Metadata = Type.Record(Type.String(), Type.Unknown(), {

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { ListSort, Metadata, NullableString, Paginated, PageQuery, Timestamp } from './common.js';
+import { CappedPaginated, CountQuery, ListSort, Metadata, NullableString, PageQuery, Timestamp } from './common.js';
 
 export const BillingAddress = Type.Object(
   {
@@ -144,6 +144,7 @@ export const CustomerListQuery = Type.Object({
   ...PageQuery.properties,
   search: Type.Optional(Type.String({ maxLength: 200, description: 'Matches name, email and customerId, anywhere and in any case' })),
   ...ListSort(CUSTOMER_SORTS, 'newest first'),
+  ...CountQuery,
 });
 export type CustomerListQuery = Static<typeof CustomerListQuery>;
 
@@ -157,4 +158,4 @@ export const CustomerArchiveQuery = Type.Object({
   ),
 });
 
-export const CustomerList = Paginated(Customer, 'CustomerList');
+export const CustomerList = CappedPaginated(Customer, 'CustomerList');

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Plan, Product } from './catalog.js';
-import { ListSort, NullableString, PageQuery, Paginated, SearchQuery, Timestamp } from './common.js';
+import { CappedPaginated, CountQuery, ListSort, NullableString, PageQuery, Paginated, SearchQuery, Timestamp } from './common.js';
 import { BillingAddress } from './customers.js';
 
 // Orders and their timelines, invoices, transactions and refunds: the money records.
@@ -147,12 +147,13 @@ export const OrderListQuery = Type.Object({
   start_date: DateFilter('Orders paid on or after'),
   end_date: DateFilter('Orders paid on or before'),
   ...ListSort(ORDER_SORTS, 'newest paid first, then orders never paid'),
+  ...CountQuery,
 });
 export type OrderListQuery = Static<typeof OrderListQuery>;
 
 export const OrderPath = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200, description: 'The order id' }) });
 
-export const OrderList = Paginated(Order, 'OrderList');
+export const OrderList = CappedPaginated(Order, 'OrderList');
 
 export const OrderEvent = Type.Object(
   {
@@ -262,6 +263,7 @@ export const InvoiceListQuery = Type.Object({
   status: Type.Optional(Type.Enum([...INVOICE_STATUSES])),
   search: SearchQuery("the invoice's number and id and the customer's name, email and customerId"),
   ...ListSort(INVOICE_SORTS, 'newest issued first'),
+  ...CountQuery,
 });
 export type InvoiceListQuery = Static<typeof InvoiceListQuery>;
 
@@ -278,7 +280,7 @@ export const DocumentQuery = Type.Object({
   ),
 });
 
-export const InvoiceList = Paginated(Invoice, 'InvoiceList');
+export const InvoiceList = CappedPaginated(Invoice, 'InvoiceList');
 
 // Transactions
 

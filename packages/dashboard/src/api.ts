@@ -22,6 +22,8 @@ export interface Page<T> {
   next: string | null;
   previous: string | null;
   results: T[];
+  /** With count=capped (decision 0089): true when the list holds more rows than `count`. */
+  countCapped?: boolean;
 }
 
 type Query = Record<string, string | number | boolean | null | undefined>;

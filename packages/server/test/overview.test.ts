@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/lib/clock.js';
+import { OverviewService } from '../src/modules/overview/service.js';
 import { commerceSeller, createCustomer, insertOrder, type Seller, type TestCustomer } from './commerce-factory.js';
 import { shop, type Shop } from './commerce-support.js';
 import { environmentIdOf, startTestServer, type TestOrg, type TestServer } from './harness.js';
@@ -253,6 +254,9 @@ describe('MRR, active subscriptions and trials', () => {
       { currency: 'EUR', amountUnits: 5347, subscriptions: 1 },
       { currency: 'USD', amountUnits: 8933, subscriptions: 7 },
     ]);
+    // The same from every subscription, without the counts the triggers keep (decision 0090).
+    const environmentId = await environmentIdOf(server, other.organizationId, 'sandbox');
+    expect(await new OverviewService(server.database.db, new ManualClock(NOW)).recomputedMrr({ environmentId })).toEqual(res.body.mrr);
     // active: basic ×4 (one discounted, one with tax included), pro ×2, EUR weekly, free; past_due: the team. Trialing: 1.
     expect(res.body.activeSubscriptions).toBe(9);
     expect(res.body.trials).toBe(1);

@@ -49,7 +49,7 @@ export function Customers() {
   const [typed, setTyped] = useState(search);
   const [field, order] = sort.split(':');
   const canWrite = useCan('customers');
-  const list = useResource(() => api<Page<Customer>>('GET', '/customers/', { query: { search, page, page_size: PAGE_SIZE, sort: field, order } }), [search, page, sort]);
+  const list = useResource(() => api<Page<Customer>>('GET', '/customers/', { query: { search, page, page_size: PAGE_SIZE, sort: field, order, count: 'capped' } }), [search, page, sort]);
   const go = (next: Record<string, string>) => setParams(Object.fromEntries(Object.entries({ search, sort, ...next }).filter(([, v]) => v)));
 
   function submit(event: FormEvent) {
@@ -80,7 +80,7 @@ export function Customers() {
           { title: 'Since', cell: (c) => day(c.createdOn) },
         ]}
       />
-      {list.data ? <Pager label="Customer pages" page={page} count={list.data.count} pageSize={PAGE_SIZE} onPage={(p) => go({ page: String(p) })} /> : null}
+      {list.data ? <Pager label="Customer pages" page={page} count={list.data.count} capped={list.data.countCapped} pageSize={PAGE_SIZE} onPage={(p) => go({ page: String(p) })} /> : null}
       {canWrite ? <NewCustomer onCreated={list.reload} /> : null}
     </>
   );

@@ -14,7 +14,7 @@ interface Figures {
 }
 
 async function loadFigures(): Promise<Figures> {
-  const [overview, orders] = await Promise.all([api<Overview>('GET', '/overview/'), api<Page<Order>>('GET', '/orders/', { query: { page_size: 5 } })]);
+  const [overview, orders] = await Promise.all([api<Overview>('GET', '/overview/'), api<Page<Order>>('GET', '/orders/', { query: { page_size: 5, count: 'capped' } })]);
   return { overview, orders };
 }
 

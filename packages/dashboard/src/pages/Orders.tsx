@@ -23,7 +23,7 @@ const ORDER_SORTS: Array<[string, string]> = [['', 'Newest paid first'], ['creat
 
 function OrderList({ page, search, sort, onPage }: { page: number; search: string; sort: string; onPage(p: number): void }) {
   const [field, order] = sort.split(':');
-  const list = useResource(() => api<Page<Order>>('GET', '/orders/', { query: { page, search, page_size: PAGE_SIZE, sort: field, order } }), [page, search, sort]);
+  const list = useResource(() => api<Page<Order>>('GET', '/orders/', { query: { page, search, page_size: PAGE_SIZE, sort: field, order, count: 'capped' } }), [page, search, sort]);
   return (
     <>
       <ErrorNote error={list.error} />
@@ -42,7 +42,7 @@ function OrderList({ page, search, sort, onPage }: { page: number; search: strin
           { title: 'Paid', nowrap: true, cell: (o) => when(o.paidAt) },
         ]}
       />
-      {list.data ? <Pager label="Order pages" page={page} count={list.data.count} pageSize={PAGE_SIZE} onPage={onPage} /> : null}
+      {list.data ? <Pager label="Order pages" page={page} count={list.data.count} capped={list.data.countCapped} pageSize={PAGE_SIZE} onPage={onPage} /> : null}
     </>
   );
 }
@@ -60,7 +60,7 @@ function PayInvoice({ invoice, onDone }: { invoice: Invoice; onDone(): void }) {
 }
 
 function InvoiceList({ page, onPage }: { page: number; onPage(p: number): void }) {
-  const list = useResource(() => api<Page<Invoice>>('GET', '/invoices/', { query: { page, page_size: PAGE_SIZE } }), [page]);
+  const list = useResource(() => api<Page<Invoice>>('GET', '/invoices/', { query: { page, page_size: PAGE_SIZE, count: 'capped' } }), [page]);
   const canPay = useCan('money');
   return (
     <>
@@ -79,7 +79,7 @@ function InvoiceList({ page, onPage }: { page: number; onPage(p: number): void }
           { title: 'Actions', cell: (i) => (canPay && i.status !== 'PAID' ? <PayInvoice invoice={i} onDone={list.reload} /> : null) },
         ]}
       />
-      {list.data ? <Pager label="Invoice pages" page={page} count={list.data.count} pageSize={PAGE_SIZE} onPage={onPage} /> : null}
+      {list.data ? <Pager label="Invoice pages" page={page} count={list.data.count} capped={list.data.countCapped} pageSize={PAGE_SIZE} onPage={onPage} /> : null}
     </>
   );
 }

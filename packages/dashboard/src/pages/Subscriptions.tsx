@@ -17,7 +17,7 @@ export function Subscriptions() {
   const customerId = params.get('customer_id') ?? '';
   const page = Number(params.get('page') ?? '1') || 1;
   const [typedCustomer, setTypedCustomer] = useState(customerId);
-  const list = useResource(() => api<Page<Subscription>>('GET', '/subscriptions/', { query: { status, customer_id: customerId, page, page_size: PAGE_SIZE } }), [status, customerId, page]);
+  const list = useResource(() => api<Page<Subscription>>('GET', '/subscriptions/', { query: { status, customer_id: customerId, page, page_size: PAGE_SIZE, sort: 'createdOn', count: 'capped' } }), [status, customerId, page]);
   const filter = (next: Record<string, string>) => setParams(Object.fromEntries(Object.entries({ status, customer_id: customerId, ...next }).filter(([, v]) => v)));
 
   return (
@@ -51,7 +51,7 @@ export function Subscriptions() {
           { title: 'Period ends', cell: (s) => day(s.billingPeriodEndTime) },
         ]}
       />
-      {list.data ? <Pager label="Subscription pages" page={page} count={list.data.count} pageSize={PAGE_SIZE} onPage={(p) => filter({ page: String(p) })} /> : null}
+      {list.data ? <Pager label="Subscription pages" page={page} count={list.data.count} capped={list.data.countCapped} pageSize={PAGE_SIZE} onPage={(p) => filter({ page: String(p) })} /> : null}
     </>
   );
 }

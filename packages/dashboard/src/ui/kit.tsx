@@ -128,19 +128,24 @@ export function Table<T>({ caption, columns, rows, rowKey, empty }: { caption: s
   );
 }
 
-/** Pages of a server-side list: the API pages, the page only asks for the next one. */
-export function Pager({ label, page, count, pageSize, onPage }: { label: string; page: number; count: number; pageSize: number; onPage(page: number): void }) {
+/**
+ * Pages of a server-side list: the API pages, the page only asks for the next one. A list
+ * asked with count=capped (decision 0089) may say it holds more than `count` rows (`capped`):
+ * then the number of pages is a floor, and there is always a next page.
+ */
+export function Pager({ label, page, count, capped = false, pageSize, onPage }: { label: string; page: number; count: number; capped?: boolean; pageSize: number; onPage(page: number): void }) {
   const pages = Math.max(1, Math.ceil(count / pageSize));
-  if (pages <= 1) return <p className="pager-count">{count === 1 ? '1 result' : `${count} results`}</p>;
+  const more = capped ? 'more than ' : '';
+  if (pages <= 1 && !capped) return <p className="pager-count">{count === 1 ? '1 result' : `${count.toLocaleString('en-US')} results`}</p>;
   return (
     <nav className="pager" aria-label={label}>
       <button type="button" className="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
         Previous
       </button>
       <span>
-        Page {page} of {pages} ({count} results)
+        Page {page} of {more}{pages.toLocaleString('en-US')} ({more}{count.toLocaleString('en-US')} results)
       </span>
-      <button type="button" className="secondary" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+      <button type="button" className="secondary" disabled={!capped && page >= pages} onClick={() => onPage(page + 1)}>
         Next
       </button>
     </nav>

@@ -725,6 +725,24 @@ export interface DiscountRedemptionsTable {
   redeemed_at: Timestamp;
 }
 
+/**
+ * Signed counts of the recurring live subscriptions (active, past_due) on each set of the
+ * terms on their row, appended by triggers on subscriptions (decision 0090); summed per
+ * terms, they are how many subscriptions have them.
+ */
+export interface SubscriptionMrrTermsTable {
+  id: Generated<string>;
+  environment_id: string;
+  currency: string;
+  charge_period: string;
+  price_id: string;
+  quantities: JsonIn<Record<string, number>>;
+  custom_amount_minor: number | null;
+  custom_tax_behavior: 'INCLUSIVE' | 'EXCLUSIVE' | null;
+  promotion_percent: number | null;
+  n: number;
+}
+
 export interface SubscriptionDiscountsTable {
   subscription_id: string;
   environment_id: string;
@@ -871,6 +889,7 @@ export interface Database {
   discount_amounts: DiscountAmountsTable;
   discount_redemptions: DiscountRedemptionsTable;
   subscription_discounts: SubscriptionDiscountsTable;
+  subscription_mrr_terms: SubscriptionMrrTermsTable;
   schema_migrations: SchemaMigrationsTable;
   promotions: PromotionsTable;
   checkout_sessions: CheckoutSessionsTable;

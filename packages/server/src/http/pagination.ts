@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Page } from '@billow/contract';
+import { COUNT_CAP, type CountMode, type Page } from '@billow/contract';
 import type { ListOrder, PageRequest, SortDirection } from '../lib/pagination.js';
 import { badRequest } from './errors.js';
 
@@ -11,13 +11,15 @@ const MAX_PAGE = 10_000_000;
 export type { ListOrder, PageRequest };
 
 export function pageRequest(
-  query: { page?: number; page_size?: number },
+  query: { page?: number; page_size?: number; count?: CountMode },
   defaultSize: number = DEFAULT_PAGE_SIZE,
 ): PageRequest {
   // Beyond any real list; keeps the offset a number the database takes (page=1e300 is an integer too).
   const page = Math.min(query.page ?? 1, MAX_PAGE);
   const pageSize = Math.min(query.page_size ?? defaultSize, MAX_PAGE_SIZE);
-  return { page, pageSize, offset: (page - 1) * pageSize };
+  const offset = (page - 1) * pageSize;
+  // A capped count (decision 0089) reads 10,000 rows, or to the end of the page asked: past it, `next` is still known.
+  return query.count === 'capped' ? { page, pageSize, offset, countUpTo: Math.max(COUNT_CAP, offset + pageSize) } : { page, pageSize, offset };
 }
 
 function pageUrl(request: FastifyRequest, page: number): string {
@@ -27,16 +29,21 @@ function pageUrl(request: FastifyRequest, page: number): string {
   return `${request.protocol}://${request.host}${path}?${params.toString()}`;
 }
 
-/** The list envelope with absolute links; a page past the end is empty, not an error. */
-export function pageOf<T>(request: FastifyRequest, at: PageRequest, count: number, results: T[]): Page<T> {
-  const hasNext = at.offset + results.length < count && results.length > 0;
+/**
+ * The list envelope with absolute links; a page past the end is empty, not an error. With
+ * `count=capped` (`at.countUpTo`, decision 0089) it says in `countCapped` whether `count` is a
+ * floor (`capped`: more rows exist than it says, so past this page too); otherwise it is as the reference has it.
+ */
+export function pageOf<T>(request: FastifyRequest, at: PageRequest, count: number, results: T[], capped = false): Page<T> {
+  const hasNext = results.length > 0 && (capped || at.offset + results.length < count);
   const lastPage = Math.max(1, Math.ceil(count / at.pageSize));
-  return {
+  const page: Page<T> = {
     count,
     next: hasNext ? pageUrl(request, at.page + 1) : null,
     previous: at.page > 1 ? pageUrl(request, Math.min(at.page - 1, lastPage)) : null,
     results,
   };
+  return at.countUpTo == null ? page : { ...page, countCapped: capped };
 }
 
 /**

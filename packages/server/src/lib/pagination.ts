@@ -3,6 +3,8 @@ export interface PageRequest {
   page: number;
   pageSize: number;
   offset: number;
+  /** With `count=capped` (decision 0089): how many rows the count reads at most; absent or null, it counts every row. */
+  countUpTo?: number | null;
 }
 
 export type SortDirection = 'asc' | 'desc';

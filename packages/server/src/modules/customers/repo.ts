@@ -1,6 +1,7 @@
 import { PREPARED_END } from '../../db/prepared.js';
 import type { Executor } from '../../db/transaction.js';
 import type { CustomersTable, StoredTaxId } from '../../db/schema.js';
+import { countRows } from '../../db/count.js';
 import { containsPattern } from '../../db/search.js';
 import type { ListOrder } from '../../lib/pagination.js';
 import { createQueryId, sql, type CompiledQuery, type RawBuilder, type Selectable } from 'kysely';
@@ -153,11 +154,9 @@ function listQuery(db: Executor, environmentId: string, search: string | undefin
   return query;
 }
 
-export async function countCustomers(db: Executor, environmentId: string, search?: string): Promise<number> {
-  const row = await listQuery(db, environmentId, search)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+/** The customers listed, every one, or up to `upTo` (decision 0089). */
+export function countCustomers(db: Executor, environmentId: string, search: string | undefined, upTo: number | null = null) {
+  return countRows(db, listQuery(db, environmentId, search), upTo);
 }
 
 /** The fields a customer list sorts by (Billow's `sort`), as columns. */

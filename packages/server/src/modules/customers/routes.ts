@@ -39,8 +39,8 @@ export function customerRoutes(app: App, service: CustomerService): void {
     async (request) => {
       const at = pageRequest(request.query);
       const sort = listOrder(request.query, CUSTOMER_SORTS, ['createdOn']);
-      const { count, results } = await service.list(scopeOf(request), request.query.search, at, sort);
-      return pageOf(request, at, count, results);
+      const { count, capped, results } = await service.list(scopeOf(request), request.query.search, at, sort);
+      return pageOf(request, at, count, results, capped);
     },
   );
 

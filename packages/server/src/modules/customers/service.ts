@@ -251,12 +251,12 @@ export class CustomerService {
 
   async list(scope: CustomerScope, search: string | undefined, page: PageRequest, sort: repo.CustomerSort | null = null) {
     const term = search?.trim() || undefined;
-    const count = await repo.countCustomers(this.db, scope.environmentId, term);
+    const { count, capped } = await repo.countCustomers(this.db, scope.environmentId, term, page.countUpTo ?? null);
     const rows =
       page.offset >= count
         ? []
         : await repo.listCustomers(this.db, scope.environmentId, term, { limit: page.pageSize, offset: page.offset, sort });
-    return { count, results: rows.map(toCustomer) };
+    return { count, capped, results: rows.map(toCustomer) };
   }
 
   async update(scope: CustomerScope, customerId: string, input: CustomerUpdate): Promise<Customer> {

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/transaction.js';
 import type { InvoicesTable } from '../../db/schema.js';
+import { countRows } from '../../db/count.js';
 import { containsPattern, isCustomer } from '../../db/search.js';
 import type { ListOrder } from '../../lib/pagination.js';
 
@@ -64,11 +65,9 @@ function withDetails(query: ReturnType<typeof invoices>) {
 
 export type InvoiceDetailRow = NonNullable<Awaited<ReturnType<typeof findInvoice>>>;
 
-export async function countInvoices(db: Executor, environmentId: string, filters: InvoiceFilters): Promise<number> {
-  const row = await filtered(db, environmentId, filters)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+/** The invoices of the filters, every one, or up to `upTo` (decision 0089). */
+export function countInvoices(db: Executor, environmentId: string, filters: InvoiceFilters, upTo: number | null = null) {
+  return countRows(db, filtered(db, environmentId, filters), upTo);
 }
 
 /** Newest issued first, unless `sort` says otherwise; ties go to the newest in the direction asked. */

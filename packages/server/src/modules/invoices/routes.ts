@@ -65,8 +65,8 @@ export function invoiceRoutes(app: App, service: InvoiceService, collect: Invoic
     async (request) => {
       const at = pageRequest(request.query);
       const sort = listOrder(request.query, INVOICE_SORTS, ['issuedOn', 'total']);
-      const { count, results } = await service.list(scopeOf(request), request.query, at, sort);
-      return pageOf(request, at, count, results);
+      const { count, capped, results } = await service.list(scopeOf(request), request.query, at, sort);
+      return pageOf(request, at, count, results, capped);
     },
   );
 

@@ -13,14 +13,14 @@ import { toInvoice } from './view.js';
 export class InvoiceService {
   constructor(private readonly db: Db) {}
 
-  async list(scope: LedgerScope, query: InvoiceListQuery, page: PageRequest, sort: repo.InvoiceSort | null = null): Promise<{ count: number; results: Invoice[] }> {
+  async list(scope: LedgerScope, query: InvoiceListQuery, page: PageRequest, sort: repo.InvoiceSort | null = null): Promise<{ count: number; capped: boolean; results: Invoice[] }> {
     const filters: repo.InvoiceFilters = { customer: query.customer_id?.trim(), status: query.status, search: query.search?.trim() || undefined };
     // The count and the page at once, on two connections: with a million invoices the count is most of the time (decision 0079).
-    const [count, rows] = await Promise.all([
-      repo.countInvoices(this.db, scope.environmentId, filters),
+    const [{ count, capped }, rows] = await Promise.all([
+      repo.countInvoices(this.db, scope.environmentId, filters, page.countUpTo ?? null),
       repo.listInvoices(this.db, scope.environmentId, filters, { limit: page.pageSize, offset: page.offset, sort }),
     ]);
-    return { count, results: rows.map((row) => toInvoice(row, scope.apiBase)) };
+    return { count, capped, results: rows.map((row) => toInvoice(row, scope.apiBase)) };
   }
 
   private async find(scope: LedgerScope, id: string): Promise<repo.InvoiceDetailRow> {

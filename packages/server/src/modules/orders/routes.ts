@@ -26,8 +26,8 @@ export function orderRoutes(app: App, service: OrderService): void {
     async (request) => {
       const at = pageRequest(request.query);
       const sort = listOrder(request.query, ORDER_SORTS, ORDER_SORTS);
-      const { count, results } = await service.list(scopeOf(request), request.query, at, sort);
-      return pageOf(request, at, count, results);
+      const { count, capped, results } = await service.list(scopeOf(request), request.query, at, sort);
+      return pageOf(request, at, count, results, capped);
     },
   );
 

@@ -25,7 +25,7 @@ export class OrderService {
     private readonly presenter: OrderPresenter,
   ) {}
 
-  async list(scope: LedgerScope, query: OrderListQuery, page: PageRequest, sort: ledger.OrderSort | null = null): Promise<{ count: number; results: Order[] }> {
+  async list(scope: LedgerScope, query: OrderListQuery, page: PageRequest, sort: ledger.OrderSort | null = null): Promise<{ count: number; capped: boolean; results: Order[] }> {
     const filters: ledger.OrderFilters = {
       customer: query.customer_id?.trim(),
       search: searchTerm(query.search),
@@ -35,11 +35,11 @@ export class OrderService {
       paid: dateRange(query.start_date, query.end_date),
     };
     // The count and the page at once, on two connections: with a million orders the count is most of the time (decision 0079).
-    const [count, rows] = await Promise.all([
-      ledger.countOrders(this.db, scope.environmentId, filters),
+    const [{ count, capped }, rows] = await Promise.all([
+      ledger.countOrders(this.db, scope.environmentId, filters, page.countUpTo ?? null),
       ledger.listOrders(this.db, scope.environmentId, filters, { limit: page.pageSize, offset: page.offset, sort }),
     ]);
-    return { count, results: rows.length === 0 ? [] : await this.presenter.present(this.db, scope, rows) };
+    return { count, capped, results: rows.length === 0 ? [] : await this.presenter.present(this.db, scope, rows) };
   }
 
   /** An order the API may show: PENDING orders are not (their payment never completed). */

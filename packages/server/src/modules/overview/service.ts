@@ -1,5 +1,6 @@
 import type { FailedPayment, Overview, OverviewEvent } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
+import type { Executor } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { dayAndMonthStart } from '../../lib/time-zone.js';
 import type { Discount } from '../billing/types.js';
@@ -11,6 +12,37 @@ import * as repo from './repo.js';
 
 const NEWEST_FAILED = 5;
 const NEWEST_EVENTS = 10;
+/** Kept MRR counts are folded (one row per terms) once reading them means more rows than this. */
+const FOLD_AFTER_ROWS = 200;
+
+type KeptTerms = Awaited<ReturnType<typeof repo.keptRecurringTerms>>['terms'][number];
+/** Recurring subscriptions on the same terms, `n` of them. */
+type MrrGroup = Omit<repo.RecurringSubscriptionRow, 'n'> & { n: number };
+
+/** The terms on a subscription's row, as one key: the kept counts and the rows read one by one meet on it. */
+function rowTermsKey(row: KeptTerms | repo.RecurringSubscriptionRow): string {
+  const quantities = Object.entries((row.quantities ?? {}) as Record<string, number>).sort(([a], [b]) => (a < b ? -1 : 1));
+  const custom = row.custom_amount_minor === null ? null : Number(row.custom_amount_minor);
+  return JSON.stringify([row.currency, row.charge_period, row.price_id, custom, row.custom_tax_behavior, row.promotion_percent, quantities]);
+}
+
+/**
+ * The kept counts per terms with the subscriptions read one by one taken out of them, and
+ * those subscriptions' own groups (with their discount and tax rate) added.
+ */
+function withReadOnes(kept: readonly KeptTerms[], readOnes: readonly repo.RecurringSubscriptionRow[]): MrrGroup[] {
+  const taken = new Map<string, number>();
+  for (const row of readOnes) taken.set(rowTermsKey(row), (taken.get(rowTermsKey(row)) ?? 0) + Number(row.n));
+  const plain = kept.map((row) => ({
+    ...row,
+    n: row.n - (taken.get(rowTermsKey(row)) ?? 0),
+    discount_type: null,
+    percent_off_bp: null,
+    discount_amount_minor: null,
+    tax_rate_bp: 0,
+  }));
+  return [...plain, ...readOnes.map((row) => ({ ...row, n: Number(row.n) }))];
+}
 
 export interface OverviewScope {
   environmentId: string;
@@ -31,7 +63,7 @@ function revenueOf(rows: Awaited<ReturnType<typeof repo.revenueBetween>>) {
 }
 
 /** The discount a renewal of the row applies: the one it carries (with cycles left), else its promotion. */
-function discountOf(row: repo.RecurringSubscriptionRow): Discount | null {
+function discountOf(row: MrrGroup): Discount | null {
   if (row.discount_type === 'PERCENTAGE') return { percentOffBp: row.percent_off_bp ?? 0 };
   if (row.discount_type === 'FIXED_AMOUNT') return { amountOffMinor: row.discount_amount_minor ?? 0 };
   return row.promotion_percent ? { percentOffBp: row.promotion_percent * 100 } : null;
@@ -103,19 +135,52 @@ export class OverviewService {
     };
   }
 
-  /** Each group of recurring subscriptions on the same terms priced once, as their next renewal would be, without usage and before tax. */
+  /**
+   * MRR from the counts kept per terms (decision 0090): the subscriptions a renewal prices
+   * from their row alone are counted there; those carrying a live discount or on a price
+   * that includes tax (their newest order's rate counts) are read one by one and take
+   * their place. Now and then the kept counts are folded into one row per terms.
+   */
   private async mrr(environmentId: string) {
-    const rows = await repo.recurringSubscriptions(this.db, environmentId);
-    const prices = new Map((await repo.pricesByIds(this.db, environmentId, [...new Set(rows.map((r) => r.price_id))])).map((p) => [p.id, toStored(p)]));
+    // One snapshot for the counts and the rows read one by one, so a change committed between them is in both or neither.
+    const { kept, prices, readOnes } = await this.db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (tx) => {
+        const kept = await repo.keptRecurringTerms(tx, environmentId);
+        const prices = await this.pricesOf(tx, environmentId, kept.terms.map((t) => t.price_id));
+        const inclusivePriceIds = [...prices].filter(([, price]) => price.taxBehavior === 'INCLUSIVE').map(([id]) => id);
+        const custom = kept.terms.some((t) => t.custom_tax_behavior === 'INCLUSIVE');
+        const discounted = await repo.recurringSubscriptions(tx, environmentId, { discounted: true });
+        const inclusive =
+          inclusivePriceIds.length > 0 || custom ? await repo.recurringSubscriptions(tx, environmentId, { inclusive: { priceIds: inclusivePriceIds, custom } }) : [];
+        return { kept, prices, readOnes: [...discounted, ...inclusive] };
+      });
+    if (kept.rowsRead > FOLD_AFTER_ROWS && kept.rowsRead > 2 * kept.terms.length) await repo.foldRecurringTerms(this.db, environmentId);
+    return this.priced(prices, withReadOnes(kept.terms, readOnes));
+  }
+
+  /** The same MRR recomputed from every recurring subscription, without the kept counts: what they are checked against. */
+  async recomputedMrr(scope: OverviewScope) {
+    const groups = (await repo.recurringSubscriptions(this.db, scope.environmentId, { all: true })).map((row) => ({ ...row, n: Number(row.n) }));
+    return this.priced(await this.pricesOf(this.db, scope.environmentId, groups.map((g) => g.price_id)), groups);
+  }
+
+  private async pricesOf(db: Executor, environmentId: string, ids: string[]) {
+    return new Map((await repo.pricesByIds(db, environmentId, [...new Set(ids)])).map((p) => [p.id, toStored(p)]));
+  }
+
+  /** Each group of recurring subscriptions on the same terms priced once, as their next renewal would be, without usage and before tax. */
+  private priced(prices: Map<string, ReturnType<typeof toStored>>, groups: readonly MrrGroup[]) {
     const items: MrrItem[] = [];
-    for (const row of rows) {
+    for (const row of groups) {
       const listed = prices.get(row.price_id);
-      if (!listed) continue;
+      if (!listed || row.n <= 0) continue;
       const override = row.custom_amount_minor && row.custom_tax_behavior ? { amountMinor: row.custom_amount_minor, taxBehavior: row.custom_tax_behavior } : null;
       const price = override ? overriddenPrice(listed, row.charge_period, override) : listed;
       const quantities = (row.quantities ?? {}) as Record<string, number>;
       const netMinor = recurringNetMinor({ chargePeriod: row.charge_period, price, quantities, discount: discountOf(row), taxRateBp: row.tax_rate_bp ?? 0 });
-      if (netMinor !== null) items.push({ currency: row.currency, chargePeriod: row.charge_period, netMinor, subscriptions: Number(row.n) });
+      if (netMinor !== null) items.push({ currency: row.currency, chargePeriod: row.charge_period, netMinor, subscriptions: row.n });
     }
     return mrrByCurrency(items);
   }

@@ -2,6 +2,7 @@ import { PREPARED_END } from '../../db/prepared.js';
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Executor } from '../../db/transaction.js';
 import type { SubscriptionsTable } from '../../db/schema.js';
+import { countRows } from '../../db/count.js';
 import { containsPattern, isUuid } from '../../db/search.js';
 import type { ListOrder } from '../../lib/pagination.js';
 
@@ -83,11 +84,9 @@ function listQuery(db: Executor, filter: ListFilter) {
   return query;
 }
 
-export async function countSubscriptions(db: Executor, filter: ListFilter): Promise<number> {
-  const row = await listQuery(db, filter)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+/** The subscriptions listed, every one, or up to `upTo` (decision 0089). */
+export function countSubscriptions(db: Executor, filter: ListFilter, upTo: number | null = null) {
+  return countRows(db, listQuery(db, filter), upTo);
 }
 
 const SORT_COLUMNS = { createdOn: 'created_at', currentPeriodEnd: 'current_period_end' } as const;

@@ -42,8 +42,8 @@ export function subscriptionRoutes(app: App, service: SubscriptionService, chang
     async (request) => {
       const at = pageRequest(request.query);
       const sort = listOrder(request.query, SUBSCRIPTION_SORTS, ['createdOn', 'currentPeriodEnd']);
-      const { count, results } = await service.list(scopeOf(request), request.query, at, sort);
-      return pageOf(request, at, count, results);
+      const { count, capped, results } = await service.list(scopeOf(request), request.query, at, sort);
+      return pageOf(request, at, count, results, capped);
     },
   );
 

@@ -55,16 +55,16 @@ export class SubscriptionService {
     if (!customerId && !extended) throw customerFilterMissing();
     const statuses = query.status ? parseStatuses(query.status) : null;
     const customerPk = customerId ? await repo.customerPkOf(this.db, scope.environmentId, customerId) : null;
-    if (customerPk === undefined) return { count: 0, results: [] };
+    if (customerPk === undefined) return { count: 0, capped: false, results: [] };
     const planIds = query.plan === undefined ? undefined : await repo.planIdsNamed(this.db, scope.environmentId, query.plan.trim());
-    if (planIds?.length === 0) return { count: 0, results: [] };
+    if (planIds?.length === 0) return { count: 0, capped: false, results: [] };
     const now = this.clock.now();
     const filter = { environmentId: scope.environmentId, customerId: customerPk, statuses, planIds, search, now };
-    const count = await repo.countSubscriptions(this.db, filter);
+    const { count, capped } = await repo.countSubscriptions(this.db, filter, page.countUpTo ?? null);
     // Every customer's: newest first by creation, which the environment's indexes keep in order.
     const order = sort ?? (customerPk === null ? ({ field: 'createdOn', direction: 'desc' } as const) : null);
     const rows = page.offset >= count ? [] : await repo.listSubscriptions(this.db, filter, { limit: page.pageSize, offset: page.offset, sort: order });
-    return { count, results: await presentSubscriptions(this.db, rows, scope.apiBase, now) };
+    return { count, capped, results: await presentSubscriptions(this.db, rows, scope.apiBase, now) };
   }
 
   /**
