@@ -158,3 +158,20 @@ export const CustomerArchiveQuery = Type.Object({
 });
 
 export const CustomerList = Paginated(Customer, 'CustomerList');
+
+/** Billow extension (decision 0085): one event of a customer's timeline, as webhooks deliver it. */
+export const CustomerEvent = Type.Object(
+  {
+    id: Type.String({ description: 'The event id, also the webhook-id of its deliveries' }),
+    type: Type.String({ description: 'The webhook event type, e.g. customer.created, invoice.paid' }),
+    objectType: Type.Union([Type.String(), Type.Null()], { description: "The kind of the event's object (customer, order, subscription, ...)" }),
+    objectId: Type.Union([Type.String(), Type.Null()], { description: "The id of the event's object" }),
+    actor: Type.Union([Type.String(), Type.Null()], { description: 'Who caused it: `customer_portal` for the customer in the portal, null for the API and background work' }),
+    createdOn: Timestamp,
+  },
+  { title: 'CustomerEvent' },
+);
+export type CustomerEvent = Static<typeof CustomerEvent>;
+
+export const CustomerEventList = Paginated(CustomerEvent, 'CustomerEventList');
+export const CustomerEventListQuery = PageQuery;

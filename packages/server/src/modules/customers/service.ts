@@ -7,6 +7,7 @@ import type { Db } from '../../db/connect.js';
 import { inTransaction, isUniqueViolation, type Executor, type Tx } from '../../db/transaction.js';
 import { camelToSnake } from '../../lib/casing.js';
 import { changeRecordingEvents, recordEvent } from '../events/writer.js';
+import { countCustomerEvents, customerEvents, summarizeEvent } from '../events/queries.js';
 import type { EntitlementChanges } from '../../edge-cache/change-feed.js';
 import type { PageRequest } from '../../lib/pagination.js';
 import type { AnswerKeeper } from '../../db/answer-keeper.js';
@@ -241,6 +242,17 @@ export class CustomerService {
     const row = await repo.findCustomer(this.db, scope.environmentId, customerId);
     if (!row) throw customerNotFound(customerId);
     return toCustomer(row);
+  }
+
+  /**
+   * The customer's events, newest first (decision 0085): archived customers keep theirs. One
+   * read for the customer (404 for an id never used here), then the count and the page.
+   */
+  async events(scope: CustomerScope, customerId: string, page: PageRequest) {
+    const row = await repo.findCustomer(this.db, scope.environmentId, customerId);
+    if (!row) throw customerNotFound(customerId);
+    const [count, rows] = await Promise.all([countCustomerEvents(this.db, scope.environmentId, customerId), customerEvents(this.db, scope.environmentId, customerId, page)]);
+    return { count, results: rows.map(summarizeEvent) };
   }
 
   async list(scope: CustomerScope, search: string | undefined, page: PageRequest, sort: repo.CustomerSort | null = null) {

@@ -1,0 +1,23 @@
+/** An event as a list shows it (the Home page's recent events, a customer's timeline): its type, its object, who and when. */
+export interface EventSummary {
+  id: string;
+  type: string;
+  objectType: string | null;
+  objectId: string | null;
+  actor: string | null;
+  createdOn: string;
+}
+
+const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : null);
+
+export function summarizeEvent(row: { id: string; type: string; payload: unknown; actor: string | null; created_at: Date }): EventSummary {
+  const object = ((row.payload as { data?: { object?: Record<string, unknown> } }).data?.object ?? {}) as Record<string, unknown>;
+  return {
+    id: row.id,
+    type: row.type,
+    objectType: text(object.object),
+    objectId: text(object.id),
+    actor: row.actor,
+    createdOn: row.created_at.toISOString(),
+  };
+}
