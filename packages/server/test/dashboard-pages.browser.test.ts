@@ -8,7 +8,7 @@ import { systemClock } from '../src/lib/clock.js';
 import { createMember } from '../src/modules/accounts/people.service.js';
 import { launchChromium, openPage, skipBrowserTests } from './browser.js';
 import { shop, type Shop } from './commerce-support.js';
-import { checkPage } from './dashboard-support.js';
+import { checkPage, fill, press } from './dashboard-support.js';
 import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
 
 let server: TestServer;
@@ -75,5 +75,51 @@ describe.skipIf(skipBrowserTests)('the customer page', () => {
     await checkPage(phone.page, 'phone-customer-timeline', { docs: false });
     expect(phone.problems).toEqual([]);
     await phone.close();
+  });
+});
+
+describe.skipIf(skipBrowserTests)('promotions on the Selling page', () => {
+  it('creates a promotion, refuses a bad one in place, pauses and ends it; support sees it without the buttons', async () => {
+    const owner = await signedIn('owner');
+    const { page } = owner;
+    await page.goto(`${server.url}/dashboard/selling`);
+    const section = page.getByRole('region', { name: 'Promotions by country' });
+    await section.getByText('No promotions yet.').waitFor();
+    const name = uniqueId('Fair prices');
+    await fill(page, 'Promotion name', name);
+    await fill(page, 'Coupon code', 'fair40');
+    await fill(page, 'Percent off, price group 5', '150');
+    await press(page, 'Create promotion');
+    await expect.poll(async () => (await section.getByRole('alert').textContent()) ?? '').toMatch(/100/);
+    await fill(page, 'Percent off, price group 5', '40');
+    await fill(page, 'Percent off, price group 4', '25');
+    await press(page, 'Create promotion');
+    await section.getByRole('cell', { name, exact: true }).waitFor();
+    const listed = (await s.call('GET', '/promotion-rules/')).body.results as Array<{ id: string; name: string; couponCode: string; pppDiscounts: Array<{ group: number; percentage: number }>; enabled: boolean }>;
+    const made = listed.find((p) => p.name === name)!;
+    expect(made.couponCode).toBe('FAIR40');
+    expect(made.pppDiscounts).toEqual(expect.arrayContaining([{ group: 4, percentage: 25 }, { group: 5, percentage: 40 }]));
+    expect(await sectionText(page, 'Promotions by country')).toContain('group 5: 40 %');
+    await checkPage(page, 'selling-promotions');
+
+    await press(page, `Pause ${name}`);
+    await section.getByText('Paused').waitFor();
+    expect((await s.call('GET', `/promotion-rules/${made.id}/`)).body.enabled).toBe(false);
+
+    const support = await signedIn('support', 375);
+    await support.page.goto(`${server.url}/dashboard/selling`);
+    await support.page.getByRole('cell', { name, exact: true }).waitFor();
+    expect(await support.page.getByRole('button', { name: `End ${name}` }).count()).toBe(0);
+    expect(await support.page.getByRole('button', { name: 'Create promotion' }).count()).toBe(0);
+    await checkPage(support.page, 'phone-selling-support', { docs: false });
+    await support.close();
+
+    await press(page, `End ${name}`);
+    await section.getByText('No promotions yet.').waitFor();
+    expect((await s.call('GET', `/promotion-rules/${made.id}/`)).body.archivedOn).not.toBeNull();
+    const audit = (await s.call('GET', `/audit-log/?resource=${made.id}`)).body.results as Array<{ action: string; actorType: string }>;
+    expect(audit.map((e) => e.action)).toEqual(['DELETE /api/v1/promotion-rules/:id/', 'PATCH /api/v1/promotion-rules/:id/', 'POST /api/v1/promotion-rules/']);
+    expect(owner.problems).toEqual([]);
+    await owner.close();
   });
 });
