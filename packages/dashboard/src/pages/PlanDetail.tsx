@@ -18,6 +18,7 @@ interface PlanEntitlement {
 }
 interface PlanView {
   versions: Page<Plan>;
+  subscribers: Map<number, number>;
   prices: Page<Price> | Price[];
   entitlements: Page<PlanEntitlement> | PlanEntitlement[];
   features: Page<Feature>;
@@ -27,13 +28,15 @@ const rowsOf = <T,>(value: Page<T> | T[]): T[] => (Array.isArray(value) ? value 
 
 async function loadPlan(identifier: string): Promise<PlanView> {
   const path = `/catalog/plans/${encodeURIComponent(identifier)}`;
-  const [versions, prices, entitlements, features] = await Promise.all([
+  const [versions, counts, prices, entitlements, features] = await Promise.all([
     api<Page<Plan>>('GET', `${path}/versions/`),
+    api<{ versions: Array<{ version: number; subscriptions: number }> }>('GET', '/subscriptions/versions/', { query: { plan: identifier } }),
     api<Page<Price> | Price[]>('GET', `${path}/prices/`),
     api<Page<PlanEntitlement> | PlanEntitlement[]>('GET', `${path}/features/`),
     api<Page<Feature>>('GET', '/catalog/features/', { query: { page_size: 100 } }),
   ]);
-  return { versions, prices, entitlements, features };
+  const subscribers = new Map(counts.versions.map((v) => [v.version, v.subscriptions]));
+  return { versions, subscribers, prices, entitlements, features };
 }
 
 /** The API takes amounts as JSON numbers in major units; text that is not a number goes as typed, for the API to refuse in its words. */
@@ -104,6 +107,18 @@ function Publish({ identifier, hasDraft, onDone }: { identifier: string; hasDraf
   );
 }
 
+/** How many subscriptions a version has, linked to the list of them (decision 0086). */
+function Subscribers({ identifier, version, count }: { identifier: string; version: number; count: number }) {
+  if (count === 0) return <>0</>;
+  const to = `/subscriptions?${new URLSearchParams({ plan: identifier, version: String(version) }).toString()}`;
+  return (
+    <Link to={to}>
+      {count}
+      <span className="visually-hidden"> subscriptions on version {version}</span>
+    </Link>
+  );
+}
+
 export function PlanDetail() {
   const { identifier = '' } = useParams();
   const view = useResource(() => loadPlan(identifier), [identifier]);
@@ -131,6 +146,7 @@ export function PlanDetail() {
                 { title: 'Version', numeric: true, cell: (v) => v.version },
                 { title: 'Status', cell: (v) => <StatusBadge status={v.status} /> },
                 { title: 'Created', cell: (v) => day(v.createdOn) },
+                { title: 'Subscribers', numeric: true, cell: (v) => <Subscribers identifier={identifier} version={v.version} count={view.data?.subscribers.get(v.version) ?? 0} /> },
               ]}
             />
             {canWrite ? <Publish identifier={identifier} hasDraft={hasDraft} onDone={view.reload} /> : null}
