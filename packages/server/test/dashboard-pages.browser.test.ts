@@ -123,3 +123,65 @@ describe.skipIf(skipBrowserTests)('promotions on the Selling page', () => {
     await owner.close();
   });
 });
+
+describe.skipIf(skipBrowserTests)('the plan page', () => {
+  it('shows who is on which version, links to them, and edits the price of one currency at a time', async () => {
+    const plan = (await s.api.plan(s.product.id, { name: uniqueId('Studio') })).identifier as string;
+    const monthly = (amount: number) => ({ priceType: 'PAID', chargeCatalogPrice: [{ charges: [{ chargePeriod: 'MONTHLY', priceData: { amount } }] }] });
+    const subscribe = async () => {
+      const customerId = await s.customer();
+      await s.card(customerId);
+      expect((await s.call('POST', '/subscriptions/create/', { planIdentifier: plan, chargePeriod: 'MONTHLY', customerId })).status).toBe(201);
+    };
+    await s.api.prices(plan, [{ ...monthly(10), currency: 'USD' }]);
+    await s.api.publish(plan);
+    await subscribe();
+    await subscribe();
+    await s.api.prices(plan, [{ ...monthly(15), currency: 'USD' }]);
+    await s.api.publish(plan);
+    await subscribe();
+
+    const developer = await signedIn('developer');
+    const { page } = developer;
+    await page.goto(`${server.url}/dashboard/catalog/plans/${plan}`);
+    const versions = page.getByRole('region', { name: 'Versions' });
+    await versions.getByRole('link', { name: '2 subscriptions on version 1' }).waitFor();
+    await versions.getByRole('link', { name: '1 subscription on version 2' }).waitFor();
+
+    await fill(page, 'Currency', 'EUR');
+    await fill(page, 'Amount', '13');
+    await press(page, "Set the draft's price in this currency");
+    const prices = page.getByRole('region', { name: 'Prices' });
+    await prices.getByRole('cell', { name: 'EUR', exact: true }).waitFor();
+    expect(await sectionText(page, 'Prices')).toContain('15 USD a month');
+    expect(await sectionText(page, 'Prices')).toContain('13 EUR a month');
+    await fill(page, 'Currency', 'JPY');
+    await fill(page, 'Amount', '10.5');
+    await press(page, "Set the draft's price in this currency");
+    await expect.poll(async () => (await prices.getByRole('alert').textContent()) ?? '').toMatch(/whole number in this currency/);
+    expect(await page.locator('main').textContent()).not.toMatch(/\bPAID\b|\bMONTHLY\b/);
+    await checkPage(page, 'plan-versions-prices');
+
+    await press(page, 'Remove the price in EUR');
+    await expect.poll(async () => await prices.getByRole('cell', { name: 'EUR', exact: true }).count()).toBe(0);
+    const draft = (await s.call('GET', `/catalog/plans/${plan}/prices/`)).body.results as Array<{ currency: string }>;
+    expect(draft.map((p) => p.currency)).toEqual(['USD']);
+
+    await versions.getByRole('link', { name: '2 subscriptions on version 1' }).click();
+    await page.waitForURL(/\/dashboard\/subscriptions\?/);
+    const table = page.getByRole('region', { name: 'Subscriptions table' });
+    await expect.poll(async () => await table.locator('tbody tr').count()).toBe(2);
+    expect(await table.textContent()).toMatch(/v1.*v1/);
+    expect(await table.textContent()).not.toContain('v2');
+    await checkPage(page, 'subscriptions-of-version', { docs: false });
+    expect(developer.problems).toEqual([]);
+    await developer.close();
+
+    const phone = await signedIn('viewer', 375);
+    await phone.page.goto(`${server.url}/dashboard/catalog/plans/${plan}`);
+    await phone.page.getByRole('region', { name: 'Versions' }).getByRole('link', { name: '2 subscriptions on version 1' }).waitFor();
+    expect(await phone.page.getByRole('button', { name: /Remove/ }).count()).toBe(0);
+    await checkPage(phone.page, 'phone-plan', { docs: false });
+    await phone.close();
+  });
+});

@@ -54,7 +54,7 @@ export function Timeline({ customerId }: { customerId: string }) {
         rowKey={(e) => e.id}
         empty="Nothing has happened yet."
         columns={[
-          { title: 'When', nowrap: true, cell: (e) => when(e.createdOn) },
+          { title: 'When', cell: (e) => when(e.createdOn) },
           { title: 'What', cell: (e) => eventLabel(e.type) },
           { title: 'About', cell: (e) => <EventObject event={e} /> },
           { title: 'By', cell: (e) => actorWords(e.actor) },

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, type Page } from '../api';
 import { useAction, useResource } from '../data';
-import { day } from '../format';
+import { day, words } from '../format';
 import { useCan } from '../session';
 import { ErrorNote, Field, Loading, Notice, PageTitle, Section, Select, StatusBadge, Table } from '../ui/kit';
 import type { Feature, Plan } from './types';
@@ -42,15 +42,20 @@ async function loadPlan(identifier: string): Promise<PlanView> {
 /** The API takes amounts as JSON numbers in major units; text that is not a number goes as typed, for the API to refuse in its words. */
 const asNumber = (text: string): number | string => (text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text);
 
-/** One price per currency: the base charge for a month, a year or once (the API takes major units, e.g. 29 or 19.99). */
+const pricePath = (identifier: string, currency: string) => `/catalog/plans/${encodeURIComponent(identifier)}/prices/${encodeURIComponent(currency)}/`;
+
+/**
+ * One price per currency: the base charge for a month, a year or once (the API takes major
+ * units, e.g. 29 or 19.99). Sets that currency's price only (decision 0086): the others stay.
+ */
 function PriceForm({ identifier, onDone }: { identifier: string; onDone(): void }) {
   const [currency, setCurrency] = useState('USD');
   const [period, setPeriod] = useState('MONTHLY');
   const [amount, setAmount] = useState('');
-  const save = useAction((body: object) => api('POST', `/catalog/plans/${encodeURIComponent(identifier)}/prices/bulk/`, { body }));
+  const save = useAction((body: object) => api('PUT', pricePath(identifier, currency), { body }));
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const body = { prices: [{ priceType: 'PAID', currency, chargeCatalogPrice: [{ charges: [{ chargePeriod: period, priceData: { amount: asNumber(amount) } }] }] }] };
+    const body = { priceType: 'PAID', chargeCatalogPrice: [{ charges: [{ chargePeriod: period, priceData: { amount: asNumber(amount) } }] }] };
     if ((await save.perform(body)) !== undefined) onDone();
   }
   return (
@@ -59,12 +64,30 @@ function PriceForm({ identifier, onDone }: { identifier: string; onDone(): void 
       <Select label="Charged" options={[['MONTHLY', 'Monthly'], ['YEARLY', 'Yearly'], ['ONE_TIME', 'Once']]} value={period} onChange={(e) => setPeriod(e.target.value)} />
       <Field label="Amount" required inputMode="decimal" hint="In the currency's units, e.g. 29 or 19.99" value={amount} onChange={(e) => setAmount(e.target.value)} />
       <button type="submit" disabled={save.busy}>
-        Set the draft's price
+        Set the draft's price in this currency
       </button>
       <ErrorNote error={save.error} />
     </form>
   );
 }
+
+function RemovePrice({ identifier, currency, onDone }: { identifier: string; currency: string; onDone(): void }) {
+  const remove = useAction(() => api('DELETE', pricePath(identifier, currency)));
+  return (
+    <>
+      <button type="button" className="secondary" disabled={remove.busy} onClick={() => void remove.perform().then((r) => r !== undefined && onDone())}>
+        Remove<span className="visually-hidden"> the price in {currency}</span>
+      </button>
+      <ErrorNote error={remove.error} />
+    </>
+  );
+}
+
+const PRICE_TYPES: Record<string, string> = { PAID: 'Paid', FREE: 'Free', CUSTOM: 'Custom (on request)' };
+const PERIODS: Record<string, string> = { MONTHLY: 'a month', YEARLY: 'a year', ONE_TIME: 'once' };
+
+/** A price's charges in words: "29 USD a month, 290 USD a year". */
+const chargesOf = (p: Price) => p.chargeCatalogPrice.flatMap((c) => c.charges.map((ch) => `${ch.priceData.amount} ${p.currency} ${PERIODS[ch.chargePeriod] ?? words(ch.chargePeriod).toLowerCase()}${c.feature ? ' per unit' : ''}`)).join(', ');
 
 function EntitlementForm({ identifier, features, onDone }: { identifier: string; features: Feature[]; onDone(): void }) {
   const [feature, setFeature] = useState(features[0]?.identifier ?? '');
@@ -114,7 +137,10 @@ function Subscribers({ identifier, version, count }: { identifier: string; versi
   return (
     <Link to={to}>
       {count}
-      <span className="visually-hidden"> subscriptions on version {version}</span>
+      <span className="visually-hidden">
+        {' '}
+        {count === 1 ? 'subscription' : 'subscriptions'} on version {version}
+      </span>
     </Link>
   );
 }
@@ -159,8 +185,9 @@ export function PlanDetail() {
               empty="No price yet: the plan is free until it has one."
               columns={[
                 { title: 'Currency', cell: (p) => p.currency },
-                { title: 'Type', cell: (p) => p.priceType },
-                { title: 'Charges', cell: (p) => p.chargeCatalogPrice.flatMap((c) => c.charges.map((ch) => `${ch.priceData.amount} ${p.currency} ${ch.chargePeriod.toLowerCase().replace('_', ' ')}`)).join(', ') },
+                { title: 'Type', cell: (p) => PRICE_TYPES[p.priceType] ?? words(p.priceType) },
+                { title: 'Charges', cell: chargesOf },
+                ...(canWrite ? [{ title: 'Actions', cell: (p: Price) => <RemovePrice identifier={identifier} currency={p.currency} onDone={view.reload} /> }] : []),
               ]}
             />
             {canWrite ? <PriceForm identifier={identifier} onDone={view.reload} /> : null}
