@@ -36,7 +36,7 @@ function EventObject({ event }: { event: CustomerEvent }) {
   return (
     <Link to={`${base}${encodeURIComponent(event.objectId)}`}>
       {word}
-      <span className="visually-hidden"> {event.objectId}</span>
+      <span className="visually-hidden"> of the event of {when(event.createdOn)}</span>
     </Link>
   );
 }
