@@ -5,25 +5,10 @@ import { useResource } from '../data';
 import { actorWords, eventLabel, objectWord } from '../events';
 import { day, when } from '../format';
 import { Badge, ErrorNote, Pager, Section, Table } from '../ui/kit';
+import type { CustomerEvent, OrderLicense } from '@billow/contract';
 import type { Order, Subscription } from './types';
 
-interface CustomerEvent {
-  id: string;
-  type: string;
-  objectType: string | null;
-  objectId: string | null;
-  actor: string | null;
-  createdOn: string;
-}
-export interface License {
-  id: string;
-  licenseKey: string;
-  activatedOn: string | null;
-  expiresOn: string | null;
-  activationUsage: number;
-  activationLimit: number | null;
-  enabled: boolean;
-}
+export type License = OrderLicense;
 
 const PAGE_SIZE = 10;
 const LINKED: Record<string, string> = { order: '/orders/', subscription: '/subscriptions/' };

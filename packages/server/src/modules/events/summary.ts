@@ -1,12 +1,7 @@
+import type { CustomerEvent } from '@billow/contract';
+
 /** An event as a list shows it (the Home page's recent events, a customer's timeline): its type, its object, who and when. */
-export interface EventSummary {
-  id: string;
-  type: string;
-  objectType: string | null;
-  objectId: string | null;
-  actor: string | null;
-  createdOn: string;
-}
+export type EventSummary = CustomerEvent;
 
 const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : null);
 
