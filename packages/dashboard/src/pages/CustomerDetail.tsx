@@ -113,6 +113,23 @@ function Documents({ view }: { view: CustomerView }) {
   );
 }
 
+function Facts({ customer }: { customer: Customer }) {
+  return (
+    <dl className="facts">
+      <dt>Customer id</dt>
+      <dd>
+        <code>{customer.customerId}</code>
+      </dd>
+      <dt>Name</dt>
+      <dd>{customer.name ?? '—'}</dd>
+      <dt>Since</dt>
+      <dd>{day(customer.createdOn)}</dd>
+      <dt>Test clock</dt>
+      <dd>{customer.testClockId ?? 'none'}</dd>
+    </dl>
+  );
+}
+
 export function CustomerDetail() {
   const { customerId = '' } = useParams();
   const view = useResource(() => loadCustomer(customerId), [customerId]);
@@ -128,18 +145,7 @@ export function CustomerDetail() {
       <Loading loading={view.loading && !data} />
       {data ? (
         <>
-          <dl className="facts">
-            <dt>Customer id</dt>
-            <dd>
-              <code>{data.customer.customerId}</code>
-            </dd>
-            <dt>Name</dt>
-            <dd>{data.customer.name ?? '—'}</dd>
-            <dt>Since</dt>
-            <dd>{day(data.customer.createdOn)}</dd>
-            <dt>Test clock</dt>
-            <dd>{data.customer.testClockId ?? 'none'}</dd>
-          </dl>
+          <Facts customer={data.customer} />
           <Section title="Subscriptions">
             <Table
               caption="Subscriptions of this customer"
