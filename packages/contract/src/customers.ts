@@ -175,3 +175,32 @@ export type CustomerEvent = Static<typeof CustomerEvent>;
 
 export const CustomerEventList = Paginated(CustomerEvent, 'CustomerEventList');
 export const CustomerEventListQuery = PageQuery;
+
+/** Billow extension (decision 0085): a customer's license keys with the machines (instances) each is active on. */
+export const CustomerLicenseInstance = Type.Object(
+  {
+    id: Type.String({ description: 'The instance id that POST /license/deactivate/ takes' }),
+    name: Type.String({ description: 'The instance name given at activation' }),
+    activatedOn: Timestamp,
+    lastValidatedOn: Type.Union([Timestamp, Type.Null()], { description: 'When POST /license/validate/ last named it; null: never' }),
+  },
+  { title: 'CustomerLicenseInstance' },
+);
+export const CustomerLicense = Type.Object(
+  {
+    id: Type.String(),
+    licenseKey: Type.String(),
+    planName: Type.String({ description: 'The plan it was sold with' }),
+    enabled: Type.Boolean(),
+    expiresOn: Type.Union([Timestamp, Type.Null()]),
+    activationLimit: Type.Union([Type.Integer(), Type.Null()], { description: 'null: unlimited' }),
+    instances: Type.Array(CustomerLicenseInstance, { description: 'The active instances, oldest first' }),
+  },
+  { title: 'CustomerLicense' },
+);
+export type CustomerLicense = Static<typeof CustomerLicense>;
+export const CustomerLicenseList = Type.Object(
+  { licenses: Type.Array(CustomerLicense, { description: 'Newest first' }) },
+  { title: 'CustomerLicenseList' },
+);
+export type CustomerLicenseList = Static<typeof CustomerLicenseList>;

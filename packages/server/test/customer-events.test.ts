@@ -80,3 +80,26 @@ describe("a customer's events", () => {
     expect(res.body.results.map((e: { type: string }) => e.type)).toContain('customer.created');
   });
 });
+
+describe("a customer's license keys (GET /customers/{customerId}/licenses/)", () => {
+  it('lists its keys with the machines each is active on now, and no one else\'s', async () => {
+    const order = await s.call('GET', `/orders/${orderId}/`);
+    const key = order.body.license[0].licenseKey as string;
+    const activate = (name: string) => s.call('POST', '/license/activate/', { license_key: key, customer_id: customerId, instance_name: name });
+    expect((await activate('Laptop')).status).toBe(201);
+    const desktop = await activate('Desktop');
+    expect(desktop.status).toBe(201);
+    const instanceId = desktop.body.instanceId as string;
+    expect((await s.call('POST', '/license/deactivate/', { license_key: key, instance_id: instanceId })).status).toBe(200);
+
+    const res = await s.call('GET', `/customers/${customerId}/licenses/`);
+    expect(res.status).toBe(200);
+    expect(res.body.licenses).toHaveLength(1);
+    expect(res.body.licenses[0]).toMatchObject({ licenseKey: key, enabled: true, activationLimit: 3, expiresOn: null });
+    expect(res.body.licenses[0].instances.map((i: { name: string }) => i.name)).toEqual(['Laptop']);
+    expect(res.body.licenses[0].instances[0].activatedOn).toMatch(/Z$/);
+    expect((await s.call('GET', '/customers/nobody-here/licenses/')).status).toBe(404);
+    const other = await s.customer();
+    expect((await s.call('GET', `/customers/${other}/licenses/`)).body).toEqual({ licenses: [] });
+  });
+});

@@ -64,6 +64,7 @@ describe.skipIf(skipBrowserTests)('the customer page', () => {
     const licenses = await sectionText(page, 'License keys');
     expect(licenses).toContain(key);
     expect(licenses).toContain('1 of 3');
+    expect(licenses).toContain('Laptop');
     expect(await page.locator('main').textContent()).not.toMatch(WIRE_CODES);
     await checkPage(page, 'customer-timeline');
     expect(owner.problems).toEqual([]);

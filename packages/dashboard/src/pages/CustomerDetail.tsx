@@ -4,13 +4,13 @@ import { useAction, useResource } from '../data';
 import { day, money, when, words } from '../format';
 import { useCan } from '../session';
 import { ErrorNote, Loading, Notice, PageTitle, Section, StatusBadge, Table } from '../ui/kit';
-import { Licenses, licensesOf, Timeline, type License } from './CustomerHistory';
+import { Licenses, Timeline } from './CustomerHistory';
 import type { CreditNote, Customer, Entitlement, Invoice, Order, PaymentMethod, Subscription } from './types';
 
 interface CustomerView {
   customer: Customer;
-  subscriptions: Page<Subscription & { license?: License[] }>;
-  orders: Page<Order & { license?: License[] }>;
+  subscriptions: Page<Subscription>;
+  orders: Page<Order>;
   invoices: Page<Invoice>;
   creditNotes: Page<CreditNote>;
   paymentMethods: Page<PaymentMethod>;
@@ -177,7 +177,7 @@ export function CustomerDetail() {
               ]}
             />
           </Section>
-          <Licenses licenses={licensesOf(data.orders.results, data.subscriptions.results)} />
+          <Licenses customerId={customerId} />
           <Timeline customerId={customerId} />
           <Documents view={data} />
           <Section title="Payment methods">

@@ -5,10 +5,7 @@ import { useResource } from '../data';
 import { actorWords, eventLabel, objectWord } from '../events';
 import { day, when } from '../format';
 import { Badge, ErrorNote, Pager, Section, Table } from '../ui/kit';
-import type { CustomerEvent, OrderLicense } from '@billow/contract';
-import type { Order, Subscription } from './types';
-
-export type License = OrderLicense;
+import type { CustomerEvent, CustomerLicense, CustomerLicenseList } from '@billow/contract';
 
 const PAGE_SIZE = 10;
 const LINKED: Record<string, string> = { order: '/orders/', subscription: '/subscriptions/' };
@@ -50,29 +47,37 @@ export function Timeline({ customerId }: { customerId: string }) {
   );
 }
 
-type Sold = { license?: License[] };
+const activations = (l: CustomerLicense) => (l.activationLimit === null ? `${l.instances.length} (no limit)` : `${l.instances.length} of ${l.activationLimit}`);
 
-/** The keys of the customer's orders and subscriptions, each once (a renewal's order carries its subscription's key). */
-export function licensesOf(orders: Array<Order & Sold>, subscriptions: Array<Subscription & Sold>): License[] {
-  const keys = new Map<string, License>();
-  for (const row of [...subscriptions, ...orders]) for (const key of row.license ?? []) keys.set(key.id, key);
-  return [...keys.values()];
+function Machines({ license }: { license: CustomerLicense }) {
+  if (license.instances.length === 0) return <>None</>;
+  return (
+    <ul className="plain">
+      {license.instances.map((i) => (
+        <li key={i.id}>
+          {i.name} <span className="muted">since {day(i.activatedOn)}{i.lastValidatedOn ? `, last checked ${day(i.lastValidatedOn)}` : ''}</span>
+        </li>
+      ))}
+    </ul>
+  );
 }
 
-const activations = (l: License) => (l.activationLimit === null ? `${l.activationUsage} (no limit)` : `${l.activationUsage} of ${l.activationLimit}`);
-
-export function Licenses({ licenses }: { licenses: License[] }) {
+/** The customer's license keys and the machines each is active on (GET /customers/{id}/licenses/, decision 0085). */
+export function Licenses({ customerId }: { customerId: string }) {
+  const list = useResource(() => api<CustomerLicenseList>('GET', `/customers/${encodeURIComponent(customerId)}/licenses/`), [customerId]);
   return (
     <Section title="License keys">
+      <ErrorNote error={list.error} />
       <Table
         caption="License keys of this customer"
-        rows={licenses}
+        rows={list.data?.licenses}
         rowKey={(l) => l.id}
         empty="No license keys."
         columns={[
           { title: 'Key', cell: (l) => <code>{l.licenseKey}</code> },
+          { title: 'Plan', cell: (l) => l.planName },
           { title: 'Machines active', numeric: true, cell: activations },
-          { title: 'First activated', nowrap: true, cell: (l) => day(l.activatedOn) },
+          { title: 'Machines', cell: (l) => <Machines license={l} /> },
           { title: 'Expires', nowrap: true, cell: (l) => (l.expiresOn ? day(l.expiresOn) : 'Never') },
           { title: 'State', cell: (l) => (l.enabled ? <Badge tone="good">Usable</Badge> : <Badge tone="bad">Disabled</Badge>) },
         ]}

@@ -8,6 +8,7 @@ import {
   CustomerArchiveQuery,
   CustomerPath,
   CustomerEventList,
+  CustomerLicenseList,
   CustomerEventListQuery,
   CustomerUpdate,
   ErrorBody,
@@ -96,6 +97,23 @@ export function customerRoutes(app: App, service: CustomerService): void {
       const { count, results } = await service.events(scopeOf(request), request.params.customerId, at);
       return pageOf(request, at, count, results);
     },
+  );
+
+  app.get(
+    '/api/v1/customers/:customerId/licenses/',
+    {
+      config: { auth: SERVER_ONLY },
+      schema: {
+        tags,
+        summary: "List a customer's license keys with their active instances",
+        description:
+          "Ours (decision 0085): the customer's keys, newest first, with the plan each was sold with, its limit and expiry, and " +
+          'the instances (machines) it is active on now, oldest first: what POST /license/deactivate/ can free. 404 for an unknown customerId.',
+        params: CustomerPath,
+        response: { 200: CustomerLicenseList, ...errors },
+      },
+    },
+    async (request) => service.licenses(scopeOf(request), request.params.customerId),
   );
 
   app.patch(
