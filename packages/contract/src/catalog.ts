@@ -468,6 +468,12 @@ export const PlanPriceInput = Type.Object(
 );
 export type PlanPriceInput = Static<typeof PlanPriceInput>;
 
+/** Billow extension (decision 0086): the price of one currency, the currency being in the path. */
+const { currency: _currency, ...currencyPriceFields } = PlanPriceInput.properties;
+export const PlanCurrencyPriceInput = Type.Object(currencyPriceFields, { additionalProperties: false, title: 'PlanCurrencyPriceInput' });
+export type PlanCurrencyPriceInput = Static<typeof PlanCurrencyPriceInput>;
+export const PlanCurrencyPath = Type.Object({ ...PlanPath.properties, currency: Type.String({ minLength: 3, maxLength: 3, description: 'ISO 4217 code, any case' }) });
+
 export const PlanPricesBulk = Type.Object(
   { prices: Type.Array(PlanPriceInput, { maxItems: 50 }) },
   { additionalProperties: false, title: 'PlanPricesBulk' },

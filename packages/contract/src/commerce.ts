@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { CappedPaginated, CountQuery, ListSort, NullableString, PageQuery, SearchQuery } from './common.js';
+import { CappedPaginated, CountQuery, INT4_MAX, ListSort, NullableString, PageQuery, SearchQuery } from './common.js';
 
 export const SUBSCRIPTION_STATUSES = [
   'incomplete',
@@ -194,11 +194,36 @@ export const SubscriptionListQuery = Type.Object({
   plan: Type.Optional(
     Type.String({ minLength: 1, maxLength: 200, description: "Ours: only this plan's subscriptions (its identifier or UUID); an unknown plan gives an empty list" }),
   ),
+  plan_version: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: INT4_MAX, description: "Ours, with plan: only the subscriptions on this version of the plan" }),
+  ),
   search: SearchQuery("the customer's name, email and customerId"),
   ...ListSort(SUBSCRIPTION_SORTS, 'newest first'),
   ...CountQuery,
 });
 export type SubscriptionListQuery = Static<typeof SubscriptionListQuery>;
+
+/** Billow extension (decision 0086): how many subscriptions each version of a plan has, as the list counts them. */
+export const SubscriptionVersionCountsQuery = Type.Object({
+  plan: Type.String({ minLength: 1, maxLength: 200, description: "The plan (its identifier or UUID)" }),
+  status: Type.Optional(Type.String({ description: 'Comma-separated statuses, as in the list; without it, the subscriptions the list shows by default' })),
+});
+export type SubscriptionVersionCountsQuery = Static<typeof SubscriptionVersionCountsQuery>;
+
+export const SubscriptionVersionCounts = Type.Object(
+  {
+    plan: Type.String({ description: "The plan's identifier" }),
+    versions: Type.Array(
+      Type.Object({
+        version: Type.Integer(),
+        subscriptions: Type.Integer({ description: 'Subscriptions on this version: GET /subscriptions/?plan=…&plan_version=… lists them' }),
+      }),
+      { description: 'Every version of the plan, drafts included, newest first' },
+    ),
+  },
+  { title: 'SubscriptionVersionCounts' },
+);
+export type SubscriptionVersionCounts = Static<typeof SubscriptionVersionCounts>;
 
 export const SubscriptionList = CappedPaginated(Subscription, 'SubscriptionList');
 

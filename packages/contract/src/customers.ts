@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { CappedPaginated, CountQuery, ListSort, Metadata, NullableString, PageQuery, Timestamp } from './common.js';
+import { CappedPaginated, CountQuery, ListSort, Metadata, NullableString, PageQuery, Paginated, Timestamp } from './common.js';
 
 export const BillingAddress = Type.Object(
   {
@@ -159,3 +159,49 @@ export const CustomerArchiveQuery = Type.Object({
 });
 
 export const CustomerList = CappedPaginated(Customer, 'CustomerList');
+
+/** Billow extension (decision 0085): one event of a customer's timeline, as webhooks deliver it. */
+export const CustomerEvent = Type.Object(
+  {
+    id: Type.String({ description: 'The event id, also the webhook-id of its deliveries' }),
+    type: Type.String({ description: 'The webhook event type, e.g. customer.created, invoice.paid' }),
+    objectType: Type.Union([Type.String(), Type.Null()], { description: "The kind of the event's object (customer, order, subscription, ...)" }),
+    objectId: Type.Union([Type.String(), Type.Null()], { description: "The id of the event's object" }),
+    actor: Type.Union([Type.String(), Type.Null()], { description: 'Who caused it: `customer_portal` for the customer in the portal, null for the API and background work' }),
+    createdOn: Timestamp,
+  },
+  { title: 'CustomerEvent' },
+);
+export type CustomerEvent = Static<typeof CustomerEvent>;
+
+export const CustomerEventList = Paginated(CustomerEvent, 'CustomerEventList');
+export const CustomerEventListQuery = PageQuery;
+
+/** Billow extension (decision 0085): a customer's license keys with the machines (instances) each is active on. */
+export const CustomerLicenseInstance = Type.Object(
+  {
+    id: Type.String({ description: 'The instance id that POST /license/deactivate/ takes' }),
+    name: Type.String({ description: 'The instance name given at activation' }),
+    activatedOn: Timestamp,
+    lastValidatedOn: Type.Union([Timestamp, Type.Null()], { description: 'When POST /license/validate/ last named it; null: never' }),
+  },
+  { title: 'CustomerLicenseInstance' },
+);
+export const CustomerLicense = Type.Object(
+  {
+    id: Type.String(),
+    licenseKey: Type.String(),
+    planName: Type.String({ description: 'The plan it was sold with' }),
+    enabled: Type.Boolean(),
+    expiresOn: Type.Union([Timestamp, Type.Null()]),
+    activationLimit: Type.Union([Type.Integer(), Type.Null()], { description: 'null: unlimited' }),
+    instances: Type.Array(CustomerLicenseInstance, { description: 'The active instances, oldest first' }),
+  },
+  { title: 'CustomerLicense' },
+);
+export type CustomerLicense = Static<typeof CustomerLicense>;
+export const CustomerLicenseList = Type.Object(
+  { licenses: Type.Array(CustomerLicense, { description: 'Newest first' }) },
+  { title: 'CustomerLicenseList' },
+);
+export type CustomerLicenseList = Static<typeof CustomerLicenseList>;

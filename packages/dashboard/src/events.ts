@@ -53,3 +53,26 @@ export function objectLabel(kind: string | null | undefined): string {
   if (!kind) return '';
   return OBJECT_LABELS[kind] ?? words(kind).toLowerCase();
 }
+
+const OBJECT_WORDS: Record<string, string> = {
+  customer: 'Customer',
+  payment_method: 'Card',
+  order: 'Order',
+  subscription: 'Subscription',
+  invoice: 'Invoice',
+  refund: 'Refund',
+  credit_note: 'Credit note',
+  checkout_session: 'Checkout',
+  feature_usage_alert: 'Usage alert',
+};
+
+/** The kind of an event's object as a capitalised word, for a link to it ("Order"). */
+export function objectWord(objectType: string | null): string {
+  return (objectType && OBJECT_WORDS[objectType]) ?? 'Record';
+}
+
+/** Who caused an event, in words: the API and background work cause most and are not named. */
+export function actorWords(actor: string | null): string {
+  if (actor === 'customer_portal') return 'The customer, in the portal';
+  return actor ? 'Someone else' : 'Billow or your API';
+}

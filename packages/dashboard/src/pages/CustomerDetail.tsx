@@ -4,6 +4,7 @@ import { useAction, useResource } from '../data';
 import { day, money, when, words } from '../format';
 import { useCan } from '../session';
 import { ErrorNote, Loading, Notice, PageTitle, Section, StatusBadge, Table } from '../ui/kit';
+import { Licenses, Timeline } from './CustomerHistory';
 import type { CreditNote, Customer, Entitlement, Invoice, Order, PaymentMethod, Subscription } from './types';
 
 interface CustomerView {
@@ -112,6 +113,23 @@ function Documents({ view }: { view: CustomerView }) {
   );
 }
 
+function Facts({ customer }: { customer: Customer }) {
+  return (
+    <dl className="facts">
+      <dt>Customer id</dt>
+      <dd>
+        <code>{customer.customerId}</code>
+      </dd>
+      <dt>Name</dt>
+      <dd>{customer.name ?? '—'}</dd>
+      <dt>Since</dt>
+      <dd>{day(customer.createdOn)}</dd>
+      <dt>Test clock</dt>
+      <dd>{customer.testClockId ?? 'none'}</dd>
+    </dl>
+  );
+}
+
 export function CustomerDetail() {
   const { customerId = '' } = useParams();
   const view = useResource(() => loadCustomer(customerId), [customerId]);
@@ -127,18 +145,7 @@ export function CustomerDetail() {
       <Loading loading={view.loading && !data} />
       {data ? (
         <>
-          <dl className="facts">
-            <dt>Customer id</dt>
-            <dd>
-              <code>{data.customer.customerId}</code>
-            </dd>
-            <dt>Name</dt>
-            <dd>{data.customer.name ?? '—'}</dd>
-            <dt>Since</dt>
-            <dd>{day(data.customer.createdOn)}</dd>
-            <dt>Test clock</dt>
-            <dd>{data.customer.testClockId ?? 'none'}</dd>
-          </dl>
+          <Facts customer={data.customer} />
           <Section title="Subscriptions">
             <Table
               caption="Subscriptions of this customer"
@@ -170,6 +177,8 @@ export function CustomerDetail() {
               ]}
             />
           </Section>
+          <Licenses customerId={customerId} />
+          <Timeline customerId={customerId} />
           <Documents view={data} />
           <Section title="Payment methods">
             <Table

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, type Page } from '../api';
 import { useAction, useResource } from '../data';
-import { day } from '../format';
+import { day, words } from '../format';
 import { useCan } from '../session';
 import { ErrorNote, Field, Loading, Notice, PageTitle, Section, Select, StatusBadge, Table } from '../ui/kit';
 import type { Feature, Plan } from './types';
@@ -18,6 +18,7 @@ interface PlanEntitlement {
 }
 interface PlanView {
   versions: Page<Plan>;
+  subscribers: Map<number, number>;
   prices: Page<Price> | Price[];
   entitlements: Page<PlanEntitlement> | PlanEntitlement[];
   features: Page<Feature>;
@@ -27,27 +28,34 @@ const rowsOf = <T,>(value: Page<T> | T[]): T[] => (Array.isArray(value) ? value 
 
 async function loadPlan(identifier: string): Promise<PlanView> {
   const path = `/catalog/plans/${encodeURIComponent(identifier)}`;
-  const [versions, prices, entitlements, features] = await Promise.all([
+  const [versions, counts, prices, entitlements, features] = await Promise.all([
     api<Page<Plan>>('GET', `${path}/versions/`),
+    api<{ versions: Array<{ version: number; subscriptions: number }> }>('GET', '/subscriptions/versions/', { query: { plan: identifier } }),
     api<Page<Price> | Price[]>('GET', `${path}/prices/`),
     api<Page<PlanEntitlement> | PlanEntitlement[]>('GET', `${path}/features/`),
     api<Page<Feature>>('GET', '/catalog/features/', { query: { page_size: 100 } }),
   ]);
-  return { versions, prices, entitlements, features };
+  const subscribers = new Map(counts.versions.map((v) => [v.version, v.subscriptions]));
+  return { versions, subscribers, prices, entitlements, features };
 }
 
 /** The API takes amounts as JSON numbers in major units; text that is not a number goes as typed, for the API to refuse in its words. */
 const asNumber = (text: string): number | string => (text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text);
 
-/** One price per currency: the base charge for a month, a year or once (the API takes major units, e.g. 29 or 19.99). */
+const pricePath = (identifier: string, currency: string) => `/catalog/plans/${encodeURIComponent(identifier)}/prices/${encodeURIComponent(currency)}/`;
+
+/**
+ * One price per currency: the base charge for a month, a year or once (the API takes major
+ * units, e.g. 29 or 19.99). Sets that currency's price only (decision 0086): the others stay.
+ */
 function PriceForm({ identifier, onDone }: { identifier: string; onDone(): void }) {
   const [currency, setCurrency] = useState('USD');
   const [period, setPeriod] = useState('MONTHLY');
   const [amount, setAmount] = useState('');
-  const save = useAction((body: object) => api('POST', `/catalog/plans/${encodeURIComponent(identifier)}/prices/bulk/`, { body }));
+  const save = useAction((body: object) => api('PUT', pricePath(identifier, currency), { body }));
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const body = { prices: [{ priceType: 'PAID', currency, chargeCatalogPrice: [{ charges: [{ chargePeriod: period, priceData: { amount: asNumber(amount) } }] }] }] };
+    const body = { priceType: 'PAID', chargeCatalogPrice: [{ charges: [{ chargePeriod: period, priceData: { amount: asNumber(amount) } }] }] };
     if ((await save.perform(body)) !== undefined) onDone();
   }
   return (
@@ -56,12 +64,30 @@ function PriceForm({ identifier, onDone }: { identifier: string; onDone(): void 
       <Select label="Charged" options={[['MONTHLY', 'Monthly'], ['YEARLY', 'Yearly'], ['ONE_TIME', 'Once']]} value={period} onChange={(e) => setPeriod(e.target.value)} />
       <Field label="Amount" required inputMode="decimal" hint="In the currency's units, e.g. 29 or 19.99" value={amount} onChange={(e) => setAmount(e.target.value)} />
       <button type="submit" disabled={save.busy}>
-        Set the draft's price
+        Set the draft's price in this currency
       </button>
       <ErrorNote error={save.error} />
     </form>
   );
 }
+
+function RemovePrice({ identifier, currency, onDone }: { identifier: string; currency: string; onDone(): void }) {
+  const remove = useAction(() => api('DELETE', pricePath(identifier, currency)));
+  return (
+    <>
+      <button type="button" className="secondary" disabled={remove.busy} onClick={() => void remove.perform().then((r) => r !== undefined && onDone())}>
+        Remove<span className="visually-hidden"> the price in {currency}</span>
+      </button>
+      <ErrorNote error={remove.error} />
+    </>
+  );
+}
+
+const PRICE_TYPES: Record<string, string> = { PAID: 'Paid', FREE: 'Free', CUSTOM: 'Custom (on request)' };
+const PERIODS: Record<string, string> = { MONTHLY: 'a month', YEARLY: 'a year', ONE_TIME: 'once' };
+
+/** A price's charges in words: "29 USD a month, 290 USD a year". */
+const chargesOf = (p: Price) => p.chargeCatalogPrice.flatMap((c) => c.charges.map((ch) => `${ch.priceData.amount} ${p.currency} ${PERIODS[ch.chargePeriod] ?? words(ch.chargePeriod).toLowerCase()}${c.feature ? ' per unit' : ''}`)).join(', ');
 
 function EntitlementForm({ identifier, features, onDone }: { identifier: string; features: Feature[]; onDone(): void }) {
   const [feature, setFeature] = useState(features[0]?.identifier ?? '');
@@ -104,6 +130,21 @@ function Publish({ identifier, hasDraft, onDone }: { identifier: string; hasDraf
   );
 }
 
+/** How many subscriptions a version has, linked to the list of them (decision 0086). */
+function Subscribers({ identifier, version, count }: { identifier: string; version: number; count: number }) {
+  if (count === 0) return <>0</>;
+  const to = `/subscriptions?${new URLSearchParams({ plan: identifier, version: String(version) }).toString()}`;
+  return (
+    <Link to={to}>
+      {count}
+      <span className="visually-hidden">
+        {' '}
+        {count === 1 ? 'subscription' : 'subscriptions'} on version {version}
+      </span>
+    </Link>
+  );
+}
+
 export function PlanDetail() {
   const { identifier = '' } = useParams();
   const view = useResource(() => loadPlan(identifier), [identifier]);
@@ -131,6 +172,7 @@ export function PlanDetail() {
                 { title: 'Version', numeric: true, cell: (v) => v.version },
                 { title: 'Status', cell: (v) => <StatusBadge status={v.status} /> },
                 { title: 'Created', cell: (v) => day(v.createdOn) },
+                { title: 'Subscribers', numeric: true, cell: (v) => <Subscribers identifier={identifier} version={v.version} count={view.data?.subscribers.get(v.version) ?? 0} /> },
               ]}
             />
             {canWrite ? <Publish identifier={identifier} hasDraft={hasDraft} onDone={view.reload} /> : null}
@@ -143,8 +185,9 @@ export function PlanDetail() {
               empty="No price yet: the plan is free until it has one."
               columns={[
                 { title: 'Currency', cell: (p) => p.currency },
-                { title: 'Type', cell: (p) => p.priceType },
-                { title: 'Charges', cell: (p) => p.chargeCatalogPrice.flatMap((c) => c.charges.map((ch) => `${ch.priceData.amount} ${p.currency} ${ch.chargePeriod.toLowerCase().replace('_', ' ')}`)).join(', ') },
+                { title: 'Type', cell: (p) => PRICE_TYPES[p.priceType] ?? words(p.priceType) },
+                { title: 'Charges', cell: chargesOf },
+                ...(canWrite ? [{ title: 'Actions', cell: (p: Price) => <RemovePrice identifier={identifier} currency={p.currency} onDone={view.reload} /> }] : []),
               ]}
             />
             {canWrite ? <PriceForm identifier={identifier} onDone={view.reload} /> : null}

@@ -4,6 +4,7 @@ import { useAction, useResource } from '../data';
 import { when } from '../format';
 import { useCan, useSession } from '../session';
 import { Checkbox, ErrorNote, Field, Loading, Notice, PageTitle, Pager, Section, Select, StatusBadge, Table } from '../ui/kit';
+import { Promotions } from './Promotions';
 import type { CustomerRef, Plan, Product } from './types';
 
 interface CheckoutSession {
@@ -175,6 +176,7 @@ export function Selling() {
       </Section>
       <Sessions />
       <Discounts canWrite={canWrite} />
+      {catalog.data ? <Promotions products={catalog.data.products} canWrite={canWrite} /> : null}
     </>
   );
 }

@@ -15,10 +15,14 @@ export function Subscriptions() {
   const [params, setParams] = useSearchParams();
   const status = params.get('status') ?? '';
   const customerId = params.get('customer_id') ?? '';
+  // A plan's version, as the plan page links to it (decision 0086).
+  const plan = params.get('plan') ?? '';
+  const version = params.get('version') ?? '';
   const page = Number(params.get('page') ?? '1') || 1;
   const [typedCustomer, setTypedCustomer] = useState(customerId);
-  const list = useResource(() => api<Page<Subscription>>('GET', '/subscriptions/', { query: { status, customer_id: customerId, page, page_size: PAGE_SIZE, sort: 'createdOn', count: 'capped' } }), [status, customerId, page]);
-  const filter = (next: Record<string, string>) => setParams(Object.fromEntries(Object.entries({ status, customer_id: customerId, ...next }).filter(([, v]) => v)));
+  const query = { status, customer_id: customerId, plan, plan_version: version, page, page_size: PAGE_SIZE, sort: 'createdOn', count: 'capped' };
+  const list = useResource(() => api<Page<Subscription>>('GET', '/subscriptions/', { query }), [status, customerId, plan, version, page]);
+  const filter = (next: Record<string, string>) => setParams(Object.fromEntries(Object.entries({ status, customer_id: customerId, plan, version, ...next }).filter(([, v]) => v)));
 
   return (
     <>
@@ -35,6 +39,12 @@ export function Subscriptions() {
         <Field label="Customer id" value={typedCustomer} onChange={(e) => setTypedCustomer(e.target.value)} />
         <button type="submit">Filter</button>
       </form>
+      {plan ? (
+        <p>
+          Only plan <code>{plan}</code>
+          {version ? `, version ${version}` : ''}. <Link to="/subscriptions">Show every plan</Link>
+        </p>
+      ) : null}
       <ErrorNote error={list.error} />
       <Loading loading={list.loading && !list.data} />
       <Table

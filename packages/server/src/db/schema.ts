@@ -552,6 +552,8 @@ export interface EventsTable {
   created_at: Timestamp;
   /** Who caused it: null for the API and background work, `customer_portal` for the portal. */
   actor: Generated<string | null>;
+  /** The customerId of the customer it is about (decision 0085); null: about no customer. */
+  customer_id: Generated<string | null>;
 }
 
 export interface LicenseInstancesTable {

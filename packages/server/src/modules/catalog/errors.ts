@@ -19,6 +19,7 @@ export const alreadyArchived = (kind: string, id: string) =>
 export const archivedParent = (kind: string, id: string) =>
   invalidRequest(`The ${kind} "${id}" is archived and can't be changed`, 'archived');
 export const invalid = (detail: string): DomainError => invalidRequest(detail, 'validation_error');
+export const priceCurrencyMissing = (currency: string): DomainError => notFound(`The plan has no price in ${currency}`, 'price_not_found');
 export const planProductArchived = () => invalidRequest(`The plan's product is archived`, 'archived');
 export const nothingToPublish = (identifier: string, newestVersion: number | undefined) =>
   invalidRequest(`Plan "${identifier}" has no draft to publish: version ${newestVersion} is already published`, 'nothing_to_publish');

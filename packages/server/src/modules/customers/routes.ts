@@ -7,6 +7,9 @@ import {
   CustomerListQuery,
   CustomerArchiveQuery,
   CustomerPath,
+  CustomerEventList,
+  CustomerLicenseList,
+  CustomerEventListQuery,
   CustomerUpdate,
   ErrorBody,
   TestClockAttach,
@@ -73,6 +76,46 @@ export function customerRoutes(app: App, service: CustomerService): void {
       },
     },
     async (request) => service.get(scopeOf(request), request.params.customerId),
+  );
+
+  app.get(
+    '/api/v1/customers/:customerId/events/',
+    {
+      config: { auth: SERVER_ONLY },
+      schema: {
+        tags,
+        summary: "List a customer's events, newest first",
+        description:
+          "Ours (decision 0085): the customer's timeline, the events webhooks deliver about it (its orders, subscriptions, " +
+          'invoices, payment methods, refunds, credit notes and the customer itself), newest first, archived customers included. ' +
+          'Each names its type, its object and who caused it; the payload is in the webhook logs. 404 for an unknown customerId.',
+        params: CustomerPath,
+        querystring: CustomerEventListQuery,
+        response: { 200: CustomerEventList, ...errors },
+      },
+    },
+    async (request) => {
+      const at = pageRequest(request.query);
+      const { count, results } = await service.events(scopeOf(request), request.params.customerId, at);
+      return pageOf(request, at, count, results);
+    },
+  );
+
+  app.get(
+    '/api/v1/customers/:customerId/licenses/',
+    {
+      config: { auth: SERVER_ONLY },
+      schema: {
+        tags,
+        summary: "List a customer's license keys with their active instances",
+        description:
+          "Ours (decision 0085): the customer's keys, newest first, with the plan each was sold with, its limit and expiry, and " +
+          'the instances (machines) it is active on now, oldest first: what POST /license/deactivate/ can free. 404 for an unknown customerId.',
+        params: CustomerPath,
+        response: { 200: CustomerLicenseList, ...errors },
+      },
+    },
+    async (request) => service.licenses(scopeOf(request), request.params.customerId),
   );
 
   app.patch(

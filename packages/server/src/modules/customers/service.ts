@@ -1,4 +1,4 @@
-import type { BillingAddress, Customer, CustomerCreate, CustomerUpdate } from '@billow/contract';
+import type { BillingAddress, Customer, CustomerCreate, CustomerLicenseList, CustomerUpdate } from '@billow/contract';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/crypto.js';
 import { addressInCountry, countryOfAddress, normalizeCountry } from '../../lib/countries.js';
@@ -7,6 +7,8 @@ import type { Db } from '../../db/connect.js';
 import { inTransaction, isUniqueViolation, type Executor, type Tx } from '../../db/transaction.js';
 import { camelToSnake } from '../../lib/casing.js';
 import { changeRecordingEvents, recordEvent } from '../events/writer.js';
+import { countCustomerEvents, customerEvents, summarizeEvent } from '../events/queries.js';
+import { customerLicenses } from '../licenses/queries.js';
 import type { EntitlementChanges } from '../../edge-cache/change-feed.js';
 import type { PageRequest } from '../../lib/pagination.js';
 import type { AnswerKeeper } from '../../db/answer-keeper.js';
@@ -247,6 +249,36 @@ export class CustomerService {
     const row = await repo.findCustomer(this.db, scope.environmentId, customerId);
     if (!row) throw customerNotFound(customerId);
     return toCustomer(row);
+  }
+
+  /**
+   * The customer's events, newest first (decision 0085): archived customers keep theirs. One
+   * read for the customer (404 for an id never used here), then the count and the page.
+   */
+  async events(scope: CustomerScope, customerId: string, page: PageRequest) {
+    const row = await repo.findCustomer(this.db, scope.environmentId, customerId);
+    if (!row) throw customerNotFound(customerId);
+    const [count, rows] = await Promise.all([countCustomerEvents(this.db, scope.environmentId, customerId), customerEvents(this.db, scope.environmentId, customerId, page)]);
+    return { count, results: rows.map(summarizeEvent) };
+  }
+
+  /** The customer's license keys, newest first, each with its active instances (decision 0085); archived customers keep theirs. */
+  async licenses(scope: CustomerScope, customerId: string): Promise<CustomerLicenseList> {
+    const row = await repo.findCustomer(this.db, scope.environmentId, customerId);
+    if (!row) throw customerNotFound(customerId);
+    const keys = await customerLicenses(this.db, scope.environmentId, row.id);
+    const iso = (at: Date | null) => (at ? at.toISOString() : null);
+    return {
+      licenses: keys.map((key) => ({
+        id: key.id,
+        licenseKey: key.licenseKey,
+        planName: key.planName,
+        enabled: key.enabled,
+        expiresOn: iso(key.expiresOn),
+        activationLimit: key.activationLimit,
+        instances: key.instances.map((i) => ({ id: i.id, name: i.name, activatedOn: i.created_at.toISOString(), lastValidatedOn: iso(i.last_validated_at) })),
+      })),
+    };
   }
 
   async list(scope: CustomerScope, search: string | undefined, page: PageRequest, sort: repo.CustomerSort | null = null) {

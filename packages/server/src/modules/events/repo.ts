@@ -13,6 +13,8 @@ export interface EventRowInput {
   at: Date;
   /** Who caused the event (lib/actor.ts); null: the API or background work. */
   actor: string | null;
+  /** The customerId of the customer the event is about (its timeline, decision 0085); null: none. */
+  customerId: string | null;
 }
 
 export async function insertEvent(db: Executor, row: EventRowInput): Promise<void> {
@@ -62,17 +64,17 @@ function eventStatement(rows: EventRowInput[], leadingCte: RawBuilder<unknown>):
   const values = sql.join(
     rows.map(
       (row) =>
-        sql`(${row.id}::uuid, ${row.environmentId}::uuid, ${row.organizationId}::uuid, ${row.type}, ${JSON.stringify(row.payload)}::json, ${row.at}::timestamptz, ${row.orderingKey}::text, ${row.actor}::text)`,
+        sql`(${row.id}::uuid, ${row.environmentId}::uuid, ${row.organizationId}::uuid, ${row.type}, ${JSON.stringify(row.payload)}::json, ${row.at}::timestamptz, ${row.orderingKey}::text, ${row.actor}::text, ${row.customerId}::text)`,
     ),
   );
   // A transaction's events are a few, in forms fixed by the code: prepared. Batches of more are not.
   const prepared = rows.length <= PREPARED_ROWS ? PREPARED : sql``;
   return sql`${prepared}
     WITH ${leadingCte}
-    input (id, environment_id, organization_id, type, payload, created_at, ordering_key, actor) AS (VALUES ${values}),
+    input (id, environment_id, organization_id, type, payload, created_at, ordering_key, actor, customer_id) AS (VALUES ${values}),
     event AS (
-      INSERT INTO events (id, environment_id, organization_id, type, payload, created_at, actor)
-      SELECT id, environment_id, organization_id, type, payload, created_at, actor FROM input
+      INSERT INTO events (id, environment_id, organization_id, type, payload, created_at, actor, customer_id)
+      SELECT id, environment_id, organization_id, type, payload, created_at, actor, customer_id FROM input
       RETURNING id, seq, environment_id, type
     ),
     mail_job AS (
@@ -90,4 +92,28 @@ function eventStatement(rows: EventRowInput[], leadingCte: RawBuilder<unknown>):
     JOIN webhook_endpoints endpoint ON endpoint.environment_id = event.environment_id
     WHERE endpoint.enabled AND (endpoint.event_types IS NULL OR event.type = ANY (endpoint.event_types))
   `;
+}
+
+/** How many events are about one customer of an environment (its timeline, decision 0085). */
+export async function countCustomerEvents(db: Executor, environmentId: string, customerId: string): Promise<number> {
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('environment_id', '=', environmentId)
+    .where('customer_id', '=', customerId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** One page of a customer's events, newest first: a walk of events_customer_idx. */
+export function customerEvents(db: Executor, environmentId: string, customerId: string, page: { offset: number; pageSize: number }) {
+  return db
+    .selectFrom('events')
+    .select(['id', 'type', 'payload', 'actor', 'created_at'])
+    .where('environment_id', '=', environmentId)
+    .where('customer_id', '=', customerId)
+    .orderBy('seq', 'desc')
+    .offset(page.offset)
+    .limit(page.pageSize)
+    .execute();
 }

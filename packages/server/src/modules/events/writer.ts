@@ -107,5 +107,20 @@ function eventRow(event: EventInput): EventRowInput {
     orderingKey: object.id === undefined || object.id === null ? null : String(object.id),
     at: event.at,
     actor: currentActor(),
+    customerId: customerIdOf(object),
   };
+}
+
+const textOf = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+const fieldOf = (value: unknown, name: string): unknown => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[name] : undefined);
+
+/**
+ * The customerId of the customer an event is about, as its object carries it: its
+ * `customer` (an order, an invoice, a subscription, a refund), its `buyer` (a credit note) or,
+ * for a customer itself, its own `customer_id` (an order's own `customer_id` is Billow's row
+ * id, not the seller's). The migration 20261208000000 reads old events the same way.
+ */
+export function customerIdOf(object: Record<string, unknown>): string | null {
+  const own = object.object === 'customer' ? textOf(object.customer_id) : null;
+  return textOf(fieldOf(object.customer, 'customer_id')) ?? textOf(fieldOf(object.buyer, 'customer_id')) ?? own;
 }

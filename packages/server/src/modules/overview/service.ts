@@ -1,4 +1,4 @@
-import type { FailedPayment, Overview, OverviewEvent } from '@billow/contract';
+import type { FailedPayment, Overview } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
 import type { Executor } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
@@ -8,6 +8,7 @@ import { toStored } from '../catalog/queries.js';
 import { overriddenPrice } from '../purchases/purchase.js';
 import { sellerTimeZone } from '../seller-profile/queries.js';
 import { mrrByCurrency, recurringNetMinor, type MrrItem } from './mrr.compute.js';
+import { summarizeEvent } from '../events/queries.js';
 import * as repo from './repo.js';
 
 const NEWEST_FAILED = 5;
@@ -86,18 +87,6 @@ function toFailedPayment(row: Awaited<ReturnType<typeof repo.newestFailedInvoice
   };
 }
 
-function toOverviewEvent(row: Awaited<ReturnType<typeof repo.newestEvents>>[number]): OverviewEvent {
-  const object = ((row.payload as { data?: { object?: Record<string, unknown> } }).data?.object ?? {}) as Record<string, unknown>;
-  const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : null);
-  return {
-    id: row.id,
-    type: row.type,
-    objectType: text(object.object),
-    objectId: text(object.id),
-    actor: row.actor,
-    createdOn: row.created_at.toISOString(),
-  };
-}
 
 /** The figures of the dashboard's Home page (decision 0080), read in one go; nothing is written. */
 export class OverviewService {
@@ -131,7 +120,7 @@ export class OverviewService {
       activeSubscriptions: (counts.active ?? 0) + (counts.past_due ?? 0),
       trials: counts.trialing ?? 0,
       failedPayments: { count: failedCount, newest: failed.map(toFailedPayment) },
-      events: events.map(toOverviewEvent),
+      events: events.map(summarizeEvent),
     };
   }
 

@@ -6,6 +6,9 @@ export const unknownStatusFilter = (status: string, known: readonly string[]): D
   invalid(`query parameter status: "${status}" is not one of ${known.join(', ')}`, 'validation_error');
 export const customerFilterMissing = (): DomainError =>
   invalid('query parameter customer_id is required', 'validation_error');
+export const planVersionWithoutPlan = (): DomainError =>
+  invalid('query parameter plan_version needs plan: name the plan whose version to list', 'validation_error');
+export const planUnknown = (plan: string): DomainError => notFound(`No plan "${plan}"`, 'plan_not_found');
 export const createNotRecurring = (chargePeriod: string): DomainError =>
   invalid(`chargePeriod ${chargePeriod} is not recurring; one-time purchases use POST /charges/`, 'invalid_charge_period');
 export const notCancellable = (status: string): DomainError =>

@@ -40,6 +40,8 @@ export interface ListFilter {
   statuses: SubscriptionRow['status'][] | null;
   /** Only these plans' (the ids planIdsNamed found). */
   planIds?: string[];
+  /** With planIds: only the subscriptions on this version of them (decision 0086). */
+  planVersion?: number;
   /** Matches the customer's name, email or customerId. */
   search?: string;
   now: Date;
@@ -59,6 +61,11 @@ export async function planIdsNamed(db: Executor, environmentId: string, plan: st
   return rows.map((row) => row.id);
 }
 
+export async function planIdentifierOf(db: Executor, planId: string): Promise<string> {
+  const row = await db.selectFrom('plans').select('identifier').where('id', '=', planId).executeTakeFirstOrThrow();
+  return row.identifier;
+}
+
 /** The customers of the environment whose name, email or customerId holds `term`. */
 function customersMatching(db: Executor, environmentId: string, term: string) {
   const pattern = containsPattern(term);
@@ -73,6 +80,10 @@ function listQuery(db: Executor, filter: ListFilter) {
   let query = db.selectFrom('subscriptions').where('environment_id', '=', filter.environmentId);
   if (filter.customerId !== null) query = query.where('customer_id', '=', filter.customerId);
   if (filter.planIds !== undefined) query = query.where('plan_id', 'in', filter.planIds);
+  if (filter.planIds !== undefined && filter.planVersion !== undefined) {
+    const versionIds = db.selectFrom('plan_versions').select('id').where('plan_id', 'in', filter.planIds).where('version', '=', filter.planVersion);
+    query = query.where('plan_version_id', 'in', versionIds);
+  }
   if (filter.search !== undefined) query = query.where('customer_id', 'in', customersMatching(db, filter.environmentId, filter.search));
   if (filter.statuses) return query.where('status', 'in', filter.statuses);
   // One row per subscription as the customer knows it: no superseded records, no
@@ -87,6 +98,23 @@ function listQuery(db: Executor, filter: ListFilter) {
 /** The subscriptions listed, every one, or up to `upTo` (decision 0089). */
 export function countSubscriptions(db: Executor, filter: ListFilter, upTo: number | null = null) {
   return countRows(db, listQuery(db, filter), upTo);
+}
+
+/**
+ * The plan's versions (newest first) with how many of the list's subscriptions each has
+ * (decision 0086): the list's own filter grouped by version, and the versions read apart, so
+ * that a version nobody is on counts 0.
+ */
+export async function countsByVersion(db: Executor, filter: ListFilter & { planIds: string[] }): Promise<Array<{ version: number; subscriptions: number }>> {
+  const [versions, counts] = await Promise.all([
+    db.selectFrom('plan_versions').select(['id', 'version']).where('environment_id', '=', filter.environmentId).where('plan_id', 'in', filter.planIds).orderBy('version', 'desc').execute(),
+    listQuery(db, filter)
+      .select((eb) => ['plan_version_id', eb.fn.countAll<number>().as('n')])
+      .groupBy('plan_version_id')
+      .execute(),
+  ]);
+  const byId = new Map(counts.map((row) => [row.plan_version_id, Number(row.n)]));
+  return versions.map((v) => ({ version: v.version, subscriptions: byId.get(v.id) ?? 0 }));
 }
 
 const SORT_COLUMNS = { createdOn: 'created_at', currentPeriodEnd: 'current_period_end' } as const;

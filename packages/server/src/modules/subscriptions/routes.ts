@@ -9,6 +9,8 @@ import {
   SubscriptionListQuery,
   SubscriptionChangePreview,
   SubscriptionUpdate,
+  SubscriptionVersionCounts,
+  SubscriptionVersionCountsQuery,
   SUBSCRIPTION_SORTS,
   UpcomingInvoice,
 } from '@billow/contract';
@@ -34,7 +36,8 @@ export function subscriptionRoutes(app: App, service: SubscriptionService, chang
         description:
           'customer_id is required. Without status, one row per subscription: superseded, expired and ended records and pending changes are left out. With status (a comma list), the records in those statuses. ' +
           "Ours: with plan, search or sort, customer_id may be left out to list every customer's subscriptions; `plan` keeps one plan's (identifier or UUID), " +
-          "`search` matches the customer's name, email and customerId, `sort` (createdOn, currentPeriodEnd) with `order` (asc, desc) orders the list.",
+          "`plan_version` (with plan) keeps those on one version of it, `search` matches the customer's name, email and customerId, " +
+          '`sort` (createdOn, currentPeriodEnd) with `order` (asc, desc) orders the list.',
         querystring: SubscriptionListQuery,
         response: { 200: SubscriptionList, ...errors },
       },
@@ -45,6 +48,24 @@ export function subscriptionRoutes(app: App, service: SubscriptionService, chang
       const { count, capped, results } = await service.list(scopeOf(request), request.query, at, sort);
       return pageOf(request, at, count, results, capped);
     },
+  );
+
+  app.get(
+    '/api/v1/subscriptions/versions/',
+    {
+      config: { auth: SERVER_ONLY },
+      schema: {
+        tags,
+        summary: 'Count the subscriptions on each version of a plan',
+        description:
+          'Ours (decision 0086): every version of the plan, drafts included, newest first, with how many subscriptions ' +
+          'GET /subscriptions/?plan=…&plan_version=… would list for it (with `status`, those in the statuses; without it, ' +
+          'one row per live subscription as the list shows by default). 404 for a plan unknown in the environment.',
+        querystring: SubscriptionVersionCountsQuery,
+        response: { 200: SubscriptionVersionCounts, ...errors },
+      },
+    },
+    async (request) => service.countsByVersion(scopeOf(request), request.query),
   );
 
   app.post(

@@ -4,7 +4,7 @@ import type { PageRequest } from '../../lib/pagination.js';
 import { type PurchaseScope } from '../purchases/purchase.js';
 import { expirePendingChange } from './lifecycle.js';
 import * as repo from './repo.js';
-import { customerFilterMissing, subscriptionNotFound } from './errors.js';
+import { customerFilterMissing, planUnknown, planVersionWithoutPlan, subscriptionNotFound } from './errors.js';
 import { upcomingInvoice } from './preview.js';
 import { parseStatuses } from './requests.compute.js';
 import { presentSubscription, presentSubscriptions } from './view.js';
@@ -14,6 +14,7 @@ export interface SubscriptionListFilters {
   customer_id?: string;
   status?: string;
   plan?: string;
+  plan_version?: number;
   search?: string;
 }
 
@@ -53,18 +54,30 @@ export class SubscriptionService {
     const search = query.search?.trim() || undefined;
     const extended = query.plan !== undefined || query.search !== undefined || sort !== null;
     if (!customerId && !extended) throw customerFilterMissing();
+    if (query.plan_version !== undefined && query.plan === undefined) throw planVersionWithoutPlan();
     const statuses = query.status ? parseStatuses(query.status) : null;
     const customerPk = customerId ? await repo.customerPkOf(this.db, scope.environmentId, customerId) : null;
     if (customerPk === undefined) return { count: 0, capped: false, results: [] };
     const planIds = query.plan === undefined ? undefined : await repo.planIdsNamed(this.db, scope.environmentId, query.plan.trim());
     if (planIds?.length === 0) return { count: 0, capped: false, results: [] };
     const now = this.clock.now();
-    const filter = { environmentId: scope.environmentId, customerId: customerPk, statuses, planIds, search, now };
+    const filter = { environmentId: scope.environmentId, customerId: customerPk, statuses, planIds, planVersion: query.plan_version, search, now };
     const { count, capped } = await repo.countSubscriptions(this.db, filter, page.countUpTo ?? null);
     // Every customer's: newest first by creation, which the environment's indexes keep in order.
     const order = sort ?? (customerPk === null ? ({ field: 'createdOn', direction: 'desc' } as const) : null);
     const rows = page.offset >= count ? [] : await repo.listSubscriptions(this.db, filter, { limit: page.pageSize, offset: page.offset, sort: order });
     return { count, capped, results: await presentSubscriptions(this.db, rows, scope.apiBase, now) };
+  }
+
+  /** Every version of a plan with how many subscriptions the list would show on it (decision 0086); 404 for an unknown plan. */
+  async countsByVersion(scope: SubscriptionScope, query: { plan: string; status?: string }) {
+    const statuses = query.status ? parseStatuses(query.status) : null;
+    const plan = query.plan.trim();
+    const planIds = await repo.planIdsNamed(this.db, scope.environmentId, plan);
+    if (planIds.length === 0) throw planUnknown(plan);
+    const identifier = await repo.planIdentifierOf(this.db, planIds[0]!);
+    const versions = await repo.countsByVersion(this.db, { environmentId: scope.environmentId, customerId: null, statuses, planIds, now: this.clock.now() });
+    return { plan: identifier, versions };
   }
 
   /**

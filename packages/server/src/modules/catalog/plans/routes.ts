@@ -10,6 +10,8 @@ import {
   PlanFileUpdate,
   PlanList,
   PlanPath,
+  PlanCurrencyPath,
+  PlanCurrencyPriceInput,
   PlanPriceList,
   PlanPricesBulk,
   PlanPricesResult,
@@ -249,6 +251,43 @@ function priceRoutes(app: App, { prices }: PlanRouteDeps): void {
       preValidation: refuseVersion(ON_NEWEST),
     },
     async (request, reply) => prices.replace(scopeOf(request), request.params.identifier, request.body.prices, answerKeeper(request, reply, 200)),
+  );
+  currencyPriceRoutes(app, prices);
+}
+
+/** One currency's price at a time (decision 0086): the dashboard's price editor, without resending the others. */
+function currencyPriceRoutes(app: App, prices: PlanRouteDeps['prices']): void {
+  const tags = ['Plans'];
+  app.put(
+    '/api/v1/catalog/plans/:identifier/prices/:currency/',
+    {
+      config: auth,
+      schema: {
+        tags,
+        summary: "Set a plan's price in one currency",
+        description: `Ours: sets the price of the currency in the path (as one entry of prices/bulk/, without \`currency\`) and keeps the other currencies' prices. ${DRAFT_RULE}`,
+        params: PlanCurrencyPath,
+        body: PlanCurrencyPriceInput,
+        response: { 200: PlanPricesResult, ...errors },
+      },
+      preValidation: refuseVersion(ON_NEWEST),
+    },
+    async (request, reply) => prices.setCurrency(scopeOf(request), request.params.identifier, request.params.currency, request.body, answerKeeper(request, reply, 200)),
+  );
+  app.delete(
+    '/api/v1/catalog/plans/:identifier/prices/:currency/',
+    {
+      config: auth,
+      schema: {
+        tags,
+        summary: "Remove a plan's price in one currency",
+        description: `Ours: the other currencies' prices stay; 404 when the plan has no price in it. ${DRAFT_RULE}`,
+        params: PlanCurrencyPath,
+        response: { 200: PlanPricesResult, ...errors },
+      },
+      preValidation: refuseVersion(ON_NEWEST),
+    },
+    async (request, reply) => prices.setCurrency(scopeOf(request), request.params.identifier, request.params.currency, null, answerKeeper(request, reply, 200)),
   );
 }
 

@@ -1,0 +1,188 @@
+/**
+ * The Customers, Catalog and Selling pages of the dashboard (issue 29) filled in: a customer's
+ * timeline in words and its license keys; in Chromium at 1280 and 375 px, with axe.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../src/lib/clock.js';
+import { createMember } from '../src/modules/accounts/people.service.js';
+import { launchChromium, openPage, skipBrowserTests } from './browser.js';
+import { shop, type Shop } from './commerce-support.js';
+import { checkPage, fill, press } from './dashboard-support.js';
+import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
+
+let server: TestServer;
+let browser: Browser;
+let org: TestOrg;
+let s: Shop;
+
+beforeAll(async () => {
+  if (skipBrowserTests) return;
+  server = await startTestServer();
+  org = await server.createOrg('Pages Co');
+  s = await shop(server, org.sandbox.serverKey, '/sandbox');
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A signed-in page of a new member with `role`, at `width` px. */
+async function signedIn(role: string, width = 1280) {
+  const { signInToken } = await createMember(server.database.db, systemClock, { organizationId: org.organizationId, email: `${uniqueId(role)}@example.com`, role, name: role });
+  const opened = await openPage(browser, { width, height: 900 });
+  await opened.page.goto(`${server.url}/dashboard/welcome?token=${signInToken}`);
+  await opened.page.waitForURL(/\/dashboard\/?$/);
+  return opened;
+}
+
+const WIRE_CODES = /\b(customer|order|subscription|invoice|payment_method|refund|credit_note)\.[a-z_]+\b/;
+
+async function sectionText(page: Page, title: string): Promise<string> {
+  return (await page.getByRole('region', { name: title, exact: true }).textContent()) ?? '';
+}
+
+describe.skipIf(skipBrowserTests)('the customer page', () => {
+  it("shows the customer's timeline in words, newest first, and its license keys with their activations", async () => {
+    const customerId = await s.customer();
+    await s.card(customerId);
+    const charge = await s.call('POST', '/charges/', { planIdentifier: s.plans.lifetime, chargePeriod: 'ONE_TIME', customerId });
+    const key = (await s.call('GET', `/orders/${charge.body.orderId}/`)).body.license[0].licenseKey as string;
+    const activated = await s.call('POST', '/license/activate/', { license_key: key, customer_id: customerId, instance_name: 'Laptop' });
+    expect(activated.status).toBe(201);
+    await s.call('POST', '/subscriptions/create/', { planIdentifier: s.plans.basic, chargePeriod: 'MONTHLY', customerId });
+
+    const owner = await signedIn('owner');
+    const { page } = owner;
+    await page.goto(`${server.url}/dashboard/customers/${customerId}`);
+    await page.getByRole('region', { name: 'Timeline' }).getByText('Subscription started').first().waitFor();
+    const timeline = await sectionText(page, 'Timeline');
+    for (const label of ['Customer created', 'Card added', 'Order placed', 'Invoice paid', 'Subscription started']) expect(timeline).toContain(label);
+    expect(timeline.indexOf('Subscription started')).toBeLessThan(timeline.indexOf('Customer created'));
+    const licenses = await sectionText(page, 'License keys');
+    expect(licenses).toContain(key);
+    expect(licenses).toContain('1 of 3');
+    expect(licenses).toContain('Laptop');
+    expect(await page.locator('main').textContent()).not.toMatch(WIRE_CODES);
+    await checkPage(page, 'customer-timeline');
+    expect(owner.problems).toEqual([]);
+    await owner.close();
+
+    const phone = await signedIn('viewer', 375);
+    await phone.page.goto(`${server.url}/dashboard/customers/${customerId}`);
+    await phone.page.getByRole('region', { name: 'Timeline' }).getByText('Subscription started').first().waitFor();
+    await checkPage(phone.page, 'phone-customer-timeline', { docs: false });
+    expect(phone.problems).toEqual([]);
+    await phone.close();
+  });
+});
+
+describe.skipIf(skipBrowserTests)('promotions on the Selling page', () => {
+  it('creates a promotion, refuses a bad one in place, pauses and ends it; support sees it without the buttons', async () => {
+    const owner = await signedIn('owner');
+    const { page } = owner;
+    await page.goto(`${server.url}/dashboard/selling`);
+    const section = page.getByRole('region', { name: 'Promotions by country' });
+    await section.getByText('No promotions yet.').waitFor();
+    const name = uniqueId('Fair prices');
+    await fill(page, 'Promotion name', name);
+    await fill(page, 'Coupon code', 'fair40');
+    await fill(page, 'Percent off, price group 5', '150');
+    await press(page, 'Create promotion');
+    await expect.poll(async () => (await section.getByRole('alert').textContent()) ?? '').toMatch(/100/);
+    await fill(page, 'Percent off, price group 5', '40');
+    await fill(page, 'Percent off, price group 4', '25');
+    await press(page, 'Create promotion');
+    await section.getByRole('cell', { name, exact: true }).waitFor();
+    const listed = (await s.call('GET', '/promotion-rules/')).body.results as Array<{ id: string; name: string; couponCode: string; pppDiscounts: Array<{ group: number; percentage: number }>; enabled: boolean }>;
+    const made = listed.find((p) => p.name === name)!;
+    expect(made.couponCode).toBe('FAIR40');
+    expect(made.pppDiscounts).toEqual(expect.arrayContaining([{ group: 4, percentage: 25 }, { group: 5, percentage: 40 }]));
+    expect(await sectionText(page, 'Promotions by country')).toContain('group 5: 40 %');
+    await checkPage(page, 'selling-promotions');
+
+    await press(page, `Pause ${name}`);
+    await section.getByText('Paused').waitFor();
+    expect((await s.call('GET', `/promotion-rules/${made.id}/`)).body.enabled).toBe(false);
+
+    const support = await signedIn('support', 375);
+    await support.page.goto(`${server.url}/dashboard/selling`);
+    await support.page.getByRole('cell', { name, exact: true }).waitFor();
+    expect(await support.page.getByRole('button', { name: `End ${name}` }).count()).toBe(0);
+    expect(await support.page.getByRole('button', { name: 'Create promotion' }).count()).toBe(0);
+    await checkPage(support.page, 'phone-selling-support', { docs: false });
+    await support.close();
+
+    await press(page, `End ${name}`);
+    await section.getByText('No promotions yet.').waitFor();
+    expect((await s.call('GET', `/promotion-rules/${made.id}/`)).body.archivedOn).not.toBeNull();
+    const audit = (await s.call('GET', `/audit-log/?resource=${made.id}`)).body.results as Array<{ action: string; actorType: string }>;
+    expect(audit.map((e) => e.action)).toEqual(['DELETE /api/v1/promotion-rules/:id/', 'PATCH /api/v1/promotion-rules/:id/', 'POST /api/v1/promotion-rules/']);
+    expect(owner.problems).toEqual([]);
+    await owner.close();
+  });
+});
+
+describe.skipIf(skipBrowserTests)('the plan page', () => {
+  it('shows who is on which version, links to them, and edits the price of one currency at a time', async () => {
+    const plan = (await s.api.plan(s.product.id, { name: uniqueId('Studio') })).identifier as string;
+    const monthly = (amount: number) => ({ priceType: 'PAID', chargeCatalogPrice: [{ charges: [{ chargePeriod: 'MONTHLY', priceData: { amount } }] }] });
+    const subscribe = async () => {
+      const customerId = await s.customer();
+      await s.card(customerId);
+      expect((await s.call('POST', '/subscriptions/create/', { planIdentifier: plan, chargePeriod: 'MONTHLY', customerId })).status).toBe(201);
+    };
+    await s.api.prices(plan, [{ ...monthly(10), currency: 'USD' }]);
+    await s.api.publish(plan);
+    await subscribe();
+    await subscribe();
+    await s.api.prices(plan, [{ ...monthly(15), currency: 'USD' }]);
+    await s.api.publish(plan);
+    await subscribe();
+
+    const developer = await signedIn('developer');
+    const { page } = developer;
+    await page.goto(`${server.url}/dashboard/catalog/plans/${plan}`);
+    const versions = page.getByRole('region', { name: 'Versions' });
+    await versions.getByRole('link', { name: '2 subscriptions on version 1' }).waitFor();
+    await versions.getByRole('link', { name: '1 subscription on version 2' }).waitFor();
+
+    await fill(page, 'Currency', 'EUR');
+    await fill(page, 'Amount', '13');
+    await press(page, "Set the draft's price in this currency");
+    const prices = page.getByRole('region', { name: 'Prices' });
+    await prices.getByRole('cell', { name: 'EUR', exact: true }).waitFor();
+    expect(await sectionText(page, 'Prices')).toContain('15 USD a month');
+    expect(await sectionText(page, 'Prices')).toContain('13 EUR a month');
+    await fill(page, 'Currency', 'JPY');
+    await fill(page, 'Amount', '10.5');
+    await press(page, "Set the draft's price in this currency");
+    await expect.poll(async () => (await prices.getByRole('alert').textContent()) ?? '').toMatch(/whole number in this currency/);
+    expect(await page.locator('main').textContent()).not.toMatch(/\bPAID\b|\bMONTHLY\b/);
+    await checkPage(page, 'plan-versions-prices');
+
+    await press(page, 'Remove the price in EUR');
+    await expect.poll(async () => await prices.getByRole('cell', { name: 'EUR', exact: true }).count()).toBe(0);
+    const draft = (await s.call('GET', `/catalog/plans/${plan}/prices/`)).body.results as Array<{ currency: string }>;
+    expect(draft.map((p) => p.currency)).toEqual(['USD']);
+
+    await versions.getByRole('link', { name: '2 subscriptions on version 1' }).click();
+    await page.waitForURL(/\/dashboard\/subscriptions\?/);
+    const table = page.getByRole('region', { name: 'Subscriptions table' });
+    await expect.poll(async () => await table.locator('tbody tr').count()).toBe(2);
+    expect(await table.textContent()).toMatch(/v1.*v1/);
+    expect(await table.textContent()).not.toContain('v2');
+    await checkPage(page, 'subscriptions-of-version', { docs: false });
+    expect(developer.problems).toEqual([]);
+    await developer.close();
+
+    const phone = await signedIn('viewer', 375);
+    await phone.page.goto(`${server.url}/dashboard/catalog/plans/${plan}`);
+    await phone.page.getByRole('region', { name: 'Versions' }).getByRole('link', { name: '2 subscriptions on version 1' }).waitFor();
+    expect(await phone.page.getByRole('button', { name: /Remove/ }).count()).toBe(0);
+    await checkPage(phone.page, 'phone-plan', { docs: false });
+    await phone.close();
+  });
+});
