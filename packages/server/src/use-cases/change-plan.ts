@@ -5,15 +5,7 @@ import { testClockTimeOf } from '../modules/customers/queries.js';
 import { inTransaction, isUniqueViolation, type Tx } from '../db/transaction.js';
 import { assertCanPay, chargeableMethod, type PaymentOutcome } from '../modules/purchases/payment.js';
 import type { IntentRow } from '../modules/intents/queries.js';
-import {
-  completePlanned,
-  purchasePlanned,
-  type IdempotencyClaim,
-  type Planned,
-  type PlannedPurchase,
-  type PurchasePlanner,
-  type StoredRequest,
-} from './planned-payment.js';
+import { completePlanned, purchasePlanned, type IdempotencyClaim, type Planned, type PlannedPurchase, type PurchasePlanner, type StoredRequest } from './planned-payment.js';
 import { type PurchaseHooks } from '../modules/purchases/purchase.js';
 import { assertProviderConfigured } from '../modules/payments/providers.js';
 import { enqueueJob } from '../modules/jobs/service.js';

@@ -7,16 +7,7 @@ import type { Tx } from '../db/transaction.js';
 import { grantedFeatures } from '../modules/purchases/features.js';
 import { paymentMethodFor } from '../modules/purchases/payment.js';
 import type { IntentRow } from '../modules/intents/queries.js';
-import {
-  completePlanned,
-  plannedPurchase,
-  purchasePlanned,
-  type IdempotencyClaim,
-  type Planned,
-  type PlannedPurchase,
-  type PurchasePlanner,
-  type StoredRequest,
-} from './planned-payment.js';
+import { completePlanned, plannedPurchase, purchasePlanned, type IdempotencyClaim, type Planned, type PlannedPurchase, type PurchasePlanner, type StoredRequest } from './planned-payment.js';
 import {
   assertNotBlocked,
   lockCustomer,

@@ -2,16 +2,7 @@ import type { SubscriptionCreate } from '@billow/contract';
 import { clockAt, type Clock } from '../lib/clock.js';
 import { paymentMethodFor } from '../modules/purchases/payment.js';
 import type { IntentRow } from '../modules/intents/queries.js';
-import {
-  completePlanned,
-  plannedPurchase,
-  purchasePlanned,
-  type IdempotencyClaim,
-  type Planned,
-  type PlannedPurchase,
-  type PurchasePlanner,
-  type StoredRequest,
-} from './planned-payment.js';
+import { completePlanned, plannedPurchase, purchasePlanned, type IdempotencyClaim, type Planned, type PlannedPurchase, type PurchasePlanner, type StoredRequest } from './planned-payment.js';
 import type { Tx } from '../db/transaction.js';
 import { assertNotBlocked, lockCustomer, resolvePurchase, subscriptionValues, type PurchaseExtras, type PurchaseHooks } from '../modules/purchases/purchase.js';
 import { recordPaidOrder } from '../modules/purchases/record.js';
