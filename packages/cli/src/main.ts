@@ -5,6 +5,7 @@ import type * as BillowAdmin from '@billow/server/admin';
 import type { DatabaseHandle } from '@billow/server/admin';
 import { printTable } from './table.js';
 import { registerEmailCommands } from './emails.js';
+import { registerAnalyticsCommands } from './analytics.js';
 import { registerProfileCommands } from './profile.js';
 import { registerUserCommands } from './users.js';
 
@@ -338,6 +339,7 @@ provider
 
 registerProfileCommands(program, { withDatabase, organizationIdArg, environmentArg });
 registerEmailCommands(program, { withDatabase, organizationIdArg, environmentArg });
+registerAnalyticsCommands(program, { withDatabase, organizationIdArg, environmentArg });
 registerUserCommands(program, { withDatabase, organizationIdArg });
 
 const partnerKey = program.command('partner-key').description('Manage partner keys for organization provisioning');

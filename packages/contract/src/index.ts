@@ -21,3 +21,4 @@ export * from './seller-profile.js';
 export * from './credit-notes.js';
 export * from './accounts.js';
 export * from './overview.js';
+export * from './analytics.js';

@@ -23,5 +23,6 @@ export * as providers from './modules/payments/admin.js';
 export * as profiles from './modules/seller-profile/admin.js';
 export * as emails from './modules/mail/admin.js';
 export * as users from './modules/accounts/admin.js';
+export * as analytics from './modules/analytics/admin.js';
 export { bodyProblem } from './http/validation.js';
 export { EmailSettingsUpdate, SellerProfileUpdate } from '@billow/contract';

@@ -51,6 +51,7 @@ import { monetizationModule } from './modules/monetization/module.js';
 import { opsModule } from './modules/ops/module.js';
 import { ordersModule } from './modules/orders/module.js';
 import { overviewModule } from './modules/overview/module.js';
+import { analyticsModule } from './modules/analytics/module.js';
 import { partnerModule } from './modules/partner/module.js';
 import { paymentsModule } from './modules/payments/module.js';
 import type { SettleIntent } from './modules/payments/stripe/webhook.js';
@@ -176,6 +177,7 @@ const CORE_MODULES: ModuleFactory[] = [
   mailModule,
   portalModule,
   overviewModule,
+  analyticsModule,
   accountsModule,
   apiKeysModule,
   auditModule,

@@ -745,6 +745,68 @@ export interface SubscriptionMrrTermsTable {
   n: number;
 }
 
+/**
+ * Every change of the terms a subscription's MRR is priced from, at the time of the
+ * customer's clock, logged by deferred triggers on subscriptions and their discounts
+ * (decision 0097); priced in order by the analytics job.
+ */
+export interface SubscriptionTermsLogTable {
+  id: Generated<number>;
+  environment_id: string;
+  subscription_id: string;
+  customer_id: string;
+  /** The transaction that made the change (txid_current()). */
+  tx: number;
+  at: Timestamp;
+  counts: boolean;
+  currency: string;
+  charge_period: string;
+  price_id: string;
+  quantities: JsonIn<Record<string, number>>;
+  custom_amount_minor: number | null;
+  custom_tax_behavior: 'INCLUSIVE' | 'EXCLUSIVE' | null;
+  promotion_percent: number | null;
+  discount_type: 'PERCENTAGE' | 'FIXED_AMOUNT' | null;
+  percent_off_bp: number | null;
+  discount_amount_minor: number | null;
+  tax_rate_bp: number;
+  priced: Generated<boolean>;
+}
+
+/** A subscription's MRR as the terms log was last priced, in 336ths of a minor unit (numeric, read as text). */
+export interface AnalyticsSubscriptionMrrTable {
+  subscription_id: string;
+  environment_id: string;
+  customer_id: string;
+  currency: string;
+  parts: string;
+}
+
+/** A customer's MRR in one currency as the terms log was last priced, and whether it was ever above 0. */
+export interface AnalyticsCustomerMrrTable {
+  environment_id: string;
+  customer_id: string;
+  currency: string;
+  parts: string;
+  ever_paid: boolean;
+}
+
+/** One change of a customer's MRR in a currency: its kind and size, on the seller's day it happened. */
+export interface AnalyticsMrrMovementsTable {
+  id: Generated<number>;
+  environment_id: string;
+  customer_id: string;
+  subscription_id: string;
+  currency: string;
+  at: Timestamp;
+  /** The seller's local date (select it as text: a Date would be the machine's midnight). */
+  day: ColumnType<Date, string, string>;
+  kind: 'new' | 'expansion' | 'reactivation' | 'contraction' | 'churned';
+  parts: string;
+  customer_parts: string;
+  log_id: number;
+}
+
 export interface SubscriptionDiscountsTable {
   subscription_id: string;
   environment_id: string;
@@ -892,6 +954,10 @@ export interface Database {
   discount_redemptions: DiscountRedemptionsTable;
   subscription_discounts: SubscriptionDiscountsTable;
   subscription_mrr_terms: SubscriptionMrrTermsTable;
+  subscription_terms_log: SubscriptionTermsLogTable;
+  analytics_subscription_mrr: AnalyticsSubscriptionMrrTable;
+  analytics_customer_mrr: AnalyticsCustomerMrrTable;
+  analytics_mrr_movements: AnalyticsMrrMovementsTable;
   schema_migrations: SchemaMigrationsTable;
   promotions: PromotionsTable;
   checkout_sessions: CheckoutSessionsTable;

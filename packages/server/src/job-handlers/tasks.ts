@@ -7,6 +7,7 @@ import type { JobHandlers } from '../modules/jobs/runner.js';
 import { purgeSucceededJobs } from '../modules/jobs/service.js';
 import { EXPIRE_PENDING_UPDATE_JOB, SubscriptionService } from '../modules/subscriptions/service.js';
 import { CheckoutService, EXPIRE_CHECKOUT_JOB } from '../modules/checkout/service.js';
+import { AnalyticsService } from '../modules/analytics/service.js';
 import { testClockJobs } from './test-clocks.js';
 import { billingJobs, type BillingSettings } from './billing.js';
 import { mailJobs } from './mail.js';
@@ -41,6 +42,7 @@ const MINUTE = 60 * 1000;
 export function backgroundJobs(db: Db, clock: Clock, deps: TaskDeps): JobHandlers {
   const subscriptions = new SubscriptionService(db, clock);
   const changes = deps.entitlementChanges ?? entitlementAnnouncer();
+  const analytics = new AnalyticsService(db, clock);
   return {
     ...billingJobs(db, clock, deps.billing, changes),
     ...testClockJobs(db, clock, deps.billing.dunningDays, changes),
@@ -72,6 +74,14 @@ export function backgroundJobs(db: Db, clock: Clock, deps: TaskDeps): JobHandler
         const sessionId = stringField(payload, 'sessionId');
         const expired = await new CheckoutService(db, clock).expire(sessionId);
         return expired ? `expired the checkout session ${sessionId}` : undefined;
+      },
+    },
+    'price-analytics': {
+      everyMs: 10_000,
+      runAtStart: true,
+      run: async () => {
+        const priced = await analytics.priceLog();
+        return priced > 0 ? `counted ${priced} subscription changes into the revenue analytics` : undefined;
       },
     },
     'purge-idempotency-keys': {

@@ -56,3 +56,9 @@ export function dayAndMonthStart(at: Date, timeZone: string): { day: Date; month
   const w = wallClock(at, timeZone);
   return { day: localMidnight(w.year, w.month, w.day, timeZone), month: localMidnight(w.year, w.month, 1, timeZone) };
 }
+
+/** The zone's calendar date at `at`, as YYYY-MM-DD. */
+export function localDate(at: Date, timeZone: string): string {
+  const w = wallClock(at, timeZone);
+  return `${String(w.year).padStart(4, '0')}-${String(w.month).padStart(2, '0')}-${String(w.day).padStart(2, '0')}`;
+}

@@ -1,9 +1,11 @@
 /**
- * MRR series (docs/analytics.md), pure: from the history of each customer's MRR per currency,
- * the MRR, the movements and the paying customers of consecutive periods. The same function
- * serves a rebuild from the raw tables and checks of the figures kept as they happen.
+ * MRR series (docs/analytics.md), pure: the MRR, the movements and the paying customers of
+ * consecutive periods, per currency. The API sums the kept movements per period in the
+ * database and hands the sums to `seriesOf`; `mrrSeries` gets them from a history of each
+ * customer's MRR, for checks and rebuilds. Both end in the same rounding.
  */
-import { classify, noMovements, roundPeriod, type MovementSums, type RoundedPeriod } from './movements.compute.js';
+import { MrrBook } from './book.compute.js';
+import { noMovements, roundPeriod, type MovementKind, type MovementSums, type RoundedPeriod } from './movements.compute.js';
 
 /** From `at` on, this customer's MRR in this currency is `parts` (336ths of a minor unit). */
 export interface CustomerMrr {
@@ -18,6 +20,21 @@ export interface Period {
   label: string;
   start: Date;
   end: Date;
+}
+
+/** The movements of one kind in one currency within a period: their exact sum, and how many there were. */
+export interface MovementTotal {
+  currency: string;
+  kind: MovementKind;
+  parts: bigint;
+  count: number;
+}
+
+/** A currency's MRR and paying customers when the first period begins. */
+export interface Opening {
+  currency: string;
+  parts: bigint;
+  paying: number;
 }
 
 export interface CustomerCounts {
@@ -38,61 +55,62 @@ export interface PeriodFigures extends RoundedPeriod {
   customers: CustomerCounts;
 }
 
-interface Standing {
-  parts: bigint;
-  everPaid: boolean;
-}
-
-class CurrencyBook {
-  readonly standing = new Map<string, Standing>();
-  total = 0n;
-  paying = 0;
-
-  /** Applies one change, adding its movement to `sums` and `counts` when given. */
-  apply(change: CustomerMrr, sums: MovementSums | null, counts: CustomerCounts | null): void {
-    const was = this.standing.get(change.customerId) ?? { parts: 0n, everPaid: false };
-    const movement = classify({ before: was.parts, after: change.parts, everPaid: was.everPaid });
-    this.standing.set(change.customerId, { parts: change.parts, everPaid: was.everPaid || was.parts > 0n });
-    if (!movement) return;
-    this.total += movement.parts;
-    if (movement.kind === 'new' || movement.kind === 'reactivation') this.paying += 1;
-    if (movement.kind === 'churned') this.paying -= 1;
-    if (sums) sums[movement.kind] += movement.parts;
-    if (counts && movement.kind === 'new') counts.new += 1;
-    if (counts && movement.kind === 'reactivation') counts.reactivated += 1;
-    if (counts && movement.kind === 'churned') counts.churned += 1;
-  }
-}
-
 /**
- * The figures of each period, per currency (every currency the history knows, in code order).
- * `history` may come in any order; changes at the same instant apply in the order given.
+ * The figures of each period, per currency (every currency of the openings or the totals,
+ * in code order), each period opening where the one before it closed.
  */
-export function mrrSeries(history: readonly CustomerMrr[], periods: readonly Period[]): PeriodFigures[] {
-  const ordered = [...history].sort((a, b) => a.at.getTime() - b.at.getTime());
-  const books = new Map<string, CurrencyBook>();
-  for (const currency of [...new Set(ordered.map((change) => change.currency))].sort()) books.set(currency, new CurrencyBook());
-  let next = 0;
-  const advanceTo = (until: Date, onChange?: (change: CustomerMrr, book: CurrencyBook) => void) => {
-    for (; next < ordered.length && ordered[next]!.at < until; next++) {
-      const change = ordered[next]!;
-      const book = books.get(change.currency)!;
-      if (onChange) onChange(change, book);
-      else book.apply(change, null, null);
-    }
-  };
+export function seriesOf(openings: readonly Opening[], periods: readonly { label: string; totals: readonly MovementTotal[] }[]): PeriodFigures[] {
+  const standing = new Map(openings.map((o) => [o.currency, { parts: o.parts, paying: o.paying }]));
+  for (const period of periods) for (const total of period.totals) if (!standing.has(total.currency)) standing.set(total.currency, { parts: 0n, paying: 0 });
+  const currencies = [...standing.keys()].sort();
   const figures: PeriodFigures[] = [];
   for (const period of periods) {
-    advanceTo(period.start);
-    const opening = new Map([...books].map(([currency, book]) => [currency, { parts: book.total, paying: book.paying }]));
-    const sums = new Map([...books.keys()].map((currency) => [currency, noMovements()]));
-    const counts = new Map([...books.keys()].map((currency) => [currency, { start: opening.get(currency)!.paying, end: 0, new: 0, reactivated: 0, churned: 0 }]));
-    advanceTo(period.end, (change, book) => book.apply(change, sums.get(change.currency)!, counts.get(change.currency)!));
-    for (const [currency, book] of books) {
-      const customers = { ...counts.get(currency)!, end: book.paying };
-      const periodSums = sums.get(currency)!;
-      figures.push({ label: period.label, currency, ...roundPeriod(opening.get(currency)!.parts, periodSums), endParts: book.total, sums: periodSums, customers });
+    for (const currency of currencies) {
+      const open = standing.get(currency)!;
+      const sums = noMovements();
+      const counted = { new: 0, reactivation: 0, churned: 0 } as Record<MovementKind, number>;
+      for (const total of period.totals) {
+        if (total.currency !== currency) continue;
+        sums[total.kind] += total.parts;
+        counted[total.kind] = (counted[total.kind] ?? 0) + total.count;
+      }
+      const rounded = roundPeriod(open.parts, sums);
+      const customers = { start: open.paying, end: open.paying + counted.new + counted.reactivation - counted.churned, new: counted.new, reactivated: counted.reactivation, churned: counted.churned };
+      const endParts = open.parts + sums.new + sums.expansion + sums.reactivation + sums.contraction + sums.churned;
+      figures.push({ label: period.label, currency, ...rounded, endParts, sums, customers });
+      standing.set(currency, { parts: endParts, paying: customers.end });
     }
   }
   return figures;
+}
+
+/** The figures of each period from a history of customers' MRR (in any order; changes at one instant apply in the order given). */
+export function mrrSeries(history: readonly CustomerMrr[], periods: readonly Period[]): PeriodFigures[] {
+  const ordered = history.map((change, index) => ({ change, index })).sort((a, b) => a.change.at.getTime() - b.change.at.getTime() || a.index - b.index);
+  // Each customer's history as one subscription of its own per currency: the book then classifies exactly the customer's changes.
+  const book = new MrrBook();
+  const movementsOf = (change: CustomerMrr, logId: number) =>
+    book.apply([{ logId, subscriptionId: `${change.customerId} ${change.currency}`, customerId: change.customerId, currency: change.currency, at: change.at, parts: change.parts }]);
+  let next = 0;
+  const opening = () => {
+    const parts = new Map<string, Opening>();
+    for (const change of ordered) parts.set(change.change.currency, { currency: change.change.currency, parts: 0n, paying: 0 });
+    for (const [key, standing] of book.customers) {
+      const currency = key.slice(key.lastIndexOf(' ') + 1);
+      const open = parts.get(currency)!;
+      open.parts += standing.parts;
+      if (standing.parts > 0n) open.paying += 1;
+    }
+    return [...parts.values()];
+  };
+  for (; next < ordered.length && periods.length > 0 && ordered[next]!.change.at < periods[0]!.start; next++) movementsOf(ordered[next]!.change, next);
+  const openings = opening();
+  const totals = periods.map((period) => {
+    const found: MovementTotal[] = [];
+    for (; next < ordered.length && ordered[next]!.change.at < period.end; next++) {
+      for (const movement of movementsOf(ordered[next]!.change, next)) found.push({ currency: movement.currency, kind: movement.kind, parts: movement.parts, count: 1 });
+    }
+    return { label: period.label, totals: found };
+  });
+  return seriesOf(openings, totals);
 }

@@ -1,6 +1,5 @@
-import { sql, type Selectable } from 'kysely';
+import { sql } from 'kysely';
 import type { Executor } from '../../db/transaction.js';
-import type { PlanPricesTable } from '../../db/schema.js';
 
 /** What moved in a window of time, per currency: successful charges and refunds. */
 export async function revenueBetween(db: Executor, environmentId: string, start: Date, end: Date) {
@@ -116,11 +115,6 @@ export async function foldRecurringTerms(db: Executor, environmentId: string): P
 }
 
 export type RecurringSubscriptionRow = Awaited<ReturnType<typeof recurringSubscriptions>>[number];
-
-export function pricesByIds(db: Executor, environmentId: string, ids: string[]): Promise<Selectable<PlanPricesTable>[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db.selectFrom('plan_prices').selectAll().where('environment_id', '=', environmentId).where('id', 'in', ids).execute();
-}
 
 /** How many subscriptions are in each of the live statuses (superseded records and pending changes are not). */
 export async function liveSubscriptionCounts(db: Executor, environmentId: string): Promise<Record<string, number>> {

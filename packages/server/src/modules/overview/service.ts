@@ -1,13 +1,13 @@
 import type { FailedPayment, Overview } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
 import type { Executor } from '../../db/transaction.js';
+import type { StoredPrice } from '../catalog/prices/prices.compute.js';
 import type { Clock } from '../../lib/clock.js';
 import { dayAndMonthStart } from '../../lib/time-zone.js';
-import type { Discount } from '../billing/types.js';
-import { toStored } from '../catalog/queries.js';
-import { overriddenPrice } from '../purchases/purchase.js';
+import { storedPricesByIds } from '../catalog/queries.js';
 import { sellerTimeZone } from '../seller-profile/queries.js';
-import { mrrByCurrency, recurringNetMinor, type MrrItem } from './mrr.compute.js';
+import { mrrByCurrency, type MrrItem } from '../analytics/mrr.compute.js';
+import { recurringNetOfRow } from '../analytics/terms-pricing.js';
 import { summarizeEvent } from '../events/queries.js';
 import * as repo from './repo.js';
 
@@ -61,13 +61,6 @@ function revenueOf(rows: Awaited<ReturnType<typeof repo.revenueBetween>>) {
   return [...byCurrency.entries()]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([currency, sum]) => ({ currency, ...sum, netUnits: sum.paidUnits - sum.refundedUnits }));
-}
-
-/** The discount a renewal of the row applies: the one it carries (with cycles left), else its promotion. */
-function discountOf(row: MrrGroup): Discount | null {
-  if (row.discount_type === 'PERCENTAGE') return { percentOffBp: row.percent_off_bp ?? 0 };
-  if (row.discount_type === 'FIXED_AMOUNT') return { amountOffMinor: row.discount_amount_minor ?? 0 };
-  return row.promotion_percent ? { percentOffBp: row.promotion_percent * 100 } : null;
 }
 
 function toFailedPayment(row: Awaited<ReturnType<typeof repo.newestFailedInvoices>>[number]): FailedPayment {
@@ -156,19 +149,16 @@ export class OverviewService {
   }
 
   private async pricesOf(db: Executor, environmentId: string, ids: string[]) {
-    return new Map((await repo.pricesByIds(db, environmentId, [...new Set(ids)])).map((p) => [p.id, toStored(p)]));
+    return storedPricesByIds(db, environmentId, ids);
   }
 
   /** Each group of recurring subscriptions on the same terms priced once, as their next renewal would be, without usage and before tax. */
-  private priced(prices: Map<string, ReturnType<typeof toStored>>, groups: readonly MrrGroup[]) {
+  private priced(prices: Map<string, StoredPrice>, groups: readonly MrrGroup[]) {
     const items: MrrItem[] = [];
     for (const row of groups) {
       const listed = prices.get(row.price_id);
       if (!listed || row.n <= 0) continue;
-      const override = row.custom_amount_minor && row.custom_tax_behavior ? { amountMinor: row.custom_amount_minor, taxBehavior: row.custom_tax_behavior } : null;
-      const price = override ? overriddenPrice(listed, row.charge_period, override) : listed;
-      const quantities = (row.quantities ?? {}) as Record<string, number>;
-      const netMinor = recurringNetMinor({ chargePeriod: row.charge_period, price, quantities, discount: discountOf(row), taxRateBp: row.tax_rate_bp ?? 0 });
+      const netMinor = recurringNetOfRow(row, listed);
       if (netMinor !== null) items.push({ currency: row.currency, chargePeriod: row.charge_period, netMinor, subscriptions: row.n });
     }
     return mrrByCurrency(items);

@@ -17,6 +17,13 @@ export function toStored(row: PriceRow): StoredPrice {
   };
 }
 
+/** Prices of the environment by id, stored form (several at once, for pricing subscriptions in bulk). */
+export async function storedPricesByIds(db: Executor, environmentId: string, ids: readonly string[]): Promise<Map<string, StoredPrice>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('plan_prices').selectAll().where('environment_id', '=', environmentId).where('id', 'in', [...new Set(ids)]).execute();
+  return new Map(rows.map((row) => [row.id, toStored(row)]));
+}
+
 export async function replacePrices(
   db: Executor,
   environmentId: string,

@@ -1,0 +1,77 @@
+import { Type, type Static } from 'typebox';
+import { Timestamp } from './common.js';
+
+/** Billow extension (issue 30, decision 0097; docs/analytics.md): revenue analytics, kept as subscriptions change. */
+
+const Units = (description: string) => Type.Integer({ description: `${description}, in the currency's minor unit` });
+const Rate = (description: string) =>
+  Type.Union([Type.Integer(), Type.Null()], { description: `${description}, in basis points of one (10000 = 100 %); null when its denominator is 0` });
+const CalendarDate = (description: string) => Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description });
+
+export const AnalyticsInterval = Type.Union([Type.Literal('day'), Type.Literal('week'), Type.Literal('month')], {
+  description: 'The length of each period: a day, a week (from Monday) or a calendar month, in the seller profile\'s time zone',
+});
+
+export const AnalyticsMrrQuery = Type.Object({
+  start: Type.Optional(CalendarDate('The first day the series covers (YYYY-MM-DD, the seller\'s time zone); default: the first day of the month 11 months before `end`\'s')),
+  end: Type.Optional(CalendarDate('The last day the series covers (YYYY-MM-DD); default: today')),
+  interval: Type.Optional(AnalyticsInterval),
+  currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'Only this currency (ISO 4217); default: every currency that has MRR' })),
+});
+export type AnalyticsMrrQuery = Static<typeof AnalyticsMrrQuery>;
+
+export const MrrMovements = Type.Object(
+  {
+    newUnits: Units('MRR of customers who paid for the first time'),
+    expansionUnits: Units('MRR gained from paying customers (upgrades, more seats, a discount that ended)'),
+    reactivationUnits: Units('MRR of customers who had churned and came back'),
+    contractionUnits: Units('MRR lost from customers who still pay (downgrades), negative'),
+    churnedUnits: Units('MRR of customers who stopped paying, negative'),
+  },
+  { title: 'MrrMovements', description: 'They add up to mrrEndUnits - mrrStartUnits, exactly' },
+);
+
+export const MrrPeriod = Type.Object(
+  {
+    period: Type.String({ description: 'The period: its first day (YYYY-MM-DD), or YYYY-MM for a month' }),
+    start: CalendarDate('Its first day'),
+    end: CalendarDate('The day after its last day'),
+    mrrStartUnits: Units('MRR when the period began'),
+    mrrEndUnits: Units('MRR when the period ended (or now, for the period under way)'),
+    arrEndUnits: Units('12 x the MRR at the end, from the exact amount'),
+    movements: MrrMovements,
+    customers: Type.Object({
+      start: Type.Integer({ description: 'Paying customers (MRR above 0) when the period began' }),
+      end: Type.Integer({ description: 'Paying customers when it ended' }),
+      new: Type.Integer(),
+      reactivated: Type.Integer(),
+      churned: Type.Integer(),
+    }),
+    customerChurnRateBp: Rate('Customers churned / paying customers at the start'),
+    revenueChurnRateBp: Rate('(Churned + contraction MRR) / MRR at the start'),
+    netRevenueRetentionBp: Rate('(MRR at the start + expansion - contraction - churned) / MRR at the start'),
+    arpuUnits: Type.Union([Type.Integer(), Type.Null()], { description: 'MRR at the end / paying customers at the end, in minor units; null without customers' }),
+    lifetimeValueUnits: Type.Union([Type.Integer(), Type.Null()], { description: 'ARPU / customer churn rate, in minor units; null before any churn' }),
+  },
+  { title: 'MrrPeriod' },
+);
+
+export const MrrSeries = Type.Object(
+  {
+    timeZone: Type.String({ description: "The seller profile's time zone the days are counted in (UTC when it sets none)" }),
+    interval: AnalyticsInterval,
+    start: CalendarDate('The first day of the first period'),
+    end: CalendarDate('The day after the last day of the last period'),
+    completeUntil: Timestamp,
+    currencies: Type.Array(
+      Type.Object({
+        currency: Type.String({ description: 'ISO 4217 code' }),
+        periods: Type.Array(MrrPeriod),
+      }),
+      { description: 'One series per currency, by currency code; amounts are never converted between currencies' },
+    ),
+  },
+  { title: 'MrrSeries' },
+);
+export type MrrSeries = Static<typeof MrrSeries>;
+export type MrrPeriod = Static<typeof MrrPeriod>;

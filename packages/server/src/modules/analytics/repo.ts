@@ -1,0 +1,136 @@
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { AnalyticsMrrMovementsTable, SubscriptionTermsLogTable } from '../../db/schema.js';
+import type { Executor, Tx } from '../../db/transaction.js';
+
+export type TermsLogRow = Selectable<SubscriptionTermsLogTable>;
+
+/** One pricing run at a time: the log is priced in order, and each customer's standing is read and written whole. */
+const PRICING_LOCK = 0x42_69_6c_41; // 'BilA'
+
+/** Takes the pricing lock for the transaction: waits for it, or (`wait` false) answers false at once when another run holds it. */
+export async function lockPricing(tx: Tx, wait: boolean): Promise<boolean> {
+  if (wait) {
+    await sql`select pg_advisory_xact_lock(${PRICING_LOCK})`.execute(tx);
+    return true;
+  }
+  const { rows } = await sql<{ taken: boolean }>`select pg_try_advisory_xact_lock(${PRICING_LOCK}) as taken`.execute(tx);
+  return rows[0]?.taken === true;
+}
+
+/** The unpriced log rows of the oldest `transactions` transactions not priced yet, in the order they were logged. */
+export function unpricedLog(tx: Tx, transactions: number): Promise<TermsLogRow[]> {
+  const oldest = tx
+    .selectFrom('subscription_terms_log')
+    .select('tx')
+    .where('priced', '=', false)
+    .groupBy('tx')
+    .orderBy((eb) => eb.fn.min('id'))
+    .limit(transactions);
+  return tx.selectFrom('subscription_terms_log').selectAll().where('priced', '=', false).where('tx', 'in', oldest).orderBy('id').execute();
+}
+
+/** The whole log of an environment, in order: what a rebuild prices. */
+export function logOf(db: Executor, environmentId: string): Promise<TermsLogRow[]> {
+  return db.selectFrom('subscription_terms_log').selectAll().where('environment_id', '=', environmentId).orderBy('id').execute();
+}
+
+export async function markPriced(tx: Tx, ids: readonly number[]): Promise<void> {
+  if (ids.length > 0) await tx.updateTable('subscription_terms_log').set({ priced: true }).where('id', 'in', [...ids]).execute();
+}
+
+export function subscriptionStandings(tx: Tx, environmentId: string, subscriptionIds: readonly string[]) {
+  if (subscriptionIds.length === 0) return Promise.resolve([]);
+  return tx
+    .selectFrom('analytics_subscription_mrr')
+    .select(['subscription_id', 'customer_id', 'currency', sql<string>`parts::text`.as('parts')])
+    .where('environment_id', '=', environmentId)
+    .where('subscription_id', 'in', [...subscriptionIds])
+    .execute();
+}
+
+export function customerStandings(tx: Tx, environmentId: string, customerIds: readonly string[]) {
+  if (customerIds.length === 0) return Promise.resolve([]);
+  return tx
+    .selectFrom('analytics_customer_mrr')
+    .select(['customer_id', 'currency', 'ever_paid', sql<string>`parts::text`.as('parts')])
+    .where('environment_id', '=', environmentId)
+    .where('customer_id', 'in', [...customerIds])
+    .execute();
+}
+
+export async function saveSubscriptionStandings(tx: Tx, environmentId: string, rows: readonly { subscriptionId: string; customerId: string; currency: string; parts: bigint }[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx
+    .insertInto('analytics_subscription_mrr')
+    .values(rows.map((r) => ({ subscription_id: r.subscriptionId, environment_id: environmentId, customer_id: r.customerId, currency: r.currency, parts: r.parts.toString() })))
+    .onConflict((oc) => oc.column('subscription_id').doUpdateSet((eb) => ({ customer_id: eb.ref('excluded.customer_id'), currency: eb.ref('excluded.currency'), parts: eb.ref('excluded.parts') })))
+    .execute();
+}
+
+export async function saveCustomerStandings(tx: Tx, environmentId: string, rows: readonly { customerId: string; currency: string; parts: bigint; everPaid: boolean }[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx
+    .insertInto('analytics_customer_mrr')
+    .values(rows.map((r) => ({ environment_id: environmentId, customer_id: r.customerId, currency: r.currency, parts: r.parts.toString(), ever_paid: r.everPaid })))
+    .onConflict((oc) => oc.columns(['customer_id', 'currency']).doUpdateSet((eb) => ({ parts: eb.ref('excluded.parts'), ever_paid: eb.ref('excluded.ever_paid') })))
+    .execute();
+}
+
+export async function insertMovements(tx: Tx, rows: readonly Insertable<AnalyticsMrrMovementsTable>[]): Promise<void> {
+  if (rows.length > 0) await tx.insertInto('analytics_mrr_movements').values([...rows]).execute();
+}
+
+/** Per currency, the MRR and the paying customers the movements before `day` leave. */
+export function openingBefore(db: Executor, environmentId: string, day: string) {
+  return db
+    .selectFrom('analytics_mrr_movements')
+    .select('currency')
+    .select(sql<string>`sum(parts)::text`.as('parts'))
+    .select(sql<string>`(count(*) filter (where kind in ('new', 'reactivation')) - count(*) filter (where kind = 'churned'))::text`.as('paying'))
+    .where('environment_id', '=', environmentId)
+    .where('day', '<', sql<Date>`${day}::date`)
+    .groupBy('currency')
+    .execute();
+}
+
+/** The movements of each day in [from, to), summed per currency and kind. */
+export function dailyTotals(db: Executor, environmentId: string, from: string, to: string, currency: string | null) {
+  let query = db
+    .selectFrom('analytics_mrr_movements')
+    .select(['currency', 'kind', sql<string>`day::text`.as('day')])
+    .select(sql<string>`sum(parts)::text`.as('parts'))
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('environment_id', '=', environmentId)
+    .where('day', '>=', sql<Date>`${from}::date`)
+    .where('day', '<', sql<Date>`${to}::date`);
+  if (currency) query = query.where('currency', '=', currency);
+  return query.groupBy(['currency', 'kind', 'day']).orderBy('day').execute();
+}
+
+/** The kept movements of an environment in the order they were made: what a rebuild compares with. */
+export function keptMovements(db: Executor, environmentId: string) {
+  return db
+    .selectFrom('analytics_mrr_movements')
+    .select(['log_id', 'customer_id', 'subscription_id', 'currency', 'kind', 'at', sql<string>`parts::text`.as('parts'), sql<string>`customer_parts::text`.as('customer_parts')])
+    .where('environment_id', '=', environmentId)
+    .orderBy('id')
+    .execute();
+}
+
+/** Whether log rows wait to be priced, and the oldest time among them: the series are complete until then. */
+export async function oldestUnpriced(db: Executor, environmentId: string): Promise<Date | null> {
+  const row = await db
+    .selectFrom('subscription_terms_log')
+    .select((eb) => eb.fn.min('at').as('at'))
+    .where('environment_id', '=', environmentId)
+    .where('priced', '=', false)
+    .executeTakeFirst();
+  return (row?.at as Date | null | undefined) ?? null;
+}
+
+/** Forgets what was kept for the environment: a rebuild writes it again. */
+export async function clearEnvironment(tx: Tx, environmentId: string): Promise<void> {
+  await tx.deleteFrom('analytics_mrr_movements').where('environment_id', '=', environmentId).execute();
+  await tx.deleteFrom('analytics_customer_mrr').where('environment_id', '=', environmentId).execute();
+  await tx.deleteFrom('analytics_subscription_mrr').where('environment_id', '=', environmentId).execute();
+}
