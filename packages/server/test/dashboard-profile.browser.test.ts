@@ -72,8 +72,13 @@ describe.skipIf(skipBrowserTests)("the seller profile's page", () => {
     await page.getByText('Saved: version 2.').waitFor();
     expect(await page.getByLabel('Tax ID 2', { exact: true }).getAttribute('aria-invalid')).toBeNull();
 
+    // A logo is saved at once, and keeps the form's unsaved edits.
+    await fill(page, 'Support page', 'https://acme.example/help');
     await page.getByLabel('Upload a logo').setInputFiles({ name: 'acme.png', mimeType: 'image/png', buffer: pngOf(120, 40, [26, 127, 90]) });
     await page.getByRole('img', { name: 'Your logo as it is now' }).waitFor();
+    expect(await page.getByLabel('Support page', { exact: true }).inputValue()).toBe('https://acme.example/help');
+    await press(page, 'Save the profile');
+    await page.getByText('Saved: version 4.').waitFor();
     await expect.poll(() => page.locator('.invoice-preview img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(120);
     expect(await preview.textContent()).toContain('Tax ID: GB980780684');
     expect(await preview.textContent()).toContain('ACME-');
@@ -91,8 +96,9 @@ describe.skipIf(skipBrowserTests)("the seller profile's page", () => {
       invoicePrefix: 'ACME',
       defaultLanguage: 'de',
       brandColor: '#1A7F5A',
+      supportUrl: 'https://acme.example/help',
       displayName: 'Demo Software',
-      version: 3,
+      version: 4,
     });
     const logo = await fetch(saved.logoUrl);
     expect([logo.status, logo.headers.get('content-type')]).toEqual([200, 'image/png']);

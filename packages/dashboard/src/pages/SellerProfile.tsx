@@ -117,12 +117,14 @@ export function SellerProfile() {
   const loaded = useResource(() => api<Profile>('GET', '/seller-profile/'), []);
   const [profile, setProfile] = useState<Profile>();
   const [draft, setDraft] = useState<Draft>();
+  // The form starts over from what was loaded or saved; a new logo changes the profile, never the form's unsaved edits.
+  const adopt = (saved: Profile) => {
+    setProfile(saved);
+    setDraft(draftOf(saved));
+  };
   useEffect(() => {
-    if (loaded.data) setProfile(loaded.data);
+    if (loaded.data) adopt(loaded.data);
   }, [loaded.data]);
-  useEffect(() => {
-    if (profile) setDraft(draftOf(profile));
-  }, [profile]);
   const save = useAction((patch: ReturnType<typeof patchOf>) => api<Profile>('PATCH', '/seller-profile/', { body: patch }));
   const readOnly = !canWrite || save.error?.status === 403;
   const refused = refusedField(save.error);
@@ -134,7 +136,7 @@ export function SellerProfile() {
     if (!profile || !draft) return;
     const patch = patchOf(draft, profile);
     if (Object.keys(patch).length === 0) return;
-    void save.perform(patch).then((saved) => saved && setProfile(saved));
+    void save.perform(patch).then((saved) => saved && adopt(saved));
   };
   const props = draft && { draft, setDraft, errorOf };
   return (
