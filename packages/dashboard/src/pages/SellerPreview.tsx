@@ -25,7 +25,7 @@ export function SellerPreview({ profile }: { profile: SellerProfile }) {
   const year = new Date().getFullYear();
   const lines = [
     ...addressLines(profile.address),
-    ...profile.taxRegistrations.map((r) => `Tax ID: ${r.taxId}`),
+    ...profile.taxRegistrations.map((r) => `Tax ID ${r.taxId}`),
     profile.supportEmail,
     profile.websiteUrl,
   ].filter((line): line is string => !!line);
