@@ -5,6 +5,8 @@
  * (same origin only), the CSRF token and the organization; errors come back as ApiError
  * with the API's own `detail` and `code`.
  */
+import type { MediaUpload } from '@billow/contract';
+
 export type Environment = 'sandbox' | 'production';
 
 export class ApiError extends Error {
@@ -79,6 +81,8 @@ function queryString(query: Query | undefined): string {
   return text ? `?${text}` : '';
 }
 
+const unreachable = () => new ApiError(0, 'Billow could not be reached. Check your connection and try again.', null);
+
 async function send<T>(method: string, url: string, body: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (credentials.csrfToken) headers['x-csrf-token'] = credentials.csrfToken;
@@ -88,18 +92,21 @@ async function send<T>(method: string, url: string, body: unknown): Promise<T> {
   try {
     response = await fetch(url, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
-    throw new ApiError(0, 'Billow could not be reached. Check your connection and try again.', null);
+    throw unreachable();
   }
   // An answer without a body is null, never undefined: useAction reads undefined as a failure.
   if (response.status === 204) return null as T;
   const text = await response.text();
   const parsed = text ? safeJson(text) : null;
-  if (!response.ok) {
-    const problem = (parsed ?? {}) as { detail?: unknown; code?: unknown };
-    const detail = typeof problem.detail === 'string' ? problem.detail : `Billow answered ${response.status}.`;
-    throw new ApiError(response.status, detail, typeof problem.code === 'string' ? problem.code : null);
-  }
+  if (!response.ok) throw refusal(response.status, parsed);
   return parsed as T;
+}
+
+/** An answer that is not a success, with the API's own `detail` and `code` when it has them. */
+function refusal(status: number, parsed: unknown): ApiError {
+  const problem = (parsed ?? {}) as { detail?: unknown; code?: unknown };
+  const detail = typeof problem.detail === 'string' ? problem.detail : `Billow answered ${status}.`;
+  return new ApiError(status, detail, typeof problem.code === 'string' ? problem.code : null);
 }
 
 function safeJson(text: string): unknown {
@@ -118,4 +125,28 @@ export function api<T>(method: string, path: string, options: { body?: unknown; 
 /** A call to the session operations of the dashboard (sign-in, invitations, password, second factor). */
 export function account<T>(method: string, path: string, body?: unknown): Promise<T> {
   return send<T>(method, `/dashboard/api${path}`, body);
+}
+
+/**
+ * A file uploaded through the media API: `POST /media/` gives a form, and the file goes to the
+ * address it names, which must be Billow's own (the page may connect to nothing else). Answers
+ * the upload's fileKey, for the operation that takes the file (a logo: `logoImageKey`).
+ */
+export async function upload(file: File): Promise<string> {
+  const form = await api<MediaUpload>('POST', '/media/', { body: { fileName: file.name, fileType: file.type || 'application/octet-stream' } });
+  const target = new URL(form.url, window.location.href);
+  if (target.origin !== window.location.origin) {
+    throw new ApiError(0, 'This installation keeps uploads in another storage service, which the dashboard may not reach. Upload the file through the API instead.', null);
+  }
+  const body = new FormData();
+  for (const [name, value] of Object.entries(form.fields)) body.append(name, value);
+  body.append('file', file);
+  let response: Response;
+  try {
+    response = await fetch(target, { method: 'POST', body, credentials: 'same-origin' });
+  } catch {
+    throw unreachable();
+  }
+  if (!response.ok) throw refusal(response.status, safeJson(await response.text()));
+  return form.fileKey;
 }

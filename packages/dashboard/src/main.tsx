@@ -14,6 +14,7 @@ import { OrderDetail, Orders } from './pages/Orders';
 import { Selling } from './pages/Selling';
 import { Developers } from './pages/Developers';
 import { Settings } from './pages/Settings';
+import { SellerProfile } from './pages/SellerProfile';
 import './styles.css';
 
 function NotFound() {
@@ -51,6 +52,7 @@ const router = createBrowserRouter(
         { path: 'selling', element: <Selling /> },
         { path: 'developers', element: <Developers /> },
         { path: 'settings', element: <Settings /> },
+        { path: 'settings/profile', element: <SellerProfile /> },
       ],
     },
   ],

@@ -65,7 +65,7 @@ export async function ensureDemoOrganization(db: Db, clock: Clock, config: Confi
  * A made-up seller, so that a newcomer's first checkout page and invoice show a complete
  * seller block; `billow profile set` (or PATCH /api/v1/seller-profile/) replaces it.
  */
-const SAMPLE_PROFILE = {
+export const SAMPLE_PROFILE = {
   displayName: 'Demo Software',
   legalName: 'Demo Software GmbH (sample data)',
   address: { line1: 'Beispielstraße 1', city: 'Berlin', postalCode: '10115', country: 'DE' },

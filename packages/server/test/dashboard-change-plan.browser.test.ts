@@ -5,12 +5,10 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../src/lib/clock.js';
-import { createMember } from '../src/modules/accounts/people.service.js';
-import { launchChromium, openPage, skipBrowserTests } from './browser.js';
+import { launchChromium, skipBrowserTests } from './browser.js';
 import { shop } from './commerce-support.js';
-import { checkPage, press } from './dashboard-support.js';
-import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
+import { checkPage, press, signIn } from './dashboard-support.js';
+import { startTestServer, type TestOrg, type TestServer } from './harness.js';
 
 let server: TestServer;
 let browser: Browser;
@@ -38,11 +36,8 @@ describe.skipIf(skipBrowserTests)('changing a plan in the dashboard', () => {
     expect(expected.amountDueNowUnits).toBeGreaterThan(0);
     const dollars = `$${(expected.amountDueNowUnits / 100).toFixed(2)}`;
 
-    const { signInToken } = await createMember(server.database.db, systemClock, { organizationId: org.organizationId, email: `${uniqueId('owner')}@example.com`, role: 'owner', name: 'Owner' });
-    const owner = await openPage(browser, { width: 1280, height: 900 });
+    const owner = await signIn(server, browser, org.organizationId, 'owner');
     const { page } = owner;
-    await page.goto(`${server.url}/dashboard/welcome?token=${signInToken}`);
-    await page.waitForURL(/\/dashboard\/?$/);
     await page.goto(`${server.url}/dashboard/subscriptions/${first}`);
     await page.waitForLoadState('networkidle');
     // The form first previews the first plan it offers; the figures follow the plan chosen (Pro's own total tells them apart).

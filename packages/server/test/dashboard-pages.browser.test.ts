@@ -4,11 +4,9 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../src/lib/clock.js';
-import { createMember } from '../src/modules/accounts/people.service.js';
-import { launchChromium, openPage, skipBrowserTests } from './browser.js';
+import { launchChromium, skipBrowserTests } from './browser.js';
 import { shop, type Shop } from './commerce-support.js';
-import { checkPage, fill, press } from './dashboard-support.js';
+import { checkPage, fill, press, signIn } from './dashboard-support.js';
 import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
 
 let server: TestServer;
@@ -30,13 +28,7 @@ afterAll(async () => {
 });
 
 /** A signed-in page of a new member with `role`, at `width` px. */
-async function signedIn(role: string, width = 1280) {
-  const { signInToken } = await createMember(server.database.db, systemClock, { organizationId: org.organizationId, email: `${uniqueId(role)}@example.com`, role, name: role });
-  const opened = await openPage(browser, { width, height: 900 });
-  await opened.page.goto(`${server.url}/dashboard/welcome?token=${signInToken}`);
-  await opened.page.waitForURL(/\/dashboard\/?$/);
-  return opened;
-}
+const signedIn = (role: string, width = 1280) => signIn(server, browser, org.organizationId, role, width);
 
 const WIRE_CODES = /\b(customer|order|subscription|invoice|payment_method|refund|credit_note)\.[a-z_]+\b/;
 

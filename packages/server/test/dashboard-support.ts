@@ -3,9 +3,12 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { screenshotsIn } from './browser.js';
+import { systemClock } from '../src/lib/clock.js';
+import { createMember } from '../src/modules/accounts/people.service.js';
+import { openPage, screenshotsIn } from './browser.js';
+import { uniqueId, type TestServer } from './harness.js';
 
 // The seller's dashboard in Chromium (decision 0082): axe-core run in each page, screenshots
 // to test-artifacts/dashboard/ and, with BILLOW_WRITE_DOCS=1, to docs/images/dashboard/.
@@ -86,4 +89,13 @@ export async function press(page: Page, name: string | RegExp): Promise<void> {
 export async function menu(page: Page, label: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: label, exact: true }).click();
   await page.waitForLoadState('networkidle');
+}
+
+/** A new member of the organization with `role`, signed in from their one-time link, in a window `width` px wide: on Home. */
+export async function signIn(server: TestServer, browser: Browser, organizationId: string, role: string, width = 1280) {
+  const { signInToken } = await createMember(server.database.db, systemClock, { organizationId, email: `${uniqueId(role)}@example.com`, role, name: role });
+  const opened = await openPage(browser, { width, height: 900 });
+  await opened.page.goto(`${server.url}/dashboard/welcome?token=${signInToken}`);
+  await opened.page.waitForURL(/\/dashboard\/?$/);
+  return opened;
 }

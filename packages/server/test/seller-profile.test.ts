@@ -116,6 +116,17 @@ describe("the seller's profile", () => {
     expect((await profile('GET')).body).toEqual(before);
   });
 
+  it("names the place in the list of a refused tax registration, so that a form can show the refusal beside its row", async () => {
+    const good = { country: 'DE', taxId: 'DE136695976' };
+    const wrong = await profile('PATCH', { taxRegistrations: [good, { country: 'GB', taxId: 'GB980780685' }] });
+    expect([wrong.status, wrong.body.code]).toEqual([400, 'invalid_tax_id']);
+    expect(wrong.body.detail).toMatch(/^taxRegistrations\[1\]: "GB980780685" is not a valid tax id of GB \(/);
+    const twice = await profile('PATCH', { taxRegistrations: [good, { ...good, country: 'de' }] });
+    expect(twice.body.detail).toMatch(/^taxRegistrations\[1\]\.country: DE is listed twice/);
+    const country = await profile('PATCH', { taxRegistrations: [{ country: 'XX', taxId: '123' }] });
+    expect(country.body.detail).toMatch(/^taxRegistrations\[0\]\.country: "XX" is not an ISO 3166-1 alpha-2 country code/);
+  });
+
   it('belongs to one environment: production has its own, and a client key may not read or change it', async () => {
     expect((await profile('GET', undefined, org.production.serverKey, '')).body.version).toBe(0);
     expect((await profile('GET', undefined, org.sandbox.clientKey)).status).toBe(403);

@@ -1,5 +1,6 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import type { Invitation, Member } from '@billow/contract';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import type { Invitation, Member, SellerProfile } from '@billow/contract';
 import { api, type Page } from '../api';
 import { useAction, useResource } from '../data';
 import { when, words } from '../format';
@@ -8,54 +9,19 @@ import { Checkbox, ErrorNote, Field, Loading, Notice, PageTitle, Section, Select
 import { AccountSecurity, YourSessions } from './Account';
 import { AuditLog } from './AuditLog';
 
-interface SellerProfile {
-  displayName: string | null;
-  legalName: string | null;
-  supportEmail: string | null;
-  websiteUrl: string | null;
-  brandColor: string | null;
-}
-
-const PROFILE_FIELDS: Array<[keyof SellerProfile, string, string]> = [
-  ['displayName', 'Display name', 'text'],
-  ['legalName', 'Legal name', 'text'],
-  ['supportEmail', 'Support email', 'email'],
-  ['websiteUrl', 'Website', 'url'],
-  ['brandColor', 'Brand colour (#RRGGBB)', 'text'],
-];
-
+/** The seller profile in a line, and the way to its page (pages/SellerProfile.tsx). */
 function Profile({ canWrite }: { canWrite: boolean }) {
   const profile = useResource(() => api<SellerProfile>('GET', '/seller-profile/'), []);
-  const [values, setValues] = useState<Partial<SellerProfile>>({});
-  useEffect(() => {
-    if (profile.data) setValues(profile.data);
-  }, [profile.data]);
-  const save = useAction(() => {
-    const changed = Object.fromEntries(PROFILE_FIELDS.map(([name]) => [name, values[name] || null]).filter(([name, value]) => value !== (profile.data?.[name as keyof SellerProfile] ?? null)));
-    return api<SellerProfile>('PATCH', '/seller-profile/', { body: changed });
-  });
   return (
     <Section title="Seller profile">
       <ErrorNote error={profile.error} />
-      <p className="hint">What buyers see on checkout pages, invoices and emails. The full profile (address, tax registrations, logo) is in the API and <code>billow profile</code>.</p>
-      <form
-        className="stack"
-        onSubmit={(event: FormEvent) => {
-          event.preventDefault();
-          void save.perform().then((r) => r && profile.reload());
-        }}
-      >
-        {PROFILE_FIELDS.map(([name, label, type]) => (
-          <Field key={name} label={label} type={type} disabled={!canWrite} value={values[name] ?? ''} onChange={(e) => setValues({ ...values, [name]: e.target.value })} />
-        ))}
-        {canWrite ? (
-          <button type="submit" disabled={save.busy}>
-            Save profile
-          </button>
-        ) : null}
-        <ErrorNote error={save.error} />
-        {save.result && !save.busy ? <Notice>Saved.</Notice> : null}
-      </form>
+      <p>
+        {profile.data ? <strong>{profile.data.legalName ?? profile.data.displayName}. </strong> : null}
+        The name, address, tax registrations, logo and links that checkout pages, invoices and emails show.
+      </p>
+      <p>
+        <Link to="/settings/profile">{canWrite ? 'Edit the seller profile' : 'See the seller profile'}</Link>
+      </p>
     </Section>
   );
 }

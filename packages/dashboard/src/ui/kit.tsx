@@ -1,4 +1,4 @@
-import { useId, type ReactNode, type InputHTMLAttributes, type SelectHTMLAttributes } from 'react';
+import { useId, type ReactNode, type Ref, type InputHTMLAttributes, type SelectHTMLAttributes } from 'react';
 import type { ApiError } from '../api';
 
 /** The API's own words, where the action was: an alert that screen readers announce. */
@@ -41,37 +41,53 @@ export function Section({ title, children, actions }: { title: string; children:
   );
 }
 
-type FieldProps = InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string };
+type FieldProps = InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string; error?: string | null; ref?: Ref<HTMLInputElement> };
 
-export function Field({ label, hint, ...input }: FieldProps) {
+/** What describes a control: its hint, then the API's refusal of its value, shown beside it. */
+function described(id: string, hint: string | undefined, error: string | null | undefined) {
+  const ids = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return { 'aria-describedby': ids || undefined, 'aria-invalid': error ? true : undefined };
+}
+
+function FieldError({ id, error }: { id: string; error: string | null | undefined }) {
+  return error ? (
+    <small id={`${id}-error`} className="field-error" role="alert">
+      {error}
+    </small>
+  ) : null;
+}
+
+export function Field({ label, hint, error, ...input }: FieldProps) {
   const id = useId();
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
+      <input id={id} {...described(id, hint, error)} {...input} />
       {hint ? (
         <small id={`${id}-hint`} className="hint">
           {hint}
         </small>
       ) : null}
+      <FieldError id={id} error={error} />
     </div>
   );
 }
 
-type SelectProps = SelectHTMLAttributes<HTMLSelectElement> & { label: string; options: Array<[string, string]> };
+type SelectProps = SelectHTMLAttributes<HTMLSelectElement> & { label: string; options: Array<[string, string]>; error?: string | null };
 
-export function Select({ label, options, ...select }: SelectProps) {
+export function Select({ label, options, error, ...select }: SelectProps) {
   const id = useId();
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <select id={id} {...select}>
+      <select id={id} {...described(id, undefined, error)} {...select}>
         {options.map(([value, text]) => (
           <option key={value} value={value}>
             {text}
           </option>
         ))}
       </select>
+      <FieldError id={id} error={error} />
     </div>
   );
 }

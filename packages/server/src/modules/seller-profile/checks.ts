@@ -15,20 +15,22 @@ export function checkedCountry(field: string, code: string): string {
   return country;
 }
 
-export function checkedTaxRegistration(input: { country: string; taxId: string }): TaxRegistration {
-  const country = checkedCountry('taxRegistrations.country', input.country);
+/** One registration of the list; a refusal names its place (`taxRegistrations[1]`), so that a form can show it beside the row. */
+export function checkedTaxRegistration(input: { country: string; taxId: string }, index: number): TaxRegistration {
+  const at = `taxRegistrations[${index}]`;
+  const country = checkedCountry(`${at}.country`, input.country);
   const checked = checkEntityTaxId(country, input.taxId);
-  if (!checked.ok) throw invalidTaxId(country, input.taxId, checked.problem);
+  if (!checked.ok) throw invalidTaxId(at, country, input.taxId, checked.problem);
   return { country, ...checked.value };
 }
 
 export function checkedTaxRegistrations(inputs: Array<{ country: string; taxId: string }>): TaxRegistration[] {
   const checked = inputs.map(checkedTaxRegistration);
   const seen = new Set<string>();
-  for (const registration of checked) {
-    if (seen.has(registration.country)) throw taxCountryTwice(registration.country);
+  checked.forEach((registration, index) => {
+    if (seen.has(registration.country)) throw taxCountryTwice(`taxRegistrations[${index}].country`, registration.country);
     seen.add(registration.country);
-  }
+  });
   return checked;
 }
 
