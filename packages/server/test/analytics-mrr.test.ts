@@ -2,14 +2,16 @@
  * Revenue analytics through the API (issue 30, decision 0097): subscriptions sold, converted
  * from a trial, upgraded and cancelled on a test clock appear in GET /analytics/mrr/ as the
  * movements of the months they happened in on the clock, with the figures of
- * docs/analytics.md; the kept movements agree with a rebuild from the terms log, and the
- * MRR at the end agrees with Home's.
+ * docs/analytics.md; the end of a discount is an expansion on the day of the renewal that used
+ * it up; the kept movements agree with a rebuild from the terms log, and the MRR at the end
+ * agrees with Home's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnalyticsService } from '../src/modules/analytics/service.js';
 import { ManualClock } from '../src/lib/clock.js';
 import { CARDS, shop, untilClockReady, type Shop } from './commerce-support.js';
 import { environmentIdOf, startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
+import { csrfOf, getPage, payWith, postForm } from './checkout/support.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -99,12 +101,37 @@ describe('GET /analytics/mrr/', () => {
     ]);
   });
 
+  it('counts the end of a discount as expansion, on the day its last discounted renewal began', async () => {
+    const code = uniqueId('HALF').toUpperCase().replace(/[^A-Z0-9]/g, '');
+    const made = await s.call('POST', '/discounts/', { name: 'Half off twice', code, discountType: 'PERCENTAGE', percentOff: 50, duration: 'REPEATING', durationInCycles: 2 });
+    expect(made.status, made.text).toBe(201);
+    const clock = await s.call('POST', '/test-clocks/', { name: uniqueId('discount'), frozenTime: '2025-05-10T00:00:00Z' });
+    const customerId = await s.customer({ testClockId: clock.body.id });
+    const session = await s.call('POST', '/checkout/', { planIdentifier: s.plans.basic, chargePeriod: 'MONTHLY', customerId, successUrl: 'https://shop.example/thanks', discountCode: code });
+    expect(session.status, session.text).toBe(201);
+    const page = await getPage(session.body.checkoutUrl);
+    expect((await postForm(session.body.checkoutUrl, payWith(csrfOf(page.text), CARDS.ok, { country: 'US' }))).status).toBe(303);
+    for (const frozenTime of ['2025-06-10T01:00:00Z', '2025-07-10T01:00:00Z']) {
+      expect((await s.call('POST', `/test-clocks/${clock.body.id}/advance/`, { frozenTime })).status).toBe(200);
+      expect(await untilClockReady(server, s, clock.body.id)).toMatchObject({ status: 'ready', failure: null });
+    }
+    // $5.00 a month while a discounted renewal is left; the June renewal takes the last one: $10.00 from then on.
+    const body = await series('?start=2025-05-01&end=2025-07-31&interval=day');
+    const moved = body.currencies[0].periods
+      .filter((d: { movements: Record<string, number> }) => Object.values(d.movements).some((n) => n !== 0))
+      .map((d: { period: string; movements: { newUnits: number; expansionUnits: number } }) => [d.period, d.movements.newUnits, d.movements.expansionUnits]);
+    expect(moved).toEqual([
+      ['2025-05-10', 500, 0],
+      ['2025-06-10', 0, 500],
+    ]);
+  });
+
   it("agrees with Home's MRR and with a rebuild from the log", async () => {
     const home = await s.call('GET', '/overview/');
-    expect(home.body.mrr).toEqual([{ currency: 'USD', amountUnits: 5000, subscriptions: 2 }]);
+    expect(home.body.mrr).toEqual([{ currency: 'USD', amountUnits: 6000, subscriptions: 3 }]);
     const report = await new AnalyticsService(server.database.db, new ManualClock(new Date())).rebuild({ environmentId }, false);
     expect(report).toMatchObject({ differences: [], applied: false });
-    expect(report.kept).toBeGreaterThanOrEqual(5);
+    expect(report.kept).toBeGreaterThanOrEqual(7);
   });
 
   it('refuses a range it cannot answer, in words', async () => {
