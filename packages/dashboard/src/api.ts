@@ -90,6 +90,11 @@ async function send<T>(method: string, url: string, body: unknown): Promise<T> {
   } catch {
     throw new ApiError(0, 'Billow could not be reached. Check your connection and try again.', null);
   }
+  return answerOf<T>(response);
+}
+
+/** The answer's JSON; an error answer as ApiError with Billow's own `detail`. */
+async function answerOf<T>(response: Response): Promise<T> {
   // An answer without a body is null, never undefined: useAction reads undefined as a failure.
   if (response.status === 204) return null as T;
   const text = await response.text();
@@ -118,4 +123,34 @@ export function api<T>(method: string, path: string, options: { body?: unknown; 
 /** A call to the session operations of the dashboard (sign-in, invitations, password, second factor). */
 export function account<T>(method: string, path: string, body?: unknown): Promise<T> {
   return send<T>(method, `/dashboard/api${path}`, body);
+}
+
+interface MediaUpload {
+  url: string;
+  fields: Record<string, string>;
+  fileKey: string;
+}
+
+/**
+ * Uploads a file the way any client does (decision 0095): `POST /media/` for a form, then the
+ * file through that form, to Billow's own upload route (the page may call only its own origin).
+ * Answers the `fileKey` to attach with `imageKeys` or `fileKeys` within the hour.
+ */
+export async function uploadFile(file: File): Promise<string> {
+  const fileType = file.type || 'application/octet-stream';
+  const form = await api<MediaUpload>('POST', '/media/', { body: { fileName: file.name, fileType } });
+  if (new URL(form.url, window.location.href).origin !== window.location.origin) {
+    throw new ApiError(0, 'Files are stored in a bucket this page may not send to: upload them with the API (POST /media/) instead.', null);
+  }
+  const body = new FormData();
+  for (const [name, value] of Object.entries(form.fields)) body.append(name, value);
+  body.append('file', new Blob([file], { type: fileType }), file.name);
+  let response: Response;
+  try {
+    response = await fetch(form.url, { method: 'POST', body, credentials: 'omit' });
+  } catch {
+    throw new ApiError(0, 'The file could not be sent. Check your connection and try again.', null);
+  }
+  await answerOf<null>(response);
+  return form.fileKey;
 }
