@@ -248,7 +248,7 @@ describe.skipIf(skipBrowserTests)('the product page', () => {
     const files = page.getByRole('region', { name: 'Downloadable files' });
     await files.getByRole('link', { name: 'manual.pdf' }).waitFor();
     expect(await sectionText(page, 'Downloadable files')).toMatch(/PDF document.*3\.2 KB.*Yes/);
-    const product = (await s.call('GET', `/catalog/products/${s.product.id}/`)).body as { images: Array<{ name: string; thumbnail: boolean; ordering: number }>; files: Array<{ name: string; size: number }> };
+    const product = (await s.call('GET', `/catalog/products/${s.product.id}/`)).body as { images: Array<{ id: string; name: string; thumbnail: boolean; ordering: number }>; files: Array<{ name: string; size: number }> };
     expect(product.images.sort((a, b) => a.ordering - b.ordering).map((i) => [i.name, i.thumbnail])).toEqual([['screen.png', true], ['The boxed app, in blue', false]]);
     expect(product.files).toEqual([expect.objectContaining({ name: 'manual.pdf', size: manual.length })]);
     expect(await page.locator('main').textContent()).not.toMatch(/application\/pdf|image\/png/);
@@ -259,9 +259,26 @@ describe.skipIf(skipBrowserTests)('the product page', () => {
     expect(developer.problems).toEqual([]);
     await developer.close();
 
+    // The buyer's checkout shows the main image, from Billow's own origin, its description escaped.
+    const main = product.images.find((i) => i.thumbnail)!;
+    const alt = 'Screen "one" <b>& more</b>';
+    expect((await s.call('PATCH', `/catalog/products/${s.product.id}/image/${main.id}/`, { name: alt })).status).toBe(200);
+    const session = await s.call('POST', '/checkout/', { planIdentifier: s.plans.basic, chargePeriod: 'MONTHLY', successUrl: `${server.url}/` });
+    expect(session.status, session.text).toBe(201);
+    const markup = await (await fetch(session.body.checkoutUrl)).text();
+    expect(markup).toContain('alt="Screen &quot;one&quot; &lt;b&gt;&amp; more&lt;/b&gt;"');
+    const buyer = await openPage(browser, { width: 375, height: 800 });
+    await buyer.page.goto(session.body.checkoutUrl);
+    const picture = buyer.page.getByRole('img', { name: alt });
+    await expect.poll(async () => await picture.evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBe(160);
+    expect(await picture.getAttribute('src')).toMatch(/^\/media\/public\//);
+    await checkPage(buyer.page, 'checkout-product-image', { docs: false });
+    expect(buyer.problems).toEqual([]);
+    await buyer.close();
+
     const phone = await signedIn('viewer', 375);
     await phone.page.goto(`${server.url}/dashboard/catalog/products/${s.product.id}`);
-    await phone.page.getByRole('img', { name: 'screen.png' }).waitFor();
+    await phone.page.getByRole('img', { name: alt }).waitFor();
     expect(await phone.page.getByRole('button', { name: /Remove|Upload/ }).count()).toBe(0);
     await checkPage(phone.page, 'phone-product-media', { docs: false });
     expect(phone.problems).toEqual([]);

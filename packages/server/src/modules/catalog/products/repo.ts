@@ -158,6 +158,20 @@ export async function deleteFile(db: Executor, productId: string, fileId: string
   return db.deleteFrom('product_files').where('product_id', '=', productId).where('id', '=', fileId).returningAll().executeTakeFirst();
 }
 
+/** The image a product shows first: its thumbnail, else its first; turned-off images never. */
+export async function mainImage(db: Executor, productId: string): Promise<Pick<ProductImageRow, 'name' | 'storage_key'> | undefined> {
+  return db
+    .selectFrom('product_images')
+    .select(['name', 'storage_key'])
+    .where('product_id', '=', productId)
+    .where('enabled', '=', true)
+    .orderBy('thumbnail', 'desc')
+    .orderBy('ordering')
+    .orderBy('created_at')
+    .limit(1)
+    .executeTakeFirst();
+}
+
 export async function publishedPlanIdentifiers(db: Executor, productId: string): Promise<string[]> {
   const rows = await db
     .selectFrom('plans')
