@@ -153,7 +153,7 @@ describe.skipIf(skipBrowserTests)('promotions on the Selling page', () => {
 });
 
 describe.skipIf(skipBrowserTests)('the plan page', () => {
-  it('shows who is on which version, links to them, and edits the price of one currency at a time', async () => {
+  it('shows who is on which version, links to them, edits the price of one currency at a time, and uploads a file to the draft', async () => {
     const plan = (await s.api.plan(s.product.id, { name: uniqueId('Studio') })).identifier as string;
     const monthly = (amount: number) => ({ priceType: 'PAID', chargeCatalogPrice: [{ charges: [{ chargePeriod: 'MONTHLY', priceData: { amount } }] }] });
     const subscribe = async () => {
@@ -194,6 +194,11 @@ describe.skipIf(skipBrowserTests)('the plan page', () => {
     await expect.poll(async () => await prices.getByRole('cell', { name: 'EUR', exact: true }).count()).toBe(0);
     const draft = (await s.call('GET', `/catalog/plans/${plan}/prices/`)).body.results as Array<{ currency: string }>;
     expect(draft.map((p) => p.currency)).toEqual(['USD']);
+    await page.getByLabel('File', { exact: true }).setInputFiles({ name: 'terms.txt', mimeType: 'text/plain', buffer: Buffer.from('The terms of the plan.') });
+    await press(page, 'Upload the file to the draft');
+    await page.getByRole('region', { name: 'Downloadable files' }).getByRole('link', { name: 'terms.txt' }).waitFor();
+    expect(await sectionText(page, 'Downloadable files')).toMatch(/Text.*22 bytes.*Yes/);
+    expect((await s.call('GET', `/catalog/plans/${plan}/`)).body.files).toEqual([expect.objectContaining({ name: 'terms.txt', size: 22, contentType: 'text/plain' })]);
 
     await versions.getByRole('link', { name: '2 subscriptions on version 1' }).click();
     await page.waitForURL(/\/dashboard\/subscriptions\?/);
