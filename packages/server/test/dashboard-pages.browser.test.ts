@@ -288,5 +288,10 @@ describe.skipIf(skipBrowserTests)('the product page', () => {
     await checkPage(phone.page, 'phone-product-media', { docs: false });
     expect(phone.problems).toEqual([]);
     await phone.close();
+    const editing = await signedIn('developer', 375);
+    await editing.page.goto(`${server.url}/dashboard/catalog/products/${s.product.id}`);
+    await editing.page.getByRole('button', { name: 'Upload the file' }).waitFor();
+    await checkPage(editing.page, 'phone-product-media-editing', { docs: false });
+    await editing.close();
   });
 });

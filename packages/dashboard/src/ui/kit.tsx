@@ -47,7 +47,7 @@ type FieldProps = InputHTMLAttributes<HTMLInputElement> & { label: string; hint?
 export function Field({ label, hint, ...input }: FieldProps) {
   const id = useId();
   return (
-    <div className="field">
+    <div className={input.type === 'file' ? 'field field-file' : 'field'}>
       <label htmlFor={id}>{label}</label>
       <input id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
       {hint ? (
