@@ -55,6 +55,8 @@ export const ProductImage = Type.Object(
     ordering: Type.Integer(),
     thumbnail: Type.Boolean(),
     enabled: Type.Boolean(),
+    size: Type.Integer({ minimum: 0, description: 'Billow extension: the stored size in bytes' }),
+    contentType: Type.String({ description: 'Billow extension: the MIME type it was uploaded with' }),
   },
   { title: 'ProductImage' },
 );
@@ -79,10 +81,22 @@ export const ProductFile = Type.Object(
     ordering: Type.Integer(),
     enabled: Type.Boolean(),
     downloadUrl: Type.String({ description: 'Needs no key: redirects to a link that downloads the file for a few minutes' }),
+    size: Type.Integer({ minimum: 0, description: 'Billow extension: the stored size in bytes' }),
+    contentType: Type.String({ description: 'Billow extension: the MIME type it was uploaded with' }),
   },
   { title: 'ProductFile' },
 );
 export type ProductFile = Static<typeof ProductFile>;
+
+/** What may change of a product's or a plan's downloadable file: never its bytes. */
+const fileUpdateFields = {
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: NOT_BLANK })),
+  ordering: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
+  enabled: Type.Optional(Type.Boolean()),
+};
+
+export const ProductFileUpdate = Type.Object(fileUpdateFields, { additionalProperties: false, title: 'ProductFileUpdate' });
+export type ProductFileUpdate = Static<typeof ProductFileUpdate>;
 
 export const Product = Type.Object(
   {
@@ -273,19 +287,14 @@ export const PlanFile = Type.Object(
     ordering: Type.Integer(),
     enabled: Type.Boolean(),
     downloadUrl: Type.String(),
+    size: Type.Integer({ minimum: 0, description: 'Billow extension: the stored size in bytes' }),
+    contentType: Type.String({ description: 'Billow extension: the MIME type it was uploaded with' }),
   },
   { title: 'PlanFile' },
 );
 export type PlanFile = Static<typeof PlanFile>;
 
-export const PlanFileUpdate = Type.Object(
-  {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: NOT_BLANK })),
-    ordering: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
-    enabled: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false, title: 'PlanFileUpdate' },
-);
+export const PlanFileUpdate = Type.Object(fileUpdateFields, { additionalProperties: false, title: 'PlanFileUpdate' });
 export type PlanFileUpdate = Static<typeof PlanFileUpdate>;
 
 export const Plan = Type.Object(

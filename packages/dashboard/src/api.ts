@@ -94,6 +94,11 @@ async function send<T>(method: string, url: string, body: unknown): Promise<T> {
   } catch {
     throw unreachable();
   }
+  return answerOf<T>(response);
+}
+
+/** The answer's JSON; an error answer as ApiError with Billow's own `detail`. */
+async function answerOf<T>(response: Response): Promise<T> {
   // An answer without a body is null, never undefined: useAction reads undefined as a failure.
   if (response.status === 204) return null as T;
   const text = await response.text();
@@ -128,25 +133,25 @@ export function account<T>(method: string, path: string, body?: unknown): Promis
 }
 
 /**
- * A file uploaded through the media API: `POST /media/` gives a form, and the file goes to the
- * address it names, which must be Billow's own (the page may connect to nothing else). Answers
- * the upload's fileKey, for the operation that takes the file (a logo: `logoImageKey`).
+ * Uploads a file the way any client does (decisions 0091, 0095): `POST /media/` for a form, then
+ * the file through that form, to Billow's own upload route (the page may call only its own
+ * origin). Answers the `fileKey` to attach within the hour (`imageKeys`, `fileKeys`, `logoImageKey`).
  */
-export async function upload(file: File): Promise<string> {
-  const form = await api<MediaUpload>('POST', '/media/', { body: { fileName: file.name, fileType: file.type || 'application/octet-stream' } });
-  const target = new URL(form.url, window.location.href);
-  if (target.origin !== window.location.origin) {
-    throw new ApiError(0, 'This installation keeps uploads in another storage service, which the dashboard may not reach. Upload the file through the API instead.', null);
+export async function uploadFile(file: File): Promise<string> {
+  const fileType = file.type || 'application/octet-stream';
+  const form = await api<MediaUpload>('POST', '/media/', { body: { fileName: file.name, fileType } });
+  if (new URL(form.url, window.location.href).origin !== window.location.origin) {
+    throw new ApiError(0, 'Files are stored in a bucket this page may not send to: upload them with the API (POST /media/) instead.', null);
   }
   const body = new FormData();
   for (const [name, value] of Object.entries(form.fields)) body.append(name, value);
-  body.append('file', file);
+  body.append('file', new Blob([file], { type: fileType }), file.name);
   let response: Response;
   try {
-    response = await fetch(target, { method: 'POST', body, credentials: 'same-origin' });
+    response = await fetch(form.url, { method: 'POST', body, credentials: 'omit' });
   } catch {
     throw unreachable();
   }
-  if (!response.ok) throw refusal(response.status, safeJson(await response.text()));
+  await answerOf<null>(response);
   return form.fileKey;
 }

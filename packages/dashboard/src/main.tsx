@@ -9,6 +9,7 @@ import { Customers } from './pages/Customers';
 import { CustomerDetail } from './pages/CustomerDetail';
 import { CatalogPage } from './pages/Catalog';
 import { PlanDetail } from './pages/PlanDetail';
+import { ProductDetail } from './pages/ProductDetail';
 import { Subscriptions, SubscriptionDetail } from './pages/Subscriptions';
 import { OrderDetail, Orders } from './pages/Orders';
 import { Selling } from './pages/Selling';
@@ -44,6 +45,7 @@ const router = createBrowserRouter(
         { path: 'customers', element: <Customers /> },
         { path: 'customers/:customerId', element: <CustomerDetail /> },
         { path: 'catalog', element: <CatalogPage /> },
+        { path: 'catalog/products/:id', element: <ProductDetail /> },
         { path: 'catalog/plans/:identifier', element: <PlanDetail /> },
         { path: 'subscriptions', element: <Subscriptions /> },
         { path: 'subscriptions/:id', element: <SubscriptionDetail /> },

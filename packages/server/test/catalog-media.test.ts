@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogClient, monthly } from './catalog-support.js';
 import { startTestServer, type TestOrg, type TestServer } from './harness.js';
+import { signedInMember } from './accounts-support.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -167,5 +168,56 @@ describe('media in the catalog, end to end', () => {
     expect((await api.call('DELETE', `/catalog/plans/${plan.identifier}/file/${plan.files[0].id}/`)).status).toBe(204);
     expect(storedFiles().length).toBe(stored - 1);
     expect((await fetch(plan.files[0].downloadUrl, { redirect: 'manual' })).status).toBe(404);
+  });
+
+  it('takes only pictures of at most 10 MB as product images, refusing others in words and leaving the upload usable', async () => {
+    const product = await api.product();
+    const svgKey = await uploadFile('logo.svg', 'image/svg+xml', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'));
+    const svg = await api.call('PATCH', `/catalog/products/${product.id}/`, { imageKeys: [svgKey] });
+    expect(svg.status).toBe(400);
+    expect(svg.body).toMatchObject({ code: 'unsupported_file_type', detail: expect.stringContaining('is of type image/svg+xml: a product image must be a PNG, JPEG, GIF, WebP or AVIF') });
+    const big = await uploadFile('huge.png', 'image/png', Buffer.alloc(10 * 1024 * 1024 + 1));
+    const tooBig = await api.call('POST', '/catalog/products/', { name: 'Too big', taxCode: 'saas', imageKeys: [big] });
+    expect(tooBig.status).toBe(400);
+    expect(tooBig.body).toMatchObject({ code: 'file_too_large', detail: expect.stringContaining('over the limit of 10485760 bytes') });
+    expect((await api.call('GET', `/catalog/products/${product.id}/`)).body.images).toEqual([]);
+    // Refused before it was copied: the same upload is still good as a downloadable file, which may be of any type.
+    const asFile = await api.call('PATCH', `/catalog/products/${product.id}/`, { fileKeys: [svgKey] });
+    expect(asFile.status, asFile.text).toBe(200);
+    expect(asFile.body.files[0]).toMatchObject({ name: 'logo.svg', contentType: 'image/svg+xml', size: 71 });
+  });
+
+  it("renames, turns off and deletes a product's file (Billow extensions), for the roles that may change the catalog", async () => {
+    const product = await api.product();
+    const manual = Buffer.from('%PDF-1.4 the manual');
+    const updated = await api.call('PATCH', `/catalog/products/${product.id}/`, { fileKeys: [await uploadFile('manual.pdf', 'application/pdf', manual)] });
+    const file = updated.body.files[0];
+    expect(file).toMatchObject({ name: 'manual.pdf', size: manual.length, contentType: 'application/pdf', enabled: true });
+    const path = `/api/v1/catalog/products/${product.id}/file/${file.id}/`;
+
+    const renamed = await api.call('PATCH', `/catalog/products/${product.id}/file/${file.id}/`, { name: '  Manual (v2).pdf ', enabled: false });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect(renamed.body).toMatchObject({ id: file.id, name: 'Manual (v2).pdf', enabled: false, size: manual.length });
+    expect((await fetch(file.downloadUrl, { redirect: 'manual' })).status).toBe(404);
+    expect((await api.call('PATCH', `/catalog/products/${product.id}/file/${file.id}/`, { name: ' ' })).status).toBe(400);
+
+    const support = await signedInMember(server, org, 'support');
+    const refused = await support.api('DELETE', path);
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toMatch(/support role may not change the catalog/);
+
+    const stored = storedFiles().length;
+    const developer = await signedInMember(server, org, 'developer');
+    expect((await developer.api('DELETE', path)).status).toBe(204);
+    expect(storedFiles().length).toBe(stored - 1);
+    expect((await api.call('GET', `/catalog/products/${product.id}/`)).body.files).toEqual([]);
+    expect((await developer.api('DELETE', path)).status).toBe(404);
+    expect((await developer.api('DELETE', `/sandbox${path}`)).status).toBe(404);
+
+    const owner = await signedInMember(server, org, 'owner');
+    const log = await owner.api('GET', `/api/v1/audit-log/?actorId=${developer.userId}`);
+    expect(log.body.results).toEqual([
+      expect.objectContaining({ action: 'DELETE /api/v1/catalog/products/:product_pk/file/:pk/', resourceId: file.id, actorType: 'user' }),
+    ]);
   });
 });

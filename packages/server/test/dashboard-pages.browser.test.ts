@@ -1,7 +1,12 @@
 /**
  * The Customers, Catalog and Selling pages of the dashboard (issue 29) filled in: a customer's
- * timeline in words and its license keys; in Chromium at 1280 and 375 px, with axe.
+ * timeline in words and its license keys, a product's images and files; in Chromium at 1280
+ * and 375 px, with axe.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, skipBrowserTests } from './browser.js';
@@ -13,10 +18,12 @@ let server: TestServer;
 let browser: Browser;
 let org: TestOrg;
 let s: Shop;
+let storageDir: string;
 
 beforeAll(async () => {
   if (skipBrowserTests) return;
-  server = await startTestServer();
+  storageDir = fs.mkdtempSync(path.join(os.tmpdir(), 'billow-dashboard-pages-'));
+  server = await startTestServer({ env: { BILLOW_STORAGE_DIR: storageDir } });
   org = await server.createOrg('Pages Co');
   s = await shop(server, org.sandbox.serverKey, '/sandbox');
   browser = await launchChromium();
@@ -25,7 +32,27 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
+  if (storageDir) fs.rmSync(storageDir, { recursive: true, force: true });
 });
+
+/** A PNG of one colour, `width` × `height`: a real picture, for the browser to draw. */
+function png(width: number, height: number, [r, g, b]: [number, number, number]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => [r, g, b]).flat())]);
+  const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+}
 
 /** A signed-in page of a new member with `role`, at `width` px. */
 const signedIn = (role: string, width = 1280) => signIn(server, browser, org.organizationId, role, width);
@@ -118,7 +145,7 @@ describe.skipIf(skipBrowserTests)('promotions on the Selling page', () => {
 });
 
 describe.skipIf(skipBrowserTests)('the plan page', () => {
-  it('shows who is on which version, links to them, and edits the price of one currency at a time', async () => {
+  it('shows who is on which version, links to them, edits the price of one currency at a time, and uploads a file to the draft', async () => {
     const plan = (await s.api.plan(s.product.id, { name: uniqueId('Studio') })).identifier as string;
     const monthly = (amount: number) => ({ priceType: 'PAID', chargeCatalogPrice: [{ charges: [{ chargePeriod: 'MONTHLY', priceData: { amount } }] }] });
     const subscribe = async () => {
@@ -159,6 +186,11 @@ describe.skipIf(skipBrowserTests)('the plan page', () => {
     await expect.poll(async () => await prices.getByRole('cell', { name: 'EUR', exact: true }).count()).toBe(0);
     const draft = (await s.call('GET', `/catalog/plans/${plan}/prices/`)).body.results as Array<{ currency: string }>;
     expect(draft.map((p) => p.currency)).toEqual(['USD']);
+    await page.getByLabel('File', { exact: true }).setInputFiles({ name: 'terms.txt', mimeType: 'text/plain', buffer: Buffer.from('The terms of the plan.') });
+    await press(page, 'Upload the file to the draft');
+    await page.getByRole('region', { name: 'Downloadable files' }).getByRole('link', { name: 'terms.txt' }).waitFor();
+    expect(await sectionText(page, 'Downloadable files')).toMatch(/Text.*22 bytes.*Yes/);
+    expect((await s.call('GET', `/catalog/plans/${plan}/`)).body.files).toEqual([expect.objectContaining({ name: 'terms.txt', size: 22, contentType: 'text/plain' })]);
 
     await versions.getByRole('link', { name: '2 subscriptions on version 1' }).click();
     await page.waitForURL(/\/dashboard\/subscriptions\?/);
@@ -176,5 +208,82 @@ describe.skipIf(skipBrowserTests)('the plan page', () => {
     expect(await phone.page.getByRole('button', { name: /Remove/ }).count()).toBe(0);
     await checkPage(phone.page, 'phone-plan', { docs: false });
     await phone.close();
+  });
+});
+
+describe.skipIf(skipBrowserTests)('the product page', () => {
+  it("uploads a product's images and files through Billow, shows their thumbnails and sizes, and refuses a picture it may not take", async () => {
+    const developer = await signedIn('developer');
+    const { page } = developer;
+    await page.goto(`${server.url}/dashboard/catalog`);
+    await page.getByRole('link', { name: s.product.name, exact: true }).click();
+    const images = page.getByRole('region', { name: 'Images' });
+    await images.getByText('No images yet.').waitFor();
+
+    const upload = async (label: string, button: string, file: { name: string; mimeType: string; buffer: Buffer }) => {
+      await page.getByLabel(label, { exact: true }).setInputFiles(file);
+      await press(page, button);
+    };
+    await upload('Image', 'Upload the image', { name: 'script.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
+    await expect.poll(async () => (await images.getByRole('alert').textContent()) ?? '').toMatch(/must be a PNG, JPEG, GIF, WebP or AVIF/);
+    await upload('Image', 'Upload the image', { name: 'box-shot.png', mimeType: 'image/png', buffer: png(160, 120, [37, 99, 235]) });
+    await images.getByRole('img', { name: 'box-shot.png' }).waitFor();
+    await upload('Image', 'Upload the image', { name: 'screen.png', mimeType: 'image/png', buffer: png(160, 120, [22, 163, 74]) });
+    await images.getByRole('img', { name: 'screen.png' }).waitFor();
+    await page.getByLabel('Description', { exact: true }).first().fill('The boxed app, in blue');
+    await press(page, 'Save the description of box-shot.png');
+    await images.getByRole('img', { name: 'The boxed app, in blue' }).waitFor();
+    await press(page, 'Make main image (screen.png)');
+    await images.getByRole('button', { name: 'Make main image (The boxed app, in blue)' }).waitFor();
+    await press(page, 'Move earlier (screen.png)');
+    const shown = images.getByRole('img');
+    await expect.poll(async () => await shown.evaluateAll((imgs) => imgs.map((i) => `${(i as HTMLImageElement).alt}:${(i as HTMLImageElement).naturalWidth}`))).toEqual(['screen.png:160', 'The boxed app, in blue:160']);
+    expect(await images.locator('li').first().textContent()).toMatch(/Main image.*PNG image, [\d.]+ (bytes|KB)/);
+
+    const manual = Buffer.from(`%PDF-1.4 ${'the manual '.repeat(300)}`);
+    await upload('File', 'Upload the file', { name: 'manual.pdf', mimeType: 'application/pdf', buffer: manual });
+    const files = page.getByRole('region', { name: 'Downloadable files' });
+    await files.getByRole('link', { name: 'manual.pdf' }).waitFor();
+    expect(await sectionText(page, 'Downloadable files')).toMatch(/PDF document.*3\.2 KB.*Yes/);
+    const product = (await s.call('GET', `/catalog/products/${s.product.id}/`)).body as { images: Array<{ id: string; name: string; thumbnail: boolean; ordering: number }>; files: Array<{ name: string; size: number }> };
+    expect(product.images.sort((a, b) => a.ordering - b.ordering).map((i) => [i.name, i.thumbnail])).toEqual([['screen.png', true], ['The boxed app, in blue', false]]);
+    expect(product.files).toEqual([expect.objectContaining({ name: 'manual.pdf', size: manual.length })]);
+    expect(await page.locator('main').textContent()).not.toMatch(/application\/pdf|image\/png/);
+    await checkPage(page, 'product-media');
+
+    await press(page, 'Remove The boxed app, in blue');
+    await expect.poll(async () => await shown.count()).toBe(1);
+    expect(developer.problems).toEqual([]);
+    await developer.close();
+
+    // The buyer's checkout shows the main image, from Billow's own origin, its description escaped.
+    const main = product.images.find((i) => i.thumbnail)!;
+    const alt = 'Screen "one" <b>& more</b>';
+    expect((await s.call('PATCH', `/catalog/products/${s.product.id}/image/${main.id}/`, { name: alt })).status).toBe(200);
+    const session = await s.call('POST', '/checkout/', { planIdentifier: s.plans.basic, chargePeriod: 'MONTHLY', successUrl: `${server.url}/` });
+    expect(session.status, session.text).toBe(201);
+    const markup = await (await fetch(session.body.checkoutUrl)).text();
+    expect(markup).toContain('alt="Screen &quot;one&quot; &lt;b&gt;&amp; more&lt;/b&gt;"');
+    const buyer = await openPage(browser, { width: 375, height: 800 });
+    await buyer.page.goto(session.body.checkoutUrl);
+    const picture = buyer.page.getByRole('img', { name: alt });
+    await expect.poll(async () => await picture.evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBe(160);
+    expect(await picture.getAttribute('src')).toMatch(/^\/media\/public\//);
+    await checkPage(buyer.page, 'checkout-product-image', { docs: false });
+    expect(buyer.problems).toEqual([]);
+    await buyer.close();
+
+    const phone = await signedIn('viewer', 375);
+    await phone.page.goto(`${server.url}/dashboard/catalog/products/${s.product.id}`);
+    await phone.page.getByRole('img', { name: alt }).waitFor();
+    expect(await phone.page.getByRole('button', { name: /Remove|Upload/ }).count()).toBe(0);
+    await checkPage(phone.page, 'phone-product-media', { docs: false });
+    expect(phone.problems).toEqual([]);
+    await phone.close();
+    const editing = await signedIn('developer', 375);
+    await editing.page.goto(`${server.url}/dashboard/catalog/products/${s.product.id}`);
+    await editing.page.getByRole('button', { name: 'Upload the file' }).waitFor();
+    await checkPage(editing.page, 'phone-product-media-editing', { docs: false });
+    await editing.close();
   });
 });

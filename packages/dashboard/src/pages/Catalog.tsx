@@ -70,7 +70,7 @@ export function CatalogPage() {
           rowKey={(p) => p.id}
           empty="No products yet."
           columns={[
-            { title: 'Name', cell: (p) => p.name },
+            { title: 'Name', cell: (p) => <Link to={`/catalog/products/${encodeURIComponent(p.id)}`}>{p.name}</Link> },
             { title: 'Identifier', cell: (p) => <code>{p.identifier}</code> },
             { title: 'Tax code', cell: (p) => p.taxCode },
             { title: 'Created', cell: (p) => day(p.createdOn) },

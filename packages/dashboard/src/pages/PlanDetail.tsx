@@ -4,7 +4,8 @@ import { api, type Page } from '../api';
 import { useAction, useResource } from '../data';
 import { day, words } from '../format';
 import { useCan } from '../session';
-import { ErrorNote, Field, Loading, Notice, PageTitle, Section, Select, StatusBadge, Table } from '../ui/kit';
+import { ActionButton, ErrorNote, Field, Loading, Notice, PageTitle, Section, Select, StatusBadge, Table } from '../ui/kit';
+import { FileTable, UploadForm } from './Media';
 import type { Feature, Plan } from './types';
 
 interface Price {
@@ -72,15 +73,7 @@ function PriceForm({ identifier, onDone }: { identifier: string; onDone(): void 
 }
 
 function RemovePrice({ identifier, currency, onDone }: { identifier: string; currency: string; onDone(): void }) {
-  const remove = useAction(() => api('DELETE', pricePath(identifier, currency)));
-  return (
-    <>
-      <button type="button" className="secondary" disabled={remove.busy} onClick={() => void remove.perform().then((r) => r !== undefined && onDone())}>
-        Remove<span className="visually-hidden"> the price in {currency}</span>
-      </button>
-      <ErrorNote error={remove.error} />
-    </>
-  );
+  return <ActionButton label="Remove" hidden={`the price in ${currency}`} run={() => api('DELETE', pricePath(identifier, currency))} onDone={onDone} />;
 }
 
 const PRICE_TYPES: Record<string, string> = { PAID: 'Paid', FREE: 'Free', CUSTOM: 'Custom (on request)' };
@@ -204,6 +197,13 @@ export function PlanDetail() {
               ]}
             />
             {canWrite ? <EntitlementForm identifier={identifier} features={view.data.features.results} onDone={view.reload} /> : null}
+          </Section>
+          <Section title="Downloadable files">
+            <p className="hint">What the plan's buyers download after they buy. A change to a published plan starts a new draft.</p>
+            <FileTable caption="Files of the latest version" files={latest?.files ?? []} canWrite={canWrite} remove={(file) => api('DELETE', `/catalog/plans/${encodeURIComponent(identifier)}/file/${file.id}/`)} onDone={view.reload} />
+            {canWrite ? (
+              <UploadForm label="File" submitLabel="Upload the file to the draft" hint="Any kind of file: a manual, an installer, a licence text." attach={(fileKey) => api('PATCH', `/catalog/plans/${encodeURIComponent(identifier)}/`, { body: { fileKeys: [fileKey] } })} onDone={view.reload} />
+            ) : null}
           </Section>
         </>
       ) : null}

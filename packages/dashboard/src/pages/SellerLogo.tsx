@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import type { SellerProfile } from '@billow/contract';
-import { api, upload } from '../api';
+import { api, uploadFile } from '../api';
 import { useAction } from '../data';
 import { Field } from '../ui/kit';
 
@@ -11,7 +11,7 @@ import { Field } from '../ui/kit';
 export function SellerLogo({ profile, readOnly, onSaved }: { profile: SellerProfile; readOnly: boolean; onSaved(profile: SellerProfile): void }) {
   const input = useRef<HTMLInputElement>(null);
   const change = useAction(async (file: File | null) => {
-    const logoImageKey = file ? await upload(file) : null;
+    const logoImageKey = file ? await uploadFile(file) : null;
     return api<SellerProfile>('PATCH', '/seller-profile/', { body: { logoImageKey } });
   });
   const perform = (file: File | null) =>

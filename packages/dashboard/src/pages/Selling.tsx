@@ -3,7 +3,7 @@ import { api, environmentPrefix, type Page } from '../api';
 import { useAction, useResource } from '../data';
 import { when } from '../format';
 import { useCan, useSession } from '../session';
-import { Checkbox, ErrorNote, Field, Loading, Notice, PageTitle, Pager, Section, Select, StatusBadge, Table } from '../ui/kit';
+import { ActionButton, Checkbox, ErrorNote, Field, Loading, Notice, PageTitle, Pager, Section, Select, StatusBadge, Table } from '../ui/kit';
 import { Promotions } from './Promotions';
 import type { CustomerRef, Plan, Product } from './types';
 
@@ -123,16 +123,8 @@ function NewDiscount({ onDone }: { onDone(): void }) {
 }
 
 function ArchiveDiscount({ discount, onDone }: { discount: Discount; onDone(): void }) {
-  const archive = useAction(() => api('POST', `/discounts/${discount.id}/archive/`, { body: {} }));
   if (discount.status !== 'active') return null;
-  return (
-    <>
-      <button type="button" className="secondary" disabled={archive.busy} onClick={() => void archive.perform().then((r) => r !== undefined && onDone())}>
-        Archive<span className="visually-hidden"> {discount.name}</span>
-      </button>
-      <ErrorNote error={archive.error} />
-    </>
-  );
+  return <ActionButton label="Archive" hidden={discount.name} run={() => api('POST', `/discounts/${discount.id}/archive/`, { body: {} })} onDone={onDone} />;
 }
 
 function Discounts({ canWrite }: { canWrite: boolean }) {

@@ -116,6 +116,7 @@ export interface Plan {
   product: string;
   version: number;
   isLatest: boolean;
+  files?: Array<{ id: string; name: string; downloadUrl: string; enabled: boolean; size: number; contentType: string }>;
   status: 'draft' | 'published' | 'superseded';
   isArchived: boolean;
   createdOn: string;

@@ -1,5 +1,6 @@
 import { useId, type ReactNode, type Ref, type InputHTMLAttributes, type SelectHTMLAttributes } from 'react';
 import type { ApiError } from '../api';
+import { useAction } from '../data';
 
 /** The API's own words, where the action was: an alert that screen readers announce. */
 export function ErrorNote({ error }: { error: ApiError | null | undefined }) {
@@ -60,7 +61,7 @@ function FieldError({ id, error }: { id: string; error: string | null | undefine
 export function Field({ label, hint, error, ...input }: FieldProps) {
   const id = useId();
   return (
-    <div className="field">
+    <div className={input.type === 'file' ? 'field field-file' : 'field'}>
       <label htmlFor={id}>{label}</label>
       <input id={id} {...described(id, hint, error)} {...input} />
       {hint ? (
@@ -186,4 +187,18 @@ export function StatusBadge({ status }: { status: string | null | undefined }) {
   const tone = /(active|paid|succe|publish|complete|enabled|trial)/.test(value) ? 'good' : /(fail|past_due|unpaid|declin|error)/.test(value) ? 'bad' : /(draft|pending|open|cancel)/.test(value) ? 'warn' : 'neutral';
   const text = value ? value.replace(/[_.]+/g, ' ').replace(/^./, (c) => c.toUpperCase()) : '—';
   return <Badge tone={tone}>{text}</Badge>;
+}
+
+/** A button that runs one call (remove, archive…), says the API's refusal beside it, and calls `onDone` after success. `hidden` completes its name for screen readers. */
+export function ActionButton({ label, hidden, tone = 'secondary', run, onDone }: { label: string; hidden: string; tone?: 'secondary' | 'danger'; run(): Promise<unknown>; onDone(): void }) {
+  const action = useAction(run);
+  return (
+    <>
+      <button type="button" className={tone} disabled={action.busy} onClick={() => void action.perform().then((r) => r !== undefined && onDone())}>
+        {label}
+        <span className="visually-hidden"> {hidden}</span>
+      </button>
+      <ErrorNote error={action.error} />
+    </>
+  );
 }

@@ -11,6 +11,7 @@ body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif
 main{max-width:34rem;margin:0 auto;padding:1rem}
 .card{background:#fff;border-radius:.75rem;padding:1.25rem;box-shadow:0 1px 3px rgba(0,0,0,.12);margin-bottom:1rem}
 h1{font-size:1.35rem;margin:.25rem 0 .5rem;overflow-wrap:anywhere}
+.product-image{display:block;width:100%;height:auto;max-height:15rem;object-fit:contain;border-radius:.5rem;margin-bottom:.5rem}
 h2{font-size:1.05rem;margin:0 0 .75rem}
 .banner{background:#fef3c7;color:#78350f;border:1px solid #b45309;border-radius:.5rem;padding:.5rem .75rem;margin-bottom:1rem;font-weight:600}
 [aria-invalid="true"]{border-color:#b91c1c;box-shadow:0 0 0 2px #fecaca}

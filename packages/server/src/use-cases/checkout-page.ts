@@ -118,6 +118,7 @@ export class HostedCheckout implements CheckoutPages {
       session,
       productName: product.name,
       productDescription: product.description,
+      productImage: product.image,
       selection,
       csrf: await this.csrfToken(session.id),
       sandbox: session.environment === 'sandbox',

@@ -1,5 +1,5 @@
 import type { Tx } from '../../db/transaction.js';
-import type { MediaScope, StoredObject } from '../media/service.js';
+import type { MediaScope, StageOptions, StoredObject } from '../media/service.js';
 
 export type { MediaScope, StoredObject };
 
@@ -9,7 +9,7 @@ export interface CatalogMedia {
     scope: MediaScope,
     tmpKeys: string[],
     purpose: string,
-    options?: { visibility?: 'public' | 'private' },
+    options?: StageOptions,
   ): Promise<StoredObject[]>;
   consume(tx: Tx, scope: MediaScope, objects: StoredObject[]): Promise<void>;
   remove(keys: string[]): Promise<void>;

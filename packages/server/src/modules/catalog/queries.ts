@@ -5,6 +5,6 @@ export { filesOf, findPlan, findPlanById, findVersion, findVersionById, publishe
 export { planChoices, type PlanChoice } from './plans/choices.js';
 export { enabledPrice, findPrice, listPrices, storedPricesByIds, toStored } from './prices/repo.js';
 export { filesOf as productFilesOf, findProduct, imagesOf, settingsCurrency, type ProductImageRow } from './products/repo.js';
-export { productViews } from './products/lookup.js';
+export { productMainImage, productViews } from './products/lookup.js';
 export type { ImageUrls } from './products/view.js';
 export { subscribedRows, subscribedRowsFromJson, type SubscribedRows } from './repo.js';

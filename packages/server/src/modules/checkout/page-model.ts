@@ -3,7 +3,7 @@ import { resolvePurchase, type PriceOverride, type ResolvedPurchase } from '../p
 import { DomainError } from '../../lib/domain-error.js';
 import { addressInCountry, countryOfAddress, normalizeCountry } from '../../lib/countries.js';
 import { countryOfIp } from '../../lib/geoip.js';
-import { entitlementFeatureRows, findFeaturesById, findProduct, planChoices, type PlanChoice } from '../catalog/queries.js';
+import { entitlementFeatureRows, findFeaturesById, findProduct, planChoices, productMainImage, type PlanChoice } from '../catalog/queries.js';
 import type { Included } from '../../page-kit/lines.js';
 import { discountOfSession } from './discount.js';
 import { asPurchasePromotion, promotionOfSelection } from './promotion.js';
@@ -180,7 +180,8 @@ export async function priceSelection(tx: Tx, session: SessionRow, selection: Sel
 
 /** The product of a session, for the page's heading. */
 export async function productOf(tx: Tx, session: SessionRow) {
-  return (await findProduct(tx, session.environment_id, session.product_id))!;
+  const product = (await findProduct(tx, session.environment_id, session.product_id))!;
+  return { ...product, image: await productMainImage(tx, product.id) };
 }
 
 export const ipCountryOf = (ip: string | null | undefined): string | null => countryOfIp(ip);

@@ -9,6 +9,8 @@ export interface PageState extends Priced {
   session: repo.SessionRow;
   productName: string;
   productDescription: string;
+  /** The product's main image, on Billow's own origin, and its alt text ('' when its name says nothing). */
+  productImage: { src: string; alt: string } | null;
   selection: Selection;
   csrf: string;
   sandbox: boolean;

@@ -230,6 +230,7 @@ ${state.providerReady ? null : noProviderNotice(state.t)}
 <input type="hidden" name="csrf_token" value="${state.csrf}">
 ${ENTER_BUTTON}
 <section class="card" aria-labelledby="product-name">
+${state.productImage ? html`<img class="product-image" src="${state.productImage.src}" alt="${state.productImage.alt}" width="640" height="480">` : null}
 <p class="hint">${t('page.checkout')}</p>
 <h1 id="product-name">${state.productName}</h1>
 ${state.productDescription ? html`<p>${state.productDescription}</p>` : null}

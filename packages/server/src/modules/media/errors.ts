@@ -16,6 +16,10 @@ export const uploadListedTwice = (key: string) =>
   invalid(`The fileKey "${key}" is listed more than once`, 'validation_error');
 export const uploadTooLarge = (key: string, maxBytes: number) =>
   invalid(`The file uploaded to "${key}" is larger than the limit of ${maxBytes} bytes`, 'file_too_large');
+export const uploadWrongKind = (key: string, type: string, rule: string) =>
+  invalid(`The file uploaded to "${key}" is of type ${type}: ${rule}`, 'unsupported_file_type');
+export const uploadOverLimit = (key: string, size: number, maxBytes: number, rule: string) =>
+  invalid(`The file uploaded to "${key}" is ${size} bytes, over the limit of ${maxBytes} bytes: ${rule}`, 'file_too_large');
 export const uploadWrongType = (key: string) =>
   invalid(`The file uploaded to "${key}" does not have the declared Content-Type`, 'invalid_file_key');
 export const emptyFileName = () =>

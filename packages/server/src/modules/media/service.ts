@@ -13,7 +13,9 @@ import {
   uploadFormUsed,
   uploadListedTwice,
   uploadMissing,
+  uploadOverLimit,
   uploadTooLarge,
+  uploadWrongKind,
   uploadUnknown,
 } from './errors.js';
 import { sanitizeFileName } from './file-names.js';
@@ -50,6 +52,16 @@ export interface StoredObject {
 export interface StageOptions {
   /** `public`: served to anyone at publicUrl (product images). Default `private`: only through downloadUrl. */
   visibility?: Visibility;
+  /** What the owner accepts (product images): the types, the size, and their name in a refusal's words. */
+  accept?: UploadLimits;
+}
+
+export interface UploadLimits {
+  /** MIME types, lower case, without parameters. */
+  types: readonly string[];
+  maxBytes: number;
+  /** What the file is for and what it may be, for a refusal: `a product image must be PNG, JPEG…`. */
+  rule: string;
 }
 
 export interface MediaOptions {
@@ -127,7 +139,9 @@ export class MediaService {
     for (const key of tmpKeys) {
       if (seen.has(key)) throw uploadListedTwice(key);
       seen.add(key);
-      checked.push(await this.usable(key, rows.get(key), now));
+      const usable = await this.usable(key, rows.get(key), now);
+      if (options.accept) withinLimits(usable.row, usable.info, options.accept);
+      checked.push(usable);
     }
 
     const staged: StoredObject[] = [];
@@ -247,6 +261,13 @@ export class MediaService {
   close(): Promise<void> {
     return this.store.close();
   }
+}
+
+/** A refused type or size → 400 naming the fileKey, what it is, and what the owner takes. */
+function withinLimits(row: repo.UploadRow, info: ObjectInfo, limits: UploadLimits): void {
+  const type = row.content_type.split(';')[0]!.trim().toLowerCase();
+  if (!limits.types.includes(type)) throw uploadWrongKind(row.file_key, type, limits.rule);
+  if (info.size > limits.maxBytes) throw uploadOverLimit(row.file_key, info.size, limits.maxBytes, limits.rule);
 }
 
 /**

@@ -7,7 +7,8 @@ export function fileDownloadUrl(apiBase: string, identifier: string, fileId: str
 
 export function toPlanFile(row: repo.FileRow, identifier: string, apiBase: string): PlanFile {
   const downloadUrl = fileDownloadUrl(apiBase, identifier, row.id);
-  return { id: row.id, name: row.name, file: downloadUrl, ordering: row.ordering, enabled: row.enabled, downloadUrl };
+  const { id, name, ordering, enabled } = row;
+  return { id, name, file: downloadUrl, ordering, enabled, downloadUrl, size: Number(row.size), contentType: row.content_type };
 }
 
 export function statusOf(plan: repo.PlanRow, version: repo.VersionRow): Plan['status'] {

@@ -134,8 +134,42 @@ export async function updateImage(
   return db.updateTable('product_images').set(changes).where('id', '=', imageId).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function deleteImage(db: Executor, imageId: string): Promise<void> {
-  await db.deleteFrom('product_images').where('id', '=', imageId).execute();
+/** Deletes a product's image record; undefined when the product has no such image. */
+export async function deleteImage(db: Executor, productId: string, imageId: string): Promise<ProductImageRow | undefined> {
+  return db.deleteFrom('product_images').where('product_id', '=', productId).where('id', '=', imageId).returningAll().executeTakeFirst();
+}
+
+/** A product's file, changed (`changes`) or as it is; undefined when the product has no such file. */
+export async function updateFile(
+  db: Executor,
+  productId: string,
+  fileId: string,
+  changes: Partial<Pick<ProductFileRow, 'name' | 'ordering' | 'enabled'>>,
+): Promise<ProductFileRow | undefined> {
+  const where = { product: productId, file: fileId };
+  if (Object.keys(changes).length === 0) {
+    return db.selectFrom('product_files').selectAll().where('product_id', '=', where.product).where('id', '=', where.file).executeTakeFirst();
+  }
+  return db.updateTable('product_files').set(changes).where('product_id', '=', where.product).where('id', '=', where.file).returningAll().executeTakeFirst();
+}
+
+/** Deletes a product's file record; undefined when the product has no such file. */
+export async function deleteFile(db: Executor, productId: string, fileId: string): Promise<ProductFileRow | undefined> {
+  return db.deleteFrom('product_files').where('product_id', '=', productId).where('id', '=', fileId).returningAll().executeTakeFirst();
+}
+
+/** The image a product shows first: its thumbnail, else its first; turned-off images never. */
+export async function mainImage(db: Executor, productId: string): Promise<Pick<ProductImageRow, 'name' | 'storage_key'> | undefined> {
+  return db
+    .selectFrom('product_images')
+    .select(['name', 'storage_key'])
+    .where('product_id', '=', productId)
+    .where('enabled', '=', true)
+    .orderBy('thumbnail', 'desc')
+    .orderBy('ordering')
+    .orderBy('created_at')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 export async function publishedPlanIdentifiers(db: Executor, productId: string): Promise<string[]> {

@@ -1,8 +1,11 @@
-import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
+import { Type, type Static, type TSchema } from 'typebox';
 import {
   CatalogListQuery,
   ErrorBody,
   ProductCreate,
+  ProductFile,
+  ProductFileUpdate,
   ProductImage,
   ProductImageUpdate,
   ProductList,
@@ -144,42 +147,70 @@ export function productRoutes(app: App, service: ProductService, publicUrl: stri
     async (request) => service.updateSettings(scopeOf(request), request.params.pk, request.body),
   );
 
-  app.patch(
-    '/api/v1/catalog/products/:product_pk/image/:pk/',
-    {
-      config: auth,
-      schema: {
-        tags: ['Product Files'],
-        summary: 'Update a product image',
-        description: 'A product has one thumbnail: making an image the thumbnail clears the others.',
-        params: ImagePath,
-        body: ProductImageUpdate,
-        response: { 200: ProductImage, ...errors },
-      },
-    },
-    async (request) => service.updateImage(scopeOf(request), request.params.product_pk, request.params.pk, request.body),
-  );
+  uploadEditRoutes(app, {
+    segment: 'image',
+    noun: 'image',
+    body: ProductImageUpdate,
+    answer: ProductImage,
+    updateDescription: 'A product has one thumbnail: making an image the thumbnail clears the others.',
+    deleteDescription: 'Removes the image record and its stored file for good.',
+    update: (request) => service.updateImage(scopeOf(request), request.params.product_pk, request.params.pk, request.body as ProductImageUpdate),
+    remove: (request) => service.deleteImage(scopeOf(request), request.params.product_pk, request.params.pk),
+  });
+}
 
-  app.delete(
-    '/api/v1/catalog/products/:product_pk/image/:pk/',
+type EditRequest = FastifyRequest<{ Params: Static<typeof ImagePath>; Body: unknown }>;
+
+/** PATCH and DELETE of one of a product's images or files, at `/catalog/products/{product_pk}/{segment}/{pk}/`. */
+function uploadEditRoutes(
+  app: App,
+  spec: {
+    segment: 'image' | 'file';
+    noun: string;
+    body: TSchema;
+    answer: TSchema;
+    updateDescription: string;
+    deleteDescription: string;
+    update(request: EditRequest): Promise<unknown>;
+    remove(request: EditRequest): Promise<void>;
+  },
+): void {
+  const path = `/api/v1/catalog/products/:product_pk/${spec.segment}/:pk/`;
+  const schema = { tags: ['Product Files'], params: ImagePath };
+  app.patch(
+    path,
     {
       config: auth,
-      schema: {
-        tags: ['Product Files'],
-        summary: 'Delete a product image',
-        description: 'Removes the image record and its stored file for good.',
-        params: ImagePath,
-        response: { 204: Type.Null(), ...errors },
-      },
+      schema: { ...schema, summary: `Update a product ${spec.noun}`, description: spec.updateDescription, body: spec.body, response: { 200: spec.answer, ...errors } },
+    },
+    async (request) => spec.update(request as EditRequest),
+  );
+  app.delete(
+    path,
+    {
+      config: auth,
+      schema: { ...schema, summary: `Delete a product ${spec.noun}`, description: spec.deleteDescription, response: { 204: Type.Null(), ...errors } },
     },
     async (request, reply) => {
-      await service.deleteImage(scopeOf(request), request.params.product_pk, request.params.pk);
+      await spec.remove(request as EditRequest);
       return reply.code(204).send(null);
     },
   );
 }
 
 function productFileRoutes(app: App, service: ProductService, publicUrl: string | null): void {
+  uploadEditRoutes(app, {
+    segment: 'file',
+    noun: 'file',
+    body: ProductFileUpdate,
+    answer: ProductFile,
+    updateDescription:
+      'Billow extension (decision 0095): renames, reorders, or turns off (`enabled: false`: its download link answers 404) a downloadable file. The bytes cannot be replaced: upload a new file.',
+    deleteDescription: 'Billow extension (decision 0095): removes the file record and its stored bytes for good; its download link answers 404.',
+    update: (request) => service.updateFile(scopeOf(request), request.params.product_pk, request.params.pk, request.body as ProductFileUpdate),
+    remove: (request) => service.deleteFile(scopeOf(request), request.params.product_pk, request.params.pk),
+  });
+
   app.get(
     '/api/v1/catalog/products/:product_pk/file/:pk/download/',
     {

@@ -1,6 +1,8 @@
 import type {
   Product,
   ProductCreate,
+  ProductFile,
+  ProductFileUpdate,
   ProductImage,
   ProductImageUpdate,
   ProductSettings,
@@ -19,9 +21,15 @@ import { freeIdentifier } from '../identifiers.js';
 import type { CatalogMedia, MediaScope, StoredObject } from '../media-port.js';
 import { keptAnswer, type AnswerKeeper } from '../../../db/answer-keeper.js';
 import * as repo from './repo.js';
-import { toProduct, toProductImage } from './view.js';
+import { toProduct, toProductFile, toProductImage } from './view.js';
 
 export const MAX_PRODUCT_IMAGES = 10;
+/** What a product image may be (decision 0095): pictures every browser shows, none that runs scripts (SVG), 10 MiB at most. */
+export const PRODUCT_IMAGE_LIMITS = {
+  types: ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif'],
+  maxBytes: 10 * 1024 * 1024,
+  rule: 'a product image must be a PNG, JPEG, GIF, WebP or AVIF picture of at most 10 MB (10485760 bytes)',
+} as const;
 
 export interface ProductScope extends MediaScope {
   /** Root URL images are served from, e.g. https://billing.example.com */
@@ -71,7 +79,7 @@ export class ProductService {
     if (!keys || keys.length === 0) return Promise.resolve([]);
     if (new Set(keys).size !== keys.length) throw invalid('imageKeys: the same key is listed twice');
     // Product images appear on public pricing pages, so they are stored publicly.
-    return this.media.stage(scope, keys, `products/${productId}`, { visibility: 'public' });
+    return this.media.stage(scope, keys, `products/${productId}`, { visibility: 'public', accept: PRODUCT_IMAGE_LIMITS });
   }
 
   private async attachImages(tx: Tx, scope: ProductScope, product: repo.ProductRow, staged: StoredObject[]) {
@@ -250,16 +258,45 @@ export class ProductService {
   }
 
   /** Deletes the record and, once that is committed, the stored file: for good. */
-  async deleteImage(scope: ProductScope, ref: string, imageId: string): Promise<void> {
+  deleteImage(scope: ProductScope, ref: string, imageId: string): Promise<void> {
+    return this.deleteUpload(scope, ref, (tx, productId) => repo.deleteImage(tx, productId, imageId), () => productImageNotFound(ref, imageId));
+  }
+
+  /** An image's or a file's record, deleted with the product's modification time; its stored bytes after the commit. */
+  private async deleteUpload(
+    scope: ProductScope,
+    ref: string,
+    drop: (tx: Tx, productId: string) => Promise<{ storage_key: string } | undefined>,
+    missing: () => Error,
+  ): Promise<void> {
     const storageKey = await inTransaction(this.db, async (tx) => {
       const product = await repo.findProduct(tx, scope.environmentId, ref, { forUpdate: true });
       if (!product) throw productNotFound(ref);
-      const image = await repo.findImage(tx, product.id, imageId);
-      if (!image) throw productImageNotFound(ref, imageId);
-      await repo.deleteImage(tx, image.id);
+      const row = await drop(tx, product.id);
+      if (!row) throw missing();
       await repo.updateProduct(tx, product.id, { modified_at: this.clock.now() });
-      return image.storage_key;
+      return row.storage_key;
     });
     await this.media.remove([storageKey]);
+  }
+
+  /** Renames, reorders, turns on or off one of the product's downloadable files (a Billow extension). */
+  async updateFile(scope: ProductScope, ref: string, fileId: string, input: ProductFileUpdate): Promise<ProductFile> {
+    return inTransaction(this.db, async (tx) => {
+      const product = await this.livingProduct(tx, scope, ref);
+      const row = await repo.updateFile(tx, product.id, fileId, {
+        ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+        ...(input.ordering !== undefined ? { ordering: input.ordering } : {}),
+        ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+      });
+      if (!row) throw productFileNotFound(ref, fileId);
+      await repo.updateProduct(tx, product.id, { modified_at: this.clock.now() });
+      return toProductFile(row, scope.apiBase);
+    });
+  }
+
+  /** Deletes the file's record and, once that is committed, its stored bytes: for good (a Billow extension). */
+  deleteFile(scope: ProductScope, ref: string, fileId: string): Promise<void> {
+    return this.deleteUpload(scope, ref, (tx, productId) => repo.deleteFile(tx, productId, fileId), () => productFileNotFound(ref, fileId));
   }
 }

@@ -21,6 +21,8 @@ export function toProductImage(row: ProductImageRow, urls: ImageUrls, baseUrl: s
     ordering: row.ordering,
     thumbnail: row.thumbnail,
     enabled: row.enabled,
+    size: Number(row.size),
+    contentType: row.content_type,
   };
 }
 
@@ -28,9 +30,10 @@ export function productFileDownloadUrl(apiBase: string, productId: string, fileI
   return `${apiBase}/catalog/products/${productId}/file/${fileId}/download/`;
 }
 
-function toProductFile(row: ProductFileRow, apiBase: string): ProductFile {
+export function toProductFile(row: ProductFileRow, apiBase: string): ProductFile {
   const downloadUrl = productFileDownloadUrl(apiBase, row.product_id, row.id);
-  return { id: row.id, name: row.name, file: downloadUrl, ordering: row.ordering, enabled: row.enabled, downloadUrl };
+  const { id, name, ordering, enabled } = row;
+  return { id, name, file: downloadUrl, ordering, enabled, downloadUrl, size: Number(row.size), contentType: row.content_type };
 }
 
 /** The wire product; `images` and `files` may hold other products' too: only the product's own are shown. */
