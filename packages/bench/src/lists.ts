@@ -66,7 +66,7 @@ export function listQueries(seed: Pick<ListsSeed, 'customers' | 'plans'>): ListQ
 const percentile = (sorted: readonly number[], share: number) => sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * share) - 1)]!;
 
 /** `requests` answers of one query, after `warmup` unmeasured ones; any answer that is not 200 fails the run. */
-async function timeQuery(url: string, key: string, query: ListQuery, warmup: number, requests: number): Promise<ListTiming> {
+export async function timeQuery(url: string, key: string, query: ListQuery, warmup: number, requests: number): Promise<ListTiming> {
   const times: number[] = [];
   let count = 0;
   let capped = false;

@@ -58,8 +58,9 @@ Scenarios:
   renewals   one worker renewing BENCH_RENEWALS subscriptions due at one instant
   webhooks   deliveries of BENCH_WEBHOOK_EVENTS events to 3 endpoints each
   scale      entitlement checks on 1 and 2 workers, and usage batches
-  lists      list and search pages over 100,000 customers and 1,000,000 orders, in a database of
-             their own (not part of all: seeding takes minutes)
+  lists      list and search pages over 100,000 customers and 1,000,000 orders, and the MRR series
+             of the revenue analytics over the same data, in a database of their own (not part of
+             all: seeding takes minutes)
 
 Settings (environment):
   BENCH_DATABASE_URL          a PostgreSQL URL allowed to create databases (postgres://postgres@127.0.0.1:5432/postgres)

@@ -29,6 +29,7 @@ import { WebhookReceivers } from './webhook-receivers.js';
 import { checkPathsOf, formatScaleReport, measureScale, seedScale } from './scale.js';
 import { measureWebhooks } from './webhooks.js';
 import { formatListsReport, measureLists } from './lists.js';
+import { formatAnalyticsReport, measureAnalytics } from './analytics.js';
 import { seedLists } from './lists-seed.js';
 
 const CLI = fileURLToPath(new URL('../../cli/dist/main.js', import.meta.url));
@@ -482,7 +483,8 @@ async function listsScenario(options: BenchOptions, scratch: string): Promise<st
       const seed = await seedLists({ ...sandbox, databaseUrl: database.url, ...options.lists }, say);
       reportLoad();
       const measured = await measureLists({ ...sandbox, seed, warmup: 5, requests: options.lists.requests }, say);
-      return formatListsReport(seed, measured, (performance.now() - started) / 1000);
+      const analytics = await measureAnalytics({ ...sandbox, databaseUrl: database.url, environmentId: seed.environmentId, warmup: 5, requests: options.lists.requests }, say);
+      return formatListsReport(seed, measured, (performance.now() - started) / 1000) + formatAnalyticsReport(analytics, seed.subscriptions, seed.invoices);
     });
   } finally {
     if (options.lists.keepDatabase) say(`Kept database ${database.name} (BENCH_LIST_KEEP_DATABASE): drop it when done`);

@@ -326,17 +326,18 @@ describe('recurring tasks', () => {
       const [a, b] = [runner(tasks(), { db: database }), runner(tasks(), { db: database })];
       await Promise.all([a.scheduleRecurring(), b.scheduleRecurring()]);
       await Promise.all([a.runDue(), b.runDue()]);
-      const once = { 'recover-payments': 1, 'purge-idempotency-keys': 1, 'sweep-unused-uploads': 1, 'purge-finished-jobs': 1, 'prune-webhook-logs': 1, 'purge-mail-and-sign-ins': 1 };
+      const once = { 'recover-payments': 1, 'price-analytics': 1, 'purge-idempotency-keys': 1, 'sweep-unused-uploads': 1, 'purge-finished-jobs': 1, 'prune-webhook-logs': 1, 'purge-mail-and-sign-ins': 1 };
       expect(runs).toEqual(once);
 
       clock.advance(15 * MINUTE);
       await Promise.all([a.runDue(), b.runDue()]);
-      expect(runs).toEqual({ ...once, 'recover-payments': 2, 'purge-idempotency-keys': 2 });
+      expect(runs).toEqual({ ...once, 'recover-payments': 2, 'price-analytics': 2, 'purge-idempotency-keys': 2 });
       clock.advance(45 * MINUTE);
       await Promise.all([a.runDue(), b.runDue()]);
-      expect(runs).toEqual({ 'recover-payments': 3, 'purge-idempotency-keys': 3, 'sweep-unused-uploads': 2, 'purge-finished-jobs': 2, 'prune-webhook-logs': 2, 'purge-mail-and-sign-ins': 2 });
+      expect(runs).toEqual({ 'recover-payments': 3, 'price-analytics': 3, 'purge-idempotency-keys': 3, 'sweep-unused-uploads': 2, 'purge-finished-jobs': 2, 'prune-webhook-logs': 2, 'purge-mail-and-sign-ins': 2 });
       const queued = await database.db.selectFrom('jobs').select(['name', 'run_at']).where('state', '=', 'pending').orderBy('name').execute();
       expect(queued).toEqual([
+        { name: 'price-analytics', run_at: new Date(clock.now().getTime() + 10_000) },
         { name: 'prune-webhook-logs', run_at: new Date(clock.now().getTime() + 60 * MINUTE) },
         { name: 'purge-finished-jobs', run_at: new Date(clock.now().getTime() + 60 * MINUTE) },
         { name: 'purge-idempotency-keys', run_at: new Date(clock.now().getTime() + 15 * MINUTE) },

@@ -1,6 +1,11 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { AnalyticsMrrMovementsTable, SubscriptionTermsLogTable } from '../../db/schema.js';
 import type { Executor, Tx } from '../../db/transaction.js';
+import { chunks } from '../../lib/chunks.js';
+
+/** Ids per IN list and rows per insert: under PostgreSQL's 65,535 parameters a statement. */
+const IDS_A_STATEMENT = 10_000;
+const ROWS_A_STATEMENT = 2_000;
 
 export type TermsLogRow = Selectable<SubscriptionTermsLogTable>;
 
@@ -35,49 +40,61 @@ export function logOf(db: Executor, environmentId: string): Promise<TermsLogRow[
 }
 
 export async function markPriced(tx: Tx, ids: readonly number[]): Promise<void> {
-  if (ids.length > 0) await tx.updateTable('subscription_terms_log').set({ priced: true }).where('id', 'in', [...ids]).execute();
+  for (const slice of chunks(ids, IDS_A_STATEMENT)) await tx.updateTable('subscription_terms_log').set({ priced: true }).where('id', 'in', slice).execute();
 }
 
-export function subscriptionStandings(tx: Tx, environmentId: string, subscriptionIds: readonly string[]) {
-  if (subscriptionIds.length === 0) return Promise.resolve([]);
-  return tx
-    .selectFrom('analytics_subscription_mrr')
-    .select(['subscription_id', 'customer_id', 'currency', sql<string>`parts::text`.as('parts')])
-    .where('environment_id', '=', environmentId)
-    .where('subscription_id', 'in', [...subscriptionIds])
-    .execute();
+export async function subscriptionStandings(tx: Tx, environmentId: string, subscriptionIds: readonly string[]) {
+  const found = [];
+  for (const slice of chunks(subscriptionIds, IDS_A_STATEMENT)) {
+    found.push(
+      ...(await tx
+        .selectFrom('analytics_subscription_mrr')
+        .select(['subscription_id', 'customer_id', 'currency', sql<string>`parts::text`.as('parts')])
+        .where('environment_id', '=', environmentId)
+        .where('subscription_id', 'in', slice)
+        .execute()),
+    );
+  }
+  return found;
 }
 
-export function customerStandings(tx: Tx, environmentId: string, customerIds: readonly string[]) {
-  if (customerIds.length === 0) return Promise.resolve([]);
-  return tx
-    .selectFrom('analytics_customer_mrr')
-    .select(['customer_id', 'currency', 'ever_paid', sql<string>`parts::text`.as('parts')])
-    .where('environment_id', '=', environmentId)
-    .where('customer_id', 'in', [...customerIds])
-    .execute();
+export async function customerStandings(tx: Tx, environmentId: string, customerIds: readonly string[]) {
+  const found = [];
+  for (const slice of chunks(customerIds, IDS_A_STATEMENT)) {
+    found.push(
+      ...(await tx
+        .selectFrom('analytics_customer_mrr')
+        .select(['customer_id', 'currency', 'ever_paid', sql<string>`parts::text`.as('parts')])
+        .where('environment_id', '=', environmentId)
+        .where('customer_id', 'in', slice)
+        .execute()),
+    );
+  }
+  return found;
 }
 
 export async function saveSubscriptionStandings(tx: Tx, environmentId: string, rows: readonly { subscriptionId: string; customerId: string; currency: string; parts: bigint }[]): Promise<void> {
-  if (rows.length === 0) return;
-  await tx
-    .insertInto('analytics_subscription_mrr')
-    .values(rows.map((r) => ({ subscription_id: r.subscriptionId, environment_id: environmentId, customer_id: r.customerId, currency: r.currency, parts: r.parts.toString() })))
-    .onConflict((oc) => oc.column('subscription_id').doUpdateSet((eb) => ({ customer_id: eb.ref('excluded.customer_id'), currency: eb.ref('excluded.currency'), parts: eb.ref('excluded.parts') })))
-    .execute();
+  for (const slice of chunks(rows, ROWS_A_STATEMENT)) {
+    await tx
+      .insertInto('analytics_subscription_mrr')
+      .values(slice.map((r) => ({ subscription_id: r.subscriptionId, environment_id: environmentId, customer_id: r.customerId, currency: r.currency, parts: r.parts.toString() })))
+      .onConflict((oc) => oc.column('subscription_id').doUpdateSet((eb) => ({ customer_id: eb.ref('excluded.customer_id'), currency: eb.ref('excluded.currency'), parts: eb.ref('excluded.parts') })))
+      .execute();
+  }
 }
 
 export async function saveCustomerStandings(tx: Tx, environmentId: string, rows: readonly { customerId: string; currency: string; parts: bigint; everPaid: boolean }[]): Promise<void> {
-  if (rows.length === 0) return;
-  await tx
-    .insertInto('analytics_customer_mrr')
-    .values(rows.map((r) => ({ environment_id: environmentId, customer_id: r.customerId, currency: r.currency, parts: r.parts.toString(), ever_paid: r.everPaid })))
-    .onConflict((oc) => oc.columns(['customer_id', 'currency']).doUpdateSet((eb) => ({ parts: eb.ref('excluded.parts'), ever_paid: eb.ref('excluded.ever_paid') })))
-    .execute();
+  for (const slice of chunks(rows, ROWS_A_STATEMENT)) {
+    await tx
+      .insertInto('analytics_customer_mrr')
+      .values(slice.map((r) => ({ environment_id: environmentId, customer_id: r.customerId, currency: r.currency, parts: r.parts.toString(), ever_paid: r.everPaid })))
+      .onConflict((oc) => oc.columns(['customer_id', 'currency']).doUpdateSet((eb) => ({ parts: eb.ref('excluded.parts'), ever_paid: eb.ref('excluded.ever_paid') })))
+      .execute();
+  }
 }
 
 export async function insertMovements(tx: Tx, rows: readonly Insertable<AnalyticsMrrMovementsTable>[]): Promise<void> {
-  if (rows.length > 0) await tx.insertInto('analytics_mrr_movements').values([...rows]).execute();
+  for (const slice of chunks(rows, ROWS_A_STATEMENT)) await tx.insertInto('analytics_mrr_movements').values(slice).execute();
 }
 
 /** Per currency, the MRR and the paying customers the movements before `day` leave. */
@@ -93,7 +110,9 @@ export function openingBefore(db: Executor, environmentId: string, day: string) 
     .execute();
 }
 
-/** The movements of each day in [from, to), summed per currency and kind. */
+export type DayTotal = Awaited<ReturnType<typeof dailyTotals>>[number];
+
+/** The movements of each day in [from, to), summed per currency and kind, by day. */
 export function dailyTotals(db: Executor, environmentId: string, from: string, to: string, currency: string | null) {
   let query = db
     .selectFrom('analytics_mrr_movements')

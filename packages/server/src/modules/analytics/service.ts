@@ -10,7 +10,7 @@ import { storedPricesByIds } from '../catalog/queries.js';
 import { sellerTimeZone } from '../seller-profile/queries.js';
 import { MrrBook, type MovementRecord, type PricedTerms } from './book.compute.js';
 import { endBeforeStart, notADate, tooManyPeriods } from './errors.js';
-import { datePeriods, firstOfMonthBefore, isDate, periodCount, type Interval } from './periods.compute.js';
+import { datePeriods, firstOfMonthBefore, isDate, periodCount, type DatePeriod, type Interval } from './periods.compute.js';
 import { periodRatios } from './ratios.compute.js';
 import { seriesOf, type MovementTotal, type PeriodFigures } from './series.compute.js';
 import { monthlyPartsOfRow } from './terms-pricing.js';
@@ -62,16 +62,30 @@ function movementDifferences(kept: readonly KeptMovement[], rebuilt: readonly Mo
 }
 
 /** The log rows of one transaction together, in the order of their first row. */
-function byTransaction(rows: readonly repo.TermsLogRow[]): repo.TermsLogRow[][] {
-  const groups = new Map<number, repo.TermsLogRow[]>();
-  for (const row of rows) groups.set(Number(row.tx), [...(groups.get(Number(row.tx)) ?? []), row]);
-  return [...groups.values()];
+function groupedBy<K>(rows: readonly repo.TermsLogRow[], keyOf: (row: repo.TermsLogRow) => K): Map<K, repo.TermsLogRow[]> {
+  const groups = new Map<K, repo.TermsLogRow[]>();
+  for (const row of rows) {
+    const group = groups.get(keyOf(row));
+    if (group) group.push(row);
+    else groups.set(keyOf(row), [row]);
+  }
+  return groups;
 }
 
-function byEnvironment(rows: readonly repo.TermsLogRow[]): Map<string, repo.TermsLogRow[]> {
-  const groups = new Map<string, repo.TermsLogRow[]>();
-  for (const row of rows) groups.set(row.environment_id, [...(groups.get(row.environment_id) ?? []), row]);
-  return groups;
+const byTransaction = (rows: readonly repo.TermsLogRow[]) => [...groupedBy(rows, (row) => Number(row.tx)).values()];
+const byEnvironment = (rows: readonly repo.TermsLogRow[]) => groupedBy(rows, (row) => row.environment_id);
+
+/** Each period with the day totals that fall in it; both come sorted by date. */
+function totalsByPeriod(periods: readonly DatePeriod[], days: readonly repo.DayTotal[]): { label: string; totals: MovementTotal[] }[] {
+  let next = 0;
+  return periods.map((period) => {
+    const totals: MovementTotal[] = [];
+    for (; next < days.length && days[next]!.day < period.end; next++) {
+      const d = days[next]!;
+      if (d.day >= period.start) totals.push({ currency: d.currency, kind: d.kind, parts: BigInt(d.parts), count: Number(d.count) });
+    }
+    return { label: period.label, totals };
+  });
 }
 
 function periodOnWire(figures: PeriodFigures, dates: { start: string; end: string }): MrrPeriod {
@@ -216,12 +230,7 @@ export class AnalyticsService {
       repo.oldestUnpriced(this.db, scope.environmentId),
     ]);
     const wanted = openings.filter((o) => !request.currency || o.currency === request.currency);
-    const totals = periods.map((period) => ({
-      label: period.label,
-      totals: days
-        .filter((d) => d.day >= period.start && d.day < period.end)
-        .map((d): MovementTotal => ({ currency: d.currency, kind: d.kind, parts: BigInt(d.parts), count: Number(d.count) })),
-    }));
+    const totals = totalsByPeriod(periods, days);
     const figures = seriesOf(wanted.map((o) => ({ currency: o.currency, parts: BigInt(o.parts), paying: Number(o.paying) })), totals);
     const dates = new Map(periods.map((p) => [p.label, p]));
     const currencies = [...new Set(figures.map((f) => f.currency))].map((currency) => ({
