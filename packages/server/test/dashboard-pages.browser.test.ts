@@ -9,7 +9,7 @@ import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, skipBrowserTests } from './browser.js';
+import { launchChromium, openPage, skipBrowserTests } from './browser.js';
 import { shop, type Shop } from './commerce-support.js';
 import { checkPage, fill, press, signIn } from './dashboard-support.js';
 import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
