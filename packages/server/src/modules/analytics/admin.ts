@@ -15,6 +15,6 @@ export async function rebuildAnalytics(db: Db, clock: Clock, organizationId: str
   const found = await findEnvironment(db, organizationId, environment);
   if (!found) throw new AnalyticsAdminError(`No organization ${organizationId}`);
   const service = new AnalyticsService(db, clock);
-  await service.priceLog();
+  await service.priceLog(Number.MAX_SAFE_INTEGER, found.id);
   return service.rebuild({ environmentId: found.id }, apply);
 }

@@ -12,26 +12,28 @@ export type TermsLogRow = Selectable<SubscriptionTermsLogTable>;
 /** One pricing run at a time: the log is priced in order, and each customer's standing is read and written whole. */
 const PRICING_LOCK = 0x42_69_6c_41; // 'BilA'
 
-/** Takes the pricing lock for the transaction: waits for it, or (`wait` false) answers false at once when another run holds it. */
-export async function lockPricing(tx: Tx, wait: boolean): Promise<boolean> {
-  if (wait) {
-    await sql`select pg_advisory_xact_lock(${PRICING_LOCK})`.execute(tx);
-    return true;
-  }
-  const { rows } = await sql<{ taken: boolean }>`select pg_try_advisory_xact_lock(${PRICING_LOCK}) as taken`.execute(tx);
-  return rows[0]?.taken === true;
+export async function lockPricing(tx: Tx): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${PRICING_LOCK})`.execute(tx);
 }
 
-/** The unpriced log rows of the oldest `transactions` transactions not priced yet, in the order they were logged. */
-export function unpricedLog(tx: Tx, transactions: number): Promise<TermsLogRow[]> {
-  const oldest = tx
-    .selectFrom('subscription_terms_log')
+/**
+ * The unpriced log rows of the oldest `transactions` transactions not priced yet, in the order
+ * they were logged; of one environment only when it is given (environments price apart: no
+ * customer, and so no movement, spans two).
+ */
+export function unpricedLog(tx: Tx, transactions: number, environmentId: string | null = null): Promise<TermsLogRow[]> {
+  const pending = (query: ReturnType<typeof unpricedRows>) => (environmentId ? query.where('environment_id', '=', environmentId) : query);
+  const oldest = pending(unpricedRows(tx))
+    .clearSelect()
     .select('tx')
-    .where('priced', '=', false)
     .groupBy('tx')
     .orderBy((eb) => eb.fn.min('id'))
     .limit(transactions);
-  return tx.selectFrom('subscription_terms_log').selectAll().where('priced', '=', false).where('tx', 'in', oldest).orderBy('id').execute();
+  return pending(unpricedRows(tx)).where('tx', 'in', oldest).orderBy('id').execute();
+}
+
+function unpricedRows(tx: Tx) {
+  return tx.selectFrom('subscription_terms_log').selectAll().where('priced', '=', false);
 }
 
 /** The whole log of an environment, in order: what a rebuild prices. */

@@ -19,6 +19,8 @@ import * as repo from './repo.js';
 /** Transactions of the log priced in one database transaction. */
 const PRICING_BATCH = 500;
 const MAX_PERIODS = 1_000;
+/** A series prices at most this many batches of its environment's pending changes first; `completeUntil` tells when more were left. */
+const CATCH_UP_BATCHES = 20;
 /** Without a start, a series covers a year: this month and the 11 before it. */
 const DEFAULT_MONTHS = 12;
 
@@ -121,15 +123,15 @@ export class AnalyticsService {
   ) {}
 
   /**
-   * Prices what the log gained since the last run, a batch at a time; how many log rows it
-   * priced. `wait` false: gives up at once while another run prices (a read catching up).
+   * Prices what the log gained since the last run, a batch at a time, of every environment or
+   * of one (a series catching up); how many log rows it priced.
    */
-  async priceLog(maxBatches = 20, wait = true): Promise<number> {
+  async priceLog(maxBatches = 20, environmentId: string | null = null): Promise<number> {
     let priced = 0;
     for (let batch = 0; batch < maxBatches; batch++) {
       const count = await inTransaction(this.db, async (tx) => {
-        if (!(await repo.lockPricing(tx, wait))) return 0;
-        const rows = await repo.unpricedLog(tx, PRICING_BATCH);
+        await repo.lockPricing(tx);
+        const rows = await repo.unpricedLog(tx, PRICING_BATCH, environmentId);
         for (const [environmentId, envRows] of byEnvironment(rows)) await this.priceEnvironment(tx, environmentId, envRows);
         await repo.markPriced(tx, rows.map((row) => row.id));
         return rows.length;
@@ -196,7 +198,7 @@ export class AnalyticsService {
    */
   async rebuild(scope: AnalyticsScope, apply: boolean): Promise<RebuildReport> {
     return inTransaction(this.db, async (tx) => {
-      await repo.lockPricing(tx, true);
+      await repo.lockPricing(tx);
       const rows = await repo.logOf(tx, scope.environmentId);
       const prices = await storedPricesByIds(tx, scope.environmentId, rows.map((row) => row.price_id));
       const book = new MrrBook();
@@ -215,8 +217,8 @@ export class AnalyticsService {
 
   /** The MRR series of an environment, per currency (docs/analytics.md). */
   async mrrSeries(scope: AnalyticsScope, request: SeriesRequest): Promise<MrrSeries> {
-    // What changed since the job's last run is counted first: the answer holds every change committed before it.
-    await this.priceLog(1);
+    // What the environment changed since the job's last run is counted first: the answer holds every change committed before it.
+    await this.priceLog(CATCH_UP_BATCHES, scope.environmentId);
     const timeZone = await sellerTimeZone(this.db, scope.environmentId);
     const now = this.clock.now();
     const interval = request.interval ?? 'month';
