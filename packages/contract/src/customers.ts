@@ -187,6 +187,7 @@ export const CustomerLicenseInstance = Type.Object(
   },
   { title: 'CustomerLicenseInstance' },
 );
+export type CustomerLicenseInstance = Static<typeof CustomerLicenseInstance>;
 export const CustomerLicense = Type.Object(
   {
     id: Type.String(),

@@ -177,7 +177,7 @@ export function CustomerDetail() {
               ]}
             />
           </Section>
-          <Licenses customerId={customerId} />
+          <Licenses customerId={customerId} canWrite={canWrite} />
           <Timeline customerId={customerId} />
           <Documents view={data} />
           <Section title="Payment methods">
