@@ -204,7 +204,7 @@ export class LicenseService {
       if (freed.outcome === 'already') throw customerInstanceAlreadyFreed(freed.at);
       const answer = { licenseId: license.id, instanceId: path.instanceId, deactivatedOn: freed.at.toISOString() };
       const before = { customerId: path.customerId, instanceId: path.instanceId, instanceName: freed.name, deactivatedOn: null };
-      const change = { action: 'license.instance_deactivated', resourceType: 'license', resourceId: license.id, before, after: { ...before, deactivatedOn: answer.deactivatedOn } };
+      const change = { action: 'license.instance_deactivated' as const, resourceType: 'license', resourceId: license.id, before, after: { ...before, deactivatedOn: answer.deactivatedOn } };
       await recordAudit(tx, scope, change, now);
       return keptAnswer(keep, tx, answer);
     });
