@@ -77,6 +77,10 @@ describe.skipIf(skipBrowserTests)('the customer page', () => {
     const [license] = (await s.call('GET', `/customers/${customerId}/licenses/`)).body.licenses;
     expect(license.instances.map((i: { name: string }) => i.name)).toEqual(['Laptop']);
     expect(await page.locator('main').textContent()).not.toMatch(WIRE_CODES);
+    // The subscriptions' amounts as money: "$10.00", not "10.00 usd".
+    const subscriptions = await sectionText(page, 'Subscriptions');
+    expect(subscriptions).toMatch(/\$\d+\.\d\d/);
+    expect(subscriptions).not.toMatch(/\d \s*(usd|USD)\b/);
     await checkPage(page, 'customer-timeline');
     expect(owner.problems).toEqual([]);
     await owner.close();
@@ -86,7 +90,12 @@ describe.skipIf(skipBrowserTests)('the customer page', () => {
     await phone.page.getByRole('region', { name: 'Timeline' }).getByText('Subscription started').first().waitFor();
     // A viewer may not free a machine: no button.
     expect(await phone.page.getByRole('button', { name: /Free this machine/ }).count()).toBe(0);
-    await checkPage(phone.page, 'phone-customer-timeline', { docs: false });
+    // On a phone the tables stack into "label: value" lines: no cell is cut off at the card's edge.
+    const clipped = await phone.page.evaluate(() =>
+      [...document.querySelectorAll('.table-wrap td')].filter((td) => td.getBoundingClientRect().right > td.closest('.card')!.getBoundingClientRect().right + 1).length,
+    );
+    expect(clipped).toBe(0);
+    await checkPage(phone.page, 'phone-customer-timeline');
     expect(phone.problems).toEqual([]);
     await phone.close();
   });
@@ -167,8 +176,9 @@ describe.skipIf(skipBrowserTests)('the plan page', () => {
     await press(page, "Set the draft's price in this currency");
     const prices = page.getByRole('region', { name: 'Prices' });
     await prices.getByRole('cell', { name: 'EUR', exact: true }).waitFor();
-    expect(await sectionText(page, 'Prices')).toContain('15 USD a month');
-    expect(await sectionText(page, 'Prices')).toContain('13 EUR a month');
+    // Amounts through the dashboard's money formatter, never "15 USD".
+    expect(await sectionText(page, 'Prices')).toContain('$15.00 a month');
+    expect(await sectionText(page, 'Prices')).toContain('€13.00 a month');
     await fill(page, 'Currency', 'JPY');
     await fill(page, 'Amount', '10.5');
     await press(page, "Set the draft's price in this currency");

@@ -123,7 +123,7 @@ describe.skipIf(skipBrowserTests)("a seller's day in the dashboard", () => {
     await expect.poll(() => page.textContent('h1')).toBe('Pro');
     await fill(page, 'Amount', '29');
     await press(page, "Set the draft's price in this currency");
-    await expect.poll(() => page.getByRole('cell', { name: '29 USD a month', exact: true }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('cell', { name: '$29.00 a month', exact: true }).count()).toBe(1);
     await fill(page, 'Allowance', '10');
     await press(page, 'Add to the draft');
     await expect.poll(() => page.getByRole('cell', { name: 'Projects', exact: true }).count()).toBe(1);
