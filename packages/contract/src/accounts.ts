@@ -119,13 +119,41 @@ export const Invitation = Type.Object(
 export type Invitation = Static<typeof Invitation>;
 export const InvitationList = Paginated(Invitation, 'InvitationList');
 
+/**
+ * The changes Billow's services record by name in the audit log, with what changed (decision 0077).
+ * Every other change made through the API is recorded as its operation, `AuditRouteAction`.
+ */
+export const AUDIT_ACTIONS = [
+  'seller_profile.updated',
+  'email_settings.updated',
+  'payment_provider.updated',
+  'payment_provider.removed',
+  'api_key.created',
+  'api_key.revoked',
+  'webhook_endpoint.created',
+  'webhook_endpoint.updated',
+  'webhook_endpoint.deleted',
+  'webhook_endpoint.secret_rotated',
+  'invitation.created',
+  'invitation.revoked',
+  'member.role_changed',
+  'member.removed',
+  'test_clock.customer_attached',
+  'license.instance_deactivated',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+/** A change recorded by its operation: the method and the route's pattern, e.g. `POST /api/v1/refunds/`. */
+export type AuditRouteAction = `${'POST' | 'PUT' | 'PATCH' | 'DELETE'} /api/v1/${string}`;
+
 export const AuditEntry = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
     actorType: Type.Union([Type.Literal('user'), Type.Literal('api_key')]),
     actorId: Type.String({ description: "The user's id, or the key's visible prefix" }),
     actorLabel: Type.String({ description: "The user's email, or the key's prefix, as it was at the time" }),
-    action: Type.String({ description: 'What was done, e.g. seller_profile.updated or "POST /api/v1/refunds/"' }),
+    action: Type.String({
+      description: `What was done: one of ${AUDIT_ACTIONS.join(', ')}; or the operation of any other change, e.g. "POST /api/v1/refunds/"`,
+    }),
     resource: Type.String({ description: 'The kind of thing changed, e.g. seller_profile, refunds, members' }),
     resourceId: Type.Union([Type.String(), Type.Null()]),
     environment: Type.Union([Type.Literal('sandbox'), Type.Literal('production'), Type.Null()], {

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { ListSort, PageQuery, Paginated, SearchQuery, Timestamp } from './common.js';
+import { CappedPaginated, CountQuery, ListSort, PageQuery, SearchQuery, Timestamp } from './common.js';
 import { InvoiceCustomer } from './orders.js';
 
 // Credit notes (a Billow addition, decision 0065): what a settled refund or the unused time of a
@@ -77,9 +77,10 @@ export const CreditNoteListQuery = Type.Object({
   reason: Type.Optional(Type.Enum([...CREDIT_NOTE_REASONS])),
   search: SearchQuery("the credit note's number, its invoice's number and the customer's name, email and customerId"),
   ...ListSort(CREDIT_NOTE_SORTS, 'newest first'),
+  ...CountQuery,
 });
 export type CreditNoteListQuery = Static<typeof CreditNoteListQuery>;
 
 export const CreditNotePath = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200, description: 'The credit note id' }) });
 
-export const CreditNoteList = Paginated(CreditNote, 'CreditNoteList');
+export const CreditNoteList = CappedPaginated(CreditNote, 'CreditNoteList');

@@ -180,13 +180,14 @@ export const CustomerEventListQuery = PageQuery;
 /** Billow extension (decision 0085): a customer's license keys with the machines (instances) each is active on. */
 export const CustomerLicenseInstance = Type.Object(
   {
-    id: Type.String({ description: 'The instance id that POST /license/deactivate/ takes' }),
+    id: Type.String({ description: 'The instance id that POST /license/deactivate/ and the seller\'s POST …/instances/{instanceId}/deactivate/ take' }),
     name: Type.String({ description: 'The instance name given at activation' }),
     activatedOn: Timestamp,
     lastValidatedOn: Type.Union([Timestamp, Type.Null()], { description: 'When POST /license/validate/ last named it; null: never' }),
   },
   { title: 'CustomerLicenseInstance' },
 );
+export type CustomerLicenseInstance = Static<typeof CustomerLicenseInstance>;
 export const CustomerLicense = Type.Object(
   {
     id: Type.String(),

@@ -125,6 +125,26 @@ export const LicenseDeactivation = Type.Object(
 );
 export type LicenseDeactivation = Static<typeof LicenseDeactivation>;
 
+/**
+ * Billow extension (issue 29): the seller frees one machine of a customer's key by the key's and the
+ * instance's ids, as the customer's license list names them (POST /license/deactivate/ takes the key itself).
+ */
+export const CustomerLicenseInstancePath = Type.Object({
+  customerId: Type.String({ minLength: 1 }),
+  licenseId: Type.String({ pattern: UUID_PATTERN, description: 'The key\'s id, from GET /customers/{customerId}/licenses/' }),
+  instanceId,
+});
+export type CustomerLicenseInstancePath = Static<typeof CustomerLicenseInstancePath>;
+export const LicenseInstanceFreed = Type.Object(
+  {
+    licenseId: Type.String(),
+    instanceId: Type.String(),
+    deactivatedOn: DateTime,
+  },
+  { title: 'LicenseInstanceFreed' },
+);
+export type LicenseInstanceFreed = Static<typeof LicenseInstanceFreed>;
+
 export const LICENSE_VALIDATION_CODES = ['VALID', 'INVALID_KEY', 'INSTANCE_NOT_FOUND', 'EXPIRED', 'INVALID'] as const;
 
 export const LicenseValidation = Type.Object(

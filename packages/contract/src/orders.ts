@@ -336,10 +336,11 @@ export const TransactionListQuery = Type.Object({
   status: Type.Optional(Type.Enum([...TRANSACTION_STATUSES])),
   start_date: DateFilter('Transactions created on or after'),
   end_date: DateFilter('Transactions created on or before'),
+  ...CountQuery,
 });
 export type TransactionListQuery = Static<typeof TransactionListQuery>;
 
-export const TransactionList = Paginated(Transaction, 'TransactionList');
+export const TransactionList = CappedPaginated(Transaction, 'TransactionList');
 
 // Refunds
 
@@ -394,12 +395,13 @@ export const RefundListQuery = Type.Object({
   status: Type.Optional(Type.Enum([...REFUND_STATUSES])),
   start_date: DateFilter('Refunds created on or after'),
   end_date: DateFilter('Refunds created on or before'),
+  ...CountQuery,
 });
 export type RefundListQuery = Static<typeof RefundListQuery>;
 
 export const RefundPath = Type.Object({ refundId: Type.String({ minLength: 1, maxLength: 200, description: 'The refund UUID' }) });
 
-export const RefundList = Paginated(Refund, 'RefundList');
+export const RefundList = CappedPaginated(Refund, 'RefundList');
 
 /** What the next renewal of a subscription will charge, if nothing changes before it (ours). */
 export const UpcomingInvoice = Type.Object(

@@ -59,6 +59,17 @@ export const OverviewEvent = Type.Object(
     objectType: Type.Union([Type.String(), Type.Null()], { description: "The kind of the event's object (customer, order, ...)" }),
     objectId: Type.Union([Type.String(), Type.Null()]),
     actor: Type.Union([Type.String(), Type.Null()], { description: 'Who caused it: null for the API and background work' }),
+    customer: Type.Union(
+      [
+        Type.Object({
+          customerId: Type.String(),
+          name: Type.Union([Type.String(), Type.Null()]),
+          email: Type.Union([Type.String(), Type.Null()]),
+        }),
+        Type.Null(),
+      ],
+      { description: 'Ours: the customer the event is about (archived ones too); null for an event about no customer (a product, a plan)' },
+    ),
     createdOn: Timestamp,
   },
   { title: 'OverviewEvent' },

@@ -211,7 +211,7 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(doc.paths['/api/v1/credit-notes/{id}/'])).toEqual(['get']);
     const list = doc.paths['/api/v1/credit-notes/'].get;
     expect(list.tags).toEqual(['Credit notes']);
-    expect(list.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['customer_id', 'invoice_id', 'order', 'page', 'page_size', 'reason', 'search', 'sort']);
+    expect(list.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['count', 'customer_id', 'invoice_id', 'order', 'page', 'page_size', 'reason', 'search', 'sort']);
     expect(Object.keys(doc.paths['/api/v1/credit-notes/{id}/pdf/'].get.responses['200'].content)).toEqual(['application/pdf']);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openShop, shop, type Shop } from './commerce-support.js';
 import type { TestOrg, TestServer } from './harness.js';
+import { signedInMember } from './accounts-support.js';
 
 /** GET /api/v1/customers/{customerId}/events/ (decision 0085): a customer's timeline, through HTTP. */
 let server: TestServer;
@@ -101,5 +102,82 @@ describe("a customer's license keys (GET /customers/{customerId}/licenses/)", ()
     expect((await s.call('GET', '/customers/nobody-here/licenses/')).status).toBe(404);
     const other = await s.customer();
     expect((await s.call('GET', `/customers/${other}/licenses/`)).body).toEqual({ licenses: [] });
+  });
+});
+
+describe("freeing a machine of a customer's key (POST /customers/{customerId}/licenses/{licenseId}/instances/{instanceId}/deactivate/)", () => {
+  /** A new customer with a lifetime key active on one machine: the ids the dashboard's list gives. */
+  async function keyOnOneMachine() {
+    const buyer = await s.customer();
+    await s.card(buyer);
+    const charge = await s.call('POST', '/charges/', { planIdentifier: s.plans.lifetime, chargePeriod: 'ONE_TIME', customerId: buyer });
+    expect(charge.status, charge.text).toBe(201);
+    const key = (await s.call('GET', `/orders/${charge.body.orderId}/`)).body.license[0].licenseKey as string;
+    const activated = await s.call('POST', '/license/activate/', { license_key: key, customer_id: buyer, instance_name: 'Laptop' });
+    expect(activated.status, activated.text).toBe(201);
+    const [license] = (await s.call('GET', `/customers/${buyer}/licenses/`)).body.licenses;
+    return { buyer, key, licenseId: license.id as string, instanceId: activated.body.instanceId as string };
+  }
+  const freePath = (buyer: string, licenseId: string, instanceId: string) =>
+    `/sandbox/api/v1/customers/${buyer}/licenses/${licenseId}/instances/${instanceId}/deactivate/`;
+
+  it('frees it for a support member, in the audit log; the key is free again, and a second time is 409', async () => {
+    const { buyer, key, licenseId, instanceId } = await keyOnOneMachine();
+    const support = await signedInMember(server, org, 'support');
+    const freed = await support.api('POST', freePath(buyer, licenseId, instanceId));
+    expect(freed.status, freed.text).toBe(200);
+    expect(freed.body).toEqual({ licenseId, instanceId, deactivatedOn: expect.stringMatching(/Z$/) });
+    expect((await s.call('GET', `/customers/${buyer}/licenses/`)).body.licenses[0].instances).toEqual([]);
+    const check = await s.call('POST', '/license/validate/', { license_key: key, instance_id: instanceId });
+    expect(check.body.code).toBe('INSTANCE_NOT_FOUND');
+
+    const again = await support.api('POST', freePath(buyer, licenseId, instanceId));
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ code: 'instance_already_deactivated', detail: expect.stringMatching(/already freed/) });
+    // The public deactivation shares the step, and says so in the reference's shape.
+    const publicAgain = await s.call('POST', '/license/deactivate/', { license_key: key, instance_id: instanceId });
+    expect(publicAgain.status).toBe(404);
+    expect(publicAgain.body.code).toBe('instance_already_deactivated');
+
+    const owner = await signedInMember(server, org, 'owner');
+    const log = await owner.api('GET', `/api/v1/audit-log/?actorId=${support.userId}`);
+    expect(log.body.results).toEqual([
+      expect.objectContaining({
+        action: 'license.instance_deactivated',
+        resource: 'license',
+        resourceId: licenseId,
+        environment: 'sandbox',
+        before: { customerId: buyer, instanceId, instanceName: 'Laptop', deactivatedOn: null },
+        after: { customerId: buyer, instanceId, instanceName: 'Laptop', deactivatedOn: freed.body.deactivatedOn },
+      }),
+    ]);
+  });
+
+  it("answers 404 for another customer's key, an unknown instance, or another environment; 400 for an id that is none", async () => {
+    const { buyer, licenseId, instanceId } = await keyOnOneMachine();
+    const other = await s.customer();
+    const wrong = await s.call('POST', `/customers/${other}/licenses/${licenseId}/instances/${instanceId}/deactivate/`);
+    expect(wrong.status).toBe(404);
+    expect(wrong.body).toMatchObject({ code: 'license_not_found', detail: expect.any(String) });
+    const unknown = await s.call('POST', `/customers/${buyer}/licenses/${licenseId}/instances/${crypto.randomUUID()}/deactivate/`);
+    expect(unknown.body.code).toBe('instance_not_found');
+    const production = await server.request('POST', `/api/v1/customers/${buyer}/licenses/${licenseId}/instances/${instanceId}/deactivate/`, {
+      key: org.production.serverKey,
+    });
+    expect(production.status).toBe(404);
+    const bad = await s.call('POST', `/customers/${buyer}/licenses/not-a-key/instances/${instanceId}/deactivate/`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.detail).toBeTruthy();
+    // Still active: none of these freed it.
+    expect((await s.call('GET', `/customers/${buyer}/licenses/`)).body.licenses[0].instances).toHaveLength(1);
+  });
+
+  it('refuses a viewer (403), and the machine stays', async () => {
+    const { buyer, licenseId, instanceId } = await keyOnOneMachine();
+    const viewer = await signedInMember(server, org, 'viewer');
+    const refused = await viewer.api('POST', freePath(buyer, licenseId, instanceId));
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toMatch(/viewer role may not change customers/);
+    expect((await s.call('GET', `/customers/${buyer}/licenses/`)).body.licenses[0].instances).toHaveLength(1);
   });
 });

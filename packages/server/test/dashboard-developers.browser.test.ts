@@ -66,13 +66,18 @@ describe.skipIf(skipBrowserTests)('the dashboard for developers and for oneself'
 
   it("names Home's recent events and the webhook deliveries in words", async () => {
     expect((await s.call('POST', '/webhook/endpoints/', { url: receiver.url })).status).toBe(201);
-    await s.customer();
+    const customerId = await s.customer();
     await server.deliverWebhooks();
     await owner.page.reload();
     const events = owner.page.getByRole('region', { name: 'Recent events' });
-    await expect.poll(() => events.getByText(`Customer created customer`).count()).toBeGreaterThan(0);
+    // Each event says whom it is about (the customer's name), linked to their page.
+    await expect.poll(() => events.getByText('Customer created for Buyer').count()).toBeGreaterThan(0);
+    const who = events.getByRole('link', { name: 'Buyer', exact: true }).first();
+    expect(await who.getAttribute('href')).toBe(`/dashboard/customers/${customerId}`);
     await expectNoEventCodes(owner.page);
     await checkPage(owner.page, 'home-events');
+    await who.click();
+    await expect.poll(() => owner.page.textContent('h1')).toBe(`${customerId}@example.com`);
 
     await menu(owner.page, 'Developers');
     const deliveries = owner.page.getByRole('region', { name: 'Webhook deliveries table' });

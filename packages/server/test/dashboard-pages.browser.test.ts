@@ -1,7 +1,7 @@
 /**
  * The Customers, Catalog and Selling pages of the dashboard (issue 29) filled in: a customer's
- * timeline in words and its license keys, a product's images and files; in Chromium at 1280
- * and 375 px, with axe.
+ * timeline in words and its license keys, a machine freed after a confirmation, a product's images
+ * and files; in Chromium at 1280 and 375 px, with axe.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -69,8 +69,10 @@ describe.skipIf(skipBrowserTests)('the customer page', () => {
     await s.card(customerId);
     const charge = await s.call('POST', '/charges/', { planIdentifier: s.plans.lifetime, chargePeriod: 'ONE_TIME', customerId });
     const key = (await s.call('GET', `/orders/${charge.body.orderId}/`)).body.license[0].licenseKey as string;
-    const activated = await s.call('POST', '/license/activate/', { license_key: key, customer_id: customerId, instance_name: 'Laptop' });
-    expect(activated.status).toBe(201);
+    for (const machine of ['Laptop', 'Desktop']) {
+      const activated = await s.call('POST', '/license/activate/', { license_key: key, customer_id: customerId, instance_name: machine });
+      expect(activated.status).toBe(201);
+    }
     await s.call('POST', '/subscriptions/create/', { planIdentifier: s.plans.basic, chargePeriod: 'MONTHLY', customerId });
 
     const owner = await signedIn('owner');
@@ -80,11 +82,24 @@ describe.skipIf(skipBrowserTests)('the customer page', () => {
     const timeline = await sectionText(page, 'Timeline');
     for (const label of ['Customer created', 'Card added', 'Order placed', 'Invoice paid', 'Subscription started']) expect(timeline).toContain(label);
     expect(timeline.indexOf('Subscription started')).toBeLessThan(timeline.indexOf('Customer created'));
+    expect(await sectionText(page, 'License keys')).toContain('2 of 3');
+    // Freeing a machine asks first, then the key is active on the other one only.
+    await press(page, 'Free this machine (Desktop)');
+    await page.getByRole('group', { name: 'Free Desktop?' }).waitFor();
+    await checkPage(page, 'customer-free-machine');
+    await press(page, 'Yes, free Desktop');
+    await expect.poll(() => sectionText(page, 'License keys')).toContain('1 of 3');
     const licenses = await sectionText(page, 'License keys');
     expect(licenses).toContain(key);
-    expect(licenses).toContain('1 of 3');
     expect(licenses).toContain('Laptop');
+    expect(licenses).not.toContain('Desktop');
+    const [license] = (await s.call('GET', `/customers/${customerId}/licenses/`)).body.licenses;
+    expect(license.instances.map((i: { name: string }) => i.name)).toEqual(['Laptop']);
     expect(await page.locator('main').textContent()).not.toMatch(WIRE_CODES);
+    // The subscriptions' amounts as money: "$10.00", not "10.00 usd".
+    const subscriptions = await sectionText(page, 'Subscriptions');
+    expect(subscriptions).toMatch(/\$\d+\.\d\d/);
+    expect(subscriptions).not.toMatch(/\d \s*(usd|USD)\b/);
     await checkPage(page, 'customer-timeline');
     expect(owner.problems).toEqual([]);
     await owner.close();
@@ -92,7 +107,14 @@ describe.skipIf(skipBrowserTests)('the customer page', () => {
     const phone = await signedIn('viewer', 375);
     await phone.page.goto(`${server.url}/dashboard/customers/${customerId}`);
     await phone.page.getByRole('region', { name: 'Timeline' }).getByText('Subscription started').first().waitFor();
-    await checkPage(phone.page, 'phone-customer-timeline', { docs: false });
+    // A viewer may not free a machine: no button.
+    expect(await phone.page.getByRole('button', { name: /Free this machine/ }).count()).toBe(0);
+    // On a phone the tables stack into "label: value" lines: no cell is cut off at the card's edge.
+    const clipped = await phone.page.evaluate(() =>
+      [...document.querySelectorAll('.table-wrap td')].filter((td) => td.getBoundingClientRect().right > td.closest('.card')!.getBoundingClientRect().right + 1).length,
+    );
+    expect(clipped).toBe(0);
+    await checkPage(phone.page, 'phone-customer-timeline');
     expect(phone.problems).toEqual([]);
     await phone.close();
   });
@@ -173,8 +195,9 @@ describe.skipIf(skipBrowserTests)('the plan page', () => {
     await press(page, "Set the draft's price in this currency");
     const prices = page.getByRole('region', { name: 'Prices' });
     await prices.getByRole('cell', { name: 'EUR', exact: true }).waitFor();
-    expect(await sectionText(page, 'Prices')).toContain('15 USD a month');
-    expect(await sectionText(page, 'Prices')).toContain('13 EUR a month');
+    // Amounts through the dashboard's money formatter, never "15 USD".
+    expect(await sectionText(page, 'Prices')).toContain('$15.00 a month');
+    expect(await sectionText(page, 'Prices')).toContain('€13.00 a month');
     await fill(page, 'Currency', 'JPY');
     await fill(page, 'Amount', '10.5');
     await press(page, "Set the draft's price in this currency");

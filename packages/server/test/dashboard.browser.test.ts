@@ -8,6 +8,7 @@
  * Screenshots go to test-artifacts/dashboard/ (and docs/images/dashboard/ with BILLOW_WRITE_DOCS=1).
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { AUDIT_ACTIONS } from '@billow/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../src/lib/clock.js';
 import { totpCodeAt } from '../src/modules/accounts/passwords.js';
@@ -122,7 +123,7 @@ describe.skipIf(skipBrowserTests)("a seller's day in the dashboard", () => {
     await expect.poll(() => page.textContent('h1')).toBe('Pro');
     await fill(page, 'Amount', '29');
     await press(page, "Set the draft's price in this currency");
-    await expect.poll(() => page.getByRole('cell', { name: '29 USD a month', exact: true }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('cell', { name: '$29.00 a month', exact: true }).count()).toBe(1);
     await fill(page, 'Allowance', '10');
     await press(page, 'Add to the draft');
     await expect.poll(() => page.getByRole('cell', { name: 'Projects', exact: true }).count()).toBe(1);
@@ -188,7 +189,9 @@ describe.skipIf(skipBrowserTests)("a seller's day in the dashboard", () => {
     orderId = (await sandbox('GET', '/orders/')).body.results[0].id;
 
     await menu(page, 'Home');
-    await expect.poll(() => page.getByRole('link', { name: buyerEmail }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('region', { name: 'Newest orders' }).getByRole('link', { name: buyerEmail }).count()).toBe(1);
+    // The recent events say whom they are about: the buyer, by email (the checkout asked no name).
+    expect(await page.getByRole('region', { name: 'Recent events' }).getByRole('link', { name: buyerEmail }).count()).toBeGreaterThan(0);
     expect(await page.getByRole('cell', { name: '$29.00', exact: true }).count()).toBeGreaterThan(0);
     // The overview's figures: today's revenue and the MRR of the one subscription.
     expect(await page.locator('.tiles > div', { hasText: 'Revenue today' }).textContent()).toContain('$29.00');
@@ -362,11 +365,24 @@ describe.skipIf(skipBrowserTests)("a seller's day in the dashboard", () => {
     const log = page.getByRole('region', { name: 'Audit log table' });
     await expect.poll(() => log.getByRole('row').count()).toBeGreaterThan(5);
     const text = (await log.textContent()) ?? '';
-    for (const resource of ['POST /api/v1/refunds/', 'catalog', 'webhook_endpoint.created', 'api_key.created', 'api_key.revoked', 'test-clocks', 'invitation.created']) expect(text, resource).toContain(resource);
+    for (const done of ['Refund made', 'Product created', 'Plan published', 'Webhook endpoint added', 'API key created', 'API key revoked', 'Test clock advanced', 'Member invited'])
+      expect(text, done).toContain(done);
+    expect(text).toContain('Dashboard (sandbox)');
+    expect(text).toContain('Dashboard (the team)');
+    // Words only: no action's code, no operation's method and route, anywhere on the page.
+    const main = (await page.locator('main').innerText()) ?? '';
+    for (const code of AUDIT_ACTIONS) expect(main, code).not.toContain(code);
+    expect(main).not.toMatch(/\b(POST|PUT|PATCH|DELETE) \/api\//);
     await fill(page, 'Resource', 'refunds');
     await press(page, 'Filter');
     await expect.poll(() => log.getByRole('row').count()).toBe(2);
     await checkPage(page, 'audit-log');
+    // The filter by action speaks words too.
+    await fill(page, 'Resource', '');
+    await page.getByLabel('Action', { exact: true }).selectOption({ label: 'API key revoked' });
+    await press(page, 'Filter');
+    await expect.poll(() => log.getByRole('row').count()).toBe(2);
+    expect(await log.textContent()).toContain('API key revoked');
   });
 
   it('every page passes axe and fits a 375 px phone', async () => {

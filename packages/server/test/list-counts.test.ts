@@ -29,7 +29,10 @@ beforeAll(async () => {
   for (let i = 0; i < 3; i++) {
     const customer = await createCustomer(small);
     const subscriptionId = await insertSubscription(small, customer);
-    await insertOrder(small, customer, { subscriptionId, totalMinor: 1000 + i });
+    const { orderId } = await insertOrder(small, customer, { subscriptionId, totalMinor: 1000 + i });
+    // A part refunded: a refund, its credit note and a REFUND transaction beside the CHARGE.
+    const refund = await server.request('POST', `${small.api}/refunds/`, { key: small.key, body: { orderId, amountUnits: 100 } });
+    if (refund.status !== 200) throw new Error(`refund: ${refund.status} ${refund.text}`);
   }
 }, 60_000);
 afterAll(() => server.close());
@@ -73,21 +76,41 @@ describe('a list longer than the cap', () => {
 });
 
 describe('the lists of the dashboard', () => {
-  it.each(['/customers/', '/orders/', '/invoices/', '/subscriptions/?sort=createdOn'])('%s: a short list counts exactly either way', async (path) => {
+  it.each([
+    ['/customers/', 3],
+    ['/orders/', 3],
+    ['/invoices/', 3],
+    ['/subscriptions/?sort=createdOn', 3],
+    ['/credit-notes/', 3],
+    ['/refunds/', 3],
+    ['/transaction/', 6],
+  ])('%s: a short list counts exactly either way', async (path, rows) => {
     const join = path.includes('?') ? '&' : '?';
     const reference = await get(small, path);
     const capped = await get(small, `${path}${join}count=capped`);
     expect(reference.status, reference.text).toBe(200);
     expect(capped.status, capped.text).toBe(200);
-    expect(reference.body.count).toBe(3);
+    expect(reference.body.count).toBe(rows);
     expect(reference.body).not.toHaveProperty('countCapped');
-    expect(capped.body).toMatchObject({ count: 3, countCapped: false, next: null });
+    expect(capped.body).toMatchObject({ count: rows, countCapped: false, next: null });
     expect(capped.body.results).toEqual(reference.body.results);
   });
 
   it('refuses a count it does not know, with a detail', async () => {
-    const res = await get(small, '/orders/?count=estimate');
-    expect(res.status).toBe(400);
-    expect(res.body.detail).toMatch(/count/);
+    for (const path of ['/orders/', '/credit-notes/', '/refunds/', '/transaction/']) {
+      const res = await get(small, `${path}?count=estimate`);
+      expect(res.status, path).toBe(400);
+      expect(res.body.detail).toMatch(/count/);
+    }
+  });
+
+  it('pages the credit notes and refunds with count=capped to the end of a short list', async () => {
+    // A page asked far past a short list: the count reads to the end of that page and finds the three.
+    for (const path of ['/credit-notes/', '/refunds/']) {
+      const res = await get(small, `${path}?count=capped&page=2&page_size=2`);
+      expect(res.body, path).toMatchObject({ count: 3, countCapped: false, next: null });
+      expect(res.body.results).toHaveLength(1);
+      expect(res.body.previous).toContain('count=capped');
+    }
   });
 });

@@ -143,6 +143,9 @@ describe('failed payments and events', () => {
     const { events } = (await overview(seller.key)).body;
     expect(events).toHaveLength(10);
     expect(events[0]).toMatchObject({ type: 'customer.created', objectType: 'customer', objectId: lastCustomer.id, actor: null, createdOn: NOW.toISOString() });
+    // Each names the customer it is about, so that Home can say who.
+    expect(events[0].customer).toEqual({ customerId: lastCustomer.customerId, name: 'Newest', email: lastCustomer.email });
+    expect(events.every((e: { customer: unknown }) => e.customer !== null)).toBe(true);
     const prodEvents = (await overview(production.key, '')).body.events;
     expect(prodEvents.some((e: { objectId: string }) => e.objectId === lastCustomer.id)).toBe(false);
   });

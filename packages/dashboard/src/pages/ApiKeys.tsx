@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api, type Page } from '../api';
 import { useAction, useResource } from '../data';
 import { when } from '../format';
+import { Confirmation } from '../ui/Confirmation';
 import { ErrorNote, Field, Pager, Section, Select, StatusBadge, Table } from '../ui/kit';
 
 interface ApiKey {
@@ -85,29 +86,21 @@ function NewKeyForm({ onDone }: { onDone(): void }) {
 
 /** Revoking asks first: a revoked key is refused at once, everywhere, and cannot be restored. */
 function RevokeKey({ apiKey, onDone }: { apiKey: ApiKey; onDone(): void }) {
-  const [asking, setAsking] = useState(false);
-  const revoke = useAction(() => api<ApiKey>('DELETE', `/api-keys/${apiKey.prefix}/`));
   if (apiKey.revokedOn) return null;
-  if (!asking) {
-    return (
-      <button type="button" className="secondary" onClick={() => setAsking(true)}>
-        Revoke<span className="visually-hidden"> {apiKey.prefix}</span>
-      </button>
-    );
-  }
   return (
-    <div className="confirm" role="group" aria-label={`Revoke ${apiKey.prefix}?`}>
-      <p>Revoke {apiKey.prefix}? Every request with it is refused at once; this cannot be undone.</p>
-      <div className="actions">
-        <button type="button" className="danger" disabled={revoke.busy} onClick={() => void revoke.perform().then((r) => r && onDone())}>
-          Yes, revoke {apiKey.prefix}
-        </button>
-        <button type="button" className="secondary" onClick={() => setAsking(false)}>
-          Cancel
-        </button>
-      </div>
-      <ErrorNote error={revoke.error} />
-    </div>
+    <Confirmation
+      ask={
+        <>
+          Revoke<span className="visually-hidden"> {apiKey.prefix}</span>
+        </>
+      }
+      question={`Revoke ${apiKey.prefix}?`}
+      yes={`Yes, revoke ${apiKey.prefix}`}
+      perform={() => api<ApiKey>('DELETE', `/api-keys/${apiKey.prefix}/`)}
+      onDone={onDone}
+    >
+      Revoke {apiKey.prefix}? Every request with it is refused at once; this cannot be undone.
+    </Confirmation>
   );
 }
 

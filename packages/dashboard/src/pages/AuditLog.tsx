@@ -3,7 +3,8 @@ import type { AuditEntry } from '@billow/contract';
 import { api } from '../api';
 import { useResource } from '../data';
 import { when } from '../format';
-import { ErrorNote, Field, Section, Table } from '../ui/kit';
+import { auditActionWords, auditPlaceWords, auditResourceWords, AUDIT_ACTION_OPTIONS } from '../audit';
+import { ErrorNote, Field, Section, Select, Table } from '../ui/kit';
 
 interface AuditPage {
   results: AuditEntry[];
@@ -13,10 +14,12 @@ interface AuditPage {
 /** What changed, for settings: the fields whose value differs between before and after. */
 function changed(entry: AuditEntry): string {
   if (!entry.before && !entry.after) return '';
-  if (!entry.before) return 'created';
-  if (!entry.after) return 'deleted';
+  if (!entry.before) return 'Created';
+  if (!entry.after) return 'Deleted';
   const keys = new Set([...Object.keys(entry.before ?? {}), ...Object.keys(entry.after ?? {})]);
-  return [...keys].filter((k) => JSON.stringify(entry.before?.[k]) !== JSON.stringify(entry.after?.[k])).join(', ');
+  const fields = [...keys].filter((k) => JSON.stringify(entry.before?.[k]) !== JSON.stringify(entry.after?.[k]));
+  // A field's name in words: brandColor → brand color.
+  return fields.map((k) => k.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/_/g, ' ').toLowerCase()).join(', ');
 }
 
 /** The audit log (read only: no operation changes it), filtered by the server. */
@@ -36,8 +39,8 @@ export function AuditLog() {
           setFilters({ action, resource });
         }}
       >
-        <Field label="Action" value={action} onChange={(e) => setAction(e.target.value)} hint="e.g. refund.created" />
-        <Field label="Resource" value={resource} onChange={(e) => setResource(e.target.value)} />
+        <Select label="Action" value={action} onChange={(e) => setAction(e.target.value)} options={[['', 'Any change'], ...AUDIT_ACTION_OPTIONS]} />
+        <Field label="Resource" value={resource} onChange={(e) => setResource(e.target.value)} hint="A kind of record (refunds, customers…) or a record's id" />
         <button type="submit">Filter</button>
       </form>
       <ErrorNote error={log.error} />
@@ -48,11 +51,18 @@ export function AuditLog() {
         empty="Nothing recorded yet."
         columns={[
           { title: 'When', nowrap: true, cell: (e) => when(e.createdOn) },
-          { title: 'Who', cell: (e) => `${e.actorLabel}${e.actorType === 'api_key' ? ' (API key)' : ''}` },
-          { title: 'What', cell: (e) => <code>{e.action}</code> },
-          { title: 'On', cell: (e) => [e.resource, e.resourceId].filter(Boolean).join(' ') },
+          { title: 'Who', cell: (e) => (e.actorType === 'api_key' ? 'An API key' : e.actorLabel) },
+          { title: 'What', cell: (e) => auditActionWords(e.action) },
+          {
+            title: 'On',
+            cell: (e) => (
+              <>
+                {auditResourceWords(e.resource)} {e.resourceId ? <code>{e.resourceId}</code> : null}
+              </>
+            ),
+          },
           { title: 'Changed', cell: changed },
-          { title: 'Where', cell: (e) => e.environment ?? 'organization' },
+          { title: 'Where', cell: auditPlaceWords },
           { title: 'From', cell: (e) => e.clientAddress },
         ]}
       />

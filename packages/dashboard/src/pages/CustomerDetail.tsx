@@ -1,7 +1,7 @@
 import { Link, useParams } from 'react-router';
 import { api, type Page } from '../api';
 import { useAction, useResource } from '../data';
-import { day, money, when, words } from '../format';
+import { day, majorMoney, money, when, words } from '../format';
 import { useCan } from '../session';
 import { ErrorNote, Loading, Notice, PageTitle, Section, StatusBadge, Table } from '../ui/kit';
 import { Licenses, Timeline } from './CustomerHistory';
@@ -154,7 +154,7 @@ export function CustomerDetail() {
               empty="No subscriptions."
               columns={[
                 { title: 'Plan', cell: (s) => `${s.plan.name} (version ${s.planVersion})` },
-                { title: 'Amount', numeric: true, cell: (s) => `${s.amount} ${s.currency}` },
+                { title: 'Amount', numeric: true, cell: (s) => majorMoney(s.amount, s.currency) },
                 { title: 'Period', cell: (s) => words(s.chargePeriod) },
                 { title: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
                 { title: 'Renews or ends', cell: (s) => day(s.billingPeriodEndTime) },
@@ -177,7 +177,7 @@ export function CustomerDetail() {
               ]}
             />
           </Section>
-          <Licenses customerId={customerId} />
+          <Licenses customerId={customerId} canWrite={canWrite} />
           <Timeline customerId={customerId} />
           <Documents view={data} />
           <Section title="Payment methods">

@@ -4,8 +4,9 @@ import { api, type Page } from '../api';
 import { useResource } from '../data';
 import { actorWords, eventLabel, objectWord } from '../events';
 import { day, when } from '../format';
+import { Confirmation } from '../ui/Confirmation';
 import { Badge, ErrorNote, Pager, Section, Table } from '../ui/kit';
-import type { CustomerEvent, CustomerLicense, CustomerLicenseList } from '@billow/contract';
+import type { CustomerEvent, CustomerLicense, CustomerLicenseInstance, CustomerLicenseList, LicenseInstanceFreed } from '@billow/contract';
 
 const PAGE_SIZE = 10;
 const LINKED: Record<string, string> = { order: '/orders/', subscription: '/subscriptions/' };
@@ -49,21 +50,43 @@ export function Timeline({ customerId }: { customerId: string }) {
 
 const activations = (l: CustomerLicense) => (l.activationLimit === null ? `${l.instances.length} (no limit)` : `${l.instances.length} of ${l.activationLimit}`);
 
-function Machines({ license }: { license: CustomerLicense }) {
+/** Frees one machine of a key (a Billow extension): the activation is given back, the key stays as it is. */
+function FreeMachine({ customerId, license, instance, onDone }: { customerId: string; license: CustomerLicense; instance: CustomerLicenseInstance; onDone(): void }) {
+  const path = `/customers/${encodeURIComponent(customerId)}/licenses/${license.id}/instances/${instance.id}/deactivate/`;
+  const name = instance.name || 'this machine';
+  return (
+    <Confirmation
+      ask={
+        <>
+          Free this machine<span className="visually-hidden"> ({name})</span>
+        </>
+      }
+      question={`Free ${name}?`}
+      yes={`Yes, free ${name}`}
+      perform={() => api<LicenseInstanceFreed>('POST', path)}
+      onDone={onDone}
+    >
+      Free {name}? The key stops working there at its next check, and the activation can be used on another machine.
+    </Confirmation>
+  );
+}
+
+function Machines({ customerId, license, canWrite, onChange }: { customerId: string; license: CustomerLicense; canWrite: boolean; onChange(): void }) {
   if (license.instances.length === 0) return <>None</>;
   return (
     <ul className="plain">
       {license.instances.map((i) => (
         <li key={i.id}>
           {i.name} <span className="muted">since {day(i.activatedOn)}{i.lastValidatedOn ? `, last checked ${day(i.lastValidatedOn)}` : ''}</span>
+          {canWrite ? <FreeMachine customerId={customerId} license={license} instance={i} onDone={onChange} /> : null}
         </li>
       ))}
     </ul>
   );
 }
 
-/** The customer's license keys and the machines each is active on (GET /customers/{id}/licenses/, decision 0085). */
-export function Licenses({ customerId }: { customerId: string }) {
+/** The customer's license keys and the machines each is active on (GET /customers/{id}/licenses/, decision 0085); members who may change customers free a machine. */
+export function Licenses({ customerId, canWrite }: { customerId: string; canWrite: boolean }) {
   const list = useResource(() => api<CustomerLicenseList>('GET', `/customers/${encodeURIComponent(customerId)}/licenses/`), [customerId]);
   return (
     <Section title="License keys">
@@ -77,7 +100,7 @@ export function Licenses({ customerId }: { customerId: string }) {
           { title: 'Key', cell: (l) => <code>{l.licenseKey}</code> },
           { title: 'Plan', cell: (l) => l.planName },
           { title: 'Machines active', numeric: true, cell: activations },
-          { title: 'Machines', cell: (l) => <Machines license={l} /> },
+          { title: 'Machines', cell: (l) => <Machines customerId={customerId} license={l} canWrite={canWrite} onChange={list.reload} /> },
           { title: 'Expires', nowrap: true, cell: (l) => (l.expiresOn ? day(l.expiresOn) : 'Never') },
           { title: 'State', cell: (l) => (l.enabled ? <Badge tone="good">Usable</Badge> : <Badge tone="bad">Disabled</Badge>) },
         ]}

@@ -56,13 +56,27 @@ function Tiles({ overview }: { overview: Overview }) {
 
 const ACTORS: Record<string, string> = { customer_portal: 'by the customer in the portal' };
 
-/** One event of the recent ones: what happened, to what, by whom, when (words, never the wire code). */
+/** Who an event is about: their name, else their email, else their customerId, linked to their page. */
+function EventCustomer({ customer }: { customer: OverviewEvent['customer'] }) {
+  if (!customer) return null;
+  return (
+    <>
+      {' '}
+      for <Link to={`/customers/${encodeURIComponent(customer.customerId)}`}>{customer.name ?? customer.email ?? customer.customerId}</Link>
+    </>
+  );
+}
+
+/** One event of the recent ones: what happened, to what, for whom, by whom, when (words, never the wire code). */
 function EventLine({ event }: { event: OverviewEvent }) {
-  const object = event.objectId ? `${objectLabel(event.objectType)} ${event.objectId}`.trim() : '';
+  const aboutCustomer = event.objectType === 'customer' && event.customer;
+  const object = event.objectId && !aboutCustomer ? ` ${objectLabel(event.objectType)} ${event.objectId}`.trimEnd() : '';
   const actor = event.actor ? (ACTORS[event.actor] ?? 'by someone else') : '';
   return (
     <>
-      <strong>{eventLabel(event.type)}</strong> {object} {actor} <span className="muted">{when(event.createdOn)}</span>
+      <strong>{eventLabel(event.type)}</strong>
+      {object}
+      <EventCustomer customer={event.customer} /> {actor} <span className="muted">{when(event.createdOn)}</span>
     </>
   );
 }

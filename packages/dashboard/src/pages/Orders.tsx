@@ -85,7 +85,7 @@ function InvoiceList({ page, onPage }: { page: number; onPage(p: number): void }
 }
 
 function CreditNoteList({ page, onPage }: { page: number; onPage(p: number): void }) {
-  const list = useResource(() => api<Page<CreditNote>>('GET', '/credit-notes/', { query: { page, page_size: PAGE_SIZE } }), [page]);
+  const list = useResource(() => api<Page<CreditNote>>('GET', '/credit-notes/', { query: { page, page_size: PAGE_SIZE, count: 'capped' } }), [page]);
   return (
     <>
       <ErrorNote error={list.error} />
@@ -102,13 +102,13 @@ function CreditNoteList({ page, onPage }: { page: number; onPage(p: number): voi
           { title: 'Issued', cell: (c) => day(c.issuedOn) },
         ]}
       />
-      {list.data ? <Pager label="Credit note pages" page={page} count={list.data.count} pageSize={PAGE_SIZE} onPage={onPage} /> : null}
+      {list.data ? <Pager label="Credit note pages" page={page} count={list.data.count} capped={list.data.countCapped} pageSize={PAGE_SIZE} onPage={onPage} /> : null}
     </>
   );
 }
 
 function RefundList({ page, onPage }: { page: number; onPage(p: number): void }) {
-  const list = useResource(() => api<Page<Refund>>('GET', '/refunds/', { query: { page, page_size: PAGE_SIZE } }), [page]);
+  const list = useResource(() => api<Page<Refund>>('GET', '/refunds/', { query: { page, page_size: PAGE_SIZE, count: 'capped' } }), [page]);
   return (
     <>
       <ErrorNote error={list.error} />
@@ -126,7 +126,7 @@ function RefundList({ page, onPage }: { page: number; onPage(p: number): void })
           { title: 'Created', cell: (r) => when(r.createdOn) },
         ]}
       />
-      {list.data ? <Pager label="Refund pages" page={page} count={list.data.count} pageSize={PAGE_SIZE} onPage={onPage} /> : null}
+      {list.data ? <Pager label="Refund pages" page={page} count={list.data.count} capped={list.data.countCapped} pageSize={PAGE_SIZE} onPage={onPage} /> : null}
     </>
   );
 }

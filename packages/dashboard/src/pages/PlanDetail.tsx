@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, type Page } from '../api';
 import { useAction, useResource } from '../data';
-import { day, words } from '../format';
+import { day, majorMoney, words } from '../format';
 import { useCan } from '../session';
 import { ActionButton, ErrorNote, Field, Loading, Notice, PageTitle, Section, Select, StatusBadge, Table } from '../ui/kit';
 import { FileTable, UploadForm } from './Media';
@@ -79,8 +79,8 @@ function RemovePrice({ identifier, currency, onDone }: { identifier: string; cur
 const PRICE_TYPES: Record<string, string> = { PAID: 'Paid', FREE: 'Free', CUSTOM: 'Custom (on request)' };
 const PERIODS: Record<string, string> = { MONTHLY: 'a month', YEARLY: 'a year', ONE_TIME: 'once' };
 
-/** A price's charges in words: "29 USD a month, 290 USD a year". */
-const chargesOf = (p: Price) => p.chargeCatalogPrice.flatMap((c) => c.charges.map((ch) => `${ch.priceData.amount} ${p.currency} ${PERIODS[ch.chargePeriod] ?? words(ch.chargePeriod).toLowerCase()}${c.feature ? ' per unit' : ''}`)).join(', ');
+/** A price's charges in words: "$29.00 a month, $290.00 a year". */
+const chargesOf = (p: Price) => p.chargeCatalogPrice.flatMap((c) => c.charges.map((ch) => `${majorMoney(ch.priceData.amount, p.currency)} ${PERIODS[ch.chargePeriod] ?? words(ch.chargePeriod).toLowerCase()}${c.feature ? ' per unit' : ''}`)).join(', ');
 
 function EntitlementForm({ identifier, features, onDone }: { identifier: string; features: Feature[]; onDone(): void }) {
   const [feature, setFeature] = useState(features[0]?.identifier ?? '');

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, environmentPrefix, type Page } from '../api';
 import { useAction, useResource } from '../data';
-import { when } from '../format';
+import { majorMoney, when } from '../format';
 import { useCan, useSession } from '../session';
 import { ActionButton, Checkbox, ErrorNote, Field, Loading, Notice, PageTitle, Pager, Section, Select, StatusBadge, Table } from '../ui/kit';
 import { Promotions } from './Promotions';
@@ -140,7 +140,7 @@ function Discounts({ canWrite }: { canWrite: boolean }) {
         columns={[
           { title: 'Name', cell: (d) => d.name },
           { title: 'Code', cell: (d) => (d.code ? <code>{d.code}</code> : '—') },
-          { title: 'Off', cell: (d) => (d.discountType === 'PERCENTAGE' ? `${d.percentOff} %` : (d.amountsOff ?? []).map((a) => `${a.amount} ${a.currency}`).join(', ')) },
+          { title: 'Off', cell: (d) => (d.discountType === 'PERCENTAGE' ? `${d.percentOff} %` : (d.amountsOff ?? []).map((a) => majorMoney(a.amount, a.currency)).join(', ')) },
           { title: 'Used', numeric: true, cell: (d) => `${d.timesRedeemed}${d.maxRedemptions ? ` of ${d.maxRedemptions}` : ''}` },
           { title: 'Status', cell: (d) => <StatusBadge status={d.status} /> },
           { title: 'Actions', cell: (d) => (canWrite ? <ArchiveDiscount discount={d} onDone={list.reload} /> : null) },

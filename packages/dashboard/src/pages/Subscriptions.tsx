@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { api, ApiError, type Page } from '../api';
 import { useAction, useResource } from '../data';
-import { day, money, words } from '../format';
+import { day, majorMoney, money, words } from '../format';
 import { useCan } from '../session';
 import { ErrorNote, Field, Loading, Notice, PageTitle, Pager, Section, Select, StatusBadge, Table } from '../ui/kit';
 import type { SubscriptionChangePreview } from '@billow/contract';
@@ -55,7 +55,7 @@ export function Subscriptions() {
         columns={[
           { title: 'Customer', cell: (s) => <Link to={`/customers/${encodeURIComponent(s.customerId)}`}>{s.customerId}</Link> },
           { title: 'Plan', cell: (s) => <Link to={`/subscriptions/${encodeURIComponent(s.id)}`}>{`${s.plan.name} v${s.planVersion}`}</Link> },
-          { title: 'Amount', numeric: true, cell: (s) => `${s.amount} ${s.currency}` },
+          { title: 'Amount', numeric: true, cell: (s) => majorMoney(s.amount, s.currency) },
           { title: 'Period', cell: (s) => words(s.chargePeriod) },
           { title: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
           { title: 'Period ends', cell: (s) => day(s.billingPeriodEndTime) },
@@ -193,7 +193,7 @@ export function SubscriptionDetail() {
               <Link to={`/customers/${encodeURIComponent(s.customerId)}`}>{s.customerId}</Link>
             </dd>
             <dt>Plan</dt>
-            <dd>{`${s.plan.name} (version ${s.planVersion}), ${s.amount} ${s.currency} ${words(s.chargePeriod).toLowerCase()}`}</dd>
+            <dd>{`${s.plan.name} (version ${s.planVersion}), ${majorMoney(s.amount, s.currency)} ${words(s.chargePeriod).toLowerCase()}`}</dd>
             <dt>Period ends</dt>
             <dd>{day(s.billingPeriodEndTime)}</dd>
             {s.canceledAt ? (

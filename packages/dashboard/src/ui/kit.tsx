@@ -113,28 +113,32 @@ export interface Column<T> {
 
 const cellClass = (column: { numeric?: boolean; nowrap?: boolean }) => [column.numeric ? 'num' : '', column.nowrap ? 'nowrap' : ''].join(' ').trim() || undefined;
 
-/** A table with a caption and column headers; wide tables scroll inside their own region on a phone. */
+/**
+ * A table with a caption and column headers. On a phone each row stacks into "label: value" lines (styles.css,
+ * by each cell's `data-label`), so nothing is clipped; on a wide screen a table wider than its card scrolls inside it.
+ */
 export function Table<T>({ caption, columns, rows, rowKey, empty }: { caption: string; columns: Column<T>[]; rows: T[] | undefined; rowKey(row: T): string; empty: string }) {
   if (rows && rows.length === 0) return <p className="empty">{empty}</p>;
   return (
     <div className="table-wrap" role="region" aria-label={`${caption} table`} tabIndex={0}>
-      <table>
+      {/* Explicit roles: a phone's stylesheet stacks the rows (display: block), which would otherwise cost the table its semantics. */}
+      <table role="table">
         <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
+        <thead role="rowgroup">
+          <tr role="row">
             {columns.map((column) => (
-              <th key={column.title} scope="col" className={column.numeric ? 'num' : undefined}>
+              <th key={column.title} scope="col" role="columnheader" className={column.numeric ? 'num' : undefined}>
                 {column.title}
               </th>
             ))}
           </tr>
         </thead>
-        <tbody>
+        <tbody role="rowgroup">
           {(rows ?? []).map((row) => (
-            <tr key={rowKey(row)}>
+            <tr key={rowKey(row)} role="row">
               {columns.map((column) => (
-                <td key={column.title} className={cellClass(column)}>
-                  {column.cell(row)}
+                <td key={column.title} role="cell" className={cellClass(column)} data-label={column.title}>
+                  <div className="cell">{column.cell(row)}</div>
                 </td>
               ))}
             </tr>

@@ -2,6 +2,7 @@
  * What other modules use of the audit log: recording a change made by a person or a key,
  * inside their own transaction (settings changes, with before and after; decision 0077).
  */
+import type { AuditAction, AuditRouteAction } from '@billow/contract';
 import type { Executor } from '../../db/transaction.js';
 import { newTimeOrderedId } from '../../lib/crypto.js';
 import { insertEntry } from './repo.js';
@@ -29,7 +30,8 @@ export interface AuditableScope {
 }
 
 export interface AuditChange {
-  action: string;
+  /** A change a service records by name (the contract's list), or the HTTP layer's record of an operation. */
+  action: AuditAction | AuditRouteAction;
   resourceType: string;
   resourceId: string | null;
   before?: object | null;

@@ -1,3 +1,4 @@
+import type { AuditRouteAction } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
 import type { App } from '../../http/route-types.js';
 import type { Clock } from '../../lib/clock.js';
@@ -36,7 +37,7 @@ export function registerAuditRecorder(app: App, db: Db, clock: Clock): void {
     // A keyed request's stored answer, replayed, changed nothing (http/idempotency.ts).
     if (!route.startsWith('/api/v1/') || NOT_AUDITED.test(route) || reply.getHeader('idempotent-replayed')) return done(null, payload);
     const resourceType = /^\/api\/v1\/([^/]+)/.exec(route)?.[1] ?? '';
-    recordAudit(db, scope, { action: `${request.method} ${route}`, resourceType, resourceId: resourceIdOf(request.params, payload) }, clock.now()).then(
+    recordAudit(db, scope, { action: `${request.method} ${route}` as AuditRouteAction, resourceType, resourceId: resourceIdOf(request.params, payload) }, clock.now()).then(
       () => done(null, payload),
       (error: Error) => done(error),
     );

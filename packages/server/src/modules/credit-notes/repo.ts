@@ -3,6 +3,7 @@ import type { CreditNotesTable } from '../../db/schema.js';
 import type { Executor } from '../../db/transaction.js';
 import { containsPattern, isCustomer } from '../../db/search.js';
 import type { ListOrder } from '../../lib/pagination.js';
+import { countRows } from '../../db/count.js';
 
 export type CreditNoteRow = Selectable<CreditNotesTable>;
 
@@ -107,11 +108,9 @@ function withDetails(query: ReturnType<typeof creditNotes>) {
 
 export type CreditNoteDetailRow = NonNullable<Awaited<ReturnType<typeof findCreditNote>>>;
 
-export async function countCreditNotes(db: Executor, environmentId: string, filters: CreditNoteFilters): Promise<number> {
-  const row = await filtered(db, environmentId, filters)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+/** The filtered list's size, exactly, or with `upTo` only up to that many (decision 0089, `count=capped`). */
+export function countCreditNotes(db: Executor, environmentId: string, filters: CreditNoteFilters, upTo: number | null = null) {
+  return countRows(db, filtered(db, environmentId, filters), upTo);
 }
 
 /** Newest first, unless `sort` says otherwise; ties go to the newest in the direction asked. */

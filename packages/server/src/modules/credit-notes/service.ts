@@ -15,13 +15,13 @@ type Scope = Pick<LedgerScope, 'environmentId' | 'apiBase'>;
 export class CreditNoteService {
   constructor(private readonly db: Db) {}
 
-  async list(scope: Scope, query: CreditNoteListQuery, page: PageRequest, sort: repo.CreditNoteSort | null = null): Promise<{ count: number; results: CreditNote[] }> {
+  async list(scope: Scope, query: CreditNoteListQuery, page: PageRequest, sort: repo.CreditNoteSort | null = null): Promise<{ count: number; capped: boolean; results: CreditNote[] }> {
     const search = query.search?.trim() || undefined;
     const filters: repo.CreditNoteFilters = { customer: query.customer_id?.trim(), invoice: query.invoice_id?.trim(), reason: query.reason, search };
-    const count = await repo.countCreditNotes(this.db, scope.environmentId, filters);
-    if (page.offset >= count) return { count, results: [] };
+    const { count, capped } = await repo.countCreditNotes(this.db, scope.environmentId, filters, page.countUpTo ?? null);
+    if (page.offset >= count) return { count, capped, results: [] };
     const rows = await repo.listCreditNotes(this.db, scope.environmentId, filters, { limit: page.pageSize, offset: page.offset, sort });
-    return { count, results: rows.map((row) => toCreditNote(row, scope.apiBase)) };
+    return { count, capped, results: rows.map((row) => toCreditNote(row, scope.apiBase)) };
   }
 
   private async find(scope: Scope, id: string): Promise<repo.CreditNoteDetailRow> {

@@ -110,7 +110,8 @@ export function customerRoutes(app: App, service: CustomerService): void {
         summary: "List a customer's license keys with their active instances",
         description:
           "Ours (decision 0085): the customer's keys, newest first, with the plan each was sold with, its limit and expiry, and " +
-          'the instances (machines) it is active on now, oldest first: what POST /license/deactivate/ can free. 404 for an unknown customerId.',
+          'the instances (machines) it is active on now, oldest first: what POST /license/deactivate/, or the seller\'s ' +
+          'POST /customers/{customerId}/licenses/{licenseId}/instances/{instanceId}/deactivate/, can free. 404 for an unknown customerId.',
         params: CustomerPath,
         response: { 200: CustomerLicenseList, ...errors },
       },

@@ -372,7 +372,7 @@ export class CustomerService {
       if (clock.frozen_time.getTime() < row.created_at.getTime()) throw clockBeforeCustomer(customerId, row.created_at.toISOString());
       const at = this.clock.now();
       await repo.setTestClock(tx, row.id, clock.id, at);
-      const change = { action: 'test_clock.customer_attached', resourceType: 'test_clock', resourceId: clock.id, before: { testClockId: null }, after: { customerId, testClockId: clock.id } };
+      const change = { action: 'test_clock.customer_attached' as const, resourceType: 'test_clock', resourceId: clock.id, before: { testClockId: null }, after: { customerId, testClockId: clock.id } };
       await recordAudit(tx, scope, change, at);
       return toCustomer({ ...row, test_clock_id: clock.id, modified_at: at });
     });

@@ -1,3 +1,5 @@
+import { conflict, notFound } from '../../lib/domain-error.js';
+
 /**
  * A refusal answered with the reference's body rather than the usual
  * `{detail, code}`: `{error}` for activation and deactivation (with `detail`
@@ -24,6 +26,12 @@ export const licenseExpired = () => refusal(403, 'license_expired', 'This licens
 export const licenseDisabled = () => refusal(403, 'license_disabled', 'This license has been disabled.');
 export const activationLimitReached = (used: number, limit: number) =>
   refusal(403, 'activation_limit_reached', `Activation limit reached (${used}/${limit}).`);
+/** The dashboard's refusals (POST /customers/{customerId}/licenses/{licenseId}/instances/{instanceId}/deactivate/), in the usual `{detail, code}`. */
+export const customerLicenseNotFound = (customerId: string) =>
+  notFound(`No license key with this id belongs to the customer ${customerId} here.`, 'license_not_found');
+export const customerInstanceNotFound = () => notFound('The license key has no instance with this id.', 'instance_not_found');
+export const customerInstanceAlreadyFreed = (at: Date) =>
+  conflict(`This machine was already freed (at ${at.toISOString()}); nothing changed.`, 'instance_already_deactivated');
 export const activationFailed = () =>
   refusal(500, 'internal_error', 'An error occurred during activation processing.');
 

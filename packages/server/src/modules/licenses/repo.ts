@@ -26,6 +26,28 @@ export async function findLicense(
   return (options.forUpdate ? query.forUpdate() : query).executeTakeFirst();
 }
 
+/**
+ * A key by its id, when it belongs to the customer of that customerId in the environment (archived or
+ * not); locked with `forUpdate`, as findLicense locks it.
+ */
+export async function findCustomerLicense(
+  db: Executor,
+  environmentId: string,
+  customerId: string,
+  licenseId: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<LicenseRow | undefined> {
+  const query = db
+    .selectFrom('licenses as l')
+    .innerJoin('customers as c', 'c.id', 'l.customer_id')
+    .selectAll('l')
+    .where('l.environment_id', '=', environmentId)
+    .where('c.environment_id', '=', environmentId)
+    .where('c.customer_id', '=', customerId)
+    .where('l.id', '=', licenseId);
+  return (options.forUpdate ? query.forUpdate('l') : query).executeTakeFirst();
+}
+
 export async function findCustomer(db: Executor, environmentId: string, id: string) {
   return db
     .selectFrom('customers')

@@ -1,4 +1,5 @@
 import {
+  CustomerLicenseInstancePath,
   ErrorBody,
   LicenseActivate,
   LicenseActivation,
@@ -6,6 +7,7 @@ import {
   LicenseDeactivation,
   LicenseErrorBody,
   LicenseFieldErrors,
+  LicenseInstanceFreed,
   LicenseValidate,
   LicenseValidation,
 } from '@billow/contract';
@@ -14,7 +16,7 @@ import type { Db } from '../../db/connect.js';
 import type { Clock } from '../../lib/clock.js';
 import { describeValidation } from '../../http/errors.js';
 import { DomainError } from '../../lib/domain-error.js';
-import { SERVER_OR_CLIENT, type App } from '../../http/route-types.js';
+import { SERVER_ONLY, SERVER_OR_CLIENT, type App } from '../../http/route-types.js';
 import { activationFailed, LicenseProblem, validationProblem } from './errors.js';
 import { LicenseService } from './service.js';
 import { scopeOf } from '../../http/scope.js';
@@ -143,5 +145,25 @@ export function licenseRoutes(app: App, deps: { db: Db; clock: Clock }): void {
         const { status, body } = await service.validate(scopeOf(request), request.body);
         return reply.code(status).send(body);
       }),
+  );
+
+  app.post(
+    '/api/v1/customers/:customerId/licenses/:licenseId/instances/:instanceId/deactivate/',
+    {
+      config: { auth: SERVER_ONLY },
+      schema: {
+        tags,
+        summary: "Free a machine of a customer's license key",
+        description:
+          'Billow extension (issue 29): what POST /license/deactivate/ does, the key and the instance named by their ids as ' +
+          'GET /customers/{customerId}/licenses/ lists them, for the seller (a server key, or a session whose role may change ' +
+          'customers: owner, admin, developer, support). The key must be this customer\'s in this environment (404 `license_not_found` ' +
+          'otherwise), the instance one of the key\'s (404 `instance_not_found`). A machine freed before is 409 ' +
+          '`instance_already_deactivated`, and nothing changes. Audited as `license.instance_deactivated`.',
+        params: CustomerLicenseInstancePath,
+        response: { 200: LicenseInstanceFreed, 400: ErrorBody, 403: ErrorBody, 404: ErrorBody, ...common },
+      },
+    },
+    async (request, reply) => service.deactivateForCustomer(scopeOf(request), request.params, answerKeeper(request, reply, 200)),
   );
 }

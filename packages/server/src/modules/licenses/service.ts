@@ -1,9 +1,11 @@
 import type {
+  CustomerLicenseInstancePath,
   LicenseActivate,
   LicenseActivation,
   LicenseDeactivate,
   LicenseDeactivation,
   LicenseDetails,
+  LicenseInstanceFreed,
   LicenseValidate,
   LicenseValidation,
 } from '@billow/contract';
@@ -16,6 +18,9 @@ import { currencyDigits, formatMinor } from '../../lib/money.js';
 import { recurrenceOf, recurrenceText } from '../billing/billing-periods.compute.js';
 import {
   activationLimitReached,
+  customerInstanceAlreadyFreed,
+  customerInstanceNotFound,
+  customerLicenseNotFound,
   fieldProblem,
   instanceAlreadyDeactivated,
   keyOrCustomerNotFound,
@@ -25,6 +30,7 @@ import {
 } from './errors.js';
 import { keptAnswer, type AnswerKeeper } from '../../db/answer-keeper.js';
 import * as repo from './repo.js';
+import { recordAudit, type AuditableScope } from '../audit/queries.js';
 import { DAY_MS } from '../../lib/time.js';
 
 export interface LicenseScope {
@@ -106,6 +112,21 @@ export async function presentLicense(db: Executor, license: repo.LicenseRow, now
 /** Keys are pasted by people: surrounding white space is not part of one. */
 const keyOf = (licenseKey: string) => licenseKey.trim();
 
+type Freeing = { outcome: 'freed' | 'already'; at: Date; name: string } | { outcome: 'unknown' };
+
+/**
+ * Frees one active instance of a key its caller holds locked: the one step both deactivations
+ * share (the public POST /license/deactivate/ and the seller's, by ids). `already` when it was freed before.
+ */
+async function freeInstance(tx: Executor, environmentId: string, licenseId: string, instanceId: string, at: Date): Promise<Freeing> {
+  const instance = await repo.findInstance(tx, environmentId, licenseId, instanceId);
+  if (!instance) return { outcome: 'unknown' };
+  if (instance.deactivated_at) return { outcome: 'already', at: instance.deactivated_at, name: instance.name };
+  const done = await repo.deactivateInstance(tx, instance.id, at);
+  if (!done?.deactivated_at) return { outcome: 'unknown' };
+  return { outcome: 'freed', at: done.deactivated_at, name: done.name };
+}
+
 export type ValidationAnswer = { status: 200 | 404; body: LicenseValidation };
 
 export class LicenseService {
@@ -161,12 +182,31 @@ export class LicenseService {
     return inTransaction(this.db, async (tx) => {
       const license = await repo.findLicense(tx, scope.environmentId, keyOf(input.licenseKey), { forUpdate: true });
       if (!license) throw keyOrInstanceNotFound();
-      const instance = await repo.findInstance(tx, scope.environmentId, license.id, input.instanceId);
-      if (!instance) throw keyOrInstanceNotFound();
-      if (instance.deactivated_at) throw instanceAlreadyDeactivated(instance.deactivated_at);
-      const done = await repo.deactivateInstance(tx, instance.id, this.clock.now());
-      if (!done?.deactivated_at) throw keyOrInstanceNotFound();
-      return keptAnswer(keep, tx, { message: 'License instance deactivated successfully.', deactivatedAt: done.deactivated_at.toISOString() });
+      const freed = await freeInstance(tx, scope.environmentId, license.id, input.instanceId, this.clock.now());
+      if (freed.outcome === 'unknown') throw keyOrInstanceNotFound();
+      if (freed.outcome === 'already') throw instanceAlreadyDeactivated(freed.at);
+      return keptAnswer(keep, tx, { message: 'License instance deactivated successfully.', deactivatedAt: freed.at.toISOString() });
+    });
+  }
+
+  /**
+   * The seller frees a machine of one of a customer's keys (the dashboard): the same step as
+   * `deactivate`, the key named by its id and its owner's customerId, recorded in the audit log
+   * as `license.instance_deactivated`. Freeing it again is a conflict, and changes nothing.
+   */
+  async deactivateForCustomer(scope: LicenseScope & AuditableScope, path: CustomerLicenseInstancePath, keep?: AnswerKeeper): Promise<LicenseInstanceFreed> {
+    return inTransaction(this.db, async (tx) => {
+      const license = await repo.findCustomerLicense(tx, scope.environmentId, path.customerId, path.licenseId, { forUpdate: true });
+      if (!license) throw customerLicenseNotFound(path.customerId);
+      const now = this.clock.now();
+      const freed = await freeInstance(tx, scope.environmentId, license.id, path.instanceId, now);
+      if (freed.outcome === 'unknown') throw customerInstanceNotFound();
+      if (freed.outcome === 'already') throw customerInstanceAlreadyFreed(freed.at);
+      const answer = { licenseId: license.id, instanceId: path.instanceId, deactivatedOn: freed.at.toISOString() };
+      const before = { customerId: path.customerId, instanceId: path.instanceId, instanceName: freed.name, deactivatedOn: null };
+      const change = { action: 'license.instance_deactivated' as const, resourceType: 'license', resourceId: license.id, before, after: { ...before, deactivatedOn: answer.deactivatedOn } };
+      await recordAudit(tx, scope, change, now);
+      return keptAnswer(keep, tx, answer);
     });
   }
 

@@ -90,7 +90,7 @@ export class EmailSettingsService {
       const before = view(await settingsOf(tx, scope.environmentId));
       const after = view(await saveSettings(tx, scope.environmentId, changes, now));
       if (scope.organizationId) {
-        const change = { action: 'email_settings.updated', resourceType: 'email_settings', resourceId: scope.environmentId, before, after };
+        const change = { action: 'email_settings.updated' as const, resourceType: 'email_settings', resourceId: scope.environmentId, before, after };
         await recordAudit(tx, scope as AuditableScope, change, now);
       }
       return after;

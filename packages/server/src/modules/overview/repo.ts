@@ -162,13 +162,14 @@ export function newestFailedInvoices(db: Executor, environmentId: string, limit:
     .execute();
 }
 
-/** The newest events of the environment, newest first. */
+/** The newest events of the environment, newest first, with the name and email of the customer each is about (if any). */
 export function newestEvents(db: Executor, environmentId: string, limit: number) {
   return db
-    .selectFrom('events')
-    .select(['id', 'type', 'payload', 'actor', 'created_at'])
-    .where('environment_id', '=', environmentId)
-    .orderBy('seq', 'desc')
+    .selectFrom('events as e')
+    .leftJoin('customers as c', (join) => join.onRef('c.environment_id', '=', 'e.environment_id').onRef('c.customer_id', '=', 'e.customer_id'))
+    .select(['e.id', 'e.type', 'e.payload', 'e.actor', 'e.created_at', 'e.customer_id', 'c.name as customer_name', 'c.email as customer_email'])
+    .where('e.environment_id', '=', environmentId)
+    .orderBy('e.seq', 'desc')
     .limit(limit)
     .execute();
 }

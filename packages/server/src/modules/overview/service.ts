@@ -113,7 +113,10 @@ export class OverviewService {
       activeSubscriptions: (counts.active ?? 0) + (counts.past_due ?? 0),
       trials: counts.trialing ?? 0,
       failedPayments: { count: failedCount, newest: failed.map(toFailedPayment) },
-      events: events.map(summarizeEvent),
+      events: events.map((row) => ({
+        ...summarizeEvent(row),
+        customer: row.customer_id ? { customerId: row.customer_id, name: row.customer_name, email: row.customer_email } : null,
+      })),
     };
   }
 

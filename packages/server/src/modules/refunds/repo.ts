@@ -4,6 +4,7 @@ import { holderGone } from '../../db/lease-holder.js';
 import type { RefundsTable, TransactionsTable } from '../../db/schema.js';
 import { containsPattern, isCustomer } from '../../db/search.js';
 import type { DateRange } from '../ledger/format.js';
+import { countRows } from '../../db/count.js';
 
 export type RefundRow = Selectable<RefundsTable>;
 export type TransactionRow = Selectable<TransactionsTable>;
@@ -41,11 +42,9 @@ function filtered(db: Executor, environmentId: string, filters: RefundFilters) {
   return query;
 }
 
-export async function countRefunds(db: Executor, environmentId: string, filters: RefundFilters): Promise<number> {
-  const row = await filtered(db, environmentId, filters)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+/** The filtered list's size, exactly, or with `upTo` only up to that many (decision 0089, `count=capped`). */
+export function countRefunds(db: Executor, environmentId: string, filters: RefundFilters, upTo: number | null = null) {
+  return countRows(db, filtered(db, environmentId, filters), upTo);
 }
 
 export async function listRefunds(

@@ -45,17 +45,17 @@ export class RefundService {
     return rows.map((row) => toRefund(row, byId.get(row.order_id)!));
   }
 
-  async list(scope: LedgerScope, query: RefundListQuery, page: PageRequest): Promise<{ count: number; results: Refund[] }> {
+  async list(scope: LedgerScope, query: RefundListQuery, page: PageRequest): Promise<{ count: number; capped: boolean; results: Refund[] }> {
     const filters: repo.RefundFilters = {
       customer: query.customer_id?.trim(),
       search: searchTerm(query.search),
       status: query.status,
       created: dateRange(query.start_date, query.end_date),
     };
-    const count = await repo.countRefunds(this.db, scope.environmentId, filters);
-    if (page.offset >= count) return { count, results: [] };
+    const { count, capped } = await repo.countRefunds(this.db, scope.environmentId, filters, page.countUpTo ?? null);
+    if (page.offset >= count) return { count, capped, results: [] };
     const rows = await repo.listRefunds(this.db, scope.environmentId, filters, page.pageSize, page.offset);
-    return { count, results: await this.presentAll(this.db, scope, rows) };
+    return { count, capped, results: await this.presentAll(this.db, scope, rows) };
   }
 
   async get(scope: LedgerScope, id: string): Promise<Refund> {

@@ -3,6 +3,7 @@ import type { Executor } from '../../db/transaction.js';
 import type { TransactionsTable } from '../../db/schema.js';
 import { containsPattern, isCustomer } from '../../db/search.js';
 import type { DateRange } from '../ledger/format.js';
+import { countRows } from '../../db/count.js';
 
 export interface TransactionFilters {
   /** The customer's customerId, or its UUID. */
@@ -42,11 +43,9 @@ function filtered(db: Executor, environmentId: string, filters: TransactionFilte
   return query;
 }
 
-export async function countTransactions(db: Executor, environmentId: string, filters: TransactionFilters): Promise<number> {
-  const row = await filtered(db, environmentId, filters)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+/** The filtered list's size, exactly, or with `upTo` only up to that many (decision 0089, `count=capped`). */
+export function countTransactions(db: Executor, environmentId: string, filters: TransactionFilters, upTo: number | null = null) {
+  return countRows(db, filtered(db, environmentId, filters), upTo);
 }
 
 /** Newest first, with the payment method's type, brand and last digits. */

@@ -35,15 +35,15 @@ export class TransactionService {
     scope: LedgerScope,
     query: TransactionListQuery,
     page: PageRequest,
-  ): Promise<{ count: number; results: Transaction[] }> {
+  ): Promise<{ count: number; capped: boolean; results: Transaction[] }> {
     const filters: repo.TransactionFilters = {
       customer: query.customer_id?.trim(),
       search: searchTerm(query.search),
       status: query.status,
       created: dateRange(query.start_date, query.end_date),
     };
-    const count = await repo.countTransactions(this.db, scope.environmentId, filters);
-    if (page.offset >= count) return { count, results: [] };
+    const { count, capped } = await repo.countTransactions(this.db, scope.environmentId, filters, page.countUpTo ?? null);
+    if (page.offset >= count) return { count, capped, results: [] };
     const rows = await repo.listTransactions(this.db, scope.environmentId, filters, page.pageSize, page.offset);
     const orders = await this.presenter.byIds(
       this.db,
@@ -53,6 +53,7 @@ export class TransactionService {
     const today = this.clock.now().toISOString().slice(0, 10);
     return {
       count,
+      capped,
       results: rows.map((row) => {
         const currency = row.currency;
         return {

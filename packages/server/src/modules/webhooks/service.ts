@@ -105,7 +105,7 @@ export class WebhookService {
         ...(enabling ? { consecutive_failures: 0, failing_since: null } : {}),
         modified_at: this.clock.now(),
       });
-      const change = { action: 'webhook_endpoint.updated', resourceType: 'webhook_endpoint', resourceId: id, before: endpointView(current), after: endpointView(updated) };
+      const change = { action: 'webhook_endpoint.updated' as const, resourceType: 'webhook_endpoint', resourceId: id, before: endpointView(current), after: endpointView(updated) };
       await recordAudit(tx, scope, change, this.clock.now());
       return updated;
     });

@@ -113,7 +113,7 @@ export async function saveStripeSettings(
     const before = await repo.findProviderConfig(tx, scope.environmentId);
     const after = viewOf(await writeStripeSettings(tx, box, scope, input, now));
     // The keys' hints only: the audit log never holds a secret (decision 0077).
-    const change = { action: 'payment_provider.updated', resourceType: 'payment_provider', resourceId: scope.environmentId, before: before ? viewOf(before) : null, after };
+    const change = { action: 'payment_provider.updated' as const, resourceType: 'payment_provider', resourceId: scope.environmentId, before: before ? viewOf(before) : null, after };
     await recordAudit(tx, scope, change, now);
     return after;
   });
@@ -156,7 +156,7 @@ export function removeStripeSettings(db: Db, scope: AuditableScope & { environme
   return inTransaction(db, async (tx) => {
     const before = await repo.findProviderConfig(tx, scope.environmentId);
     if (!before || !(await repo.deleteProviderConfig(tx, scope.environmentId))) return false;
-    const change = { action: 'payment_provider.removed', resourceType: 'payment_provider', resourceId: scope.environmentId, before: viewOf(before) };
+    const change = { action: 'payment_provider.removed' as const, resourceType: 'payment_provider', resourceId: scope.environmentId, before: viewOf(before) };
     if (scope.organizationId) await recordAudit(tx, scope, change, clock.now());
     return true;
   });
