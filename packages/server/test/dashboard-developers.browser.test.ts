@@ -2,7 +2,9 @@
  * The gaps of the dashboard closed in issue 29's follow-up, in Chromium with axe at 1280 and
  * 375 px: events named in words on Home and the webhook pages (never their wire codes), the
  * person's own sessions with sign-out, a webhook endpoint's URL and event types edited, and a
- * test clock that takes an existing customer and shows what its advance billed (decision 0087).
+ * test clock that takes an existing customer and shows what its advance billed (decision 0087);
+ * Analytics with the month those tests made: its figures, chart and table, and the customers
+ * behind a figure (issue 30, decision 0098).
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -149,6 +151,43 @@ describe.skipIf(skipBrowserTests)('the dashboard for developers and for oneself'
     await checkPage(page, 'developers-test-clock-attach');
   });
 
+  it("shows this month's MRR movements on Analytics, as a chart and a table, and the customers behind a figure", async () => {
+    const { page } = owner;
+    // Today: the two $10.00 subscriptions above, and one at $20.00 cancelled at once.
+    const leaver = await s.customer();
+    await s.card(leaver, CARDS.ok);
+    const sub = await s.call('POST', '/subscriptions/create/', { planIdentifier: s.plans.pro, chargePeriod: 'MONTHLY', customerId: leaver });
+    expect((await s.call('POST', `/subscriptions/${sub.body.id}/cancel/`, { cancellationType: 'IMMEDIATE' })).status).toBe(200);
+    await menu(page, 'Analytics');
+    await expect.poll(() => page.textContent('h1')).toBe('Analytics');
+    const card = (label: string) => page.locator('.tiles > div').filter({ hasText: label }).locator('.figure');
+    await expect.poll(() => card('MRR, this month').textContent()).toBe('$20.00');
+    expect(await card('ARR, this month').textContent()).toBe('$240.00');
+    expect(await card('Paying customers, this month').textContent()).toBe('2');
+    expect(await card('Customer churn, this month').textContent()).toBe('Not enough data yet');
+    const table = page.getByRole('region', { name: 'MRR movements table' });
+    expect(await table.getByRole('button', { name: /^\$40\.00 new in .*: show the customers$/ }).count()).toBe(1);
+    expect(await table.getByRole('button', { name: /^-\$20\.00 churned in / }).count()).toBe(1);
+    expect(await page.locator('svg.chart rect.bar').count()).toBe(2);
+
+    await table.getByRole('button', { name: /new in .*show the customers/ }).click();
+    const behindNew = page.getByRole('region', { name: /^Customers behind New, .* table$/ });
+    await expect.poll(() => behindNew.getByRole('row').count()).toBe(4);
+    expect(await behindNew.getByRole('cell', { name: '$20.00', exact: true }).count()).toBe(2);
+    expect(await behindNew.getByRole('link', { name: 'Buyer' }).first().getAttribute('href')).toMatch(/^\/dashboard\/customers\/buyer/);
+    await page.locator('svg.chart rect.mv-churned').click();
+    const behindChurn = page.getByRole('region', { name: /^Customers behind Churned, .* table$/ });
+    await expect.poll(() => behindChurn.getByRole('row').count()).toBe(2);
+    expect(await behindChurn.getByRole('cell', { name: '-$20.00', exact: true }).count()).toBe(1);
+    expect(await behindChurn.getByRole('cell', { name: '$0.00', exact: true }).count()).toBe(1);
+    expect(await page.locator('main').innerText()).not.toMatch(/\b(new|expansion|reactivation|contraction|churned)_|\bMrr|Units\b/);
+    await checkPage(page, 'analytics');
+    await page.getByLabel('Days').check();
+    await expect.poll(() => table.getByRole('row').count()).toBe(31);
+    await behindChurn.getByRole('link', { name: 'Buyer' }).click();
+    await expect.poll(() => page.url()).toContain(`/customers/${leaver}`);
+  });
+
   it("lists the person's sessions, marks this browser, and signs another one out", async () => {
     const other = await server.request('POST', '/dashboard/api/sign-in', { body: { email, password: PASSWORD }, headers: { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Version/17.0 Mobile Safari/604.1' } });
     expect(other.status, other.text).toBe(200);
@@ -176,10 +215,10 @@ describe.skipIf(skipBrowserTests)('the dashboard for developers and for oneself'
     await stranger.close();
   });
 
-  it('fits a 375 px phone on Home, Developers and Settings', async () => {
+  it('fits a 375 px phone on Home, Analytics, Developers and Settings', async () => {
     const phone = await browser.newContext({ viewport: { width: 375, height: 800 }, storageState: await owner.context.storageState() });
     const page = await phone.newPage();
-    for (const [path, name] of [['/', 'home'], ['/developers', 'developers'], ['/settings', 'settings']] as const) {
+    for (const [path, name] of [['/', 'home'], ['/analytics', 'analytics'], ['/developers', 'developers'], ['/settings', 'settings']] as const) {
       await page.goto(`${server.url}/dashboard${path}`);
       await expect.poll(() => page.locator('h1').count()).toBe(1);
       await checkPage(page, `phone-gaps-${name}`, { docs: false });
