@@ -181,6 +181,7 @@ describe.skipIf(skipBrowserTests)('the dashboard for developers and for oneself'
     expect(await behindChurn.getByRole('cell', { name: '-$20.00', exact: true }).count()).toBe(1);
     expect(await behindChurn.getByRole('cell', { name: '$0.00', exact: true }).count()).toBe(1);
     expect(await page.locator('main').innerText()).not.toMatch(/\b(new|expansion|reactivation|contraction|churned)_|\bMrr|Units\b/);
+    await page.mouse.move(0, 0);
     await checkPage(page, 'analytics');
     await page.getByLabel('Days').check();
     await expect.poll(() => table.getByRole('row').count()).toBe(31);
