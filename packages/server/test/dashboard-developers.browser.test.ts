@@ -165,6 +165,7 @@ describe.skipIf(skipBrowserTests)('the dashboard for developers and for oneself'
     expect(await card('ARR, this month').textContent()).toBe('$240.00');
     expect(await card('Paying customers, this month').textContent()).toBe('2');
     expect(await card('Customer churn, this month').textContent()).toBe('Not enough data yet');
+    expect(await page.locator('.tiles svg.spark').count()).toBe(3);
     const table = page.getByRole('region', { name: 'MRR movements table' });
     expect(await table.getByRole('button', { name: /^\$40\.00 new in .*: show the customers$/ }).count()).toBe(1);
     expect(await table.getByRole('button', { name: /^-\$20\.00 churned in / }).count()).toBe(1);
@@ -173,6 +174,8 @@ describe.skipIf(skipBrowserTests)('the dashboard for developers and for oneself'
     await table.getByRole('button', { name: /new in .*show the customers/ }).click();
     const behindNew = page.getByRole('region', { name: /^Customers behind New, .* table$/ });
     await expect.poll(() => behindNew.getByRole('row').count()).toBe(4);
+    // The list takes the focus: the keyboard and a screen reader land on it.
+    expect(await page.evaluate(() => document.activeElement?.className)).toBe('drill-down');
     expect(await behindNew.getByRole('cell', { name: '$20.00', exact: true }).count()).toBe(2);
     expect(await behindNew.getByRole('link', { name: 'Buyer' }).first().getAttribute('href')).toMatch(/^\/dashboard\/customers\/buyer/);
     await page.locator('svg.chart rect.mv-churned').click();

@@ -26,25 +26,45 @@ async function loadSeries(interval: Interval): Promise<{ months: MrrSeries; char
   return { months: await months, chart: await chart };
 }
 
-const CARDS: ReadonlyArray<[string, (p: MrrPeriod, currency: string) => string]> = [
-  ['MRR', (p, c) => money(p.mrrEndUnits, c)],
-  ['ARR', (p, c) => money(p.arrEndUnits, c)],
-  ['Paying customers', (p) => p.customers.end.toLocaleString()],
-  ['Customer churn', (p) => rate(p.customerChurnRateBp)],
-  ['Net revenue retention', (p) => rate(p.netRevenueRetentionBp)],
+interface Card {
+  label: string;
+  figure(p: MrrPeriod, currency: string): string;
+  /** The number its sparkline draws over the months, when it has one. */
+  trend?(p: MrrPeriod): number;
+}
+
+const CARDS: readonly Card[] = [
+  { label: 'MRR', figure: (p, c) => money(p.mrrEndUnits, c), trend: (p) => p.mrrEndUnits },
+  { label: 'ARR', figure: (p, c) => money(p.arrEndUnits, c), trend: (p) => p.arrEndUnits },
+  { label: 'Paying customers', figure: (p) => p.customers.end.toLocaleString(), trend: (p) => p.customers.end },
+  { label: 'Customer churn', figure: (p) => rate(p.customerChurnRateBp) },
+  { label: 'Net revenue retention', figure: (p) => rate(p.netRevenueRetentionBp) },
 ];
+
+/** A small line of the months' values, drawn for the eye only: the table below holds the figures. */
+function Sparkline({ values }: { values: number[] }) {
+  if (values.length < 2) return null;
+  const [low, high] = [Math.min(...values), Math.max(...values)];
+  const points = values.map((v, i) => `${((i / (values.length - 1)) * 100).toFixed(1)},${(22 - ((v - low) / (high - low || 1)) * 20).toFixed(1)}`).join(' ');
+  return (
+    <svg className="spark" viewBox="0 0 100 24" preserveAspectRatio="none" aria-hidden="true" focusable="false">
+      <polyline points={points} />
+    </svg>
+  );
+}
 
 function Cards({ periods, currency }: { periods: MrrPeriod[]; currency: string }) {
   const [last, now] = [periods.at(-2), periods.at(-1)];
   if (!now) return null;
   return (
     <dl className="tiles">
-      {CARDS.map(([label, figure]) => (
+      {CARDS.map(({ label, figure, trend }) => (
         <div key={label}>
           <dt>{label}, this month</dt>
           <dd>
             <span className="figure">{figure(now, currency)}</span>
             <span className="muted">Last month: {last ? figure(last, currency) : 'Not enough data yet'}</span>
+            {trend ? <Sparkline values={periods.map(trend)} /> : null}
           </dd>
         </div>
       ))}
