@@ -12,6 +12,7 @@ import { ManualClock } from '../src/lib/clock.js';
 import { CARDS, shop, untilClockReady, type Shop } from './commerce-support.js';
 import { environmentIdOf, startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
 import { csrfOf, getPage, payWith, postForm } from './checkout/support.js';
+import { signedInMember } from './accounts-support.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -205,6 +206,13 @@ describe('GET /analytics/mrr/movements/', () => {
       'USD,2026-01,2026-01-01,2026-02-01,1000,7000,84000,6000,0,0,0,0,1,4,3,0,0,0,0,10000,1750,',
       'USD,2026-02,2026-02-01,2026-03-01,7000,6000,72000,0,1000,0,0,-2000,4,3,0,0,1,2500,2857,8571,2000,8000',
     ]);
+  });
+
+  it('is read by every role, a viewer too', async () => {
+    const viewer = await signedInMember(server, org, 'viewer');
+    const res = await viewer.api('GET', '/sandbox/api/v1/analytics/mrr/movements/?start=2026-02-01&end=2026-02-28');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.count).toBe(2);
   });
 
   it('refuses a drill-down it cannot answer, in words', async () => {
