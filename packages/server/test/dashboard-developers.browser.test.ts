@@ -6,6 +6,7 @@
  * Analytics with the month those tests made: its figures, chart and table, and the customers
  * behind a figure (issue 30, decision 0098).
  */
+import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../src/lib/clock.js';
@@ -184,6 +185,13 @@ describe.skipIf(skipBrowserTests)('the dashboard for developers and for oneself'
     expect(await behindChurn.getByRole('cell', { name: '-$20.00', exact: true }).count()).toBe(1);
     expect(await behindChurn.getByRole('cell', { name: '$0.00', exact: true }).count()).toBe(1);
     expect(await page.locator('main').innerText()).not.toMatch(/\b(new|expansion|reactivation|contraction|churned)_|\bMrr|Units\b/);
+    // Both lists download as CSV, in minor units.
+    const [movementsFile] = await Promise.all([page.waitForEvent('download'), press(page, /^Download CSV of the customers behind Churned/)]);
+    const movementsCsv = fs.readFileSync((await movementsFile.path())!, 'utf8').split('\r\n');
+    expect(movementsCsv[0]).toMatch(/^day,at,kind,currency,amount_units,/);
+    expect(movementsCsv[1]).toContain(',churned,USD,-2000,0,');
+    const [seriesFile] = await Promise.all([page.waitForEvent('download'), press(page, 'Download CSV of the MRR movements in USD')]);
+    expect(fs.readFileSync((await seriesFile.path())!, 'utf8')).toMatch(/\r\nUSD,\d{4}-\d{2},[\d-]+,[\d-]+,0,2000,24000,4000,0,0,0,-2000,0,2,/);
     await page.mouse.move(0, 0);
     await checkPage(page, 'analytics');
     await page.getByLabel('Days').check();

@@ -5,10 +5,10 @@
  */
 import { useState } from 'react';
 import type { MrrMovementKind, MrrPeriod, MrrSeries } from '@billow/contract';
-import { api } from '../api';
+import { api, download } from '../api';
 import { useResource } from '../data';
 import { money, when } from '../format';
-import { ErrorNote, Loading, PageTitle, Section, Select, Table } from '../ui/kit';
+import { DownloadButton, ErrorNote, Loading, PageTitle, Section, Select, Table } from '../ui/kit';
 import { AnalyticsDrillDown, type DrillDown } from './AnalyticsDrillDown';
 import { MovementsChart } from './AnalyticsChart';
 import { daysAgo, KINDS, lastDayOf, periodName, rate, type Interval } from './analytics-words';
@@ -146,7 +146,19 @@ export function Analytics() {
       {series.data && !currency ? <p className="empty">No paying customer yet: MRR starts with the first paid subscription.</p> : null}
       {currency ? <Cards periods={months} currency={currency} /> : null}
       {currency ? (
-        <Section title="MRR movements">
+        <Section
+          title="MRR movements"
+          actions={
+            <DownloadButton
+              label="Download CSV"
+              hidden={`of the MRR movements in ${currency}`}
+              run={() => {
+                const chartSeries = series.data!.chart;
+                return download('/analytics/mrr/', { interval, currency, start: chartSeries.start, end: lastDayOf(chartSeries), format: 'csv' }, `mrr-${currency}-${interval}-${chartSeries.start}.csv`);
+              }}
+            />
+          }
+        >
           <div className="row-form">
             <fieldset className="choice">
               <legend>Interval</legend>

@@ -2,10 +2,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { MrrMovementKind, MrrMovementList } from '@billow/contract';
-import { api } from '../api';
+import { api, download } from '../api';
 import { useResource } from '../data';
 import { day, money } from '../format';
-import { ErrorNote, Pager, Section, Table } from '../ui/kit';
+import { DownloadButton, ErrorNote, Pager, Section, Table } from '../ui/kit';
 import { kindLabel } from './analytics-words';
 
 export interface DrillDown {
@@ -37,9 +37,16 @@ export function AnalyticsDrillDown({ drill, onClose }: { drill: DrillDown; onClo
       <Section
         title={title}
         actions={
-          <button type="button" className="secondary" onClick={onClose}>
-            Close<span className="visually-hidden"> the customers behind {drill.title}</span>
-          </button>
+          <div className="actions">
+            <DownloadButton
+              label="Download CSV"
+              hidden={`of the customers behind ${drill.title}`}
+              run={() => download('/analytics/mrr/movements/', { start: drill.start, end: drill.end, kind: drill.kind, currency: drill.currency, format: 'csv' }, `mrr-${drill.kind}-${drill.start}-${drill.end}.csv`)}
+            />
+            <button type="button" className="secondary" onClick={onClose}>
+              Close<span className="visually-hidden"> the customers behind {drill.title}</span>
+            </button>
+          </div>
         }
       >
         <ErrorNote error={list.error} />
