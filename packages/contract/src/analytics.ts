@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Timestamp } from './common.js';
+import { PageQuery, Paginated, Timestamp } from './common.js';
 
 /** Billow extension (issue 30, decision 0097; docs/analytics.md): revenue analytics, kept as subscriptions change. */
 
@@ -12,11 +12,24 @@ export const AnalyticsInterval = Type.Union([Type.Literal('day'), Type.Literal('
   description: 'The length of each period: a day, a week (from Monday) or a calendar month, in the seller profile\'s time zone',
 });
 
+/** Billow extension: `format=csv` (or `Accept: text/csv`) answers a list or a series as CSV, with a header row and amounts in minor units. */
+export const ANALYTICS_FORMATS = ['json', 'csv'] as const;
+const ExportFormat = Type.Union(
+  [Type.Literal('json'), Type.Literal('csv')],
+  { description: 'json (the default) or csv: comma-separated values with a header row, amounts in minor units, rates in basis points; also chosen by `Accept: text/csv`' },
+);
+
+/** The days a series or a drill-down covers, its currency and its format. */
+const rangeFields = (what: string) => ({
+  start: Type.Optional(CalendarDate(`The first day ${what} (YYYY-MM-DD, the seller's time zone); default: the first day of the month 11 months before \`end\`'s`)),
+  end: Type.Optional(CalendarDate(`The last day ${what} (YYYY-MM-DD, inclusive); default: today`)),
+  currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'Only this currency (ISO 4217); default: every currency' })),
+  format: Type.Optional(ExportFormat),
+});
+
 export const AnalyticsMrrQuery = Type.Object({
-  start: Type.Optional(CalendarDate('The first day the series covers (YYYY-MM-DD, the seller\'s time zone); default: the first day of the month 11 months before `end`\'s')),
-  end: Type.Optional(CalendarDate('The last day the series covers (YYYY-MM-DD); default: today')),
+  ...rangeFields('the series covers'),
   interval: Type.Optional(AnalyticsInterval),
-  currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'Only this currency (ISO 4217); default: every currency that has MRR' })),
 });
 export type AnalyticsMrrQuery = Static<typeof AnalyticsMrrQuery>;
 
@@ -75,3 +88,42 @@ export const MrrSeries = Type.Object(
 );
 export type MrrSeries = Static<typeof MrrSeries>;
 export type MrrPeriod = Static<typeof MrrPeriod>;
+
+export const MRR_MOVEMENT_KINDS = ['new', 'expansion', 'reactivation', 'contraction', 'churned'] as const;
+export type MrrMovementKind = (typeof MRR_MOVEMENT_KINDS)[number];
+export const MrrMovementKindSchema = Type.Union(
+  [Type.Literal('new'), Type.Literal('expansion'), Type.Literal('reactivation'), Type.Literal('contraction'), Type.Literal('churned')],
+  { description: 'new, expansion, reactivation (they raise MRR), contraction or churned (they lower it); docs/analytics.md defines each' },
+);
+
+export const AnalyticsMovementsQuery = Type.Object({
+  ...rangeFields('whose movements are listed'),
+  kind: Type.Optional(MrrMovementKindSchema),
+  ...PageQuery.properties,
+});
+export type AnalyticsMovementsQuery = Static<typeof AnalyticsMovementsQuery>;
+
+export const MrrMovementItem = Type.Object(
+  {
+    customer: Type.Object({
+      customerId: Type.String({ description: "The customer's identifier" }),
+      name: Type.Union([Type.String(), Type.Null()]),
+      email: Type.Union([Type.String(), Type.Null()]),
+    }),
+    subscriptionId: Type.String({ description: 'The subscription whose change made the movement' }),
+    kind: MrrMovementKindSchema,
+    currency: Type.String({ description: 'ISO 4217 code' }),
+    amountUnits: Units(
+      'The change of the customer\'s MRR, signed (negative for contraction and churned); kept exactly in 336ths of a minor unit and rounded half up once, here: ' +
+        "the rounded amounts of a period's movements may differ by a unit or so from the period's figure, which rounds their exact sum",
+    ),
+    customerMrrAfterUnits: Units("The customer's MRR in this currency after the movement (rounded once from the exact amount)"),
+    at: Timestamp,
+    day: CalendarDate("The seller's day the movement counts in (its time zone)"),
+  },
+  { title: 'MrrMovement' },
+);
+export type MrrMovementItem = Static<typeof MrrMovementItem>;
+
+export const MrrMovementList = Paginated(MrrMovementItem, 'MrrMovementList');
+export type MrrMovementList = Static<typeof MrrMovementList>;

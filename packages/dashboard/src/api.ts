@@ -83,10 +83,16 @@ function queryString(query: Query | undefined): string {
 
 const unreachable = () => new ApiError(0, 'Billow could not be reached. Check your connection and try again.', null);
 
-async function send<T>(method: string, url: string, body: unknown): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+/** The session's headers: the CSRF token and the organization. */
+function sessionHeaders(accept: string): Record<string, string> {
+  const headers: Record<string, string> = { accept };
   if (credentials.csrfToken) headers['x-csrf-token'] = credentials.csrfToken;
   if (credentials.organizationId) headers['x-billow-organization'] = credentials.organizationId;
+  return headers;
+}
+
+async function send<T>(method: string, url: string, body: unknown): Promise<T> {
+  const headers = sessionHeaders('application/json');
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {
@@ -125,6 +131,26 @@ function safeJson(text: string): unknown {
 /** A call to the public API of the environment the switch shows: `api('GET', '/customers/', { query })`. */
 export function api<T>(method: string, path: string, options: { body?: unknown; query?: Query } = {}): Promise<T> {
   return send<T>(method, `${environmentPrefix()}/api/v1${path}${queryString(options.query)}`, options.body);
+}
+
+/**
+ * Saves what a GET of the public API answers as a file on the person's computer (a CSV
+ * export): fetched with the session like any call, then handed to the browser as a download.
+ */
+export async function download(path: string, query: Query, fileName: string): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch(`${environmentPrefix()}/api/v1${path}${queryString(query)}`, { headers: sessionHeaders('text/csv'), credentials: 'same-origin' });
+  } catch {
+    throw unreachable();
+  }
+  if (!response.ok) throw refusal(response.status, safeJson(await response.text()));
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 /** A call to the session operations of the dashboard (sign-in, invitations, password, second factor). */

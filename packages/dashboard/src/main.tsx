@@ -5,6 +5,7 @@ import { SessionProvider } from './session';
 import { Layout } from './ui/Layout';
 import { AcceptInvitation, ResetPassword, SignIn, Welcome } from './pages/SignIn';
 import { Home } from './pages/Home';
+import { Analytics } from './pages/Analytics';
 import { Customers } from './pages/Customers';
 import { CustomerDetail } from './pages/CustomerDetail';
 import { CatalogPage } from './pages/Catalog';
@@ -42,6 +43,7 @@ const router = createBrowserRouter(
       errorElement: <NotFound />,
       children: [
         { index: true, element: <Home /> },
+        { path: 'analytics', element: <Analytics /> },
         { path: 'customers', element: <Customers /> },
         { path: 'customers/:customerId', element: <CustomerDetail /> },
         { path: 'catalog', element: <CatalogPage /> },

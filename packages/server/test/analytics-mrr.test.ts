@@ -12,6 +12,7 @@ import { ManualClock } from '../src/lib/clock.js';
 import { CARDS, shop, untilClockReady, type Shop } from './commerce-support.js';
 import { environmentIdOf, startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
 import { csrfOf, getPage, payWith, postForm } from './checkout/support.js';
+import { signedInMember } from './accounts-support.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -142,6 +143,87 @@ describe('GET /analytics/mrr/', () => {
       ['?interval=year', 'interval'],
     ] as const) {
       const res = await s.call('GET', `/analytics/mrr/${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.detail).toContain(words);
+    }
+  });
+});
+
+describe('GET /analytics/mrr/movements/', () => {
+  const movements = async (query: string) => {
+    const res = await s.call('GET', `/analytics/mrr/movements/${query}`);
+    expect(res.status, res.text).toBe(200);
+    return res.body;
+  };
+
+  it('lists the customers behind a month, newest first, each rounded once', async () => {
+    const february = await movements('?start=2026-02-01&end=2026-02-28');
+    expect(february.count).toBe(2);
+    const byKind = Object.fromEntries(february.results.map((m: { kind: string }) => [m.kind, m]));
+    expect(byKind.expansion).toMatchObject({ currency: 'USD', amountUnits: 1000, customerMrrAfterUnits: 2000, day: '2026-02-10' });
+    expect(byKind.churned).toMatchObject({ amountUnits: -2000, customerMrrAfterUnits: 0, day: '2026-02-10' });
+    expect(byKind.churned.customer).toMatchObject({ name: 'Buyer', email: `${byKind.churned.customer.customerId}@example.com` });
+    const times = february.results.map((m: { at: string }) => m.at);
+    expect(times).toEqual([...times].sort().reverse());
+
+    const january = await movements('?start=2026-01-01&end=2026-01-31&kind=new&currency=USD');
+    expect(january.results.map((m: { amountUnits: number; day: string }) => [m.day, m.amountUnits])).toEqual([
+      ['2026-01-15', 3000],
+      ['2026-01-01', expect.any(Number)],
+      ['2026-01-01', expect.any(Number)],
+    ]);
+    const total = january.results.reduce((sum: number, m: { amountUnits: number }) => sum + m.amountUnits, 0);
+    expect(total).toBe(6000);
+    expect((await movements('?start=2026-01-01&end=2026-01-31&kind=churned')).count).toBe(0);
+    expect((await movements('?start=2026-01-01&end=2026-01-31&currency=EUR')).count).toBe(0);
+  });
+
+  it('pages like every list', async () => {
+    const first = await movements('?start=2026-01-01&end=2026-02-28&page_size=2');
+    expect(first).toMatchObject({ count: 5, previous: null });
+    expect(first.results).toHaveLength(2);
+    expect(first.next).toContain('page=2');
+    const last = await movements('?start=2026-01-01&end=2026-02-28&page_size=2&page=3');
+    expect(last.results).toHaveLength(1);
+    expect(last.next).toBeNull();
+  });
+
+  it('answers CSV with a header row and minor units, for the list and the series', async () => {
+    const list = await s.call('GET', '/analytics/mrr/movements/?start=2026-02-01&end=2026-02-28&kind=churned&format=csv');
+    expect(list.status, list.text).toBe(200);
+    expect(list.headers.get('content-type')).toContain('text/csv');
+    const rows = list.text.trim().split('\r\n');
+    expect(rows[0]).toBe('day,at,kind,currency,amount_units,customer_mrr_after_units,customer_id,customer_name,customer_email,subscription_id');
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toMatch(/^2026-02-10,2026-02-10T[\d:.]+Z,churned,USD,-2000,0,buyer/);
+
+    const series = await s.call('GET', '/analytics/mrr/?start=2026-01-01&end=2026-02-28&interval=month', undefined, { accept: 'text/csv' });
+    expect(series.status, series.text).toBe(200);
+    const lines = series.text.trim().split('\r\n');
+    expect(lines[0]).toMatch(/^currency,period,start,end,mrr_start_units,mrr_end_units,arr_end_units,new_units,/);
+    // The discounted customer of 2025 pays $10.00 all along; a rate without a denominator would be an empty cell.
+    expect(lines.slice(1)).toEqual([
+      'USD,2026-01,2026-01-01,2026-02-01,1000,7000,84000,6000,0,0,0,0,1,4,3,0,0,0,0,10000,1750,',
+      'USD,2026-02,2026-02-01,2026-03-01,7000,6000,72000,0,1000,0,0,-2000,4,3,0,0,1,2500,2857,8571,2000,8000',
+    ]);
+  });
+
+  it('is read by every role, a viewer too', async () => {
+    const viewer = await signedInMember(server, org, 'viewer');
+    const res = await viewer.api('GET', '/sandbox/api/v1/analytics/mrr/movements/?start=2026-02-01&end=2026-02-28');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.count).toBe(2);
+  });
+
+  it('refuses a drill-down it cannot answer, in words', async () => {
+    for (const [query, words] of [
+      ['?start=2026-13-01', 'calendar date'],
+      ['?start=2026-03-01&end=2026-02-01', 'before start'],
+      ['?kind=upgrade', 'kind'],
+      ['?currency=usd', 'currency'],
+      ['?format=xlsx', 'format'],
+    ] as const) {
+      const res = await s.call('GET', `/analytics/mrr/movements/${query}`);
       expect(res.status, query).toBe(400);
       expect(res.body.detail).toContain(words);
     }

@@ -2,8 +2,11 @@
  * The gaps of the dashboard closed in issue 29's follow-up, in Chromium with axe at 1280 and
  * 375 px: events named in words on Home and the webhook pages (never their wire codes), the
  * person's own sessions with sign-out, a webhook endpoint's URL and event types edited, and a
- * test clock that takes an existing customer and shows what its advance billed (decision 0087).
+ * test clock that takes an existing customer and shows what its advance billed (decision 0087);
+ * Analytics with the month those tests made: its figures, chart and table, and the customers
+ * behind a figure (issue 30, decision 0098).
  */
+import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../src/lib/clock.js';
@@ -139,9 +142,11 @@ describe.skipIf(skipBrowserTests)('the dashboard for developers and for oneself'
 
     expect((await s.call('POST', '/subscriptions/create/', { planIdentifier: s.plans.basic, chargePeriod: 'MONTHLY', customerId })).status).toBe(201);
     await press(page, 'Advance one month on Renewals');
+    // Ready at a later time: the clock that was ready before the advance reached the server does not count.
     await until(async () => {
       await server.runJobs();
-      return (await s.call('GET', `/test-clocks/${clock.body.id}/`)).body.status === 'ready';
+      const now = (await s.call('GET', `/test-clocks/${clock.body.id}/`)).body;
+      return now.status === 'ready' && now.frozenTime > clock.body.frozenTime;
     }, 'the clock to advance');
     await page.getByRole('region', { name: 'Test clocks', exact: true }).getByRole('button', { name: 'Refresh' }).click();
     await expect.poll(() => page.getByRole('region', { name: 'Test clocks table' }).getByText('Ready').count()).toBe(2);
@@ -152,6 +157,54 @@ describe.skipIf(skipBrowserTests)('the dashboard for developers and for oneself'
     expect(await billed.getByRole('cell', { name: 'First payment', exact: true }).count()).toBe(1);
     expect(await billed.getByRole('cell', { name: '$10.00', exact: true }).count()).toBe(2);
     await checkPage(page, 'developers-test-clock-attach');
+  });
+
+  it("shows this month's MRR movements on Analytics, as a chart and a table, and the customers behind a figure", async () => {
+    const { page } = owner;
+    // Today: the two $10.00 subscriptions above, and one at $20.00 cancelled at once.
+    const leaver = await s.customer();
+    await s.card(leaver, CARDS.ok);
+    const sub = await s.call('POST', '/subscriptions/create/', { planIdentifier: s.plans.pro, chargePeriod: 'MONTHLY', customerId: leaver });
+    expect((await s.call('POST', `/subscriptions/${sub.body.id}/cancel/`, { cancellationType: 'IMMEDIATE' })).status).toBe(200);
+    await menu(page, 'Analytics');
+    await expect.poll(() => page.textContent('h1')).toBe('Analytics');
+    const card = (label: string) => page.locator('.tiles > div').filter({ hasText: label }).locator('.figure');
+    await expect.poll(() => card('MRR, this month').textContent()).toBe('$20.00');
+    expect(await card('ARR, this month').textContent()).toBe('$240.00');
+    expect(await card('Paying customers, this month').textContent()).toBe('2');
+    expect(await card('Customer churn, this month').textContent()).toBe('Not enough data yet');
+    expect(await page.locator('.tiles svg.spark').count()).toBe(3);
+    const table = page.getByRole('region', { name: 'MRR movements table' });
+    expect(await table.getByRole('button', { name: /^\$40\.00 new in .*: show the customers$/ }).count()).toBe(1);
+    expect(await table.getByRole('button', { name: /^-\$20\.00 churned in / }).count()).toBe(1);
+    expect(await page.locator('svg.chart rect.bar').count()).toBe(2);
+
+    await table.getByRole('button', { name: /new in .*show the customers/ }).click();
+    const behindNew = page.getByRole('region', { name: /^Customers behind New, .* table$/ });
+    await expect.poll(() => behindNew.getByRole('row').count()).toBe(4);
+    // The list takes the focus: the keyboard and a screen reader land on it.
+    expect(await page.evaluate(() => document.activeElement?.className)).toBe('drill-down');
+    expect(await behindNew.getByRole('cell', { name: '$20.00', exact: true }).count()).toBe(2);
+    expect(await behindNew.getByRole('link', { name: 'Buyer' }).first().getAttribute('href')).toMatch(/^\/dashboard\/customers\/buyer/);
+    await page.locator('svg.chart rect.mv-churned').click();
+    const behindChurn = page.getByRole('region', { name: /^Customers behind Churned, .* table$/ });
+    await expect.poll(() => behindChurn.getByRole('row').count()).toBe(2);
+    expect(await behindChurn.getByRole('cell', { name: '-$20.00', exact: true }).count()).toBe(1);
+    expect(await behindChurn.getByRole('cell', { name: '$0.00', exact: true }).count()).toBe(1);
+    expect(await page.locator('main').innerText()).not.toMatch(/\b(new|expansion|reactivation|contraction|churned)_|\bMrr|Units\b/);
+    // Both lists download as CSV, in minor units.
+    const [movementsFile] = await Promise.all([page.waitForEvent('download'), press(page, /^Download CSV of the customers behind Churned/)]);
+    const movementsCsv = fs.readFileSync((await movementsFile.path())!, 'utf8').split('\r\n');
+    expect(movementsCsv[0]).toMatch(/^day,at,kind,currency,amount_units,/);
+    expect(movementsCsv[1]).toContain(',churned,USD,-2000,0,');
+    const [seriesFile] = await Promise.all([page.waitForEvent('download'), press(page, 'Download CSV of the MRR movements in USD')]);
+    expect(fs.readFileSync((await seriesFile.path())!, 'utf8')).toMatch(/\r\nUSD,\d{4}-\d{2},[\d-]+,[\d-]+,0,2000,24000,4000,0,0,0,-2000,0,2,/);
+    await page.mouse.move(0, 0);
+    await checkPage(page, 'analytics');
+    await page.getByLabel('Days').check();
+    await expect.poll(() => table.getByRole('row').count()).toBe(31);
+    await behindChurn.getByRole('link', { name: 'Buyer' }).click();
+    await expect.poll(() => page.url()).toContain(`/customers/${leaver}`);
   });
 
   it("lists the person's sessions, marks this browser, and signs another one out", async () => {
@@ -181,10 +234,10 @@ describe.skipIf(skipBrowserTests)('the dashboard for developers and for oneself'
     await stranger.close();
   });
 
-  it('fits a 375 px phone on Home, Developers and Settings', async () => {
+  it('fits a 375 px phone on Home, Analytics, Developers and Settings', async () => {
     const phone = await browser.newContext({ viewport: { width: 375, height: 800 }, storageState: await owner.context.storageState() });
     const page = await phone.newPage();
-    for (const [path, name] of [['/', 'home'], ['/developers', 'developers'], ['/settings', 'settings']] as const) {
+    for (const [path, name] of [['/', 'home'], ['/analytics', 'analytics'], ['/developers', 'developers'], ['/settings', 'settings']] as const) {
       await page.goto(`${server.url}/dashboard${path}`);
       await expect.poll(() => page.locator('h1').count()).toBe(1);
       await checkPage(page, `phone-gaps-${name}`, { docs: false });

@@ -5,6 +5,7 @@ import { Loading } from './kit';
 
 const NAV: Array<[string, string]> = [
   ['/', 'Home'],
+  ['/analytics', 'Analytics'],
   ['/customers', 'Customers'],
   ['/catalog', 'Catalog'],
   ['/subscriptions', 'Subscriptions'],

@@ -206,3 +206,20 @@ export function ActionButton({ label, hidden, tone = 'secondary', run, onDone }:
     </>
   );
 }
+
+/** A button that saves an export (a CSV) as a file; the API's refusal beside it. */
+export function DownloadButton({ label, hidden, run }: { label: string; hidden: string; run(): Promise<void> }) {
+  const action = useAction(async () => {
+    await run();
+    return true;
+  });
+  return (
+    <>
+      <button type="button" className="secondary" disabled={action.busy} onClick={() => void action.perform()}>
+        {label}
+        <span className="visually-hidden"> {hidden}</span>
+      </button>
+      <ErrorNote error={action.error} />
+    </>
+  );
+}

@@ -4,3 +4,5 @@ export const notADate = (name: string, value: string): DomainError => invalid(`$
 export const endBeforeStart = (start: string, end: string): DomainError => invalid(`end (${end}) is before start (${start})`, 'validation_error');
 export const tooManyPeriods = (count: number, limit: number, interval: string): DomainError =>
   invalid(`That range holds ${count} periods of a ${interval}; a series holds at most ${limit}: choose a shorter range or a longer interval`, 'validation_error');
+export const tooManyRows = (count: number, limit: number): DomainError =>
+  invalid(`That range holds ${count} movements; an export holds at most ${limit}: choose a shorter range, one kind or one currency`, 'validation_error');

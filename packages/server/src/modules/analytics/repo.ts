@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { AnalyticsMrrMovementsTable, SubscriptionTermsLogTable } from '../../db/schema.js';
 import type { Executor, Tx } from '../../db/transaction.js';
+import { countRows } from '../../db/count.js';
 import { chunks } from '../../lib/chunks.js';
 
 /** Ids per IN list and rows per insert: under PostgreSQL's 65,535 parameters a statement. */
@@ -154,4 +155,42 @@ export async function clearEnvironment(tx: Tx, environmentId: string): Promise<v
   await tx.deleteFrom('analytics_mrr_movements').where('environment_id', '=', environmentId).execute();
   await tx.deleteFrom('analytics_customer_mrr').where('environment_id', '=', environmentId).execute();
   await tx.deleteFrom('analytics_subscription_mrr').where('environment_id', '=', environmentId).execute();
+}
+
+/** Which kept movements a drill-down lists: the seller's days [from, to), and optionally one kind and one currency. */
+export interface MovementFilter {
+  from: string;
+  to: string;
+  kind: AnalyticsMrrMovementsTable['kind'] | null;
+  currency: string | null;
+}
+
+function filteredMovements(db: Executor, environmentId: string, filter: MovementFilter) {
+  let query = db
+    .selectFrom('analytics_mrr_movements as m')
+    .where('m.environment_id', '=', environmentId)
+    .where('m.day', '>=', sql<Date>`${filter.from}::date`)
+    .where('m.day', '<', sql<Date>`${filter.to}::date`);
+  if (filter.kind) query = query.where('m.kind', '=', filter.kind);
+  if (filter.currency) query = query.where('m.currency', '=', filter.currency);
+  return query;
+}
+
+export type MovementListRow = Awaited<ReturnType<typeof movementList>>[number];
+
+/** A page of the movements the filter holds, newest first, each with its customer. */
+export function movementList(db: Executor, environmentId: string, filter: MovementFilter, page: { limit: number; offset: number }) {
+  return filteredMovements(db, environmentId, filter)
+    .innerJoin('customers as c', (join) => join.onRef('c.id', '=', 'm.customer_id').on('c.environment_id', '=', environmentId))
+    .select(['c.customer_id as customer_key', 'c.name', 'c.email', 'm.subscription_id', 'm.kind', 'm.currency', 'm.at'])
+    .select([sql<string>`m.day::text`.as('day'), sql<string>`m.parts::text`.as('parts'), sql<string>`m.customer_parts::text`.as('customer_parts')])
+    .orderBy('m.at', 'desc')
+    .orderBy('m.id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export async function movementCount(db: Executor, environmentId: string, filter: MovementFilter): Promise<number> {
+  return (await countRows(db, filteredMovements(db, environmentId, filter), null)).count;
 }

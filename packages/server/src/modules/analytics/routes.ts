@@ -1,9 +1,29 @@
-import { AnalyticsMrrQuery, ErrorBody, MrrSeries } from '@billow/contract';
+import { AnalyticsMovementsQuery, AnalyticsMrrQuery, ErrorBody, MrrMovementList, MrrSeries } from '@billow/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import { scopeOf } from '../../http/scope.js';
+import { movementsCsv, seriesCsv } from './csv.compute.js';
 import type { AnalyticsService } from './service.js';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody };
+const CSV_NOTE =
+  ' With `format=csv` (or `Accept: text/csv`, when `format` is not given) the answer is CSV: a header row, amounts in minor units, ' +
+  'rates in basis points (an empty cell when a rate has no denominator).';
+
+/** Whether the request asks for CSV: `format=csv`, or an Accept header that names text/csv and no `format`. */
+function wantsCsv(request: FastifyRequest<{ Querystring: { format?: 'json' | 'csv' } }>): boolean {
+  if (request.query.format) return request.query.format === 'csv';
+  return /\btext\/csv\b/i.test(request.headers.accept ?? '');
+}
+
+function sendCsv(reply: FastifyReply, fileName: string, csv: string): FastifyReply {
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${fileName}"`)
+    .header('cache-control', 'private, no-store')
+    .send(csv);
+}
 
 export function analyticsRoutes(app: App, service: AnalyticsService): void {
   app.get<{ Querystring: AnalyticsMrrQuery }>(
@@ -21,11 +41,50 @@ export function analyticsRoutes(app: App, service: AnalyticsService): void {
           'value. MRR is each active or past_due recurring subscription\'s amount, after its recurring discount and before tax, ' +
           'normalised to a month; movements are counted per customer. The figures are kept as subscriptions change, by a background ' +
           'job: `completeUntil` says until when every change is counted. In the sandbox, a customer on a test clock moves on the ' +
-          "clock's time. Amounts are never converted between currencies. Default: the 12 months up to today, by month.",
+          "clock's time. Amounts are never converted between currencies. Default: the 12 months up to today, by month." +
+          CSV_NOTE +
+          ' One row per currency and period.',
         querystring: AnalyticsMrrQuery,
+        produces: ['application/json', 'text/csv'],
         response: { 200: MrrSeries, ...errors },
       },
     },
-    async (request) => service.mrrSeries(scopeOf(request), request.query),
+    async (request, reply) => {
+      const series = await service.mrrSeries(scopeOf(request), request.query);
+      if (!wantsCsv(request)) return series;
+      return sendCsv(reply, `mrr-${series.start}-${series.end}.csv`, seriesCsv(series));
+    },
+  );
+
+  app.get<{ Querystring: AnalyticsMovementsQuery }>(
+    '/api/v1/analytics/mrr/movements/',
+    {
+      config: { auth: SERVER_ONLY },
+      schema: {
+        tags: ['Analytics'],
+        summary: 'The MRR movements behind a figure, newest first (ours)',
+        description:
+          'A Billow extension (issue 30, decision 0097): the drill-down of GET /analytics/mrr/. Each movement of the days from `start` ' +
+          'to `end` (inclusive, the seller profile\'s time zone), optionally of one kind and one currency, with its customer, the ' +
+          'subscription whose change made it, its signed amount and the customer\'s MRR after it. Movements are kept exactly, in ' +
+          "336ths of a minor unit; each amount here is rounded half up once from that, so the rounded amounts of a period's movements " +
+          "may differ by a unit or so from the period's figure, which rounds their exact sum. Default range: the 12 months up to today." +
+          CSV_NOTE +
+          ' The CSV holds every movement of the range (not a page), up to 50,000.',
+        querystring: AnalyticsMovementsQuery,
+        produces: ['application/json', 'text/csv'],
+        response: { 200: MrrMovementList, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const scope = scopeOf(request);
+      if (wantsCsv(request)) {
+        const name = `mrr-movements${request.query.kind ? `-${request.query.kind}` : ''}.csv`;
+        return sendCsv(reply, name, movementsCsv(await service.allMovements(scope, request.query)));
+      }
+      const at = pageRequest(request.query);
+      const { count, results } = await service.movements(scope, request.query, { limit: at.pageSize, offset: at.offset });
+      return pageOf(request, at, count, results);
+    },
   );
 }

@@ -1,16 +1,16 @@
-import type { MrrPeriod, MrrSeries } from '@billow/contract';
+import type { MrrMovementItem, MrrMovementKind, MrrPeriod, MrrSeries } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, type Tx } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { localDate } from '../../lib/time-zone.js';
 import { divRoundHalfUp } from '../billing/rounding.compute.js';
-import { MONTH_PARTS } from '../billing/month-parts.compute.js';
+import { MONTH_PARTS, partsToMinor } from '../billing/month-parts.compute.js';
 import type { StoredPrice } from '../catalog/prices/prices.compute.js';
 import { storedPricesByIds } from '../catalog/queries.js';
 import { sellerTimeZone } from '../seller-profile/queries.js';
 import { MrrBook, type MovementRecord, type PricedTerms } from './book.compute.js';
-import { endBeforeStart, notADate, tooManyPeriods } from './errors.js';
-import { datePeriods, firstOfMonthBefore, isDate, periodCount, type DatePeriod, type Interval } from './periods.compute.js';
+import { endBeforeStart, notADate, tooManyPeriods, tooManyRows } from './errors.js';
+import { addDays, datePeriods, firstOfMonthBefore, isDate, periodCount, type DatePeriod, type Interval } from './periods.compute.js';
 import { periodRatios } from './ratios.compute.js';
 import { seriesOf, type MovementTotal, type PeriodFigures } from './series.compute.js';
 import { monthlyPartsOfRow } from './terms-pricing.js';
@@ -21,6 +21,8 @@ const PRICING_BATCH = 500;
 const MAX_PERIODS = 1_000;
 /** A series prices at most this many batches of its environment's pending changes first; `completeUntil` tells when more were left. */
 const CATCH_UP_BATCHES = 20;
+/** Movements a CSV export holds at most. */
+const MAX_EXPORT_ROWS = 50_000;
 /** Without a start, a series covers a year: this month and the 11 before it. */
 const DEFAULT_MONTHS = 12;
 
@@ -32,6 +34,13 @@ export interface SeriesRequest {
   start?: string;
   end?: string;
   interval?: Interval;
+  currency?: string;
+}
+
+export interface MovementsRequest {
+  start?: string;
+  end?: string;
+  kind?: MrrMovementKind;
   currency?: string;
 }
 
@@ -88,6 +97,19 @@ function totalsByPeriod(periods: readonly DatePeriod[], days: readonly repo.DayT
     }
     return { label: period.label, totals };
   });
+}
+
+function movementOnWire(row: repo.MovementListRow): MrrMovementItem {
+  return {
+    customer: { customerId: row.customer_key, name: row.name, email: row.email },
+    subscriptionId: row.subscription_id,
+    kind: row.kind,
+    currency: row.currency,
+    amountUnits: partsToMinor(BigInt(row.parts)),
+    customerMrrAfterUnits: partsToMinor(BigInt(row.customer_parts)),
+    at: row.at.toISOString(),
+    day: row.day,
+  };
 }
 
 function periodOnWire(figures: PeriodFigures, dates: { start: string; end: string }): MrrPeriod {
@@ -240,6 +262,26 @@ export class AnalyticsService {
       periods: figures.filter((f) => f.currency === currency).map((f) => periodOnWire(f, dates.get(f.label)!)),
     }));
     return { timeZone, interval, start: from, end: to, completeUntil: (pending && pending < now ? pending : now).toISOString(), currencies };
+  }
+
+  /** The movements behind a figure (the drill-down): those of the days from start to end, newest first, with their customers. */
+  async movements(scope: AnalyticsScope, request: MovementsRequest, page: { limit: number; offset: number }): Promise<{ count: number; results: MrrMovementItem[] }> {
+    await this.priceLog(CATCH_UP_BATCHES, scope.environmentId);
+    const timeZone = await sellerTimeZone(this.db, scope.environmentId);
+    const { first, last } = this.range(request, localDate(this.clock.now(), timeZone), 'month');
+    const filter = { from: first, to: addDays(last, 1), kind: request.kind ?? null, currency: request.currency ?? null };
+    const [count, rows] = await Promise.all([
+      repo.movementCount(this.db, scope.environmentId, filter),
+      repo.movementList(this.db, scope.environmentId, filter, page),
+    ]);
+    return { count, results: rows.map(movementOnWire) };
+  }
+
+  /** Every movement of a drill-down, for a CSV export: refused past MAX_EXPORT_ROWS. */
+  async allMovements(scope: AnalyticsScope, request: MovementsRequest): Promise<MrrMovementItem[]> {
+    const { count, results } = await this.movements(scope, request, { limit: MAX_EXPORT_ROWS, offset: 0 });
+    if (count > MAX_EXPORT_ROWS) throw tooManyRows(count, MAX_EXPORT_ROWS);
+    return results;
   }
 
   private range(request: SeriesRequest, today: string, interval: Interval): { first: string; last: string } {
