@@ -1,0 +1,301 @@
+/**
+ * A known year on a test clock (issue 30, "Correctness"): new subscribers, an upgrade and a
+ * downgrade, two switches to yearly billing, a trial that converts and one that is cancelled,
+ * a failed renewal that dunning recovers and one it loses, a refund, cancellations, a customer
+ * who comes back, in two currencies. Every month's figures of GET /analytics/mrr/ are checked
+ * against the table below, worked out by hand from the definitions of docs/analytics.md, and
+ * the kept figures against a rebuild from the raw tables.
+ *
+ * The cast, on one clock that starts on 2025-01-01 at midnight UTC (every monthly subscription
+ * bought then renews on the 1st):
+ * - Ada: Starter at $10.00 a month; Pro from 10 February ($30.00); Pro yearly ($300.00, so
+ *   $25.00 a month) from 1 October.
+ * - Ben: Pro at $30.00; Starter from 10 March; cancels on 15 June; back on Starter on 5 August.
+ * - Chloé: Starter in euros, €9.00 a month; Starter yearly (€90.00, €7.50 a month) from 1 May.
+ * - Tess: Studio's 14-day trial with a card; it converts on 15 January at $50.00; she cancels
+ *   at the end of her period on 1 November, which ends on 15 November.
+ * - Tom: Studio's trial; he cancels it on 5 January: ended, not converted.
+ * - Dan and Eve buy Starter and Pro on 1 April; both cards are declined at the renewal of 1 May.
+ *   Dan sets a new card on 3 May and dunning collects it; Eve's dunning ends on 15 May.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AnalyticsService } from '../src/modules/analytics/service.js';
+import { ManualClock } from '../src/lib/clock.js';
+import { CARDS, shop, untilClockReady, type Shop } from './commerce-support.js';
+import { environmentIdOf, startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
+
+let server: TestServer;
+let org: TestOrg;
+let s: Shop;
+let clockId: string;
+
+const plans = { starter: '', pro: '', studio: '' };
+
+interface Movements {
+  new?: number;
+  expansion?: number;
+  contraction?: number;
+  churned?: number;
+  reactivation?: number;
+}
+
+interface MonthFigures {
+  mrrEnd: number;
+  moved?: Movements;
+  /** Paying customers at the start and the end of the month. */
+  customers: [number, number];
+}
+
+/** Dollars, month by month, in cents; worked out by hand from the cast above. */
+const USD: Record<string, MonthFigures> = {
+  '2025-01': { mrrEnd: 9000, moved: { new: 9000 }, customers: [0, 3] }, // Ada 10 + Ben 30 + Tess 50 (15 January)
+  '2025-02': { mrrEnd: 11000, moved: { expansion: 2000 }, customers: [3, 3] }, // Ada 10 → 30
+  '2025-03': { mrrEnd: 9000, moved: { contraction: -2000 }, customers: [3, 3] }, // Ben 30 → 10
+  '2025-04': { mrrEnd: 13000, moved: { new: 4000 }, customers: [3, 5] }, // Dan 10, Eve 30
+  '2025-05': { mrrEnd: 10000, moved: { churned: -3000 }, customers: [5, 4] }, // Eve lost to dunning; Dan recovered
+  '2025-06': { mrrEnd: 9000, moved: { churned: -1000 }, customers: [4, 3] }, // Ben cancels
+  '2025-07': { mrrEnd: 9000, customers: [3, 3] },
+  '2025-08': { mrrEnd: 10000, moved: { reactivation: 1000 }, customers: [3, 4] }, // Ben is back
+  '2025-09': { mrrEnd: 10000, customers: [4, 4] }, // a refund moves cash, not MRR
+  '2025-10': { mrrEnd: 9500, moved: { contraction: -500 }, customers: [4, 4] }, // Ada 30 → 300 / 12
+  '2025-11': { mrrEnd: 4500, moved: { churned: -5000 }, customers: [4, 3] }, // Tess's period ends
+  '2025-12': { mrrEnd: 4500, customers: [3, 3] },
+};
+
+/** Euros: Chloé alone. */
+const EUR: Record<string, MonthFigures> = {
+  '2025-01': { mrrEnd: 900, moved: { new: 900 }, customers: [0, 1] },
+  '2025-02': { mrrEnd: 900, customers: [1, 1] },
+  '2025-03': { mrrEnd: 900, customers: [1, 1] },
+  '2025-04': { mrrEnd: 900, customers: [1, 1] },
+  '2025-05': { mrrEnd: 750, moved: { contraction: -150 }, customers: [1, 1] }, // 9.00 → 90.00 / 12
+  '2025-06': { mrrEnd: 750, customers: [1, 1] },
+  '2025-07': { mrrEnd: 750, customers: [1, 1] },
+  '2025-08': { mrrEnd: 750, customers: [1, 1] },
+  '2025-09': { mrrEnd: 750, customers: [1, 1] },
+  '2025-10': { mrrEnd: 750, customers: [1, 1] },
+  '2025-11': { mrrEnd: 750, customers: [1, 1] },
+  '2025-12': { mrrEnd: 750, customers: [1, 1] },
+};
+
+function expectOk(res: { status: number; text: string }, status = 200): void {
+  if (res.status !== status) throw new Error(`${status} expected: ${res.status} ${res.text}`);
+}
+
+const paid = (currency: string, charges: Array<[string, number]>, extra: Record<string, unknown> = {}) => ({
+  priceType: 'PAID',
+  currency,
+  ...extra,
+  chargeCatalogPrice: [{ charges: charges.map(([chargePeriod, amount]) => ({ chargePeriod, priceData: { amount } })) }],
+});
+
+async function publish(name: string, prices: unknown[]): Promise<string> {
+  const plan = await s.api.plan(s.product.id, { name: uniqueId(name) });
+  await s.api.prices(plan.identifier, prices);
+  await s.api.publish(plan.identifier);
+  return plan.identifier as string;
+}
+
+async function advanceTo(frozenTime: string): Promise<void> {
+  expectOk(await s.call('POST', `/test-clocks/${clockId}/advance/`, { frozenTime }));
+  expect(await untilClockReady(server, s, clockId)).toMatchObject({ status: 'ready', failure: null });
+}
+
+async function buyer(name: string): Promise<string> {
+  const customerId = await s.customer({ testClockId: clockId, name });
+  await s.card(customerId, CARDS.ok);
+  return customerId;
+}
+
+async function subscribe(customerId: string, planIdentifier: string, currencyCode = 'USD'): Promise<string> {
+  const res = await s.call('POST', '/subscriptions/create/', { planIdentifier, chargePeriod: 'MONTHLY', customerId, currencyCode });
+  expectOk(res, 201);
+  return res.body.id as string;
+}
+
+/** A plan change that settles nothing within the period: the renewals alone move cash. */
+async function change(subscriptionId: string, planIdentifier: string, chargePeriod: string): Promise<void> {
+  expectOk(await s.call('POST', `/subscriptions/${subscriptionId}/update/`, { planIdentifier, chargePeriod, probationBehaviour: 'NEXT_BILLING_CYCLE' }));
+}
+
+async function cancel(subscriptionId: string, cancellationType: 'IMMEDIATE' | 'CURRENT_PERIOD_ENDS'): Promise<void> {
+  expectOk(await s.call('POST', `/subscriptions/${subscriptionId}/cancel/`, { cancellationType }));
+}
+
+async function makeDefault(customerId: string, number: string): Promise<void> {
+  const method = await s.card(customerId, number);
+  expectOk(await s.call('POST', `/payment-methods/${method.id}/default/`));
+}
+
+const status = async (subscriptionId: string) => (await s.call('GET', `/subscriptions/${subscriptionId}/`)).body.status as string;
+
+/** The customer's live subscription: a trial's end or a plan change carries it on in a new record. */
+async function liveSubscriptionOf(customerId: string): Promise<string> {
+  const res = await s.call('GET', `/subscriptions/?customer_id=${customerId}`);
+  expectOk(res);
+  const [live] = res.body.results as { id: string }[];
+  return live!.id;
+}
+
+async function liveYear(): Promise<void> {
+  const ada = await buyer('Ada');
+  const ben = await buyer('Ben');
+  const chloe = await buyer('Chloé');
+  const tess = await buyer('Tess');
+  const tom = await buyer('Tom');
+  await subscribe(ada, plans.starter);
+  await subscribe(ben, plans.pro);
+  await subscribe(chloe, plans.starter, 'EUR');
+  const tessSub = await subscribe(tess, plans.studio);
+  const tomSub = await subscribe(tom, plans.studio);
+  expect([await status(tessSub), await status(tomSub)]).toEqual(['trialing', 'trialing']);
+
+  await advanceTo('2025-01-05T00:00:00Z');
+  await cancel(tomSub, 'IMMEDIATE');
+  await advanceTo('2025-02-10T00:00:00Z');
+  expect(await status(await liveSubscriptionOf(tess))).toBe('active');
+  await change(await liveSubscriptionOf(ada), plans.pro, 'MONTHLY');
+  await advanceTo('2025-03-10T00:00:00Z');
+  await change(await liveSubscriptionOf(ben), plans.starter, 'MONTHLY');
+
+  await advanceTo('2025-04-01T00:00:00Z');
+  const dan = await buyer('Dan');
+  const eve = await buyer('Eve');
+  const danSub = await subscribe(dan, plans.starter);
+  const eveSub = await subscribe(eve, plans.pro);
+  await makeDefault(dan, CARDS.declined);
+  await makeDefault(eve, CARDS.declined);
+
+  await advanceTo('2025-05-01T00:00:00Z');
+  expect([await status(danSub), await status(eveSub)]).toEqual(['past_due', 'past_due']);
+  await change(await liveSubscriptionOf(chloe), plans.starter, 'YEARLY');
+  await advanceTo('2025-05-03T00:00:00Z');
+  await makeDefault(dan, CARDS.ok);
+  await advanceTo('2025-05-20T00:00:00Z');
+  expect([await status(danSub), await status(eveSub)]).toEqual(['active', 'canceled']);
+
+  await advanceTo('2025-06-15T00:00:00Z');
+  await cancel(await liveSubscriptionOf(ben), 'IMMEDIATE');
+  await advanceTo('2025-08-05T00:00:00Z');
+  await subscribe(ben, plans.starter);
+  await advanceTo('2025-09-10T00:00:00Z');
+  await refundPartOfLastOrder(ada, 500);
+  await advanceTo('2025-10-01T00:00:00Z');
+  await change(await liveSubscriptionOf(ada), plans.pro, 'YEARLY');
+  await advanceTo('2025-11-01T00:00:00Z');
+  const tessPaid = await liveSubscriptionOf(tess);
+  await cancel(tessPaid, 'CURRENT_PERIOD_ENDS');
+  await advanceTo('2026-01-01T00:00:00Z');
+  expect(await status(tessPaid)).toBe('canceled');
+}
+
+async function refundPartOfLastOrder(customerId: string, amountUnits: number): Promise<void> {
+  const orders = await s.call('GET', `/orders/?customer_id=${customerId}`);
+  expectOk(orders);
+  const [latest] = orders.body.results as { id: string }[];
+  expectOk(await s.call('POST', '/refunds/', { orderId: latest!.id, amountUnits }));
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  org = await server.createOrg();
+  s = await shop(server, org.sandbox.serverKey);
+  plans.starter = await publish('Starter', [paid('USD', [['MONTHLY', 10], ['YEARLY', 100]]), paid('EUR', [['MONTHLY', 9], ['YEARLY', 90]])]);
+  plans.pro = await publish('Pro', [paid('USD', [['MONTHLY', 30], ['YEARLY', 300]])]);
+  plans.studio = await publish('Studio', [paid('USD', [['MONTHLY', 50]], { freeTrial: true, trialPeriod: 14 })]);
+  const clock = await s.call('POST', '/test-clocks/', { name: uniqueId('known-year'), frozenTime: '2025-01-01T00:00:00Z' });
+  expectOk(clock, 201);
+  clockId = clock.body.id;
+  await liveYear();
+}, 240_000);
+afterAll(() => server.close());
+
+interface Period {
+  period: string;
+  mrrStartUnits: number;
+  mrrEndUnits: number;
+  movements: Record<string, number>;
+  customers: { start: number; end: number };
+}
+
+async function months(currency: string): Promise<Period[]> {
+  const res = await s.call('GET', `/analytics/mrr/?start=2025-01-01&end=2025-12-31&interval=month&currency=${currency}`);
+  expectOk(res);
+  expect(res.body.currencies).toHaveLength(1);
+  return res.body.currencies[0].periods as Period[];
+}
+
+function expected(table: Record<string, MonthFigures>) {
+  let mrrStart = 0;
+  return Object.entries(table).map(([period, f]) => {
+    const moved = f.moved ?? {};
+    const row = {
+      period,
+      mrrStartUnits: mrrStart,
+      mrrEndUnits: f.mrrEnd,
+      movements: {
+        newUnits: moved.new ?? 0,
+        expansionUnits: moved.expansion ?? 0,
+        contractionUnits: moved.contraction ?? 0,
+        churnedUnits: moved.churned ?? 0,
+        reactivationUnits: moved.reactivation ?? 0,
+      },
+      customers: { start: f.customers[0], end: f.customers[1] },
+    };
+    mrrStart = f.mrrEnd;
+    return row;
+  });
+}
+
+describe('a known year', () => {
+  it('holds every month of MRR, its movements and the paying customers, in dollars', async () => {
+    expect(await months('USD')).toMatchObject(expected(USD));
+  });
+
+  it('holds every month in euros, never mixed with dollars', async () => {
+    expect(await months('EUR')).toMatchObject(expected(EUR));
+  });
+
+  it('holds the ratios of the months that moved, worked out by hand', async () => {
+    const byMonth = Object.fromEntries((await months('USD')).map((p) => [p.period, p]));
+    // May: Eve's $30.00 of $130.00 churns; 1 customer of 5; $100.00 left among 4.
+    expect(byMonth['2025-05']).toMatchObject({
+      customerChurnRateBp: 2000,
+      revenueChurnRateBp: 2308,
+      netRevenueRetentionBp: 7692,
+      arpuUnits: 2500,
+      lifetimeValueUnits: 12_500,
+    });
+    // October: Ada's yearly switch contracts $5.00 of $100.00; nobody leaves, so no lifetime can be told.
+    expect(byMonth['2025-10']).toMatchObject({
+      customerChurnRateBp: 0,
+      revenueChurnRateBp: 500,
+      netRevenueRetentionBp: 9500,
+      arpuUnits: 2375,
+      lifetimeValueUnits: null,
+    });
+    // November: Tess's $50.00 of $95.00 ends; 1 of 4; $45.00 among 3.
+    expect(byMonth['2025-11']).toMatchObject({
+      customerChurnRateBp: 2500,
+      revenueChurnRateBp: 5263,
+      netRevenueRetentionBp: 4737,
+      arpuUnits: 1500,
+      lifetimeValueUnits: 6000,
+    });
+    // April: only new customers; retention is of the customers at the start.
+    expect(byMonth['2025-04']).toMatchObject({ customerChurnRateBp: 0, revenueChurnRateBp: 0, netRevenueRetentionBp: 10_000, arpuUnits: 2600 });
+  });
+
+  it('adds the movements up to the change of MRR, every month', async () => {
+    for (const period of [...(await months('USD')), ...(await months('EUR'))]) {
+      const moved = Object.values(period.movements).reduce((a, b) => a + b, 0);
+      expect(period.mrrStartUnits + moved, period.period).toBe(period.mrrEndUnits);
+    }
+  });
+
+  it('agrees with a rebuild from the raw tables', async () => {
+    const environmentId = await environmentIdOf(server, org.organizationId, 'sandbox');
+    const report = await new AnalyticsService(server.database.db, new ManualClock(new Date())).rebuild({ environmentId }, false);
+    expect(report).toMatchObject({ differences: [], applied: false });
+  });
+});
