@@ -299,3 +299,53 @@ describe('a known year', () => {
     expect(report).toMatchObject({ differences: [], applied: false });
   });
 });
+
+describe('usage in MRR', () => {
+  it("counts pay-as-you-go usage at its last closed period's amount, from the renewal that billed it", async () => {
+    const calls = await s.api.feature({
+      name: 'API calls',
+      identifier: uniqueId('calls'),
+      featureType: 'METER',
+      featureDetails: { featureSubType: 'PRE_AGGREGATED_USAGE', units: { singular: 'call', plural: 'calls' } },
+    });
+    const metered = await s.api.plan(s.product.id, { name: uniqueId('Metered') });
+    expectOk(await s.call('POST', `/catalog/plans/${metered.identifier}/features/`, { planEntitlements: [{ feature: calls.id, details: { value: 0 } }] }), 201);
+    await s.api.prices(metered.identifier, [
+      {
+        priceType: 'PAID',
+        currency: 'USD',
+        chargeCatalogPrice: [
+          { charges: [{ chargePeriod: 'MONTHLY', priceData: { amount: 5 } }] },
+          { feature: calls.identifier, paymentType: 'PAY_AS_YOU_GO', priceModel: 'FLAT', charges: [{ chargePeriod: 'MONTHLY', priceData: { amount: 0.01 } }] },
+        ],
+      },
+    ]);
+    await s.api.publish(metered.identifier);
+    const clock = await s.call('POST', '/test-clocks/', { name: uniqueId('usage'), frozenTime: '2027-03-05T00:00:00Z' });
+    expectOk(clock, 201);
+    const customerId = await s.customer({ testClockId: clock.body.id, name: 'Uma' });
+    await s.card(customerId, CARDS.ok);
+    await subscribe(customerId, metered.identifier);
+    const advance = async (frozenTime: string) => {
+      expectOk(await s.call('POST', `/test-clocks/${clock.body.id}/advance/`, { frozenTime }));
+      expect(await untilClockReady(server, s, clock.body.id)).toMatchObject({ status: 'ready', failure: null });
+    };
+    await advance('2027-03-20T00:00:00Z');
+    expectOk(await s.call('POST', '/report/usage/', { customerId, featureId: calls.identifier, value: 1500, behaviour: 'DELTA' }));
+    // 5 April bills March's 1,500 calls ($15.00): MRR $5.00 + $15.00. Nothing is used in April, so 5 May takes the $15.00 back.
+    await advance('2027-05-06T00:00:00Z');
+    const res = await s.call('GET', '/analytics/mrr/movements/?start=2027-03-01&end=2027-05-31');
+    expectOk(res);
+    const moved = (res.body.results as { day: string; kind: string; amountUnits: number; customerMrrAfterUnits: number }[])
+      .map((m) => [m.day, m.kind, m.amountUnits, m.customerMrrAfterUnits])
+      .reverse();
+    expect(moved).toEqual([
+      ['2027-03-05', 'new', 500, 500],
+      ['2027-04-05', 'expansion', 1500, 2000],
+      ['2027-05-05', 'contraction', -1500, 500],
+    ]);
+    const environmentId = await environmentIdOf(server, org.organizationId, 'sandbox');
+    const report = await new AnalyticsService(server.database.db, new ManualClock(new Date())).rebuild({ environmentId }, false);
+    expect(report.differences).toEqual([]);
+  });
+});

@@ -771,6 +771,8 @@ export interface SubscriptionTermsLogTable {
   discount_amount_minor: number | null;
   tax_rate_bp: number;
   priced: Generated<boolean>;
+  /** The pay-as-you-go quantity of each feature its newest invoice billed (its last closed period); {} when none. */
+  usage: ColumnType<Record<string, number>, string | undefined, string>;
 }
 
 /** A subscription's MRR as the terms log was last priced, in 336ths of a minor unit (numeric, read as text). */

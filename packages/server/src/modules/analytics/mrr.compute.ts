@@ -15,11 +15,14 @@ export interface RecurringTerms {
   quantities: Record<string, number>;
   discount: Discount | null;
   taxRateBp: number;
+  /** The pay-as-you-go quantity of each feature its last closed period used, priced in arrears; none when absent. */
+  usage?: Record<string, number>;
 }
 
 /**
  * The recurring amount of one period, after the discount and before tax, in minor units:
- * the renewal's quote without usage (pay-as-you-go usage is not recurring revenue).
+ * the renewal's quote, with the usage of the last closed period when it is given (Home's MRR
+ * gives none: decision 0080).
  * Null when it cannot be priced (the renewal would fail too) or is not recurring.
  */
 export function recurringNetMinor(terms: RecurringTerms): number | null {
@@ -31,6 +34,7 @@ export function recurringNetMinor(terms: RecurringTerms): number | null {
       quantities: terms.quantities,
       ...(terms.discount ? { discount: terms.discount } : {}),
       taxRateBp: terms.taxRateBp,
+      ...(terms.usage ? { arrears: terms.usage } : {}),
       taxCountry: null,
       planName: '',
     });

@@ -18,6 +18,8 @@ export interface TermsRow {
   percent_off_bp: number | null;
   discount_amount_minor: number | string | null;
   tax_rate_bp: number | null;
+  /** The log's usage of the last closed period; Home's grouped rows have none. */
+  usage?: Record<string, number | string> | null;
 }
 
 /** The discount a renewal of the row applies: the one it carries (with cycles left), else its promotion. */
@@ -32,7 +34,8 @@ export function recurringNetOfRow(row: TermsRow, listed: StoredPrice): number | 
   const custom = row.custom_amount_minor === null ? null : Number(row.custom_amount_minor);
   const price = custom && row.custom_tax_behavior ? overriddenPrice(listed, row.charge_period, { amountMinor: custom, taxBehavior: row.custom_tax_behavior }) : listed;
   const quantities = (row.quantities ?? {}) as Record<string, number>;
-  return recurringNetMinor({ chargePeriod: row.charge_period, price, quantities, discount: discountOf(row), taxRateBp: row.tax_rate_bp ?? 0 });
+  const usage = row.usage ? Object.fromEntries(Object.entries(row.usage).map(([feature, used]) => [feature, Number(used)])) : undefined;
+  return recurringNetMinor({ chargePeriod: row.charge_period, price, quantities, discount: discountOf(row), taxRateBp: row.tax_rate_bp ?? 0, ...(usage ? { usage } : {}) });
 }
 
 /** What a month of the row is worth, in 336ths of a minor unit: 0 when it does not count or cannot be priced. */
