@@ -27,8 +27,24 @@ const rangeFields = (what: string) => ({
   format: Type.Optional(ExportFormat),
 });
 
+/** One plan's or one product's book instead of the whole business's (decision 0106). */
+const segmentFields = {
+  plan: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        "Only this plan (its identifier, every version): each customer's MRR on the plan, so a move to another plan is churn here; not with product",
+    }),
+  ),
+  product: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: "Only this product (its identifier): each customer's MRR on the product's plans; not with plan" }),
+  ),
+};
+
 export const AnalyticsMrrQuery = Type.Object({
   ...rangeFields('the series covers'),
+  ...segmentFields,
   interval: Type.Optional(AnalyticsInterval),
 });
 export type AnalyticsMrrQuery = Static<typeof AnalyticsMrrQuery>;
@@ -98,6 +114,7 @@ export const MrrMovementKindSchema = Type.Union(
 
 export const AnalyticsMovementsQuery = Type.Object({
   ...rangeFields('whose movements are listed'),
+  ...segmentFields,
   kind: Type.Optional(MrrMovementKindSchema),
   ...PageQuery.properties,
 });

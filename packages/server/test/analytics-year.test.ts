@@ -62,6 +62,38 @@ const USD: Record<string, MonthFigures> = {
   '2025-12': { mrrEnd: 4500, customers: [3, 3] },
 };
 
+/** Dollars on Starter alone: a customer's move from one plan to another leaves one plan and joins the other. */
+const STARTER_USD: Record<string, MonthFigures> = {
+  '2025-01': { mrrEnd: 1000, moved: { new: 1000 }, customers: [0, 1] }, // Ada
+  '2025-02': { mrrEnd: 0, moved: { churned: -1000 }, customers: [1, 0] }, // Ada moves to Pro
+  '2025-03': { mrrEnd: 1000, moved: { new: 1000 }, customers: [0, 1] }, // Ben comes down from Pro
+  '2025-04': { mrrEnd: 2000, moved: { new: 1000 }, customers: [1, 2] }, // Dan
+  '2025-05': { mrrEnd: 2000, customers: [2, 2] },
+  '2025-06': { mrrEnd: 1000, moved: { churned: -1000 }, customers: [2, 1] }, // Ben cancels
+  '2025-07': { mrrEnd: 1000, customers: [1, 1] },
+  '2025-08': { mrrEnd: 2000, moved: { reactivation: 1000 }, customers: [1, 2] }, // Ben is back on Starter
+  '2025-09': { mrrEnd: 2000, customers: [2, 2] },
+  '2025-10': { mrrEnd: 2000, customers: [2, 2] },
+  '2025-11': { mrrEnd: 2000, customers: [2, 2] },
+  '2025-12': { mrrEnd: 2000, customers: [2, 2] },
+};
+
+/** Dollars on Pro alone. */
+const PRO_USD: Record<string, MonthFigures> = {
+  '2025-01': { mrrEnd: 3000, moved: { new: 3000 }, customers: [0, 1] }, // Ben
+  '2025-02': { mrrEnd: 6000, moved: { new: 3000 }, customers: [1, 2] }, // Ada comes up from Starter
+  '2025-03': { mrrEnd: 3000, moved: { churned: -3000 }, customers: [2, 1] }, // Ben goes down to Starter
+  '2025-04': { mrrEnd: 6000, moved: { new: 3000 }, customers: [1, 2] }, // Eve
+  '2025-05': { mrrEnd: 3000, moved: { churned: -3000 }, customers: [2, 1] }, // Eve lost to dunning
+  '2025-06': { mrrEnd: 3000, customers: [1, 1] },
+  '2025-07': { mrrEnd: 3000, customers: [1, 1] },
+  '2025-08': { mrrEnd: 3000, customers: [1, 1] },
+  '2025-09': { mrrEnd: 3000, customers: [1, 1] },
+  '2025-10': { mrrEnd: 2500, moved: { contraction: -500 }, customers: [1, 1] }, // Ada goes yearly
+  '2025-11': { mrrEnd: 2500, customers: [1, 1] },
+  '2025-12': { mrrEnd: 2500, customers: [1, 1] },
+};
+
 /** Euros: Chloé alone. */
 const EUR: Record<string, MonthFigures> = {
   '2025-01': { mrrEnd: 900, moved: { new: 900 }, customers: [0, 1] },
@@ -218,8 +250,8 @@ interface Period {
   customers: { start: number; end: number };
 }
 
-async function months(currency: string): Promise<Period[]> {
-  const res = await s.call('GET', `/analytics/mrr/?start=2025-01-01&end=2025-12-31&interval=month&currency=${currency}`);
+async function months(currency: string, only = ''): Promise<Period[]> {
+  const res = await s.call('GET', `/analytics/mrr/?start=2025-01-01&end=2025-12-31&interval=month&currency=${currency}${only}`);
   expectOk(res);
   expect(res.body.currencies).toHaveLength(1);
   return res.body.currencies[0].periods as Period[];
@@ -254,6 +286,22 @@ describe('a known year', () => {
 
   it('holds every month in euros, never mixed with dollars', async () => {
     expect(await months('EUR')).toMatchObject(expected(EUR));
+  });
+
+  it("holds every month of each plan's own figures, and the product's, which sells both", async () => {
+    expect(await months('USD', `&plan=${plans.starter}`)).toMatchObject(expected(STARTER_USD));
+    expect(await months('USD', `&plan=${plans.pro}`)).toMatchObject(expected(PRO_USD));
+    expect(await months('EUR', `&plan=${plans.starter}`)).toMatchObject(expected(EUR));
+    expect(await months('USD', `&product=${s.product.identifier}`)).toMatchObject(expected(USD));
+    const drill = await s.call('GET', `/analytics/mrr/movements/?start=2025-02-01&end=2025-02-28&plan=${plans.starter}`);
+    expectOk(drill);
+    expect(drill.body.results.map((m: { kind: string; amountUnits: number; customer: { name: string } }) => [m.customer.name, m.kind, m.amountUnits])).toEqual([
+      ['Ada', 'churned', -1000],
+    ]);
+    const unknown = await s.call('GET', '/analytics/mrr/?start=2025-01-01&end=2025-01-31&plan=no-such-plan');
+    expect([unknown.status, unknown.body.currencies]).toEqual([200, []]);
+    const both = await s.call('GET', `/analytics/mrr/?plan=${plans.pro}&product=${s.product.identifier}`);
+    expect([both.status, both.body.detail]).toEqual([400, expect.stringContaining('plan or product, not both')]);
   });
 
   it('holds the ratios of the months that moved, worked out by hand', async () => {

@@ -782,6 +782,10 @@ export interface AnalyticsSubscriptionMrrTable {
   customer_id: string;
   currency: string;
   parts: string;
+  /** Which book (decision 0106): the whole business, a plan's or a product's. */
+  dimension: ColumnType<'all' | 'plan' | 'product', 'all' | 'plan' | 'product' | undefined, 'all' | 'plan' | 'product'>;
+  /** The plan's or the product's identifier; '' in the whole business's book. */
+  segment: ColumnType<string, string | undefined, string>;
 }
 
 /** A customer's MRR in one currency as the terms log was last priced, and whether it was ever above 0. */
@@ -791,6 +795,10 @@ export interface AnalyticsCustomerMrrTable {
   currency: string;
   parts: string;
   ever_paid: boolean;
+  /** Which book (decision 0106): the whole business, a plan's or a product's. */
+  dimension: ColumnType<'all' | 'plan' | 'product', 'all' | 'plan' | 'product' | undefined, 'all' | 'plan' | 'product'>;
+  /** The plan's or the product's identifier; '' in the whole business's book. */
+  segment: ColumnType<string, string | undefined, string>;
 }
 
 /** One change of a customer's MRR in a currency: its kind and size, on the seller's day it happened. */
@@ -807,6 +815,10 @@ export interface AnalyticsMrrMovementsTable {
   parts: string;
   customer_parts: string;
   log_id: number;
+  /** Which book (decision 0106): the whole business, a plan's or a product's. */
+  dimension: ColumnType<'all' | 'plan' | 'product', 'all' | 'plan' | 'product' | undefined, 'all' | 'plan' | 'product'>;
+  /** The plan's or the product's identifier; '' in the whole business's book. */
+  segment: ColumnType<string, string | undefined, string>;
 }
 
 export interface SubscriptionDiscountsTable {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MrrBook, type PricedTerms } from './book.compute.js';
+import { customerKey, MrrBook, type PricedTerms } from './book.compute.js';
 
 const month = (minor: number) => BigInt(minor) * 336n;
 let logId = 0;
@@ -10,6 +10,7 @@ const terms = (subscriptionId: string, minor: number, customerId = 'cus', curren
   currency,
   at: new Date('2026-03-01T00:00:00Z'),
   parts: month(minor),
+  segment: '',
 });
 const kinds = (book: MrrBook, ...entries: PricedTerms[]) => book.apply(entries).map((m) => [m.kind, m.parts / 336n, m.customerParts / 336n]);
 
@@ -38,6 +39,21 @@ describe('MrrBook', () => {
     expect(kinds(book, terms('a', 1000))).toEqual([]);
     expect(kinds(book, terms('e', 900, 'cus', 'EUR'))).toEqual([['new', 900n, 900n]]);
     expect(kinds(book, terms('x', 300, 'other'))).toEqual([['new', 300n, 300n]]);
-    expect(book.customers.get('cus USD')).toEqual({ parts: month(1000), everPaid: true });
+    expect(book.customers.get(customerKey({ customerId: 'cus', currency: 'USD', segment: '' }))).toEqual({ parts: month(1000), everPaid: true });
+  });
+
+  it("keeps each plan's customers apart in a book of plans: a move from one plan to another leaves one and joins the other", () => {
+    const book = new MrrBook();
+    const onPlan = (subscriptionId: string, minor: number, segment: string): PricedTerms => ({ ...terms(subscriptionId, minor), segment });
+    expect(kinds(book, onPlan('a', 1000, 'basic'))).toEqual([['new', 1000n, 1000n]]);
+    const moved = book.apply([onPlan('a', 0, 'basic'), onPlan('b', 2500, 'pro')]);
+    expect(moved.map((m) => [m.segment, m.kind, m.parts / 336n])).toEqual([
+      ['basic', 'churned', -1000n],
+      ['pro', 'new', 2500n],
+    ]);
+    expect(kinds(book, onPlan('b', 0, 'pro'), onPlan('c', 1000, 'basic'))).toEqual([
+      ['churned', -2500n, 0n],
+      ['reactivation', 1000n, 1000n],
+    ]);
   });
 });

@@ -6,3 +6,5 @@ export const tooManyPeriods = (count: number, limit: number, interval: string): 
   invalid(`That range holds ${count} periods of a ${interval}; a series holds at most ${limit}: choose a shorter range or a longer interval`, 'validation_error');
 export const tooManyRows = (count: number, limit: number): DomainError =>
   invalid(`That range holds ${count} movements; an export holds at most ${limit}: choose a shorter range, one kind or one currency`, 'validation_error');
+export const planAndProduct = (): DomainError =>
+  invalid('Give plan or product, not both: a plan belongs to one product, so the plan alone says it', 'validation_error');

@@ -9,6 +9,13 @@ const IDS_A_STATEMENT = 10_000;
 const ROWS_A_STATEMENT = 2_000;
 
 export type TermsLogRow = Selectable<SubscriptionTermsLogTable>;
+export type Dimension = AnalyticsMrrMovementsTable['dimension']['__select__'];
+
+/** One book of the kept figures (decision 0106): the whole business, or one plan's, or one product's. */
+export interface BookSegment {
+  dimension: Dimension;
+  segment: string;
+}
 
 /** One pricing run at a time: the log is priced in order, and each customer's standing is read and written whole. */
 const PRICING_LOCK = 0x42_69_6c_41; // 'BilA'
@@ -52,7 +59,7 @@ export async function subscriptionStandings(tx: Tx, environmentId: string, subsc
     found.push(
       ...(await tx
         .selectFrom('analytics_subscription_mrr')
-        .select(['subscription_id', 'customer_id', 'currency', sql<string>`parts::text`.as('parts')])
+        .select(['subscription_id', 'customer_id', 'currency', 'dimension', 'segment', sql<string>`parts::text`.as('parts')])
         .where('environment_id', '=', environmentId)
         .where('subscription_id', 'in', slice)
         .execute()),
@@ -67,7 +74,7 @@ export async function customerStandings(tx: Tx, environmentId: string, customerI
     found.push(
       ...(await tx
         .selectFrom('analytics_customer_mrr')
-        .select(['customer_id', 'currency', 'ever_paid', sql<string>`parts::text`.as('parts')])
+        .select(['customer_id', 'currency', 'ever_paid', 'dimension', 'segment', sql<string>`parts::text`.as('parts')])
         .where('environment_id', '=', environmentId)
         .where('customer_id', 'in', slice)
         .execute()),
@@ -76,22 +83,65 @@ export async function customerStandings(tx: Tx, environmentId: string, customerI
   return found;
 }
 
-export async function saveSubscriptionStandings(tx: Tx, environmentId: string, rows: readonly { subscriptionId: string; customerId: string; currency: string; parts: bigint }[]): Promise<void> {
+export interface SubscriptionStandingRow extends BookSegment {
+  subscriptionId: string;
+  customerId: string;
+  currency: string;
+  parts: bigint;
+}
+
+export async function saveSubscriptionStandings(tx: Tx, environmentId: string, rows: readonly SubscriptionStandingRow[]): Promise<void> {
   for (const slice of chunks(rows, ROWS_A_STATEMENT)) {
     await tx
       .insertInto('analytics_subscription_mrr')
-      .values(slice.map((r) => ({ subscription_id: r.subscriptionId, environment_id: environmentId, customer_id: r.customerId, currency: r.currency, parts: r.parts.toString() })))
-      .onConflict((oc) => oc.column('subscription_id').doUpdateSet((eb) => ({ customer_id: eb.ref('excluded.customer_id'), currency: eb.ref('excluded.currency'), parts: eb.ref('excluded.parts') })))
+      .values(
+        slice.map((r) => ({
+          subscription_id: r.subscriptionId,
+          environment_id: environmentId,
+          customer_id: r.customerId,
+          currency: r.currency,
+          parts: r.parts.toString(),
+          dimension: r.dimension,
+          segment: r.segment,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['subscription_id', 'dimension']).doUpdateSet((eb) => ({
+          customer_id: eb.ref('excluded.customer_id'),
+          currency: eb.ref('excluded.currency'),
+          parts: eb.ref('excluded.parts'),
+          segment: eb.ref('excluded.segment'),
+        })),
+      )
       .execute();
   }
 }
 
-export async function saveCustomerStandings(tx: Tx, environmentId: string, rows: readonly { customerId: string; currency: string; parts: bigint; everPaid: boolean }[]): Promise<void> {
+export interface CustomerStandingRow extends BookSegment {
+  customerId: string;
+  currency: string;
+  parts: bigint;
+  everPaid: boolean;
+}
+
+export async function saveCustomerStandings(tx: Tx, environmentId: string, rows: readonly CustomerStandingRow[]): Promise<void> {
   for (const slice of chunks(rows, ROWS_A_STATEMENT)) {
     await tx
       .insertInto('analytics_customer_mrr')
-      .values(slice.map((r) => ({ environment_id: environmentId, customer_id: r.customerId, currency: r.currency, parts: r.parts.toString(), ever_paid: r.everPaid })))
-      .onConflict((oc) => oc.columns(['customer_id', 'currency']).doUpdateSet((eb) => ({ parts: eb.ref('excluded.parts'), ever_paid: eb.ref('excluded.ever_paid') })))
+      .values(
+        slice.map((r) => ({
+          environment_id: environmentId,
+          customer_id: r.customerId,
+          currency: r.currency,
+          parts: r.parts.toString(),
+          ever_paid: r.everPaid,
+          dimension: r.dimension,
+          segment: r.segment,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['customer_id', 'currency', 'dimension', 'segment']).doUpdateSet((eb) => ({ parts: eb.ref('excluded.parts'), ever_paid: eb.ref('excluded.ever_paid') })),
+      )
       .execute();
   }
 }
@@ -100,14 +150,16 @@ export async function insertMovements(tx: Tx, rows: readonly Insertable<Analytic
   for (const slice of chunks(rows, ROWS_A_STATEMENT)) await tx.insertInto('analytics_mrr_movements').values(slice).execute();
 }
 
-/** Per currency, the MRR and the paying customers the movements before `day` leave. */
-export function openingBefore(db: Executor, environmentId: string, day: string) {
+/** Per currency, the MRR and the paying customers the movements of one book before `day` leave. */
+export function openingBefore(db: Executor, environmentId: string, book: BookSegment, day: string) {
   return db
     .selectFrom('analytics_mrr_movements')
     .select('currency')
     .select(sql<string>`sum(parts)::text`.as('parts'))
     .select(sql<string>`(count(*) filter (where kind in ('new', 'reactivation')) - count(*) filter (where kind = 'churned'))::text`.as('paying'))
     .where('environment_id', '=', environmentId)
+    .where('dimension', '=', book.dimension)
+    .where('segment', '=', book.segment)
     .where('day', '<', sql<Date>`${day}::date`)
     .groupBy('currency')
     .execute();
@@ -115,14 +167,16 @@ export function openingBefore(db: Executor, environmentId: string, day: string) 
 
 export type DayTotal = Awaited<ReturnType<typeof dailyTotals>>[number];
 
-/** The movements of each day in [from, to), summed per currency and kind, by day. */
-export function dailyTotals(db: Executor, environmentId: string, from: string, to: string, currency: string | null) {
+/** The movements of one book on each day in [from, to), summed per currency and kind, by day. */
+export function dailyTotals(db: Executor, environmentId: string, book: BookSegment, from: string, to: string, currency: string | null) {
   let query = db
     .selectFrom('analytics_mrr_movements')
     .select(['currency', 'kind', sql<string>`day::text`.as('day')])
     .select(sql<string>`sum(parts)::text`.as('parts'))
     .select((eb) => eb.fn.countAll<string>().as('count'))
     .where('environment_id', '=', environmentId)
+    .where('dimension', '=', book.dimension)
+    .where('segment', '=', book.segment)
     .where('day', '>=', sql<Date>`${from}::date`)
     .where('day', '<', sql<Date>`${to}::date`);
   if (currency) query = query.where('currency', '=', currency);
@@ -133,7 +187,8 @@ export function dailyTotals(db: Executor, environmentId: string, from: string, t
 export function keptMovements(db: Executor, environmentId: string) {
   return db
     .selectFrom('analytics_mrr_movements')
-    .select(['log_id', 'customer_id', 'subscription_id', 'currency', 'kind', 'at', sql<string>`parts::text`.as('parts'), sql<string>`customer_parts::text`.as('customer_parts')])
+    .select(['log_id', 'customer_id', 'subscription_id', 'currency', 'kind', 'at', 'dimension', 'segment'])
+    .select([sql<string>`parts::text`.as('parts'), sql<string>`customer_parts::text`.as('customer_parts')])
     .where('environment_id', '=', environmentId)
     .orderBy('id')
     .execute();
@@ -157,8 +212,9 @@ export async function clearEnvironment(tx: Tx, environmentId: string): Promise<v
   await tx.deleteFrom('analytics_subscription_mrr').where('environment_id', '=', environmentId).execute();
 }
 
-/** Which kept movements a drill-down lists: the seller's days [from, to), and optionally one kind and one currency. */
+/** Which kept movements a drill-down lists: one book's, on the seller's days [from, to), and optionally one kind and one currency. */
 export interface MovementFilter {
+  book: BookSegment;
   from: string;
   to: string;
   kind: AnalyticsMrrMovementsTable['kind'] | null;
@@ -169,6 +225,8 @@ function filteredMovements(db: Executor, environmentId: string, filter: Movement
   let query = db
     .selectFrom('analytics_mrr_movements as m')
     .where('m.environment_id', '=', environmentId)
+    .where('m.dimension', '=', filter.book.dimension)
+    .where('m.segment', '=', filter.book.segment)
     .where('m.day', '>=', sql<Date>`${filter.from}::date`)
     .where('m.day', '<', sql<Date>`${filter.to}::date`);
   if (filter.kind) query = query.where('m.kind', '=', filter.kind);

@@ -41,7 +41,9 @@ export function analyticsRoutes(app: App, service: AnalyticsService): void {
           'value. MRR is each active or past_due recurring subscription\'s amount, after its recurring discount and before tax, ' +
           'normalised to a month; movements are counted per customer. The figures are kept as subscriptions change, by a background ' +
           'job: `completeUntil` says until when every change is counted. In the sandbox, a customer on a test clock moves on the ' +
-          "clock's time. Amounts are never converted between currencies. Default: the 12 months up to today, by month." +
+          "clock's time. Amounts are never converted between currencies. With `plan` or `product`, the figures are " +
+          "that plan's or product's alone, as its own customers: a move from one plan to another is a churn of the first and a " +
+          'new customer of the second (decision 0106). Default: the 12 months up to today, by month, the whole business.' +
           CSV_NOTE +
           ' One row per currency and period.',
         querystring: AnalyticsMrrQuery,
@@ -68,7 +70,8 @@ export function analyticsRoutes(app: App, service: AnalyticsService): void {
           'to `end` (inclusive, the seller profile\'s time zone), optionally of one kind and one currency, with its customer, the ' +
           'subscription whose change made it, its signed amount and the customer\'s MRR after it. Movements are kept exactly, in ' +
           "336ths of a minor unit; each amount here is rounded half up once from that, so the rounded amounts of a period's movements " +
-          "may differ by a unit or so from the period's figure, which rounds their exact sum. Default range: the 12 months up to today." +
+          "may differ by a unit or so from the period's figure, which rounds their exact sum. With `plan` or `product`, the " +
+          "movements of that plan's or product's figures. Default range: the 12 months up to today." +
           CSV_NOTE +
           ' The CSV holds every movement of the range (not a page), up to 50,000.',
         querystring: AnalyticsMovementsQuery,

@@ -4,7 +4,7 @@
  * database and hands the sums to `seriesOf`; `mrrSeries` gets them from a history of each
  * customer's MRR, for checks and rebuilds. Both end in the same rounding.
  */
-import { MrrBook } from './book.compute.js';
+import { MrrBook, parseCustomerKey } from './book.compute.js';
 import { noMovements, roundPeriod, type MovementKind, type MovementSums, type RoundedPeriod } from './movements.compute.js';
 
 /** From `at` on, this customer's MRR in this currency is `parts` (336ths of a minor unit). */
@@ -90,13 +90,13 @@ export function mrrSeries(history: readonly CustomerMrr[], periods: readonly Per
   // Each customer's history as one subscription of its own per currency: the book then classifies exactly the customer's changes.
   const book = new MrrBook();
   const movementsOf = (change: CustomerMrr, logId: number) =>
-    book.apply([{ logId, subscriptionId: `${change.customerId} ${change.currency}`, customerId: change.customerId, currency: change.currency, at: change.at, parts: change.parts }]);
+    book.apply([{ logId, subscriptionId: `${change.customerId} ${change.currency}`, customerId: change.customerId, currency: change.currency, at: change.at, parts: change.parts, segment: '' }]);
   let next = 0;
   const opening = () => {
     const parts = new Map<string, Opening>();
     for (const change of ordered) parts.set(change.change.currency, { currency: change.change.currency, parts: 0n, paying: 0 });
     for (const [key, standing] of book.customers) {
-      const currency = key.slice(key.lastIndexOf(' ') + 1);
+      const { currency } = parseCustomerKey(key);
       const open = parts.get(currency)!;
       open.parts += standing.parts;
       if (standing.parts > 0n) open.paying += 1;

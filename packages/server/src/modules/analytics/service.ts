@@ -6,10 +6,11 @@ import { localDate } from '../../lib/time-zone.js';
 import { divRoundHalfUp } from '../billing/rounding.compute.js';
 import { MONTH_PARTS, partsToMinor } from '../billing/month-parts.compute.js';
 import type { StoredPrice } from '../catalog/prices/prices.compute.js';
-import { storedPricesByIds } from '../catalog/queries.js';
+import { ownersOfPrices, storedPricesByIds } from '../catalog/queries.js';
 import { sellerTimeZone } from '../seller-profile/queries.js';
-import { MrrBook, type MovementRecord, type PricedTerms } from './book.compute.js';
-import { endBeforeStart, notADate, tooManyPeriods, tooManyRows } from './errors.js';
+import { customerKey, parseCustomerKey, type PricedTerms } from './book.compute.js';
+import { applyToBooks, DIMENSIONS, emptyBooks, type BookMovement, type Books, type Owners } from './books.compute.js';
+import { endBeforeStart, notADate, planAndProduct, tooManyPeriods, tooManyRows } from './errors.js';
 import { addDays, datePeriods, firstOfMonthBefore, isDate, periodCount, type DatePeriod, type Interval } from './periods.compute.js';
 import { periodRatios } from './ratios.compute.js';
 import { seriesOf, type MovementTotal, type PeriodFigures } from './series.compute.js';
@@ -35,6 +36,8 @@ export interface SeriesRequest {
   end?: string;
   interval?: Interval;
   currency?: string;
+  plan?: string;
+  product?: string;
 }
 
 export interface MovementsRequest {
@@ -42,6 +45,8 @@ export interface MovementsRequest {
   end?: string;
   kind?: MrrMovementKind;
   currency?: string;
+  plan?: string;
+  product?: string;
 }
 
 const MAX_DIFFERENCES = 20;
@@ -58,11 +63,14 @@ export interface RebuildReport {
 
 type KeptMovement = Awaited<ReturnType<typeof repo.keptMovements>>[number];
 
-const describeKept = (m: KeptMovement) => `${m.kind} ${m.parts} of ${m.customer_id} in ${m.currency} (log ${m.log_id}, customer at ${m.customer_parts})`;
-const describeRebuilt = (m: MovementRecord) => `${m.kind} ${m.parts} of ${m.customerId} in ${m.currency} (log ${m.logId}, customer at ${m.customerParts})`;
+const inBook = (dimension: string, segment: string) => (dimension === 'all' ? '' : ` of ${dimension} ${segment}`);
+const describeKept = (m: KeptMovement) =>
+  `${m.kind} ${m.parts} of ${m.customer_id} in ${m.currency}${inBook(m.dimension, m.segment)} (log ${m.log_id}, customer at ${m.customer_parts})`;
+const describeRebuilt = (m: BookMovement) =>
+  `${m.kind} ${m.parts} of ${m.customerId} in ${m.currency}${inBook(m.dimension, m.segment)} (log ${m.logId}, customer at ${m.customerParts})`;
 
 /** Where the kept movements and a rebuild's differ, position by position (amounts in 336ths of a minor unit). */
-function movementDifferences(kept: readonly KeptMovement[], rebuilt: readonly MovementRecord[]): string[] {
+function movementDifferences(kept: readonly KeptMovement[], rebuilt: readonly BookMovement[]): string[] {
   const differences: string[] = [];
   for (let i = 0; i < Math.max(kept.length, rebuilt.length); i++) {
     const a = kept[i] ? describeKept(kept[i]!) : 'nothing';
@@ -85,6 +93,16 @@ function groupedBy<K>(rows: readonly repo.TermsLogRow[], keyOf: (row: repo.Terms
 
 const byTransaction = (rows: readonly repo.TermsLogRow[]) => [...groupedBy(rows, (row) => Number(row.tx)).values()];
 const byEnvironment = (rows: readonly repo.TermsLogRow[]) => groupedBy(rows, (row) => row.environment_id);
+
+/** The book a request reads: a plan's, a product's, or the whole business's. */
+function bookOfRequest(request: { plan?: string; product?: string }): repo.BookSegment {
+  if (request.plan !== undefined && request.product !== undefined) throw planAndProduct();
+  if (request.plan !== undefined) return { dimension: 'plan', segment: request.plan };
+  if (request.product !== undefined) return { dimension: 'product', segment: request.product };
+  return { dimension: 'all', segment: '' };
+}
+
+const NO_OWNERS: Owners = { plan: '', product: '' };
 
 /** Each period with the day totals that fall in it; both come sorted by date. */
 function totalsByPeriod(periods: readonly DatePeriod[], days: readonly repo.DayTotal[]): { label: string; totals: MovementTotal[] }[] {
@@ -165,42 +183,54 @@ export class AnalyticsService {
   }
 
   private async priceEnvironment(tx: Tx, environmentId: string, rows: readonly repo.TermsLogRow[]): Promise<void> {
-    const prices = await storedPricesByIds(tx, environmentId, rows.map((row) => row.price_id));
-    const book = await this.bookOf(tx, environmentId, rows);
+    const books = await this.booksOf(tx, environmentId, rows);
     const timeZone = await sellerTimeZone(tx, environmentId);
-    const movements = byTransaction(rows).flatMap((group) => book.apply(group.map((row) => this.pricedTerms(row, prices))));
-    await this.saveBook(tx, environmentId, book, movements, timeZone);
+    await this.saveBooks(tx, environmentId, books, await this.priceRows(tx, environmentId, books, rows), timeZone);
   }
 
-  private async saveBook(tx: Tx, environmentId: string, book: MrrBook, movements: readonly MovementRecord[], timeZone: string): Promise<void> {
-    await repo.saveSubscriptionStandings(tx, environmentId, [...book.subscriptions].map(([subscriptionId, s]) => ({ subscriptionId, ...s })));
-    await repo.saveCustomerStandings(
-      tx,
-      environmentId,
-      [...book.customers].map(([key, c]) => ({ customerId: key.slice(0, key.lastIndexOf(' ')), currency: key.slice(key.lastIndexOf(' ') + 1), ...c })),
+  /** Moves the books by the rows, one logged transaction at a time: the movements they make. */
+  private async priceRows(tx: Tx, environmentId: string, books: Books, rows: readonly repo.TermsLogRow[]): Promise<BookMovement[]> {
+    const priceIds = rows.map((row) => row.price_id);
+    const [prices, owners] = await Promise.all([storedPricesByIds(tx, environmentId, priceIds), ownersOfPrices(tx, environmentId, priceIds)]);
+    return byTransaction(rows).flatMap((group) =>
+      applyToBooks(books, group.map((row) => ({ terms: this.pricedTerms(row, prices), owners: owners.get(row.price_id) ?? NO_OWNERS }))),
     );
+  }
+
+  private async saveBooks(tx: Tx, environmentId: string, books: Books, movements: readonly BookMovement[], timeZone: string): Promise<void> {
+    for (const dimension of DIMENSIONS) {
+      const book = books[dimension];
+      await repo.saveSubscriptionStandings(tx, environmentId, [...book.subscriptions].map(([subscriptionId, s]) => ({ subscriptionId, dimension, ...s })));
+      await repo.saveCustomerStandings(tx, environmentId, [...book.customers].map(([key, c]) => ({ ...parseCustomerKey(key), dimension, ...c })));
+    }
     await repo.insertMovements(tx, movements.map((m) => this.movementRow(environmentId, m, timeZone)));
   }
 
   private pricedTerms(row: repo.TermsLogRow, prices: Map<string, StoredPrice>): PricedTerms {
     const parts = row.counts ? monthlyPartsOfRow(row, prices.get(row.price_id)) : 0n;
-    return { logId: Number(row.id), subscriptionId: row.subscription_id, customerId: row.customer_id, currency: row.currency, at: row.at, parts };
+    return { logId: Number(row.id), subscriptionId: row.subscription_id, customerId: row.customer_id, currency: row.currency, at: row.at, parts, segment: '' };
   }
 
-  /** The standing of the subscriptions and customers the rows touch, as the last run left it. */
-  private async bookOf(tx: Tx, environmentId: string, rows: readonly repo.TermsLogRow[]): Promise<MrrBook> {
+  /** The standing of the subscriptions and customers the rows touch in each book, as the last run left it. */
+  private async booksOf(tx: Tx, environmentId: string, rows: readonly repo.TermsLogRow[]): Promise<Books> {
     const [subscriptions, customers] = await Promise.all([
       repo.subscriptionStandings(tx, environmentId, [...new Set(rows.map((row) => row.subscription_id))]),
       repo.customerStandings(tx, environmentId, [...new Set(rows.map((row) => row.customer_id))]),
     ]);
-    return new MrrBook(
-      new Map(subscriptions.map((s) => [s.subscription_id, { customerId: s.customer_id, currency: s.currency, parts: BigInt(s.parts) }])),
-      new Map(customers.map((c) => [`${c.customer_id} ${c.currency}`, { parts: BigInt(c.parts), everPaid: c.ever_paid }])),
-    );
+    const books = emptyBooks();
+    for (const s of subscriptions) {
+      books[s.dimension].subscriptions.set(s.subscription_id, { customerId: s.customer_id, currency: s.currency, parts: BigInt(s.parts), segment: s.segment });
+    }
+    for (const c of customers) {
+      books[c.dimension].customers.set(customerKey({ customerId: c.customer_id, currency: c.currency, segment: c.segment }), { parts: BigInt(c.parts), everPaid: c.ever_paid });
+    }
+    return books;
   }
 
-  private movementRow(environmentId: string, m: MovementRecord, timeZone: string) {
+  private movementRow(environmentId: string, m: BookMovement, timeZone: string) {
     return {
+      dimension: m.dimension,
+      segment: m.segment,
       environment_id: environmentId,
       customer_id: m.customerId,
       subscription_id: m.subscriptionId,
@@ -222,15 +252,14 @@ export class AnalyticsService {
     return inTransaction(this.db, async (tx) => {
       await repo.lockPricing(tx);
       const rows = await repo.logOf(tx, scope.environmentId);
-      const prices = await storedPricesByIds(tx, scope.environmentId, rows.map((row) => row.price_id));
-      const book = new MrrBook();
+      const books = emptyBooks();
       const timeZone = await sellerTimeZone(tx, scope.environmentId);
-      const rebuilt = byTransaction(rows).flatMap((group) => book.apply(group.map((row) => this.pricedTerms(row, prices))));
+      const rebuilt = await this.priceRows(tx, scope.environmentId, books, rows);
       const kept = await repo.keptMovements(tx, scope.environmentId);
       const differences = movementDifferences(kept, rebuilt);
       if (apply && differences.length > 0) {
         await repo.clearEnvironment(tx, scope.environmentId);
-        await this.saveBook(tx, scope.environmentId, book, rebuilt, timeZone);
+        await this.saveBooks(tx, scope.environmentId, books, rebuilt, timeZone);
         await repo.markPriced(tx, rows.filter((row) => !row.priced).map((row) => row.id));
       }
       return { logRows: rows.length, kept: kept.length, rebuilt: rebuilt.length, differences: differences.slice(0, MAX_DIFFERENCES), applied: apply && differences.length > 0 };
@@ -248,9 +277,10 @@ export class AnalyticsService {
     const periods = datePeriods(first, last, interval);
     const from = periods[0]!.start;
     const to = periods[periods.length - 1]!.end;
+    const book = bookOfRequest(request);
     const [openings, days, pending] = await Promise.all([
-      repo.openingBefore(this.db, scope.environmentId, from),
-      repo.dailyTotals(this.db, scope.environmentId, from, to, request.currency ?? null),
+      repo.openingBefore(this.db, scope.environmentId, book, from),
+      repo.dailyTotals(this.db, scope.environmentId, book, from, to, request.currency ?? null),
       repo.oldestUnpriced(this.db, scope.environmentId),
     ]);
     const wanted = openings.filter((o) => !request.currency || o.currency === request.currency);
@@ -269,7 +299,7 @@ export class AnalyticsService {
     await this.priceLog(CATCH_UP_BATCHES, scope.environmentId);
     const timeZone = await sellerTimeZone(this.db, scope.environmentId);
     const { first, last } = this.range(request, localDate(this.clock.now(), timeZone), 'month');
-    const filter = { from: first, to: addDays(last, 1), kind: request.kind ?? null, currency: request.currency ?? null };
+    const filter = { book: bookOfRequest(request), from: first, to: addDays(last, 1), kind: request.kind ?? null, currency: request.currency ?? null };
     const [count, rows] = await Promise.all([
       repo.movementCount(this.db, scope.environmentId, filter),
       repo.movementList(this.db, scope.environmentId, filter, page),

@@ -314,3 +314,18 @@ export async function publishedPlansOfProduct(db: Executor, productId: string): 
     .execute();
   return rows.map((r) => r.identifier);
 }
+
+/** The plan and the product each price belongs to, by their identifiers (analytics' books of plans and products). */
+export async function ownersOfPrices(db: Executor, environmentId: string, priceIds: readonly string[]): Promise<Map<string, { plan: string; product: string }>> {
+  if (priceIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('plan_prices as pp')
+    .innerJoin('plan_versions as v', 'v.id', 'pp.plan_version_id')
+    .innerJoin('plans as p', 'p.id', 'v.plan_id')
+    .innerJoin('products as pr', 'pr.id', 'p.product_id')
+    .select(['pp.id', 'p.identifier as plan', 'pr.identifier as product'])
+    .where('pp.environment_id', '=', environmentId)
+    .where('pp.id', 'in', [...new Set(priceIds)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, { plan: row.plan, product: row.product }]));
+}
