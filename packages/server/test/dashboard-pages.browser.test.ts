@@ -310,3 +310,33 @@ describe.skipIf(skipBrowserTests)('the product page', () => {
     await editing.close();
   });
 });
+
+describe.skipIf(skipBrowserTests)('the payments tab', () => {
+  it('lists payments and refunds in words with their fee, tax and net, searched and filtered by outcome', async () => {
+    const customerId = await s.customer({ name: 'Pat Payer' });
+    await s.card(customerId);
+    const sold = await s.call('POST', '/subscriptions/create/', { planIdentifier: s.plans.basic, chargePeriod: 'MONTHLY', customerId });
+    expect(sold.status, sold.text).toBe(201);
+    const orders = await s.call('GET', `/orders/?customer_id=${customerId}`);
+    const orderId = orders.body.results[0].id as string;
+    const refund = await s.call('POST', '/refunds/', { orderId, amountUnits: 300 });
+    expect(refund.status, refund.text).toBe(200);
+
+    const { page } = await signedIn('viewer');
+    await page.goto(`${server.url}/dashboard/orders?tab=payments`);
+    const table = page.getByRole('table', { name: 'Payments and refunds' });
+    await expect.poll(() => table.getByRole('row').count()).toBeGreaterThanOrEqual(3);
+    await fill(page, 'Search payments (email, customer id, order id or card)', customerId);
+    await press(page, 'Search');
+    await expect.poll(() => table.getByRole('row').count()).toBe(3);
+    const rows = (await table.getByRole('row').allTextContents()).slice(1);
+    expect(rows[0]).toMatch(/Refund.*-\$3\.00.*Succeeded/);
+    expect(rows[1]).toMatch(/Payment.*Visa ending 4242.*\$10\.00.*Succeeded/);
+    expect(rows.join(' ')).not.toMatch(/CHARGE|REFUND|success\b/);
+    await page.getByLabel('Outcome', { exact: true }).selectOption('failure');
+    await expect.poll(() => page.textContent('main')).toContain('No payment matches.');
+    await page.getByLabel('Outcome', { exact: true }).selectOption('success');
+    await expect.poll(() => table.getByRole('row').count()).toBe(3);
+    await checkPage(page, 'orders-payments');
+  });
+});

@@ -5,10 +5,17 @@ import { useAction, useResource } from '../data';
 import { day, money, when, words } from '../format';
 import { useCan } from '../session';
 import { ErrorNote, Field, Loading, Notice, PageTitle, Pager, Section, Select, StatusBadge, Table } from '../ui/kit';
+import { Payments } from './Payments';
 import type { CreditNote, Invoice, Order, Refund } from './types';
 
 const PAGE_SIZE = 20;
-const TABS: Array<[string, string]> = [['orders', 'Orders'], ['invoices', 'Invoices'], ['credit-notes', 'Credit notes'], ['refunds', 'Refunds']];
+const TABS: Array<[string, string]> = [
+  ['orders', 'Orders'],
+  ['invoices', 'Invoices'],
+  ['credit-notes', 'Credit notes'],
+  ['refunds', 'Refunds'],
+  ['payments', 'Payments'],
+];
 
 function useListParams() {
   const [params, setParams] = useSearchParams();
@@ -16,7 +23,8 @@ function useListParams() {
   const page = Number(params.get('page') ?? '1') || 1;
   const search = params.get('search') ?? '';
   const sort = params.get('sort') ?? '';
-  return { tab, page, search, sort, go: (next: Record<string, string>) => setParams(Object.fromEntries(Object.entries({ tab, search, sort, ...next }).filter(([, v]) => v))) };
+  const status = params.get('status') ?? '';
+  return { tab, page, search, sort, status, go: (next: Record<string, string>) => setParams(Object.fromEntries(Object.entries({ tab, search, sort, status, ...next }).filter(([, v]) => v))) };
 }
 
 const ORDER_SORTS: Array<[string, string]> = [['', 'Newest paid first'], ['createdOn:desc', 'Newest created first'], ['total:desc', 'Largest first'], ['total:asc', 'Smallest first']];
@@ -132,7 +140,7 @@ function RefundList({ page, onPage }: { page: number; onPage(p: number): void })
 }
 
 export function Orders() {
-  const { tab, page, search, sort, go } = useListParams();
+  const { tab, page, search, sort, status, go } = useListParams();
   const [typed, setTyped] = useState(search);
   const onPage = (p: number) => go({ page: String(p) });
   return (
@@ -165,6 +173,7 @@ export function Orders() {
       {tab === 'invoices' ? <InvoiceList page={page} onPage={onPage} /> : null}
       {tab === 'credit-notes' ? <CreditNoteList page={page} onPage={onPage} /> : null}
       {tab === 'refunds' ? <RefundList page={page} onPage={onPage} /> : null}
+      {tab === 'payments' ? <Payments query={{ page, search, status }} go={go} /> : null}
     </>
   );
 }

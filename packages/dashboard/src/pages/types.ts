@@ -138,3 +138,21 @@ export interface Entitlement {
   remaining: number | null;
   resetAt: string | null;
 }
+
+/** A movement of money: a payment, a refund, and the fee and tax that come out of it. */
+export interface Transaction {
+  id: string;
+  order: Order;
+  createdOn: string;
+  currency: string;
+  amountTotalUnits: number;
+  morFeeUnits: number;
+  collectedTaxUnits: number;
+  netPayoutUnits: number;
+  status: 'success' | 'failure' | 'pending';
+  transactionType: string;
+  paymentMethodName: string | null;
+  last4: string | null;
+  availableOn: string | null;
+  failureReason: string | null;
+}
