@@ -4,7 +4,7 @@ import { api, type Page } from '../api';
 import { useAction, useResource } from '../data';
 import { day, money, when, words } from '../format';
 import { useCan } from '../session';
-import { ErrorNote, Field, Loading, Notice, PageTitle, Pager, Section, Select, StatusBadge, Table } from '../ui/kit';
+import { ErrorNote, Field, Loading, Notice, PageTitle, Pager, SearchForm, Section, Select, StatusBadge, Table } from '../ui/kit';
 import { Payments } from './Payments';
 import type { CreditNote, Invoice, Order, Refund } from './types';
 
@@ -141,7 +141,6 @@ function RefundList({ page, onPage }: { page: number; onPage(p: number): void })
 
 export function Orders() {
   const { tab, page, search, sort, status, go } = useListParams();
-  const [typed, setTyped] = useState(search);
   const onPage = (p: number) => go({ page: String(p) });
   return (
     <>
@@ -155,18 +154,9 @@ export function Orders() {
       </nav>
       {tab === 'orders' ? (
         <>
-          <form
-            role="search"
-            className="row-form"
-            onSubmit={(event: FormEvent) => {
-              event.preventDefault();
-              go({ search: typed, page: '' });
-            }}
-          >
-            <Field label="Search orders (email, customer id or order id)" type="search" value={typed} onChange={(e) => setTyped(e.target.value)} />
-            <button type="submit">Search</button>
+          <SearchForm label="Search orders (email, customer id or order id)" initial={search} onSearch={(text) => go({ search: text, page: '' })}>
             <Select label="Sort by" options={ORDER_SORTS} value={sort} onChange={(e) => go({ sort: e.target.value, page: '' })} />
-          </form>
+          </SearchForm>
           <OrderList page={page} search={search} sort={sort} onPage={onPage} />
         </>
       ) : null}

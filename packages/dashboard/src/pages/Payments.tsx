@@ -2,12 +2,11 @@
  * Payments (issue 29): every movement of money, newest first — payments, refunds, and what
  * comes out of each (fee, tax) before the payout — searchable and filtered by outcome.
  */
-import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { api, type Page } from '../api';
 import { useResource } from '../data';
 import { day, money, when } from '../format';
-import { ErrorNote, Field, Pager, Select, StatusBadge, Table } from '../ui/kit';
+import { ErrorNote, Pager, SearchForm, Select, StatusBadge, Table } from '../ui/kit';
 import type { Transaction } from './types';
 
 const PAGE_SIZE = 20;
@@ -45,7 +44,6 @@ export interface PaymentsQuery {
 
 /** The payments tab of Orders and invoices: the list, with its search and its outcome filter. */
 export function Payments({ query, go }: { query: PaymentsQuery; go(next: Record<string, string>): void }) {
-  const [typed, setTyped] = useState(query.search);
   const list = useResource(
     () =>
       api<Page<Transaction>>('GET', '/transaction/', {
@@ -55,18 +53,9 @@ export function Payments({ query, go }: { query: PaymentsQuery; go(next: Record<
   );
   return (
     <>
-      <form
-        role="search"
-        className="row-form"
-        onSubmit={(event: FormEvent) => {
-          event.preventDefault();
-          go({ search: typed, page: '' });
-        }}
-      >
-        <Field label="Search payments (email, customer id, order id or card)" type="search" value={typed} onChange={(e) => setTyped(e.target.value)} />
-        <button type="submit">Search</button>
+      <SearchForm label="Search payments (email, customer id, order id or card)" initial={query.search} onSearch={(text) => go({ search: text, page: '' })}>
         <Select label="Outcome" options={OUTCOMES} value={query.status} onChange={(e) => go({ status: e.target.value, page: '' })} />
-      </form>
+      </SearchForm>
       <ErrorNote error={list.error} />
       <Table
         caption="Payments and refunds"

@@ -1,4 +1,4 @@
-import { useId, type ReactNode, type Ref, type InputHTMLAttributes, type SelectHTMLAttributes } from 'react';
+import { useId, useState, type FormEvent, type ReactNode, type Ref, type InputHTMLAttributes, type SelectHTMLAttributes } from 'react';
 import type { ApiError } from '../api';
 import { useAction } from '../data';
 
@@ -221,5 +221,24 @@ export function DownloadButton({ label, hidden, run }: { label: string; hidden: 
       </button>
       <ErrorNote error={action.error} />
     </>
+  );
+}
+
+/** A list's search box: searches when sent, with the list's other controls (a sort, a filter) beside it. */
+export function SearchForm({ label, initial, onSearch, children }: { label: string; initial: string; onSearch(text: string): void; children?: ReactNode }) {
+  const [typed, setTyped] = useState(initial);
+  return (
+    <form
+      role="search"
+      className="row-form"
+      onSubmit={(event: FormEvent) => {
+        event.preventDefault();
+        onSearch(typed);
+      }}
+    >
+      <Field label={label} type="search" value={typed} onChange={(e) => setTyped(e.target.value)} />
+      <button type="submit">Search</button>
+      {children}
+    </form>
   );
 }
