@@ -88,6 +88,7 @@ import { ReportRoutes } from './modules/usage/report-route-cache.js';
 import { EntitlementCache } from './edge-cache/entitlement-cache.js';
 import { servesCoreApi, servesEdgeApi } from './edge-cache/roles.js';
 import { REFERENCE_PAGE_CSP, pageHeaders } from './page-kit/headers.js';
+import { referencePageOptions } from './page-kit/reference-theme.js';
 
 export interface AppDeps {
   config: Config;
@@ -326,7 +327,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       pageHeaders(reply);
       done();
     });
-    await reference.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, staticCSP: REFERENCE_PAGE_CSP });
+    await reference.register(swaggerUi, { routePrefix: '/docs', ...referencePageOptions, staticCSP: REFERENCE_PAGE_CSP });
   });
   app.get(`${API_PREFIX}/openapi.json`, { config: { auth: 'public', rateLimit: false }, schema: { hide: true } }, async () =>
     app.swagger(),

@@ -157,6 +157,25 @@ describe('docs page', () => {
     expect(await spec.json()).toEqual(api.body);
   });
 
+  it("is Billow's own: its title, mark and favicon, no other brand, no field that loads another document", async () => {
+    const page = await fetch(`${server.url}/docs/`);
+    const html = await page.text();
+    expect(html).toContain('<title>Billow API reference</title>');
+    expect(html).not.toMatch(/Swagger UI<\/title>|favicon-32x32|fastify/i);
+    const favicon = /<link rel="icon" type="image\/svg\+xml" href="([^"]+)"/.exec(html)?.[1];
+    expect(favicon).toBeDefined();
+    const icon = await fetch(new URL(favicon!, page.url));
+    expect([icon.status, icon.headers.get('content-type')]).toEqual([200, expect.stringContaining('image/svg+xml')]);
+    expect(await icon.text()).toMatch(/^<svg /);
+    const initializer = /src="([^"]*swagger-initializer\.js)"/.exec(html)?.[1];
+    const init = await (await fetch(new URL(initializer!, page.url))).text();
+    expect(init).toContain('data:image/svg+xml;base64,');
+    expect(init).toMatch(/validatorUrl: null/);
+    expect(init).toMatch(/"requestSnippetsEnabled":true/);
+    const theme = /href="([^"]*theme\/billow\.css)"/.exec(html)?.[1];
+    expect(await (await fetch(new URL(theme!, page.url))).text()).toContain('.download-url-wrapper { display: none; }');
+  });
+
   it('is reachable under the sandbox prefix too', async () => {
     const page = await fetch(`${server.url}/sandbox/docs`);
     expect(page.status).toBe(200);

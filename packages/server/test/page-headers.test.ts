@@ -84,6 +84,10 @@ describe.skipIf(skipBrowserTests)('the API reference under its content policy, i
       await page.goto(`${w.server.url}/docs`);
       await page.locator('.opblock').first().waitFor({ timeout: 90_000 });
       expect(await page.locator('.opblock').count()).toBeGreaterThan(50);
+      expect(await page.title()).toBe('Billow API reference');
+      await page.locator('.topbar img').waitFor();
+      expect(await page.locator('.topbar img').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+      expect(await page.locator('.download-url-wrapper').isVisible()).toBe(false);
       await screenshotsIn('api-reference')(page, 'docs-1280');
       expect(violations).toEqual([]);
       expect(problems).toEqual([]);
