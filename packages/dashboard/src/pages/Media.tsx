@@ -62,7 +62,7 @@ export function sizeInWords(bytes: number): string {
   return `${value >= 10 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
 }
 
-/** Picks a file, uploads it through Billow (`POST /media/` and its form), then hands its fileKey to `attach`. */
+/** Picks a file, uploads it to Billow (`POST /media/upload/`), then hands its fileKey to `attach`. */
 export function UploadForm({ label, submitLabel, hint, accept, attach, onDone }: { label: string; submitLabel: string; hint: string; accept?: string; attach(fileKey: string): Promise<unknown>; onDone(): void }) {
   const [file, setFile] = useState<File | null>(null);
   const [generation, setGeneration] = useState(0);
