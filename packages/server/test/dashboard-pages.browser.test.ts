@@ -267,6 +267,17 @@ describe.skipIf(skipBrowserTests)('the product page', () => {
     const files = page.getByRole('region', { name: 'Downloadable files' });
     await files.getByRole('link', { name: 'manual.pdf' }).waitFor();
     expect(await sectionText(page, 'Downloadable files')).toMatch(/PDF document.*3\.2 KB.*Yes/);
+    // Downloads turned off and on again from the table: PATCH …/file/{id}/ {enabled}.
+    const fileOf = async () => ((await s.call('GET', `/catalog/products/${s.product.id}/`)).body as { files: Array<{ enabled: boolean; downloadUrl: string }> }).files[0]!;
+    await press(page, 'Turn off downloads of manual.pdf');
+    await expect.poll(async () => await sectionText(page, 'Downloadable files')).toMatch(/Turned off.*Turn on/);
+    const off = await fileOf();
+    expect(off.enabled).toBe(false);
+    expect((await fetch(off.downloadUrl, { redirect: 'manual' })).status).toBe(404);
+    await press(page, 'Turn on downloads of manual.pdf');
+    await expect.poll(async () => await sectionText(page, 'Downloadable files')).toMatch(/Yes.*Turn off/);
+    expect((await fileOf()).enabled).toBe(true);
+    expect((await fetch((await fileOf()).downloadUrl, { redirect: 'manual' })).status).toBe(302);
     const product = (await s.call('GET', `/catalog/products/${s.product.id}/`)).body as { images: Array<{ id: string; name: string; thumbnail: boolean; ordering: number }>; files: Array<{ name: string; size: number }> };
     expect(product.images.sort((a, b) => a.ordering - b.ordering).map((i) => [i.name, i.thumbnail])).toEqual([['screen.png', true], ['The boxed app, in blue', false]]);
     expect(product.files).toEqual([expect.objectContaining({ name: 'manual.pdf', size: manual.length })]);
