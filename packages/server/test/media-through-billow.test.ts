@@ -94,6 +94,11 @@ describe.each(storages)('files through Billow, kept on $name', (storage) => {
     expect(changed.status).toBe(200);
     await changed.arrayBuffer();
     expect((await fetch(`${image.image}.missing`)).status).toBe(404);
+    // HEAD answers the headers from storage's metadata; the bytes are not read.
+    const gets = bucket ? bucket.requests.filter((r) => r.startsWith('GET')).length : 0;
+    const head = await fetch(image.image, { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-length'), head.headers.get('etag'), head.headers.get('content-type')]).toEqual([200, '1500', etag, 'image/png']);
+    if (bucket) expect(bucket.requests.filter((r) => r.startsWith('GET')).length).toBe(gets);
 
     // The buyer's checkout names the image on Billow's own origin, which its img-src 'self' allows.
     const session = await s.call('POST', '/checkout/', { planIdentifier: s.plans.basic, chargePeriod: 'MONTHLY', successUrl: `${server.url}/` });

@@ -1,5 +1,6 @@
 import { ErrorBody, MediaFileForm, MediaFileReceived, MediaUpload, MediaUploadCreate } from '@billow/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import { fileFieldMissing, mediaNotFound, unknownFormField } from './errors.js';
@@ -9,7 +10,7 @@ import { localStoreRoutes } from './local-routes.js';
 import { multipartScope, receiveMultipart } from './multipart-routes.js';
 import { sendFile } from './serve.js';
 import { requestBaseUrl, type MediaService } from './service.js';
-import type { ObjectStore } from './store.js';
+import type { ObjectInfo, ObjectStore } from './store.js';
 import { scopeOf } from '../../http/scope.js';
 import { answerKeeper } from '../../http/idempotency.js';
 
@@ -55,17 +56,21 @@ export function mediaRoutes(app: App, media: MediaService): void {
  */
 async function servePublic(store: ObjectStore, key: string, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const held = request.headers['if-none-match'];
-  if (held) {
+  if (held || request.method === 'HEAD') {
     const info = await store.head(key);
     if (!info) throw mediaNotFound();
-    if (info.etag && held.split(',').some((tag) => tag.trim().replace(/^W\//, '') === info.etag)) {
+    if (held && info.etag && held.split(',').some((tag) => tag.trim().replace(/^W\//, '') === info.etag)) {
       return reply.code(304).headers({ etag: info.etag, 'cache-control': IMMUTABLE }).send();
     }
+    // HEAD: the headers without reading the bytes (an empty stream keeps the content-length that sendFile sets).
+    if (request.method === 'HEAD') return sendFile(reply, { info, stream: Readable.from([]) }, publicHeaders(info));
   }
   const object = await store.open(key);
   if (!object) throw mediaNotFound();
-  return sendFile(reply, object, { 'cache-control': IMMUTABLE, ...(object.info.etag ? { etag: object.info.etag } : {}) });
+  return sendFile(reply, object, publicHeaders(object.info));
 }
+
+const publicHeaders = (info: ObjectInfo) => ({ 'cache-control': IMMUTABLE, ...(info.etag ? { etag: info.etag } : {}) });
 
 /** The file of a multipart body whose only field is `file`, streamed into storage by the media service. */
 async function receiveFile(request: FastifyRequest, media: MediaService): Promise<MediaFileReceived> {
