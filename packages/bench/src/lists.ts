@@ -54,6 +54,8 @@ export function listQueries(seed: Pick<ListsSeed, 'customers' | 'plans'>): ListQ
       { label: 'orders, sorted by total, pages 1-100', path: (i: number) => `/orders/?sort=total&page=${page(i)}` },
       { label: 'orders, search by customer name', path: (i: number) => `/orders/?search=${encodeURIComponent(`${pick(FIRST_NAMES, i)} ${pick(LAST_NAMES, i + 3)}`)}` },
       { label: 'invoices, newest first, pages 1-100', path: (i: number) => `/invoices/?page=${page(i)}` },
+      { label: 'invoices, search by customer name', path: (i: number) => `/invoices/?search=${encodeURIComponent(`${pick(FIRST_NAMES, i)} ${pick(LAST_NAMES, i + 5)}`)}` },
+      { label: 'invoices, search by number', path: (i: number) => `/invoices/?search=BENCH-${String(1000 + ((i * 7919) % 900_000)).padStart(8, '0')}` },
       { label: "subscriptions, every customer's, newest first", path: (i: number) => `/subscriptions/?sort=createdOn&page=${page(i)}` },
       { label: 'subscriptions past_due, newest first', path: (i: number) => `/subscriptions/?status=past_due&sort=createdOn&page=${1 + (i % 20)}` },
       { label: 'subscriptions of a plan, active', path: (i: number) => `/subscriptions/?plan=${seed.plans[i % 2]}&status=active&sort=createdOn&page=${page(i)}` },

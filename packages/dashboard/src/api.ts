@@ -5,7 +5,7 @@
  * (same origin only), the CSRF token and the organization; errors come back as ApiError
  * with the API's own `detail` and `code`.
  */
-import type { MediaUpload } from '@billow/contract';
+import type { MediaFileReceived } from '@billow/contract';
 
 export type Environment = 'sandbox' | 'production';
 
@@ -159,25 +159,18 @@ export function account<T>(method: string, path: string, body?: unknown): Promis
 }
 
 /**
- * Uploads a file the way any client does (decisions 0091, 0095): `POST /media/` for a form, then
- * the file through that form, to Billow's own upload route (the page may call only its own
- * origin). Answers the `fileKey` to attach within the hour (`imageKeys`, `fileKeys`, `logoImageKey`).
+ * Uploads a file to Billow itself (`POST /media/upload/`, decision 0103), which keeps it where
+ * files are stored (disk or bucket): the page sends to its own origin only, with the session like
+ * any call. Answers the `fileKey` to attach within the hour (`imageKeys`, `fileKeys`, `logoImageKey`).
  */
 export async function uploadFile(file: File): Promise<string> {
-  const fileType = file.type || 'application/octet-stream';
-  const form = await api<MediaUpload>('POST', '/media/', { body: { fileName: file.name, fileType } });
-  if (new URL(form.url, window.location.href).origin !== window.location.origin) {
-    throw new ApiError(0, 'Files are stored in a bucket this page may not send to: upload them with the API (POST /media/) instead.', null);
-  }
   const body = new FormData();
-  for (const [name, value] of Object.entries(form.fields)) body.append(name, value);
-  body.append('file', new Blob([file], { type: fileType }), file.name);
+  body.append('file', new Blob([file], { type: file.type || 'application/octet-stream' }), file.name);
   let response: Response;
   try {
-    response = await fetch(form.url, { method: 'POST', body, credentials: 'omit' });
+    response = await fetch(`${environmentPrefix()}/api/v1/media/upload/`, { method: 'POST', headers: sessionHeaders('application/json'), credentials: 'same-origin', body });
   } catch {
     throw unreachable();
   }
-  await answerOf<null>(response);
-  return form.fileKey;
+  return (await answerOf<MediaFileReceived>(response)).fileKey;
 }

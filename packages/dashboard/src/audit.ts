@@ -98,6 +98,7 @@ const OPERATION_WORDS: Record<string, string> = {
   'POST /api/v1/portal/session/': 'Portal link made',
   'POST /api/v1/checkout/': 'Checkout started',
   'POST /api/v1/media/': 'File uploaded',
+  'POST /api/v1/media/upload/': 'File uploaded',
   'POST /api/v1/payment-methods/': 'Card added',
   'DELETE /api/v1/payment-methods/:id/': 'Card removed',
   'POST /api/v1/catalog/plans/:identifier/features/': 'Plan entitlement added',

@@ -241,6 +241,11 @@ function parseMedia(env: NodeJS.ProcessEnv, dataDir: string): MediaConfig {
   }
   const bucket = env.BILLOW_S3_BUCKET;
   if (!bucket) throw new ConfigError('BILLOW_STORAGE=s3 needs BILLOW_S3_BUCKET');
+  const publicUrl = env.BILLOW_S3_PUBLIC_URL ? env.BILLOW_S3_PUBLIC_URL.replace(/\/+$/, '') : null;
+  // The dashboard's policy names its origin (decision 0103): it must have one.
+  if (publicUrl && !/^https?:$/.test(URL.canParse(publicUrl) ? new URL(publicUrl).protocol : '')) {
+    throw new ConfigError(`BILLOW_S3_PUBLIC_URL must be an http(s) URL, got "${publicUrl}"`);
+  }
   return {
     storage,
     dir,
@@ -250,7 +255,7 @@ function parseMedia(env: NodeJS.ProcessEnv, dataDir: string): MediaConfig {
       region: env.BILLOW_S3_REGION || env.AWS_REGION || 'us-east-1',
       endpoint: env.BILLOW_S3_ENDPOINT || null,
       forcePathStyle: flag(env, 'BILLOW_S3_FORCE_PATH_STYLE'),
-      publicUrl: env.BILLOW_S3_PUBLIC_URL ? env.BILLOW_S3_PUBLIC_URL.replace(/\/+$/, '') : null,
+      publicUrl,
     },
   };
 }

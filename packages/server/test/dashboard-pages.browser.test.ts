@@ -3,9 +3,6 @@
  * timeline in words and its license keys, a machine freed after a confirmation, a product's images
  * and files; in Chromium at 1280 and 375 px, with axe.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,17 +10,19 @@ import { launchChromium, openPage, skipBrowserTests } from './browser.js';
 import { shop, type Shop } from './commerce-support.js';
 import { checkPage, fill, press, signIn } from './dashboard-support.js';
 import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
+import { s3Storage } from './s3-standin.js';
 
 let server: TestServer;
 let browser: Browser;
 let org: TestOrg;
 let s: Shop;
-let storageDir: string;
+let storage: Awaited<ReturnType<typeof s3Storage>>;
 
 beforeAll(async () => {
   if (skipBrowserTests) return;
-  storageDir = fs.mkdtempSync(path.join(os.tmpdir(), 'billow-dashboard-pages-'));
-  server = await startTestServer({ env: { BILLOW_STORAGE_DIR: storageDir } });
+  // Files in a bucket (decision 0103): the pages upload to Billow, which keeps them in S3 and serves the images.
+  storage = await s3Storage();
+  server = await startTestServer({ env: storage.env });
   org = await server.createOrg('Pages Co');
   s = await shop(server, org.sandbox.serverKey, '/sandbox');
   browser = await launchChromium();
@@ -32,7 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  if (storageDir) fs.rmSync(storageDir, { recursive: true, force: true });
+  await storage?.stop();
 });
 
 /** A PNG of one colour, `width` × `height`: a real picture, for the browser to draw. */
@@ -268,9 +267,23 @@ describe.skipIf(skipBrowserTests)('the product page', () => {
     const files = page.getByRole('region', { name: 'Downloadable files' });
     await files.getByRole('link', { name: 'manual.pdf' }).waitFor();
     expect(await sectionText(page, 'Downloadable files')).toMatch(/PDF document.*3\.2 KB.*Yes/);
+    // Downloads turned off and on again from the table: PATCH …/file/{id}/ {enabled}.
+    const fileOf = async () => ((await s.call('GET', `/catalog/products/${s.product.id}/`)).body as { files: Array<{ enabled: boolean; downloadUrl: string }> }).files[0]!;
+    await press(page, 'Turn off downloads of manual.pdf');
+    await expect.poll(async () => await sectionText(page, 'Downloadable files')).toMatch(/Turned off.*Turn on/);
+    const off = await fileOf();
+    expect(off.enabled).toBe(false);
+    expect((await fetch(off.downloadUrl, { redirect: 'manual' })).status).toBe(404);
+    await press(page, 'Turn on downloads of manual.pdf');
+    await expect.poll(async () => await sectionText(page, 'Downloadable files')).toMatch(/Yes.*Turn off/);
+    expect((await fileOf()).enabled).toBe(true);
+    expect((await fetch((await fileOf()).downloadUrl, { redirect: 'manual' })).status).toBe(302);
     const product = (await s.call('GET', `/catalog/products/${s.product.id}/`)).body as { images: Array<{ id: string; name: string; thumbnail: boolean; ordering: number }>; files: Array<{ name: string; size: number }> };
     expect(product.images.sort((a, b) => a.ordering - b.ordering).map((i) => [i.name, i.thumbnail])).toEqual([['screen.png', true], ['The boxed app, in blue', false]]);
     expect(product.files).toEqual([expect.objectContaining({ name: 'manual.pdf', size: manual.length })]);
+    const kept = [...storage.bucket.objects.keys()];
+    expect(kept.filter((key) => key.startsWith('public/') && /\/(screen|box-shot)\.png$/.test(key))).toHaveLength(2);
+    expect(kept.some((key) => key.startsWith('private/') && key.endsWith('/manual.pdf'))).toBe(true);
     expect(await page.locator('main').textContent()).not.toMatch(/application\/pdf|image\/png/);
     await checkPage(page, 'product-media');
 

@@ -193,6 +193,11 @@ describe('orders and invoices', () => {
     expect(ids((await get(`/invoices/?customer_id=${buyer.customerId}&sort=issuedOn&order=asc`)).body)).toEqual(invoices);
     expect((await get(`/invoices/?search=grace.${tag}`, production.key, production.api)).body.count).toBe(0);
     expect((await get(`/invoices/?search=grace.${tag}`, foreign.key, foreign.api)).body.count).toBe(0);
+    // By its id anywhere, in any case; an invoice both halves of the search find (its number and its customer) is listed once.
+    expect(ids((await get(`/invoices/?search=${invoices[0]!.slice(-8).toLowerCase()}`)).body)).toEqual([invoices[0]]);
+    await server.database.db.updateTable('invoices').set({ number: `GRACE.${tag.toUpperCase()}-7` }).where('id', '=', invoices[2]!).execute();
+    const both = (await get(`/invoices/?search=grace.${tag}`)).body;
+    expect([both.count, ids(both)]).toEqual([3, [invoices[2], invoices[1], invoices[0]]]);
   });
 
   it('refuses bad parameters with a detail', async () => {

@@ -11,6 +11,7 @@ import { ManualClock } from '../src/lib/clock.js';
 import { sanitizeFileName } from '../src/modules/media/file-names.js';
 import { UPLOAD_TTL_MS, type MediaScope, type MediaService, type StoredObject } from '../src/modules/media/service.js';
 import { environmentIdOf, openTestDatabase, startTestServer, type TestOrg, type TestServer } from './harness.js';
+import { S3_TEST_CREDENTIALS, startS3Standin, type S3Standin } from './s3-standin.js';
 
 const MAX_BYTES = 4096;
 const HOUR_MS = 60 * 60 * 1000;
@@ -498,22 +499,24 @@ describe('the signing secret', () => {
 });
 
 describe('S3 storage', () => {
-  const credentials = { AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
+  const credentials = S3_TEST_CREDENTIALS;
   const saved: Record<string, string | undefined> = {};
   let s3: TestServer;
   let s3Org: TestOrg;
+  let bucket: S3Standin;
 
   beforeAll(async () => {
     for (const [name, value] of Object.entries(credentials)) {
       saved[name] = process.env[name];
       process.env[name] = value;
     }
+    bucket = await startS3Standin();
     s3 = await startTestServer({
       env: {
         BILLOW_STORAGE: 's3',
         BILLOW_S3_BUCKET: 'billow-test',
         BILLOW_S3_REGION: 'eu-central-1',
-        BILLOW_S3_ENDPOINT: 'http://127.0.0.1:9',
+        BILLOW_S3_ENDPOINT: bucket.endpoint,
         BILLOW_S3_FORCE_PATH_STYLE: 'true',
       },
     });
@@ -521,6 +524,7 @@ describe('S3 storage', () => {
   });
   afterAll(async () => {
     await s3?.close();
+    await bucket?.close();
     for (const [name, value] of Object.entries(saved)) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
@@ -530,7 +534,7 @@ describe('S3 storage', () => {
   it('presigns a POST limited to the key, the size and the content type', async () => {
     const before = Date.now();
     const presigned = await presign({ fileName: 'logo.png', fileType: 'image/png' }, s3Org.sandbox.serverKey, '/sandbox', s3);
-    expect(presigned.url).toBe('http://127.0.0.1:9/billow-test');
+    expect(presigned.url).toBe(`${bucket.endpoint}/billow-test`);
     expect(presigned.fileKey).toMatch(/^tmp\/[0-9a-f-]{36}\/logo\.png$/);
     const { fields } = presigned;
     expect(fields).toMatchObject({
@@ -577,7 +581,7 @@ describe('S3 storage', () => {
     const service = s3.app.billow.media;
     const key = `private/${randomUUID()}/plans/p1/${randomUUID()}/Report Q3.pdf`;
     const url = new URL(await service.downloadUrl('https://billing.example.com', key, 'Report Q3.pdf'));
-    expect(`${url.origin}${url.pathname}`).toBe(`http://127.0.0.1:9/billow-test/${key.replace(/ /g, '%20')}`);
+    expect(`${url.origin}${url.pathname}`).toBe(`${bucket.endpoint}/billow-test/${key.replace(/ /g, '%20')}`);
     expect(url.searchParams.get('X-Amz-Expires')).toBe('300');
     expect(url.searchParams.get('response-content-disposition')).toBe(
       `attachment; filename="Report Q3.pdf"; filename*=UTF-8''Report%20Q3.pdf`,

@@ -62,7 +62,7 @@ export function sizeInWords(bytes: number): string {
   return `${value >= 10 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
 }
 
-/** Picks a file, uploads it through Billow (`POST /media/` and its form), then hands its fileKey to `attach`. */
+/** Picks a file, uploads it to Billow (`POST /media/upload/`), then hands its fileKey to `attach`. */
 export function UploadForm({ label, submitLabel, hint, accept, attach, onDone }: { label: string; submitLabel: string; hint: string; accept?: string; attach(fileKey: string): Promise<unknown>; onDone(): void }) {
   const [file, setFile] = useState<File | null>(null);
   const [generation, setGeneration] = useState(0);
@@ -170,8 +170,14 @@ export const IMAGE_UPLOAD = {
   hint: 'PNG, JPEG, GIF, WebP or AVIF, up to 10 MB. The first image is the main one until you choose another.',
 };
 
-/** Downloadable files: name (a link that downloads it), kind, size, whether buyers can download it; remove. */
-export function FileTable({ caption, files, canWrite, remove, onDone }: { caption: string; files: StoredFile[]; canWrite: boolean; remove(file: StoredFile): Promise<unknown>; onDone(): void }) {
+/** Downloadable files: name (a link that downloads it), kind, size, whether buyers can download it; turn downloads off or on (when `setEnabled` is given), remove. */
+export function FileTable({ caption, files, canWrite, remove, setEnabled, onDone }: { caption: string; files: StoredFile[]; canWrite: boolean; remove(file: StoredFile): Promise<unknown>; setEnabled?(file: StoredFile, enabled: boolean): Promise<unknown>; onDone(): void }) {
+  const actions = (f: StoredFile) => (
+    <div className="actions">
+      {setEnabled ? <ActionButton label={f.enabled ? 'Turn off' : 'Turn on'} hidden={`downloads of ${f.name}`} run={() => setEnabled(f, !f.enabled)} onDone={onDone} /> : null}
+      <ActionButton label="Remove" hidden={f.name} tone="danger" run={() => remove(f)} onDone={onDone} />
+    </div>
+  );
   return (
     <Table
       caption={caption}
@@ -183,7 +189,7 @@ export function FileTable({ caption, files, canWrite, remove, onDone }: { captio
         { title: 'Type', cell: (f) => kindInWords(f.contentType) },
         { title: 'Size', numeric: true, nowrap: true, cell: (f) => sizeInWords(f.size) },
         { title: 'Downloadable', cell: (f) => (f.enabled ? 'Yes' : 'Turned off') },
-        ...(canWrite ? [{ title: 'Actions', cell: (f: StoredFile) => <ActionButton label="Remove" hidden={f.name} tone="danger" run={() => remove(f)} onDone={onDone} /> }] : []),
+        ...(canWrite ? [{ title: 'Actions', cell: actions }] : []),
       ]}
     />
   );

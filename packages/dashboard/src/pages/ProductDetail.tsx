@@ -64,7 +64,14 @@ export function ProductDetail() {
             ) : null}
           </Section>
           <Section title="Downloadable files">
-            <FileTable caption="Files of this product" files={product.files} canWrite={canWrite} remove={(file) => api('DELETE', `${path}/file/${file.id}/`)} onDone={view.reload} />
+            <FileTable
+              caption="Files of this product"
+              files={product.files}
+              canWrite={canWrite}
+              remove={(file) => api('DELETE', `${path}/file/${file.id}/`)}
+              setEnabled={(file, enabled) => api('PATCH', `${path}/file/${file.id}/`, { body: { enabled } })}
+              onDone={view.reload}
+            />
             {canWrite ? (
               <UploadForm label="File" submitLabel="Upload the file" hint="Any kind of file: a manual, an installer, a licence text." attach={(fileKey) => api('PATCH', `${path}/`, { body: { fileKeys: [fileKey] } })} onDone={view.reload} />
             ) : null}

@@ -38,7 +38,13 @@ function filtered(db: Executor, environmentId: string, filters: InvoiceFilters) 
       .select('c.id')
       .where('c.environment_id', '=', environmentId)
       .where((eb) => eb.or([eb('c.name', 'ilike', pattern), eb('c.email', 'ilike', pattern), eb('c.customer_id', 'ilike', pattern)]));
-    query = query.where((eb) => eb.or([eb('i.number', 'ilike', pattern), eb('i.id', 'ilike', pattern), eb('i.customer_id', 'in', customers)]));
+    // Each half by its own indexes (the number's and id's trigrams, joined by a BitmapOr; the customers' trigrams and
+    // the invoices of a customer), then their union: one OR of both halves reads every invoice of the environment
+    // (decision 0104), as it did for orders (decision 0089).
+    const ofEnvironment = () => db.selectFrom('invoices as m').select('m.id').where('m.environment_id', '=', environmentId);
+    const byText = ofEnvironment().where((eb) => eb.or([eb('m.number', 'ilike', pattern), eb('m.id', 'ilike', pattern)]));
+    const byCustomer = ofEnvironment().where('m.customer_id', 'in', customers);
+    query = query.where('i.id', 'in', byText.unionAll(byCustomer));
   }
   return query;
 }

@@ -22,6 +22,8 @@ export const uploadOverLimit = (key: string, size: number, maxBytes: number, rul
   invalid(`The file uploaded to "${key}" is ${size} bytes, over the limit of ${maxBytes} bytes: ${rule}`, 'file_too_large');
 export const uploadWrongType = (key: string) =>
   invalid(`The file uploaded to "${key}" does not have the declared Content-Type`, 'invalid_file_key');
+export const unreadableFileType = (type: string) =>
+  invalid(`file: ${JSON.stringify(type)} is not a MIME type; send the file with its type (image/png, application/pdf, …)`, 'validation_error');
 export const emptyFileName = () =>
   invalid('fileName must contain at least one printable character besides "." and path separators', 'validation_error');
 

@@ -6,10 +6,11 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Clock } from '../../lib/clock.js';
-import { fileTooLarge, linkRefused, policyRefused } from './errors.js';
+import { byteLimit } from './byte-limit.js';
+import { linkRefused, policyRefused } from './errors.js';
 import { billowPublicUrl, isSafeKey, TMP_PREFIX } from './keys.js';
 import { decodePolicy, downloadPayload, encodePolicy, type MediaSigner, type UploadPolicy } from './signing.js';
-import type { DownloadGrant, ObjectInfo, ObjectStore, PresignedUpload, UploadGrant } from './store.js';
+import type { DownloadGrant, ObjectInfo, ObjectStore, OpenObject, PresignedUpload, UploadGrant } from './store.js';
 
 export const UPLOAD_PATH = '/media/upload';
 export const DOWNLOAD_PATH = '/media/download';
@@ -90,41 +91,34 @@ export class LocalDiskStore implements ObjectStore {
     return policy;
   }
 
-  /** Streams an upload to disk, refusing it (413, nothing kept) as soon as it passes the policy's limit. */
-  async receive(policy: UploadPolicy, body: Readable): Promise<number> {
-    let size = 0;
-    const limit = async function* (chunks: AsyncIterable<Buffer>) {
-      for await (const chunk of chunks) {
-        size += chunk.length;
-        if (size > policy.maxBytes) throw fileTooLarge(policy.maxBytes);
-        yield chunk;
-      }
-    };
+  async write(key: string, contentType: string, body: Readable, maxBytes: number): Promise<number> {
+    const { counted, limit } = byteLimit(maxBytes);
     const partial = await this.incomingFile();
     const out = fs.createWriteStream(partial, { flags: 'wx' });
     try {
       await pipeline(body, limit, out);
-      await this.commit(policy.key, partial, { contentType: policy.contentType, size, uploadedAt: this.clock.now().toISOString() });
+      await this.commit(key, partial, { contentType, size: counted.size, uploadedAt: this.clock.now().toISOString() });
     } finally {
       // A refused upload may end while the file is still being opened: wait for it to close, or it outlives the rm.
       if (!out.closed) await once(out, 'close').catch(() => undefined);
       await fsp.rm(partial, { force: true });
     }
-    return size;
+    return counted.size;
   }
 
   async head(key: string): Promise<ObjectInfo | null> {
     try {
       const meta = JSON.parse(await fsp.readFile(this.metaPath(key), 'utf8')) as Meta;
-      return { contentType: meta.contentType, size: meta.size, uploadedAt: new Date(meta.uploadedAt) };
+      // A key is written once: its size and time identify its bytes.
+      const etag = `"${meta.size.toString(16)}-${Date.parse(meta.uploadedAt).toString(16)}"`;
+      return { contentType: meta.contentType, size: meta.size, uploadedAt: new Date(meta.uploadedAt), etag };
     } catch (error) {
       if (isMissing(error)) return null;
       throw error;
     }
   }
 
-  /** The object's bytes and metadata, or null. */
-  async open(key: string): Promise<{ info: ObjectInfo; stream: Readable } | null> {
+  async open(key: string): Promise<OpenObject | null> {
     const info = await this.head(key);
     if (!info) return null;
     try {

@@ -5,13 +5,16 @@ import {
   HeadObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../../config.js';
 import type { Clock } from '../../lib/clock.js';
 import { attachmentDisposition } from './file-names.js';
 import { billowPublicUrl, keyPath } from './keys.js';
-import type { DownloadGrant, ObjectInfo, ObjectStore, PresignedUpload, UploadGrant } from './store.js';
+import { Readable } from 'node:stream';
+import { byteLimit } from './byte-limit.js';
+import type { DownloadGrant, ObjectInfo, ObjectStore, OpenObject, PresignedUpload, UploadGrant } from './store.js';
 
 const isNotFound = (error: unknown) => {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } } | null;
@@ -19,8 +22,9 @@ const isNotFound = (error: unknown) => {
 };
 
 /**
- * An S3-compatible bucket. Clients upload to it directly with a presigned POST;
- * downloads are presigned GETs. S3 checks its signatures against real time, so
+ * An S3-compatible bucket. API clients upload to it directly with a presigned POST, the
+ * dashboard through Billow (write); downloads are presigned GETs, public images are read
+ * through Billow (open). S3 checks its signatures against real time, so
  * durations are measured from Billow's clock but signed with the system's.
  */
 export class S3Store implements ObjectStore {
@@ -54,12 +58,7 @@ export class S3Store implements ObjectStore {
 
   async head(key: string): Promise<ObjectInfo | null> {
     try {
-      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
-      return {
-        size: out.ContentLength ?? 0,
-        contentType: out.ContentType ?? 'application/octet-stream',
-        uploadedAt: out.LastModified ?? this.clock.now(),
-      };
+      return this.infoOf(await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key })));
     } catch (error) {
       if (isNotFound(error)) return null;
       throw error;
@@ -74,6 +73,30 @@ export class S3Store implements ObjectStore {
       if (isNotFound(error)) return null;
       throw error;
     }
+  }
+
+  async open(key: string): Promise<OpenObject | null> {
+    try {
+      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      return out.Body ? { info: this.infoOf(out), stream: out.Body as Readable } : null;
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * A body of unknown length: the SDK's managed upload keeps parts in memory (5 MiB each, four
+   * at a time) and sends a small body as one PUT; a refused body aborts what was sent.
+   */
+  async write(key: string, contentType: string, body: Readable, maxBytes: number): Promise<number> {
+    const { counted, limit } = byteLimit(maxBytes);
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.bucket, Key: key, ContentType: contentType, Body: Readable.from(limit(body)) },
+    });
+    await upload.done();
+    return counted.size;
   }
 
   async copy(from: string, to: string): Promise<boolean> {
@@ -106,17 +129,21 @@ export class S3Store implements ObjectStore {
     return getSignedUrl(this.client, command, { expiresIn: this.secondsUntil(grant.expiresAt) });
   }
 
-  /** A short-lived URL that serves the object as it is, for Billow's public route when no public base URL is set. */
-  async inlineUrl(key: string, ttlSeconds: number): Promise<string> {
-    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn: ttlSeconds });
-  }
-
   publicUrl(baseUrl: string, key: string): string {
     return this.publicBaseUrl ? `${this.publicBaseUrl}/${keyPath(key)}` : billowPublicUrl(baseUrl, key);
   }
 
   async close(): Promise<void> {
     this.client.destroy();
+  }
+
+  private infoOf(out: { ContentLength?: number; ContentType?: string; LastModified?: Date; ETag?: string }): ObjectInfo {
+    return {
+      size: out.ContentLength ?? 0,
+      contentType: out.ContentType ?? 'application/octet-stream',
+      uploadedAt: out.LastModified ?? this.clock.now(),
+      ...(out.ETag ? { etag: out.ETag } : {}),
+    };
   }
 
   private secondsUntil(at: Date): number {

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { MediaUpload, MediaUploadCreate } from '@billow/contract';
+import { MIME_TYPE_PATTERN, type MediaFileReceived, type MediaUpload, type MediaUploadCreate } from '@billow/contract';
+import type { Readable } from 'node:stream';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/connect.js';
 import type { Tx } from '../../db/transaction.js';
@@ -17,6 +18,7 @@ import {
   uploadTooLarge,
   uploadWrongKind,
   uploadUnknown,
+  unreadableFileType,
 } from './errors.js';
 import { sanitizeFileName } from './file-names.js';
 import { isPublicKey, isSafeKey, isValidPurpose, permanentKey, tmpKey, type Visibility } from './keys.js';
@@ -26,6 +28,9 @@ import * as repo from './repo.js';
 import { instanceSecret } from '../instance-secrets/secret.js';
 import { MediaSigner } from './signing.js';
 import type { ObjectInfo, ObjectStore } from './store.js';
+
+/** What POST /media/ takes as a fileType, for the types of files sent to Billow itself. */
+const MIME_TYPE = new RegExp(MIME_TYPE_PATTERN);
 
 /** How long a presigned upload, and the fileKey it yields, stays usable. */
 export const UPLOAD_TTL_MS = 60 * 60 * 1000;
@@ -107,18 +112,36 @@ export class MediaService {
   }
 
   async createUpload(scope: MediaScope, input: MediaUploadCreate, baseUrl: string, keep?: AnswerKeeper): Promise<MediaUpload> {
-    const fileName = sanitizeFileName(input.fileName);
-    if (!fileName) throw emptyFileName();
-    const key = tmpKey(fileName);
-    const now = this.clock.now();
-    const expiresAt = new Date(now.getTime() + UPLOAD_TTL_MS);
-    const maxBytes = this.options.maxUploadBytes;
-    const presigned = await this.store.presignUpload({ baseUrl, key, contentType: input.fileType, maxBytes, expiresAt });
-    const upload = { id: newId(), environmentId: scope.environmentId, fileKey: key, fileName, contentType: input.fileType, maxSize: maxBytes, at: now, expiresAt };
+    const upload = this.newUpload(scope, input.fileName, input.fileType);
+    const { fileKey: key, contentType, maxSize: maxBytes, expiresAt } = upload;
+    const presigned = await this.store.presignUpload({ baseUrl, key, contentType, maxBytes, expiresAt });
     return writeKeeping(this.db, keep, async (db) => {
       await repo.insertUpload(db, upload);
       return { url: presigned.url, fields: presigned.fields, fileKey: key };
     });
+  }
+
+  /**
+   * An upload sent to Billow itself (the dashboard's, decision 0103): recorded as POST /media/
+   * records one, its form used at once, then streamed into storage within the same limit. A
+   * refused or broken upload leaves a record without a file, swept with the abandoned ones.
+   */
+  async receive(scope: MediaScope, file: { fileName: string; fileType: string }, body: Readable): Promise<MediaFileReceived> {
+    if (file.fileType.length > 255 || !MIME_TYPE.test(file.fileType)) throw unreadableFileType(file.fileType);
+    const upload = this.newUpload(scope, file.fileName, file.fileType);
+    await repo.insertUpload(this.db, upload);
+    const size = await this.throughFormOnce(upload.fileKey, () => this.store.write(upload.fileKey, upload.contentType, body, upload.maxSize));
+    return { fileKey: upload.fileKey, fileName: upload.fileName, fileType: upload.contentType, size };
+  }
+
+  /** The record of a new upload to a fresh tmp/ key, valid for the hour. */
+  private newUpload(scope: MediaScope, requestedName: string, contentType: string) {
+    const fileName = sanitizeFileName(requestedName);
+    if (!fileName) throw emptyFileName();
+    const at = this.clock.now();
+    const expiresAt = new Date(at.getTime() + UPLOAD_TTL_MS);
+    const maxSize = this.options.maxUploadBytes;
+    return { id: newId(), environmentId: scope.environmentId, fileKey: tmpKey(fileName), fileName, contentType, maxSize, at, expiresAt };
   }
 
   /**
