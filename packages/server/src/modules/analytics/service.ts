@@ -1,4 +1,4 @@
-import type { MrrMovementItem, MrrMovementKind, MrrPeriod, MrrSeries } from '@billow/contract';
+import type { MrrMovementItem, MrrMovementKind, MrrPeriod, MrrSeries, SubscriberSeries } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, type Tx } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
@@ -14,6 +14,7 @@ import { addDays, datePeriods, firstOfMonthBefore, isDate, periodCount, type Dat
 import { periodRatios } from './ratios.compute.js';
 import { seriesOf, type MovementTotal, type PeriodFigures } from './series.compute.js';
 import { monthlyPartsOfRow } from './terms-pricing.js';
+import { keepSubscribers, rebuildSubscribers, subscriberEntry, subscriberFigures, subscribersOnWire } from './subscribers.service.js';
 import * as repo from './repo.js';
 
 /** Transactions of the log priced in one database transaction. */
@@ -51,7 +52,9 @@ export interface RebuildReport {
   logRows: number;
   kept: number;
   rebuilt: number;
-  /** The first movements where the two disagree, in words; empty when they agree. */
+  /** The subscriber events (decision 0101): kept, and priced again. */
+  subscriberEvents: { kept: number; rebuilt: number };
+  /** The first movements (then subscriber events) where the two disagree, in words; empty when they agree. */
   differences: string[];
   applied: boolean;
 }
@@ -168,8 +171,15 @@ export class AnalyticsService {
     const prices = await storedPricesByIds(tx, environmentId, rows.map((row) => row.price_id));
     const book = await this.bookOf(tx, environmentId, rows);
     const timeZone = await sellerTimeZone(tx, environmentId);
-    const movements = byTransaction(rows).flatMap((group) => book.apply(group.map((row) => this.pricedTerms(row, prices))));
+    const groups = this.pricedGroups(rows, prices);
+    const movements = groups.flatMap((group) => book.apply(group.map((g) => g.terms)));
     await this.saveBook(tx, environmentId, book, movements, timeZone);
+    await keepSubscribers(tx, environmentId, groups.map((group) => group.map((g) => subscriberEntry(g.row, g.terms.parts))), timeZone);
+  }
+
+  /** The rows of each logged transaction, each with its priced terms. */
+  private pricedGroups(rows: readonly repo.TermsLogRow[], prices: Map<string, StoredPrice>) {
+    return byTransaction(rows).map((group) => group.map((row) => ({ row, terms: this.pricedTerms(row, prices) })));
   }
 
   private async saveBook(tx: Tx, environmentId: string, book: MrrBook, movements: readonly MovementRecord[], timeZone: string): Promise<void> {
@@ -225,15 +235,25 @@ export class AnalyticsService {
       const prices = await storedPricesByIds(tx, scope.environmentId, rows.map((row) => row.price_id));
       const book = new MrrBook();
       const timeZone = await sellerTimeZone(tx, scope.environmentId);
-      const rebuilt = byTransaction(rows).flatMap((group) => book.apply(group.map((row) => this.pricedTerms(row, prices))));
+      const groups = this.pricedGroups(rows, prices);
+      const rebuilt = groups.flatMap((group) => book.apply(group.map((g) => g.terms)));
       const kept = await repo.keptMovements(tx, scope.environmentId);
-      const differences = movementDifferences(kept, rebuilt);
+      const subscribers = await rebuildSubscribers(tx, scope.environmentId, groups.map((group) => group.map((g) => subscriberEntry(g.row, g.terms.parts))), timeZone);
+      const differences = [...movementDifferences(kept, rebuilt), ...subscribers.differences];
       if (apply && differences.length > 0) {
         await repo.clearEnvironment(tx, scope.environmentId);
         await this.saveBook(tx, scope.environmentId, book, rebuilt, timeZone);
+        await subscribers.apply();
         await repo.markPriced(tx, rows.filter((row) => !row.priced).map((row) => row.id));
       }
-      return { logRows: rows.length, kept: kept.length, rebuilt: rebuilt.length, differences: differences.slice(0, MAX_DIFFERENCES), applied: apply && differences.length > 0 };
+      return {
+        logRows: rows.length,
+        kept: kept.length,
+        rebuilt: rebuilt.length,
+        subscriberEvents: { kept: subscribers.kept, rebuilt: subscribers.rebuilt },
+        differences: differences.slice(0, MAX_DIFFERENCES),
+        applied: apply && differences.length > 0,
+      };
     });
   }
 
@@ -262,6 +282,20 @@ export class AnalyticsService {
       periods: figures.filter((f) => f.currency === currency).map((f) => periodOnWire(f, dates.get(f.label)!)),
     }));
     return { timeZone, interval, start: from, end: to, completeUntil: (pending && pending < now ? pending : now).toISOString(), currencies };
+  }
+
+  /** Active subscriptions, trials and trial-to-paid conversion per period, per currency and all together (decision 0101). */
+  async subscribersSeries(scope: AnalyticsScope, request: SeriesRequest): Promise<SubscriberSeries> {
+    await this.priceLog(CATCH_UP_BATCHES, scope.environmentId);
+    const timeZone = await sellerTimeZone(this.db, scope.environmentId);
+    const now = this.clock.now();
+    const interval = request.interval ?? 'month';
+    const { first, last } = this.range(request, localDate(now, timeZone), interval);
+    const periods = datePeriods(first, last, interval);
+    const [figures, pending] = await Promise.all([subscriberFigures(this.db, scope.environmentId, periods, request.currency ?? null), repo.oldestUnpriced(this.db, scope.environmentId)]);
+    const start = periods[0]!.start;
+    const end = periods[periods.length - 1]!.end;
+    return { timeZone, interval, start, end, completeUntil: (pending && pending < now ? pending : now).toISOString(), ...subscribersOnWire(periods, figures) };
   }
 
   /** The movements behind a figure (the drill-down): those of the days from start to end, newest first, with their customers. */
