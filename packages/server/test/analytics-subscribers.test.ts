@@ -1,7 +1,8 @@
 /**
  * Subscribers and trials through the API (issue 30, decision 0101): trials on a test clock
  * that convert (the clock passes their end with a card on file), that don't (cancelled during
- * the trial; ended with no way to pay), that a plan change carries on, and one whose first
+ * the trial, at once or for its end; ended with no way to pay), that a plan change carries on
+ * or ends at once, and one whose first
  * payment fails (it converts: its first paid period began, past due) appear in
  * GET /analytics/subscribers/ in the months they happened in; the kept events agree with a
  * rebuild from the terms log.
@@ -148,5 +149,40 @@ describe('GET /analytics/subscribers/', () => {
       expect(res.status, query).toBe(400);
       expect(res.body.detail).toContain(words);
     }
+  });
+
+  it('ends a trial cancelled for its end on the day it ends, and converts one that a plan change ends at once', async () => {
+    const clock = await s.call('POST', '/test-clocks/', { name: uniqueId('june'), frozenTime: '2025-06-01T10:00:00Z' });
+    const trial = async () => {
+      const customerId = await s.customer({ testClockId: clock.body.id });
+      await s.card(customerId);
+      return (await s.call('POST', '/subscriptions/create/', { planIdentifier: s.plans.trial, chargePeriod: 'MONTHLY', customerId })).body.id as string;
+    };
+    const leaving = await trial();
+    const hurried = await trial();
+    const moveTo = async (frozenTime: string) => {
+      expect((await s.call('POST', `/test-clocks/${clock.body.id}/advance/`, { frozenTime })).status).toBe(200);
+      expect(await untilClockReady(server, s, clock.body.id)).toMatchObject({ status: 'ready', failure: null });
+    };
+    await moveTo('2025-06-03T10:00:00Z');
+    const cancel = await s.call('POST', `/subscriptions/${leaving}/cancel/`, { cancellationType: 'CURRENT_PERIOD_ENDS' });
+    expect(cancel.status, cancel.text).toBe(200);
+    const change = await s.call('POST', `/subscriptions/${hurried}/update/`, { planIdentifier: s.plans.basic, chargePeriod: 'MONTHLY', trialEnd: 'now' });
+    expect(change.status, change.text).toBe(200);
+    await moveTo('2025-06-20T10:00:00Z');
+    expect((await s.call('GET', `/subscriptions/${leaving}/`)).body.status).toBe('canceled');
+    const body = await series('?start=2025-06-01&end=2025-06-30&interval=day');
+    const days = (body.currencies[0].periods as Record<string, number>[])
+      .filter((d) => d.trialsStarted + d.trialsEnded > 0)
+      .map((d) => [d.period, d.trialsStarted, d.trialsEnded, d.trialsConverted, d.activeSubscriptionsEnd]);
+    expect(days).toEqual([
+      ['2025-06-01', 2, 0, 0, 0],
+      ['2025-06-03', 0, 1, 1, 1],
+      ['2025-06-15', 0, 1, 0, 1],
+    ]);
+    const [june] = (await series('?start=2025-06-01&end=2025-06-30')).allCurrencies;
+    expect(counts(june)).toEqual({ active: [0, 1], trials: [0, 0], started: 2, ended: 2, converted: 1, rate: 5000 });
+    const report = await new AnalyticsService(server.database.db, new ManualClock(new Date())).rebuild({ environmentId }, false);
+    expect(report).toMatchObject({ differences: [], subscriberEvents: { kept: 22, rebuilt: 22 } });
   });
 });
