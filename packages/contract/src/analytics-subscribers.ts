@@ -1,11 +1,12 @@
 import { Type, type Static } from 'typebox';
-import { Timestamp } from './common.js';
-import { AnalyticsInterval, AnalyticsMrrQuery } from './analytics.js';
+import { AnalyticsMrrQuery, MrrPeriod, MrrSeries } from './analytics.js';
 
 /** Billow extension (issue 30, decision 0101; docs/analytics.md): active subscriptions, trials and trial-to-paid conversion, kept as subscriptions change. */
 
 const Count = (description: string) => Type.Integer({ minimum: 0, description });
-const CalendarDate = (description: string) => Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description });
+/** A period and a series are dated and framed as the MRR series' are. */
+const { period, start: periodStart, end: periodEnd } = MrrPeriod.properties;
+const { timeZone, interval: seriesInterval, start: seriesStart, end: seriesEnd, completeUntil } = MrrSeries.properties;
 
 /** The range, interval, currency and format of the MRR series (only those: what the MRR series adds for amounts is not for counts). */
 const { start, end, currency, format, interval } = AnalyticsMrrQuery.properties;
@@ -14,9 +15,9 @@ export type AnalyticsSubscribersQuery = Static<typeof AnalyticsSubscribersQuery>
 
 export const SubscriberPeriod = Type.Object(
   {
-    period: Type.String({ description: 'The period: its first day (YYYY-MM-DD), or YYYY-MM for a month' }),
-    start: CalendarDate('Its first day'),
-    end: CalendarDate('The day after its last day'),
+    period,
+    start: periodStart,
+    end: periodEnd,
     activeSubscriptionsStart: Count('Subscriptions whose MRR was above 0 when the period began'),
     activeSubscriptionsEnd: Count('Subscriptions whose MRR was above 0 when it ended (or now, for the period under way)'),
     trialsStart: Count('Subscriptions in their trial when the period began'),
@@ -34,11 +35,11 @@ export type SubscriberPeriod = Static<typeof SubscriberPeriod>;
 
 export const SubscriberSeries = Type.Object(
   {
-    timeZone: Type.String({ description: "The seller profile's time zone the days are counted in (UTC when it sets none)" }),
-    interval: AnalyticsInterval,
-    start: CalendarDate('The first day of the first period'),
-    end: CalendarDate('The day after the last day of the last period'),
-    completeUntil: Timestamp,
+    timeZone,
+    interval: seriesInterval,
+    start: seriesStart,
+    end: seriesEnd,
+    completeUntil,
     currencies: Type.Array(
       Type.Object({
         currency: Type.String({ description: 'ISO 4217 code: the currency of the subscriptions counted' }),
