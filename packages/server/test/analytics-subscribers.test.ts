@@ -185,4 +185,17 @@ describe('GET /analytics/subscribers/', () => {
     const report = await new AnalyticsService(server.database.db, new ManualClock(new Date())).rebuild({ environmentId }, false);
     expect(report).toMatchObject({ differences: [], subscriberEvents: { kept: 22, rebuilt: 22 } });
   });
+
+  it('is put right by a rebuild with apply when a kept event is lost', async () => {
+    const analytics = new AnalyticsService(server.database.db, new ManualClock(new Date()));
+    const before = await series('?start=2025-06-01&end=2026-04-30');
+    await server.database.db.deleteFrom('analytics_subscription_events').where('environment_id', '=', environmentId).where('kind', '=', 'trial_lapsed').execute();
+    expect((await series('?start=2025-06-01&end=2026-04-30')).allCurrencies).not.toEqual(before.allCurrencies);
+    const found = await analytics.rebuild({ environmentId }, false);
+    expect(found.differences[0]).toMatch(/^subscriber event \d+: kept /);
+    expect(found.subscriberEvents).toEqual({ kept: 19, rebuilt: 22 });
+    expect(await analytics.rebuild({ environmentId }, true)).toMatchObject({ applied: true });
+    expect(await analytics.rebuild({ environmentId }, false)).toMatchObject({ differences: [], subscriberEvents: { kept: 22, rebuilt: 22 } });
+    expect((await series('?start=2025-06-01&end=2026-04-30')).allCurrencies).toEqual(before.allCurrencies);
+  });
 });
