@@ -16,7 +16,7 @@ export function registerAnalyticsCommands(program: Command, parts: AnalyticsComm
   analytics
     .command('rebuild')
     .description(
-      "Price an environment's whole subscription terms log again and compare the movements with the kept ones; " +
+      "Price an environment's whole subscription terms log again and compare the movements and the subscriber events with the kept ones; " +
         'exits 1 when they differ (and were not replaced). With --apply, replaces the kept ones with the rebuild',
     )
     .requiredOption('--org <id>', 'organization id (a UUID)', parts.organizationIdArg)
@@ -31,6 +31,7 @@ export function registerAnalyticsCommands(program: Command, parts: AnalyticsComm
       else {
         const agreed = report.differences.length === 0;
         process.stdout.write(`Priced ${report.logRows} logged changes again: ${report.rebuilt} movements; ${report.kept} were kept.\n`);
+        process.stdout.write(`Subscriber events (trials, active subscriptions): ${report.subscriberEvents.rebuilt} rebuilt; ${report.subscriberEvents.kept} were kept.\n`);
         process.stdout.write(agreed ? 'They agree.\n' : `They differ${report.applied ? ', and the kept ones were replaced' : ''}:\n${report.differences.map((d) => `  ${d}\n`).join('')}`);
       }
       if (report.differences.length > 0 && !report.applied) process.exitCode = 1;

@@ -22,3 +22,4 @@ export * from './credit-notes.js';
 export * from './accounts.js';
 export * from './overview.js';
 export * from './analytics.js';
+export * from './analytics-subscribers.js';

@@ -1,8 +1,10 @@
 /**
  * Random histories through the API (issue 30, "Correctness"): customers on a test clock
- * subscribe, change plans and periods, cancel, while the clock moves; whatever the history,
- * the kept MRR movements equal a rebuild from the terms log, each period's movements add up
- * to its change of MRR, and the MRR at the end is Home's.
+ * subscribe (some with a 14-day trial), change plans and periods, cancel, while the clock
+ * moves; whatever the history, the kept MRR movements and subscriber events equal a rebuild
+ * from the terms log, each period's movements add up to its change of MRR, the MRR at the end
+ * is Home's, no more trials convert than end, and, each customer holding one subscription at
+ * most, the active subscriptions are the paying customers.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +18,7 @@ const CUSTOMERS = 3;
 
 type Step =
   | { op: 'subscribe'; who: number; plan: 'basic' | 'pro'; period: 'MONTHLY' | 'YEARLY' }
+  | { op: 'trial'; who: number }
   | { op: 'change'; who: number; plan: 'basic' | 'pro'; period: 'MONTHLY' | 'YEARLY' }
   | { op: 'cancel'; who: number }
   | { op: 'advance'; days: number };
@@ -27,6 +30,7 @@ const subscribe = fc.record({ op: fc.constant('subscribe' as const), who, plan, 
 const step: fc.Arbitrary<Step> = fc.oneof(
   subscribe,
   fc.record({ op: fc.constant('change' as const), who, plan, period }),
+  fc.record({ op: fc.constant('trial' as const), who }),
   fc.record({ op: fc.constant('cancel' as const), who }),
   fc.record({ op: fc.constant('advance' as const), days: fc.integer({ min: 1, max: 40 }) }),
 );
@@ -64,8 +68,9 @@ async function play(steps: readonly Step[]): Promise<void> {
       continue;
     }
     const current = live.get(next.who);
-    if (next.op === 'subscribe' && !current) {
-      const res = await s.call('POST', '/subscriptions/create/', { customerId: customers[next.who], planIdentifier: s.plans[next.plan], chargePeriod: next.period });
+    if ((next.op === 'subscribe' || next.op === 'trial') && !current) {
+      const [planIdentifier, chargePeriod] = next.op === 'trial' ? [s.plans.trial, 'MONTHLY'] : [s.plans[next.plan], next.period];
+      const res = await s.call('POST', '/subscriptions/create/', { customerId: customers[next.who], planIdentifier, chargePeriod });
       expect(res.status, res.text).toBe(201);
       live.set(next.who, res.body.id);
     } else if (next.op === 'change' && current) {
@@ -97,6 +102,17 @@ describe('random histories', () => {
             expect(moved).toBe(p.mrrEndUnits - p.mrrStartUnits);
           }
           expect(periods.at(-1).mrrEndUnits).toBe(home.find((m) => m.currency === currency)?.amountUnits ?? 0);
+        }
+        const subscribers = await s.call('GET', '/analytics/subscribers/?start=2026-01-01&end=2026-12-31&interval=month');
+        expect(subscribers.status, subscribers.text).toBe(200);
+        const paying = new Map<string, number[]>(series.body.currencies.map((c: { currency: string; periods: { customers: { end: number } }[] }) => [c.currency, c.periods.map((p) => p.customers.end)]));
+        for (const p of subscribers.body.allCurrencies) {
+          expect(p.trialsConverted).toBeLessThanOrEqual(p.trialsEnded);
+          expect(p.trialsEnd).toBe(p.trialsStart + p.trialsStarted - p.trialsEnded);
+          expect(p.trialsEnd).toBeGreaterThanOrEqual(0);
+        }
+        for (const { currency, periods } of subscribers.body.currencies) {
+          expect(periods.map((p: { activeSubscriptionsEnd: number }) => p.activeSubscriptionsEnd)).toEqual(paying.get(currency) ?? periods.map(() => 0));
         }
         expect((await analytics.rebuild({ environmentId }, false)).differences).toEqual([]);
       }),

@@ -4,7 +4,7 @@
  * person's own sessions with sign-out, a webhook endpoint's URL and event types edited, and a
  * test clock that takes an existing customer and shows what its advance billed (decision 0087);
  * Analytics with the month those tests made: its figures, chart and table, and the customers
- * behind a figure (issue 30, decision 0098).
+ * behind a figure (issue 30, decision 0098); its subscribers and trials (decision 0101).
  */
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -166,6 +166,16 @@ describe.skipIf(skipBrowserTests)('the dashboard for developers and for oneself'
     await s.card(leaver, CARDS.ok);
     const sub = await s.call('POST', '/subscriptions/create/', { planIdentifier: s.plans.pro, chargePeriod: 'MONTHLY', customerId: leaver });
     expect((await s.call('POST', `/subscriptions/${sub.body.id}/cancel/`, { cancellationType: 'IMMEDIATE' })).status).toBe(200);
+    // Two 14-day trials: one goes on, one is cancelled during it (ended, not converted).
+    const trials: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const trier = await s.customer();
+      await s.card(trier, CARDS.ok);
+      const trial = await s.call('POST', '/subscriptions/create/', { planIdentifier: s.plans.trial, chargePeriod: 'MONTHLY', customerId: trier });
+      expect(trial.body.status, trial.text).toBe('trialing');
+      trials.push(trial.body.id);
+    }
+    expect((await s.call('POST', `/subscriptions/${trials[1]}/cancel/`, { cancellationType: 'IMMEDIATE' })).status).toBe(200);
     await menu(page, 'Analytics');
     await expect.poll(() => page.textContent('h1')).toBe('Analytics');
     const card = (label: string) => page.locator('.tiles > div').filter({ hasText: label }).locator('.figure');
@@ -173,7 +183,18 @@ describe.skipIf(skipBrowserTests)('the dashboard for developers and for oneself'
     expect(await card('ARR, this month').textContent()).toBe('$240.00');
     expect(await card('Paying customers, this month').textContent()).toBe('2');
     expect(await card('Customer churn, this month').textContent()).toBe('Not enough data yet');
-    expect(await page.locator('.tiles svg.spark').count()).toBe(3);
+    expect(await page.locator('.tiles svg.spark').count()).toBe(5);
+    // The subscribers and trials, every currency together: the two $10.00 subscriptions, the trial that goes on, the one cancelled.
+    await expect.poll(() => card('Active subscriptions, this month').textContent()).toBe('2');
+    expect(await card('In trial, this month').textContent()).toBe('1');
+    expect(await card('Trial conversion, this month').textContent()).toBe('0%');
+    expect(await page.locator('.tiles > div').filter({ hasText: 'Trial conversion, this month' }).innerText()).toContain('0 of 1 trial that ended became paid');
+    const trialsTable = page.getByRole('region', { name: 'Trials by month table' });
+    const thisMonth = trialsTable.getByRole('row').nth(1);
+    expect((await thisMonth.getByRole('cell').allInnerTexts()).slice(1)).toEqual(['2', '1', '0', '0%', '1', '2']);
+    expect(await page.locator('main').innerText()).not.toMatch(/trial_|trialsEnd|Bp\b/);
+    const [trialsFile] = await Promise.all([page.waitForEvent('download'), press(page, 'Download CSV of the trials and subscribers by month')]);
+    expect(fs.readFileSync((await trialsFile.path())!, 'utf8')).toMatch(/\r\nall,\d{4}-\d{2},[\d-]+,[\d-]+,0,2,0,1,2,1,0,0\r\n/);
     const table = page.getByRole('region', { name: 'MRR movements table' });
     expect(await table.getByRole('button', { name: /^\$40\.00 new in .*: show the customers$/ }).count()).toBe(1);
     expect(await table.getByRole('button', { name: /^-\$20\.00 churned in / }).count()).toBe(1);

@@ -11,6 +11,8 @@ import { money, when } from '../format';
 import { DownloadButton, ErrorNote, Loading, PageTitle, Section, Select, Table } from '../ui/kit';
 import { AnalyticsDrillDown, type DrillDown } from './AnalyticsDrillDown';
 import { MovementsChart } from './AnalyticsChart';
+import { SubscribersAndTrials } from './AnalyticsTrials';
+import { Sparkline } from './Sparkline';
 import { daysAgo, KINDS, lastDayOf, periodName, rate, type Interval } from './analytics-words';
 
 const INTERVALS: ReadonlyArray<{ value: Interval; label: string; start(): string | undefined }> = [
@@ -40,18 +42,6 @@ const CARDS: readonly Card[] = [
   { label: 'Customer churn', figure: (p) => rate(p.customerChurnRateBp) },
   { label: 'Net revenue retention', figure: (p) => rate(p.netRevenueRetentionBp) },
 ];
-
-/** A small line of the months' values, drawn for the eye only: the table below holds the figures. */
-function Sparkline({ values }: { values: number[] }) {
-  if (values.length < 2) return null;
-  const [low, high] = [Math.min(...values), Math.max(...values)];
-  const points = values.map((v, i) => `${((i / (values.length - 1)) * 100).toFixed(1)},${(22 - ((v - low) / (high - low || 1)) * 20).toFixed(1)}`).join(' ');
-  return (
-    <svg className="spark" viewBox="0 0 100 24" preserveAspectRatio="none" aria-hidden="true" focusable="false">
-      <polyline points={points} />
-    </svg>
-  );
-}
 
 function Cards({ periods, currency }: { periods: MrrPeriod[]; currency: string }) {
   const [last, now] = [periods.at(-2), periods.at(-1)];
@@ -179,6 +169,7 @@ export function Analytics() {
           </p>
         </Section>
       ) : null}
+      <SubscribersAndTrials />
       {drill ? <AnalyticsDrillDown key={`${drill.kind} ${drill.start} ${drill.end} ${drill.currency}`} drill={drill} onClose={() => setDrill(null)} /> : null}
     </>
   );

@@ -17,7 +17,7 @@ export const kindLabel = (kind: MrrMovementKind): string => KINDS.find((k) => k.
 const MONTH = new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' });
 
 /** A period as a person names it: "Nov 2026", "Week of 23 Nov 2026", "29 Nov 2026". */
-export function periodName(period: MrrPeriod, interval: Interval): string {
+export function periodName(period: Pick<MrrPeriod, 'start'>, interval: Interval): string {
   if (interval === 'month') return MONTH.format(new Date(`${period.start}T00:00:00Z`));
   return interval === 'week' ? `Week of ${day(period.start)}` : day(period.start);
 }

@@ -771,6 +771,10 @@ export interface SubscriptionTermsLogTable {
   discount_amount_minor: number | null;
   tax_rate_bp: number;
   priced: Generated<boolean>;
+  /** In its trial (decision 0101): logged with no MRR, so that its start and its end are known. */
+  trialing: Generated<boolean>;
+  /** The subscription it follows after a plan change (decision 0101). */
+  previous_subscription_id: string | null;
   /** The pay-as-you-go quantity of each feature its newest invoice billed (its last closed period); {} when none. */
   usage: ColumnType<Record<string, number>, string | undefined, string>;
 }
@@ -819,6 +823,33 @@ export interface AnalyticsMrrMovementsTable {
   dimension: ColumnType<'all' | 'plan' | 'product', 'all' | 'plan' | 'product' | undefined, 'all' | 'plan' | 'product'>;
   /** The plan's or the product's identifier; '' in the whole business's book. */
   segment: ColumnType<string, string | undefined, string>;
+}
+
+/** A subscription's standing for the subscriber figures as the terms log was last priced (decision 0101). */
+export interface AnalyticsSubscriptionStatesTable {
+  subscription_id: string;
+  environment_id: string;
+  customer_id: string;
+  currency: string;
+  /** Its MRR is above 0. */
+  active: boolean;
+  trialing: boolean;
+}
+
+export type SubscriptionEventKind = 'activated' | 'deactivated' | 'trial_started' | 'trial_converted' | 'trial_lapsed';
+
+/** One change of the subscriber figures: a subscription became active or stopped being so, a trial started, converted or lapsed. */
+export interface AnalyticsSubscriptionEventsTable {
+  id: Generated<number>;
+  environment_id: string;
+  subscription_id: string;
+  customer_id: string;
+  currency: string;
+  at: Timestamp;
+  /** The seller's local date (select it as text). */
+  day: ColumnType<Date, string, string>;
+  kind: SubscriptionEventKind;
+  log_id: number;
 }
 
 export interface SubscriptionDiscountsTable {
@@ -972,6 +1003,8 @@ export interface Database {
   analytics_subscription_mrr: AnalyticsSubscriptionMrrTable;
   analytics_customer_mrr: AnalyticsCustomerMrrTable;
   analytics_mrr_movements: AnalyticsMrrMovementsTable;
+  analytics_subscription_states: AnalyticsSubscriptionStatesTable;
+  analytics_subscription_events: AnalyticsSubscriptionEventsTable;
   schema_migrations: SchemaMigrationsTable;
   promotions: PromotionsTable;
   checkout_sessions: CheckoutSessionsTable;

@@ -6,7 +6,7 @@
 -- clock); a period in which nothing was used counts nothing.
 ALTER TABLE subscription_terms_log ADD COLUMN usage jsonb NOT NULL DEFAULT '{}'::jsonb;
 
--- As before, with the usage of the newest invoice among the terms.
+-- As 20261210200000's, with the usage of the newest invoice among the terms.
 CREATE OR REPLACE FUNCTION billow_log_subscription_terms(target uuid, known_since timestamptz DEFAULT NULL) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -21,6 +21,8 @@ BEGIN
               THEN coalesce((SELECT o.tax_rate_bp FROM orders o WHERE o.subscription_id = s.id ORDER BY o.created_at DESC LIMIT 1), 0)
               ELSE 0 END,
          false,
+         s.status = 'trialing',
+         s.previous_subscription_id,
          coalesce((SELECT jsonb_object_agg(line ->> 'featureId', (line ->> 'quantity')::bigint)
                      FROM jsonb_array_elements((SELECT i.lines FROM invoices i WHERE i.subscription_id = s.id ORDER BY i.seq DESC LIMIT 1)) AS line
                     WHERE line ->> 'kind' = 'usage' AND line ->> 'featureId' IS NOT NULL), '{}'::jsonb)
@@ -36,26 +38,27 @@ BEGIN
   END IF;
   SELECT * INTO last_terms FROM subscription_terms_log WHERE subscription_id = target ORDER BY id DESC LIMIT 1;
   IF NOT FOUND THEN
-    IF NOT now_terms.counts THEN
+    IF NOT now_terms.counts AND NOT now_terms.trialing THEN
       RETURN;
     END IF;
-  ELSIF NOT now_terms.counts AND NOT last_terms.counts THEN
+  ELSIF NOT now_terms.counts AND NOT now_terms.trialing AND NOT last_terms.counts AND NOT last_terms.trialing THEN
     RETURN;
-  ELSIF (now_terms.counts, now_terms.currency, now_terms.charge_period, now_terms.price_id, now_terms.quantities,
+  ELSIF (now_terms.counts, now_terms.trialing, now_terms.currency, now_terms.charge_period, now_terms.price_id, now_terms.quantities,
          now_terms.custom_amount_minor, now_terms.custom_tax_behavior, now_terms.promotion_percent,
          now_terms.discount_type, now_terms.percent_off_bp, now_terms.discount_amount_minor, now_terms.tax_rate_bp, now_terms.usage)
         IS NOT DISTINCT FROM
-        (last_terms.counts, last_terms.currency, last_terms.charge_period, last_terms.price_id, last_terms.quantities,
+        (last_terms.counts, last_terms.trialing, last_terms.currency, last_terms.charge_period, last_terms.price_id, last_terms.quantities,
          last_terms.custom_amount_minor, last_terms.custom_tax_behavior, last_terms.promotion_percent,
          last_terms.discount_type, last_terms.percent_off_bp, last_terms.discount_amount_minor, last_terms.tax_rate_bp, last_terms.usage) THEN
     RETURN;
   END IF;
   INSERT INTO subscription_terms_log (environment_id, subscription_id, customer_id, tx, at, counts, currency, charge_period, price_id, quantities,
                                       custom_amount_minor, custom_tax_behavior, promotion_percent, discount_type, percent_off_bp,
-                                      discount_amount_minor, tax_rate_bp, usage)
+                                      discount_amount_minor, tax_rate_bp, trialing, previous_subscription_id, usage)
   VALUES (now_terms.environment_id, now_terms.subscription_id, now_terms.customer_id, now_terms.tx, now_terms.at, now_terms.counts, now_terms.currency,
           now_terms.charge_period, now_terms.price_id, now_terms.quantities, now_terms.custom_amount_minor, now_terms.custom_tax_behavior,
           now_terms.promotion_percent, now_terms.discount_type, now_terms.percent_off_bp, now_terms.discount_amount_minor, now_terms.tax_rate_bp,
+          now_terms.trialing, now_terms.previous_subscription_id,
           now_terms.usage);
 END;
 $$;

@@ -5,10 +5,12 @@
 -- `segment` the plan's or the product's identifier ('' for the whole business).
 --
 -- What was kept before is forgotten and the whole log is priced again by the job, so that the
--- three books start from the same history.
+-- three books, and the subscriber figures priced beside them, start from the same history.
 DELETE FROM analytics_mrr_movements;
 DELETE FROM analytics_customer_mrr;
 DELETE FROM analytics_subscription_mrr;
+DELETE FROM analytics_subscription_events;
+DELETE FROM analytics_subscription_states;
 UPDATE subscription_terms_log SET priced = false WHERE priced;
 
 ALTER TABLE analytics_subscription_mrr ADD COLUMN dimension text NOT NULL DEFAULT 'all';

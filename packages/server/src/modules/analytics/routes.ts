@@ -6,18 +6,18 @@ import { scopeOf } from '../../http/scope.js';
 import { movementsCsv, seriesCsv } from './csv.compute.js';
 import type { AnalyticsService } from './service.js';
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody };
-const CSV_NOTE =
+export const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody };
+export const CSV_NOTE =
   ' With `format=csv` (or `Accept: text/csv`, when `format` is not given) the answer is CSV: a header row, amounts in minor units, ' +
   'rates in basis points (an empty cell when a rate has no denominator).';
 
 /** Whether the request asks for CSV: `format=csv`, or an Accept header that names text/csv and no `format`. */
-function wantsCsv(request: FastifyRequest<{ Querystring: { format?: 'json' | 'csv' } }>): boolean {
+export function wantsCsv(request: FastifyRequest<{ Querystring: { format?: 'json' | 'csv' } }>): boolean {
   if (request.query.format) return request.query.format === 'csv';
   return /\btext\/csv\b/i.test(request.headers.accept ?? '');
 }
 
-function sendCsv(reply: FastifyReply, fileName: string, csv: string): FastifyReply {
+export function sendCsv(reply: FastifyReply, fileName: string, csv: string): FastifyReply {
   return reply
     .type('text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${fileName}"`)

@@ -1,4 +1,4 @@
-import type { MrrMovementItem, MrrMovementKind, MrrPeriod, MrrSeries } from '@billow/contract';
+import type { MrrMovementItem, MrrMovementKind, MrrPeriod, MrrSeries, SubscriberSeries } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
 import { inTransaction, type Tx } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
@@ -15,6 +15,7 @@ import { addDays, datePeriods, firstOfMonthBefore, isDate, periodCount, type Dat
 import { periodRatios } from './ratios.compute.js';
 import { seriesOf, type MovementTotal, type PeriodFigures } from './series.compute.js';
 import { monthlyPartsOfRow } from './terms-pricing.js';
+import { keepSubscribers, rebuildSubscribers, subscriberEntry, subscriberFigures, subscribersOnWire } from './subscribers.service.js';
 import * as repo from './repo.js';
 
 /** Transactions of the log priced in one database transaction. */
@@ -56,7 +57,9 @@ export interface RebuildReport {
   logRows: number;
   kept: number;
   rebuilt: number;
-  /** The first movements where the two disagree, in words; empty when they agree. */
+  /** The subscriber events (decision 0101): kept, and priced again. */
+  subscriberEvents: { kept: number; rebuilt: number };
+  /** The first movements (then subscriber events) where the two disagree, in words; empty when they agree. */
   differences: string[];
   applied: boolean;
 }
@@ -185,15 +188,17 @@ export class AnalyticsService {
   private async priceEnvironment(tx: Tx, environmentId: string, rows: readonly repo.TermsLogRow[]): Promise<void> {
     const books = await this.booksOf(tx, environmentId, rows);
     const timeZone = await sellerTimeZone(tx, environmentId);
-    await this.saveBooks(tx, environmentId, books, await this.priceRows(tx, environmentId, books, rows), timeZone);
+    const groups = await this.pricedGroups(tx, environmentId, rows);
+    await this.saveBooks(tx, environmentId, books, groups.flatMap((group) => applyToBooks(books, group)), timeZone);
+    await keepSubscribers(tx, environmentId, groups.map((group) => group.map((g) => subscriberEntry(g.row, g.terms.parts))), timeZone);
   }
 
-  /** Moves the books by the rows, one logged transaction at a time: the movements they make. */
-  private async priceRows(tx: Tx, environmentId: string, books: Books, rows: readonly repo.TermsLogRow[]): Promise<BookMovement[]> {
+  /** The rows of each logged transaction, each with its priced terms and the plan and product it is priced from. */
+  private async pricedGroups(tx: Tx, environmentId: string, rows: readonly repo.TermsLogRow[]) {
     const priceIds = rows.map((row) => row.price_id);
     const [prices, owners] = await Promise.all([storedPricesByIds(tx, environmentId, priceIds), ownersOfPrices(tx, environmentId, priceIds)]);
-    return byTransaction(rows).flatMap((group) =>
-      applyToBooks(books, group.map((row) => ({ terms: this.pricedTerms(row, prices), owners: owners.get(row.price_id) ?? NO_OWNERS }))),
+    return byTransaction(rows).map((group) =>
+      group.map((row) => ({ row, terms: this.pricedTerms(row, prices), owners: owners.get(row.price_id) ?? NO_OWNERS })),
     );
   }
 
@@ -254,15 +259,25 @@ export class AnalyticsService {
       const rows = await repo.logOf(tx, scope.environmentId);
       const books = emptyBooks();
       const timeZone = await sellerTimeZone(tx, scope.environmentId);
-      const rebuilt = await this.priceRows(tx, scope.environmentId, books, rows);
+      const groups = await this.pricedGroups(tx, scope.environmentId, rows);
+      const rebuilt = groups.flatMap((group) => applyToBooks(books, group));
       const kept = await repo.keptMovements(tx, scope.environmentId);
-      const differences = movementDifferences(kept, rebuilt);
+      const subscribers = await rebuildSubscribers(tx, scope.environmentId, groups.map((group) => group.map((g) => subscriberEntry(g.row, g.terms.parts))), timeZone);
+      const differences = [...movementDifferences(kept, rebuilt), ...subscribers.differences];
       if (apply && differences.length > 0) {
         await repo.clearEnvironment(tx, scope.environmentId);
         await this.saveBooks(tx, scope.environmentId, books, rebuilt, timeZone);
+        await subscribers.apply();
         await repo.markPriced(tx, rows.filter((row) => !row.priced).map((row) => row.id));
       }
-      return { logRows: rows.length, kept: kept.length, rebuilt: rebuilt.length, differences: differences.slice(0, MAX_DIFFERENCES), applied: apply && differences.length > 0 };
+      return {
+        logRows: rows.length,
+        kept: kept.length,
+        rebuilt: rebuilt.length,
+        subscriberEvents: { kept: subscribers.kept, rebuilt: subscribers.rebuilt },
+        differences: differences.slice(0, MAX_DIFFERENCES),
+        applied: apply && differences.length > 0,
+      };
     });
   }
 
@@ -292,6 +307,20 @@ export class AnalyticsService {
       periods: figures.filter((f) => f.currency === currency).map((f) => periodOnWire(f, dates.get(f.label)!)),
     }));
     return { timeZone, interval, start: from, end: to, completeUntil: (pending && pending < now ? pending : now).toISOString(), currencies };
+  }
+
+  /** Active subscriptions, trials and trial-to-paid conversion per period, per currency and all together (decision 0101). */
+  async subscribersSeries(scope: AnalyticsScope, request: SeriesRequest): Promise<SubscriberSeries> {
+    await this.priceLog(CATCH_UP_BATCHES, scope.environmentId);
+    const timeZone = await sellerTimeZone(this.db, scope.environmentId);
+    const now = this.clock.now();
+    const interval = request.interval ?? 'month';
+    const { first, last } = this.range(request, localDate(now, timeZone), interval);
+    const periods = datePeriods(first, last, interval);
+    const [figures, pending] = await Promise.all([subscriberFigures(this.db, scope.environmentId, periods, request.currency ?? null), repo.oldestUnpriced(this.db, scope.environmentId)]);
+    const start = periods[0]!.start;
+    const end = periods[periods.length - 1]!.end;
+    return { timeZone, interval, start, end, completeUntil: (pending && pending < now ? pending : now).toISOString(), ...subscribersOnWire(periods, figures) };
   }
 
   /** The movements behind a figure (the drill-down): those of the days from start to end, newest first, with their customers. */
