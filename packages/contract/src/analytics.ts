@@ -32,7 +32,7 @@ const CurrencyCode = (description: string) => Type.String({ pattern: '^[A-Z]{3}$
 export const AnalyticsMrrQuery = Type.Object({
   ...rangeFields('the series covers'),
   interval: Type.Optional(AnalyticsInterval),
-  reportingCurrency: Type.Optional(
+  reporting_currency: Type.Optional(
     CurrencyCode(
       'Also give the figures converted into this currency (ISO 4217), under `reporting`, with the rate of each currency and where it came from (decision 0102); default: no conversion',
     ),
@@ -134,7 +134,7 @@ export const MrrSeries = Type.Object(
               'customers are counted per currency (one who pays in two currencies counts twice)',
           }),
         },
-        { description: 'With `reportingCurrency`: the figures converted into it, and how' },
+        { description: 'With `reporting_currency`: the figures converted into it, and how' },
       ),
     ),
   },

@@ -87,7 +87,7 @@ export class ReportingService {
 
   /** How each of the currencies converts into `to`: the seller's rate, else one derived from the plans' prices, else none. */
   async conversion(db: Executor, environmentId: string, to: string, currencies: readonly string[]): Promise<Conversion> {
-    if (!isCurrency(to)) throw notACurrency('reportingCurrency', to);
+    if (!isCurrency(to)) throw notACurrency('reporting_currency', to);
     const [rates, prices] = await Promise.all([repo.ratesInto(db, environmentId, to), publishedPaidPrices(db, environmentId)]);
     const set = new Map(rates.map((r) => [r.from_currency, { rate: parseRate(r.rate)!, setAt: r.set_at, setBy: r.set_by }]));
     const derived = new Map<string, { rate: Decimal; plans: number }>();

@@ -41,7 +41,7 @@ export function analyticsRoutes(app: App, service: AnalyticsService): void {
           'value. MRR is each active or past_due recurring subscription\'s amount, after its recurring discount and before tax, ' +
           'normalised to a month; movements are counted per customer. The figures are kept as subscriptions change, by a background ' +
           'job: `completeUntil` says until when every change is counted. In the sandbox, a customer on a test clock moves on the ' +
-          "clock's time. Each currency's figures stand apart; with `reportingCurrency` the answer adds, under `reporting`, the figures " +
+          "clock's time. Each currency's figures stand apart; with `reporting_currency` the answer adds, under `reporting`, the figures " +
           'converted into it (each rounded once from the exact amounts) and the rate of every currency and its source (decision 0102). ' +
           'Default: the 12 months up to today, by month.' +
           CSV_NOTE +

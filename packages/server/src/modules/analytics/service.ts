@@ -38,7 +38,7 @@ export interface SeriesRequest {
   interval?: Interval;
   currency?: string;
   /** Also convert the figures into this currency (decision 0102). */
-  reportingCurrency?: string;
+  reporting_currency?: string;
 }
 
 export interface MovementsRequest {
@@ -266,7 +266,7 @@ export class AnalyticsService {
       currency,
       periods: figures.filter((f) => f.currency === currency).map((f) => periodOnWire(f, dates.get(f.label)!)),
     }));
-    const reporting = request.reportingCurrency ? await this.inReportingCurrency(scope, request.reportingCurrency, figures, dates) : undefined;
+    const reporting = request.reporting_currency ? await this.inReportingCurrency(scope, request.reporting_currency, figures, dates) : undefined;
     return { timeZone, interval, start: from, end: to, completeUntil: (pending && pending < now ? pending : now).toISOString(), currencies, ...(reporting ? { reporting } : {}) };
   }
 
