@@ -208,8 +208,8 @@ export type AnalyticsSettings = Static<typeof AnalyticsSettings>;
 
 export const AnalyticsSettingsUpdate = Type.Object(
   {
-    reportingCurrency: Type.Union([Type.String({ maxLength: 3 }), Type.Null()], { description: 'An ISO 4217 code, or null for none (then `rates` must be empty)' }),
-    rates: Type.Array(
+    reportingCurrency: Type.Union([Type.String({ maxLength: 3 }), Type.Null()], { description: 'An ISO 4217 code, or null for none (then `rates` must be empty or left out)' }),
+    rates: Type.Optional(Type.Array(
       Type.Object({
         currency: Type.String({ maxLength: 3, description: 'An ISO 4217 code, other than the reporting currency' }),
         rate: Type.String({
@@ -217,8 +217,8 @@ export const AnalyticsSettingsUpdate = Type.Object(
           description: 'What one unit of it is worth in the reporting currency: a positive decimal, at most 12 digits before the point and 12 after, as a string',
         }),
       }),
-      { maxItems: 200, description: 'Replaces the rates set into the reporting currency; a rate left unchanged keeps its date and who set it' },
-    ),
+      { maxItems: 200, description: 'Replaces the rates set into the reporting currency (left out: they are kept); a rate left unchanged keeps its date and who set it' },
+    )),
   },
   { title: 'AnalyticsSettingsUpdate' },
 );

@@ -145,7 +145,7 @@ describe('the reporting currency', () => {
       [{ reportingCurrency: 'USD', rates: [{ currency: 'EUR', rate: '1.1' }, { currency: 'eur', rate: '1.2' }] }, /twice/],
       [{ reportingCurrency: 'USD', rates: [{ currency: 'EURO', rate: '1.1' }] }, /.+/],
       [{ reportingCurrency: null, rates: [{ currency: 'EUR', rate: '1.1' }] }, /reporting currency/],
-      [{ reportingCurrency: 'USD' }, /.+/],
+      [{ reportingCurrency: 'USD', rates: null }, /.+/],
     ];
     for (const [body, detail] of bad) {
       const res = await call('PUT', '/analytics/settings/', body);
@@ -166,7 +166,8 @@ describe('the reporting currency', () => {
     expect((await call('PUT', '/analytics/settings/', { reportingCurrency: 'EUR', rates: [] })).body).toMatchObject({ reportingCurrency: 'EUR', rates: [] });
     const back = await call('GET', '/analytics/settings/');
     expect(back.body.rates).toEqual([]);
-    const usd = await call('PUT', '/analytics/settings/', { reportingCurrency: 'USD', rates: [{ currency: 'EUR', rate: '1.08' }] });
-    expect(usd.body.rates.map((r: { rate: string }) => r.rate)).toEqual(['1.08']);
+    const usd = await call('PUT', '/analytics/settings/', { reportingCurrency: 'USD' });
+    expect(usd.status, usd.text).toBe(200);
+    expect(usd.body.rates.map((r: { currency: string; rate: string }) => [r.currency, r.rate])).toEqual([['EUR', '1.08']]);
   });
 });

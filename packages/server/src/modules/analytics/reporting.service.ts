@@ -13,10 +13,11 @@ import * as repo from './repo/reporting.js';
 export type ReportingScope = AuditableScope & { environmentId: string };
 
 /** An update's values checked: the currency a known ISO code, each rate a positive decimal of bounded precision, once each. */
-function checkedUpdate(input: AnalyticsSettingsUpdate): { currency: string | null; rates: Map<string, Decimal> } {
+function checkedUpdate(input: AnalyticsSettingsUpdate): { currency: string | null; rates: Map<string, Decimal> | null } {
   const currency = input.reportingCurrency === null ? null : input.reportingCurrency.trim().toUpperCase();
   if (currency !== null && !isCurrency(currency)) throw notACurrency('reportingCurrency', input.reportingCurrency ?? '');
-  if (currency === null && input.rates.length > 0) throw ratesWithoutCurrency();
+  if (currency === null && input.rates && input.rates.length > 0) throw ratesWithoutCurrency();
+  if (!input.rates) return { currency, rates: null };
   const rates = new Map<string, Decimal>();
   for (const entry of input.rates) {
     const from = entry.currency.trim().toUpperCase();
@@ -67,7 +68,7 @@ export class ReportingService {
     return inTransaction(this.db, async (tx) => {
       await repo.findSettings(tx, scope.environmentId, { forUpdate: true });
       const before = await this.settings(scope, tx);
-      if (currency) {
+      if (currency && rates) {
         const kept = new Map((await repo.ratesInto(tx, scope.environmentId, currency)).map((r) => [r.from_currency, r]));
         const rows = [...rates].map(([from, rate]) => {
           const text = decimalText(rate);

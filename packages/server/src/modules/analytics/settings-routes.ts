@@ -31,7 +31,7 @@ export function reportingRoutes(app: App, service: ReportingService): void {
         summary: 'Set the reporting currency and exchange rates (ours)',
         description:
           ABOUT +
-          '`rates` replaces the rates set into `reportingCurrency` (rates set into another currency are kept for when it is chosen again); a rate sent ' +
+          '`rates` replaces the rates set into `reportingCurrency`, or keeps them when left out (rates set into another currency are kept for when it is chosen again); a rate sent ' +
           'unchanged keeps its date and who set it. An unknown currency code, a rate that is not a positive decimal within that precision, a rate of the ' +
           'reporting currency itself, or a currency given twice answers 400. The change is recorded in the audit log.',
         body: AnalyticsSettingsUpdate,
