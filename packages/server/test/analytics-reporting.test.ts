@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogClient, monthly } from './catalog-support.js';
 import { CARDS } from './commerce-support.js';
 import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
+import { signedInMember } from './accounts-support.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -159,6 +160,19 @@ describe('the reporting currency', () => {
     }
     // Nothing refused was kept.
     expect((await call('GET', '/analytics/settings/')).body.rates.map((r: { currency: string; rate: string }) => [r.currency, r.rate])).toEqual([['EUR', '1.08']]);
+  });
+
+  it("lets a person with the settings permission change it, names them as its setter, and refuses the other roles", async () => {
+    const developer = await signedInMember(server, org, 'developer');
+    const refused = await developer.api('PUT', '/sandbox/api/v1/analytics/settings/', { reportingCurrency: 'EUR' });
+    expect(refused.status, refused.text).toBe(403);
+    expect(refused.body.detail).toContain('reporting currency');
+    expect((await developer.api('GET', '/sandbox/api/v1/analytics/settings/')).status).toBe(200);
+    const admin = await signedInMember(server, org, 'admin');
+    const set = await admin.api('PUT', '/sandbox/api/v1/analytics/settings/', { reportingCurrency: 'USD', rates: [{ currency: 'EUR', rate: '1.08' }, { currency: 'GBP', rate: '1.25' }] });
+    expect(set.status, set.text).toBe(200);
+    expect(set.body.rates.map((r: { currency: string; setBy: string }) => [r.currency, r.setBy === admin.email])).toEqual([['EUR', false], ['GBP', true]]);
+    expect((await call('PUT', '/analytics/settings/', { reportingCurrency: 'USD', rates: [{ currency: 'EUR', rate: '1.08' }] })).status).toBe(200);
   });
 
   it('forgets the reporting currency when set to none, and finds its rates again when chosen again', async () => {
