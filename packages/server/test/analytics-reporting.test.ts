@@ -185,3 +185,16 @@ describe('the reporting currency', () => {
     expect(usd.body.rates.map((r: { currency: string; rate: string }) => [r.currency, r.rate])).toEqual([['EUR', '1.08']]);
   });
 });
+
+describe('concurrent changes', () => {
+  it('takes them one at a time, the first ones of an environment included', async () => {
+    const other = await server.createOrg();
+    const put = (rate: string) =>
+      server.request('PUT', '/sandbox/api/v1/analytics/settings/', { key: other.sandbox.serverKey, body: { reportingCurrency: 'USD', rates: [{ currency: 'EUR', rate }] } });
+    const answers = await Promise.all(['1.01', '1.02', '1.03', '1.04', '1.05'].map(put));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    const kept = await server.request('GET', '/sandbox/api/v1/analytics/settings/', { key: other.sandbox.serverKey });
+    expect(kept.body.rates).toHaveLength(1);
+    expect(answers.map((a) => a.body.rates[0].rate)).toContain(kept.body.rates[0].rate);
+  });
+});

@@ -66,7 +66,7 @@ export class ReportingService {
     const now = this.clock.now();
     const setBy = scope.auditActor?.label ?? 'operator';
     return inTransaction(this.db, async (tx) => {
-      await repo.findSettings(tx, scope.environmentId, { forUpdate: true });
+      await repo.lockSettings(tx, scope.environmentId);
       const before = await this.settings(scope, tx);
       if (currency && rates) {
         const kept = new Map((await repo.ratesInto(tx, scope.environmentId, currency)).map((r) => [r.from_currency, r]));

@@ -2,10 +2,13 @@
 import { sql } from 'kysely';
 import type { Executor, Tx } from '../../../db/transaction.js';
 
-export async function findSettings(db: Executor, environmentId: string, options: { forUpdate?: boolean } = {}) {
-  let query = db.selectFrom('analytics_settings').select(['reporting_currency', 'modified_at']).where('environment_id', '=', environmentId);
-  if (options.forUpdate) query = query.forUpdate();
-  return query.executeTakeFirst();
+export function findSettings(db: Executor, environmentId: string) {
+  return db.selectFrom('analytics_settings').select(['reporting_currency', 'modified_at']).where('environment_id', '=', environmentId).executeTakeFirst();
+}
+
+/** One change of an environment's settings at a time, its first included (when there is no row yet to lock). */
+export async function lockSettings(tx: Tx, environmentId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`analytics_settings ${environmentId}`}, 0))`.execute(tx);
 }
 
 export async function saveSettings(tx: Tx, environmentId: string, reportingCurrency: string | null, at: Date): Promise<void> {
