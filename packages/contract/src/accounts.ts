@@ -140,6 +140,7 @@ export const AUDIT_ACTIONS = [
   'member.removed',
   'test_clock.customer_attached',
   'license.instance_deactivated',
+  'analytics_settings.updated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 /** A change recorded by its operation: the method and the route's pattern, e.g. `POST /api/v1/refunds/`. */

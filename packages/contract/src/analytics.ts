@@ -27,6 +27,8 @@ const rangeFields = (what: string) => ({
   format: Type.Optional(ExportFormat),
 });
 
+const CurrencyCode = (description: string) => Type.String({ pattern: '^[A-Z]{3}$', description });
+
 /** One plan's or one product's book instead of the whole business's (decision 0106). */
 const segmentFields = {
   plan: Type.Optional(
@@ -46,6 +48,11 @@ export const AnalyticsMrrQuery = Type.Object({
   ...rangeFields('the series covers'),
   ...segmentFields,
   interval: Type.Optional(AnalyticsInterval),
+  reporting_currency: Type.Optional(
+    CurrencyCode(
+      'Also give the figures converted into this currency (ISO 4217), under `reporting`, with the rate of each currency and where it came from (decision 0102); default: no conversion',
+    ),
+  ),
 });
 export type AnalyticsMrrQuery = Static<typeof AnalyticsMrrQuery>;
 
@@ -85,6 +92,40 @@ export const MrrPeriod = Type.Object(
   { title: 'MrrPeriod' },
 );
 
+/** Billow extension (decision 0102): how one currency's amounts become amounts of the reporting currency. */
+export const CONVERSION_SOURCES = ['reporting', 'seller', 'plans', 'none'] as const;
+export type ConversionSource = (typeof CONVERSION_SOURCES)[number];
+export const CurrencyConversion = Type.Object(
+  {
+    currency: CurrencyCode('The currency converted from'),
+    rate: Type.Union([Type.String({ pattern: '^\\d+(\\.\\d+)?$' }), Type.Null()], {
+      description: 'What one unit of it is worth in the reporting currency, as an exact decimal (e.g. "1.08"); null when it is not converted',
+    }),
+    source: Type.Union([Type.Literal('reporting'), Type.Literal('seller'), Type.Literal('plans'), Type.Literal('none')], {
+      description:
+        'reporting: it is the reporting currency (rate 1); seller: a rate the seller set (setOn, setBy); plans: derived from the plans priced in both ' +
+        'currencies for the same period (the median of their ratios, to six significant digits; `plans` says how many); none: no rate, so it is left out of ' +
+        'the converted figures, never mixed in',
+    }),
+    setOn: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the seller set the rate' }),
+    setBy: Type.Union([Type.String(), Type.Null()], { description: "Who set it: the person's email, or the key's prefix" }),
+    plans: Type.Union([Type.Integer(), Type.Null()], { description: 'How many plans the derived rate comes from' }),
+  },
+  { title: 'CurrencyConversion' },
+);
+export type CurrencyConversion = Static<typeof CurrencyConversion>;
+
+export const ReportingConversion = Type.Object(
+  {
+    currency: CurrencyCode('The reporting currency'),
+    rates: Type.Array(CurrencyConversion, { description: 'One per currency of the figures, by currency code' }),
+    notConverted: Type.Array(Type.String(), { description: 'The currencies without a rate: their amounts are not in the converted figures' }),
+    statement: Type.String({ description: 'The conversion in a sentence, e.g. "EUR at 1.08 USD, set by ana@example.com on 2026-11-01"' }),
+  },
+  { title: 'ReportingConversion' },
+);
+export type ReportingConversion = Static<typeof ReportingConversion>;
+
 export const MrrSeries = Type.Object(
   {
     timeZone: Type.String({ description: "The seller profile's time zone the days are counted in (UTC when it sets none)" }),
@@ -98,6 +139,19 @@ export const MrrSeries = Type.Object(
         periods: Type.Array(MrrPeriod),
       }),
       { description: 'One series per currency, by currency code; amounts are never converted between currencies' },
+    ),
+    reporting: Type.Optional(
+      Type.Object(
+        {
+          conversion: ReportingConversion,
+          periods: Type.Array(MrrPeriod, {
+            description:
+              "The periods in the reporting currency: each figure converts every converted currency's exact amount at its rate, sums them and rounds once; " +
+              'customers are counted per currency (one who pays in two currencies counts twice)',
+          }),
+        },
+        { description: 'With `reporting_currency`: the figures converted into it, and how' },
+      ),
     ),
   },
   { title: 'MrrSeries' },
@@ -144,3 +198,45 @@ export type MrrMovementItem = Static<typeof MrrMovementItem>;
 
 export const MrrMovementList = Paginated(MrrMovementItem, 'MrrMovementList');
 export type MrrMovementList = Static<typeof MrrMovementList>;
+
+/** Billow extension (decision 0102): the reporting currency and the exchange rates the seller sets into it. */
+export const ExchangeRateSet = Type.Object(
+  {
+    currency: CurrencyCode('The currency converted from'),
+    rate: Type.String({ description: 'What one unit of it is worth in the reporting currency, an exact decimal such as "1.08"' }),
+    setOn: Type.String({ format: 'date-time' }),
+    setBy: Type.String({ description: "Who set it: the person's email, or the key's prefix" }),
+  },
+  { title: 'ExchangeRate' },
+);
+
+export const AnalyticsSettings = Type.Object(
+  {
+    reportingCurrency: Type.Union([CurrencyCode('The currency figures are converted into'), Type.Null()], { description: 'null until the seller chooses one' }),
+    rates: Type.Array(ExchangeRateSet, { description: 'The rates the seller set into the reporting currency, by currency code' }),
+    conversion: Type.Union([ReportingConversion, Type.Null()], {
+      description: 'How each currency the environment sells in or earns in is converted today: the rates set, or derived from the plans, or none',
+    }),
+    updatedOn: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  { title: 'AnalyticsSettings' },
+);
+export type AnalyticsSettings = Static<typeof AnalyticsSettings>;
+
+export const AnalyticsSettingsUpdate = Type.Object(
+  {
+    reportingCurrency: Type.Union([Type.String({ maxLength: 3 }), Type.Null()], { description: 'An ISO 4217 code, or null for none (then `rates` must be empty or left out)' }),
+    rates: Type.Optional(Type.Array(
+      Type.Object({
+        currency: Type.String({ maxLength: 3, description: 'An ISO 4217 code, other than the reporting currency' }),
+        rate: Type.String({
+          maxLength: 25,
+          description: 'What one unit of it is worth in the reporting currency: a positive decimal, at most 12 digits before the point and 12 after, as a string',
+        }),
+      }),
+      { maxItems: 200, description: 'Replaces the rates set into the reporting currency (left out: they are kept); a rate left unchanged keeps its date and who set it' },
+    )),
+  },
+  { title: 'AnalyticsSettingsUpdate' },
+);
+export type AnalyticsSettingsUpdate = Static<typeof AnalyticsSettingsUpdate>;

@@ -22,6 +22,7 @@ const ACTION_WORDS: Record<AuditAction, string> = {
   'member.removed': 'Member removed',
   'test_clock.customer_attached': 'Customer attached to a test clock',
   'license.instance_deactivated': 'License machine freed',
+  'analytics_settings.updated': 'Reporting currency changed',
 };
 
 /** Every named action with its words, in the contract's order (the log's filter). */
@@ -48,6 +49,7 @@ const NOUNS: Record<string, string> = {
   discounts: 'Discount',
   'email-settings': 'Email settings',
   email_settings: 'Email settings',
+  analytics_settings: 'Reporting currency',
   invitations: 'Invitation',
   invitation: 'Invitation',
   invoices: 'Invoice',

@@ -13,6 +13,7 @@ import { systemClock } from '../src/lib/clock.js';
 import { createMember } from '../src/modules/accounts/people.service.js';
 import { PASSWORD } from './accounts-support.js';
 import { launchChromium, openPage, skipBrowserTests } from './browser.js';
+import { monthly } from './catalog-support.js';
 import { CARDS, shop, type Shop } from './commerce-support.js';
 import { checkPage, fill, menu, press, startReceiver } from './dashboard-support.js';
 import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
@@ -226,6 +227,43 @@ describe.skipIf(skipBrowserTests)('the dashboard for developers and for oneself'
     await expect.poll(() => table.getByRole('row').count()).toBe(31);
     await behindChurn.getByRole('link', { name: 'Buyer' }).click();
     await expect.poll(() => page.url()).toContain(`/customers/${leaver}`);
+  });
+
+  it('converts Analytics into the reporting currency chosen in Settings, and says how beneath the figures', async () => {
+    const { page } = owner;
+    // A plan at $100.00 or €92.00 a month, and a customer who pays €92.00.
+    const plan = await s.api.plan(s.product.id, { name: uniqueId('Europe') });
+    await s.api.prices(plan.identifier, [monthly(100), monthly(92, 'EUR')]);
+    await s.api.publish(plan.identifier);
+    const european = await s.customer();
+    await s.card(european, CARDS.ok);
+    const sold = await s.call('POST', '/subscriptions/create/', { planIdentifier: plan.identifier, chargePeriod: 'MONTHLY', customerId: european, currencyCode: 'EUR' });
+    expect(sold.status, sold.text).toBe(201);
+
+    await menu(page, 'Settings');
+    const form = page.getByRole('form', { name: 'Reporting currency and exchange rates' });
+    await form.getByLabel('Reporting currency').selectOption('USD');
+    await press(page, 'Save reporting currency');
+    const rate = form.getByLabel('1 EUR in USD');
+    await expect.poll(() => rate.getAttribute('placeholder')).toBe('1.08696');
+    expect(await form.innerText()).toContain('Now 1.08696, derived from the prices of 1 plan sold in both currencies.');
+    await rate.fill('1.08');
+    await press(page, 'Save reporting currency');
+    await expect.poll(() => form.innerText()).toMatch(/Now 1\.08, set by you on /);
+    await checkPage(page, 'settings-reporting-currency', { docs: false });
+
+    await menu(page, 'Analytics');
+    const card = (label: string) => page.locator('.tiles > div').filter({ hasText: label }).locator('.figure');
+    // $20.00 and €92.00 at 1.08: $20.00 + $99.36.
+    await expect.poll(() => card('MRR, this month').textContent()).toBe('$119.36');
+    expect(await page.getByLabel('Currency').inputValue()).toBe('*');
+    const note = await page.locator('.conversion').first().innerText();
+    expect(note).toMatch(/€92\.00 converted at 1\.08 USD, set by you on /);
+    expect(note).toContain('$20.00, already in USD');
+    await checkPage(page, 'analytics-converted', { docs: false });
+    await page.getByLabel('Currency').selectOption('EUR');
+    await expect.poll(() => card('MRR, this month').textContent()).toBe('€92.00');
+    expect(await page.locator('.conversion').count()).toBe(0);
   });
 
   it("lists the person's sessions, marks this browser, and signs another one out", async () => {

@@ -4,13 +4,14 @@
  * week or day as a chart with the same figures in a table; any figure opens the customers behind it.
  */
 import { useState } from 'react';
-import type { MrrMovementKind, MrrPeriod, MrrSeries } from '@billow/contract';
+import type { AnalyticsSettings, MrrMovementKind, MrrPeriod, MrrSeries } from '@billow/contract';
 import { api, download } from '../api';
 import { useResource } from '../data';
 import { money, when } from '../format';
 import { DownloadButton, ErrorNote, Loading, PageTitle, Section, Select, Table } from '../ui/kit';
 import { AnalyticsDrillDown, type DrillDown } from './AnalyticsDrillDown';
 import { MovementsChart } from './AnalyticsChart';
+import { ConversionNote } from './AnalyticsReporting';
 import { SubscribersAndTrials } from './AnalyticsTrials';
 import { Sparkline } from './Sparkline';
 import { daysAgo, KINDS, lastDayOf, periodName, rate, type Interval } from './analytics-words';
@@ -21,11 +22,27 @@ const INTERVALS: ReadonlyArray<{ value: Interval; label: string; start(): string
   { value: 'day', label: 'Days', start: () => daysAgo(29) },
 ];
 
-async function loadSeries(interval: Interval): Promise<{ months: MrrSeries; chart: MrrSeries }> {
-  const months = api<MrrSeries>('GET', '/analytics/mrr/', { query: { interval: 'month' } });
+/** The Currency choice that shows every currency converted into the reporting currency. */
+const CONVERTED = '*';
+
+async function loadSeries(interval: Interval): Promise<{ months: MrrSeries; chart: MrrSeries; reporting: string | null }> {
+  const reporting = (await api<AnalyticsSettings>('GET', '/analytics/settings/')).reportingCurrency;
+  const convert = reporting ? { reporting_currency: reporting } : {};
+  const months = api<MrrSeries>('GET', '/analytics/mrr/', { query: { interval: 'month', ...convert } });
   const start = INTERVALS.find((i) => i.value === interval)?.start();
-  const chart = interval === 'month' ? months : api<MrrSeries>('GET', '/analytics/mrr/', { query: { interval, start } });
-  return { months: await months, chart: await chart };
+  const chart = interval === 'month' ? months : api<MrrSeries>('GET', '/analytics/mrr/', { query: { interval, start, ...convert } });
+  return { months: await months, chart: await chart, reporting };
+}
+
+/** A series' periods in one currency, or converted into the reporting currency. */
+function periodsOf(series: MrrSeries | undefined, currency: string | undefined): MrrPeriod[] {
+  if (currency === CONVERTED) return series?.reporting?.periods ?? [];
+  return series?.currencies.find((c) => c.currency === currency)?.periods ?? [];
+}
+
+/** Each currency's MRR at the end of the last period: what the converted MRR is made of. */
+function lastMrrOf(series: MrrSeries): Map<string, number> {
+  return new Map(series.currencies.map((c) => [c.currency, c.periods.at(-1)?.mrrEndUnits ?? 0]));
 }
 
 interface Card {
@@ -121,30 +138,39 @@ export function Analytics() {
   const [drill, setDrill] = useState<DrillDown | null>(null);
   const series = useResource(() => loadSeries(interval), [interval]);
   const currencies = series.data?.months.currencies.map((c) => c.currency) ?? [];
-  const currency = chosen && currencies.includes(chosen) ? chosen : currencies[0];
-  const months = series.data?.months.currencies.find((c) => c.currency === currency)?.periods ?? [];
-  const chart = series.data?.chart.currencies.find((c) => c.currency === currency)?.periods ?? [];
-  const pick = (period: MrrPeriod, kind: MrrMovementKind) =>
-    currency && setDrill({ kind, currency, start: period.start, end: lastDayOf(period), title: `${KINDS.find((k) => k.kind === kind)?.label}, ${periodName(period, interval)}` });
-  const pickKind = (kind: MrrMovementKind) =>
-    currency && chart.length > 0 && setDrill({ kind, currency, start: chart[0]!.start, end: lastDayOf(chart.at(-1)!), title: `${KINDS.find((k) => k.kind === kind)?.label}, the whole range` });
+  const reporting = currencies.length > 0 ? series.data?.reporting : null;
+  const choices = [...currencies, ...(reporting ? [CONVERTED] : [])];
+  const currency = chosen && choices.includes(chosen) ? chosen : reporting && currencies.length > 1 ? CONVERTED : currencies[0];
+  const converted = currency === CONVERTED;
+  // The currency amounts are shown in: the reporting one when converted.
+  const shown = converted ? reporting! : currency;
+  const months = periodsOf(series.data?.months, currency);
+  const chart = periodsOf(series.data?.chart, currency);
+  const drillOf = (kind: MrrMovementKind, start: string, end: string, when: string) =>
+    currency && setDrill({ kind, currency: converted ? undefined : currency, start, end, title: `${KINDS.find((k) => k.kind === kind)?.label}, ${when}${converted ? ', every currency' : ''}` });
+  const pick = (period: MrrPeriod, kind: MrrMovementKind) => drillOf(kind, period.start, lastDayOf(period), periodName(period, interval));
+  const pickKind = (kind: MrrMovementKind) => chart.length > 0 && drillOf(kind, chart[0]!.start, lastDayOf(chart.at(-1)!), 'the whole range');
   return (
     <>
       <PageTitle>Analytics</PageTitle>
       <Loading loading={series.loading && !series.data} />
       <ErrorNote error={series.error} />
       {series.data && !currency ? <p className="empty">No paying customer yet: MRR starts with the first paid subscription.</p> : null}
-      {currency ? <Cards periods={months} currency={currency} /> : null}
-      {currency ? (
+      {currency && shown ? <Cards periods={months} currency={shown} /> : null}
+      {converted && series.data?.months.reporting ? (
+        <ConversionNote conversion={series.data.months.reporting.conversion} amounts={lastMrrOf(series.data.months)} what={`This month's MRR in ${shown}, from:`} />
+      ) : null}
+      {currency && shown ? (
         <Section
           title="MRR movements"
           actions={
             <DownloadButton
               label="Download CSV"
-              hidden={`of the MRR movements in ${currency}`}
+              hidden={`of the MRR movements in ${shown}`}
               run={() => {
                 const chartSeries = series.data!.chart;
-                return download('/analytics/mrr/', { interval, currency, start: chartSeries.start, end: lastDayOf(chartSeries), format: 'csv' }, `mrr-${currency}-${interval}-${chartSeries.start}.csv`);
+                const which = converted ? { reporting_currency: shown } : { currency };
+                return download('/analytics/mrr/', { interval, ...which, start: chartSeries.start, end: lastDayOf(chartSeries), format: 'csv' }, `mrr-${converted ? 'all' : currency}-${interval}-${chartSeries.start}.csv`);
               }}
             />
           }
@@ -159,14 +185,25 @@ export function Analytics() {
                 </label>
               ))}
             </fieldset>
-            {currencies.length > 1 ? <Select label="Currency" value={currency} options={currencies.map((c) => [c, c])} onChange={(e) => setCurrency(e.target.value)} /> : null}
+            {choices.length > 1 ? (
+              <Select
+                label="Currency"
+                value={currency}
+                options={choices.map((c) => [c, c === CONVERTED ? `All, converted into ${reporting}` : c])}
+                onChange={(e) => setCurrency(e.target.value)}
+              />
+            ) : null}
           </div>
           <Legend onPick={pickKind} />
-          <MovementsChart periods={chart} interval={interval} currency={currency} onPick={pick} />
-          <FiguresTable periods={chart} interval={interval} currency={currency} onPick={pick} />
+          <MovementsChart periods={chart} interval={interval} currency={shown} onPick={pick} />
+          <FiguresTable periods={chart} interval={interval} currency={shown} onPick={pick} />
           <p className="hint">
-            Days in {series.data?.chart.timeZone}; amounts before tax, in {currency}, never converted. Every change up to {when(series.data?.chart.completeUntil)} is counted.
+            Days in {series.data?.chart.timeZone}; amounts before tax, in {shown}
+            {converted ? ', converted at the rates below' : ', never converted'}. Every change up to {when(series.data?.chart.completeUntil)} is counted.
           </p>
+          {converted && series.data?.chart.reporting ? (
+            <ConversionNote conversion={series.data.chart.reporting.conversion} amounts={new Map()} what={`Every amount above is in ${shown}, each currency converted at one rate:`} />
+          ) : null}
         </Section>
       ) : null}
       <SubscribersAndTrials />

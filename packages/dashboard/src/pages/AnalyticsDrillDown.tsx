@@ -12,7 +12,8 @@ export interface DrillDown {
   kind: MrrMovementKind;
   start: string;
   end: string;
-  currency: string;
+  /** Every currency when not given (a converted figure's drill-down). */
+  currency?: string | undefined;
   /** What the figure was, in words: "New, Nov 2026". */
   title: string;
 }

@@ -7,6 +7,7 @@ import { when, words } from '../format';
 import { useCan, useSession, type Role } from '../session';
 import { Checkbox, ErrorNote, Field, Loading, Notice, PageTitle, Section, Select, Table } from '../ui/kit';
 import { AccountSecurity, YourSessions } from './Account';
+import { ReportingSettings } from './AnalyticsReporting';
 import { AuditLog } from './AuditLog';
 
 /** The seller profile in a line, and the way to its page (pages/SellerProfile.tsx). */
@@ -163,6 +164,7 @@ export function Settings() {
       <Loading loading={!membership} />
       <Profile canWrite={canWrite} />
       <EmailSwitches canWrite={canWrite} />
+      <ReportingSettings canWrite={canWrite} />
       <Team canWrite={canTeam} />
       {canAudit ? <AuditLog /> : null}
       <AccountSecurity />

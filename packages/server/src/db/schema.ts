@@ -852,6 +852,23 @@ export interface AnalyticsSubscriptionEventsTable {
   log_id: number;
 }
 
+/** The environment's reporting currency (decision 0102). */
+export interface AnalyticsSettingsTable {
+  environment_id: string;
+  reporting_currency: string | null;
+  modified_at: Timestamp;
+}
+
+/** A rate the seller set: one unit of from_currency is `rate` units of to_currency, exactly (numeric, read as text). */
+export interface AnalyticsExchangeRatesTable {
+  environment_id: string;
+  from_currency: string;
+  to_currency: string;
+  rate: string;
+  set_at: Timestamp;
+  set_by: string;
+}
+
 export interface SubscriptionDiscountsTable {
   subscription_id: string;
   environment_id: string;
@@ -1005,6 +1022,8 @@ export interface Database {
   analytics_mrr_movements: AnalyticsMrrMovementsTable;
   analytics_subscription_states: AnalyticsSubscriptionStatesTable;
   analytics_subscription_events: AnalyticsSubscriptionEventsTable;
+  analytics_settings: AnalyticsSettingsTable;
+  analytics_exchange_rates: AnalyticsExchangeRatesTable;
   schema_migrations: SchemaMigrationsTable;
   promotions: PromotionsTable;
   checkout_sessions: CheckoutSessionsTable;

@@ -24,7 +24,7 @@ export const PERMISSION_WORDS: Record<Permission, string> = {
   developers: 'change webhooks, test clocks or uploads',
   keys: 'make or revoke API keys',
   money: 'refund, charge, or change invoices and credit notes',
-  settings: "change the seller's profile, email settings or payment provider",
+  settings: "change the seller's profile, email settings, payment provider or reporting currency",
   team: 'manage the team (members and invitations)',
   audit: 'read the audit log',
 };

@@ -4,7 +4,7 @@
  * rate without a denominator. Text a spreadsheet would run as a formula is quoted with a
  * leading apostrophe.
  */
-import type { MrrMovementItem, MrrSeries } from '@billow/contract';
+import type { MrrMovementItem, MrrPeriod, MrrSeries } from '@billow/contract';
 
 type Cell = string | number | null;
 
@@ -35,16 +35,22 @@ const SERIES_HEADER = [
   'customer_churn_rate_bp', 'revenue_churn_rate_bp', 'net_revenue_retention_bp', 'arpu_units', 'lifetime_value_units',
 ];
 
+const periodRow = (currency: string, p: MrrPeriod): Cell[] => [
+  currency, p.period, p.start, p.end, p.mrrStartUnits, p.mrrEndUnits, p.arrEndUnits,
+  p.movements.newUnits, p.movements.expansionUnits, p.movements.reactivationUnits, p.movements.contractionUnits, p.movements.churnedUnits,
+  p.customers.start, p.customers.end, p.customers.new, p.customers.reactivated, p.customers.churned,
+  p.customerChurnRateBp, p.revenueChurnRateBp, p.netRevenueRetentionBp, p.arpuUnits, p.lifetimeValueUnits,
+];
+
+/**
+ * With a reporting currency (decision 0102), rows of the converted figures follow, their currency
+ * cell "USD (converted)", and a last column states the conversion on each of them.
+ */
 export function seriesCsv(series: MrrSeries): string {
-  return csvOf(
-    SERIES_HEADER,
-    series.currencies.flatMap(({ currency, periods }) =>
-      periods.map((p) => [
-        currency, p.period, p.start, p.end, p.mrrStartUnits, p.mrrEndUnits, p.arrEndUnits,
-        p.movements.newUnits, p.movements.expansionUnits, p.movements.reactivationUnits, p.movements.contractionUnits, p.movements.churnedUnits,
-        p.customers.start, p.customers.end, p.customers.new, p.customers.reactivated, p.customers.churned,
-        p.customerChurnRateBp, p.revenueChurnRateBp, p.netRevenueRetentionBp, p.arpuUnits, p.lifetimeValueUnits,
-      ]),
-    ),
-  );
+  const rows = series.currencies.flatMap(({ currency, periods }) => periods.map((p) => periodRow(currency, p)));
+  const reporting = series.reporting;
+  if (!reporting) return csvOf(SERIES_HEADER, rows);
+  const label = `${reporting.conversion.currency} (converted)`;
+  const converted = reporting.periods.map((p) => [...periodRow(label, p), reporting.conversion.statement]);
+  return csvOf([...SERIES_HEADER, 'conversion'], [...rows.map((row) => [...row, null]), ...converted]);
 }

@@ -1,12 +1,16 @@
 import type { App } from '../../http/route-types.js';
 import type { ModuleContext } from '../context.js';
+import { ReportingService } from './reporting.service.js';
 import { analyticsRoutes } from './routes.js';
 import { subscribersRoutes } from './subscribers-routes.js';
 import { AnalyticsService } from './service.js';
+import { reportingRoutes } from './settings-routes.js';
 
-/** Revenue analytics (issue 30, decision 0097): MRR movements kept from the subscription terms log, and series of them. */
+/** Revenue analytics (issue 30, decision 0097): MRR movements kept from the subscription terms log, and series of them; the reporting currency (decision 0102). */
 export function analyticsModule(app: App, { db, clock }: ModuleContext): void {
-  const service = new AnalyticsService(db, clock);
+  const reporting = new ReportingService(db, clock);
+  const service = new AnalyticsService(db, clock, reporting);
   analyticsRoutes(app, service);
   subscribersRoutes(app, service);
+  reportingRoutes(app, reporting);
 }

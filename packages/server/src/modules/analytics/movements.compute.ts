@@ -4,7 +4,8 @@
  * movement, classified by the customer's MRR before and after. Movements are summed exactly
  * and rounded only when shown, so that a period's movements always add up to its change of MRR.
  */
-import { partsToMinor } from '../billing/month-parts.compute.js';
+import { MONTH_PARTS } from '../billing/month-parts.compute.js';
+import { divRoundHalfUp } from '../billing/rounding.compute.js';
 
 /** In the order they are rounded and shown: what brings MRR in, then what takes it away. */
 export const MOVEMENT_KINDS = ['new', 'expansion', 'reactivation', 'contraction', 'churned'] as const;
@@ -49,8 +50,10 @@ export interface RoundedPeriod {
  * A period's MRR and movements in minor units. Each movement is the difference of the rounded
  * running total before and after it (in MOVEMENT_KINDS order), so the rounded movements add up
  * to the rounded end minus the rounded start exactly, and none is off by more than one unit.
+ * `per`: how many of the amounts make a minor unit (336, or more for a converted figure).
  */
-export function roundPeriod(startParts: bigint, sums: MovementSums): RoundedPeriod {
+export function roundPeriod(startParts: bigint, sums: MovementSums, per: bigint = MONTH_PARTS): RoundedPeriod {
+  const partsToMinor = (parts: bigint) => Number(divRoundHalfUp(parts, per));
   let running = startParts;
   const movements = {} as Record<MovementKind, number>;
   for (const kind of MOVEMENT_KINDS) {

@@ -6,6 +6,7 @@
  */
 import { MONTH_PARTS } from '../billing/month-parts.compute.js';
 import { divRoundHalfUp } from '../billing/rounding.compute.js';
+import { REPORTING_SCALE, scaledConversion } from './conversion.compute.js';
 import type { PeriodFigures } from './series.compute.js';
 
 const ONE = 10_000n;
@@ -30,14 +31,15 @@ export interface PeriodRatios {
 
 export function periodRatios(figures: PeriodFigures): PeriodRatios {
   const { sums, customers, endParts } = figures;
+  const per = figures.per ?? MONTH_PARTS;
   const startParts = endParts - (sums.new + sums.expansion + sums.reactivation + sums.contraction + sums.churned);
   const lost = -(sums.contraction + sums.churned);
-  const arpu = customers.end === 0 ? null : divRoundHalfUp(endParts, MONTH_PARTS * BigInt(customers.end));
+  const arpu = customers.end === 0 ? null : divRoundHalfUp(endParts, per * BigInt(customers.end));
   // ARPU × start ÷ churned, from the exact MRR: rounded once, not ARPU rounded then divided.
   const lifetime =
     customers.end === 0 || customers.churned === 0
       ? null
-      : divRoundHalfUp(endParts * BigInt(customers.start), MONTH_PARTS * BigInt(customers.end) * BigInt(customers.churned));
+      : divRoundHalfUp(endParts * BigInt(customers.start), per * BigInt(customers.end) * BigInt(customers.churned));
   return {
     customerChurnBp: basisPoints(BigInt(customers.churned), BigInt(customers.start)),
     revenueChurnBp: basisPoints(lost, startParts),
@@ -59,8 +61,5 @@ export interface ExchangeRate {
  * converted exactly and rounded once. `fromDigits`/`toDigits`: the currencies' minor-unit digits.
  */
 export function convertParts(parts: bigint, rate: ExchangeRate, fromDigits: number, toDigits: number): number {
-  const scale = 10n ** BigInt(Math.abs(toDigits - fromDigits));
-  const numerator = parts * rate.micros * (toDigits >= fromDigits ? scale : 1n);
-  const denominator = MONTH_PARTS * 1_000_000n * (toDigits >= fromDigits ? 1n : scale);
-  return Number(divRoundHalfUp(numerator, denominator));
+  return Number(divRoundHalfUp(scaledConversion(parts, { digits: rate.micros, scale: 6 }, fromDigits, toDigits), MONTH_PARTS * REPORTING_SCALE));
 }

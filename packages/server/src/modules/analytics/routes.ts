@@ -41,9 +41,11 @@ export function analyticsRoutes(app: App, service: AnalyticsService): void {
           'value. MRR is each active or past_due recurring subscription\'s amount, after its recurring discount and before tax, ' +
           'normalised to a month; movements are counted per customer. The figures are kept as subscriptions change, by a background ' +
           'job: `completeUntil` says until when every change is counted. In the sandbox, a customer on a test clock moves on the ' +
-          "clock's time. Amounts are never converted between currencies. With `plan` or `product`, the figures are " +
-          "that plan's or product's alone, as its own customers: a move from one plan to another is a churn of the first and a " +
-          'new customer of the second (decision 0106). Default: the 12 months up to today, by month, the whole business.' +
+          "clock's time. Each currency's figures stand apart; with `reporting_currency` the answer adds, under `reporting`, the figures " +
+          'converted into it (each rounded once from the exact amounts) and the rate of every currency and its source (decision 0102). ' +
+          "With `plan` or `product`, the figures are that plan's or product's alone, as its own customers: a move from one plan to " +
+          'another is a churn of the first and a new customer of the second (decision 0106). Default: the 12 months up to today, by ' +
+          'month, the whole business.' +
           CSV_NOTE +
           ' One row per currency and period.',
         querystring: AnalyticsMrrQuery,

@@ -53,6 +53,8 @@ export interface PeriodFigures extends RoundedPeriod {
   endParts: bigint;
   sums: MovementSums;
   customers: CustomerCounts;
+  /** How many of endParts and sums make a minor unit: 336 (MONTH_PARTS) unless the figures were converted. */
+  per?: bigint;
 }
 
 /**

@@ -13,6 +13,8 @@ import { applyToBooks, DIMENSIONS, emptyBooks, type BookMovement, type Books, ty
 import { endBeforeStart, notADate, planAndProduct, tooManyPeriods, tooManyRows } from './errors.js';
 import { addDays, datePeriods, firstOfMonthBefore, isDate, periodCount, type DatePeriod, type Interval } from './periods.compute.js';
 import { periodRatios } from './ratios.compute.js';
+import { conversionView, reportingFigures } from './reporting.compute.js';
+import { ReportingService } from './reporting.service.js';
 import { seriesOf, type MovementTotal, type PeriodFigures } from './series.compute.js';
 import { monthlyPartsOfRow } from './terms-pricing.js';
 import { keepSubscribers, rebuildSubscribers, subscriberEntry, subscriberFigures, subscribersOnWire } from './subscribers.service.js';
@@ -39,6 +41,8 @@ export interface SeriesRequest {
   currency?: string;
   plan?: string;
   product?: string;
+  /** Also convert the figures into this currency (decision 0102). */
+  reporting_currency?: string;
 }
 
 export interface MovementsRequest {
@@ -141,7 +145,7 @@ function periodOnWire(figures: PeriodFigures, dates: { start: string; end: strin
     end: dates.end,
     mrrStartUnits: figures.startMinor,
     mrrEndUnits: figures.endMinor,
-    arrEndUnits: Number(divRoundHalfUp(figures.endParts * 12n, MONTH_PARTS)),
+    arrEndUnits: Number(divRoundHalfUp(figures.endParts * 12n, figures.per ?? MONTH_PARTS)),
     movements: {
       newUnits: figures.movements.new,
       expansionUnits: figures.movements.expansion,
@@ -163,6 +167,7 @@ export class AnalyticsService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly reporting = new ReportingService(db, clock),
   ) {}
 
   /**
@@ -306,7 +311,14 @@ export class AnalyticsService {
       currency,
       periods: figures.filter((f) => f.currency === currency).map((f) => periodOnWire(f, dates.get(f.label)!)),
     }));
-    return { timeZone, interval, start: from, end: to, completeUntil: (pending && pending < now ? pending : now).toISOString(), currencies };
+    const reporting = request.reporting_currency ? await this.inReportingCurrency(scope, request.reporting_currency, figures, dates) : undefined;
+    return { timeZone, interval, start: from, end: to, completeUntil: (pending && pending < now ? pending : now).toISOString(), currencies, ...(reporting ? { reporting } : {}) };
+  }
+
+  /** The series' figures converted into the reporting currency, with the conversion that states how (decision 0102). */
+  private async inReportingCurrency(scope: AnalyticsScope, to: string, figures: readonly PeriodFigures[], dates: Map<string, DatePeriod>): Promise<NonNullable<MrrSeries['reporting']>> {
+    const conversion = await this.reporting.conversion(this.db, scope.environmentId, to, figures.map((f) => f.currency));
+    return { conversion: conversionView(conversion), periods: reportingFigures(figures, conversion).map((f) => periodOnWire(f, dates.get(f.label)!)) };
   }
 
   /** Active subscriptions, trials and trial-to-paid conversion per period, per currency and all together (decision 0101). */

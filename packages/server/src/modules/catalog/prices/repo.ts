@@ -95,3 +95,22 @@ export async function hasEnabledPrice(db: Executor, versionId: string): Promise<
 export async function findPrice(db: Executor, id: string): Promise<PriceRow | undefined> {
   return db.selectFrom('plan_prices').selectAll().where('id', '=', id).executeTakeFirst();
 }
+
+/** The enabled paid prices of every plan's published version (not archived), with their plan: what derived exchange rates compare. */
+export async function publishedPaidPrices(db: Executor, environmentId: string): Promise<Array<{ planId: string; price: StoredPrice }>> {
+  const rows = await db
+    .selectFrom('plan_prices as p')
+    .innerJoin('plan_versions as v', 'v.id', 'p.plan_version_id')
+    .innerJoin('plans as pl', (join) => join.onRef('pl.id', '=', 'v.plan_id').onRef('pl.published_version', '=', 'v.version'))
+    .selectAll('p')
+    .select('pl.id as plan_id')
+    .where('pl.environment_id', '=', environmentId)
+    .where('p.environment_id', '=', environmentId)
+    .where('pl.archived_at', 'is', null)
+    .where('p.enabled', '=', true)
+    .where('p.price_type', '=', 'PAID')
+    .orderBy('pl.id')
+    .orderBy('p.position')
+    .execute();
+  return rows.map((row) => ({ planId: row.plan_id, price: toStored(row) }));
+}
