@@ -127,3 +127,55 @@ export type MrrMovementItem = Static<typeof MrrMovementItem>;
 
 export const MrrMovementList = Paginated(MrrMovementItem, 'MrrMovementList');
 export type MrrMovementList = Static<typeof MrrMovementList>;
+
+/** Billow extension (issue 30, decision 0099): the cash and dunning figures, per currency and period. */
+export const AnalyticsCashQuery = Type.Object({
+  ...rangeFields('the series covers'),
+  interval: Type.Optional(AnalyticsInterval),
+});
+export type AnalyticsCashQuery = Static<typeof AnalyticsCashQuery>;
+
+const Tally = (description: string) =>
+  Type.Object(
+    {
+      count: Type.Integer({ description: 'How many' }),
+      amountUnits: Units('Their amount, tax included'),
+    },
+    { description },
+  );
+
+export const CashPeriod = Type.Object(
+  {
+    period: Type.String({ description: 'The period: its first day (YYYY-MM-DD), or YYYY-MM for a month' }),
+    start: CalendarDate('Its first day'),
+    end: CalendarDate('The day after its last day'),
+    collected: Tally('Successful payments on a day of the period'),
+    refunded: Tally('Successful refunds on a day of the period; the amount is what went back, positive'),
+    netUnits: Units('Collected minus refunded'),
+    failed: Tally("Invoices whose first payment attempt failed on a day of the period (the period's cohort of failures)"),
+    recovered: Tally('Of the failed ones, those paid since (by a dunning retry or by the customer), counted in the period of their failure'),
+    lost: Tally('Of the failed ones, those whose dunning ended unpaid, counted in the period of their failure'),
+    recoveryRateBp: Rate('Recovered amount / failed amount, of the failures of the period'),
+  },
+  { title: 'CashPeriod' },
+);
+export type CashPeriod = Static<typeof CashPeriod>;
+
+export const CashSeries = Type.Object(
+  {
+    timeZone: Type.String({ description: "The seller profile's time zone the days are counted in (UTC when it sets none)" }),
+    interval: AnalyticsInterval,
+    start: CalendarDate('The first day of the first period'),
+    end: CalendarDate('The day after the last day of the last period'),
+    completeUntil: Timestamp,
+    currencies: Type.Array(
+      Type.Object({
+        currency: Type.String({ description: 'ISO 4217 code' }),
+        periods: Type.Array(CashPeriod),
+      }),
+      { description: 'One series per currency that moved money or failed a payment in the range, by currency code; amounts are never converted between currencies' },
+    ),
+  },
+  { title: 'CashSeries' },
+);
+export type CashSeries = Static<typeof CashSeries>;

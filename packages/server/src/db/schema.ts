@@ -807,6 +807,36 @@ export interface AnalyticsMrrMovementsTable {
   log_id: number;
 }
 
+/** The cash figures a row of the log or of the day rollups carries (decision 0099): counts and amounts in minor units. */
+export interface CashFigureColumns {
+  collected_count: number;
+  collected_minor: Minor;
+  refunded_count: number;
+  refunded_minor: Minor;
+  failed_count: number;
+  failed_minor: Minor;
+  recovered_count: number;
+  recovered_minor: Minor;
+  lost_count: number;
+  lost_minor: Minor;
+}
+
+/** What a payment, refund or failed invoice adds to the cash figures, appended by triggers (decision 0099). */
+export interface AnalyticsCashLogTable extends CashFigureColumns {
+  id: Generated<number>;
+  environment_id: string;
+  currency: string;
+  at: Timestamp;
+}
+
+/** The cash figures of a seller's day, folded from the log by the analytics job. */
+export interface AnalyticsCashDaysTable extends CashFigureColumns {
+  environment_id: string;
+  currency: string;
+  /** The seller's local date (select it as text). */
+  day: ColumnType<Date, string, string>;
+}
+
 export interface SubscriptionDiscountsTable {
   subscription_id: string;
   environment_id: string;
@@ -958,6 +988,8 @@ export interface Database {
   analytics_subscription_mrr: AnalyticsSubscriptionMrrTable;
   analytics_customer_mrr: AnalyticsCustomerMrrTable;
   analytics_mrr_movements: AnalyticsMrrMovementsTable;
+  analytics_cash_log: AnalyticsCashLogTable;
+  analytics_cash_days: AnalyticsCashDaysTable;
   schema_migrations: SchemaMigrationsTable;
   promotions: PromotionsTable;
   checkout_sessions: CheckoutSessionsTable;
