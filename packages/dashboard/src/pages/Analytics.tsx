@@ -9,15 +9,12 @@ import { api, download } from '../api';
 import { useResource } from '../data';
 import { money, when } from '../format';
 import { DownloadButton, ErrorNote, Loading, PageTitle, Section, Select, Table } from '../ui/kit';
+import { Cards, type Card } from './AnalyticsCards';
+import { CashSection } from './AnalyticsCash';
 import { AnalyticsDrillDown, type DrillDown } from './AnalyticsDrillDown';
 import { MovementsChart } from './AnalyticsChart';
-import { daysAgo, KINDS, lastDayOf, periodName, rate, type Interval } from './analytics-words';
+import { INTERVALS, KINDS, lastDayOf, periodName, rate, type Interval } from './analytics-words';
 
-const INTERVALS: ReadonlyArray<{ value: Interval; label: string; start(): string | undefined }> = [
-  { value: 'month', label: 'Months', start: () => undefined },
-  { value: 'week', label: 'Weeks', start: () => daysAgo(7 * 11) },
-  { value: 'day', label: 'Days', start: () => daysAgo(29) },
-];
 
 async function loadSeries(interval: Interval): Promise<{ months: MrrSeries; chart: MrrSeries }> {
   const months = api<MrrSeries>('GET', '/analytics/mrr/', { query: { interval: 'month' } });
@@ -26,51 +23,13 @@ async function loadSeries(interval: Interval): Promise<{ months: MrrSeries; char
   return { months: await months, chart: await chart };
 }
 
-interface Card {
-  label: string;
-  figure(p: MrrPeriod, currency: string): string;
-  /** The number its sparkline draws over the months, when it has one. */
-  trend?(p: MrrPeriod): number;
-}
-
-const CARDS: readonly Card[] = [
+const CARDS: ReadonlyArray<Card<MrrPeriod>> = [
   { label: 'MRR', figure: (p, c) => money(p.mrrEndUnits, c), trend: (p) => p.mrrEndUnits },
   { label: 'ARR', figure: (p, c) => money(p.arrEndUnits, c), trend: (p) => p.arrEndUnits },
   { label: 'Paying customers', figure: (p) => p.customers.end.toLocaleString(), trend: (p) => p.customers.end },
   { label: 'Customer churn', figure: (p) => rate(p.customerChurnRateBp) },
   { label: 'Net revenue retention', figure: (p) => rate(p.netRevenueRetentionBp) },
 ];
-
-/** A small line of the months' values, drawn for the eye only: the table below holds the figures. */
-function Sparkline({ values }: { values: number[] }) {
-  if (values.length < 2) return null;
-  const [low, high] = [Math.min(...values), Math.max(...values)];
-  const points = values.map((v, i) => `${((i / (values.length - 1)) * 100).toFixed(1)},${(22 - ((v - low) / (high - low || 1)) * 20).toFixed(1)}`).join(' ');
-  return (
-    <svg className="spark" viewBox="0 0 100 24" preserveAspectRatio="none" aria-hidden="true" focusable="false">
-      <polyline points={points} />
-    </svg>
-  );
-}
-
-function Cards({ periods, currency }: { periods: MrrPeriod[]; currency: string }) {
-  const [last, now] = [periods.at(-2), periods.at(-1)];
-  if (!now) return null;
-  return (
-    <dl className="tiles">
-      {CARDS.map(({ label, figure, trend }) => (
-        <div key={label}>
-          <dt>{label}, this month</dt>
-          <dd>
-            <span className="figure">{figure(now, currency)}</span>
-            <span className="muted">Last month: {last ? figure(last, currency) : 'Not enough data yet'}</span>
-            {trend ? <Sparkline values={periods.map(trend)} /> : null}
-          </dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
 
 function Legend({ onPick }: { onPick(kind: MrrMovementKind): void }) {
   return (
@@ -144,7 +103,7 @@ export function Analytics() {
       <Loading loading={series.loading && !series.data} />
       <ErrorNote error={series.error} />
       {series.data && !currency ? <p className="empty">No paying customer yet: MRR starts with the first paid subscription.</p> : null}
-      {currency ? <Cards periods={months} currency={currency} /> : null}
+      {currency ? <Cards cards={CARDS} periods={months} currency={currency} /> : null}
       {currency ? (
         <Section
           title="MRR movements"
@@ -179,6 +138,7 @@ export function Analytics() {
           </p>
         </Section>
       ) : null}
+      <CashSection interval={interval} currency={currency ?? null} />
       {drill ? <AnalyticsDrillDown key={`${drill.kind} ${drill.start} ${drill.end} ${drill.currency}`} drill={drill} onClose={() => setDrill(null)} /> : null}
     </>
   );

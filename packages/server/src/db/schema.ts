@@ -807,8 +807,30 @@ export interface AnalyticsMrrMovementsTable {
   log_id: number;
 }
 
-/** The cash figures a row of the log or of the day rollups carries (decision 0099): counts and amounts in minor units. */
-export interface CashFigureColumns {
+/** What a payment, refund or failed invoice adds to the cash figures, appended by triggers (decision 0099); counts, and amounts in minor units. */
+export interface AnalyticsCashLogTable {
+  id: Generated<number>;
+  environment_id: string;
+  currency: string;
+  at: Timestamp;
+  collected_count: ColumnType<number, number | undefined, number>;
+  collected_minor: MinorDefault;
+  refunded_count: ColumnType<number, number | undefined, number>;
+  refunded_minor: MinorDefault;
+  failed_count: ColumnType<number, number | undefined, number>;
+  failed_minor: MinorDefault;
+  recovered_count: ColumnType<number, number | undefined, number>;
+  recovered_minor: MinorDefault;
+  lost_count: ColumnType<number, number | undefined, number>;
+  lost_minor: MinorDefault;
+}
+
+/** The cash figures of a seller's day, folded from the log by the analytics job. */
+export interface AnalyticsCashDaysTable {
+  environment_id: string;
+  currency: string;
+  /** The seller's local date (select it as text). */
+  day: ColumnType<Date, string, string>;
   collected_count: number;
   collected_minor: Minor;
   refunded_count: number;
@@ -819,22 +841,6 @@ export interface CashFigureColumns {
   recovered_minor: Minor;
   lost_count: number;
   lost_minor: Minor;
-}
-
-/** What a payment, refund or failed invoice adds to the cash figures, appended by triggers (decision 0099). */
-export interface AnalyticsCashLogTable extends CashFigureColumns {
-  id: Generated<number>;
-  environment_id: string;
-  currency: string;
-  at: Timestamp;
-}
-
-/** The cash figures of a seller's day, folded from the log by the analytics job. */
-export interface AnalyticsCashDaysTable extends CashFigureColumns {
-  environment_id: string;
-  currency: string;
-  /** The seller's local date (select it as text). */
-  day: ColumnType<Date, string, string>;
 }
 
 export interface SubscriptionDiscountsTable {
