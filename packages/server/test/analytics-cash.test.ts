@@ -155,6 +155,25 @@ describe('GET /analytics/cash/', () => {
   });
 });
 
+describe("the seller's time zone", () => {
+  it("counts a payment on the seller's day, not UTC's", async () => {
+    const other = await shop(server, (await server.createOrg()).sandbox.serverKey);
+    expect((await other.call('PATCH', '/seller-profile/', { timeZone: 'Pacific/Auckland' })).status).toBe(200);
+    // 20:00 UTC on 1 March is 09:00 on 2 March in Auckland (UTC+13).
+    const clock = await other.call('POST', '/test-clocks/', { name: uniqueId('auckland'), frozenTime: '2027-03-01T20:00:00Z' });
+    const customerId = await other.customer({ testClockId: clock.body.id });
+    await other.card(customerId, CARDS.ok);
+    expect((await other.call('POST', '/subscriptions/create/', { planIdentifier: other.plans.basic, chargePeriod: 'MONTHLY', customerId })).status).toBe(201);
+    const res = await other.call('GET', '/analytics/cash/?start=2027-03-01&end=2027-03-02&interval=day');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.timeZone).toBe('Pacific/Auckland');
+    expect(res.body.currencies[0].periods.map((p: { period: string; collected: { count: number } }) => [p.period, p.collected.count])).toEqual([
+      ['2027-03-01', 0],
+      ['2027-03-02', 1],
+    ]);
+  });
+});
+
 describe('billow analytics rebuild, for cash', () => {
   const rebuild = (apply: boolean) => rebuildAnalytics(server.database.db, new ManualClock(new Date()), org.organizationId, 'sandbox', apply);
 

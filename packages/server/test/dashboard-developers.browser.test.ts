@@ -183,7 +183,7 @@ describe.skipIf(skipBrowserTests)('the dashboard for developers and for oneself'
     await expect.poll(() => card('Collected, this month').textContent()).toBe('$40.00');
     expect(await card('Refunded, this month').textContent()).toBe('$0.00');
     expect(await card('Net cash, this month').textContent()).toBe('$40.00');
-    expect(await card('Recovered by dunning, this month').textContent()).toBe('Not enough data yet');
+    expect(await card('Recovered by dunning, this month').textContent()).toBe('No failed payment');
     const cashTable = page.getByRole('region', { name: 'Cash and dunning table' });
     expect(await cashTable.getByRole('cell', { name: '$40.00', exact: true }).count()).toBe(2);
     expect(await page.locator('svg.chart rect.cash-collected').count()).toBe(1);

@@ -13,11 +13,14 @@ import { Cards, type Card } from './AnalyticsCards';
 import { BarChart } from './AnalyticsChart';
 import { INTERVALS, lastDayOf, periodName, rate, type Interval } from './analytics-words';
 
+/** The recovery rate, or that nothing failed (the rate has no denominator then). */
+const recovery = (p: CashPeriod) => (p.recoveryRateBp === null ? 'No failed payment' : rate(p.recoveryRateBp));
+
 const CARDS: ReadonlyArray<Card<CashPeriod>> = [
   { label: 'Collected', figure: (p, c) => money(p.collected.amountUnits, c), trend: (p) => p.collected.amountUnits },
   { label: 'Refunded', figure: (p, c) => money(p.refunded.amountUnits, c) },
   { label: 'Net cash', figure: (p, c) => money(p.netUnits, c), trend: (p) => p.netUnits },
-  { label: 'Recovered by dunning', figure: (p) => rate(p.recoveryRateBp) },
+  { label: 'Recovered by dunning', figure: recovery },
 ];
 
 async function loadCash(interval: Interval): Promise<{ months: CashSeries; chart: CashSeries }> {
@@ -74,7 +77,7 @@ function CashTable({ periods, interval, currency }: { periods: CashPeriod[]; int
         { title: 'Failed payments', numeric: true, nowrap: true, cell: (p) => amount(p.failed.amountUnits) },
         { title: 'Recovered', numeric: true, nowrap: true, cell: (p) => amount(p.recovered.amountUnits) },
         { title: 'Lost', numeric: true, nowrap: true, cell: (p) => amount(p.lost.amountUnits) },
-        { title: 'Recovery rate', numeric: true, nowrap: true, cell: (p) => rate(p.recoveryRateBp) },
+        { title: 'Recovery rate', numeric: true, nowrap: true, cell: recovery },
       ]}
     />
   );
