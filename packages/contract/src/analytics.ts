@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { PageQuery, Paginated, Timestamp } from './common.js';
 
 /** Billow extension (issue 30, decision 0097; docs/analytics.md): revenue analytics, kept as subscriptions change. */
@@ -69,23 +69,27 @@ export const MrrPeriod = Type.Object(
   { title: 'MrrPeriod' },
 );
 
-export const MrrSeries = Type.Object(
-  {
-    timeZone: Type.String({ description: "The seller profile's time zone the days are counted in (UTC when it sets none)" }),
-    interval: AnalyticsInterval,
-    start: CalendarDate('The first day of the first period'),
-    end: CalendarDate('The day after the last day of the last period'),
-    completeUntil: Timestamp,
-    currencies: Type.Array(
-      Type.Object({
-        currency: Type.String({ description: 'ISO 4217 code' }),
-        periods: Type.Array(MrrPeriod),
-      }),
-      { description: 'One series per currency, by currency code; amounts are never converted between currencies' },
-    ),
-  },
-  { title: 'MrrSeries' },
-);
+/** A series: per currency, the figures of each period, and what the periods are. */
+const seriesOf = <P extends TSchema>(period: P, title: string, currencies: string) =>
+  Type.Object(
+    {
+      timeZone: Type.String({ description: "The seller profile's time zone the days are counted in (UTC when it sets none)" }),
+      interval: AnalyticsInterval,
+      start: CalendarDate('The first day of the first period'),
+      end: CalendarDate('The day after the last day of the last period'),
+      completeUntil: Timestamp,
+      currencies: Type.Array(
+        Type.Object({
+          currency: Type.String({ description: 'ISO 4217 code' }),
+          periods: Type.Array(period),
+        }),
+        { description: `One series per currency${currencies}, by currency code; amounts are never converted between currencies` },
+      ),
+    },
+    { title },
+  );
+
+export const MrrSeries = seriesOf(MrrPeriod, 'MrrSeries', '');
 export type MrrSeries = Static<typeof MrrSeries>;
 export type MrrPeriod = Static<typeof MrrPeriod>;
 
@@ -161,21 +165,5 @@ export const CashPeriod = Type.Object(
 );
 export type CashPeriod = Static<typeof CashPeriod>;
 
-export const CashSeries = Type.Object(
-  {
-    timeZone: Type.String({ description: "The seller profile's time zone the days are counted in (UTC when it sets none)" }),
-    interval: AnalyticsInterval,
-    start: CalendarDate('The first day of the first period'),
-    end: CalendarDate('The day after the last day of the last period'),
-    completeUntil: Timestamp,
-    currencies: Type.Array(
-      Type.Object({
-        currency: Type.String({ description: 'ISO 4217 code' }),
-        periods: Type.Array(CashPeriod),
-      }),
-      { description: 'One series per currency that moved money or failed a payment in the range, by currency code; amounts are never converted between currencies' },
-    ),
-  },
-  { title: 'CashSeries' },
-);
+export const CashSeries = seriesOf(CashPeriod, 'CashSeries', ' that moved money or failed a payment in the range');
 export type CashSeries = Static<typeof CashSeries>;
