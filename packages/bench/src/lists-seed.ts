@@ -141,7 +141,7 @@ async function copyInvoices(client: pg.Client, environmentId: string, templateOr
             CASE WHEN o.status = 'FAILED' OR f.failed THEN 'card_declined' END,
             CASE WHEN o.status = 'FAILED' OR f.failed THEN 'Your card was declined.' END
        FROM orders o CROSS JOIN (SELECT * FROM invoices WHERE order_id = $2) t
-       CROSS JOIN LATERAL (SELECT substr(o.id, 11)::bigint % 40 = 0 AS failed) f
+       CROSS JOIN LATERAL (SELECT o.seq % 40 = 0 AS failed) f
       WHERE o.environment_id = $1 AND o.id LIKE 'ord\\_bench\\_%'`,
     [environmentId, templateOrderId],
   );
