@@ -36,7 +36,7 @@ export function gridCovering(span: { first: Date; last: Date }, timeZone: string
   return dayGrid(localDate(span.first, timeZone), localDate(span.last, timeZone), timeZone);
 }
 
-type Sums = Record<(typeof CASH_FIGURES)[number], number>;
+type Sums = Record<CashFigure, number>;
 
 const noSums = (): Sums => Object.fromEntries(CASH_FIGURES.map((f) => [f, 0])) as Sums;
 
