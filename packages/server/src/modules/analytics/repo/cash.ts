@@ -11,8 +11,9 @@ import { CASH_FIGURES, type CashDay, type DayGrid } from '../cash.compute.js';
 const ROWS_A_STATEMENT = 2_000;
 
 const list = (columns: readonly string[]) => sql.raw(columns.join(', '));
+// The arrays are typed parameters, parsed once when bound: a cast from text[] would be parsed again for every row (text to date is not immutable).
 const dayOf = (column: RawBuilder<unknown>, grid: DayGrid) =>
-  sql`(${grid.days}::text[]::date[])[width_bucket(${column}, ${grid.bounds.map((b) => b.toISOString())}::text[]::timestamptz[])]::text`;
+  sql`(${grid.days}::date[])[width_bucket(${column}, ${grid.bounds.map((b) => b.toISOString())}::timestamptz[])]::text`;
 const summed = sql.raw(CASH_FIGURES.map((f) => `sum(${f})::bigint AS ${f}`).join(', '));
 
 function numbers(row: Record<string, unknown>): CashDay {
