@@ -2,8 +2,8 @@
  * The lists scenario's data: a catalog and two template subscriptions made through
  * Billow's sandbox API as a seller would, then, by set-based SQL over
  * generate_series, 100,000 customers (one subscription each, on one of the two plans,
- * in a spread of statuses) and 1,000,000 paid orders with their invoices, copied from
- * the templates' rows so that every row is what the API writes.
+ * in a spread of statuses) and 1,000,000 paid orders with their invoices and payments,
+ * copied from the templates' rows so that every row is what the API writes.
  */
 import type pg from 'pg';
 import { withClient } from './database.js';
@@ -123,19 +123,51 @@ async function copyOrders(client: pg.Client, environmentId: string, templateOrde
   );
 }
 
-/** Each copied order's invoice, numbered in one sequence; a FAILED order's invoice is PAYMENT_FAILED. */
+/**
+ * Each copied order's invoice, numbered in one sequence; a FAILED order's invoice is
+ * PAYMENT_FAILED after dunning ran out (lost), and one paid invoice in 40 was paid by a
+ * retry after its first attempt failed (recovered).
+ */
 async function copyInvoices(client: pg.Client, environmentId: string, templateOrderId: string): Promise<void> {
   await client.query(
     `INSERT INTO invoices (id, environment_id, order_id, customer_id, status, currency, subtotal_minor, discount_minor, tax_minor,
-                           total_minor, lines, seller, buyer, issued_at, paid_at, modified_at, subscription_id, number)
+                           total_minor, lines, seller, buyer, issued_at, paid_at, modified_at, subscription_id, number,
+                           attempt_count, failure_code, failure_message)
      SELECT 'inv_bench_' || substr(o.id, 11), o.environment_id, o.id, o.customer_id,
             CASE o.status WHEN 'FAILED' THEN 'PAYMENT_FAILED' ELSE 'PAID' END,
             o.currency, o.subtotal_minor, o.discount_minor, o.tax_minor, o.total_minor, t.lines, t.seller, t.buyer,
-            o.created_at, o.paid_at, o.modified_at, o.subscription_id, 'BENCH-' || lpad(o.seq::text, 8, '0')
+            o.created_at, o.paid_at, o.modified_at, o.subscription_id, 'BENCH-' || lpad(o.seq::text, 8, '0'),
+            CASE WHEN o.status = 'FAILED' THEN 9 WHEN f.failed THEN 2 ELSE 1 END,
+            CASE WHEN o.status = 'FAILED' OR f.failed THEN 'card_declined' END,
+            CASE WHEN o.status = 'FAILED' OR f.failed THEN 'Your card was declined.' END
        FROM orders o CROSS JOIN (SELECT * FROM invoices WHERE order_id = $2) t
+       CROSS JOIN LATERAL (SELECT o.seq % 40 = 0 AS failed) f
       WHERE o.environment_id = $1 AND o.id LIKE 'ord\\_bench\\_%'`,
     [environmentId, templateOrderId],
   );
+}
+
+/** The payments of the copied orders: a CHARGE for each paid one (at its payment), a REFUND of the whole for each refunded one, a day later. */
+async function copyPayments(client: pg.Client, environmentId: string): Promise<void> {
+  await client.query(
+    `INSERT INTO transactions (id, environment_id, order_id, transaction_type, status, currency, amount_minor, fee_minor, tax_minor, net_minor,
+                               provider_ref, available_on, created_at)
+     SELECT gen_random_uuid(), o.environment_id, o.id, kind.type, 'success', o.currency, kind.sign * o.total_minor, 0, 0, kind.sign * o.total_minor,
+            'ch_bench_' || substr(o.id, 11), (o.paid_at + kind.after)::date, o.paid_at + kind.after
+       FROM orders o
+       CROSS JOIN LATERAL (VALUES ('CHARGE', 1, interval '0'), ('REFUND', -1, interval '1 day')) AS kind (type, sign, after)
+      WHERE o.environment_id = $1 AND o.id LIKE 'ord\\_bench\\_%' AND o.paid_at IS NOT NULL AND (kind.type = 'CHARGE' OR o.status = 'REFUNDED')`,
+    [environmentId],
+  );
+}
+
+/**
+ * What the cash triggers (decision 0099) append for the copied payments and invoices, which
+ * were copied with triggers off: the triggers' own functions, once per row.
+ */
+async function logCash(client: pg.Client, environmentId: string): Promise<void> {
+  await client.query(`SELECT count(billow_log_transaction_cash(t, 1)) FROM transactions t WHERE t.environment_id = $1 AND t.order_id LIKE 'ord\\_bench\\_%'`, [environmentId]);
+  await client.query(`SELECT count(billow_log_invoice_cash(i, 1)) FROM invoices i WHERE i.environment_id = $1 AND i.id LIKE 'inv\\_bench\\_%'`, [environmentId]);
 }
 
 /**
@@ -196,19 +228,21 @@ export async function seedLists(
     for (const table of ['customers', 'subscriptions']) await client.query(`ANALYZE ${table}`);
     await withIndexesBuiltAfter(
       client,
-      ['orders', 'invoices'],
+      ['orders', 'invoices', 'transactions'],
       async () => {
         await step(`${options.ordersPerCustomer} orders each`, () => copyOrders(client, environmentId, templateOrderId, templateIds, options.ordersPerCustomer));
         await client.query('ANALYZE orders');
         await step('their invoices', () => copyInvoices(client, environmentId, templateOrderId));
+        await step('their payments and refunds', () => copyPayments(client, environmentId));
       },
       say,
     );
     if (checksOff) await client.query(`SET session_replication_role = DEFAULT`);
+    await step('the cash log the triggers would have written', () => logCash(client, environmentId));
     say(`  (foreign key checks ${checksOff ? 'skipped while copying' : 'made for every row: the role may not skip them'})`);
     // What autovacuum does to tables of this size after a while: statistics, and the visibility map index-only scans need.
     await step('VACUUM ANALYZE', async () => {
-      for (const table of ['customers', 'subscriptions', 'orders', 'invoices']) await client.query(`VACUUM ANALYZE ${table}`);
+      for (const table of ['customers', 'subscriptions', 'orders', 'invoices', 'transactions']) await client.query(`VACUUM ANALYZE ${table}`);
     });
     const customers = await counted(client, 'customers', environmentId);
     const subscriptions = await counted(client, 'subscriptions', environmentId);

@@ -11,8 +11,16 @@ export interface AnalyticsCommandParts {
   environmentArg(value: string): 'sandbox' | 'production';
 }
 
+interface Comparison {
+  differences: string[];
+  applied: boolean;
+}
+
+const verdict = ({ differences, applied }: Comparison) =>
+  differences.length === 0 ? 'They agree.\n' : `They differ${applied ? ', and the kept ones were replaced' : ''}:\n${differences.map((d) => `  ${d}\n`).join('')}`;
+
 export function registerAnalyticsCommands(program: Command, parts: AnalyticsCommandParts): void {
-  const analytics = program.command('analytics').description('Revenue analytics: MRR and its movements (docs/analytics.md)');
+  const analytics = program.command('analytics').description('Revenue analytics: MRR and its movements, cash and dunning (docs/analytics.md)');
   analytics
     .command('rebuild')
     .description(
@@ -21,7 +29,7 @@ export function registerAnalyticsCommands(program: Command, parts: AnalyticsComm
     )
     .requiredOption('--org <id>', 'organization id (a UUID)', parts.organizationIdArg)
     .addOption(new Option('--env <environment>', 'sandbox or production').argParser(parts.environmentArg).makeOptionMandatory())
-    .option('--apply', 'replace the kept movements with the rebuild when they differ')
+    .option('--apply', 'replace the kept movements and cash days with the rebuild when they differ')
     .option('--json', 'print the report as JSON')
     .action(async (options: { org: string; env: 'sandbox' | 'production'; apply?: boolean; json?: boolean }) => {
       const report = await parts.withDatabase((database, { analytics: admin, systemClock }) =>
@@ -29,11 +37,14 @@ export function registerAnalyticsCommands(program: Command, parts: AnalyticsComm
       );
       if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       else {
-        const agreed = report.differences.length === 0;
         process.stdout.write(`Priced ${report.logRows} logged changes again: ${report.rebuilt} movements; ${report.kept} were kept.\n`);
         process.stdout.write(`Subscriber events (trials, active subscriptions): ${report.subscriberEvents.rebuilt} rebuilt; ${report.subscriberEvents.kept} were kept.\n`);
-        process.stdout.write(agreed ? 'They agree.\n' : `They differ${report.applied ? ', and the kept ones were replaced' : ''}:\n${report.differences.map((d) => `  ${d}\n`).join('')}`);
+        process.stdout.write(verdict(report));
+        const { cash } = report;
+        process.stdout.write(`Counted the cash figures again from the payments and invoices: ${cash.rebuilt} days (per currency); ${cash.kept} were kept.\n`);
+        process.stdout.write(verdict(cash));
       }
-      if (report.differences.length > 0 && !report.applied) process.exitCode = 1;
+      const differ = (part: Comparison) => part.differences.length > 0 && !part.applied;
+      if (differ(report) || differ(report.cash)) process.exitCode = 1;
     });
 }

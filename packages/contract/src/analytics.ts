@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TProperties, type TSchema } from 'typebox';
 import { PageQuery, Paginated, Timestamp } from './common.js';
 
 /** Billow extension (issue 30, decision 0097; docs/analytics.md): revenue analytics, kept as subscriptions change. */
@@ -126,36 +126,42 @@ export const ReportingConversion = Type.Object(
 );
 export type ReportingConversion = Static<typeof ReportingConversion>;
 
-export const MrrSeries = Type.Object(
-  {
-    timeZone: Type.String({ description: "The seller profile's time zone the days are counted in (UTC when it sets none)" }),
-    interval: AnalyticsInterval,
-    start: CalendarDate('The first day of the first period'),
-    end: CalendarDate('The day after the last day of the last period'),
-    completeUntil: Timestamp,
-    currencies: Type.Array(
-      Type.Object({
-        currency: Type.String({ description: 'ISO 4217 code' }),
-        periods: Type.Array(MrrPeriod),
-      }),
-      { description: 'One series per currency, by currency code; amounts are never converted between currencies' },
-    ),
-    reporting: Type.Optional(
-      Type.Object(
-        {
-          conversion: ReportingConversion,
-          periods: Type.Array(MrrPeriod, {
-            description:
-              "The periods in the reporting currency: each figure converts every converted currency's exact amount at its rate, sums them and rounds once; " +
-              'customers are counted per currency (one who pays in two currencies counts twice)',
-          }),
-        },
-        { description: 'With `reporting_currency`: the figures converted into it, and how' },
+/** A series: per currency, the figures of each period, and what the periods are. */
+const seriesOf = <P extends TSchema, E extends TProperties = Record<never, never>>(period: P, title: string, currencies: string, extra: E = {} as E) =>
+  Type.Object(
+    {
+      timeZone: Type.String({ description: "The seller profile's time zone the days are counted in (UTC when it sets none)" }),
+      interval: AnalyticsInterval,
+      start: CalendarDate('The first day of the first period'),
+      end: CalendarDate('The day after the last day of the last period'),
+      completeUntil: Timestamp,
+      currencies: Type.Array(
+        Type.Object({
+          currency: Type.String({ description: 'ISO 4217 code' }),
+          periods: Type.Array(period),
+        }),
+        { description: `One series per currency${currencies}, by currency code; amounts are never converted between currencies` },
       ),
+      ...extra,
+    },
+    { title },
+  );
+
+export const MrrSeries = seriesOf(MrrPeriod, 'MrrSeries', '', {
+  reporting: Type.Optional(
+    Type.Object(
+      {
+        conversion: ReportingConversion,
+        periods: Type.Array(MrrPeriod, {
+          description:
+            "The periods in the reporting currency: each figure converts every converted currency's exact amount at its rate, sums them and rounds once; " +
+            'customers are counted per currency (one who pays in two currencies counts twice)',
+        }),
+      },
+      { description: 'With `reporting_currency`: the figures converted into it, and how' },
     ),
-  },
-  { title: 'MrrSeries' },
-);
+  ),
+});
 export type MrrSeries = Static<typeof MrrSeries>;
 export type MrrPeriod = Static<typeof MrrPeriod>;
 
@@ -240,3 +246,39 @@ export const AnalyticsSettingsUpdate = Type.Object(
   { title: 'AnalyticsSettingsUpdate' },
 );
 export type AnalyticsSettingsUpdate = Static<typeof AnalyticsSettingsUpdate>;
+
+/** Billow extension (issue 30, decision 0099): the cash and dunning figures, per currency and period. */
+export const AnalyticsCashQuery = Type.Object({
+  ...rangeFields('the series covers'),
+  interval: Type.Optional(AnalyticsInterval),
+});
+export type AnalyticsCashQuery = Static<typeof AnalyticsCashQuery>;
+
+const Tally = (description: string) =>
+  Type.Object(
+    {
+      count: Type.Integer({ description: 'How many' }),
+      amountUnits: Units('Their amount, tax included'),
+    },
+    { description },
+  );
+
+export const CashPeriod = Type.Object(
+  {
+    period: Type.String({ description: 'The period: its first day (YYYY-MM-DD), or YYYY-MM for a month' }),
+    start: CalendarDate('Its first day'),
+    end: CalendarDate('The day after its last day'),
+    collected: Tally('Successful payments on a day of the period'),
+    refunded: Tally('Successful refunds on a day of the period; the amount is what went back, positive'),
+    netUnits: Units('Collected minus refunded'),
+    failed: Tally("Invoices whose first payment attempt failed on a day of the period (the period's cohort of failures)"),
+    recovered: Tally('Of the failed ones, those paid since (by a dunning retry or by the customer), counted in the period of their failure'),
+    lost: Tally('Of the failed ones, those whose dunning ended unpaid, counted in the period of their failure'),
+    recoveryRateBp: Rate('Recovered amount / failed amount, of the failures of the period'),
+  },
+  { title: 'CashPeriod' },
+);
+export type CashPeriod = Static<typeof CashPeriod>;
+
+export const CashSeries = seriesOf(CashPeriod, 'CashSeries', ' that moved money or failed a payment in the range');
+export type CashSeries = Static<typeof CashSeries>;

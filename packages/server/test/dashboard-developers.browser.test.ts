@@ -4,7 +4,7 @@
  * person's own sessions with sign-out, a webhook endpoint's URL and event types edited, and a
  * test clock that takes an existing customer and shows what its advance billed (decision 0087);
  * Analytics with the month those tests made: its figures, chart and table, and the customers
- * behind a figure (issue 30, decision 0098); its subscribers and trials (decision 0101).
+ * behind a figure (issue 30, decision 0098); its subscribers and trials (decision 0101), and its cash (decision 0099).
  */
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -184,7 +184,8 @@ describe.skipIf(skipBrowserTests)('the dashboard for developers and for oneself'
     expect(await card('ARR, this month').textContent()).toBe('$240.00');
     expect(await card('Paying customers, this month').textContent()).toBe('2');
     expect(await card('Customer churn, this month').textContent()).toBe('Not enough data yet');
-    expect(await page.locator('.tiles svg.spark').count()).toBe(5);
+    // Sparklines: MRR, ARR and paying customers; active subscriptions and trials; collected and net cash.
+    expect(await page.locator('.tiles svg.spark').count()).toBe(7);
     // The subscribers and trials, every currency together: the two $10.00 subscriptions, the trial that goes on, the one cancelled.
     await expect.poll(() => card('Active subscriptions, this month').textContent()).toBe('2');
     expect(await card('In trial, this month').textContent()).toBe('1');
@@ -199,7 +200,17 @@ describe.skipIf(skipBrowserTests)('the dashboard for developers and for oneself'
     const table = page.getByRole('region', { name: 'MRR movements table' });
     expect(await table.getByRole('button', { name: /^\$40\.00 new in .*: show the customers$/ }).count()).toBe(1);
     expect(await table.getByRole('button', { name: /^-\$20\.00 churned in / }).count()).toBe(1);
-    expect(await page.locator('svg.chart rect.bar').count()).toBe(2);
+    expect(await page.locator('svg.chart rect[class*="mv-"]').count()).toBe(2);
+    // Cash: today's three first payments ($10.00, $10.00, $20.00), nothing refunded, no payment failed.
+    await expect.poll(() => card('Collected, this month').textContent()).toBe('$40.00');
+    expect(await card('Refunded, this month').textContent()).toBe('$0.00');
+    expect(await card('Net cash, this month').textContent()).toBe('$40.00');
+    expect(await card('Recovered by dunning, this month').textContent()).toBe('No failed payment');
+    const cashTable = page.getByRole('region', { name: 'Cash and dunning table' });
+    expect(await cashTable.getByRole('cell', { name: '$40.00', exact: true }).count()).toBe(2);
+    expect(await page.locator('svg.chart rect.cash-collected').count()).toBe(1);
+    const [cashFile] = await Promise.all([page.waitForEvent('download'), press(page, 'Download CSV of the cash and dunning figures in USD')]);
+    expect(fs.readFileSync((await cashFile.path())!, 'utf8')).toMatch(/\r\nUSD,\d{4}-\d{2},[\d-]+,[\d-]+,3,4000,0,0,4000,0,0,0,0,0,0,\r\n$/);
 
     await table.getByRole('button', { name: /new in .*show the customers/ }).click();
     const behindNew = page.getByRole('region', { name: /^Customers behind New, .* table$/ });
@@ -225,6 +236,7 @@ describe.skipIf(skipBrowserTests)('the dashboard for developers and for oneself'
     await checkPage(page, 'analytics');
     await page.getByLabel('Days').check();
     await expect.poll(() => table.getByRole('row').count()).toBe(31);
+    await expect.poll(() => cashTable.getByRole('row').count()).toBe(31);
     await behindChurn.getByRole('link', { name: 'Buyer' }).click();
     await expect.poll(() => page.url()).toContain(`/customers/${leaver}`);
   });

@@ -9,18 +9,14 @@ import { api, download } from '../api';
 import { useResource } from '../data';
 import { money, when } from '../format';
 import { DownloadButton, ErrorNote, Loading, PageTitle, Section, Select, Table } from '../ui/kit';
+import { Cards, type Card } from './AnalyticsCards';
+import { CashSection } from './AnalyticsCash';
 import { AnalyticsDrillDown, type DrillDown } from './AnalyticsDrillDown';
 import { MovementsChart } from './AnalyticsChart';
 import { ConversionNote } from './AnalyticsReporting';
 import { SubscribersAndTrials } from './AnalyticsTrials';
-import { Sparkline } from './Sparkline';
-import { daysAgo, KINDS, lastDayOf, periodName, rate, type Interval } from './analytics-words';
+import { INTERVALS, KINDS, lastDayOf, periodName, rate, type Interval } from './analytics-words';
 
-const INTERVALS: ReadonlyArray<{ value: Interval; label: string; start(): string | undefined }> = [
-  { value: 'month', label: 'Months', start: () => undefined },
-  { value: 'week', label: 'Weeks', start: () => daysAgo(7 * 11) },
-  { value: 'day', label: 'Days', start: () => daysAgo(29) },
-];
 
 /** The Currency choice that shows every currency converted into the reporting currency. */
 const CONVERTED = '*';
@@ -45,39 +41,13 @@ function lastMrrOf(series: MrrSeries): Map<string, number> {
   return new Map(series.currencies.map((c) => [c.currency, c.periods.at(-1)?.mrrEndUnits ?? 0]));
 }
 
-interface Card {
-  label: string;
-  figure(p: MrrPeriod, currency: string): string;
-  /** The number its sparkline draws over the months, when it has one. */
-  trend?(p: MrrPeriod): number;
-}
-
-const CARDS: readonly Card[] = [
+const CARDS: ReadonlyArray<Card<MrrPeriod>> = [
   { label: 'MRR', figure: (p, c) => money(p.mrrEndUnits, c), trend: (p) => p.mrrEndUnits },
   { label: 'ARR', figure: (p, c) => money(p.arrEndUnits, c), trend: (p) => p.arrEndUnits },
   { label: 'Paying customers', figure: (p) => p.customers.end.toLocaleString(), trend: (p) => p.customers.end },
   { label: 'Customer churn', figure: (p) => rate(p.customerChurnRateBp) },
   { label: 'Net revenue retention', figure: (p) => rate(p.netRevenueRetentionBp) },
 ];
-
-function Cards({ periods, currency }: { periods: MrrPeriod[]; currency: string }) {
-  const [last, now] = [periods.at(-2), periods.at(-1)];
-  if (!now) return null;
-  return (
-    <dl className="tiles">
-      {CARDS.map(({ label, figure, trend }) => (
-        <div key={label}>
-          <dt>{label}, this month</dt>
-          <dd>
-            <span className="figure">{figure(now, currency)}</span>
-            <span className="muted">Last month: {last ? figure(last, currency) : 'Not enough data yet'}</span>
-            {trend ? <Sparkline values={periods.map(trend)} /> : null}
-          </dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
 
 function Legend({ onPick }: { onPick(kind: MrrMovementKind): void }) {
   return (
@@ -156,7 +126,7 @@ export function Analytics() {
       <Loading loading={series.loading && !series.data} />
       <ErrorNote error={series.error} />
       {series.data && !currency ? <p className="empty">No paying customer yet: MRR starts with the first paid subscription.</p> : null}
-      {currency && shown ? <Cards periods={months} currency={shown} /> : null}
+      {currency && shown ? <Cards cards={CARDS} periods={months} currency={shown} /> : null}
       {converted && series.data?.months.reporting ? (
         <ConversionNote conversion={series.data.months.reporting.conversion} amounts={lastMrrOf(series.data.months)} what={`This month's MRR in ${shown}, from:`} />
       ) : null}
@@ -207,6 +177,7 @@ export function Analytics() {
         </Section>
       ) : null}
       <SubscribersAndTrials />
+      <CashSection interval={interval} currency={converted ? null : (currency ?? null)} />
       {drill ? <AnalyticsDrillDown key={`${drill.kind} ${drill.start} ${drill.end} ${drill.currency}`} drill={drill} onClose={() => setDrill(null)} /> : null}
     </>
   );

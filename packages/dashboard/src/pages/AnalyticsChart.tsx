@@ -1,8 +1,11 @@
 /**
- * The MRR-movements chart (decision 0098): plain SVG drawn by React, no library and no style
- * attribute (colours come from the stylesheet's classes). New, expansion and reactivation are
- * stacked above zero, contraction and churned below, the MRR at each period's end is the line.
- * The figures are also in the table beside it, whose buttons open the same drill-downs.
+ * The analytics charts (decision 0098): plain SVG drawn by React, no library and no style
+ * attribute (colours come from the stylesheet's classes). Each period is a column of bars
+ * stacked above zero (what adds) and below it (what takes away), with an optional line over
+ * them. The MRR movements chart stacks new, expansion and reactivation above zero, contraction
+ * and churned below, the MRR at each period's end as the line; the cash chart stacks what was
+ * collected above and refunded below, the net as the line. The figures are also in the table
+ * beside each chart, whose buttons do what a click on a bar does.
  */
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { MrrMovementKind, MrrPeriod } from '@billow/contract';
@@ -33,7 +36,7 @@ const MONTH = new Intl.DateTimeFormat(undefined, { month: 'short', timeZone: 'UT
 const DAY = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 /** A label under the bars: the month or the day, with the year under it where the year starts (and first). */
-function tickLines(period: MrrPeriod, interval: Interval, first: boolean): [string, string | null] {
+function tickLines(period: { start: string }, interval: Interval, first: boolean): [string, string | null] {
   const at = new Date(`${period.start}T00:00:00Z`);
   const year = first || (interval === 'month' ? at.getUTCMonth() === 0 : at.getUTCMonth() === 0 && at.getUTCDate() <= (interval === 'week' ? 7 : 1));
   return [(interval === 'month' ? MONTH : DAY).format(at), year ? String(at.getUTCFullYear()) : null];
@@ -53,50 +56,50 @@ function useWidth(): [RefObject<HTMLDivElement | null>, number] {
   return [ref, width];
 }
 
-function scaleOf(periods: readonly MrrPeriod[]): Scale {
-  const ups = periods.map((p) => p.movements.newUnits + p.movements.expansionUnits + p.movements.reactivationUnits);
-  const downs = periods.map((p) => p.movements.contractionUnits + p.movements.churnedUnits);
-  const step = niceStep(Math.max(1, ...ups, ...periods.map((p) => p.mrrEndUnits)) - Math.min(0, ...downs));
-  const top = Math.ceil(Math.max(1, ...ups, ...periods.map((p) => p.mrrEndUnits)) / step) * step;
+/** A period of a chart: its bars (signed amounts) and the value its line goes through, if it has one. */
+export interface ChartColumn {
+  period: { period: string; start: string };
+  bars: ReadonlyArray<{ key: string; className: string; label: string; units: number; onPick?(): void }>;
+  line?: number;
+}
+
+function scaleOf(columns: readonly ChartColumn[]): Scale {
+  const sum = (c: ChartColumn, sign: 1 | -1) => c.bars.reduce((total, b) => (Math.sign(b.units) === sign ? total + b.units : total), 0);
+  const ups = columns.map((c) => Math.max(sum(c, 1), c.line ?? 0));
+  const downs = columns.map((c) => Math.min(sum(c, -1), c.line ?? 0));
+  const step = niceStep(Math.max(1, ...ups) - Math.min(0, ...downs));
+  const top = Math.ceil(Math.max(1, ...ups) / step) * step;
   const bottom = Math.floor(Math.min(0, ...downs) / step) * step;
   const ticks: number[] = [];
   for (let t = bottom; t <= top; t += step) ticks.push(t);
   return { y: (units) => TOP + ((top - units) / (top - bottom)) * (H - TOP - BOTTOM), ticks };
 }
 
-interface Segment {
-  kind: MrrMovementKind;
-  label: string;
-  units: number;
-  from: number;
-  to: number;
-}
-
-/** The period's movements as stacked segments: those that raise MRR from 0 up, those that lower it from 0 down. */
-function segmentsOf(period: MrrPeriod): Segment[] {
+/** A column's bars as stacked segments: those that add from 0 up, those that take away from 0 down. */
+function segmentsOf(column: ChartColumn) {
   let up = 0;
   let down = 0;
-  return KINDS.flatMap(({ kind, label, units }) => {
-    const value = units(period);
-    if (value === 0) return [];
-    const from = value > 0 ? up : down;
-    if (value > 0) up += value;
-    else down += value;
-    return [{ kind, label, units: value, from, to: from + value }];
+  return column.bars.flatMap((bar) => {
+    if (bar.units === 0) return [];
+    const from = bar.units > 0 ? up : down;
+    if (bar.units > 0) up += bar.units;
+    else down += bar.units;
+    return [{ ...bar, from, to: from + bar.units }];
   });
 }
 
-export function MovementsChart({ periods, interval, currency, onPick }: { periods: MrrPeriod[]; interval: Interval; currency: string; onPick(period: MrrPeriod, kind: MrrMovementKind): void }) {
+/** A chart of stacked bars per period with an optional line, `title` saying what it shows to a screen reader. */
+export function BarChart({ id, title, columns, interval, currency, lineClass }: { id: string; title: string; columns: ChartColumn[]; interval: Interval; currency: string; lineClass: string }) {
   const [box, W] = useWidth();
-  const scale = scaleOf(periods);
-  const band = (W - LEFT - RIGHT) / Math.max(1, periods.length);
-  const every = Math.ceil(periods.length / Math.max(1, Math.floor((W - LEFT - RIGHT) / LABEL_ROOM)));
+  const scale = scaleOf(columns);
+  const band = (W - LEFT - RIGHT) / Math.max(1, columns.length);
+  const every = Math.ceil(columns.length / Math.max(1, Math.floor((W - LEFT - RIGHT) / LABEL_ROOM)));
   const centre = (i: number) => LEFT + i * band + band / 2;
-  const line = periods.map((p, i) => `${centre(i).toFixed(1)},${scale.y(p.mrrEndUnits).toFixed(1)}`).join(' ');
+  const lined = columns.flatMap((c, i) => (c.line === undefined ? [] : [{ key: c.period.period, x: centre(i), y: scale.y(c.line) }]));
   return (
     <div className="chart-wrap" ref={box}>
-    <svg className="chart" width={W} height={H} viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby="mrr-chart-title">
-      <title id="mrr-chart-title">{`MRR movements and MRR in ${currency}, by ${interval}; the same figures are in the table below`}</title>
+    <svg className="chart" width={W} height={H} viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${id}-title`}>
+      <title id={`${id}-title`}>{title}</title>
       {scale.ticks.map((t) => (
         <g key={t}>
           <line className={t === 0 ? 'axis zero' : 'axis'} x1={LEFT} x2={W - RIGHT} y1={scale.y(t)} y2={scale.y(t)} />
@@ -105,31 +108,41 @@ export function MovementsChart({ periods, interval, currency, onPick }: { period
           </text>
         </g>
       ))}
-      {periods.map((p, i) => (
-        <g key={p.period}>
-          {segmentsOf(p).map((s) => (
+      {columns.map((c, i) => (
+        <g key={c.period.period}>
+          {segmentsOf(c).map((s) => (
             <rect
-              key={s.kind}
-              className={`bar mv-${s.kind}`}
+              key={s.key}
+              className={`bar ${s.className}`}
               x={LEFT + i * band + band * 0.2}
               width={band * 0.6}
               y={Math.min(scale.y(s.from), scale.y(s.to))}
               height={Math.max(1, Math.abs(scale.y(s.from) - scale.y(s.to)))}
-              onClick={() => onPick(p, s.kind)}
+              onClick={s.onPick}
             >
-              <title>{`${s.label}, ${periodName(p, interval)}: ${money(s.units, currency)}`}</title>
+              <title>{`${s.label}, ${periodName(c.period, interval)}: ${money(s.units, currency)}`}</title>
             </rect>
           ))}
-          {i % every === 0 ? <TickLabel x={centre(i)} lines={tickLines(p, interval, i === 0)} /> : null}
+          {i % every === 0 ? <TickLabel x={centre(i)} lines={tickLines(c.period, interval, i === 0)} /> : null}
         </g>
       ))}
-      <polyline className="mrr-line" points={line} />
-      {periods.map((p, i) => (
-        <circle key={p.period} className="mrr-dot" cx={centre(i)} cy={scale.y(p.mrrEndUnits)} r={3} />
+      {lined.length > 0 ? <polyline className={lineClass} points={lined.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ')} /> : null}
+      {lined.map((p) => (
+        <circle key={p.key} className={`${lineClass}-dot`} cx={p.x} cy={p.y} r={3} />
       ))}
     </svg>
     </div>
   );
+}
+
+export function MovementsChart({ periods, interval, currency, onPick }: { periods: MrrPeriod[]; interval: Interval; currency: string; onPick(period: MrrPeriod, kind: MrrMovementKind): void }) {
+  const columns = periods.map((p) => ({
+    period: p,
+    bars: KINDS.map(({ kind, label, units }) => ({ key: kind, className: `mv-${kind}`, label, units: units(p), onPick: () => onPick(p, kind) })),
+    line: p.mrrEndUnits,
+  }));
+  const title = `MRR movements and MRR in ${currency}, by ${interval}; the same figures are in the table below`;
+  return <BarChart id="mrr-chart" title={title} columns={columns} interval={interval} currency={currency} lineClass="mrr-line" />;
 }
 
 function TickLabel({ x, lines }: { x: number; lines: [string, string | null] }) {

@@ -8,12 +8,12 @@ import { api, download } from '../api';
 import { useResource } from '../data';
 import { when } from '../format';
 import { DownloadButton, ErrorNote, Section, Table } from '../ui/kit';
-import { Sparkline } from './Sparkline';
+import { Cards, type Card } from './AnalyticsCards';
 import { lastDayOf, periodName, rate } from './analytics-words';
 
 const count = (n: number) => n.toLocaleString();
 
-const CARDS: ReadonlyArray<{ label: string; figure(p: SubscriberPeriod): string; trend?(p: SubscriberPeriod): number; detail?(p: SubscriberPeriod): string }> = [
+const CARDS: ReadonlyArray<Card<SubscriberPeriod>> = [
   { label: 'Active subscriptions', figure: (p) => count(p.activeSubscriptionsEnd), trend: (p) => p.activeSubscriptionsEnd },
   { label: 'In trial', figure: (p) => count(p.trialsEnd), trend: (p) => p.trialsEnd },
   {
@@ -22,26 +22,6 @@ const CARDS: ReadonlyArray<{ label: string; figure(p: SubscriberPeriod): string;
     detail: (p) => (p.trialsEnded === 0 ? 'No trial ended' : `${count(p.trialsConverted)} of ${count(p.trialsEnded)} ${p.trialsEnded === 1 ? 'trial' : 'trials'} that ended became paid`),
   },
 ];
-
-function SubscriberCards({ periods }: { periods: SubscriberPeriod[] }) {
-  const [last, now] = [periods.at(-2), periods.at(-1)];
-  if (!now) return null;
-  return (
-    <dl className="tiles" aria-label="Subscribers and trials">
-      {CARDS.map(({ label, figure, trend, detail }) => (
-        <div key={label}>
-          <dt>{label}, this month</dt>
-          <dd>
-            <span className="figure">{figure(now)}</span>
-            {detail ? <span className="muted">{detail(now)}</span> : null}
-            <span className="muted">Last month: {last ? figure(last) : 'Not enough data yet'}</span>
-            {trend ? <Sparkline values={periods.map(trend)} /> : null}
-          </dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
 
 function TrialsTable({ periods }: { periods: SubscriberPeriod[] }) {
   return (
@@ -70,7 +50,7 @@ export function SubscribersAndTrials() {
   return (
     <>
       <ErrorNote error={series.error} />
-      <SubscriberCards periods={periods} />
+      <Cards cards={CARDS} periods={periods} currency="" name="Subscribers and trials" />
       {series.data ? (
         <Section
           title="Trials"

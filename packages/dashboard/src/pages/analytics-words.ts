@@ -4,6 +4,13 @@ import { day } from '../format';
 
 export type Interval = 'month' | 'week' | 'day';
 
+/** The intervals a chart is drawn by, and where each one's default range starts (undefined: the API's year). */
+export const INTERVALS: ReadonlyArray<{ value: Interval; label: string; start(): string | undefined }> = [
+  { value: 'month', label: 'Months', start: () => undefined },
+  { value: 'week', label: 'Weeks', start: () => daysAgo(7 * 11) },
+  { value: 'day', label: 'Days', start: () => daysAgo(29) },
+];
+
 export const KINDS: ReadonlyArray<{ kind: MrrMovementKind; label: string; units(p: MrrPeriod): number }> = [
   { kind: 'new', label: 'New', units: (p) => p.movements.newUnits },
   { kind: 'expansion', label: 'Expansion', units: (p) => p.movements.expansionUnits },
@@ -17,7 +24,7 @@ export const kindLabel = (kind: MrrMovementKind): string => KINDS.find((k) => k.
 const MONTH = new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' });
 
 /** A period as a person names it: "Nov 2026", "Week of 23 Nov 2026", "29 Nov 2026". */
-export function periodName(period: Pick<MrrPeriod, 'start'>, interval: Interval): string {
+export function periodName(period: { start: string }, interval: Interval): string {
   if (interval === 'month') return MONTH.format(new Date(`${period.start}T00:00:00Z`));
   return interval === 'week' ? `Week of ${day(period.start)}` : day(period.start);
 }

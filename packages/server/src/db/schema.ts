@@ -869,6 +869,42 @@ export interface AnalyticsExchangeRatesTable {
   set_by: string;
 }
 
+/** What a payment, refund or failed invoice adds to the cash figures, appended by triggers (decision 0099); counts, and amounts in minor units. */
+export interface AnalyticsCashLogTable {
+  id: Generated<number>;
+  environment_id: string;
+  currency: string;
+  at: Timestamp;
+  collected_count: ColumnType<number, number | undefined, number>;
+  collected_minor: MinorDefault;
+  refunded_count: ColumnType<number, number | undefined, number>;
+  refunded_minor: MinorDefault;
+  failed_count: ColumnType<number, number | undefined, number>;
+  failed_minor: MinorDefault;
+  recovered_count: ColumnType<number, number | undefined, number>;
+  recovered_minor: MinorDefault;
+  lost_count: ColumnType<number, number | undefined, number>;
+  lost_minor: MinorDefault;
+}
+
+/** The cash figures of a seller's day, folded from the log by the analytics job. */
+export interface AnalyticsCashDaysTable {
+  environment_id: string;
+  currency: string;
+  /** The seller's local date (select it as text). */
+  day: ColumnType<Date, string, string>;
+  collected_count: number;
+  collected_minor: Minor;
+  refunded_count: number;
+  refunded_minor: Minor;
+  failed_count: number;
+  failed_minor: Minor;
+  recovered_count: number;
+  recovered_minor: Minor;
+  lost_count: number;
+  lost_minor: Minor;
+}
+
 export interface SubscriptionDiscountsTable {
   subscription_id: string;
   environment_id: string;
@@ -1024,6 +1060,8 @@ export interface Database {
   analytics_subscription_events: AnalyticsSubscriptionEventsTable;
   analytics_settings: AnalyticsSettingsTable;
   analytics_exchange_rates: AnalyticsExchangeRatesTable;
+  analytics_cash_log: AnalyticsCashLogTable;
+  analytics_cash_days: AnalyticsCashDaysTable;
   schema_migrations: SchemaMigrationsTable;
   promotions: PromotionsTable;
   checkout_sessions: CheckoutSessionsTable;

@@ -7,6 +7,7 @@ import type { JobHandlers } from '../modules/jobs/runner.js';
 import { purgeSucceededJobs } from '../modules/jobs/service.js';
 import { EXPIRE_PENDING_UPDATE_JOB, SubscriptionService } from '../modules/subscriptions/service.js';
 import { CheckoutService, EXPIRE_CHECKOUT_JOB } from '../modules/checkout/service.js';
+import { CashService } from '../modules/analytics/cash.service.js';
 import { AnalyticsService } from '../modules/analytics/service.js';
 import { testClockJobs } from './test-clocks.js';
 import { billingJobs, type BillingSettings } from './billing.js';
@@ -43,6 +44,7 @@ export function backgroundJobs(db: Db, clock: Clock, deps: TaskDeps): JobHandler
   const subscriptions = new SubscriptionService(db, clock);
   const changes = deps.entitlementChanges ?? entitlementAnnouncer();
   const analytics = new AnalyticsService(db, clock);
+  const cash = new CashService(db, clock);
   return {
     ...billingJobs(db, clock, deps.billing, changes),
     ...testClockJobs(db, clock, deps.billing.dunningDays, changes),
@@ -81,7 +83,9 @@ export function backgroundJobs(db: Db, clock: Clock, deps: TaskDeps): JobHandler
       runAtStart: true,
       run: async () => {
         const priced = await analytics.priceLog();
-        return priced > 0 ? `counted ${priced} subscription changes into the revenue analytics` : undefined;
+        const folded = await cash.foldPending();
+        const said = [priced > 0 ? `counted ${priced} subscription changes into the revenue analytics` : '', folded > 0 ? `folded the new payments of ${folded} environments into the cash figures` : ''];
+        return said.filter(Boolean).join('; ') || undefined;
       },
     },
     'purge-idempotency-keys': {

@@ -4,7 +4,7 @@
  * rate without a denominator. Text a spreadsheet would run as a formula is quoted with a
  * leading apostrophe.
  */
-import type { MrrMovementItem, MrrPeriod, MrrSeries } from '@billow/contract';
+import type { CashSeries, MrrMovementItem, MrrPeriod, MrrSeries } from '@billow/contract';
 
 type Cell = string | number | null;
 
@@ -53,4 +53,21 @@ export function seriesCsv(series: MrrSeries): string {
   const label = `${reporting.conversion.currency} (converted)`;
   const converted = reporting.periods.map((p) => [...periodRow(label, p), reporting.conversion.statement]);
   return csvOf([...SERIES_HEADER, 'conversion'], [...rows.map((row) => [...row, null]), ...converted]);
+}
+
+const CASH_HEADER = [
+  'currency', 'period', 'start', 'end', 'collected_count', 'collected_units', 'refunded_count', 'refunded_units', 'net_units',
+  'failed_count', 'failed_units', 'recovered_count', 'recovered_units', 'lost_count', 'lost_units', 'recovery_rate_bp',
+];
+
+export function cashCsv(series: CashSeries): string {
+  return csvOf(
+    CASH_HEADER,
+    series.currencies.flatMap(({ currency, periods }) =>
+      periods.map((p) => [
+        currency, p.period, p.start, p.end, p.collected.count, p.collected.amountUnits, p.refunded.count, p.refunded.amountUnits, p.netUnits,
+        p.failed.count, p.failed.amountUnits, p.recovered.count, p.recovered.amountUnits, p.lost.count, p.lost.amountUnits, p.recoveryRateBp,
+      ]),
+    ),
+  );
 }

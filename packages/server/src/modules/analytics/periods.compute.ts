@@ -2,6 +2,8 @@
  * The periods of a series, as calendar dates in the seller's time zone (YYYY-MM-DD): days,
  * weeks (from Monday) or months, from the one that holds `first` to the one that holds `last`.
  */
+import { endBeforeStart, notADate, tooManyPeriods } from './errors.js';
+
 export const INTERVALS = ['day', 'week', 'month'] as const;
 export type Interval = (typeof INTERVALS)[number];
 
@@ -67,4 +69,20 @@ export function datePeriods(first: string, last: string, interval: Interval): Da
 export function firstOfMonthBefore(date: string, months: number): string {
   const at = new Date(parse(date));
   return format(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - months, 1));
+}
+
+const MAX_PERIODS = 1_000;
+/** Without a start, a series covers a year: this month and the 11 before it. */
+const DEFAULT_MONTHS = 12;
+
+/** The first and last days a request for a series or a drill-down asks for (defaults filled in), refused in words when it cannot be answered. */
+export function seriesRange(request: { start?: string; end?: string }, today: string, interval: Interval): { first: string; last: string } {
+  if (request.start !== undefined && !isDate(request.start)) throw notADate('start', request.start);
+  if (request.end !== undefined && !isDate(request.end)) throw notADate('end', request.end);
+  const last = request.end ?? today;
+  const first = request.start ?? firstOfMonthBefore(last, DEFAULT_MONTHS - 1);
+  if (first > last) throw endBeforeStart(first, last);
+  const count = periodCount(first, last, interval);
+  if (count > MAX_PERIODS) throw tooManyPeriods(count, MAX_PERIODS, interval);
+  return { first, last };
 }

@@ -1,9 +1,10 @@
-import { AnalyticsMovementsQuery, AnalyticsMrrQuery, ErrorBody, MrrMovementList, MrrSeries } from '@billow/contract';
+import { AnalyticsCashQuery, AnalyticsMovementsQuery, AnalyticsMrrQuery, CashSeries, ErrorBody, MrrMovementList, MrrSeries } from '@billow/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import { scopeOf } from '../../http/scope.js';
-import { movementsCsv, seriesCsv } from './csv.compute.js';
+import type { CashService } from './cash.service.js';
+import { cashCsv, movementsCsv, seriesCsv } from './csv.compute.js';
 import type { AnalyticsService } from './service.js';
 
 export const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody };
@@ -25,7 +26,7 @@ export function sendCsv(reply: FastifyReply, fileName: string, csv: string): Fas
     .send(csv);
 }
 
-export function analyticsRoutes(app: App, service: AnalyticsService): void {
+export function analyticsRoutes(app: App, service: AnalyticsService, cash: CashService): void {
   app.get<{ Querystring: AnalyticsMrrQuery }>(
     '/api/v1/analytics/mrr/',
     {
@@ -90,6 +91,36 @@ export function analyticsRoutes(app: App, service: AnalyticsService): void {
       const at = pageRequest(request.query);
       const { count, results } = await service.movements(scope, request.query, { limit: at.pageSize, offset: at.offset });
       return pageOf(request, at, count, results);
+    },
+  );
+
+  app.get<{ Querystring: AnalyticsCashQuery }>(
+    '/api/v1/analytics/cash/',
+    {
+      config: { auth: SERVER_ONLY },
+      schema: {
+        tags: ['Analytics'],
+        summary: 'Cash collected and refunded, failed payments and what dunning recovered, per period (ours)',
+        description:
+          'A Billow extension (issue 30, decision 0099; the definitions with worked examples are in docs/analytics.md). For each ' +
+          "currency and each period (a day, a week from Monday or a month, in the seller profile's time zone): the successful payments " +
+          '(collected, tax included) and refunds, their difference (net), and the dunning figures of the invoices whose first payment ' +
+          'attempt failed in the period: how many and how much failed, how much of that was paid since (recovered, by a retry or by ' +
+          'the customer) and how much was lost (dunning ended unpaid), and the recovery rate by amount. Failures, recoveries and losses ' +
+          'count in the period of the first failure, so the recovered and lost figures of a recent period still grow as dunning goes on. ' +
+          "In the sandbox, a customer on a test clock moves on the clock's time. The figures are kept per day as payments are written; " +
+          "`completeUntil` says until when. Amounts are never converted between currencies. Default: the 12 months up to today, by month." +
+          CSV_NOTE +
+          ' One row per currency and period.',
+        querystring: AnalyticsCashQuery,
+        produces: ['application/json', 'text/csv'],
+        response: { 200: CashSeries, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const series = await cash.series(scopeOf(request), request.query);
+      if (!wantsCsv(request)) return series;
+      return sendCsv(reply, `cash-${series.start}-${series.end}.csv`, cashCsv(series));
     },
   );
 }

@@ -10,8 +10,8 @@ import { ownersOfPrices, storedPricesByIds } from '../catalog/queries.js';
 import { sellerTimeZone } from '../seller-profile/queries.js';
 import { customerKey, parseCustomerKey, type PricedTerms } from './book.compute.js';
 import { applyToBooks, DIMENSIONS, emptyBooks, type BookMovement, type Books, type Owners } from './books.compute.js';
-import { endBeforeStart, notADate, planAndProduct, tooManyPeriods, tooManyRows } from './errors.js';
-import { addDays, datePeriods, firstOfMonthBefore, isDate, periodCount, type DatePeriod, type Interval } from './periods.compute.js';
+import { planAndProduct, tooManyRows } from './errors.js';
+import { addDays, datePeriods, seriesRange, type DatePeriod, type Interval } from './periods.compute.js';
 import { periodRatios } from './ratios.compute.js';
 import { conversionView, reportingFigures } from './reporting.compute.js';
 import { ReportingService } from './reporting.service.js';
@@ -22,13 +22,10 @@ import * as repo from './repo.js';
 
 /** Transactions of the log priced in one database transaction. */
 const PRICING_BATCH = 500;
-const MAX_PERIODS = 1_000;
 /** A series prices at most this many batches of its environment's pending changes first; `completeUntil` tells when more were left. */
 const CATCH_UP_BATCHES = 20;
 /** Movements a CSV export holds at most. */
 const MAX_EXPORT_ROWS = 50_000;
-/** Without a start, a series covers a year: this month and the 11 before it. */
-const DEFAULT_MONTHS = 12;
 
 export interface AnalyticsScope {
   environmentId: string;
@@ -293,7 +290,7 @@ export class AnalyticsService {
     const timeZone = await sellerTimeZone(this.db, scope.environmentId);
     const now = this.clock.now();
     const interval = request.interval ?? 'month';
-    const { first, last } = this.range(request, localDate(now, timeZone), interval);
+    const { first, last } = seriesRange(request, localDate(now, timeZone), interval);
     const periods = datePeriods(first, last, interval);
     const from = periods[0]!.start;
     const to = periods[periods.length - 1]!.end;
@@ -327,7 +324,7 @@ export class AnalyticsService {
     const timeZone = await sellerTimeZone(this.db, scope.environmentId);
     const now = this.clock.now();
     const interval = request.interval ?? 'month';
-    const { first, last } = this.range(request, localDate(now, timeZone), interval);
+    const { first, last } = seriesRange(request, localDate(now, timeZone), interval);
     const periods = datePeriods(first, last, interval);
     const [figures, pending] = await Promise.all([subscriberFigures(this.db, scope.environmentId, periods, request.currency ?? null), repo.oldestUnpriced(this.db, scope.environmentId)]);
     const start = periods[0]!.start;
@@ -339,7 +336,7 @@ export class AnalyticsService {
   async movements(scope: AnalyticsScope, request: MovementsRequest, page: { limit: number; offset: number }): Promise<{ count: number; results: MrrMovementItem[] }> {
     await this.priceLog(CATCH_UP_BATCHES, scope.environmentId);
     const timeZone = await sellerTimeZone(this.db, scope.environmentId);
-    const { first, last } = this.range(request, localDate(this.clock.now(), timeZone), 'month');
+    const { first, last } = seriesRange(request, localDate(this.clock.now(), timeZone), 'month');
     const filter = { book: bookOfRequest(request), from: first, to: addDays(last, 1), kind: request.kind ?? null, currency: request.currency ?? null };
     const [count, rows] = await Promise.all([
       repo.movementCount(this.db, scope.environmentId, filter),
@@ -355,14 +352,4 @@ export class AnalyticsService {
     return results;
   }
 
-  private range(request: SeriesRequest, today: string, interval: Interval): { first: string; last: string } {
-    if (request.start !== undefined && !isDate(request.start)) throw notADate('start', request.start);
-    if (request.end !== undefined && !isDate(request.end)) throw notADate('end', request.end);
-    const last = request.end ?? today;
-    const first = request.start ?? firstOfMonthBefore(last, DEFAULT_MONTHS - 1);
-    if (first > last) throw endBeforeStart(first, last);
-    const count = periodCount(first, last, interval);
-    if (count > MAX_PERIODS) throw tooManyPeriods(count, MAX_PERIODS, interval);
-    return { first, last };
-  }
 }

@@ -1,0 +1,116 @@
+/**
+ * The cash and dunning part of the Analytics page (issue 30, decision 0099): this month's
+ * collected, refunded and net cash and the recovery rate of failed payments against last
+ * month's; the cash by period as a chart (collected above zero, refunded below, the net as the
+ * line) with every figure, the dunning ones too, in the table under it.
+ */
+import type { CashPeriod, CashSeries } from '@billow/contract';
+import { api, download } from '../api';
+import { useResource } from '../data';
+import { money, when } from '../format';
+import { DownloadButton, ErrorNote, Section, Table } from '../ui/kit';
+import { Cards, type Card } from './AnalyticsCards';
+import { BarChart } from './AnalyticsChart';
+import { INTERVALS, lastDayOf, periodName, rate, type Interval } from './analytics-words';
+
+/** The recovery rate, or that nothing failed (the rate has no denominator then). */
+const recovery = (p: CashPeriod) => (p.recoveryRateBp === null ? 'No failed payment' : rate(p.recoveryRateBp));
+
+const CARDS: ReadonlyArray<Card<CashPeriod>> = [
+  { label: 'Collected', figure: (p, c) => money(p.collected.amountUnits, c), trend: (p) => p.collected.amountUnits },
+  { label: 'Refunded', figure: (p, c) => money(p.refunded.amountUnits, c) },
+  { label: 'Net cash', figure: (p, c) => money(p.netUnits, c), trend: (p) => p.netUnits },
+  { label: 'Recovered by dunning', figure: recovery },
+];
+
+async function loadCash(interval: Interval): Promise<{ months: CashSeries; chart: CashSeries }> {
+  const months = api<CashSeries>('GET', '/analytics/cash/', { query: { interval: 'month' } });
+  const chart = interval === 'month' ? months : api<CashSeries>('GET', '/analytics/cash/', { query: { interval, start: INTERVALS.find((i) => i.value === interval)?.start() } });
+  return { months: await months, chart: await chart };
+}
+
+function CashChart({ periods, interval, currency }: { periods: CashPeriod[]; interval: Interval; currency: string }) {
+  const columns = periods.map((p) => ({
+    period: p,
+    bars: [
+      { key: 'collected', className: 'cash-collected', label: 'Collected', units: p.collected.amountUnits },
+      { key: 'refunded', className: 'cash-refunded', label: 'Refunded', units: -p.refunded.amountUnits },
+    ],
+    line: p.netUnits,
+  }));
+  const title = `Cash collected, refunded and net in ${currency}, by ${interval}; the same figures are in the table below`;
+  return <BarChart id="cash-chart" title={title} columns={columns} interval={interval} currency={currency} lineClass="cash-line" />;
+}
+
+function Legend() {
+  return (
+    <ul className="legend">
+      <li>
+        <span className="swatch cash-collected" aria-hidden="true" />
+        Collected
+      </li>
+      <li>
+        <span className="swatch cash-refunded" aria-hidden="true" />
+        Refunded
+      </li>
+      <li>
+        <span className="swatch swatch-line" aria-hidden="true" />
+        Net cash
+      </li>
+    </ul>
+  );
+}
+
+function CashTable({ periods, interval, currency }: { periods: CashPeriod[]; interval: Interval; currency: string }) {
+  const amount = (units: number) => money(units, currency);
+  return (
+    <Table
+      caption="Cash and dunning"
+      rows={[...periods].reverse()}
+      rowKey={(p) => p.period}
+      empty="Nothing yet."
+      columns={[
+        { title: 'Period', nowrap: true, cell: (p) => periodName(p, interval) },
+        { title: 'Collected', numeric: true, nowrap: true, cell: (p) => amount(p.collected.amountUnits) },
+        { title: 'Refunded', numeric: true, nowrap: true, cell: (p) => amount(p.refunded.amountUnits) },
+        { title: 'Net cash', numeric: true, nowrap: true, cell: (p) => amount(p.netUnits) },
+        { title: 'Failed payments', numeric: true, nowrap: true, cell: (p) => amount(p.failed.amountUnits) },
+        { title: 'Recovered', numeric: true, nowrap: true, cell: (p) => amount(p.recovered.amountUnits) },
+        { title: 'Lost', numeric: true, nowrap: true, cell: (p) => amount(p.lost.amountUnits) },
+        { title: 'Recovery rate', numeric: true, nowrap: true, cell: recovery },
+      ]}
+    />
+  );
+}
+
+/** The section, in the page's currency when cash moved in it (else the first that moved), by the page's interval. */
+export function CashSection({ interval, currency: wanted }: { interval: Interval; currency: string | null }) {
+  const cash = useResource(() => loadCash(interval), [interval]);
+  const currencies = cash.data?.months.currencies.map((c) => c.currency) ?? [];
+  const currency = wanted && currencies.includes(wanted) ? wanted : currencies[0];
+  const months = cash.data?.months.currencies.find((c) => c.currency === currency)?.periods ?? [];
+  const chart = cash.data?.chart.currencies.find((c) => c.currency === currency)?.periods ?? [];
+  const run = () => {
+    const series = cash.data!.chart;
+    return download('/analytics/cash/', { interval, currency: currency!, start: series.start, end: lastDayOf(series), format: 'csv' }, `cash-${currency}-${interval}-${series.start}.csv`);
+  };
+  return (
+    <Section title="Cash and dunning" actions={currency ? <DownloadButton label="Download CSV" hidden={`of the cash and dunning figures in ${currency}`} run={run} /> : undefined}>
+      <ErrorNote error={cash.error} />
+      {cash.data && !currency ? <p className="empty">No payment yet.</p> : null}
+      {currency ? (
+        <>
+          <Cards cards={CARDS} periods={months} currency={currency} />
+          <Legend />
+          <CashChart periods={chart} interval={interval} currency={currency} />
+          <CashTable periods={chart} interval={interval} currency={currency} />
+          <p className="hint">
+            Payments and refunds count on the day the money moved, tax included. A failed payment counts in the period of its first failed attempt, and so do its
+            recovery (paid later, by a retry or by the customer) and its loss (retries ran out): the recent periods still change while retries go on. Every payment up
+            to {when(cash.data?.chart.completeUntil)} is counted.
+          </p>
+        </>
+      ) : null}
+    </Section>
+  );
+}
