@@ -2,9 +2,12 @@
  * A known year on a test clock (issue 30, "Correctness"): new subscribers, an upgrade and a
  * downgrade, two switches to yearly billing, a trial that converts and one that is cancelled,
  * a failed renewal that dunning recovers and one it loses, a refund, cancellations, a customer
- * who comes back, in two currencies. Every month's figures of GET /analytics/mrr/ are checked
- * against the table below, worked out by hand from the definitions of docs/analytics.md, and
- * the kept figures against a rebuild from the raw tables.
+ * who comes back, in two currencies. Every month's figures are checked against the tables
+ * below, worked out by hand from the definitions of docs/analytics.md: MRR, its movements, the
+ * paying customers and the ratios (GET /analytics/mrr/, the whole business and each plan),
+ * cash and dunning (GET /analytics/cash/), trials and active subscriptions
+ * (GET /analytics/subscribers/), and December converted into a reporting currency; and the
+ * kept figures against a rebuild from the raw tables.
  *
  * The cast, on one clock that starts on 2025-01-01 at midnight UTC (every monthly subscription
  * bought then renews on the 1st):
@@ -108,6 +111,49 @@ const EUR: Record<string, MonthFigures> = {
   '2025-10': { mrrEnd: 750, customers: [1, 1] },
   '2025-11': { mrrEnd: 750, customers: [1, 1] },
   '2025-12': { mrrEnd: 750, customers: [1, 1] },
+};
+
+/** Cash by month, in cents: what was collected (and how many payments), refunded, and the dunning of the month's failures. */
+interface MonthCash {
+  collected: [number, number];
+  refunded?: number;
+  failed?: [number, number];
+  recovered?: [number, number];
+  lost?: [number, number];
+}
+
+/**
+ * Every payment of the year: the renewals on the 1st (Tess's on the 15th, Ben's second
+ * subscription's on the 5th), at the price of the plan the subscription is on then.
+ */
+const CASH_USD: Record<string, MonthCash> = {
+  '2025-01': { collected: [9000, 3] }, // Ada 10, Ben 30, Tess 50 when her trial ends
+  '2025-02': { collected: [9000, 3] }, // Ada moves to Pro on 10 February, settled at the next renewal
+  '2025-03': { collected: [11000, 3] }, // Ada 30, Ben 30, Tess 50
+  '2025-04': { collected: [13000, 5] }, // Ada 30, Ben 10, Dan 10, Eve 30, Tess 50
+  '2025-05': { collected: [10000, 4], failed: [4000, 2], recovered: [1000, 1], lost: [3000, 1] }, // Dan's and Eve's renewals fail; Dan pays on the 3rd
+  '2025-06': { collected: [10000, 4] }, // Ada 30, Ben 10, Dan 10, Tess 50
+  '2025-07': { collected: [9000, 3] }, // Ada 30, Dan 10, Tess 50
+  '2025-08': { collected: [10000, 4] }, // Ben is back: 10
+  '2025-09': { collected: [10000, 4], refunded: 500 }, // $5.00 of Ada's September given back
+  '2025-10': { collected: [37000, 5] }, // Ada's renewal, then a year of Pro less the unused month: 300 - 30
+  '2025-11': { collected: [2000, 2] }, // Dan and Ben; Ada is yearly, Tess's period ended
+  '2025-12': { collected: [2000, 2] },
+};
+
+const CASH_EUR: Record<string, MonthCash> = {
+  '2025-01': { collected: [900, 1] },
+  '2025-02': { collected: [900, 1] },
+  '2025-03': { collected: [900, 1] },
+  '2025-04': { collected: [900, 1] },
+  '2025-05': { collected: [9000, 2] }, // the renewal, then a year of Starter less the unused month: 90 - 9
+  '2025-06': { collected: [0, 0] },
+  '2025-07': { collected: [0, 0] },
+  '2025-08': { collected: [0, 0] },
+  '2025-09': { collected: [0, 0] },
+  '2025-10': { collected: [0, 0] },
+  '2025-11': { collected: [0, 0] },
+  '2025-12': { collected: [0, 0] },
 };
 
 function expectOk(res: { status: number; text: string }, status = 200): void {
@@ -345,6 +391,59 @@ describe('a known year', () => {
     const environmentId = await environmentIdOf(server, org.organizationId, 'sandbox');
     const report = await new AnalyticsService(server.database.db, new ManualClock(new Date())).rebuild({ environmentId }, false);
     expect(report).toMatchObject({ differences: [], applied: false });
+  });
+});
+
+function expectedCash(table: Record<string, MonthCash>) {
+  const tally = (pair: [number, number] | undefined) => ({ amountUnits: pair?.[0] ?? 0, count: pair?.[1] ?? 0 });
+  return Object.entries(table).map(([period, c]) => {
+    const refunded = c.refunded ?? 0;
+    const failed = tally(c.failed);
+    const recovered = tally(c.recovered);
+    return {
+      period,
+      collected: tally(c.collected),
+      refunded: { amountUnits: refunded, count: refunded ? 1 : 0 },
+      netUnits: c.collected[0] - refunded,
+      failed,
+      recovered,
+      lost: tally(c.lost),
+      recoveryRateBp: failed.amountUnits === 0 ? null : Math.round((recovered.amountUnits * 10_000) / failed.amountUnits),
+    };
+  });
+}
+
+describe('a known year, in cash, trials and a reporting currency', () => {
+  async function cashMonths(currency: string) {
+    const res = await s.call('GET', `/analytics/cash/?start=2025-01-01&end=2025-12-31&interval=month&currency=${currency}`);
+    expectOk(res);
+    return res.body.currencies[0]?.periods ?? [];
+  }
+
+  it('holds every month of cash collected and refunded, and of the failed payments dunning recovered and lost', async () => {
+    expect(await cashMonths('USD')).toMatchObject(expectedCash(CASH_USD));
+    expect(await cashMonths('EUR')).toMatchObject(expectedCash(CASH_EUR));
+  });
+
+  it('holds the trials of the year and the active subscriptions of every month', async () => {
+    const res = await s.call('GET', '/analytics/subscribers/?start=2025-01-01&end=2025-12-31&interval=month&currency=USD');
+    expectOk(res);
+    const months = res.body.currencies[0].periods as Record<string, unknown>[];
+    // Tom's trial is cancelled on 5 January, Tess's becomes paid on the 15th: one of two.
+    expect(months[0]).toMatchObject({ trialsStarted: 2, trialsEnded: 2, trialsConverted: 1, trialConversionRateBp: 5000, trialsEnd: 0 });
+    expect(months.slice(1).every((m) => m.trialsStarted === 0 && m.trialsEnded === 0 && m.trialConversionRateBp === null)).toBe(true);
+    expect(months.map((m) => m.activeSubscriptionsEnd)).toEqual(Object.values(USD).map((f) => f.customers[1]));
+  });
+
+  it('converts December into dollars at the rate the seller set, stated beside it', async () => {
+    expectOk(await s.call('PUT', '/analytics/settings/', { reportingCurrency: 'USD', rates: [{ currency: 'EUR', rate: '1.08' }] }));
+    const res = await s.call('GET', '/analytics/mrr/?start=2025-12-01&end=2025-12-31&interval=month&reporting_currency=USD');
+    expectOk(res);
+    // $45.00, and Chloé's €7.50 at 1.08: $8.10.
+    expect(res.body.reporting.periods[0]).toMatchObject({ mrrStartUnits: 5310, mrrEndUnits: 5310 });
+    expect(res.body.reporting.conversion.rates).toEqual(
+      expect.arrayContaining([expect.objectContaining({ currency: 'EUR', rate: '1.08', source: 'seller' })]),
+    );
   });
 });
 
