@@ -159,20 +159,23 @@ describe.each(storages)('files through Billow, kept on $name', (storage) => {
     await anonymous.arrayBuffer();
   });
 
-  it.runIf(storage.name === 'an S3 bucket')("keeps POST /media/'s form going to the bucket, as the official client uses it", async () => {
-    const bytes = randomBytes(700);
-    const presigned = await s.call('POST', '/media/', { fileName: 'hero.webp', fileType: 'image/webp' });
-    expect(presigned.status).toBe(200);
-    expect(presigned.body.url).toBe(`${bucket!.endpoint}/${bucket!.bucket}`);
-    const posted = await fetch(presigned.body.url, { method: 'POST', body: fileForm(bytes, 'hero.webp', 'image/webp', presigned.body.fields) });
-    expect(posted.status).toBe(204);
-    const product = await s.call('PATCH', `/catalog/products/${s.product.id}/`, { imageKeys: [presigned.body.fileKey] });
-    expect(product.status, product.text).toBe(200);
-    const served = await fetch(product.body.images.at(-1).image);
-    expect(served.status).toBe(200);
-    expect(Buffer.from(await served.arrayBuffer()).equals(bytes)).toBe(true);
-    expect(bucket!.requests.filter((r) => r.startsWith('POST')).length).toBeGreaterThan(0);
-  });
+  // The form goes to a bucket only when the files are kept in one.
+  if (storage.name === 'an S3 bucket') {
+    it("keeps POST /media/'s form going to the bucket, as the official client uses it", async () => {
+      const bytes = randomBytes(700);
+      const presigned = await s.call('POST', '/media/', { fileName: 'hero.webp', fileType: 'image/webp' });
+      expect(presigned.status).toBe(200);
+      expect(presigned.body.url).toBe(`${bucket!.endpoint}/${bucket!.bucket}`);
+      const posted = await fetch(presigned.body.url, { method: 'POST', body: fileForm(bytes, 'hero.webp', 'image/webp', presigned.body.fields) });
+      expect(posted.status).toBe(204);
+      const product = await s.call('PATCH', `/catalog/products/${s.product.id}/`, { imageKeys: [presigned.body.fileKey] });
+      expect(product.status, product.text).toBe(200);
+      const served = await fetch(product.body.images.at(-1).image);
+      expect(served.status).toBe(200);
+      expect(Buffer.from(await served.arrayBuffer()).equals(bytes)).toBe(true);
+      expect(bucket!.requests.filter((r) => r.startsWith('POST')).length).toBeGreaterThan(0);
+    });
+  }
 });
 
 describe('images served from the operator’s own public URL (BILLOW_S3_PUBLIC_URL)', () => {
