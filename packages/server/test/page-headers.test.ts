@@ -3,6 +3,7 @@
  * portal's sign-in page, the development inbox and the API reference at /docs.
  */
 import type { Browser } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage, screenshotsIn, skipBrowserTests } from './browser.js';
 import { openCheckoutWorld, type CheckoutWorld } from './checkout/support.js';
@@ -88,6 +89,7 @@ describe.skipIf(skipBrowserTests)('the API reference under its content policy, i
       await page.locator('.topbar img').waitFor();
       expect(await page.locator('.topbar img').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
       expect(await page.locator('.download-url-wrapper').isVisible()).toBe(false);
+      if (process.env.BILLOW_WRITE_DOCS === '1') await page.screenshot({ path: fileURLToPath(new URL('../../../docs/images/api-reference.png', import.meta.url)) });
       await screenshotsIn('api-reference')(page, 'docs-1280');
       expect(violations).toEqual([]);
       expect(problems).toEqual([]);
