@@ -241,6 +241,28 @@ describe.skipIf(skipBrowserTests)('the dashboard for developers and for oneself'
     await expect.poll(() => page.url()).toContain(`/customers/${leaver}`);
   });
 
+  it("shows one plan's figures alone, as its own customers see them", async () => {
+    const { page } = owner;
+    await menu(page, 'Analytics');
+    const card = (label: string) => page.locator('.tiles > div').filter({ hasText: label }).locator('.figure');
+    await expect.poll(() => card('MRR, this month').textContent()).toBe('$20.00');
+    const figuresOf = page.getByLabel('Figures of', { exact: true });
+    await figuresOf.selectOption(`plan:${s.plans.basic}`);
+    await expect.poll(() => card('Paying customers, this month').textContent()).toBe('2');
+    expect(await card('MRR, this month').textContent()).toBe('$20.00');
+    await figuresOf.selectOption(`plan:${s.plans.pro}`);
+    // Pro's only customer left today: its MRR is back to nothing, and the churn is Pro's.
+    await expect.poll(() => card('MRR, this month').textContent()).toBe('$0.00');
+    const table = page.getByRole('region', { name: 'MRR movements table' });
+    expect(await table.getByRole('button', { name: /^-\$20\.00 churned in / }).count()).toBe(1);
+    await table.getByRole('button', { name: /^-\$20\.00 churned in / }).click();
+    const behind = page.getByRole('region', { name: /^Customers behind Churned, .* table$/ });
+    await expect.poll(() => behind.getByRole('row').count()).toBe(2);
+    await figuresOf.selectOption('');
+    await expect.poll(() => card('MRR, this month').textContent()).toBe('$20.00');
+    expect(await behind.count()).toBe(0);
+  });
+
   it('converts Analytics into the reporting currency chosen in Settings, and says how beneath the figures', async () => {
     const { page } = owner;
     // A plan at $100.00 or €92.00 a month, and a customer who pays €92.00.

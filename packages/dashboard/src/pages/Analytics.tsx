@@ -14,6 +14,7 @@ import { CashSection } from './AnalyticsCash';
 import { AnalyticsDrillDown, type DrillDown } from './AnalyticsDrillDown';
 import { MovementsChart } from './AnalyticsChart';
 import { ConversionNote } from './AnalyticsReporting';
+import { SegmentPicker, segmentQuery, type Segment } from './AnalyticsSegment';
 import { SubscribersAndTrials } from './AnalyticsTrials';
 import { INTERVALS, KINDS, lastDayOf, periodName, rate, type Interval } from './analytics-words';
 
@@ -21,9 +22,9 @@ import { INTERVALS, KINDS, lastDayOf, periodName, rate, type Interval } from './
 /** The Currency choice that shows every currency converted into the reporting currency. */
 const CONVERTED = '*';
 
-async function loadSeries(interval: Interval): Promise<{ months: MrrSeries; chart: MrrSeries; reporting: string | null }> {
+async function loadSeries(interval: Interval, segment: Segment): Promise<{ months: MrrSeries; chart: MrrSeries; reporting: string | null }> {
   const reporting = (await api<AnalyticsSettings>('GET', '/analytics/settings/')).reportingCurrency;
-  const convert = reporting ? { reporting_currency: reporting } : {};
+  const convert = { ...(reporting ? { reporting_currency: reporting } : {}), ...segmentQuery(segment) };
   const months = api<MrrSeries>('GET', '/analytics/mrr/', { query: { interval: 'month', ...convert } });
   const start = INTERVALS.find((i) => i.value === interval)?.start();
   const chart = interval === 'month' ? months : api<MrrSeries>('GET', '/analytics/mrr/', { query: { interval, start, ...convert } });
@@ -106,7 +107,8 @@ export function Analytics() {
   const [interval, setSpan] = useState<Interval>('month');
   const [chosen, setCurrency] = useState<string | null>(null);
   const [drill, setDrill] = useState<DrillDown | null>(null);
-  const series = useResource(() => loadSeries(interval), [interval]);
+  const [segment, setSegment] = useState<Segment>('');
+  const series = useResource(() => loadSeries(interval, segment), [interval, segment]);
   const currencies = series.data?.months.currencies.map((c) => c.currency) ?? [];
   const reporting = currencies.length > 0 ? series.data?.reporting : null;
   const choices = [...currencies, ...(reporting ? [CONVERTED] : [])];
@@ -117,15 +119,26 @@ export function Analytics() {
   const months = periodsOf(series.data?.months, currency);
   const chart = periodsOf(series.data?.chart, currency);
   const drillOf = (kind: MrrMovementKind, start: string, end: string, when: string) =>
-    currency && setDrill({ kind, currency: converted ? undefined : currency, start, end, title: `${KINDS.find((k) => k.kind === kind)?.label}, ${when}${converted ? ', every currency' : ''}` });
+    currency && setDrill({ kind, currency: converted ? undefined : currency, only: segmentQuery(segment), start, end, title: `${KINDS.find((k) => k.kind === kind)?.label}, ${when}${converted ? ', every currency' : ''}` });
   const pick = (period: MrrPeriod, kind: MrrMovementKind) => drillOf(kind, period.start, lastDayOf(period), periodName(period, interval));
   const pickKind = (kind: MrrMovementKind) => chart.length > 0 && drillOf(kind, chart[0]!.start, lastDayOf(chart.at(-1)!), 'the whole range');
   return (
     <>
       <PageTitle>Analytics</PageTitle>
+      <div className="row-form">
+        <SegmentPicker
+          value={segment}
+          onChange={(next) => {
+            setSegment(next);
+            setDrill(null);
+          }}
+        />
+      </div>
       <Loading loading={series.loading && !series.data} />
       <ErrorNote error={series.error} />
-      {series.data && !currency ? <p className="empty">No paying customer yet: MRR starts with the first paid subscription.</p> : null}
+      {series.data && !currency ? (
+        <p className="empty">{segment ? 'No paying customer of this one in these months.' : 'No paying customer yet: MRR starts with the first paid subscription.'}</p>
+      ) : null}
       {currency && shown ? <Cards cards={CARDS} periods={months} currency={shown} /> : null}
       {converted && series.data?.months.reporting ? (
         <ConversionNote conversion={series.data.months.reporting.conversion} amounts={lastMrrOf(series.data.months)} what={`This month's MRR in ${shown}, from:`} />
@@ -140,7 +153,7 @@ export function Analytics() {
               run={() => {
                 const chartSeries = series.data!.chart;
                 const which = converted ? { reporting_currency: shown } : { currency };
-                return download('/analytics/mrr/', { interval, ...which, start: chartSeries.start, end: lastDayOf(chartSeries), format: 'csv' }, `mrr-${converted ? 'all' : currency}-${interval}-${chartSeries.start}.csv`);
+                return download('/analytics/mrr/', { interval, ...which, ...segmentQuery(segment), start: chartSeries.start, end: lastDayOf(chartSeries), format: 'csv' }, `mrr-${converted ? 'all' : currency}-${interval}-${chartSeries.start}.csv`);
               }}
             />
           }
@@ -178,7 +191,7 @@ export function Analytics() {
       ) : null}
       <SubscribersAndTrials />
       <CashSection interval={interval} currency={converted ? null : (currency ?? null)} />
-      {drill ? <AnalyticsDrillDown key={`${drill.kind} ${drill.start} ${drill.end} ${drill.currency}`} drill={drill} onClose={() => setDrill(null)} /> : null}
+      {drill ? <AnalyticsDrillDown key={`${drill.kind} ${drill.start} ${drill.end} ${drill.currency} ${segment}`} drill={drill} onClose={() => setDrill(null)} /> : null}
     </>
   );
 }

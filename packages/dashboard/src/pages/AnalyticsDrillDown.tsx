@@ -14,6 +14,8 @@ export interface DrillDown {
   end: string;
   /** Every currency when not given (a converted figure's drill-down). */
   currency?: string | undefined;
+  /** One plan's or product's figures (decision 0106); the whole business's when empty. */
+  only: { plan?: string; product?: string };
   /** What the figure was, in words: "New, Nov 2026". */
   title: string;
 }
@@ -23,8 +25,8 @@ const PAGE_SIZE = 10;
 export function AnalyticsDrillDown({ drill, onClose }: { drill: DrillDown; onClose(): void }) {
   const [page, setPage] = useState(1);
   const list = useResource(
-    () => api<MrrMovementList>('GET', '/analytics/mrr/movements/', { query: { start: drill.start, end: drill.end, kind: drill.kind, currency: drill.currency, page, page_size: PAGE_SIZE } }),
-    [drill.start, drill.end, drill.kind, drill.currency, page],
+    () => api<MrrMovementList>('GET', '/analytics/mrr/movements/', { query: { start: drill.start, end: drill.end, kind: drill.kind, currency: drill.currency, ...drill.only, page, page_size: PAGE_SIZE } }),
+    [drill.start, drill.end, drill.kind, drill.currency, drill.only.plan, drill.only.product, page],
   );
   const title = `Customers behind ${drill.title}`;
   // Opened by a bar or a button far above it: the list takes the focus, so that the keyboard and a screen reader land on it.
@@ -42,7 +44,7 @@ export function AnalyticsDrillDown({ drill, onClose }: { drill: DrillDown; onClo
             <DownloadButton
               label="Download CSV"
               hidden={`of the customers behind ${drill.title}`}
-              run={() => download('/analytics/mrr/movements/', { start: drill.start, end: drill.end, kind: drill.kind, currency: drill.currency, format: 'csv' }, `mrr-${drill.kind}-${drill.start}-${drill.end}.csv`)}
+              run={() => download('/analytics/mrr/movements/', { start: drill.start, end: drill.end, kind: drill.kind, currency: drill.currency, ...drill.only, format: 'csv' }, `mrr-${drill.kind}-${drill.start}-${drill.end}.csv`)}
             />
             <button type="button" className="secondary" onClick={onClose}>
               Close<span className="visually-hidden"> the customers behind {drill.title}</span>
