@@ -108,6 +108,9 @@ function bookOfRequest(request: { plan?: string; product?: string }): repo.BookS
 
 const NO_OWNERS: Owners = { plan: '', product: '' };
 
+/** Until when a series counts every change: now, or the oldest change the job has not priced yet. */
+const completeUntil = (pending: Date | null, now: Date) => (pending && pending < now ? pending : now).toISOString();
+
 /** Each period with the day totals that fall in it; both come sorted by date. */
 function totalsByPeriod(periods: readonly DatePeriod[], days: readonly repo.DayTotal[]): { label: string; totals: MovementTotal[] }[] {
   let next = 0;
@@ -285,15 +288,7 @@ export class AnalyticsService {
 
   /** The MRR series of an environment, per currency (docs/analytics.md). */
   async mrrSeries(scope: AnalyticsScope, request: SeriesRequest): Promise<MrrSeries> {
-    // What the environment changed since the job's last run is counted first: the answer holds every change committed before it.
-    await this.priceLog(CATCH_UP_BATCHES, scope.environmentId);
-    const timeZone = await sellerTimeZone(this.db, scope.environmentId);
-    const now = this.clock.now();
-    const interval = request.interval ?? 'month';
-    const { first, last } = seriesRange(request, localDate(now, timeZone), interval);
-    const periods = datePeriods(first, last, interval);
-    const from = periods[0]!.start;
-    const to = periods[periods.length - 1]!.end;
+    const { timeZone, now, interval, periods, from, to } = await this.seriesFrame(scope, request);
     const book = bookOfRequest(request);
     const [openings, days, pending] = await Promise.all([
       repo.openingBefore(this.db, scope.environmentId, book, from),
@@ -309,7 +304,22 @@ export class AnalyticsService {
       periods: figures.filter((f) => f.currency === currency).map((f) => periodOnWire(f, dates.get(f.label)!)),
     }));
     const reporting = request.reporting_currency ? await this.inReportingCurrency(scope, request.reporting_currency, figures, dates) : undefined;
-    return { timeZone, interval, start: from, end: to, completeUntil: (pending && pending < now ? pending : now).toISOString(), currencies, ...(reporting ? { reporting } : {}) };
+    return { timeZone, interval, start: from, end: to, completeUntil: completeUntil(pending, now), currencies, ...(reporting ? { reporting } : {}) };
+  }
+
+  /**
+   * What a series covers: its periods in the seller's time zone, once what the environment
+   * changed since the job's last run is counted, so that the answer holds every change
+   * committed before it.
+   */
+  private async seriesFrame(scope: AnalyticsScope, request: SeriesRequest) {
+    await this.priceLog(CATCH_UP_BATCHES, scope.environmentId);
+    const timeZone = await sellerTimeZone(this.db, scope.environmentId);
+    const now = this.clock.now();
+    const interval = request.interval ?? 'month';
+    const { first, last } = seriesRange(request, localDate(now, timeZone), interval);
+    const periods = datePeriods(first, last, interval);
+    return { timeZone, now, interval, periods, from: periods[0]!.start, to: periods[periods.length - 1]!.end };
   }
 
   /** The series' figures converted into the reporting currency, with the conversion that states how (decision 0102). */
@@ -320,16 +330,9 @@ export class AnalyticsService {
 
   /** Active subscriptions, trials and trial-to-paid conversion per period, per currency and all together (decision 0101). */
   async subscribersSeries(scope: AnalyticsScope, request: SeriesRequest): Promise<SubscriberSeries> {
-    await this.priceLog(CATCH_UP_BATCHES, scope.environmentId);
-    const timeZone = await sellerTimeZone(this.db, scope.environmentId);
-    const now = this.clock.now();
-    const interval = request.interval ?? 'month';
-    const { first, last } = seriesRange(request, localDate(now, timeZone), interval);
-    const periods = datePeriods(first, last, interval);
+    const { timeZone, now, interval, periods, from, to } = await this.seriesFrame(scope, request);
     const [figures, pending] = await Promise.all([subscriberFigures(this.db, scope.environmentId, periods, request.currency ?? null), repo.oldestUnpriced(this.db, scope.environmentId)]);
-    const start = periods[0]!.start;
-    const end = periods[periods.length - 1]!.end;
-    return { timeZone, interval, start, end, completeUntil: (pending && pending < now ? pending : now).toISOString(), ...subscribersOnWire(periods, figures) };
+    return { timeZone, interval, start: from, end: to, completeUntil: completeUntil(pending, now), ...subscribersOnWire(periods, figures) };
   }
 
   /** The movements behind a figure (the drill-down): those of the days from start to end, newest first, with their customers. */
