@@ -44,15 +44,19 @@ const segmentFields = {
   ),
 };
 
-export const AnalyticsMrrQuery = Type.Object({
-  ...rangeFields('the series covers'),
-  ...segmentFields,
-  interval: Type.Optional(AnalyticsInterval),
+const reportingField = {
   reporting_currency: Type.Optional(
     CurrencyCode(
       'Also give the figures converted into this currency (ISO 4217), under `reporting`, with the rate of each currency and where it came from (decision 0102); default: no conversion',
     ),
   ),
+};
+
+export const AnalyticsMrrQuery = Type.Object({
+  ...rangeFields('the series covers'),
+  ...segmentFields,
+  interval: Type.Optional(AnalyticsInterval),
+  ...reportingField,
 });
 export type AnalyticsMrrQuery = Static<typeof AnalyticsMrrQuery>;
 
@@ -251,6 +255,7 @@ export type AnalyticsSettingsUpdate = Static<typeof AnalyticsSettingsUpdate>;
 export const AnalyticsCashQuery = Type.Object({
   ...rangeFields('the series covers'),
   interval: Type.Optional(AnalyticsInterval),
+  ...reportingField,
 });
 export type AnalyticsCashQuery = Static<typeof AnalyticsCashQuery>;
 
@@ -280,5 +285,19 @@ export const CashPeriod = Type.Object(
 );
 export type CashPeriod = Static<typeof CashPeriod>;
 
-export const CashSeries = seriesOf(CashPeriod, 'CashSeries', ' that moved money or failed a payment in the range');
+export const CashSeries = seriesOf(CashPeriod, 'CashSeries', ' that moved money or failed a payment in the range', {
+  reporting: Type.Optional(
+    Type.Object(
+      {
+        conversion: ReportingConversion,
+        periods: Type.Array(CashPeriod, {
+          description:
+            "The periods in the reporting currency: each amount converts every converted currency's exact amount at its rate, sums them and rounds once; " +
+            'the counts add up the payments of the converted currencies',
+        }),
+      },
+      { description: 'With `reporting_currency`: the figures converted into it, and how' },
+    ),
+  ),
+});
 export type CashSeries = Static<typeof CashSeries>;

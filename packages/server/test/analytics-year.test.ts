@@ -435,7 +435,7 @@ describe('a known year, in cash, trials and a reporting currency', () => {
     expect(months.map((m) => m.activeSubscriptionsEnd)).toEqual(Object.values(USD).map((f) => f.customers[1]));
   });
 
-  it('converts December into dollars at the rate the seller set, stated beside it', async () => {
+  it("converts December's MRR and May's cash into dollars at the rate the seller set, stated beside them", async () => {
     expectOk(await s.call('PUT', '/analytics/settings/', { reportingCurrency: 'USD', rates: [{ currency: 'EUR', rate: '1.08' }] }));
     const res = await s.call('GET', '/analytics/mrr/?start=2025-12-01&end=2025-12-31&interval=month&reporting_currency=USD');
     expectOk(res);
@@ -444,6 +444,16 @@ describe('a known year, in cash, trials and a reporting currency', () => {
     expect(res.body.reporting.conversion.rates).toEqual(
       expect.arrayContaining([expect.objectContaining({ currency: 'EUR', rate: '1.08', source: 'seller' })]),
     );
+    // May's cash: $100.00, and Chloé's €90.00 at 1.08 ($97.20); Dan's and Eve's $40.00 failed.
+    const cash = await s.call('GET', '/analytics/cash/?start=2025-05-01&end=2025-05-31&interval=month&reporting_currency=USD');
+    expectOk(cash);
+    expect(cash.body.reporting.periods[0]).toMatchObject({
+      collected: { amountUnits: 19_720, count: 6 },
+      netUnits: 19_720,
+      failed: { amountUnits: 4000, count: 2 },
+      recoveryRateBp: 2500,
+    });
+    expect(cash.body.reporting.conversion.statement).toContain('EUR at 1.08 USD, set by');
   });
 });
 

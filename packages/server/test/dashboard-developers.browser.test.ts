@@ -294,9 +294,13 @@ describe.skipIf(skipBrowserTests)('the dashboard for developers and for oneself'
     const note = await page.locator('.conversion').first().innerText();
     expect(note).toMatch(/€92\.00 converted at 1\.08 USD, set by you on /);
     expect(note).toContain('$20.00, already in USD');
+    // The cash too: today's $40.00, and the €92.00 paid at 1.08.
+    await expect.poll(() => card('Collected, this month').textContent()).toBe('$139.36');
+    expect(await page.locator('.conversion').last().innerText()).toMatch(/Every amount of the cash above is in USD/);
     await checkPage(page, 'analytics-converted', { docs: false });
     await page.getByLabel('Currency').selectOption('EUR');
     await expect.poll(() => card('MRR, this month').textContent()).toBe('€92.00');
+    await expect.poll(() => card('Collected, this month').textContent()).toBe('€92.00');
     expect(await page.locator('.conversion').count()).toBe(0);
   });
 

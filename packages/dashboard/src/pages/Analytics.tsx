@@ -190,7 +190,7 @@ export function Analytics() {
         </Section>
       ) : null}
       <SubscribersAndTrials />
-      <CashSection interval={interval} currency={converted ? null : (currency ?? null)} />
+      <CashSection interval={interval} currency={converted ? null : (currency ?? null)} reporting={converted ? (reporting ?? null) : null} />
       {drill ? <AnalyticsDrillDown key={`${drill.kind} ${drill.start} ${drill.end} ${drill.currency} ${segment}`} drill={drill} onClose={() => setDrill(null)} /> : null}
     </>
   );

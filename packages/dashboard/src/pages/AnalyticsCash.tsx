@@ -11,6 +11,7 @@ import { money, when } from '../format';
 import { DownloadButton, ErrorNote, Section, Table } from '../ui/kit';
 import { Cards, type Card } from './AnalyticsCards';
 import { BarChart } from './AnalyticsChart';
+import { ConversionNote } from './AnalyticsReporting';
 import { INTERVALS, lastDayOf, periodName, rate, type Interval } from './analytics-words';
 
 /** The recovery rate, or that nothing failed (the rate has no denominator then). */
@@ -23,10 +24,18 @@ const CARDS: ReadonlyArray<Card<CashPeriod>> = [
   { label: 'Recovered by dunning', figure: recovery },
 ];
 
-async function loadCash(interval: Interval): Promise<{ months: CashSeries; chart: CashSeries }> {
-  const months = api<CashSeries>('GET', '/analytics/cash/', { query: { interval: 'month' } });
-  const chart = interval === 'month' ? months : api<CashSeries>('GET', '/analytics/cash/', { query: { interval, start: INTERVALS.find((i) => i.value === interval)?.start() } });
+async function loadCash(interval: Interval, reporting: string | null): Promise<{ months: CashSeries; chart: CashSeries }> {
+  const convert = reporting ? { reporting_currency: reporting } : {};
+  const months = api<CashSeries>('GET', '/analytics/cash/', { query: { interval: 'month', ...convert } });
+  const start = INTERVALS.find((i) => i.value === interval)?.start();
+  const chart = interval === 'month' ? months : api<CashSeries>('GET', '/analytics/cash/', { query: { interval, start, ...convert } });
   return { months: await months, chart: await chart };
+}
+
+/** A series' periods in one currency, or converted into the reporting currency. */
+function periodsOf(series: CashSeries | undefined, currency: string | undefined, converted: boolean): CashPeriod[] {
+  if (converted) return series?.reporting?.periods ?? [];
+  return series?.currencies.find((c) => c.currency === currency)?.periods ?? [];
 }
 
 function CashChart({ periods, interval, currency }: { periods: CashPeriod[]; interval: Interval; currency: string }) {
@@ -83,16 +92,21 @@ function CashTable({ periods, interval, currency }: { periods: CashPeriod[]; int
   );
 }
 
-/** The section, in the page's currency when cash moved in it (else the first that moved), by the page's interval. */
-export function CashSection({ interval, currency: wanted }: { interval: Interval; currency: string | null }) {
-  const cash = useResource(() => loadCash(interval), [interval]);
+/**
+ * The section by the page's interval: in the page's currency when cash moved in it (else the
+ * first that moved), or, when the page shows every currency converted, in the reporting one.
+ */
+export function CashSection({ interval, currency: wanted, reporting }: { interval: Interval; currency: string | null; reporting: string | null }) {
+  const cash = useResource(() => loadCash(interval, reporting), [interval, reporting]);
   const currencies = cash.data?.months.currencies.map((c) => c.currency) ?? [];
-  const currency = wanted && currencies.includes(wanted) ? wanted : currencies[0];
-  const months = cash.data?.months.currencies.find((c) => c.currency === currency)?.periods ?? [];
-  const chart = cash.data?.chart.currencies.find((c) => c.currency === currency)?.periods ?? [];
+  const converted = reporting !== null && currencies.length > 0;
+  const currency = converted ? reporting : wanted && currencies.includes(wanted) ? wanted : currencies[0];
+  const months = periodsOf(cash.data?.months, currency, converted);
+  const chart = periodsOf(cash.data?.chart, currency, converted);
   const run = () => {
     const series = cash.data!.chart;
-    return download('/analytics/cash/', { interval, currency: currency!, start: series.start, end: lastDayOf(series), format: 'csv' }, `cash-${currency}-${interval}-${series.start}.csv`);
+    const which = converted ? { reporting_currency: reporting } : { currency: currency! };
+    return download('/analytics/cash/', { interval, ...which, start: series.start, end: lastDayOf(series), format: 'csv' }, `cash-${converted ? 'all' : currency}-${interval}-${series.start}.csv`);
   };
   return (
     <Section title="Cash and dunning" actions={currency ? <DownloadButton label="Download CSV" hidden={`of the cash and dunning figures in ${currency}`} run={run} /> : undefined}>
@@ -109,6 +123,9 @@ export function CashSection({ interval, currency: wanted }: { interval: Interval
             recovery (paid later, by a retry or by the customer) and its loss (retries ran out): the recent periods still change while retries go on. Every payment up
             to {when(cash.data?.chart.completeUntil)} is counted.
           </p>
+          {converted && cash.data?.chart.reporting ? (
+            <ConversionNote conversion={cash.data.chart.reporting.conversion} amounts={new Map()} what={`Every amount of the cash above is in ${currency}, each currency converted at one rate:`} />
+          ) : null}
         </>
       ) : null}
     </Section>

@@ -6,7 +6,10 @@ import type { Clock } from '../../lib/clock.js';
 import { localDate } from '../../lib/time-zone.js';
 import { sellerTimeZone } from '../seller-profile/queries.js';
 import { cashDifferences, cashPeriods, gridCovering, type CashDay, CASH_FIGURES } from './cash.compute.js';
+import { reportingCash } from './cash-reporting.compute.js';
 import { datePeriods, seriesRange } from './periods.compute.js';
+import { conversionView } from './reporting.compute.js';
+import { ReportingService } from './reporting.service.js';
 import * as repo from './repo/cash.js';
 import type { AnalyticsScope, SeriesRequest } from './service.js';
 
@@ -45,6 +48,7 @@ export class CashService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly reporting = new ReportingService(db, clock),
   ) {}
 
   /** Folds what the log gained into the day rollups, of every environment with rows or of one; how many environments it folded. */
@@ -77,7 +81,15 @@ export class CashService {
     const periods = datePeriods(first, last, interval);
     const [from, to] = [periods[0]!.start, periods[periods.length - 1]!.end];
     const days = await repo.cashDays(this.db, scope.environmentId, { from, to }, request.currency ?? null);
-    return { timeZone, interval, start: from, end: to, completeUntil: now.toISOString(), currencies: cashPeriods(periods, days) };
+    const currencies = cashPeriods(periods, days);
+    const reporting = request.reporting_currency ? await this.inReportingCurrency(scope, request.reporting_currency, currencies) : undefined;
+    return { timeZone, interval, start: from, end: to, completeUntil: now.toISOString(), currencies, ...(reporting ? { reporting } : {}) };
+  }
+
+  /** The series' figures converted into the reporting currency, with the conversion that states how (decision 0102). */
+  private async inReportingCurrency(scope: AnalyticsScope, to: string, currencies: CashSeries['currencies']): Promise<NonNullable<CashSeries['reporting']>> {
+    const conversion = await this.reporting.conversion(this.db, scope.environmentId, to, currencies.map((c) => c.currency));
+    return { conversion: conversionView(conversion), periods: reportingCash(currencies, conversion) };
   }
 
   /**

@@ -4,7 +4,7 @@
  * rate without a denominator. Text a spreadsheet would run as a formula is quoted with a
  * leading apostrophe.
  */
-import type { CashSeries, MrrMovementItem, MrrPeriod, MrrSeries } from '@billow/contract';
+import type { CashPeriod, CashSeries, MrrMovementItem, MrrPeriod, MrrSeries } from '@billow/contract';
 
 type Cell = string | number | null;
 
@@ -60,14 +60,16 @@ const CASH_HEADER = [
   'failed_count', 'failed_units', 'recovered_count', 'recovered_units', 'lost_count', 'lost_units', 'recovery_rate_bp',
 ];
 
+const cashRow = (currency: string, p: CashPeriod) => [
+  currency, p.period, p.start, p.end, p.collected.count, p.collected.amountUnits, p.refunded.count, p.refunded.amountUnits, p.netUnits,
+  p.failed.count, p.failed.amountUnits, p.recovered.count, p.recovered.amountUnits, p.lost.count, p.lost.amountUnits, p.recoveryRateBp,
+];
+
 export function cashCsv(series: CashSeries): string {
-  return csvOf(
-    CASH_HEADER,
-    series.currencies.flatMap(({ currency, periods }) =>
-      periods.map((p) => [
-        currency, p.period, p.start, p.end, p.collected.count, p.collected.amountUnits, p.refunded.count, p.refunded.amountUnits, p.netUnits,
-        p.failed.count, p.failed.amountUnits, p.recovered.count, p.recovered.amountUnits, p.lost.count, p.lost.amountUnits, p.recoveryRateBp,
-      ]),
-    ),
-  );
+  const rows = series.currencies.flatMap(({ currency, periods }) => periods.map((p) => cashRow(currency, p)));
+  const reporting = series.reporting;
+  if (!reporting) return csvOf(CASH_HEADER, rows);
+  const label = `${reporting.conversion.currency} (converted)`;
+  const converted = reporting.periods.map((p) => [...cashRow(label, p), reporting.conversion.statement]);
+  return csvOf([...CASH_HEADER, 'conversion'], [...rows.map((row) => [...row, null]), ...converted]);
 }

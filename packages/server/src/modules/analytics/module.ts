@@ -11,7 +11,7 @@ import { reportingRoutes } from './settings-routes.js';
 export function analyticsModule(app: App, { db, clock }: ModuleContext): void {
   const reporting = new ReportingService(db, clock);
   const service = new AnalyticsService(db, clock, reporting);
-  analyticsRoutes(app, service, new CashService(db, clock));
+  analyticsRoutes(app, service, new CashService(db, clock, reporting));
   subscribersRoutes(app, service);
   reportingRoutes(app, reporting);
 }

@@ -109,9 +109,11 @@ export function analyticsRoutes(app: App, service: AnalyticsService, cash: CashS
           'the customer) and how much was lost (dunning ended unpaid), and the recovery rate by amount. Failures, recoveries and losses ' +
           'count in the period of the first failure, so the recovered and lost figures of a recent period still grow as dunning goes on. ' +
           "In the sandbox, a customer on a test clock moves on the clock's time. The figures are kept per day as payments are written; " +
-          "`completeUntil` says until when. Amounts are never converted between currencies. Default: the 12 months up to today, by month." +
+          "`completeUntil` says until when. Each currency's figures stand apart; with `reporting_currency` the answer adds, under " +
+          '`reporting`, the figures converted into it (each amount rounded once from the exact ones) and the rate of every currency and ' +
+          'its source (decision 0102). Default: the 12 months up to today, by month.' +
           CSV_NOTE +
-          ' One row per currency and period.',
+          ' One row per currency and period, then the converted ones.',
         querystring: AnalyticsCashQuery,
         produces: ['application/json', 'text/csv'],
         response: { 200: CashSeries, ...errors },
