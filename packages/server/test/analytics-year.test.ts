@@ -348,6 +348,11 @@ describe('a known year', () => {
     expect([unknown.status, unknown.body.currencies]).toEqual([200, []]);
     const both = await s.call('GET', `/analytics/mrr/?plan=${plans.pro}&product=${s.product.identifier}`);
     expect([both.status, both.body.detail]).toEqual([400, expect.stringContaining('plan or product, not both')]);
+    // The cash and subscriber figures are the whole business's: a plan asked of them is refused, not ignored.
+    for (const path of ['/analytics/cash/', '/analytics/subscribers/']) {
+      const refused = await s.call('GET', `${path}?plan=${plans.pro}`);
+      expect([refused.status, refused.body.detail], path).toEqual([400, expect.stringContaining('whole business only')]);
+    }
   });
 
   it('holds the ratios of the months that moved, worked out by hand', async () => {

@@ -7,6 +7,7 @@ import { localDate } from '../../lib/time-zone.js';
 import { sellerTimeZone } from '../seller-profile/queries.js';
 import { cashDifferences, cashPeriods, gridCovering, type CashDay, CASH_FIGURES } from './cash.compute.js';
 import { reportingCash } from './cash-reporting.compute.js';
+import { notPerPlan } from './errors.js';
 import { datePeriods, seriesRange } from './periods.compute.js';
 import { conversionView } from './reporting.compute.js';
 import { ReportingService } from './reporting.service.js';
@@ -72,6 +73,7 @@ export class CashService {
 
   /** The cash series of an environment, per currency (docs/analytics.md, "Cash"). */
   async series(scope: AnalyticsScope, request: SeriesRequest): Promise<CashSeries> {
+    if (request.plan !== undefined || request.product !== undefined) throw notPerPlan('cash figures');
     // What the environment's payments appended since the job's last run is counted first.
     await this.foldPending(scope.environmentId);
     const timeZone = await sellerTimeZone(this.db, scope.environmentId);

@@ -10,7 +10,7 @@ import { ownersOfPrices, storedPricesByIds } from '../catalog/queries.js';
 import { sellerTimeZone } from '../seller-profile/queries.js';
 import { customerKey, parseCustomerKey, type PricedTerms } from './book.compute.js';
 import { applyToBooks, DIMENSIONS, emptyBooks, type BookMovement, type Books, type Owners } from './books.compute.js';
-import { planAndProduct, tooManyRows } from './errors.js';
+import { notPerPlan, planAndProduct, tooManyRows } from './errors.js';
 import { addDays, datePeriods, seriesRange, type DatePeriod, type Interval } from './periods.compute.js';
 import { periodRatios } from './ratios.compute.js';
 import { conversionView, reportingFigures } from './reporting.compute.js';
@@ -330,6 +330,7 @@ export class AnalyticsService {
 
   /** Active subscriptions, trials and trial-to-paid conversion per period, per currency and all together (decision 0101). */
   async subscribersSeries(scope: AnalyticsScope, request: SeriesRequest): Promise<SubscriberSeries> {
+    if (request.plan !== undefined || request.product !== undefined) throw notPerPlan('subscriber figures');
     const { timeZone, now, interval, periods, from, to } = await this.seriesFrame(scope, request);
     const [figures, pending] = await Promise.all([subscriberFigures(this.db, scope.environmentId, periods, request.currency ?? null), repo.oldestUnpriced(this.db, scope.environmentId)]);
     return { timeZone, interval, start: from, end: to, completeUntil: completeUntil(pending, now), ...subscribersOnWire(periods, figures) };
