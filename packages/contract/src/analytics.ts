@@ -151,21 +151,22 @@ const seriesOf = <P extends TSchema, E extends TProperties = Record<never, never
     { title },
   );
 
-export const MrrSeries = seriesOf(MrrPeriod, 'MrrSeries', '', {
+/** With `reporting_currency`: a series' periods converted into it, and the conversion that states how (decision 0102). */
+const reportingOf = <P extends TSchema>(period: P, counted: string) => ({
   reporting: Type.Optional(
     Type.Object(
       {
         conversion: ReportingConversion,
-        periods: Type.Array(MrrPeriod, {
-          description:
-            "The periods in the reporting currency: each figure converts every converted currency's exact amount at its rate, sums them and rounds once; " +
-            'customers are counted per currency (one who pays in two currencies counts twice)',
+        periods: Type.Array(period, {
+          description: `The periods in the reporting currency: each amount converts every converted currency's exact amount at its rate, sums them and rounds once; ${counted}`,
         }),
       },
       { description: 'With `reporting_currency`: the figures converted into it, and how' },
     ),
   ),
 });
+
+export const MrrSeries = seriesOf(MrrPeriod, 'MrrSeries', '', reportingOf(MrrPeriod, 'customers are counted per currency (one who pays in two currencies counts twice)'));
 export type MrrSeries = Static<typeof MrrSeries>;
 export type MrrPeriod = Static<typeof MrrPeriod>;
 
@@ -285,19 +286,10 @@ export const CashPeriod = Type.Object(
 );
 export type CashPeriod = Static<typeof CashPeriod>;
 
-export const CashSeries = seriesOf(CashPeriod, 'CashSeries', ' that moved money or failed a payment in the range', {
-  reporting: Type.Optional(
-    Type.Object(
-      {
-        conversion: ReportingConversion,
-        periods: Type.Array(CashPeriod, {
-          description:
-            "The periods in the reporting currency: each amount converts every converted currency's exact amount at its rate, sums them and rounds once; " +
-            'the counts add up the payments of the converted currencies',
-        }),
-      },
-      { description: 'With `reporting_currency`: the figures converted into it, and how' },
-    ),
-  ),
-});
+export const CashSeries = seriesOf(
+  CashPeriod,
+  'CashSeries',
+  ' that moved money or failed a payment in the range',
+  reportingOf(CashPeriod, 'the counts add up the payments of the converted currencies'),
+);
 export type CashSeries = Static<typeof CashSeries>;
