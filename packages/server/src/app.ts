@@ -21,6 +21,7 @@ import { registerNotFound } from './http/method-not-allowed.js';
 import { FastLane } from './http/fast-lane.js';
 import { registerObservability, requestIdOf } from './http/observability.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { registerSerialization } from './http/serialization.js';
 import { registerValidation } from './http/validation.js';
 import type { App } from './http/route-types.js';
 import { accountsModule } from './modules/accounts/module.js';
@@ -260,6 +261,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   registerValidation(app);
+  registerSerialization(app);
   registerJsonBodyParser(app);
   registerErrorHandler(app);
   registerInputGuards(app);
