@@ -78,7 +78,7 @@ export function formatAnalyticsReport(measured: AnalyticsMeasured, subscriptions
       ['invoices', invoices.toLocaleString('en-US')],
       ['MRR movements kept', measured.movements.toLocaleString('en-US')],
       ['first series, pricing the whole seeded log', `${measured.catchUpSeconds.toFixed(1)} s`],
-      ['cash days kept (per currency)', measured.cashDays.toLocaleString('en-US')],
+      ['cash days kept (per currency, in the books of the whole business, each plan and each product)', measured.cashDays.toLocaleString('en-US')],
       ['first cash series, folding the whole seeded cash log', `${measured.cashCatchUpSeconds.toFixed(1)} s`],
     ],
   );

@@ -41,7 +41,7 @@ export function registerAnalyticsCommands(program: Command, parts: AnalyticsComm
         process.stdout.write(`Subscriber events (trials, active subscriptions): ${report.subscriberEvents.rebuilt} rebuilt; ${report.subscriberEvents.kept} were kept.\n`);
         process.stdout.write(verdict(report));
         const { cash } = report;
-        process.stdout.write(`Counted the cash figures again from the payments and invoices: ${cash.rebuilt} days (per currency); ${cash.kept} were kept.\n`);
+        process.stdout.write(`Counted the cash figures again from the payments and invoices: ${cash.rebuilt} days (per currency, of the whole business and of each plan and product); ${cash.kept} were kept.\n`);
         process.stdout.write(verdict(cash));
       }
       const differ = (part: Comparison) => part.differences.length > 0 && !part.applied;

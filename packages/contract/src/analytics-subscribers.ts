@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { AnalyticsMrrQuery, MrrPeriod, MrrSeries } from './analytics.js';
+import { AnalyticsMrrQuery, MrrPeriod, MrrSeries, segmentFieldsOf } from './analytics.js';
 
 /** Billow extension (issue 30, decision 0101; docs/analytics.md): active subscriptions, trials and trial-to-paid conversion, kept as subscriptions change. */
 
@@ -8,9 +8,19 @@ const Count = (description: string) => Type.Integer({ minimum: 0, description })
 const { period, start: periodStart, end: periodEnd } = MrrPeriod.properties;
 const { timeZone, interval: seriesInterval, start: seriesStart, end: seriesEnd, completeUntil } = MrrSeries.properties;
 
-/** The range, interval, currency and format of the MRR series (only those: what the MRR series adds for amounts is not for counts). */
+/** The range, interval, currency and format of the MRR series (only those: what the MRR series adds for amounts is not for counts), and a plan or a product. */
 const { start, end, currency, format, interval } = AnalyticsMrrQuery.properties;
-export const AnalyticsSubscribersQuery = Type.Object({ start, end, currency, format, interval });
+export const AnalyticsSubscribersQuery = Type.Object({
+  start,
+  end,
+  currency,
+  format,
+  interval,
+  ...segmentFieldsOf({
+    plan: "the plan's subscriptions and trials, so a plan change moves a subscription (or its trial) from one plan's count to the other's",
+    product: "those of the product's plans",
+  }),
+});
 export type AnalyticsSubscribersQuery = Static<typeof AnalyticsSubscribersQuery>;
 
 export const SubscriberPeriod = Type.Object(

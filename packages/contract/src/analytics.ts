@@ -29,20 +29,16 @@ const rangeFields = (what: string) => ({
 
 const CurrencyCode = (description: string) => Type.String({ pattern: '^[A-Z]{3}$', description });
 
-/** One plan's or one product's book instead of the whole business's (decision 0106). */
-const segmentFields = {
-  plan: Type.Optional(
-    Type.String({
-      minLength: 1,
-      maxLength: 200,
-      description:
-        "Only this plan (its identifier, every version): each customer's MRR on the plan, so a move to another plan is churn here; not with product",
-    }),
-  ),
-  product: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 200, description: "Only this product (its identifier): each customer's MRR on the product's plans; not with plan" }),
-  ),
-};
+/** One plan's or one product's book instead of the whole business's (decisions 0106, 0107), in the words of what a series counts. */
+export const segmentFieldsOf = (words: { plan: string; product: string }) => ({
+  plan: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: `Only this plan (its identifier, every version): ${words.plan}; not with product` })),
+  product: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: `Only this product (its identifier): ${words.product}; not with plan` })),
+});
+
+const segmentFields = segmentFieldsOf({
+  plan: "each customer's MRR on the plan, so a move to another plan is churn here",
+  product: "each customer's MRR on the product's plans",
+});
 
 const reportingField = {
   reporting_currency: Type.Optional(
@@ -255,6 +251,10 @@ export type AnalyticsSettingsUpdate = Static<typeof AnalyticsSettingsUpdate>;
 /** Billow extension (issue 30, decision 0099): the cash and dunning figures, per currency and period. */
 export const AnalyticsCashQuery = Type.Object({
   ...rangeFields('the series covers'),
+  ...segmentFieldsOf({
+    plan: "the payments, refunds and failed invoices of the plan's orders (its renewals, its plan changes, its one-time purchases)",
+    product: "those of the orders of the product's plans",
+  }),
   interval: Type.Optional(AnalyticsInterval),
   ...reportingField,
 });

@@ -180,9 +180,10 @@ describe('billow analytics rebuild, for cash', () => {
   it('agrees with the kept days, finds a tampered one and puts it right with --apply', async () => {
     await server.runJobs(['price-analytics']);
     const agreed = await rebuild(false);
-    expect(agreed.cash).toEqual({ kept: 2, rebuilt: 2, differences: [], applied: false });
+    // Two days, each in the whole business's book, its plan's and its product's (decision 0107).
+    expect(agreed.cash).toEqual({ kept: 6, rebuilt: 6, differences: [], applied: false });
 
-    await sql`UPDATE analytics_cash_days SET collected_minor = collected_minor + 1 WHERE environment_id = ${environmentId} AND day = '2027-03-01'`.execute(server.database.db);
+    await sql`UPDATE analytics_cash_days SET collected_minor = collected_minor + 1 WHERE environment_id = ${environmentId} AND day = '2027-03-01' AND dimension = 'all'`.execute(server.database.db);
     const found = await rebuild(false);
     expect(found.cash.differences).toHaveLength(1);
     expect(found.cash.differences[0]).toContain('cash of 2027-03-01 USD: kept collected_count 3, collected_minor 3001');

@@ -113,8 +113,10 @@ describe('GET /analytics/subscribers/', () => {
     const report = await new AnalyticsService(server.database.db, new ManualClock(new Date())).rebuild({ environmentId }, false);
     expect(report).toMatchObject({ differences: [], applied: false });
     expect(report.subscriberEvents.kept).toBe(report.subscriberEvents.rebuilt);
-    // Started 6 + ended 6 + activated 5 (basic, three conversions and the declined one's past-due period).
-    expect(report.subscriberEvents.kept).toBe(17);
+    // Started 6 + ended 6 + activated 5 (basic, three conversions and the declined one's past-due period), in the whole
+    // business's book and in the product's; and 19 in the plans' (decision 0107): the trial a plan change moved from Trial to
+    // Basic ends on Trial (lapsed) and starts on Basic.
+    expect(report.subscriberEvents.kept).toBe(17 + 17 + 19);
     const mrr = await s.call('GET', '/analytics/mrr/?start=2026-03-01&end=2026-04-30');
     const [march, april] = mrr.body.currencies[0].periods;
     expect([march.customers.end, april.customers.end]).toEqual([2, 5]);
@@ -182,8 +184,14 @@ describe('GET /analytics/subscribers/', () => {
     ]);
     const [june] = (await series('?start=2025-06-01&end=2025-06-30')).allCurrencies;
     expect(counts(june)).toEqual({ active: [0, 1], trials: [0, 0], started: 2, ended: 2, converted: 1, rate: 5000 });
+    // By plan (decision 0107): the trial a change to Basic ended at once ended for Trial without converting; Basic has a paying subscription, no trial.
+    const [onTrial] = (await series(`?start=2025-06-01&end=2025-06-30&plan=${s.plans.trial}`)).allCurrencies;
+    expect(counts(onTrial)).toEqual({ active: [0, 0], trials: [0, 0], started: 2, ended: 2, converted: 0, rate: 0 });
+    const [onBasic] = (await series(`?start=2025-06-01&end=2025-06-30&plan=${s.plans.basic}`)).allCurrencies;
+    expect(counts(onBasic)).toEqual({ active: [0, 1], trials: [0, 0], started: 0, ended: 0, converted: 0, rate: null });
     const report = await new AnalyticsService(server.database.db, new ManualClock(new Date())).rebuild({ environmentId }, false);
-    expect(report).toMatchObject({ differences: [], subscriberEvents: { kept: 22, rebuilt: 22 } });
+    // 22 events in the whole business's book and the product's, 24 in the plans'.
+    expect(report).toMatchObject({ differences: [], subscriberEvents: { kept: 68, rebuilt: 68 } });
   });
 
   it('is put right by a rebuild with apply when a kept event is lost', async () => {
@@ -193,9 +201,10 @@ describe('GET /analytics/subscribers/', () => {
     expect((await series('?start=2025-06-01&end=2026-04-30')).allCurrencies).not.toEqual(before.allCurrencies);
     const found = await analytics.rebuild({ environmentId }, false);
     expect(found.differences[0]).toMatch(/^subscriber event \d+: kept /);
-    expect(found.subscriberEvents).toEqual({ kept: 19, rebuilt: 22 });
+    // Three lapsed trials in the whole business's book and the product's, five in the plans'.
+    expect(found.subscriberEvents).toEqual({ kept: 57, rebuilt: 68 });
     expect(await analytics.rebuild({ environmentId }, true)).toMatchObject({ applied: true });
-    expect(await analytics.rebuild({ environmentId }, false)).toMatchObject({ differences: [], subscriberEvents: { kept: 22, rebuilt: 22 } });
+    expect(await analytics.rebuild({ environmentId }, false)).toMatchObject({ differences: [], subscriberEvents: { kept: 68, rebuilt: 68 } });
     expect((await series('?start=2025-06-01&end=2026-04-30')).allCurrencies).toEqual(before.allCurrencies);
   });
 });

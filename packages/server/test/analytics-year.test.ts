@@ -6,8 +6,10 @@
  * below, worked out by hand from the definitions of docs/analytics.md: MRR, its movements, the
  * paying customers and the ratios (GET /analytics/mrr/, the whole business and each plan),
  * cash and dunning (GET /analytics/cash/), trials and active subscriptions
- * (GET /analytics/subscribers/), and December converted into a reporting currency; and the
- * kept figures against a rebuild from the raw tables.
+ * (GET /analytics/subscribers/), the last two also of each plan (decision 0107), and December
+ * converted into a reporting currency; and the kept figures against a rebuild from the raw
+ * tables. Starter, Pro and Studio are the plans of one product, so the product's figures are
+ * the whole business's.
  *
  * The cast, on one clock that starts on 2025-01-01 at midnight UTC (every monthly subscription
  * bought then renews on the 1st):
@@ -22,6 +24,7 @@
  *   Dan sets a new card on 3 May and dunning collects it; Eve's dunning ends on 15 May.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CashService } from '../src/modules/analytics/cash.service.js';
 import { AnalyticsService } from '../src/modules/analytics/service.js';
 import { ManualClock } from '../src/lib/clock.js';
 import { CARDS, shop, untilClockReady, type Shop } from './commerce-support.js';
@@ -154,6 +157,94 @@ const CASH_EUR: Record<string, MonthCash> = {
   '2025-10': { collected: [0, 0] },
   '2025-11': { collected: [0, 0] },
   '2025-12': { collected: [0, 0] },
+};
+
+/**
+ * Dollars collected by Starter's orders alone (decision 0107): a payment counts for the plan of
+ * the order it pays, so a plan change that waits for the next renewal moves the cash then.
+ */
+const CASH_STARTER_USD: Record<string, MonthCash> = {
+  '2025-01': { collected: [1000, 1] }, // Ada
+  '2025-02': { collected: [1000, 1] }, // Ada's renewal of 1 February is still Starter's
+  '2025-03': { collected: [0, 0] }, // Ada renews on Pro; Ben's move waits for 1 April
+  '2025-04': { collected: [2000, 2] }, // Ben, Dan
+  '2025-05': { collected: [2000, 2], failed: [1000, 1], recovered: [1000, 1] }, // Ben; Dan's renewal fails, and he pays it on the 3rd
+  '2025-06': { collected: [2000, 2] }, // Ben (before he cancels), Dan
+  '2025-07': { collected: [1000, 1] }, // Dan
+  '2025-08': { collected: [2000, 2] }, // Dan, Ben back on the 5th
+  '2025-09': { collected: [2000, 2] },
+  '2025-10': { collected: [2000, 2] },
+  '2025-11': { collected: [2000, 2] },
+  '2025-12': { collected: [2000, 2] },
+};
+
+/** Dollars collected by Pro's orders alone. */
+const CASH_PRO_USD: Record<string, MonthCash> = {
+  '2025-01': { collected: [3000, 1] }, // Ben
+  '2025-02': { collected: [3000, 1] }, // Ben
+  '2025-03': { collected: [6000, 2] }, // Ada's first Pro renewal, Ben's last
+  '2025-04': { collected: [6000, 2] }, // Ada, Eve
+  '2025-05': { collected: [3000, 1], failed: [3000, 1], lost: [3000, 1] }, // Ada; Eve's renewal fails and is lost
+  '2025-06': { collected: [3000, 1] },
+  '2025-07': { collected: [3000, 1] },
+  '2025-08': { collected: [3000, 1] },
+  '2025-09': { collected: [3000, 1], refunded: 500 }, // the refund of Ada's September, a Pro order
+  '2025-10': { collected: [30000, 2] }, // Ada's renewal, then her year of Pro less the unused month: 300 - 30
+  '2025-11': { collected: [0, 0] },
+  '2025-12': { collected: [0, 0] },
+};
+
+/** Subscriptions of a plan in dollars, month by month: active at the month's end; trials started, ended, converted. */
+interface MonthSubscribers {
+  active: number;
+  trials?: [number, number, number];
+}
+
+/** Starter's: a plan change moves a subscription from one plan's count to the other's. */
+const SUBSCRIBERS_STARTER: Record<string, MonthSubscribers> = {
+  '2025-01': { active: 1 }, // Ada
+  '2025-02': { active: 0 }, // Ada moves to Pro on the 10th
+  '2025-03': { active: 1 }, // Ben comes down from Pro on the 10th
+  '2025-04': { active: 2 }, // Dan
+  '2025-05': { active: 2 }, // Dan's dunning keeps him active, and he pays
+  '2025-06': { active: 1 }, // Ben cancels
+  '2025-07': { active: 1 },
+  '2025-08': { active: 2 }, // Ben is back
+  '2025-09': { active: 2 },
+  '2025-10': { active: 2 },
+  '2025-11': { active: 2 },
+  '2025-12': { active: 2 },
+};
+
+const SUBSCRIBERS_PRO: Record<string, MonthSubscribers> = {
+  '2025-01': { active: 1 }, // Ben
+  '2025-02': { active: 2 }, // Ada
+  '2025-03': { active: 1 }, // Ben leaves for Starter
+  '2025-04': { active: 2 }, // Eve
+  '2025-05': { active: 1 }, // Eve's dunning ends
+  '2025-06': { active: 1 },
+  '2025-07': { active: 1 },
+  '2025-08': { active: 1 },
+  '2025-09': { active: 1 },
+  '2025-10': { active: 1 }, // Ada's yearly subscription follows her monthly one, both Pro
+  '2025-11': { active: 1 },
+  '2025-12': { active: 1 },
+};
+
+/** Studio's: the year's two trials. */
+const SUBSCRIBERS_STUDIO: Record<string, MonthSubscribers> = {
+  '2025-01': { active: 1, trials: [2, 2, 1] }, // Tom's and Tess's trials; Tess's converts on the 15th
+  '2025-02': { active: 1 },
+  '2025-03': { active: 1 },
+  '2025-04': { active: 1 },
+  '2025-05': { active: 1 },
+  '2025-06': { active: 1 },
+  '2025-07': { active: 1 },
+  '2025-08': { active: 1 },
+  '2025-09': { active: 1 },
+  '2025-10': { active: 1 },
+  '2025-11': { active: 0 }, // Tess's period ends on the 15th
+  '2025-12': { active: 0 },
 };
 
 function expectOk(res: { status: number; text: string }, status = 200): void {
@@ -348,10 +439,9 @@ describe('a known year', () => {
     expect([unknown.status, unknown.body.currencies]).toEqual([200, []]);
     const both = await s.call('GET', `/analytics/mrr/?plan=${plans.pro}&product=${s.product.identifier}`);
     expect([both.status, both.body.detail]).toEqual([400, expect.stringContaining('plan or product, not both')]);
-    // The cash and subscriber figures are the whole business's: a plan asked of them is refused, not ignored.
     for (const path of ['/analytics/cash/', '/analytics/subscribers/']) {
-      const refused = await s.call('GET', `${path}?plan=${plans.pro}`);
-      expect([refused.status, refused.body.detail], path).toEqual([400, expect.stringContaining('whole business only')]);
+      const refused = await s.call('GET', `${path}?plan=${plans.pro}&product=${s.product.identifier}`);
+      expect([refused.status, refused.body.detail], path).toEqual([400, expect.stringContaining('plan or product, not both')]);
     }
   });
 
@@ -396,6 +486,10 @@ describe('a known year', () => {
     const environmentId = await environmentIdOf(server, org.organizationId, 'sandbox');
     const report = await new AnalyticsService(server.database.db, new ManualClock(new Date())).rebuild({ environmentId }, false);
     expect(report).toMatchObject({ differences: [], applied: false });
+    // The cash days of every book, the plans' and the product's too (decision 0107), against the payments and invoices.
+    const cash = await new CashService(server.database.db, new ManualClock(new Date())).rebuild({ environmentId }, false);
+    expect(cash).toMatchObject({ differences: [], applied: false });
+    expect(cash.kept).toBeGreaterThan(0);
   });
 });
 
@@ -418,9 +512,35 @@ function expectedCash(table: Record<string, MonthCash>) {
   });
 }
 
+function expectedSubscribers(table: Record<string, MonthSubscribers>) {
+  let [active, trials] = [0, 0];
+  return Object.entries(table).map(([period, f]) => {
+    const [started, ended, converted] = f.trials ?? [0, 0, 0];
+    const row = {
+      period,
+      activeSubscriptionsStart: active,
+      activeSubscriptionsEnd: f.active,
+      trialsStart: trials,
+      trialsEnd: trials + started - ended,
+      trialsStarted: started,
+      trialsEnded: ended,
+      trialsConverted: converted,
+      trialConversionRateBp: ended === 0 ? null : Math.round((converted * 10_000) / ended),
+    };
+    [active, trials] = [row.activeSubscriptionsEnd, row.trialsEnd];
+    return row;
+  });
+}
+
 describe('a known year, in cash, trials and a reporting currency', () => {
-  async function cashMonths(currency: string) {
-    const res = await s.call('GET', `/analytics/cash/?start=2025-01-01&end=2025-12-31&interval=month&currency=${currency}`);
+  async function cashMonths(currency: string, only = '') {
+    const res = await s.call('GET', `/analytics/cash/?start=2025-01-01&end=2025-12-31&interval=month&currency=${currency}${only}`);
+    expectOk(res);
+    return res.body.currencies[0]?.periods ?? [];
+  }
+
+  async function subscriberMonths(only = '') {
+    const res = await s.call('GET', `/analytics/subscribers/?start=2025-01-01&end=2025-12-31&interval=month&currency=USD${only}`);
     expectOk(res);
     return res.body.currencies[0]?.periods ?? [];
   }
@@ -438,6 +558,33 @@ describe('a known year, in cash, trials and a reporting currency', () => {
     expect(months[0]).toMatchObject({ trialsStarted: 2, trialsEnded: 2, trialsConverted: 1, trialConversionRateBp: 5000, trialsEnd: 0 });
     expect(months.slice(1).every((m) => m.trialsStarted === 0 && m.trialsEnded === 0 && m.trialConversionRateBp === null)).toBe(true);
     expect(months.map((m) => m.activeSubscriptionsEnd)).toEqual(Object.values(USD).map((f) => f.customers[1]));
+  });
+
+  it("holds every month of each plan's cash, by the orders it was paid for, and the product's, which is the whole business's", async () => {
+    expect(await cashMonths('USD', `&plan=${plans.starter}`)).toMatchObject(expectedCash(CASH_STARTER_USD));
+    expect(await cashMonths('USD', `&plan=${plans.pro}`)).toMatchObject(expectedCash(CASH_PRO_USD));
+    expect(await cashMonths('EUR', `&plan=${plans.starter}`)).toMatchObject(expectedCash(CASH_EUR));
+    expect(await cashMonths('EUR', `&plan=${plans.pro}`)).toEqual([]);
+    expect(await cashMonths('USD', `&product=${s.product.identifier}`)).toEqual(await cashMonths('USD'));
+    expect(await cashMonths('USD', '&plan=no-such-plan')).toEqual([]);
+    const csv = await s.call('GET', `/analytics/cash/?start=2025-10-01&end=2025-10-31&interval=month&plan=${plans.pro}&format=csv`);
+    expectOk(csv);
+    expect(csv.text.trim().split('\r\n')[1]).toBe('USD,2025-10,2025-10-01,2025-11-01,2,30000,0,0,30000,0,0,0,0,0,0,');
+  });
+
+  it("holds every month of each plan's subscriptions and trials, and the product's, which is the whole business's", async () => {
+    expect(await subscriberMonths(`&plan=${plans.starter}`)).toMatchObject(expectedSubscribers(SUBSCRIBERS_STARTER));
+    expect(await subscriberMonths(`&plan=${plans.pro}`)).toMatchObject(expectedSubscribers(SUBSCRIBERS_PRO));
+    expect(await subscriberMonths(`&plan=${plans.studio}`)).toMatchObject(expectedSubscribers(SUBSCRIBERS_STUDIO));
+    expect(await subscriberMonths(`&product=${s.product.identifier}`)).toEqual(await subscriberMonths());
+    const csv = await s.call('GET', `/analytics/subscribers/?start=2025-02-01&end=2025-02-28&interval=month&plan=${plans.starter}&format=csv`);
+    expectOk(csv);
+    // Chloé's euros stay on Starter; Ada's dollars leave it.
+    expect(csv.text.trim().split('\r\n').slice(1)).toEqual([
+      'EUR,2025-02,2025-02-01,2025-03-01,1,1,0,0,0,0,0,',
+      'USD,2025-02,2025-02-01,2025-03-01,1,0,0,0,0,0,0,',
+      'all,2025-02,2025-02-01,2025-03-01,2,1,0,0,0,0,0,',
+    ]);
   });
 
   it("converts December's MRR and May's cash into dollars at the rate the seller set, stated beside them", async () => {

@@ -241,7 +241,7 @@ describe.skipIf(skipBrowserTests)('the dashboard for developers and for oneself'
     await expect.poll(() => page.url()).toContain(`/customers/${leaver}`);
   });
 
-  it("shows one plan's figures alone, as its own customers see them", async () => {
+  it("shows one plan's figures alone, as its own customers see them: MRR, subscriptions, trials and cash", async () => {
     const { page } = owner;
     await menu(page, 'Analytics');
     const card = (label: string) => page.locator('.tiles > div').filter({ hasText: label }).locator('.figure');
@@ -250,9 +250,21 @@ describe.skipIf(skipBrowserTests)('the dashboard for developers and for oneself'
     await figuresOf.selectOption(`plan:${s.plans.basic}`);
     await expect.poll(() => card('Paying customers, this month').textContent()).toBe('2');
     expect(await card('MRR, this month').textContent()).toBe('$20.00');
+    // The subscriptions, trials and cash follow the menu too (decision 0107): Basic's two $10.00 subscriptions and their payments.
+    await expect.poll(() => card('Collected, this month').textContent()).toBe('$20.00');
+    await expect.poll(() => card('Active subscriptions, this month').textContent()).toBe('2');
+    expect(await card('In trial, this month').textContent()).toBe('0');
+    await figuresOf.selectOption(`plan:${s.plans.trial}`);
+    // Trial's: the trial that goes on and the one cancelled, no payment.
+    await expect.poll(() => page.getByText('No payment for this one in these months.').count()).toBe(1);
+    await expect.poll(() => card('In trial, this month').textContent()).toBe('1');
+    expect(await card('Active subscriptions, this month').textContent()).toBe('0');
+    expect(await page.locator('main').innerText()).toContain('a trial it was in ends on this plan without converting');
     await figuresOf.selectOption(`plan:${s.plans.pro}`);
-    // Pro's only customer left today: its MRR is back to nothing, and the churn is Pro's.
+    // Pro's only customer left today: its MRR is back to nothing, and the churn is Pro's; the $20.00 was paid first.
+    await expect.poll(() => card('Collected, this month').textContent()).toBe('$20.00');
     await expect.poll(() => card('MRR, this month').textContent()).toBe('$0.00');
+    await expect.poll(() => card('In trial, this month').textContent()).toBe('0');
     const table = page.getByRole('region', { name: 'MRR movements table' });
     expect(await table.getByRole('button', { name: /^-\$20\.00 churned in / }).count()).toBe(1);
     await table.getByRole('button', { name: /^-\$20\.00 churned in / }).click();
@@ -260,6 +272,8 @@ describe.skipIf(skipBrowserTests)('the dashboard for developers and for oneself'
     await expect.poll(() => behind.getByRole('row').count()).toBe(2);
     await figuresOf.selectOption('');
     await expect.poll(() => card('MRR, this month').textContent()).toBe('$20.00');
+    await expect.poll(() => card('Collected, this month').textContent()).toBe('$40.00');
+    await expect.poll(() => card('In trial, this month').textContent()).toBe('1');
     expect(await behind.count()).toBe(0);
   });
 

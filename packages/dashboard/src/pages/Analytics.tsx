@@ -189,8 +189,8 @@ export function Analytics() {
           ) : null}
         </Section>
       ) : null}
-      <SubscribersAndTrials />
-      <CashSection interval={interval} currency={converted ? null : (currency ?? null)} reporting={converted ? (reporting ?? null) : null} />
+      <SubscribersAndTrials segment={segment} />
+      <CashSection interval={interval} currency={converted ? null : (currency ?? null)} reporting={converted ? (reporting ?? null) : null} segment={segment} />
       {drill ? <AnalyticsDrillDown key={`${drill.kind} ${drill.start} ${drill.end} ${drill.currency} ${segment}`} drill={drill} onClose={() => setDrill(null)} /> : null}
     </>
   );

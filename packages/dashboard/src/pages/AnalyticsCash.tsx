@@ -12,6 +12,7 @@ import { DownloadButton, ErrorNote, Section, Table } from '../ui/kit';
 import { Cards, type Card } from './AnalyticsCards';
 import { BarChart } from './AnalyticsChart';
 import { ConversionNote } from './AnalyticsReporting';
+import { segmentQuery, type Segment } from './AnalyticsSegment';
 import { INTERVALS, lastDayOf, periodName, rate, type Interval } from './analytics-words';
 
 /** The recovery rate, or that nothing failed (the rate has no denominator then). */
@@ -24,8 +25,8 @@ const CARDS: ReadonlyArray<Card<CashPeriod>> = [
   { label: 'Recovered by dunning', figure: recovery },
 ];
 
-async function loadCash(interval: Interval, reporting: string | null): Promise<{ months: CashSeries; chart: CashSeries }> {
-  const convert = reporting ? { reporting_currency: reporting } : {};
+async function loadCash(interval: Interval, reporting: string | null, segment: Segment): Promise<{ months: CashSeries; chart: CashSeries }> {
+  const convert = { ...(reporting ? { reporting_currency: reporting } : {}), ...segmentQuery(segment) };
   const months = api<CashSeries>('GET', '/analytics/cash/', { query: { interval: 'month', ...convert } });
   const start = INTERVALS.find((i) => i.value === interval)?.start();
   const chart = interval === 'month' ? months : api<CashSeries>('GET', '/analytics/cash/', { query: { interval, start, ...convert } });
@@ -94,10 +95,11 @@ function CashTable({ periods, interval, currency }: { periods: CashPeriod[]; int
 
 /**
  * The section by the page's interval: in the page's currency when cash moved in it (else the
- * first that moved), or, when the page shows every currency converted, in the reporting one.
+ * first that moved), or, when the page shows every currency converted, in the reporting one;
+ * of the figures the page's "Figures of" menu chose (decision 0107).
  */
-export function CashSection({ interval, currency: wanted, reporting }: { interval: Interval; currency: string | null; reporting: string | null }) {
-  const cash = useResource(() => loadCash(interval, reporting), [interval, reporting]);
+export function CashSection({ interval, currency: wanted, reporting, segment }: { interval: Interval; currency: string | null; reporting: string | null; segment: Segment }) {
+  const cash = useResource(() => loadCash(interval, reporting, segment), [interval, reporting, segment]);
   const currencies = cash.data?.months.currencies.map((c) => c.currency) ?? [];
   const converted = reporting !== null && currencies.length > 0;
   const currency = converted ? reporting : wanted && currencies.includes(wanted) ? wanted : currencies[0];
@@ -106,12 +108,12 @@ export function CashSection({ interval, currency: wanted, reporting }: { interva
   const run = () => {
     const series = cash.data!.chart;
     const which = converted ? { reporting_currency: reporting } : { currency: currency! };
-    return download('/analytics/cash/', { interval, ...which, start: series.start, end: lastDayOf(series), format: 'csv' }, `cash-${converted ? 'all' : currency}-${interval}-${series.start}.csv`);
+    return download('/analytics/cash/', { interval, ...which, ...segmentQuery(segment), start: series.start, end: lastDayOf(series), format: 'csv' }, `cash-${converted ? 'all' : currency}-${interval}-${series.start}.csv`);
   };
   return (
     <Section title="Cash and dunning" actions={currency ? <DownloadButton label="Download CSV" hidden={`of the cash and dunning figures in ${currency}`} run={run} /> : undefined}>
       <ErrorNote error={cash.error} />
-      {cash.data && !currency ? <p className="empty">No payment yet.</p> : null}
+      {cash.data && !currency ? <p className="empty">{segment ? 'No payment for this one in these months.' : 'No payment yet.'}</p> : null}
       {currency ? (
         <>
           <Cards cards={CARDS} periods={months} currency={currency} />
@@ -119,7 +121,7 @@ export function CashSection({ interval, currency: wanted, reporting }: { interva
           <CashChart periods={chart} interval={interval} currency={currency} />
           <CashTable periods={chart} interval={interval} currency={currency} />
           <p className="hint">
-            Payments and refunds count on the day the money moved, tax included. A failed payment counts in the period of its first failed attempt, and so do its
+            Payments and refunds count on the day the money moved, tax included{segment ? ', counted for the plan and the product of the order they paid' : ''}. A failed payment counts in the period of its first failed attempt, and so do its
             recovery (paid later, by a retry or by the customer) and its loss (retries ran out): the recent periods still change while retries go on. Every payment up
             to {when(cash.data?.chart.completeUntil)} is counted.
           </p>

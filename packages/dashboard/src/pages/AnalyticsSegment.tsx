@@ -1,6 +1,7 @@
 /**
- * Which figures the Analytics page shows (decision 0106): the whole business's, one product's
- * or one plan's, each counted as its own customers see it.
+ * Which figures the Analytics page shows (decisions 0106, 0107): the whole business's, one
+ * product's or one plan's, each counted as its own customers see it — the MRR, the
+ * subscriptions and trials, and the cash of its orders.
  */
 import { api, type Page } from '../api';
 import { useResource } from '../data';
@@ -10,7 +11,7 @@ import type { Plan, Product } from './types';
 /** '' for the whole business, or `product:<identifier>` / `plan:<identifier>`. */
 export type Segment = string;
 
-/** The query parameters of a segment, for the MRR series, its CSV and its drill-down. */
+/** The query parameters of a segment, for every series of the page, its CSV and its drill-down. */
 export function segmentQuery(segment: Segment): { plan?: string; product?: string } {
   const [dimension, identifier] = [segment.slice(0, segment.indexOf(':')), segment.slice(segment.indexOf(':') + 1)];
   if (dimension === 'plan') return { plan: identifier };

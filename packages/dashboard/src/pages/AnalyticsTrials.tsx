@@ -9,6 +9,7 @@ import { useResource } from '../data';
 import { when } from '../format';
 import { DownloadButton, ErrorNote, Section, Table } from '../ui/kit';
 import { Cards, type Card } from './AnalyticsCards';
+import { segmentQuery, type Segment } from './AnalyticsSegment';
 import { lastDayOf, periodName, rate } from './analytics-words';
 
 const count = (n: number) => n.toLocaleString();
@@ -43,9 +44,9 @@ function TrialsTable({ periods }: { periods: SubscriberPeriod[] }) {
   );
 }
 
-/** The cards and the section, from the last twelve months of GET /analytics/subscribers/. */
-export function SubscribersAndTrials() {
-  const series = useResource(() => api<SubscriberSeries>('GET', '/analytics/subscribers/', { query: { interval: 'month' } }), []);
+/** The cards and the section, from the last twelve months of GET /analytics/subscribers/, of the figures the page's "Figures of" menu chose (decision 0107). */
+export function SubscribersAndTrials({ segment }: { segment: Segment }) {
+  const series = useResource(() => api<SubscriberSeries>('GET', '/analytics/subscribers/', { query: { interval: 'month', ...segmentQuery(segment) } }), [segment]);
   const periods = series.data?.allCurrencies ?? [];
   return (
     <>
@@ -58,14 +59,16 @@ export function SubscribersAndTrials() {
             <DownloadButton
               label="Download CSV"
               hidden="of the trials and subscribers by month"
-              run={() => download('/analytics/subscribers/', { interval: 'month', start: series.data!.start, end: lastDayOf(series.data!), format: 'csv' }, `subscribers-${series.data!.start}.csv`)}
+              run={() =>
+                download('/analytics/subscribers/', { interval: 'month', ...segmentQuery(segment), start: series.data!.start, end: lastDayOf(series.data!), format: 'csv' }, `subscribers-${series.data!.start}.csv`)
+              }
             />
           }
         >
           <TrialsTable periods={periods} />
           <p className="hint">
             Every currency counted together. A trial converts when its first paid period begins; one cancelled before its end, or that ends without a
-            way to pay, ended without converting. Every change up to {when(series.data.completeUntil)} is counted.
+            way to pay, ended without converting.{segment.startsWith('plan:') ? " A plan change moves a subscription to the new plan's figures; a trial it was in ends on this plan without converting." : ''} Every change up to {when(series.data.completeUntil)} is counted.
           </p>
         </Section>
       ) : null}

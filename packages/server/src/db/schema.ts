@@ -834,6 +834,10 @@ export interface AnalyticsSubscriptionStatesTable {
   /** Its MRR is above 0. */
   active: boolean;
   trialing: boolean;
+  /** Which book (decision 0107): the whole business, a plan's or a product's. */
+  dimension: ColumnType<'all' | 'plan' | 'product', 'all' | 'plan' | 'product' | undefined, 'all' | 'plan' | 'product'>;
+  /** The plan's or the product's identifier; '' in the whole business's book. */
+  segment: ColumnType<string, string | undefined, string>;
 }
 
 export type SubscriptionEventKind = 'activated' | 'deactivated' | 'trial_started' | 'trial_converted' | 'trial_lapsed';
@@ -850,6 +854,10 @@ export interface AnalyticsSubscriptionEventsTable {
   day: ColumnType<Date, string, string>;
   kind: SubscriptionEventKind;
   log_id: number;
+  /** Which book (decision 0107): the whole business, a plan's or a product's. */
+  dimension: ColumnType<'all' | 'plan' | 'product', 'all' | 'plan' | 'product' | undefined, 'all' | 'plan' | 'product'>;
+  /** The plan's or the product's identifier; '' in the whole business's book. */
+  segment: ColumnType<string, string | undefined, string>;
 }
 
 /** The environment's reporting currency (decision 0102). */
@@ -873,6 +881,8 @@ export interface AnalyticsExchangeRatesTable {
 export interface AnalyticsCashLogTable {
   id: Generated<number>;
   environment_id: string;
+  /** The order the payment, refund or failed invoice belongs to: its plan and product (decision 0107); null: the whole business's figures alone. */
+  order_id: ColumnType<string | null, string | null | undefined, string | null>;
   currency: string;
   at: Timestamp;
   collected_count: ColumnType<number, number | undefined, number>;
@@ -890,6 +900,10 @@ export interface AnalyticsCashLogTable {
 /** The cash figures of a seller's day, folded from the log by the analytics job. */
 export interface AnalyticsCashDaysTable {
   environment_id: string;
+  /** Which book (decision 0107): the whole business, a plan's or a product's. */
+  dimension: ColumnType<'all' | 'plan' | 'product', 'all' | 'plan' | 'product' | undefined, 'all' | 'plan' | 'product'>;
+  /** The plan's or the product's identifier; '' in the whole business's book. */
+  segment: ColumnType<string, string | undefined, string>;
   currency: string;
   /** The seller's local date (select it as text). */
   day: ColumnType<Date, string, string>;

@@ -22,7 +22,8 @@ export interface BookMovement extends MovementRecord {
 
 export const emptyBooks = (): Books => ({ all: new MrrBook(), plan: new MrrBook(), product: new MrrBook() });
 
-function segmentOf(dimension: Dimension, owners: Owners): string {
+/** The segment of a book the owners put a subscription in. */
+export function segmentOf(dimension: Dimension, owners: Owners): string {
   return dimension === 'all' ? '' : owners[dimension];
 }
 

@@ -3,6 +3,8 @@ import { cashDifferences, cashPeriods, dayGrid, recoveryRateBp, type CashDay } f
 import { datePeriods } from './periods.compute.js';
 
 const day = (date: string, figures: Partial<CashDay> = {}): CashDay => ({
+  dimension: 'all',
+  segment: '',
   currency: 'USD',
   day: date,
   collected_count: 0, collected_minor: 0, refunded_count: 0, refunded_minor: 0, failed_count: 0, failed_minor: 0,
@@ -49,5 +51,11 @@ describe('the cash figures (docs/analytics.md, "Cash")', () => {
     expect(differences).toHaveLength(2);
     expect(differences[0]).toMatch(/^cash of 2027-05-01 USD: kept collected_count 1, collected_minor 101, .*; rebuilt collected_count 1, collected_minor 100,/);
     expect(differences[1]).toMatch(/^cash of 2027-05-03 USD: kept nothing; rebuilt .*lost_count 1, lost_minor 7$/);
+    // A plan's day is a day of its own: the whole business's agreeing says nothing of it.
+    const pro = (figures: Partial<CashDay>) => ({ ...day('2027-05-01', figures), dimension: 'plan' as const, segment: 'pro' });
+    const both = [day('2027-05-01', { collected_count: 1, collected_minor: 100 })];
+    expect(cashDifferences([...both, pro({ collected_count: 1, collected_minor: 100 })], [...both, pro({ collected_count: 1, collected_minor: 99 })])).toEqual([
+      expect.stringMatching(/^cash of 2027-05-01 USD of plan pro: kept collected_count 1, collected_minor 100, .*; rebuilt collected_count 1, collected_minor 99,/),
+    ]);
   });
 });

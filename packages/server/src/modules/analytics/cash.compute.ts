@@ -6,6 +6,7 @@
 import type { CashPeriod } from '@billow/contract';
 import { localDate, localMidnight } from '../../lib/time-zone.js';
 import { divRoundHalfUp } from '../billing/rounding.compute.js';
+import type { Dimension } from './books.compute.js';
 import { addDays, type DatePeriod } from './periods.compute.js';
 
 export const CASH_FIGURES = [
@@ -14,8 +15,11 @@ export const CASH_FIGURES = [
 ] as const;
 export type CashFigure = (typeof CASH_FIGURES)[number];
 
-/** One currency's figures on one of the seller's days. */
-export type CashDay = { currency: string; day: string } & Record<CashFigure, number>;
+/**
+ * One currency's figures on one of the seller's days, in one book (decision 0107): the whole
+ * business's (`all`, segment ''), a plan's or a product's (its identifier).
+ */
+export type CashDay = { dimension: Dimension; segment: string; currency: string; day: string } & Record<CashFigure, number>;
 
 /** The seller's days as buckets: `bounds[i]` is the instant `days[i]` begins; the last bound ends the last day. */
 export interface DayGrid {
@@ -79,9 +83,12 @@ export function cashPeriods(periods: readonly DatePeriod[], days: readonly CashD
 const describe = (d: CashDay | undefined) => (d ? CASH_FIGURES.map((f) => `${f} ${d[f]}`).join(', ') : 'nothing');
 const isEmpty = (d: CashDay) => CASH_FIGURES.every((f) => d[f] === 0);
 
-/** Where the kept day rollups and the rebuilt ones differ, day by day and currency by currency (a day of zeros is no day). */
+/** A day's key: its day, currency and book (nothing for the whole business's). */
+export const cashDayKey = (d: CashDay): string => `${d.day} ${d.currency}${d.dimension === 'all' ? '' : ` of ${d.dimension} ${d.segment}`}`;
+
+/** Where the kept day rollups and the rebuilt ones differ, day by day, currency by currency and book by book (a day of zeros is no day). */
 export function cashDifferences(kept: readonly CashDay[], rebuilt: readonly CashDay[]): string[] {
-  const key = (d: CashDay) => `${d.day} ${d.currency}`;
+  const key = cashDayKey;
   const [a, b] = [new Map(kept.filter((d) => !isEmpty(d)).map((d) => [key(d), d])), new Map(rebuilt.filter((d) => !isEmpty(d)).map((d) => [key(d), d]))];
   const keys = [...new Set([...a.keys(), ...b.keys()])].sort();
   return keys.flatMap((k) => {

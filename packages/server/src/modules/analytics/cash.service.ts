@@ -5,9 +5,9 @@ import { inTransaction, type Tx } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { localDate } from '../../lib/time-zone.js';
 import { sellerTimeZone } from '../seller-profile/queries.js';
-import { cashDifferences, cashPeriods, gridCovering, type CashDay, CASH_FIGURES } from './cash.compute.js';
+import { cashDayKey, cashDifferences, cashPeriods, gridCovering, type CashDay, CASH_FIGURES } from './cash.compute.js';
 import { reportingCash } from './cash-reporting.compute.js';
-import { notPerPlan } from './errors.js';
+import { bookOfRequest } from './book-request.js';
 import { datePeriods, seriesRange } from './periods.compute.js';
 import { conversionView } from './reporting.compute.js';
 import { ReportingService } from './reporting.service.js';
@@ -27,16 +27,16 @@ export interface CashRebuildReport {
   applied: boolean;
 }
 
-/** The sum of two sets of day rollups, day by day and currency by currency. */
+/** The sum of two sets of day rollups, day by day, currency by currency and book by book. */
 function added(a: readonly CashDay[], b: readonly CashDay[]): CashDay[] {
   const sums = new Map<string, CashDay>();
   for (const day of [...a, ...b]) {
-    const key = `${day.day} ${day.currency}`;
+    const key = cashDayKey(day);
     const into = sums.get(key);
     if (!into) sums.set(key, { ...day });
     else for (const figure of CASH_FIGURES) into[figure] += day[figure];
   }
-  return [...sums.values()].filter((d) => CASH_FIGURES.some((f) => d[f] !== 0)).sort((x, y) => x.day.localeCompare(y.day) || x.currency.localeCompare(y.currency));
+  return [...sums.values()].filter((d) => CASH_FIGURES.some((f) => d[f] !== 0)).sort((x, y) => cashDayKey(x).localeCompare(cashDayKey(y)));
 }
 
 const spanOf = (spans: ReadonlyArray<{ first: Date; last: Date } | null>) => {
@@ -71,9 +71,9 @@ export class CashService {
     });
   }
 
-  /** The cash series of an environment, per currency (docs/analytics.md, "Cash"). */
+  /** The cash series of an environment, per currency, of the whole business or of one plan or product (docs/analytics.md, "Cash"). */
   async series(scope: AnalyticsScope, request: SeriesRequest): Promise<CashSeries> {
-    if (request.plan !== undefined || request.product !== undefined) throw notPerPlan('cash figures');
+    const book = bookOfRequest(request);
     // What the environment's payments appended since the job's last run is counted first.
     await this.foldPending(scope.environmentId);
     const timeZone = await sellerTimeZone(this.db, scope.environmentId);
@@ -82,7 +82,7 @@ export class CashService {
     const { first, last } = seriesRange(request, localDate(now, timeZone), interval);
     const periods = datePeriods(first, last, interval);
     const [from, to] = [periods[0]!.start, periods[periods.length - 1]!.end];
-    const days = await repo.cashDays(this.db, scope.environmentId, { from, to }, request.currency ?? null);
+    const days = await repo.cashDays(this.db, scope.environmentId, book, { from, to }, request.currency ?? null);
     const currencies = cashPeriods(periods, days);
     const reporting = request.reporting_currency ? await this.inReportingCurrency(scope, request.reporting_currency, currencies) : undefined;
     return { timeZone, interval, start: from, end: to, completeUntil: now.toISOString(), currencies, ...(reporting ? { reporting } : {}) };
@@ -118,7 +118,7 @@ export class CashService {
 
   private async keptAndRebuilt(tx: Tx, environmentId: string): Promise<{ kept: CashDay[]; rebuilt: CashDay[] }> {
     const timeZone = await sellerTimeZone(tx, environmentId);
-    const [raw, pending, days] = await Promise.all([repo.rawCashSpan(tx, environmentId), repo.pendingCashSpan(tx, environmentId), repo.cashDays(tx, environmentId, null, null)]);
+    const [raw, pending, days] = await Promise.all([repo.rawCashSpan(tx, environmentId), repo.pendingCashSpan(tx, environmentId), repo.cashDays(tx, environmentId, null, null, null)]);
     const span = spanOf([raw, pending]);
     if (!span) return { kept: days, rebuilt: [] };
     const grid = gridCovering(span, timeZone);

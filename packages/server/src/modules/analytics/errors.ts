@@ -14,5 +14,3 @@ export const notARate = (currency: string, value: string): DomainError =>
 export const rateOfReportingCurrency = (currency: string): DomainError => invalid(`${currency} is the reporting currency: its rate is 1, and cannot be set`, 'validation_error');
 export const rateTwice = (currency: string): DomainError => invalid(`The rate of ${currency} is given twice`, 'validation_error');
 export const ratesWithoutCurrency = (): DomainError => invalid('Rates need a reporting currency to convert into: choose one, or send no rates', 'validation_error');
-export const notPerPlan = (figures: string): DomainError =>
-  invalid(`The ${figures} are counted for the whole business only: plan and product apply to the MRR series (GET /api/v1/analytics/mrr/)`, 'validation_error');

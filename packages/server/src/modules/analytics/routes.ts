@@ -111,7 +111,10 @@ export function analyticsRoutes(app: App, service: AnalyticsService, cash: CashS
           "In the sandbox, a customer on a test clock moves on the clock's time. The figures are kept per day as payments are written; " +
           "`completeUntil` says until when. Each currency's figures stand apart; with `reporting_currency` the answer adds, under " +
           '`reporting`, the figures converted into it (each amount rounded once from the exact ones) and the rate of every currency and ' +
-          'its source (decision 0102). Default: the 12 months up to today, by month.' +
+          'its source (decision 0102). With `plan` or `product` (not both), the figures of that plan\'s or product\'s orders alone: a ' +
+          "payment, a refund or a failed invoice counts for the plan and product of the order it belongs to — a renewal's is its " +
+          "subscription's plan then, a plan change's the new plan, a one-time purchase's the plan bought (decision 0107); an unknown " +
+          'identifier gives no currency. Default: the 12 months up to today, by month, the whole business.' +
           CSV_NOTE +
           ' One row per currency and period, then the converted ones.',
         querystring: AnalyticsCashQuery,

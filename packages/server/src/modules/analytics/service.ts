@@ -10,14 +10,15 @@ import { ownersOfPrices, storedPricesByIds } from '../catalog/queries.js';
 import { sellerTimeZone } from '../seller-profile/queries.js';
 import { customerKey, parseCustomerKey, type PricedTerms } from './book.compute.js';
 import { applyToBooks, DIMENSIONS, emptyBooks, type BookMovement, type Books, type Owners } from './books.compute.js';
-import { notPerPlan, planAndProduct, tooManyRows } from './errors.js';
+import { bookOfRequest } from './book-request.js';
+import { tooManyRows } from './errors.js';
 import { addDays, datePeriods, seriesRange, type DatePeriod, type Interval } from './periods.compute.js';
 import { periodRatios } from './ratios.compute.js';
 import { conversionView, reportingFigures } from './reporting.compute.js';
 import { ReportingService } from './reporting.service.js';
 import { seriesOf, type MovementTotal, type PeriodFigures } from './series.compute.js';
 import { monthlyPartsOfRow } from './terms-pricing.js';
-import { keepSubscribers, rebuildSubscribers, subscriberEntry, subscriberFigures, subscribersOnWire } from './subscribers.service.js';
+import { keepSubscribers, rebuildSubscribers, subscriberEntry, subscriberFigures, subscribersOnWire, type OwnedEntry } from './subscribers.service.js';
 import * as repo from './repo.js';
 
 /** Transactions of the log priced in one database transaction. */
@@ -98,15 +99,11 @@ function groupedBy<K>(rows: readonly repo.TermsLogRow[], keyOf: (row: repo.Terms
 const byTransaction = (rows: readonly repo.TermsLogRow[]) => [...groupedBy(rows, (row) => Number(row.tx)).values()];
 const byEnvironment = (rows: readonly repo.TermsLogRow[]) => groupedBy(rows, (row) => row.environment_id);
 
-/** The book a request reads: a plan's, a product's, or the whole business's. */
-function bookOfRequest(request: { plan?: string; product?: string }): repo.BookSegment {
-  if (request.plan !== undefined && request.product !== undefined) throw planAndProduct();
-  if (request.plan !== undefined) return { dimension: 'plan', segment: request.plan };
-  if (request.product !== undefined) return { dimension: 'product', segment: request.product };
-  return { dimension: 'all', segment: '' };
-}
-
 const NO_OWNERS: Owners = { plan: '', product: '' };
+
+/** A priced transaction's rows as the subscriber books read them. */
+const ownedEntries = (group: readonly { row: repo.TermsLogRow; terms: PricedTerms; owners: Owners }[]): OwnedEntry[] =>
+  group.map((g) => ({ entry: subscriberEntry(g.row, g.terms.parts), owners: g.owners }));
 
 /** Until when a series counts every change: now, or the oldest change the job has not priced yet. */
 const completeUntil = (pending: Date | null, now: Date) => (pending && pending < now ? pending : now).toISOString();
@@ -195,7 +192,7 @@ export class AnalyticsService {
     const timeZone = await sellerTimeZone(tx, environmentId);
     const groups = await this.pricedGroups(tx, environmentId, rows);
     await this.saveBooks(tx, environmentId, books, groups.flatMap((group) => applyToBooks(books, group)), timeZone);
-    await keepSubscribers(tx, environmentId, groups.map((group) => group.map((g) => subscriberEntry(g.row, g.terms.parts))), timeZone);
+    await keepSubscribers(tx, environmentId, groups.map(ownedEntries), timeZone);
   }
 
   /** The rows of each logged transaction, each with its priced terms and the plan and product it is priced from. */
@@ -267,7 +264,7 @@ export class AnalyticsService {
       const groups = await this.pricedGroups(tx, scope.environmentId, rows);
       const rebuilt = groups.flatMap((group) => applyToBooks(books, group));
       const kept = await repo.keptMovements(tx, scope.environmentId);
-      const subscribers = await rebuildSubscribers(tx, scope.environmentId, groups.map((group) => group.map((g) => subscriberEntry(g.row, g.terms.parts))), timeZone);
+      const subscribers = await rebuildSubscribers(tx, scope.environmentId, groups.map(ownedEntries), timeZone);
       const differences = [...movementDifferences(kept, rebuilt), ...subscribers.differences];
       if (apply && differences.length > 0) {
         await repo.clearEnvironment(tx, scope.environmentId);
@@ -328,11 +325,17 @@ export class AnalyticsService {
     return { conversion: conversionView(conversion), periods: reportingFigures(figures, conversion).map((f) => periodOnWire(f, dates.get(f.label)!)) };
   }
 
-  /** Active subscriptions, trials and trial-to-paid conversion per period, per currency and all together (decision 0101). */
+  /**
+   * Active subscriptions, trials and trial-to-paid conversion per period, per currency and all
+   * together (decision 0101), of the whole business or of one plan or product (decision 0107).
+   */
   async subscribersSeries(scope: AnalyticsScope, request: SeriesRequest): Promise<SubscriberSeries> {
-    if (request.plan !== undefined || request.product !== undefined) throw notPerPlan('subscriber figures');
+    const book = bookOfRequest(request);
     const { timeZone, now, interval, periods, from, to } = await this.seriesFrame(scope, request);
-    const [figures, pending] = await Promise.all([subscriberFigures(this.db, scope.environmentId, periods, request.currency ?? null), repo.oldestUnpriced(this.db, scope.environmentId)]);
+    const [figures, pending] = await Promise.all([
+      subscriberFigures(this.db, scope.environmentId, book, periods, request.currency ?? null),
+      repo.oldestUnpriced(this.db, scope.environmentId),
+    ]);
     return { timeZone, interval, start: from, end: to, completeUntil: completeUntil(pending, now), ...subscribersOnWire(periods, figures) };
   }
 

@@ -20,7 +20,10 @@ export function subscribersRoutes(app: App, service: AnalyticsService): void {
           'started, ended and converted in it (a trial converts when its first paid period begins; one cancelled before its end, or ' +
           'that ends without a way to pay, ended and did not convert), and the conversion rate: converted / ended. A trial that a plan ' +
           'change carries on to the new plan goes on. The figures are kept as subscriptions change, by the job that keeps the MRR ' +
-          'movements: `completeUntil` says until when every change is counted. Default: the 12 months up to today, by month.' +
+          'movements: `completeUntil` says until when every change is counted. With `plan` or `product` (not both), the figures of ' +
+          "that plan's or product's subscriptions alone (decision 0107): a plan change moves a subscription from one plan's count to " +
+          "the other's, and a trial it was in ends for the first plan without converting (a new plan's trial starts with it); an " +
+          'unknown identifier gives no currency. Default: the 12 months up to today, by month, the whole business.' +
           CSV_NOTE +
           ' One row per currency and period, then one per period for every currency together (currency `all`).',
         querystring: AnalyticsSubscribersQuery,

@@ -3,7 +3,7 @@ import { allCurrencies, SubscriberBook, subscriberSeriesOf, type SubscriberEntry
 
 let logId = 0;
 type State = 'trialing' | 'active' | 'past_due_free' | 'ended';
-const entry = (subscriptionId: string, state: State, previousSubscriptionId: string | null = null, currency = 'USD'): SubscriberEntry => ({
+const entry = (subscriptionId: string, state: State, previousSubscriptionId: string | null = null, currency = 'USD', segment = ''): SubscriberEntry => ({
   logId: ++logId,
   subscriptionId,
   previousSubscriptionId,
@@ -13,6 +13,7 @@ const entry = (subscriptionId: string, state: State, previousSubscriptionId: str
   active: state === 'active',
   trialing: state === 'trialing',
   counts: state === 'active' || state === 'past_due_free',
+  segment,
 });
 const kinds = (book: SubscriberBook, ...entries: SubscriberEntry[]) => book.apply(entries).map((e) => `${e.kind} ${e.subscriptionId}`);
 
@@ -38,6 +39,23 @@ describe('SubscriberBook', () => {
     // The successor's first row may come first in the transaction.
     expect(kinds(book, entry('c', 'trialing', 'b'), entry('b', 'ended'))).toEqual([]);
     expect(kinds(book, entry('c', 'active'))).toEqual(['activated c', 'trial_converted c']);
+  });
+
+  it("in a book of plans, carries no trial to another plan: it ends for the first without converting and starts for the second (decision 0107)", () => {
+    const book = new SubscriberBook();
+    kinds(book, entry('a', 'trialing', null, 'USD', 'studio'));
+    const moved = book.apply([entry('a', 'ended', null, 'USD', 'studio'), entry('b', 'trialing', 'a', 'USD', 'pro')]);
+    expect(moved.map((e) => `${e.kind} ${e.subscriptionId} ${e.segment}`)).toEqual(['trial_lapsed a studio', 'trial_started b pro']);
+    // Within one plan, a plan change (a yearly switch) carries it on, as in the whole business's book.
+    expect(kinds(book, entry('b', 'ended', null, 'USD', 'pro'), entry('c', 'trialing', 'b', 'USD', 'pro'))).toEqual([]);
+    expect(kinds(book, entry('c', 'active', null, 'USD', 'pro'))).toEqual(['activated c', 'trial_converted c']);
+  });
+
+  it('moves an active subscription whose segment changes from one count to the other', () => {
+    const book = new SubscriberBook();
+    kinds(book, entry('a', 'active', null, 'USD', 'starter'));
+    const moved = book.apply([entry('a', 'active', null, 'USD', 'pro')]);
+    expect(moved.map((e) => `${e.kind} ${e.segment}`)).toEqual(['deactivated starter', 'activated pro']);
   });
 
   it('converts a trial that a plan change ends into a paid plan', () => {

@@ -24,6 +24,8 @@ export interface SubscriberEntry {
   trialing: boolean;
   /** A paid period is under way (active or past due, recurring): what a trial that ends into it converted to. */
   counts: boolean;
+  /** The plan's or the product's identifier in a book of plans or products (decision 0107); '' in the whole business's. */
+  segment: string;
 }
 
 export interface SubscriptionState {
@@ -31,6 +33,7 @@ export interface SubscriptionState {
   currency: string;
   active: boolean;
   trialing: boolean;
+  segment: string;
 }
 
 export interface SubscriberEvent {
@@ -40,7 +43,10 @@ export interface SubscriberEvent {
   currency: string;
   at: Date;
   kind: SubscriptionEventKind;
+  segment: string;
 }
+
+type Holder = Pick<SubscriptionState, 'customerId' | 'currency' | 'segment'>;
 
 export class SubscriberBook {
   constructor(readonly subscriptions = new Map<string, SubscriptionState>()) {}
@@ -48,34 +54,43 @@ export class SubscriberBook {
   /**
    * Moves the book by the entries of one transaction. A plan change supersedes a subscription
    * with its successor in one transaction: a trial the successor carries on has not ended (and
-   * ends when the successor's does), so the predecessor's end of trial is no event.
+   * ends when the successor's does), so the predecessor's end of trial is no event. In a book of
+   * plans or products (decision 0107) a subscription that moves to another segment (or
+   * currency) leaves the first: it stops being active there, and a trial it was in ends there
+   * without converting; a successor on another plan carries no trial on, and starts its own.
    */
   apply(entries: readonly SubscriberEntry[]): SubscriberEvent[] {
     const carried = this.carriedTrials(entries);
     const events: SubscriberEvent[] = [];
     for (const entry of entries) {
       const was = this.subscriptions.get(entry.subscriptionId);
-      const event = (kind: SubscriptionEventKind, from: { customerId: string; currency: string } = entry) =>
-        events.push({ logId: entry.logId, subscriptionId: entry.subscriptionId, customerId: from.customerId, currency: from.currency, at: entry.at, kind });
-      const moved = was !== undefined && was.currency !== entry.currency;
+      const event = (kind: SubscriptionEventKind, from: Holder = entry) =>
+        events.push({ logId: entry.logId, subscriptionId: entry.subscriptionId, customerId: from.customerId, currency: from.currency, segment: from.segment, at: entry.at, kind });
+      const moved = was !== undefined && (was.currency !== entry.currency || was.segment !== entry.segment);
       if (was?.active && (!entry.active || moved)) event('deactivated', was);
       if (entry.active && (!was?.active || moved)) event('activated');
-      const wasTrialing = was ? was.trialing : entry.previousSubscriptionId !== null && carried.has(entry.previousSubscriptionId);
+      if (was?.trialing && moved) event('trial_lapsed', was);
+      const wasTrialing = was ? was.trialing && !moved : entry.previousSubscriptionId !== null && carried.has(entry.previousSubscriptionId);
       if (!wasTrialing && entry.trialing) event('trial_started');
       else if (wasTrialing && !entry.trialing && !carried.has(entry.subscriptionId)) event(entry.counts ? 'trial_converted' : 'trial_lapsed');
-      this.subscriptions.set(entry.subscriptionId, { customerId: entry.customerId, currency: entry.currency, active: entry.active, trialing: entry.trialing });
+      this.subscriptions.set(entry.subscriptionId, { customerId: entry.customerId, currency: entry.currency, active: entry.active, trialing: entry.trialing, segment: entry.segment });
     }
     return events;
   }
 
-  /** The subscriptions in their trial before the transaction whose trial a successor first logged in it takes over (and which leave it in it). */
+  /**
+   * The subscriptions in their trial before the transaction whose trial a successor first
+   * logged in it takes over (and which leave it in it): in the same currency and segment.
+   */
   private carriedTrials(entries: readonly SubscriberEntry[]): Set<string> {
     const last = new Map(entries.map((entry) => [entry.subscriptionId, entry]));
     const carried = new Set<string>();
     for (const entry of entries) {
       const previous = entry.previousSubscriptionId;
       if (!previous || this.subscriptions.has(entry.subscriptionId)) continue;
-      if (this.subscriptions.get(previous)?.trialing && last.get(previous)?.trialing === false) carried.add(previous);
+      const was = this.subscriptions.get(previous);
+      if (!was?.trialing || was.segment !== entry.segment || was.currency !== entry.currency) continue;
+      if (last.get(previous)?.trialing === false) carried.add(previous);
     }
     return carried;
   }

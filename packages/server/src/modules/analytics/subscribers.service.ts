@@ -6,10 +6,15 @@
 import type { SubscriberPeriod } from '@billow/contract';
 import type { Executor, Tx } from '../../db/transaction.js';
 import { localDate } from '../../lib/time-zone.js';
+import { DIMENSIONS, type Owners } from './books.compute.js';
 import type { DatePeriod } from './periods.compute.js';
-import type { TermsLogRow } from './repo.js';
+import type { BookSegment, TermsLogRow } from './repo.js';
 import * as repo from './repo/subscribers.js';
-import { allCurrencies, SubscriberBook, subscriberSeriesOf, type SubscriberEntry, type SubscriberEvent, type SubscriberFigures } from './subscribers.compute.js';
+import { applyToSubscriberBooks, emptySubscriberBooks, type BookEvent, type SubscriberBooks } from './subscriber-books.compute.js';
+import { allCurrencies, subscriberSeriesOf, type SubscriberEntry, type SubscriberFigures } from './subscribers.compute.js';
+
+/** A log row's entry with the plan and the product it is priced from: what moves the three books. */
+export type OwnedEntry = { entry: SubscriberEntry; owners: Owners };
 
 /** A log row as the subscriber book reads it, with the MRR it was priced at. */
 export function subscriberEntry(row: TermsLogRow, parts: bigint): SubscriberEntry {
@@ -23,34 +28,52 @@ export function subscriberEntry(row: TermsLogRow, parts: bigint): SubscriberEntr
     active: parts > 0n,
     trialing: row.trialing,
     counts: row.counts,
+    segment: '',
   };
 }
 
-/** The book of the subscriptions the entries touch (and those they follow), as the last run left it. */
-async function bookOf(tx: Tx, environmentId: string, groups: readonly SubscriberEntry[][]): Promise<SubscriberBook> {
+/** The books of the subscriptions the entries touch (and those they follow), as the last run left them. */
+async function booksOf(tx: Tx, environmentId: string, groups: readonly OwnedEntry[][]): Promise<SubscriberBooks> {
   const ids = new Set<string>();
-  for (const entry of groups.flat()) {
+  for (const { entry } of groups.flat()) {
     ids.add(entry.subscriptionId);
     if (entry.previousSubscriptionId) ids.add(entry.previousSubscriptionId);
   }
-  const states = await repo.subscriptionStates(tx, environmentId, [...ids]);
-  return new SubscriberBook(new Map(states.map((s) => [s.subscription_id, { customerId: s.customer_id, currency: s.currency, active: s.active, trialing: s.trialing }])));
+  const books = emptySubscriberBooks();
+  for (const s of await repo.subscriptionStates(tx, environmentId, [...ids])) {
+    books[s.dimension].subscriptions.set(s.subscription_id, { customerId: s.customer_id, currency: s.currency, active: s.active, trialing: s.trialing, segment: s.segment });
+  }
+  return books;
 }
 
-async function saveSubscribers(tx: Tx, environmentId: string, book: SubscriberBook, events: readonly SubscriberEvent[], timeZone: string): Promise<void> {
-  await repo.saveSubscriptionStates(tx, environmentId, [...book.subscriptions].map(([subscriptionId, s]) => ({ subscriptionId, ...s })));
+async function saveSubscribers(tx: Tx, environmentId: string, books: SubscriberBooks, events: readonly BookEvent[], timeZone: string): Promise<void> {
+  const states = DIMENSIONS.flatMap((dimension) => [...books[dimension].subscriptions].map(([subscriptionId, s]) => ({ subscriptionId, dimension, ...s })));
+  await repo.saveSubscriptionStates(tx, environmentId, states);
   await repo.insertSubscriptionEvents(
     tx,
-    events.map((e) => ({ environment_id: environmentId, subscription_id: e.subscriptionId, customer_id: e.customerId, currency: e.currency, at: e.at, day: localDate(e.at, timeZone), kind: e.kind, log_id: e.logId })),
+    events.map((e) => ({
+      environment_id: environmentId,
+      dimension: e.dimension,
+      segment: e.segment,
+      subscription_id: e.subscriptionId,
+      customer_id: e.customerId,
+      currency: e.currency,
+      at: e.at,
+      day: localDate(e.at, timeZone),
+      kind: e.kind,
+      log_id: e.logId,
+    })),
   );
 }
 
-/** Moves the kept subscriber figures by the new log entries, a transaction's entries at a time. */
-export async function keepSubscribers(tx: Tx, environmentId: string, groups: readonly SubscriberEntry[][], timeZone: string): Promise<void> {
-  const book = await bookOf(tx, environmentId, groups);
-  const events = groups.flatMap((group) => book.apply(group));
-  await saveSubscribers(tx, environmentId, book, events, timeZone);
+/** Moves the kept subscriber figures of every book by the new log entries, a transaction's entries at a time. */
+export async function keepSubscribers(tx: Tx, environmentId: string, groups: readonly OwnedEntry[][], timeZone: string): Promise<void> {
+  const books = await booksOf(tx, environmentId, groups);
+  const events = groups.flatMap((group) => applyToSubscriberBooks(books, group));
+  await saveSubscribers(tx, environmentId, books, events, timeZone);
 }
+
+const inBook = (dimension: string, segment: string) => (dimension === 'all' ? '' : ` of ${dimension} ${segment}`);
 
 export interface SubscriberRebuild {
   kept: number;
@@ -61,16 +84,16 @@ export interface SubscriberRebuild {
 }
 
 /** The whole log's entries priced again from an empty book, compared with the kept events in order. */
-export async function rebuildSubscribers(tx: Tx, environmentId: string, groups: readonly SubscriberEntry[][], timeZone: string): Promise<SubscriberRebuild> {
-  const book = new SubscriberBook();
-  const rebuilt = groups.flatMap((group) => book.apply(group));
+export async function rebuildSubscribers(tx: Tx, environmentId: string, groups: readonly OwnedEntry[][], timeZone: string): Promise<SubscriberRebuild> {
+  const books = emptySubscriberBooks();
+  const rebuilt = groups.flatMap((group) => applyToSubscriberBooks(books, group));
   const kept = await repo.keptSubscriptionEvents(tx, environmentId);
   const differences: string[] = [];
   for (let i = 0; i < Math.max(kept.length, rebuilt.length); i++) {
     const k = kept[i];
     const r = rebuilt[i];
-    const a = k ? `${k.kind} of ${k.subscription_id} in ${k.currency} on ${k.day} (log ${k.log_id})` : 'nothing';
-    const b = r ? `${r.kind} of ${r.subscriptionId} in ${r.currency} on ${localDate(r.at, timeZone)} (log ${r.logId})` : 'nothing';
+    const a = k ? `${k.kind} of ${k.subscription_id} in ${k.currency}${inBook(k.dimension, k.segment)} on ${k.day} (log ${k.log_id})` : 'nothing';
+    const b = r ? `${r.kind} of ${r.subscriptionId} in ${r.currency}${inBook(r.dimension, r.segment)} on ${localDate(r.at, timeZone)} (log ${r.logId})` : 'nothing';
     if (a !== b) differences.push(`subscriber event ${i + 1}: kept ${a}, rebuilt ${b}`);
   }
   return {
@@ -79,16 +102,16 @@ export async function rebuildSubscribers(tx: Tx, environmentId: string, groups: 
     differences,
     apply: async () => {
       await repo.clearSubscribers(tx, environmentId);
-      await saveSubscribers(tx, environmentId, book, rebuilt, timeZone);
+      await saveSubscribers(tx, environmentId, books, rebuilt, timeZone);
     },
   };
 }
 
-/** Each period's figures, per currency, from the kept events (periods sorted, none empty). */
-export async function subscriberFigures(db: Executor, environmentId: string, periods: readonly DatePeriod[], currency: string | null): Promise<SubscriberFigures[]> {
+/** Each period's figures of a book, per currency, from the kept events (periods sorted, none empty). */
+export async function subscriberFigures(db: Executor, environmentId: string, book: BookSegment, periods: readonly DatePeriod[], currency: string | null): Promise<SubscriberFigures[]> {
   const [openings, days] = await Promise.all([
-    repo.subscribersBefore(db, environmentId, periods[0]!.start),
-    repo.subscriberDayCounts(db, environmentId, periods[0]!.start, periods[periods.length - 1]!.end, currency),
+    repo.subscribersBefore(db, environmentId, book, periods[0]!.start),
+    repo.subscriberDayCounts(db, environmentId, book, periods[0]!.start, periods[periods.length - 1]!.end, currency),
   ]);
   let next = 0;
   const totals = periods.map((period) => {

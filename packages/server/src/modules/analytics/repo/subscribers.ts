@@ -3,6 +3,8 @@ import { sql, type Insertable } from 'kysely';
 import type { AnalyticsSubscriptionEventsTable } from '../../../db/schema.js';
 import type { Executor, Tx } from '../../../db/transaction.js';
 import { chunks } from '../../../lib/chunks.js';
+import type { Dimension } from '../books.compute.js';
+import type { BookSegment } from '../repo.js';
 
 const IDS_A_STATEMENT = 10_000;
 const ROWS_A_STATEMENT = 2_000;
@@ -13,7 +15,7 @@ export async function subscriptionStates(tx: Tx, environmentId: string, subscrip
     found.push(
       ...(await tx
         .selectFrom('analytics_subscription_states')
-        .select(['subscription_id', 'customer_id', 'currency', 'active', 'trialing'])
+        .select(['subscription_id', 'dimension', 'segment', 'customer_id', 'currency', 'active', 'trialing'])
         .where('environment_id', '=', environmentId)
         .where('subscription_id', 'in', slice)
         .execute()),
@@ -25,14 +27,26 @@ export async function subscriptionStates(tx: Tx, environmentId: string, subscrip
 export async function saveSubscriptionStates(
   tx: Tx,
   environmentId: string,
-  rows: readonly { subscriptionId: string; customerId: string; currency: string; active: boolean; trialing: boolean }[],
+  rows: readonly { subscriptionId: string; dimension: Dimension; segment: string; customerId: string; currency: string; active: boolean; trialing: boolean }[],
 ): Promise<void> {
   for (const slice of chunks(rows, ROWS_A_STATEMENT)) {
     await tx
       .insertInto('analytics_subscription_states')
-      .values(slice.map((r) => ({ subscription_id: r.subscriptionId, environment_id: environmentId, customer_id: r.customerId, currency: r.currency, active: r.active, trialing: r.trialing })))
+      .values(
+        slice.map((r) => ({
+          subscription_id: r.subscriptionId,
+          dimension: r.dimension,
+          segment: r.segment,
+          environment_id: environmentId,
+          customer_id: r.customerId,
+          currency: r.currency,
+          active: r.active,
+          trialing: r.trialing,
+        })),
+      )
       .onConflict((oc) =>
-        oc.column('subscription_id').doUpdateSet((eb) => ({
+        oc.columns(['subscription_id', 'dimension']).doUpdateSet((eb) => ({
+          segment: eb.ref('excluded.segment'),
           customer_id: eb.ref('excluded.customer_id'),
           currency: eb.ref('excluded.currency'),
           active: eb.ref('excluded.active'),
@@ -51,20 +65,22 @@ export async function insertSubscriptionEvents(tx: Tx, rows: readonly Insertable
 export function keptSubscriptionEvents(db: Executor, environmentId: string) {
   return db
     .selectFrom('analytics_subscription_events')
-    .select(['log_id', 'subscription_id', 'customer_id', 'currency', 'kind', sql<string>`day::text`.as('day')])
+    .select(['log_id', 'dimension', 'segment', 'subscription_id', 'customer_id', 'currency', 'kind', sql<string>`day::text`.as('day')])
     .where('environment_id', '=', environmentId)
     .orderBy('id')
     .execute();
 }
 
-/** Per currency, the active subscriptions and the trials the events before `day` leave. */
-export function subscribersBefore(db: Executor, environmentId: string, day: string) {
+/** Per currency, the active subscriptions and the trials the events of a book before `day` leave. */
+export function subscribersBefore(db: Executor, environmentId: string, book: BookSegment, day: string) {
   return db
     .selectFrom('analytics_subscription_events')
     .select('currency')
     .select(sql<string>`(count(*) filter (where kind = 'activated') - count(*) filter (where kind = 'deactivated'))::text`.as('active'))
     .select(sql<string>`(count(*) filter (where kind = 'trial_started') - count(*) filter (where kind in ('trial_converted', 'trial_lapsed')))::text`.as('trials'))
     .where('environment_id', '=', environmentId)
+    .where('dimension', '=', book.dimension)
+    .where('segment', '=', book.segment)
     .where('day', '<', sql<Date>`${day}::date`)
     .groupBy('currency')
     .execute();
@@ -72,13 +88,15 @@ export function subscribersBefore(db: Executor, environmentId: string, day: stri
 
 export type SubscriberDayCount = Awaited<ReturnType<typeof subscriberDayCounts>>[number];
 
-/** The events of each day in [from, to), counted per currency and kind, by day. */
-export function subscriberDayCounts(db: Executor, environmentId: string, from: string, to: string, currency: string | null) {
+/** The events of a book on each day in [from, to), counted per currency and kind, by day. */
+export function subscriberDayCounts(db: Executor, environmentId: string, book: BookSegment, from: string, to: string, currency: string | null) {
   let query = db
     .selectFrom('analytics_subscription_events')
     .select(['currency', 'kind', sql<string>`day::text`.as('day')])
     .select((eb) => eb.fn.countAll<string>().as('count'))
     .where('environment_id', '=', environmentId)
+    .where('dimension', '=', book.dimension)
+    .where('segment', '=', book.segment)
     .where('day', '>=', sql<Date>`${from}::date`)
     .where('day', '<', sql<Date>`${to}::date`);
   if (currency) query = query.where('currency', '=', currency);
