@@ -52,7 +52,8 @@ function schemaProblems(at: Located, value: unknown): string[] {
   const seen = new Set<string>();
   return (validate.errors ?? []).flatMap((error) => {
     const path: Path = error.instancePath.split('/').slice(1).map((part) => (/^\d+$/.test(part) ? Number(part) : part.replace(/~1/g, '/').replace(/~0/g, '~')));
-    const text = problem(at, path, wordsOf(error));
+    const extra = (error.params as { additionalProperty?: string }).additionalProperty;
+    const text = problem(at, extra === undefined ? path : [...path, extra], wordsOf(error));
     if (seen.has(text) || error.keyword === 'anyOf') return [];
     seen.add(text);
     return [text];
@@ -62,7 +63,7 @@ function schemaProblems(at: Located, value: unknown): string[] {
 function wordsOf(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   if (error.keyword === 'required') return `${String(params.missingProperty)} is missing`;
-  if (error.keyword === 'additionalProperties') return `unknown field ${String(params.additionalProperty)}`;
+  if (error.keyword === 'additionalProperties') return 'unknown field';
   if (error.keyword === 'enum') return `${error.message ?? 'must be one of'}: ${(params.allowedValues as unknown[]).join(', ')}`;
   return error.message ?? error.keyword;
 }
@@ -83,66 +84,70 @@ export function parseCatalog(file: string, text: string): CatalogFile {
   const document = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
   const at: Located = { document, lines, file };
   if (document.errors.length > 0) {
-    throw new CatalogFileError(file, document.errors.map((e) => `${file}:${e.linePos?.[0]?.line ?? 1}: ${e.message.split('\n')[0]}`));
+    throw new CatalogFileError(file, document.errors.map((e) => `${file}:${lines.linePos(e.pos[0]).line}: ${e.message.split('\n')[0]}`));
   }
   if (!isCollection(document.contents)) throw new CatalogFileError(file, [`${file}:1: expected a mapping with catalogVersion: 1`]);
   const value: unknown = document.toJS();
-  const problems = schemaProblems(at, value);
-  if (problems.length > 0) throw new CatalogFileError(file, problems);
-  const catalog = value as CatalogFile;
-  const more = referenceProblems(catalog).map(([path, message]) => problem(at, path, message));
-  if (more.length > 0) throw new CatalogFileError(file, more);
-  return catalog;
+  const problems = [...schemaProblems(at, value), ...referenceProblems(value as Entry).map(([path, message]) => problem(at, path, message))];
+  if (problems.length > 0) throw new CatalogFileError(file, problems.sort(byLine));
+  return value as CatalogFile;
 }
+
+const lineNumber = (text: string) => Number(/:(\d+):/.exec(text)?.[1] ?? 0);
+const byLine = (a: string, b: string) => lineNumber(a) - lineNumber(b);
 
 type Found = [Path, string];
 
-function duplicates<T>(items: readonly T[] | undefined, key: (item: T) => string, path: Path, what: string): Found[] {
+/** Entries of a list that may be anything (the schema's problems are reported on their own). */
+const entries = <T>(list: unknown): T[] => (Array.isArray(list) ? list.filter((item): item is T => typeof item === 'object' && item !== null) : []);
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+type Entry = Record<string, unknown>;
+
+function duplicates(list: unknown, key: string, path: Path, what: string, fold: (name: string) => string = (name) => name): Found[] {
   const seen = new Set<string>();
-  return (items ?? []).flatMap((item, index): Found[] => {
-    const name = key(item);
-    if (!seen.has(name)) {
-      seen.add(name);
+  return entries<Entry>(list).flatMap((item, index): Found[] => {
+    const name = text(item[key]);
+    if (!name || !seen.has(fold(name))) {
+      seen.add(fold(name));
       return [];
     }
     return [[[...path, index], `duplicate ${what} "${name}": each may appear once`]];
   });
 }
 
-/** Keys given twice, and references to entries the file does not have. */
-function referenceProblems(catalog: CatalogFile): Found[] {
-  const products = new Set((catalog.products ?? []).map((p) => p.identifier));
-  const features = new Set((catalog.features ?? []).map((f) => f.identifier));
-  const plans = new Set((catalog.plans ?? []).map((p) => p.identifier));
-  const unknown = (set: Set<string>, name: string, what: string, path: Path): Found[] =>
-    set.has(name) ? [] : [[path, `unknown ${what} "${name}": the file has no ${what} with this identifier`]];
+/** Keys given twice, and references to entries the file does not have (the file's shape may be wrong: checked loosely). */
+function referenceProblems(catalog: Entry): Found[] {
+  const keys = (list: unknown) => new Set(entries<Entry>(list).map((item) => text(item.identifier)));
+  const known = { product: keys(catalog.products), feature: keys(catalog.features), plan: keys(catalog.plans) };
+  const check = (what: keyof typeof known, name: unknown, path: Path): Found[] =>
+    typeof name !== 'string' || known[what].has(name) ? [] : [[path, `unknown ${what} "${name}": the file has no ${what} with this identifier`]];
   const found: Found[] = [
-    ...duplicates(catalog.products, (p) => p.identifier, ['products'], 'product identifier'),
-    ...duplicates(catalog.features, (f) => f.identifier, ['features'], 'feature identifier'),
-    ...duplicates(catalog.plans, (p) => p.identifier, ['plans'], 'plan identifier'),
-    ...duplicates(catalog.discounts, (d) => d.code.toUpperCase(), ['discounts'], 'discount code'),
-    ...duplicates(catalog.promotions, (p) => p.name, ['promotions'], 'promotion name'),
+    ...duplicates(catalog.products, 'identifier', ['products'], 'product identifier'),
+    ...duplicates(catalog.features, 'identifier', ['features'], 'feature identifier'),
+    ...duplicates(catalog.plans, 'identifier', ['plans'], 'plan identifier'),
+    ...duplicates(catalog.discounts, 'code', ['discounts'], 'discount code', (code) => code.toUpperCase()),
+    ...duplicates(catalog.promotions, 'name', ['promotions'], 'promotion name'),
   ];
-  (catalog.plans ?? []).forEach((plan, p) => {
+  entries<Entry>(catalog.plans).forEach((plan, p) => {
     const at: Path = ['plans', p];
-    found.push(...unknown(products, plan.product, 'product', [...at, 'product']));
-    found.push(...duplicates(plan.prices, (price) => price.currency, [...at, 'prices'], 'price currency'));
-    found.push(...duplicates(plan.entitlements, (e) => e.feature, [...at, 'entitlements'], 'entitlement of feature'));
-    (plan.entitlements ?? []).forEach((e, i) => found.push(...unknown(features, e.feature, 'feature', [...at, 'entitlements', i, 'feature'])));
-    (plan.prices ?? []).forEach((price, i) =>
-      (price.chargeCatalogPrice ?? []).forEach((charge, c) => {
-        if (charge.feature) found.push(...unknown(features, charge.feature, 'feature', [...at, 'prices', i, 'chargeCatalogPrice', c, 'feature']));
-      }),
+    found.push(...check('product', plan.product, [...at, 'product']));
+    found.push(...duplicates(plan.prices, 'currency', [...at, 'prices'], 'price currency'));
+    found.push(...duplicates(plan.entitlements, 'feature', [...at, 'entitlements'], 'entitlement of feature'));
+    entries<Entry>(plan.entitlements).forEach((e, i) => found.push(...check('feature', e.feature, [...at, 'entitlements', i, 'feature'])));
+    entries<Entry>(plan.prices).forEach((price, i) =>
+      entries<Entry>(price.chargeCatalogPrice).forEach((charge, c) => found.push(...check('feature', charge.feature, [...at, 'prices', i, 'chargeCatalogPrice', c, 'feature']))),
     );
   });
-  (catalog.discounts ?? []).forEach((discount, d) => {
+  entries<Entry>(catalog.discounts).forEach((discount, d) => {
     const at: Path = ['discounts', d, 'restrictions'];
-    (discount.restrictions?.plans ?? []).forEach((name, i) => found.push(...unknown(plans, name, 'plan', [...at, 'plans', i])));
-    (discount.restrictions?.products ?? []).forEach((name, i) => found.push(...unknown(products, name, 'product', [...at, 'products', i])));
+    const restrictions = (discount.restrictions ?? {}) as Entry;
+    (Array.isArray(restrictions.plans) ? restrictions.plans : []).forEach((name, i) => found.push(...check('plan', name, [...at, 'plans', i])));
+    (Array.isArray(restrictions.products) ? restrictions.products : []).forEach((name, i) => found.push(...check('product', name, [...at, 'products', i])));
   });
-  (catalog.promotions ?? []).forEach((promotion, p) => {
-    found.push(...unknown(products, promotion.product, 'product', ['promotions', p, 'product']));
-    (promotion.plans ?? []).forEach((name, i) => found.push(...unknown(plans, name, 'plan', ['promotions', p, 'plans', i])));
+  entries<Entry>(catalog.promotions).forEach((promotion, p) => {
+    found.push(...check('product', promotion.product, ['promotions', p, 'product']));
+    (Array.isArray(promotion.plans) ? promotion.plans : []).forEach((name, i) => found.push(...check('plan', name, ['promotions', p, 'plans', i])));
   });
   return found;
 }
