@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Kelviq } from '@kelviq/node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
 import { api, assertBuilt, makeWorkspace, printedCredentials, runCli, startServer, type OrganizationKeys, type StartedServer, type Workspace } from './support.js';
 
 let workspace: Workspace;
@@ -223,5 +224,28 @@ describe('billow catalog', () => {
       `  ${bad}:${secondPro}: plans[1]: duplicate plan identifier "pro": each may appear once`,
     ]);
     expect((await ok(production('GET', '/catalog/products/acme/'))).name).toBe('Acme Analytics');
+  });
+
+  it('a run that fails halfway says what it applied, and a second run finishes', async () => {
+    const current = parse(fs.readFileSync(file('sandbox-now.yaml'), 'utf8'));
+    current.products.push({ identifier: 'halfway', name: 'Halfway', taxCode: 'software' });
+    const charge = { paymentType: 'PAY_AS_YOU_GO', charges: [{ chargePeriod: 'YEARLY', priceData: { amount: 10 } }] };
+    current.plans.push({ identifier: 'halfway-pro', product: 'halfway', name: 'Halfway Pro', prices: [{ currency: 'USD', priceType: 'PAID', chargeCatalogPrice: [charge] }] });
+    const broken = stringify(current);
+    fs.mkdirSync(file('halfway'));
+    const halfway = path.join(dir, 'halfway', 'catalog.yaml');
+    fs.writeFileSync(halfway, broken);
+    const failed = await catalog(['apply', '--env', 'sandbox', '--file', halfway, '--force']);
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toContain('billow: create plan halfway-pro → publishes version 1 failed: POST /catalog/plans/halfway-pro/prices/bulk/ answered 400: ');
+    expect(failed.stderr).toContain('billed MONTHLY only');
+    expect(failed.stderr).toContain('1 change(s) were applied before it:\n  create product halfway');
+
+    charge.charges[0]!.chargePeriod = 'MONTHLY';
+    fs.writeFileSync(halfway, stringify(current));
+    const finished = await succeeds(['apply', '--env', 'sandbox', '--file', halfway]);
+    expect(finished).toContain('~ update plan halfway-pro → publishes version 1');
+    expect(finished).not.toContain('create product halfway');
+    expect((await ok(sandbox('GET', '/catalog/plans/halfway-pro/'))).status).toBe('published');
   });
 });
