@@ -11,15 +11,13 @@ import { Metadata, NullableString } from './common.js';
 import {
   ChargeCatalogPrice,
   EntitlementDetailsInput,
-  FeatureDetails,
-  FEATURE_TYPES,
+  FeatureCreate,
   IDENTIFIER_PATTERN,
   LicenseConfig,
-  Meter,
   PlanLink,
   PlanPriceInput,
+  ProductCreate,
   ProductSettingsUpdate,
-  TAX_CODES,
 } from './catalog.js';
 import { DiscountCreate } from './discounts.js';
 import { PromotionCreate } from './promotions.js';
@@ -28,28 +26,16 @@ const Key = (what: string) =>
   Type.String({ minLength: 1, maxLength: 100, pattern: IDENTIFIER_PATTERN, description: `The ${what}'s identifier: its key in every environment` });
 const Ref = (what: string) => Type.String({ minLength: 1, maxLength: 100, description: `A ${what} identifier of this file` });
 
+const { identifier: _productIdentifier, imageKeys: _imageKeys, ...productFields } = ProductCreate.properties;
 export const CatalogFileProduct = Type.Object(
-  {
-    identifier: Key('product'),
-    name: Type.String({ minLength: 1, maxLength: 255, pattern: '\\S' }),
-    taxCode: Type.Enum([...TAX_CODES]),
-    description: Type.Optional(NullableString({ maxLength: 5000 })),
-    settings: Type.Optional(ProductSettingsUpdate),
-  },
+  { identifier: Key('product'), ...productFields, settings: Type.Optional(ProductSettingsUpdate) },
   { additionalProperties: false, title: 'CatalogFileProduct' },
 );
 export type CatalogFileProduct = Static<typeof CatalogFileProduct>;
 
+const { identifier: _featureIdentifier, ...featureFields } = FeatureCreate.properties;
 export const CatalogFileFeature = Type.Object(
-  {
-    identifier: Key('feature'),
-    name: Type.String({ minLength: 1, maxLength: 255, pattern: '\\S' }),
-    featureType: Type.Enum([...FEATURE_TYPES]),
-    description: Type.Optional(NullableString({ maxLength: 5000 })),
-    featureDetails: Type.Optional(FeatureDetails),
-    meter: Type.Optional(Meter),
-    metadata: Type.Optional(Metadata),
-  },
+  { identifier: Key('feature'), ...featureFields },
   { additionalProperties: false, title: 'CatalogFileFeature' },
 );
 export type CatalogFileFeature = Static<typeof CatalogFileFeature>;
