@@ -141,13 +141,9 @@ describe('billow catalog', () => {
     expect(changed).not.toBe(text);
     fs.writeFileSync(file('catalog.yaml'), changed);
 
-    const diff = await catalog(['diff', '--env', 'sandbox', '--file', file('catalog.yaml'), '--exit-code']);
-    expect(diff.code).toBe(1);
-    expect(diff.stdout).toContain('~ update plan pro → publishes version 2');
-    expect(diff.stdout).toContain('prices.USD.chargeCatalogPrice[0].charges[0].priceData.amount: 29 → 35');
-    expect(diff.stdout).toContain('entitlements.events.value: 100000 → 250000');
-    const json = JSON.parse(await succeeds(['diff', '--env', 'sandbox', '--file', file('catalog.yaml'), '--json']));
-    expect(json.changes).toEqual([
+    const diff = await catalog(['diff', '--env', 'sandbox', '--file', file('catalog.yaml'), '--exit-code', '--json']);
+    expect(diff.code, diff.stderr).toBe(1);
+    expect(JSON.parse(diff.stdout).changes).toEqual([
       {
         kind: 'plan', key: 'pro', action: 'update', publishes: 2,
         fields: [
@@ -161,7 +157,11 @@ describe('billow catalog', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--migrate-subscribers at-renewal is not supported yet');
 
-    expect(await succeeds(['apply', '--env', 'sandbox', '--file', file('catalog.yaml')])).toContain('Applied 1 change(s) to sandbox');
+    const applied = await succeeds(['apply', '--env', 'sandbox', '--file', file('catalog.yaml')]);
+    expect(applied).toContain('~ update plan pro → publishes version 2');
+    expect(applied).toContain('prices.USD.chargeCatalogPrice[0].charges[0].priceData.amount: 29 → 35');
+    expect(applied).toContain('entitlements.events.value: 100000 → 250000');
+    expect(applied).toContain('Applied 1 change(s) to sandbox');
     const versions = (await ok(sandbox('GET', '/catalog/plans/pro/versions/'))).results.map((v: any) => [v.version, v.status]);
     expect(versions).toEqual([[2, 'published'], [1, 'superseded']]);
     const [kept] = (await ok(sandbox('GET', '/subscriptions/?customer_id=cus_ada'))).results;
@@ -224,6 +224,15 @@ describe('billow catalog', () => {
       `  ${bad}:${secondPro}: plans[1]: duplicate plan identifier "pro": each may appear once`,
     ]);
     expect((await ok(production('GET', '/catalog/products/acme/'))).name).toBe('Acme Analytics');
+
+    // A file the API cannot apply: features have no update.
+    const renamed = fs.readFileSync(file('production-now.yaml'), 'utf8').replace('    name: Audit log\n', '    name: Audit trail\n');
+    fs.writeFileSync(file('feature.yaml'), renamed);
+    const cannot = await catalog(['apply', '--env', 'production', '--file', file('feature.yaml'), '--force']);
+    expect(cannot.code).toBe(2);
+    expect(cannot.stdout).toContain('apply would refuse the file, changing nothing, because:\n  ! feature audit-log: the API cannot change a feature (name differs)');
+    expect(cannot.stderr).toContain('billow: nothing was applied:\n  feature audit-log: the API cannot change a feature (name differs); archive it');
+    expect((await ok(production('GET', '/catalog/features/audit-log/'))).name).toBe('Audit log');
   });
 
   it('a run that fails halfway says what it applied, and a second run finishes', async () => {

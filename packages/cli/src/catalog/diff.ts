@@ -112,7 +112,8 @@ export function diffCatalog(file: CatalogFile, remote: RemoteCatalog): CatalogDi
   const problems: string[] = [];
   const features = compareEntries('feature', file.features, remote.file.features, (f) => f.identifier);
   for (const change of features.filter((c) => c.action === 'update')) {
-    problems.push(`feature ${change.key}: ${change.fields.map((f) => f.path).join(', ')} differ, and the API cannot change a feature (archive it and grant a new identifier instead)`);
+    const fields = change.fields.map((f) => f.path).join(', ');
+    problems.push(`feature ${change.key}: the API cannot change a feature (${fields} ${change.fields.length > 1 ? 'differ' : 'differs'}); archive it and grant a new identifier instead`);
   }
   const promotions = compareEntries('promotion', file.promotions, remote.file.promotions, (p) => p.name).map((change) =>
     change.fields.some((f) => f.path === 'product') ? { ...change, action: 'replace' as const } : change,

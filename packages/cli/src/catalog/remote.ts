@@ -56,10 +56,13 @@ export async function readRemote(api: Api, progress: (line: string) => void = ()
   progress(`Read ${products.length} product(s), ${features.length} feature(s), ${plans.length} plan(s) of ${api.target.environment}`);
   const names = { product: (id: string) => productById.get(id) ?? id, feature: (id: string) => featureById.get(id) ?? id };
   const states = new Map<string, PlanState>();
-  const filePlans = await mapLimited(live(plans), (plan) => readPlan(api, plan, names, states));
+  const [filePlans, fileProducts] = await Promise.all([
+    mapLimited(live(plans), (plan) => readPlan(api, plan, names, states)),
+    mapLimited(live(products), (product) => readProduct(api, product)),
+  ]);
   const file = {
     catalogVersion: 1 as const,
-    products: (await mapLimited(live(products), (product) => readProduct(api, product))).sort(byText((p) => p.identifier)),
+    products: fileProducts.sort(byText((p) => p.identifier)),
     features: live(features).map(featureOf).sort(byText((f) => f.identifier)),
     plans: filePlans.sort(byText((p) => p.identifier)),
     discounts: discounts.map((d) => discountOf(d, names.product)).sort(byText((d) => d.code)),
