@@ -191,7 +191,7 @@ describe('billow catalog', () => {
     await ok(sandbox('POST', '/catalog/plans/team/prices/bulk/', { prices: [{ priceType: 'PAID', currency: 'USD', chargeCatalogPrice: [{ charges: [{ chargePeriod: 'MONTHLY', priceData: { amount: 99 } }] }] }] }));
     await ok(sandbox('POST', '/catalog/plans/team/publish/', {}));
     await ok(sandbox('POST', '/discounts/FIVE/archive/'));
-    const promoted = await succeeds(['promote', '--from', 'sandbox', '--to', 'production', '--file', file('catalog.yaml')]);
+    const promoted = await succeeds(['promote', '--from', 'sandbox', '--to', 'production']);
     expect(promoted).toContain('~ update plan pro → publishes version 2');
     expect(promoted).toContain('~ update plan team → publishes version 1');
     expect(promoted).toContain('- archive discount FIVE');

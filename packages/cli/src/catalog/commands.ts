@@ -81,7 +81,7 @@ async function planFor(file: CatalogFile, api: Api): Promise<{ diff: CatalogDiff
 }
 
 /** Applies a checked diff, records what the environment holds after, and moves subscribers if asked. */
-async function applyAndRecord(api: Api, file: CatalogFile, options: { file: string; migrateSubscribers: MigrationMode; json?: boolean }, planned: Awaited<ReturnType<typeof planFor>>): Promise<void> {
+async function applyAndRecord(api: Api, file: CatalogFile, options: { file?: string; migrateSubscribers: MigrationMode; json?: boolean }, planned: Awaited<ReturnType<typeof planFor>>): Promise<void> {
   const { diff, remote } = planned;
   if (diff.problems.length > 0) throw new Refusal(`nothing was applied:\n${diff.problems.map((p) => `  ${p}`).join('\n')}`);
   const root = apiRoot(api.target);
@@ -89,7 +89,7 @@ async function applyAndRecord(api: Api, file: CatalogFile, options: { file: stri
   try {
     applied = await applyDiff(api, file, remote, diff, progress);
   } finally {
-    recordFingerprint(options.file, root, fingerprintOf(await readRemote(api)));
+    if (options.file) recordFingerprint(options.file, root, fingerprintOf(await readRemote(api)));
   }
   const migrated = options.migrateSubscribers === 'now' ? await migrateSubscribers(api, file, progress) : 0;
   if (options.json) {
@@ -117,14 +117,19 @@ These commands talk to a Billow server through its API, never to a database. Key
 the environment: BILLOW_SANDBOX_KEY and BILLOW_PRODUCTION_KEY (server keys), or BILLOW_API_KEY
 for the one environment of --env. See docs/pricing-as-code.md.`,
     );
-
   catalog
     .command('schema')
-    .description("Print the catalog file's JSON Schema (pull writes it beside the file as " + SCHEMA_FILE + ')')
+    .description(`Print the catalog file's JSON Schema (pull writes it beside the file as ${SCHEMA_FILE})`)
     .action(() => {
       print(schemaText());
     });
+  registerPull(catalog);
+  registerDiff(catalog);
+  registerApply(catalog);
+  registerPromote(catalog);
+}
 
+function registerPull(catalog: Command): void {
   withTarget(catalog.command('pull').description("Write the environment's catalog to the file"), 'where to write the catalog').action((options: TargetOptions) =>
     guarded(async () => {
       const remote = await readRemote(connect(targetOf(options, options.env)), progress);
@@ -134,7 +139,9 @@ for the one environment of --env. See docs/pricing-as-code.md.`,
       print(`Wrote ${options.file}: ${products.length} product(s), ${features.length} feature(s), ${plans.length} plan(s), ${discounts.length} discount(s), ${promotions.length} promotion(s).\n`);
     }),
   );
+}
 
+function registerDiff(catalog: Command): void {
   withTarget(catalog.command('diff').description('Show exactly what apply would change'), 'the catalog file')
     .option('--json', 'print the changes as JSON')
     .option('--exit-code', 'exit with 1 when there are changes (for CI)')
@@ -149,7 +156,9 @@ for the one environment of --env. See docs/pricing-as-code.md.`,
         return options.exitCode && diff.changes.length > 0 ? CHANGES : 0;
       }),
     );
+}
 
+function registerApply(catalog: Command): void {
   withTarget(catalog.command('apply').description('Make the environment match the file: create, update, archive; a changed plan gets a new version'), 'the catalog file')
     .addOption(migrationOption())
     .option('--force', 'apply even if the environment changed since the last diff')
@@ -168,7 +177,9 @@ for the one environment of --env. See docs/pricing-as-code.md.`,
         await applyAndRecord(api, file, options, planned);
       }),
     );
+}
 
+function registerPromote(catalog: Command): void {
   catalog
     .command('promote')
     .description("Apply one environment's catalog to another (default sandbox to production), after showing the diff")
@@ -177,8 +188,7 @@ for the one environment of --env. See docs/pricing-as-code.md.`,
     .addOption(new Option('--to <environment>', 'the environment that is changed').argParser(environmentArg).default('production'))
     .addOption(migrationOption())
     .option('--dry-run', 'show the diff only')
-    .option('--file <path>', 'where the fingerprint of what was applied is recorded (beside the catalog file)', 'catalog.yaml')
-    .action((options: { baseUrl: string; from: EnvironmentName; to: EnvironmentName; migrateSubscribers: MigrationMode; dryRun?: boolean; file: string }) =>
+    .action((options: { baseUrl: string; from: EnvironmentName; to: EnvironmentName; migrateSubscribers: MigrationMode; dryRun?: boolean }) =>
       guarded(async () => {
         if (options.from === options.to) throw new Refusal('--from and --to name the same environment');
         if (options.migrateSubscribers === 'at-renewal') throw new Refusal(AT_RENEWAL_UNSUPPORTED);
