@@ -41,7 +41,7 @@ function compareEntries<T extends Keyed>(kind: EntryKind, wanted: readonly T[] |
   const changes: Change[] = [];
   for (const entry of wanted ?? []) {
     const there = remote.get(key(entry));
-    if (!there) changes.push({ kind, key: key(entry), action: 'create', fields: [] });
+    if (!there) changes.push({ kind, key: key(entry), action: 'create', fields: created(entry, key(entry)) });
     else {
       const fields = differences(entry, there);
       if (fields.length > 0) changes.push({ kind, key: key(entry), action: 'update', fields });
@@ -63,10 +63,17 @@ export function planContent(plan: CatalogFilePlan | undefined): Keyed | undefine
   };
 }
 
+/** What a created entry will hold, field by field (its key aside). */
+function created(entry: Keyed, key: string): FieldChange[] {
+  return Object.entries(entry)
+    .filter(([field, value]) => value !== key || field === 'name')
+    .map(([path, to]) => ({ path, from: undefined, to }));
+}
+
 /** Keyed lists compare as wholes per key: a currency or a grant the file leaves out is removed. */
-function planFields(wanted: CatalogFilePlan, actual: CatalogFilePlan): FieldChange[] {
+function planFields(wanted: CatalogFilePlan, actual: CatalogFilePlan | undefined): FieldChange[] {
   const want = planContent(wanted) as Keyed;
-  const have = planContent(actual) as Keyed;
+  const have = (planContent(actual) ?? { prices: {}, entitlements: {} }) as Keyed;
   const removed = (field: 'prices' | 'entitlements'): FieldChange[] =>
     Object.keys(have[field] as Keyed)
       .filter((key) => !(key in (want[field] as Keyed)))
@@ -90,7 +97,7 @@ function comparePlans(wanted: readonly CatalogFilePlan[] | undefined, remote: Re
     const there = actual.get(plan.identifier);
     const publish = plan.published !== false;
     if (!there) {
-      changes.push({ kind: 'plan', key: plan.identifier, action: 'create', fields: [], publishes: publish ? 1 : null });
+      changes.push({ kind: 'plan', key: plan.identifier, action: 'create', fields: planFields(plan, undefined), publishes: publish ? 1 : null });
       continue;
     }
     if (there.product !== plan.product) problems.push(`plan ${plan.identifier}: its product is ${there.product}; a plan cannot move to another product (give the plan a new identifier)`);

@@ -15,7 +15,7 @@ const MARKS: Record<Change['action'], string> = { create: '+', update: '~', repl
 function shown(value: unknown): string {
   if (value === undefined) return '(none)';
   const text = JSON.stringify(value);
-  return text.length > 120 ? `${text.slice(0, 117)}…` : text;
+  return text.length > 400 ? `${text.slice(0, 399)}…` : text;
 }
 
 function fieldLine(field: FieldChange, created: boolean): string {
