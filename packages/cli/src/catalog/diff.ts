@@ -123,7 +123,7 @@ export function diffCatalog(file: CatalogFile, remote: RemoteCatalog): CatalogDi
     problems.push(`feature ${change.key}: the API cannot change a feature (${fields} ${change.fields.length > 1 ? 'differ' : 'differs'}); archive it and grant a new identifier instead`);
   }
   const promotions = compareEntries('promotion', file.promotions, remote.file.promotions, (p) => p.name).map((change) =>
-    change.fields.some((f) => f.path === 'product') ? { ...change, action: 'replace' as const } : change,
+    change.action === 'update' && change.fields.some((f) => f.path === 'product') ? { ...change, action: 'replace' as const } : change,
   );
   const changes = [
     ...compareEntries('product', file.products, remote.file.products, (p) => p.identifier),
