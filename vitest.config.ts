@@ -23,6 +23,7 @@ const SLOW_FILES: Record<string, number> = {
   'packages/server/test/edge-role.test.ts': 58,
   'packages/server/test/docs-examples.test.ts': 50,
   'packages/server/test/keyed-crash-provisioning.test.ts': 40,
+  'packages/cli/test/catalog.test.ts': 60,
   'packages/server/test/invoice-number-crash.test.ts': 45,
 };
 

@@ -8,6 +8,7 @@ import { registerEmailCommands } from './emails.js';
 import { registerAnalyticsCommands } from './analytics.js';
 import { registerProfileCommands } from './profile.js';
 import { registerUserCommands } from './users.js';
+import { registerCatalogCommands } from './catalog/commands.js';
 
 type Server = typeof BillowAdmin;
 
@@ -341,6 +342,7 @@ registerProfileCommands(program, { withDatabase, organizationIdArg, environmentA
 registerEmailCommands(program, { withDatabase, organizationIdArg, environmentArg });
 registerAnalyticsCommands(program, { withDatabase, organizationIdArg, environmentArg });
 registerUserCommands(program, { withDatabase, organizationIdArg });
+registerCatalogCommands(program);
 
 const partnerKey = program.command('partner-key').description('Manage partner keys for organization provisioning');
 partnerKey

@@ -26,6 +26,10 @@ const COMMANDS: [string[], string[]][] = [
   [['keys', 'list'], ['--org']],
   [['keys', 'revoke'], ['keyPrefix']],
   [['partner-key'], ['create']],
+  [['catalog'], ['schema', 'pull', 'diff', 'apply', 'promote', 'BILLOW_SANDBOX_KEY', 'BILLOW_PRODUCTION_KEY']],
+  [['catalog', 'diff'], ['--base-url', '--env', '--file', '--json', '--exit-code']],
+  [['catalog', 'apply'], ['--migrate-subscribers', '--force', '--json']],
+  [['catalog', 'promote'], ['--from', '--to', '--dry-run']],
   [['partner-key', 'create'], ['--name', '--json']],
 ];
 

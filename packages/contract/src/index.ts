@@ -23,3 +23,4 @@ export * from './accounts.js';
 export * from './overview.js';
 export * from './analytics.js';
 export * from './analytics-subscribers.js';
+export * from './catalog-file.js';

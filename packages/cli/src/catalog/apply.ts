@@ -1,0 +1,140 @@
+/**
+ * Makes an environment match the file, change by change, through the API. Each change is
+ * one or a few requests; the server makes every request one transaction, so a run that
+ * fails halfway leaves whole changes behind, reports them, and a second run finishes
+ * (it diffs again and finds only what is left).
+ */
+import type { CatalogFile, CatalogFileDiscount, CatalogFilePlan, CatalogFileProduct, CatalogFilePromotion } from '@billow/contract';
+import type { Api } from './api.js';
+import type { Change, CatalogDiff } from './diff.js';
+import type { RemoteCatalog } from './remote.js';
+import { describeChange } from './render.js';
+
+export class ApplyError extends Error {
+  constructor(
+    readonly applied: Change[],
+    readonly failed: Change,
+    override readonly cause: unknown,
+  ) {
+    super(
+      `${describeChange(failed)} failed: ${cause instanceof Error ? cause.message : String(cause)}\n` +
+        `${applied.length} change(s) were applied before it${applied.length ? `:\n${applied.map((c) => `  ${describeChange(c)}`).join('\n')}` : ''}\n` +
+        'Fix the cause and run apply again: it carries on from what the environment holds now.',
+    );
+  }
+}
+
+const encode = encodeURIComponent;
+
+/** The order of a run: archives of what refers to others first, creations of what is referred to first. */
+const ORDER: Record<string, number> = {
+  'archive:promotion': 0,
+  'archive:discount': 1,
+  'archive:plan': 2,
+  'product': 3,
+  'feature': 4,
+  'plan': 5,
+  'discount': 6,
+  'promotion': 7,
+  'archive:product': 8,
+  'archive:feature': 9,
+};
+const rankOf = (change: Change) => ORDER[change.action === 'archive' ? `archive:${change.kind}` : change.kind] ?? 10;
+
+export async function applyDiff(api: Api, file: CatalogFile, remote: RemoteCatalog, diff: CatalogDiff, progress: (line: string) => void): Promise<Change[]> {
+  const changes = [...diff.changes].sort((a, b) => rankOf(a) - rankOf(b));
+  const applied: Change[] = [];
+  for (const [index, change] of changes.entries()) {
+    try {
+      await applyChange(api, file, remote, change);
+    } catch (error) {
+      throw new ApplyError(applied, change, error);
+    }
+    applied.push(change);
+    progress(`[${index + 1}/${changes.length}] ${describeChange(change)}`);
+  }
+  return applied;
+}
+
+function find<T>(items: readonly T[] | undefined, match: (item: T) => boolean): T {
+  const found = (items ?? []).find(match);
+  if (found === undefined) throw new Error('the file changed while it was applied');
+  return found;
+}
+
+async function applyChange(api: Api, file: CatalogFile, remote: RemoteCatalog, change: Change): Promise<void> {
+  const { kind, key, action } = change;
+  if (kind === 'product') {
+    if (action === 'archive') return void (await api.send('DELETE', `/catalog/products/${encode(key)}/`));
+    return applyProduct(api, find(file.products, (p) => p.identifier === key), action === 'create');
+  }
+  if (kind === 'feature') {
+    if (action === 'archive') return void (await api.send('DELETE', `/catalog/features/${encode(key)}/`));
+    const { identifier, name, featureType, description, featureDetails, meter, metadata } = find(file.features, (f) => f.identifier === key);
+    return void (await api.send('POST', '/catalog/features/', { identifier, name, featureType, description, featureDetails, meter, metadata }));
+  }
+  if (kind === 'plan') {
+    if (action === 'archive') return void (await api.send('DELETE', `/catalog/plans/${encode(key)}/`));
+    return applyPlan(api, find(file.plans, (p) => p.identifier === key), change);
+  }
+  if (kind === 'discount') {
+    if (action !== 'create') await api.send('POST', `/discounts/${encode(remote.discountIds.get(key) ?? key)}/archive/`);
+    if (action === 'archive') return;
+    return void (await api.send('POST', '/discounts/', discountBody(find(file.discounts, (d) => d.code === key))));
+  }
+  const id = remote.promotionIds.get(key);
+  if (action === 'archive' || action === 'replace') await api.send('DELETE', `/promotion-rules/${encode(id ?? key)}/`);
+  if (action === 'archive') return;
+  const promotion = find(file.promotions, (p) => p.name === key);
+  if (action === 'update') return void (await api.send('PATCH', `/promotion-rules/${encode(id ?? key)}/`, promotionBody(promotion, false)));
+  await api.send('POST', '/promotion-rules/', promotionBody(promotion, true));
+}
+
+async function applyProduct(api: Api, product: CatalogFileProduct, create: boolean): Promise<void> {
+  const { identifier, name, taxCode, description, settings } = product;
+  if (create) await api.send('POST', '/catalog/products/', { identifier, name, taxCode, description });
+  else await api.send('PATCH', `/catalog/products/${encode(identifier)}/`, { name, taxCode, description });
+  if (settings && Object.keys(settings).length > 0) await api.send('PATCH', `/catalog/products/${encode(identifier)}/settings/`, settings);
+}
+
+const touches = (change: Change, field: string) => change.action === 'create' || change.fields.some((f) => f.path === field || f.path.startsWith(`${field}.`) || f.path.startsWith(`${field}[`));
+const TOP_FIELDS = ['name', 'description', 'metadata', 'isVisible', 'ordering', 'license', 'links'] as const;
+
+async function applyPlan(api: Api, plan: CatalogFilePlan, change: Change): Promise<void> {
+  const path = `/catalog/plans/${encode(plan.identifier)}`;
+  const top = Object.fromEntries(TOP_FIELDS.flatMap((field) => (plan[field] === undefined ? [] : [[field, plan[field]]])));
+  if (change.action === 'create') await api.send('POST', '/catalog/plans/', { ...top, identifier: plan.identifier, product: plan.product });
+  if (change.discardsDraft) await api.send('DELETE', `${path}/discard/`);
+  if (change.action === 'update' && TOP_FIELDS.some((field) => touches(change, field))) await api.send('PATCH', `${path}/`, top);
+  if (touches(change, 'prices') && (change.action === 'update' || (plan.prices ?? []).length > 0)) {
+    await api.send('POST', `${path}/prices/bulk/`, { prices: plan.prices ?? [] });
+  }
+  await applyEntitlements(api, path, plan, change);
+  if (change.publishes != null) await api.send('POST', `${path}/publish/`, {});
+}
+
+async function applyEntitlements(api: Api, path: string, plan: CatalogFilePlan, change: Change): Promise<void> {
+  const wanted = new Map((plan.entitlements ?? []).map(({ feature, ...details }) => [feature, details]));
+  const changed = new Set(
+    change.action === 'create' ? wanted.keys() : change.fields.filter((f) => f.path.startsWith('entitlements.')).map((f) => f.path.split('.')[1] as string),
+  );
+  const added: { feature: string; details: object }[] = [];
+  for (const feature of changed) {
+    const details = wanted.get(feature);
+    const before = change.fields.find((f) => f.path === `entitlements.${feature}`);
+    if (!details) await api.send('DELETE', `${path}/features/${encode(feature)}/`);
+    else if (change.action === 'create' || (before && before.from === undefined)) added.push({ feature, details });
+    else await api.send('PATCH', `${path}/features/${encode(feature)}/`, { details });
+  }
+  if (added.length > 0) await api.send('POST', `${path}/features/`, { planEntitlements: added });
+}
+
+function discountBody(discount: CatalogFileDiscount): Record<string, unknown> {
+  const { restrictions, ...rest } = discount;
+  return { ...rest, ...(restrictions ? { restrictions: { planIdentifiers: restrictions.plans ?? [], productIds: restrictions.products ?? [] } } : {}) };
+}
+
+function promotionBody(promotion: CatalogFilePromotion, create: boolean): Record<string, unknown> {
+  const { product, plans, name, ...rest } = promotion;
+  return { name, ...rest, ...(plans === undefined ? {} : { planIdentifiers: plans }), ...(create ? { productId: product } : {}) };
+}
