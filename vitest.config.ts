@@ -4,27 +4,36 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Files that each take a minute or more (they start Billow processes, kill them, wait out
- * leases), with their seconds in CI on 2026-11-27 (PGlite). Started first, longest first,
+ * leases), with their seconds in a PGlite run on 2026-11-29. Started first, longest first,
  * so that the two workers end together instead of one finishing a long file alone.
  */
 const SLOW_FILES: Record<string, number> = {
-  'packages/cli/test/admin.test.ts': 192,
-  'packages/server/test/keyed-crash.test.ts': 147,
-  'packages/server/test/lifecycle.test.ts': 111,
-  'packages/server/test/crash-recovery.test.ts': 110,
-  'packages/cli/test/org-block.test.ts': 91,
-  'packages/server/test/stripe-crash-recovery.test.ts': 88,
-  'packages/cli/test/profile.test.ts': 85,
-  'packages/cli/test/emails.test.ts': 40,
-  'packages/cli/test/provider.test.ts': 83,
-  'packages/server/test/keyed-crash-resources.test.ts': 80,
-  'packages/server/test/restart-takeover.test.ts': 61,
-  'packages/server/test/webhook-crash.test.ts': 61,
-  'packages/server/test/edge-role.test.ts': 58,
-  'packages/server/test/docs-examples.test.ts': 50,
-  'packages/server/test/keyed-crash-provisioning.test.ts': 40,
+  'packages/cli/test/users.test.ts': 111,
+  'packages/server/test/docs-examples.test.ts': 97,
+  'packages/server/test/lifecycle.test.ts': 95,
+  'packages/cli/test/admin.test.ts': 93,
+  'packages/server/test/dashboard.browser.test.ts': 91,
+  'packages/server/test/keyed-crash-provisioning.test.ts': 85,
+  'packages/cli/test/emails.test.ts': 78,
+  'packages/server/test/crash-recovery.test.ts': 77,
+  'packages/server/test/keyed-crash.test.ts': 70,
+  'packages/server/test/keyed-crash-resources.test.ts': 66,
+  'packages/server/test/media-through-billow.test.ts': 63,
   'packages/cli/test/catalog.test.ts': 60,
-  'packages/server/test/invoice-number-crash.test.ts': 45,
+  'packages/server/test/stripe-crash-recovery.test.ts': 59,
+  'packages/server/test/fuzz.test.ts': 58,
+  'packages/server/test/dashboard-pages.browser.test.ts': 54,
+  'packages/server/test/dashboard-developers.browser.test.ts': 54,
+  'packages/server/test/auth.test.ts': 50,
+  'packages/server/test/invoice-number-crash.test.ts': 49,
+  'packages/server/test/webhook-crash.test.ts': 47,
+  'packages/server/test/restart-takeover.test.ts': 46,
+  'packages/cli/test/provider.test.ts': 45,
+  'packages/cli/test/org-block.test.ts': 44,
+  'packages/server/test/rate-limit.test.ts': 44,
+  'packages/server/test/ops.test.ts': 39,
+  'packages/server/test/invoice-numbers.test.ts': 36,
+  'packages/cli/test/profile.test.ts': 36,
 };
 
 const ROOT = fileURLToPath(new URL('./', import.meta.url));

@@ -101,6 +101,20 @@ export async function openTestDatabase(options: { onQuery?: () => void } = {}): 
   return database;
 }
 
+let workerDatabase: Promise<DatabaseHandle> | undefined;
+
+/**
+ * On the embedded database, the test servers of one worker share one database, as all share
+ * one on PostgreSQL (tests make their own organizations and scope by them): opening a copy of
+ * the migrated template cost about a second of CPU per server. Closing it is left to the
+ * worker's exit. A test that needs a database of its own calls openTestDatabase().
+ */
+function sharedEmbeddedDatabase(): Promise<DatabaseHandle> | null {
+  if (process.env.DATABASE_URL) return null;
+  workerDatabase ??= openTestDatabase().then((database) => ({ ...database, close: async () => undefined }));
+  return workerDatabase;
+}
+
 /** fetch() will not send a custom Host header; node:http will. */
 function viaNodeHttp(
   target: string,
@@ -136,8 +150,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.env,
   } as NodeJS.ProcessEnv);
   const clock = options.clock ?? systemClock;
-  const ownsDatabase = !options.database;
-  const database = options.database ?? (await openTestDatabase());
+  const shared = options.database ? null : await sharedEmbeddedDatabase();
+  const ownsDatabase = !options.database && !shared;
+  const database = options.database ?? shared ?? (await openTestDatabase());
   const logger = options.logger ?? (createLogger(config.logLevel) as unknown as FastifyBaseLogger);
   const app = await buildApp({ config, database, clock, logger, redis: options.redis ?? null });
   await app.listen({ port: 0, host: '127.0.0.1' });

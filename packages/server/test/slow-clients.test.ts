@@ -11,14 +11,15 @@ let org: TestOrg;
 
 beforeAll(async () => {
   server = await startTestServer({
-    env: { BILLOW_HEADERS_TIMEOUT_MS: '600', BILLOW_REQUEST_TIMEOUT_MS: '1200', BILLOW_KEEP_ALIVE_TIMEOUT_MS: '600' },
+    env: { BILLOW_HEADERS_TIMEOUT_MS: '2000', BILLOW_REQUEST_TIMEOUT_MS: '4000', BILLOW_KEEP_ALIVE_TIMEOUT_MS: '2000' },
   });
   org = await server.createOrg();
 });
 afterAll(() => server.close());
 
 interface Stalled {
-  closedAfterMs: Promise<number>;
+  /** When the server closed it, and how long after it was opened. */
+  closed: Promise<{ at: number; afterMs: number }>;
   answer: () => string;
 }
 
@@ -30,7 +31,7 @@ function stall(text: string): Stalled {
   const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(text));
   socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk));
   socket.on('error', () => undefined);
-  return { closedAfterMs: new Promise((resolve) => socket.on('close', () => resolve(Date.now() - started))), answer: () => answer };
+  return { closed: new Promise((resolve) => socket.on('close', () => resolve({ at: Date.now(), afterMs: Date.now() - started }))), answer: () => answer };
 }
 
 describe('slow clients', () => {
@@ -46,17 +47,17 @@ describe('slow clients', () => {
       ),
     ];
 
-    const latencies: number[] = [];
+    // The API answers while all 200 are still held open, not once the timeouts have dropped them
+    // (an order of events, not a latency bound, so that a busy machine cannot fail it).
     for (let i = 0; i < 20; i++) {
-      const started = Date.now();
       const res = await server.request('GET', '/sandbox/api/v1/customers/', { key: org.sandbox.serverKey });
-      latencies.push(Date.now() - started);
       expect(res.status).toBe(200);
     }
-    expect(Math.max(...latencies)).toBeLessThan(500);
+    const answeredAt = Date.now();
 
-    const closed = await Promise.all(stalled.map((s) => s.closedAfterMs));
-    expect(Math.max(...closed)).toBeLessThan(5_000);
+    const closed = await Promise.all(stalled.map((s) => s.closed));
+    expect(answeredAt).toBeLessThan(Math.min(...closed.map((c) => c.at)));
+    expect(Math.max(...closed.map((c) => c.afterMs))).toBeLessThan(8_000);
     const timedOut = stalled.filter((s) => s.answer().startsWith('HTTP/1.1 408 '));
     expect(timedOut.length).toBeGreaterThanOrEqual(190);
     const body = timedOut[0]!.answer().split('\r\n\r\n')[1]!;
