@@ -6,7 +6,7 @@ import { useAction, useResource } from '../data';
 import { when, words } from '../format';
 import { useCan, useSession, type Role } from '../session';
 import { Checkbox, ErrorNote, Field, Loading, Notice, PageTitle, Section, Select, Table } from '../ui/kit';
-import { AccountSecurity, YourSessions } from './Account';
+import { AccountSecurity, YourLanguage, YourSessions } from './Account';
 import { ReportingSettings } from './AnalyticsReporting';
 import { AuditLog } from './AuditLog';
 
@@ -167,6 +167,7 @@ export function Settings() {
       <ReportingSettings canWrite={canWrite} />
       <Team canWrite={canTeam} />
       {canAudit ? <AuditLog /> : null}
+      <YourLanguage />
       <AccountSecurity />
       <YourSessions />
     </>

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api, type Page } from '../api';
 import { useAction, useResource } from '../data';
 import { when } from '../format';
-import { EVENT_TYPE_OPTIONS, eventLabel, eventTypesLabel } from '../events';
+import { eventTypeOptions, eventLabel, eventTypesLabel } from '../events';
 import { Checkbox, ErrorNote, Field, Notice, Pager, Section, StatusBadge, Table } from '../ui/kit';
 
 interface Endpoint {
@@ -104,7 +104,7 @@ function EventTypesChoice({ chosen, onChange }: { chosen: string[]; onChange(typ
       <Checkbox label="Every event, new kinds too" checked={every} onChange={(on) => onChange(on ? ['*'] : [])} />
       {every
         ? null
-        : EVENT_TYPE_OPTIONS.map(([type, label]) => <Checkbox key={type} label={label} checked={chosen.includes(type)} onChange={(on) => toggle(type, on)} />)}
+        : eventTypeOptions().map(([type, label]) => <Checkbox key={type} label={label} checked={chosen.includes(type)} onChange={(on) => toggle(type, on)} />)}
     </fieldset>
   );
 }
