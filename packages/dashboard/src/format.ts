@@ -76,3 +76,8 @@ export function countryName(code: string | null | undefined): string {
     return code;
   }
 }
+
+/** A decimal as the language writes it, with at most `digits` after the separator ("2.3", "2,3"). */
+export function decimal(value: number, digits: number): string {
+  return cached(`decimal:${digits}`, (locale) => new Intl.NumberFormat(locale, { maximumFractionDigits: digits })).format(value);
+}
