@@ -5,7 +5,7 @@ import { useAction, useResource } from '../data';
 import { when } from '../format';
 import { useSession } from '../session';
 import { browserLanguage, currentLanguage, LANGUAGE_NAMES, LANGUAGES, navigatorLanguages, t, type Language } from '../i18n/language';
-import { Badge, ErrorNote, Field, Notice, Section, Select, Table } from '../ui/kit';
+import { Badge, ErrorNote, Field, Notice, RefreshButton, Section, Select, Table } from '../ui/kit';
 
 /** The signed-in person's own password and second factor (/dashboard/api, not the public API). */
 export function AccountSecurity() {
@@ -138,7 +138,7 @@ function EndSession({ session, onDone }: { session: SessionInfo; onDone(): void 
 export function YourSessions() {
   const list = useResource(() => account<{ results: SessionInfo[] }>('GET', '/sessions'), []);
   return (
-    <Section title={t('sessions.title')} actions={<button type="button" className="secondary" onClick={list.reload}>{t('common.refresh')}</button>}>
+    <Section title={t('sessions.title')} actions={<RefreshButton onClick={list.reload} />}>
       <ErrorNote error={list.error} />
       <Table
         caption={t('sessions.caption')}

@@ -4,7 +4,7 @@ import { api, type Page } from '../api';
 import { useAction, useResource } from '../data';
 import { count, day, majorMoney, words } from '../format';
 import { useCan } from '../session';
-import { ActionButton, ErrorNote, Field, Loading, Notice, PageTitle, Section, Select, StatusBadge, Table } from '../ui/kit';
+import { ActionButton, ChargePeriodSelect, ErrorNote, Field, Loading, Notice, PageTitle, Section, Select, StatusBadge, Table } from '../ui/kit';
 import { FileTable, UploadForm } from './Media';
 import { t, type MessageKey } from '../i18n/language';
 import type { Feature, Plan } from './types';
@@ -63,13 +63,7 @@ function PriceForm({ identifier, onDone }: { identifier: string; onDone(): void 
   return (
     <form className="row-form" onSubmit={submit} aria-label={t('plan.priceForm')}>
       <Field label={t('plan.currency')} required maxLength={3} value={currency} onChange={(e) => setCurrency(e.target.value.toUpperCase())} />
-      <Select
-        label={t('subscriptions.charged')}
-        options={[
-          ['MONTHLY', words('MONTHLY')],
-          ['YEARLY', words('YEARLY')],
-          ['ONE_TIME', t('selling.once')],
-        ]} value={period} onChange={(e) => setPeriod(e.target.value)} />
+      <ChargePeriodSelect value={period} onChange={setPeriod} />
       <Field label={t('common.amount')} required inputMode="decimal" hint={t('plan.amountHint')} value={amount} onChange={(e) => setAmount(e.target.value)} />
       <button type="submit" disabled={save.busy}>
         {t('plan.setPrice')}

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { api, environmentPrefix, type Page } from '../api';
 import { useAction, useResource } from '../data';
-import { majorMoney, when, words } from '../format';
+import { majorMoney, when } from '../format';
 import { useCan, useSession } from '../session';
-import { ActionButton, Checkbox, ErrorNote, Field, Loading, Notice, PageTitle, Pager, Section, Select, StatusBadge, Table } from '../ui/kit';
+import { ActionButton, ChargePeriodSelect, Checkbox, ErrorNote, Field, Loading, Notice, PageTitle, Pager, Section, Select, StatusBadge, Table } from '../ui/kit';
 import { t } from '../i18n/language';
 import { Promotions } from './Promotions';
 import type { CustomerRef, Plan, Product } from './types';
@@ -52,13 +52,7 @@ function BuyLinkGenerator({ products, plans }: { products: Product[]; plans: Pla
       <form className="row-form" aria-label={t('selling.buyLinkForm')} onSubmit={(event: FormEvent) => event.preventDefault()}>
         <Select label={t('selling.product')} options={products.map((p) => [p.id, p.name])} value={product} onChange={(e) => setProduct(e.target.value)} />
         <Select label={t('common.plan')} options={ofProduct.map((p) => [p.identifier, p.name])} value={chosenPlan ?? ''} onChange={(e) => setPlan(e.target.value)} />
-        <Select
-          label={t('subscriptions.charged')}
-          options={[
-            ['MONTHLY', words('MONTHLY')],
-            ['YEARLY', words('YEARLY')],
-            ['ONE_TIME', t('selling.once')],
-          ]} value={period} onChange={(e) => setPeriod(e.target.value)} />
+        <ChargePeriodSelect value={period} onChange={setPeriod} />
         <Field label={t('selling.successUrl')} type="url" value={successUrl} onChange={(e) => setSuccessUrl(e.target.value)} hint={t('selling.successUrlHint')} />
         <Checkbox label={t('selling.acceptCodes')} checked={discounts} onChange={setDiscounts} />
       </form>

@@ -5,7 +5,7 @@ import { api, type Page } from '../api';
 import { useAction, useResource } from '../data';
 import { day, money, when } from '../format';
 import { t } from '../i18n/language';
-import { ErrorNote, Field, Notice, Select, Section, StatusBadge, Table } from '../ui/kit';
+import { ErrorNote, Field, Notice, Select, RefreshButton, Section, StatusBadge, Table } from '../ui/kit';
 
 function addMonth(iso: string): string {
   const date = new Date(iso);
@@ -142,14 +142,7 @@ export function TestClocks({ canWrite }: { canWrite: boolean }) {
   const clocks = list.data?.results ?? [];
   const opened = clocks.find((c) => c.id === open);
   return (
-    <Section
-      title={t('clocks.title')}
-      actions={
-        <button type="button" className="secondary" onClick={list.reload}>
-          {t('common.refresh')}
-        </button>
-      }
-    >
+    <Section title={t('clocks.title')} actions={<RefreshButton onClick={list.reload} />}>
       <ErrorNote error={list.error} />
       <Table
         caption={t('clocks.title')}

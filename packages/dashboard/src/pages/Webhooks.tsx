@@ -4,7 +4,7 @@ import { useAction, useResource } from '../data';
 import { when } from '../format';
 import { eventTypeOptions, eventLabel, eventTypesLabel } from '../events';
 import { t } from '../i18n/language';
-import { Checkbox, ErrorNote, Field, Notice, Pager, Section, StatusBadge, Table } from '../ui/kit';
+import { Checkbox, ErrorNote, Field, Notice, Pager, RefreshButton, Section, StatusBadge, Table } from '../ui/kit';
 
 interface Endpoint {
   id: string;
@@ -215,14 +215,7 @@ function Deliveries({ canWrite }: { canWrite: boolean }) {
   const [open, setOpen] = useState<string | null>(null);
   const list = useResource(() => api<Page<Delivery>>('GET', '/webhook/logs/', { query: { page, page_size: 10 } }), [page]);
   return (
-    <Section
-      title={t('webhooks.deliveries')}
-      actions={
-        <button type="button" className="secondary" onClick={list.reload}>
-          {t('common.refresh')}
-        </button>
-      }
-    >
+    <Section title={t('webhooks.deliveries')} actions={<RefreshButton onClick={list.reload} />}>
       <ErrorNote error={list.error} />
       <Table
         caption={t('webhooks.deliveries')}

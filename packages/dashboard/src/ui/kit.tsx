@@ -96,6 +96,25 @@ export function Select({ label, options, error, ...select }: SelectProps) {
   );
 }
 
+/** How often a price charges: monthly, yearly or once (a plan's price, a buy link). */
+export function ChargePeriodSelect({ value, onChange }: { value: string; onChange(period: string): void }) {
+  const options: Array<[string, string]> = [
+    ['MONTHLY', words('MONTHLY')],
+    ['YEARLY', words('YEARLY')],
+    ['ONE_TIME', t('selling.once')],
+  ];
+  return <Select label={t('subscriptions.charged')} options={options} value={value} onChange={(e) => onChange(e.target.value)} />;
+}
+
+/** A section's button that loads its list again. */
+export function RefreshButton({ onClick }: { onClick(): void }) {
+  return (
+    <button type="button" className="secondary" onClick={onClick}>
+      {t('common.refresh')}
+    </button>
+  );
+}
+
 export function Checkbox({ label, checked, disabled, onChange }: { label: string; checked: boolean; disabled?: boolean; onChange(checked: boolean): void }) {
   const id = useId();
   return (
