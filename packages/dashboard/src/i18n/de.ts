@@ -757,7 +757,7 @@ export const de: Catalogue = {
   'value.internal_failure': 'Interner Fehler',
   'keys.copied': 'In die Zwischenablage kopiert.',
   'keys.notCopied': 'Der Browser wollte nicht kopieren: Markieren Sie den Schlüssel und kopieren Sie ihn selbst.',
-  'keys.copyNow': 'Kopieren Sie den neuen {kind, select, server {Server}-Schlüssel other {Client}-Schlüssel} {prefix} jetzt: Sie sehen ihn nicht wieder.',
+  'keys.copyNow': 'Kopieren Sie den neuen {kind, select, server {Server-Schlüssel} other {Client-Schlüssel}} {prefix} jetzt: Sie sehen ihn nicht wieder.',
   'keys.onlyHash': 'Billow behält nur seinen Hash; geht er verloren, erstellen Sie einen neuen Schlüssel und widerrufen diesen.',
   'keys.copy': 'Schlüssel kopieren',
   'keys.form': 'API-Schlüssel erstellen',
