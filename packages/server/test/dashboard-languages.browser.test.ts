@@ -2,7 +2,7 @@
  * The dashboard in the person's language (issue 29, decision 0108), in Chromium with axe: an
  * English browser gets English; a member chooses German on the Settings page, the choice is kept
  * on their account (the API says so) and survives a reload; then Home, Customers, a customer,
- * Subscriptions, a subscription, Orders and invoices, the payments tab, an order, Catalog, Selling and Developers speak German
+ * Subscriptions, a subscription, Orders and invoices, the payments tab, an order, Catalog, Selling, Developers and the seller profile speak German
  * (money and dates as German writes them), with no English words of the page left and no wire code.
  * A German browser of someone who never chose gets German from the start, sign-in included.
  */
@@ -111,6 +111,9 @@ describe.skipIf(skipBrowserTests)("the dashboard in the person's language", () =
     await german(page, 'german-selling', ['Kauflink erstellen', 'Kaufvorgänge', 'Rabatte', 'Aktionen nach Land'], { docs: false });
     await menu(page, 'Entwickler');
     await german(page, 'german-developers', ['API-Schlüssel', 'Webhook-Endpunkte', 'Webhook-Zustellungen', 'Testuhren', 'Zahlungsanbieter'], { docs: false });
+
+    await page.goto(`${server.url}/dashboard/settings/profile`);
+    await german(page, 'german-seller-profile', ['Verkäuferprofil', 'Rechnungsvorschau', 'Steuerregistrierungen', 'Sprache der Dokumente', 'Profil speichern'], { docs: false });
 
     await page.goto(`${server.url}/dashboard/orders/${encodeURIComponent(orderId)}`);
     await page.getByLabel(/^Zu erstattender Betrag/).waitFor();
