@@ -2,7 +2,7 @@
  * The dashboard in the person's language (issue 29, decision 0108), in Chromium with axe: an
  * English browser gets English; a member chooses German on the Settings page, the choice is kept
  * on their account (the API says so) and survives a reload; then Home, Customers, a customer,
- * Subscriptions, a subscription, Orders and invoices, the payments tab, an order, Catalog, Selling, Developers and the seller profile speak German
+ * Subscriptions, a subscription, Orders and invoices, the payments tab, an order, Analytics, Catalog, Selling, Developers and the seller profile speak German
  * (money and dates as German writes them), with no English words of the page left and no wire code.
  * A German browser of someone who never chose gets German from the start, sign-in included.
  */
@@ -105,6 +105,8 @@ describe.skipIf(skipBrowserTests)("the dashboard in the person's language", () =
     const order = await german(page, 'german-order', ['Zu erstattender Betrag', 'Bis zu 7,00 $ können noch erstattet werden.', 'Zahlung abgeschlossen'], { docs: false });
     expect(order).toContain('Bestellung');
 
+    await menu(page, 'Analysen');
+    await german(page, 'german-analytics', ['Analysen', 'Einnahmen und Mahnwesen', 'Aktive Abonnements, dieser Monat'], { docs: false });
     await menu(page, 'Katalog');
     await german(page, 'german-catalog', ['Katalog', 'Produkte', 'Funktionen', 'Tarife', 'Neues Produkt', 'Software als Dienst'], { docs: false });
     await menu(page, 'Verkauf');
