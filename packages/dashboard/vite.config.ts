@@ -14,6 +14,12 @@ export default defineConfig({
     sourcemap: false,
     target: 'es2022',
     rollupOptions: {
+      // The five catalogues (decision 0108) load beside the application, as a file of their own.
+      output: {
+        manualChunks(id) {
+          return /\/src\/i18n\/(en|de|fr|es|ja)\.ts$/.test(id) ? 'messages' : undefined;
+        },
+      },
       // react-router marks its modules "use client" for server components; a browser bundle ignores it.
       onwarn(warning, warn) {
         if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);

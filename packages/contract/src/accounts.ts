@@ -13,6 +13,13 @@ const Email = Type.String({ format: 'email', maxLength: 254 });
 const Password = Type.String({ minLength: 1, maxLength: 1024 });
 const NewPassword = Type.String({ minLength: 10, maxLength: 1024, description: 'At least 10 characters' });
 const Token = Type.String({ minLength: 1, maxLength: 200 });
+/** The languages of the dashboard: those of the hosted pages and emails. */
+export const DASHBOARD_LANGUAGES = ['en', 'de', 'fr', 'es', 'ja'] as const;
+export const DashboardLanguage = Type.Union([Type.Literal('en'), Type.Literal('de'), Type.Literal('fr'), Type.Literal('es'), Type.Literal('ja')], {
+  description: 'A language of the dashboard: en, de, fr, es or ja',
+});
+export type DashboardLanguage = Static<typeof DashboardLanguage>;
+
 const TotpCode = Type.String({ pattern: '^[0-9]{6}$', description: 'The six digits the authenticator app shows' });
 
 export const SessionUser = Type.Object(
@@ -21,6 +28,9 @@ export const SessionUser = Type.Object(
     email: Type.String(),
     name: Type.String(),
     totpEnabled: Type.Boolean(),
+    language: Type.Union([DashboardLanguage, Type.Null()], {
+      description: "The dashboard's language the person chose; null: the browser's languages decide, else English",
+    }),
   },
   { title: 'SessionUser' },
 );
@@ -63,6 +73,11 @@ export const PasswordChange = Type.Object(
   },
   { additionalProperties: false, title: 'PasswordChange' },
 );
+export const LanguageChoice = Type.Object(
+  { language: Type.Union([DashboardLanguage, Type.Null()], { description: "null: follow the browser's languages again" }) },
+  { additionalProperties: false, title: 'LanguageChoice' },
+);
+export type LanguageChoice = Static<typeof LanguageChoice>;
 export const TotpSetup = Type.Object({ secret: Type.String(), otpauthUrl: Type.String() }, { title: 'TotpSetup' });
 export const TotpCodeBody = Type.Object({ code: TotpCode }, { additionalProperties: false, title: 'TotpCode' });
 

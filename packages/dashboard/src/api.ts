@@ -81,7 +81,7 @@ function queryString(query: Query | undefined): string {
   return text ? `?${text}` : '';
 }
 
-const unreachable = () => new ApiError(0, 'Billow could not be reached. Check your connection and try again.', null);
+const unreachable = () => new ApiError(0, 'Billow could not be reached. Check your connection and try again.', 'unreachable');
 
 /** The session's headers: the CSRF token and the organization. */
 function sessionHeaders(accept: string): Record<string, string> {

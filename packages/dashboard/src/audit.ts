@@ -1,125 +1,130 @@
 import type { AuditAction, AuditEntry } from '@billow/contract';
 import { words } from './format';
+import { t, type MessageKey } from './i18n/language';
 
 /**
- * What each change a service records by name means to a person: the audit log's words.
- * Typed by the contract's list of actions, so a new action does not build until it has its words.
+ * What each change a service records by name means to a person: the audit log's words, in the
+ * dashboard's language. Typed by the contract's list of actions, so a new action does not build
+ * until it has its message.
  */
-const ACTION_WORDS: Record<AuditAction, string> = {
-  'seller_profile.updated': 'Seller profile updated',
-  'email_settings.updated': 'Email settings updated',
-  'payment_provider.updated': 'Payment provider set',
-  'payment_provider.removed': 'Payment provider removed',
-  'api_key.created': 'API key created',
-  'api_key.revoked': 'API key revoked',
-  'webhook_endpoint.created': 'Webhook endpoint added',
-  'webhook_endpoint.updated': 'Webhook endpoint changed',
-  'webhook_endpoint.deleted': 'Webhook endpoint deleted',
-  'webhook_endpoint.secret_rotated': "Webhook endpoint's secret rotated",
-  'invitation.created': 'Member invited',
-  'invitation.revoked': 'Invitation withdrawn',
-  'member.role_changed': "Member's role changed",
-  'member.removed': 'Member removed',
-  'test_clock.customer_attached': 'Customer attached to a test clock',
-  'license.instance_deactivated': 'License machine freed',
-  'analytics_settings.updated': 'Reporting currency changed',
+const ACTION_WORDS: Record<AuditAction, MessageKey> = {
+  'seller_profile.updated': 'audit.seller_profile.updated',
+  'email_settings.updated': 'audit.email_settings.updated',
+  'payment_provider.updated': 'audit.payment_provider.updated',
+  'payment_provider.removed': 'audit.payment_provider.removed',
+  'api_key.created': 'audit.api_key.created',
+  'api_key.revoked': 'audit.api_key.revoked',
+  'webhook_endpoint.created': 'audit.webhook_endpoint.created',
+  'webhook_endpoint.updated': 'audit.webhook_endpoint.updated',
+  'webhook_endpoint.deleted': 'audit.webhook_endpoint.deleted',
+  'webhook_endpoint.secret_rotated': 'audit.webhook_endpoint.secret_rotated',
+  'invitation.created': 'audit.invitation.created',
+  'invitation.revoked': 'audit.invitation.revoked',
+  'member.role_changed': 'audit.member.role_changed',
+  'member.removed': 'audit.member.removed',
+  'test_clock.customer_attached': 'audit.test_clock.customer_attached',
+  'license.instance_deactivated': 'audit.license.instance_deactivated',
+  'analytics_settings.updated': 'audit.analytics_settings.updated',
 };
 
 /** Every named action with its words, in the contract's order (the log's filter). */
-export const AUDIT_ACTION_OPTIONS = Object.entries(ACTION_WORDS) as Array<[AuditAction, string]>;
+export function auditActionOptions(): Array<[AuditAction, string]> {
+  return (Object.entries(ACTION_WORDS) as Array<[AuditAction, MessageKey]>).map(([action, key]) => [action, t(key)]);
+}
 
 /** The kinds of record, by a route's segment or the resource a change names. */
-const NOUNS: Record<string, string> = {
-  'api-keys': 'API key',
-  api_key: 'API key',
-  catalog: 'Catalog',
-  products: 'Product',
-  plans: 'Plan',
-  features: 'Feature',
-  prices: 'Price',
-  file: 'File',
-  image: 'Image',
-  settings: 'Settings',
-  charges: 'Charge',
-  checkout: 'Checkout',
-  customers: 'Customer',
-  licenses: 'License key',
-  license: 'License key',
-  instances: 'Machine',
-  discounts: 'Discount',
-  'email-settings': 'Email settings',
-  email_settings: 'Email settings',
-  analytics_settings: 'Reporting currency',
-  invitations: 'Invitation',
-  invitation: 'Invitation',
-  invoices: 'Invoice',
-  media: 'Upload',
-  members: 'Member',
-  member: 'Member',
-  'payment-methods': 'Payment method',
-  'payment-provider': 'Payment provider',
-  payment_provider: 'Payment provider',
-  portal: 'Portal',
-  'promotion-rules': 'Promotion',
-  refunds: 'Refund',
-  'seller-profile': 'Seller profile',
-  seller_profile: 'Seller profile',
-  subscriptions: 'Subscription',
-  'test-clocks': 'Test clock',
-  test_clock: 'Test clock',
-  webhook: 'Webhook',
-  endpoints: 'Webhook endpoint',
-  webhook_endpoint: 'Webhook endpoint',
-  logs: 'Webhook delivery',
+const NOUNS: Record<string, MessageKey> = {
+  'api-keys': 'noun.apiKey',
+  api_key: 'noun.apiKey',
+  catalog: 'noun.catalog',
+  products: 'noun.product',
+  plans: 'noun.plan',
+  features: 'noun.feature',
+  prices: 'noun.price',
+  file: 'noun.file',
+  image: 'noun.image',
+  settings: 'noun.settings',
+  charges: 'noun.charge',
+  checkout: 'noun.checkout',
+  customers: 'noun.customer',
+  licenses: 'noun.licenseKey',
+  license: 'noun.licenseKey',
+  instances: 'noun.machine',
+  discounts: 'noun.discount',
+  'email-settings': 'noun.emailSettings',
+  email_settings: 'noun.emailSettings',
+  analytics_settings: 'noun.reportingCurrency',
+  invitations: 'noun.invitation',
+  invitation: 'noun.invitation',
+  invoices: 'noun.invoice',
+  media: 'noun.upload',
+  members: 'noun.member',
+  member: 'noun.member',
+  'payment-methods': 'noun.paymentMethod',
+  'payment-provider': 'noun.paymentProvider',
+  payment_provider: 'noun.paymentProvider',
+  portal: 'noun.portal',
+  'promotion-rules': 'noun.promotion',
+  refunds: 'noun.refund',
+  'seller-profile': 'noun.sellerProfile',
+  seller_profile: 'noun.sellerProfile',
+  subscriptions: 'noun.subscription',
+  'test-clocks': 'noun.testClock',
+  test_clock: 'noun.testClock',
+  webhook: 'noun.webhook',
+  endpoints: 'noun.webhookEndpoint',
+  webhook_endpoint: 'noun.webhookEndpoint',
+  logs: 'noun.webhookDelivery',
 };
 
 /** A route's last segment that says what was done to what the segment before names. */
-const VERBS: Record<string, string> = {
-  activate: 'activated',
-  advance: 'advanced',
-  archive: 'archived',
-  bulk: 'set',
-  cancel: 'cancelled',
-  create: 'created',
-  deactivate: 'freed',
-  default: 'made the default',
-  discard: 'draft discarded',
-  pay: 'paid',
-  publish: 'published',
-  resend: 'sent again',
-  'rotate-secret': 'secret rotated',
-  update: 'changed',
+const VERBS: Record<string, MessageKey> = {
+  activate: 'verb.activated',
+  advance: 'verb.advanced',
+  archive: 'verb.archived',
+  bulk: 'verb.set',
+  cancel: 'verb.cancelled',
+  create: 'verb.created',
+  deactivate: 'verb.freed',
+  default: 'verb.madeDefault',
+  discard: 'verb.draftDiscarded',
+  pay: 'verb.paid',
+  publish: 'verb.published',
+  resend: 'verb.sentAgain',
+  'rotate-secret': 'verb.secretRotated',
+  update: 'verb.changed',
 };
-const METHOD_VERBS: Record<string, string> = { POST: 'created', PUT: 'set', PATCH: 'updated', DELETE: 'deleted' };
+const METHOD_VERBS: Record<string, MessageKey> = { POST: 'verb.created', PUT: 'verb.set', PATCH: 'verb.updated', DELETE: 'verb.deleted' };
 
 /** Whole operations the rules would word wrongly. */
-const OPERATION_WORDS: Record<string, string> = {
-  'POST /api/v1/charges/': 'Charge made',
-  'POST /api/v1/refunds/': 'Refund made',
-  'DELETE /api/v1/customers/:customerId/': 'Customer archived',
-  'POST /api/v1/portal/session/': 'Portal link made',
-  'POST /api/v1/checkout/': 'Checkout started',
-  'POST /api/v1/media/': 'File uploaded',
-  'POST /api/v1/media/upload/': 'File uploaded',
-  'POST /api/v1/payment-methods/': 'Card added',
-  'DELETE /api/v1/payment-methods/:id/': 'Card removed',
-  'POST /api/v1/catalog/plans/:identifier/features/': 'Plan entitlement added',
-  'PATCH /api/v1/catalog/plans/:identifier/features/:feature_id/': 'Plan entitlement changed',
-  'DELETE /api/v1/promotion-rules/:id/': 'Promotion ended',
-  'POST /api/v1/test-clocks/:id/customers/': 'Customer attached to a test clock',
-  'POST /api/v1/webhook/endpoints/:id/replay/': 'Events sent again to a webhook endpoint',
-  'POST /api/v1/payment-methods/:id/default/': 'Default card changed',
-  'POST /api/v1/payment-methods/stripe/': 'Card added',
-  'PATCH /api/v1/catalog/products/:pk/settings/': 'Product settings updated',
-  'POST /api/v1/catalog/plans/:identifier/prices/bulk/': 'Prices set',
-  'DELETE /api/v1/catalog/plans/:identifier/prices/:currency/': 'Price removed',
+const OPERATION_WORDS: Record<string, MessageKey> = {
+  'POST /api/v1/charges/': 'operation.chargeMade',
+  'POST /api/v1/refunds/': 'operation.refundMade',
+  'DELETE /api/v1/customers/:customerId/': 'operation.customerArchived',
+  'POST /api/v1/portal/session/': 'operation.portalLink',
+  'POST /api/v1/checkout/': 'operation.checkoutStarted',
+  'POST /api/v1/media/': 'operation.fileUploaded',
+  'POST /api/v1/media/upload/': 'operation.fileUploaded',
+  'POST /api/v1/payment-methods/': 'operation.cardAdded',
+  'DELETE /api/v1/payment-methods/:id/': 'operation.cardRemoved',
+  'POST /api/v1/catalog/plans/:identifier/features/': 'operation.entitlementAdded',
+  'PATCH /api/v1/catalog/plans/:identifier/features/:feature_id/': 'operation.entitlementChanged',
+  'DELETE /api/v1/promotion-rules/:id/': 'operation.promotionEnded',
+  'POST /api/v1/test-clocks/:id/customers/': 'operation.customerAttached',
+  'POST /api/v1/webhook/endpoints/:id/replay/': 'operation.eventsReplayed',
+  'POST /api/v1/payment-methods/:id/default/': 'operation.defaultCard',
+  'POST /api/v1/payment-methods/stripe/': 'operation.cardAdded',
+  'PATCH /api/v1/catalog/products/:pk/settings/': 'operation.productSettings',
+  'POST /api/v1/catalog/plans/:identifier/prices/bulk/': 'operation.pricesSet',
+  'DELETE /api/v1/catalog/plans/:identifier/prices/:currency/': 'operation.priceRemoved',
 };
 
 const OPERATION = /^(POST|PUT|PATCH|DELETE) \/api\/v1\/(\S*)$/;
 
 function noun(segment: string | undefined): string {
-  if (!segment) return 'Record';
-  return NOUNS[segment] ?? words(segment);
+  if (!segment) return t('noun.record');
+  const key = NOUNS[segment];
+  return key ? t(key) : words(segment);
 }
 
 /** A change an operation recorded (`PATCH /api/v1/customers/:customerId/`) in words: "Customer updated". */
@@ -128,14 +133,14 @@ function operationWords(method: string, path: string): string {
   const last = segments[segments.length - 1];
   const verb = last !== undefined && segments.length > 1 ? VERBS[last] : undefined;
   const what = verb ? segments[segments.length - 2] : last;
-  return `${noun(what)} ${verb ?? METHOD_VERBS[method] ?? 'changed'}`;
+  return t('audit.operation', { noun: noun(what), verb: t(verb ?? METHOD_VERBS[method] ?? 'verb.changed') });
 }
 
 /** An audit entry's action in words; an action this dashboard does not know yet still reads as words, never as a code. */
 export function auditActionWords(action: string): string {
-  if (action in ACTION_WORDS) return ACTION_WORDS[action as AuditAction];
+  if (action in ACTION_WORDS) return t(ACTION_WORDS[action as AuditAction]);
   const fixed = OPERATION_WORDS[action];
-  if (fixed) return fixed;
+  if (fixed) return t(fixed);
   const operation = OPERATION.exec(action);
   return operation ? operationWords(operation[1]!, operation[2]!) : words(action);
 }
@@ -145,10 +150,9 @@ export function auditResourceWords(resource: string): string {
   return noun(resource);
 }
 
-const PLACES: Record<string, string> = { sandbox: 'sandbox', production: 'production' };
-
 /** How and where a change was made: "Dashboard (sandbox)", "API key sk_test_AbCd1234 (production)", "Dashboard (the team)". */
 export function auditPlaceWords(entry: Pick<AuditEntry, 'actorType' | 'actorId' | 'environment'>): string {
-  const how = entry.actorType === 'api_key' ? `API key ${entry.actorId}` : 'Dashboard';
-  return `${how} (${entry.environment ? PLACES[entry.environment] : 'the team'})`;
+  const how = entry.actorType === 'api_key' ? t('audit.apiKey', { id: entry.actorId ?? '' }) : t('audit.dashboard');
+  const where = entry.environment === 'sandbox' ? t('audit.inSandbox') : entry.environment === 'production' ? t('audit.inProduction') : t('audit.theTeam');
+  return t('audit.place', { how, where });
 }

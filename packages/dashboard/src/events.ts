@@ -1,78 +1,71 @@
 import type { WebhookEventType } from '@billow/contract';
 import { words } from './format';
+import { hasMessage, t, type MessageKey } from './i18n/language';
 
 /**
  * What each event type means to a person: the one place every page that lists events
- * (Home, webhook endpoints and deliveries) takes its words from. Typed by the contract's
- * list of event types, so a new type does not build until it has its label here.
+ * (Home, webhook endpoints and deliveries) takes its words from, in the dashboard's language
+ * (the catalogues' `event.*`). Typed by the contract's list of event types, so a new type does
+ * not build until it has its message here.
  */
-const EVENT_LABELS: Record<WebhookEventType, string> = {
-  'checkout.completed': 'Checkout completed',
-  'customer.created': 'Customer created',
-  'customer.updated': 'Customer updated',
-  'order.created': 'Order placed',
-  'order.updated': 'Order updated',
-  'order.refunded': 'Order refunded',
-  'subscription.created': 'Subscription started',
-  'subscription.updated': 'Subscription updated',
-  'subscription.cancelled': 'Subscription cancelled',
-  'subscription.plan_changed': 'Subscription changed plan',
-  'feature.usage_alert': 'Usage alert',
-  'invoice.created': 'Invoice created',
-  'invoice.paid': 'Invoice paid',
-  'invoice.payment_failed': 'Invoice payment failed',
-  'refund.created': 'Refund made',
-  'refund.updated': 'Refund updated',
-  'payment_method.created': 'Card added',
-  'payment_method.updated': 'Default card changed',
-  'payment_method.deleted': 'Card removed',
-  'webhook_endpoint.disabled': 'Webhook endpoint disabled',
-  'seller_profile.updated': 'Seller profile updated',
-  'credit_note.created': 'Credit note issued',
+const EVENT_LABELS: Record<WebhookEventType, MessageKey> = {
+  'checkout.completed': 'event.checkout.completed',
+  'customer.created': 'event.customer.created',
+  'customer.updated': 'event.customer.updated',
+  'order.created': 'event.order.created',
+  'order.updated': 'event.order.updated',
+  'order.refunded': 'event.order.refunded',
+  'subscription.created': 'event.subscription.created',
+  'subscription.updated': 'event.subscription.updated',
+  'subscription.cancelled': 'event.subscription.cancelled',
+  'subscription.plan_changed': 'event.subscription.plan_changed',
+  'feature.usage_alert': 'event.feature.usage_alert',
+  'invoice.created': 'event.invoice.created',
+  'invoice.paid': 'event.invoice.paid',
+  'invoice.payment_failed': 'event.invoice.payment_failed',
+  'refund.created': 'event.refund.created',
+  'refund.updated': 'event.refund.updated',
+  'payment_method.created': 'event.payment_method.created',
+  'payment_method.updated': 'event.payment_method.updated',
+  'payment_method.deleted': 'event.payment_method.deleted',
+  'webhook_endpoint.disabled': 'event.webhook_endpoint.disabled',
+  'seller_profile.updated': 'event.seller_profile.updated',
+  'credit_note.created': 'event.credit_note.created',
 };
 
 /** Every event type with its label, in the contract's order (for choosing an endpoint's events). */
-export const EVENT_TYPE_OPTIONS = Object.entries(EVENT_LABELS) as Array<[WebhookEventType, string]>;
+export function eventTypeOptions(): Array<[WebhookEventType, string]> {
+  return (Object.entries(EVENT_LABELS) as Array<[WebhookEventType, MessageKey]>).map(([type, key]) => [type, t(key)]);
+}
 
 /** An event type as words; a type this dashboard does not know yet still reads as words, never as a code. */
 export function eventLabel(type: string | null | undefined): string {
   if (!type) return '—';
-  if (type === '*') return 'Every event';
-  return (EVENT_LABELS as Record<string, string>)[type] ?? words(type);
+  if (type === '*') return t('event.every');
+  const key = (EVENT_LABELS as Record<string, MessageKey | undefined>)[type];
+  return key ? t(key) : words(type);
 }
 
 /** The event types an endpoint receives, as one line of words. */
 export function eventTypesLabel(types: readonly string[]): string {
-  return types.includes('*') ? 'Every event' : types.map(eventLabel).join(', ');
+  return types.includes('*') ? t('event.every') : types.map(eventLabel).join(', ');
 }
-
-const OBJECT_LABELS: Record<string, string> = { customer: 'customer', order: 'order', subscription: 'subscription', invoice: 'invoice', refund: 'refund', credit_note: 'credit note', payment_method: 'payment method', checkout_session: 'checkout', webhook_endpoint: 'webhook endpoint' };
 
 /** The kind of an event's object as a word ("credit note"). */
 export function objectLabel(kind: string | null | undefined): string {
   if (!kind) return '';
-  return OBJECT_LABELS[kind] ?? words(kind).toLowerCase();
+  const key = `object.${kind}`;
+  return hasMessage(key) ? t(key) : words(kind).toLowerCase();
 }
-
-const OBJECT_WORDS: Record<string, string> = {
-  customer: 'Customer',
-  payment_method: 'Card',
-  order: 'Order',
-  subscription: 'Subscription',
-  invoice: 'Invoice',
-  refund: 'Refund',
-  credit_note: 'Credit note',
-  checkout_session: 'Checkout',
-  feature_usage_alert: 'Usage alert',
-};
 
 /** The kind of an event's object as a capitalised word, for a link to it ("Order"). */
 export function objectWord(objectType: string | null): string {
-  return (objectType && OBJECT_WORDS[objectType]) ?? 'Record';
+  const key = `objectWord.${objectType ?? ''}`;
+  return hasMessage(key) ? t(key) : t('objectWord.record');
 }
 
 /** Who caused an event, in words: the API and background work cause most and are not named. */
 export function actorWords(actor: string | null): string {
-  if (actor === 'customer_portal') return 'The customer, in the portal';
-  return actor ? 'Someone else' : 'Billow or your API';
+  if (actor === 'customer_portal') return t('actor.portal');
+  return actor ? t('actor.someoneElse') : t('actor.billow');
 }

@@ -17,15 +17,16 @@ import { Selling } from './pages/Selling';
 import { Developers } from './pages/Developers';
 import { Settings } from './pages/Settings';
 import { SellerProfile } from './pages/SellerProfile';
+import { t } from './i18n/language';
 import './styles.css';
 
 function NotFound() {
   const error = useRouteError();
   return (
     <main id="main" className="narrow">
-      <h1>{isRouteErrorResponse(error) && error.status === 404 ? 'No such page' : 'Something went wrong'}</h1>
+      <h1>{isRouteErrorResponse(error) && error.status === 404 ? t('error.noSuchPage') : t('error.wentWrong')}</h1>
       <p>
-        <Link to="/">Back to the dashboard</Link>
+        <Link to="/">{t('error.backToDashboard')}</Link>
       </p>
     </main>
   );

@@ -1,5 +1,6 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import type { Role, Session } from '@billow/contract';
+import { createContext, Fragment, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { DashboardLanguage, Role, Session } from '@billow/contract';
+import { chooseLanguage, languageFor, navigatorLanguages, type Language } from './i18n/language';
 import { account, currentEnvironment, setEnvironment, setSessionCredentials, type Environment } from './api';
 
 export type { Role, Session };
@@ -14,6 +15,10 @@ interface SessionState {
   signOut(): Promise<void>;
   chooseOrganization(organizationId: string): void;
   switchEnvironment(environment: Environment): void;
+  /** The language the page speaks: the person's choice, else the browser's, else English. */
+  language: Language;
+  /** Keeps the person's choice on their account (null: the browser's languages again); the page follows at once. */
+  setLanguage(language: DashboardLanguage | null): Promise<void>;
 }
 
 const SessionContext = createContext<SessionState | null>(null);
@@ -31,6 +36,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const membership = pickMembership(session, organizationId);
   // The credentials every API call sends follow the session and the chosen organization.
   setSessionCredentials(session?.csrfToken ?? null, membership?.organizationId ?? null);
+  const language = languageFor(session?.user.language, navigatorLanguages());
+  chooseLanguage(language);
+  useEffect(() => {
+    document.documentElement.lang = language;
+  }, [language]);
 
   useEffect(() => {
     // The first check only fills an empty state: a sign-in that answered meanwhile (the welcome link) wins.
@@ -57,11 +67,21 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setEnv(next);
   }, []);
 
+  const setLanguage = useCallback(async (next: DashboardLanguage | null) => {
+    await account('PUT', '/language', { language: next });
+    setSession((known) => (known ? { ...known, user: { ...known.user, language: next } } : known));
+  }, []);
+
   const value = useMemo(
-    () => ({ session, membership, environment, signedIn, signOut, chooseOrganization, switchEnvironment }),
-    [session, membership, environment, signedIn, signOut, chooseOrganization, switchEnvironment],
+    () => ({ session, membership, environment, signedIn, signOut, chooseOrganization, switchEnvironment, language, setLanguage }),
+    [session, membership, environment, signedIn, signOut, chooseOrganization, switchEnvironment, language, setLanguage],
   );
-  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+  // Every page draws its words again in the new language: the tree below starts afresh when it changes.
+  return (
+    <SessionContext.Provider value={value}>
+      <Fragment key={language}>{children}</Fragment>
+    </SessionContext.Provider>
+  );
 }
 
 export function useSession(): SessionState {

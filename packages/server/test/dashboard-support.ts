@@ -91,10 +91,13 @@ export async function menu(page: Page, label: string): Promise<void> {
   await page.waitForLoadState('networkidle');
 }
 
-/** A new member of the organization with `role`, signed in from their one-time link, in a window `width` px wide: on Home. */
-export async function signIn(server: TestServer, browser: Browser, organizationId: string, role: string, width = 1280) {
+/**
+ * A new member of the organization with `role`, signed in from their one-time link, in a window `width` px wide: on Home.
+ * The browser speaks `locale` (English unless told): the dashboard follows it until the person chooses a language.
+ */
+export async function signIn(server: TestServer, browser: Browser, organizationId: string, role: string, width = 1280, locale = 'en-US') {
   const { signInToken } = await createMember(server.database.db, systemClock, { organizationId, email: `${uniqueId(role)}@example.com`, role, name: role });
-  const opened = await openPage(browser, { width, height: 900 });
+  const opened = await openPage(browser, { width, height: 900 }, { locale });
   await opened.page.goto(`${server.url}/dashboard/welcome?token=${signInToken}`);
   await opened.page.waitForURL(/\/dashboard\/?$/);
   return opened;

@@ -7,7 +7,8 @@ import { useState } from 'react';
 import type { AnalyticsSettings, MrrMovementKind, MrrPeriod, MrrSeries } from '@billow/contract';
 import { api, download } from '../api';
 import { useResource } from '../data';
-import { money, when } from '../format';
+import { count, money, when } from '../format';
+import { t } from '../i18n/language';
 import { DownloadButton, ErrorNote, Loading, PageTitle, Section, Select, Table } from '../ui/kit';
 import { Cards, type Card } from './AnalyticsCards';
 import { CashSection } from './AnalyticsCash';
@@ -16,7 +17,7 @@ import { MovementsChart } from './AnalyticsChart';
 import { ConversionNote } from './AnalyticsReporting';
 import { SegmentPicker, segmentQuery, type Segment } from './AnalyticsSegment';
 import { SubscribersAndTrials } from './AnalyticsTrials';
-import { INTERVALS, KINDS, lastDayOf, periodName, rate, type Interval } from './analytics-words';
+import { INTERVALS, KINDS, kindLabel, lastDayOf, periodName, rate, type Interval } from './analytics-words';
 
 
 /** The Currency choice that shows every currency converted into the reporting currency. */
@@ -43,11 +44,11 @@ function lastMrrOf(series: MrrSeries): Map<string, number> {
 }
 
 const CARDS: ReadonlyArray<Card<MrrPeriod>> = [
-  { label: 'MRR', figure: (p, c) => money(p.mrrEndUnits, c), trend: (p) => p.mrrEndUnits },
-  { label: 'ARR', figure: (p, c) => money(p.arrEndUnits, c), trend: (p) => p.arrEndUnits },
-  { label: 'Paying customers', figure: (p) => p.customers.end.toLocaleString(), trend: (p) => p.customers.end },
-  { label: 'Customer churn', figure: (p) => rate(p.customerChurnRateBp) },
-  { label: 'Net revenue retention', figure: (p) => rate(p.netRevenueRetentionBp) },
+  { label: 'analytics.mrr', figure: (p, c) => money(p.mrrEndUnits, c), trend: (p) => p.mrrEndUnits },
+  { label: 'analytics.arr', figure: (p, c) => money(p.arrEndUnits, c), trend: (p) => p.arrEndUnits },
+  { label: 'analytics.payingCustomers', figure: (p) => count(p.customers.end), trend: (p) => p.customers.end },
+  { label: 'analytics.customerChurn', figure: (p) => rate(p.customerChurnRateBp) },
+  { label: 'analytics.nrr', figure: (p) => rate(p.netRevenueRetentionBp) },
 ];
 
 function Legend({ onPick }: { onPick(kind: MrrMovementKind): void }) {
@@ -58,13 +59,13 @@ function Legend({ onPick }: { onPick(kind: MrrMovementKind): void }) {
           <button type="button" className="link" onClick={() => onPick(kind)}>
             <span className={`swatch mv-${kind}`} aria-hidden="true" />
             {label}
-            <span className="visually-hidden">: the customers behind it in the whole range</span>
+            <span className="visually-hidden">{t('analytics.behindRange')}</span>
           </button>
         </li>
       ))}
       <li>
         <span className="swatch swatch-line" aria-hidden="true" />
-        MRR at the end of each period
+        {t('analytics.mrrLine')}
       </li>
     </ul>
   );
@@ -73,12 +74,12 @@ function Legend({ onPick }: { onPick(kind: MrrMovementKind): void }) {
 function FiguresTable({ periods, interval, currency, onPick }: { periods: MrrPeriod[]; interval: Interval; currency: string; onPick(period: MrrPeriod, kind: MrrMovementKind): void }) {
   return (
     <Table
-      caption="MRR movements"
+      caption={t('analytics.movements')}
       rows={[...periods].reverse()}
       rowKey={(p) => p.period}
-      empty="Nothing yet."
+      empty={t('analytics.nothingYet')}
       columns={[
-        { title: 'Period', nowrap: true, cell: (p) => periodName(p, interval) },
+        { title: t('common.period'), nowrap: true, cell: (p) => periodName(p, interval) },
         ...KINDS.map(({ kind, label, units }) => ({
           title: label,
           numeric: true,
@@ -91,13 +92,13 @@ function FiguresTable({ periods, interval, currency, onPick }: { periods: MrrPer
                 {money(units(p), currency)}
                 <span className="visually-hidden">
                   {' '}
-                  {label.toLowerCase()} in {periodName(p, interval)}: show the customers
+                  {t('analytics.showCustomers', { kind: label.toLowerCase(), period: periodName(p, interval) })}
                 </span>
               </button>
             ),
         })),
-        { title: 'MRR at the end', numeric: true, nowrap: true, cell: (p) => money(p.mrrEndUnits, currency) },
-        { title: 'Paying customers', numeric: true, cell: (p) => p.customers.end.toLocaleString() },
+        { title: t('analytics.mrrEnd'), numeric: true, nowrap: true, cell: (p) => money(p.mrrEndUnits, currency) },
+        { title: t('analytics.payingCustomers'), numeric: true, cell: (p) => count(p.customers.end) },
       ]}
     />
   );
@@ -119,12 +120,12 @@ export function Analytics() {
   const months = periodsOf(series.data?.months, currency);
   const chart = periodsOf(series.data?.chart, currency);
   const drillOf = (kind: MrrMovementKind, start: string, end: string, when: string) =>
-    currency && setDrill({ kind, currency: converted ? undefined : currency, only: segmentQuery(segment), start, end, title: `${KINDS.find((k) => k.kind === kind)?.label}, ${when}${converted ? ', every currency' : ''}` });
+    currency && setDrill({ kind, currency: converted ? undefined : currency, only: segmentQuery(segment), start, end, title: t('analytics.drillTitle', { kind: kindLabel(kind), when, converted: converted ? 'true' : 'false' }) });
   const pick = (period: MrrPeriod, kind: MrrMovementKind) => drillOf(kind, period.start, lastDayOf(period), periodName(period, interval));
-  const pickKind = (kind: MrrMovementKind) => chart.length > 0 && drillOf(kind, chart[0]!.start, lastDayOf(chart.at(-1)!), 'the whole range');
+  const pickKind = (kind: MrrMovementKind) => chart.length > 0 && drillOf(kind, chart[0]!.start, lastDayOf(chart.at(-1)!), t('analytics.wholeRange'));
   return (
     <>
-      <PageTitle>Analytics</PageTitle>
+      <PageTitle>{t('analytics.title')}</PageTitle>
       <div className="row-form">
         <SegmentPicker
           value={segment}
@@ -137,19 +138,19 @@ export function Analytics() {
       <Loading loading={series.loading && !series.data} />
       <ErrorNote error={series.error} />
       {series.data && !currency ? (
-        <p className="empty">{segment ? 'No paying customer of this one in these months.' : 'No paying customer yet: MRR starts with the first paid subscription.'}</p>
+        <p className="empty">{segment ? t('analytics.noneOfSegment') : t('analytics.noneYet')}</p>
       ) : null}
       {currency && shown ? <Cards cards={CARDS} periods={months} currency={shown} /> : null}
       {converted && series.data?.months.reporting ? (
-        <ConversionNote conversion={series.data.months.reporting.conversion} amounts={lastMrrOf(series.data.months)} what={`This month's MRR in ${shown}, from:`} />
+        <ConversionNote conversion={series.data.months.reporting.conversion} amounts={lastMrrOf(series.data.months)} what={t('analytics.mrrFrom', { currency: shown ?? '' })} />
       ) : null}
       {currency && shown ? (
         <Section
-          title="MRR movements"
+          title={t('analytics.movements')}
           actions={
             <DownloadButton
-              label="Download CSV"
-              hidden={`of the MRR movements in ${shown}`}
+              label={t('analytics.downloadCsv')}
+              hidden={t('analytics.ofMovements', { currency: shown })}
               run={() => {
                 const chartSeries = series.data!.chart;
                 const which = converted ? { reporting_currency: shown } : { currency };
@@ -160,7 +161,7 @@ export function Analytics() {
         >
           <div className="row-form">
             <fieldset className="choice">
-              <legend>Interval</legend>
+              <legend>{t('analytics.interval')}</legend>
               {INTERVALS.map((i) => (
                 <label key={i.value}>
                   <input type="radio" name="interval" value={i.value} checked={interval === i.value} onChange={() => setSpan(i.value)} />
@@ -170,9 +171,9 @@ export function Analytics() {
             </fieldset>
             {choices.length > 1 ? (
               <Select
-                label="Currency"
+                label={t('plan.currency')}
                 value={currency}
-                options={choices.map((c) => [c, c === CONVERTED ? `All, converted into ${reporting}` : c])}
+                options={choices.map((c) => [c, c === CONVERTED ? t('analytics.allConverted', { currency: reporting ?? '' }) : c])}
                 onChange={(e) => setCurrency(e.target.value)}
               />
             ) : null}
@@ -181,11 +182,10 @@ export function Analytics() {
           <MovementsChart periods={chart} interval={interval} currency={shown} onPick={pick} />
           <FiguresTable periods={chart} interval={interval} currency={shown} onPick={pick} />
           <p className="hint">
-            Days in {series.data?.chart.timeZone}; amounts before tax, in {shown}
-            {converted ? ', converted at the rates below' : ', never converted'}. Every change up to {when(series.data?.chart.completeUntil)} is counted.
+            {t('analytics.daysIn', { timeZone: series.data?.chart.timeZone ?? '', currency: shown, converted: converted ? 'true' : 'false', until: when(series.data?.chart.completeUntil) })}
           </p>
           {converted && series.data?.chart.reporting ? (
-            <ConversionNote conversion={series.data.chart.reporting.conversion} amounts={new Map()} what={`Every amount above is in ${shown}, each currency converted at one rate:`} />
+            <ConversionNote conversion={series.data.chart.reporting.conversion} amounts={new Map()} what={t('analytics.everyAmount', { currency: shown })} />
           ) : null}
         </Section>
       ) : null}

@@ -1,8 +1,9 @@
 /** The figure cards of the Analytics page: a figure this month beside last month's, some with a line of their months. */
+import { t, type MessageKey } from '../i18n/language';
 import { Sparkline } from './Sparkline';
 
 export interface Card<P> {
-  label: string;
+  label: MessageKey;
   figure(p: P, currency: string): string;
   /** The number its sparkline draws over the months, when it has one. */
   trend?(p: P): number;
@@ -18,11 +19,11 @@ export function Cards<P>({ cards, periods, currency, name }: { cards: ReadonlyAr
     <dl className="tiles" aria-label={name}>
       {cards.map(({ label, figure, trend, detail }) => (
         <div key={label}>
-          <dt>{label}, this month</dt>
+          <dt>{t('analytics.thisMonth', { label: t(label) })}</dt>
           <dd>
             <span className="figure">{figure(now, currency)}</span>
             {detail ? <span className="muted">{detail(now)}</span> : null}
-            <span className="muted">Last month: {last ? figure(last, currency) : 'Not enough data yet'}</span>
+            <span className="muted">{t('analytics.lastMonth', { figure: last ? figure(last, currency) : t('analytics.notEnough') })}</span>
             {trend ? <Sparkline values={periods.map(trend)} /> : null}
           </dd>
         </div>

@@ -8,6 +8,7 @@ import type { CashPeriod, CashSeries } from '@billow/contract';
 import { api, download } from '../api';
 import { useResource } from '../data';
 import { money, when } from '../format';
+import { t } from '../i18n/language';
 import { DownloadButton, ErrorNote, Section, Table } from '../ui/kit';
 import { Cards, type Card } from './AnalyticsCards';
 import { BarChart } from './AnalyticsChart';
@@ -16,13 +17,13 @@ import { segmentQuery, type Segment } from './AnalyticsSegment';
 import { INTERVALS, lastDayOf, periodName, rate, type Interval } from './analytics-words';
 
 /** The recovery rate, or that nothing failed (the rate has no denominator then). */
-const recovery = (p: CashPeriod) => (p.recoveryRateBp === null ? 'No failed payment' : rate(p.recoveryRateBp));
+const recovery = (p: CashPeriod) => (p.recoveryRateBp === null ? t('cash.noFailed') : rate(p.recoveryRateBp));
 
 const CARDS: ReadonlyArray<Card<CashPeriod>> = [
-  { label: 'Collected', figure: (p, c) => money(p.collected.amountUnits, c), trend: (p) => p.collected.amountUnits },
-  { label: 'Refunded', figure: (p, c) => money(p.refunded.amountUnits, c) },
-  { label: 'Net cash', figure: (p, c) => money(p.netUnits, c), trend: (p) => p.netUnits },
-  { label: 'Recovered by dunning', figure: recovery },
+  { label: 'cash.collected', figure: (p, c) => money(p.collected.amountUnits, c), trend: (p) => p.collected.amountUnits },
+  { label: 'cash.refunded', figure: (p, c) => money(p.refunded.amountUnits, c) },
+  { label: 'cash.net', figure: (p, c) => money(p.netUnits, c), trend: (p) => p.netUnits },
+  { label: 'cash.recoveredByDunning', figure: recovery },
 ];
 
 async function loadCash(interval: Interval, reporting: string | null, segment: Segment): Promise<{ months: CashSeries; chart: CashSeries }> {
@@ -43,12 +44,12 @@ function CashChart({ periods, interval, currency }: { periods: CashPeriod[]; int
   const columns = periods.map((p) => ({
     period: p,
     bars: [
-      { key: 'collected', className: 'cash-collected', label: 'Collected', units: p.collected.amountUnits },
-      { key: 'refunded', className: 'cash-refunded', label: 'Refunded', units: -p.refunded.amountUnits },
+      { key: 'collected', className: 'cash-collected', label: t('cash.collected'), units: p.collected.amountUnits },
+      { key: 'refunded', className: 'cash-refunded', label: t('cash.refunded'), units: -p.refunded.amountUnits },
     ],
     line: p.netUnits,
   }));
-  const title = `Cash collected, refunded and net in ${currency}, by ${interval}; the same figures are in the table below`;
+  const title = t('cash.chartTitle', { currency, interval });
   return <BarChart id="cash-chart" title={title} columns={columns} interval={interval} currency={currency} lineClass="cash-line" />;
 }
 
@@ -57,15 +58,15 @@ function Legend() {
     <ul className="legend">
       <li>
         <span className="swatch cash-collected" aria-hidden="true" />
-        Collected
+        {t('cash.collected')}
       </li>
       <li>
         <span className="swatch cash-refunded" aria-hidden="true" />
-        Refunded
+        {t('cash.refunded')}
       </li>
       <li>
         <span className="swatch swatch-line" aria-hidden="true" />
-        Net cash
+        {t('cash.net')}
       </li>
     </ul>
   );
@@ -75,19 +76,19 @@ function CashTable({ periods, interval, currency }: { periods: CashPeriod[]; int
   const amount = (units: number) => money(units, currency);
   return (
     <Table
-      caption="Cash and dunning"
+      caption={t('cash.title')}
       rows={[...periods].reverse()}
       rowKey={(p) => p.period}
-      empty="Nothing yet."
+      empty={t('analytics.nothingYet')}
       columns={[
-        { title: 'Period', nowrap: true, cell: (p) => periodName(p, interval) },
-        { title: 'Collected', numeric: true, nowrap: true, cell: (p) => amount(p.collected.amountUnits) },
-        { title: 'Refunded', numeric: true, nowrap: true, cell: (p) => amount(p.refunded.amountUnits) },
-        { title: 'Net cash', numeric: true, nowrap: true, cell: (p) => amount(p.netUnits) },
-        { title: 'Failed payments', numeric: true, nowrap: true, cell: (p) => amount(p.failed.amountUnits) },
-        { title: 'Recovered', numeric: true, nowrap: true, cell: (p) => amount(p.recovered.amountUnits) },
-        { title: 'Lost', numeric: true, nowrap: true, cell: (p) => amount(p.lost.amountUnits) },
-        { title: 'Recovery rate', numeric: true, nowrap: true, cell: recovery },
+        { title: t('common.period'), nowrap: true, cell: (p) => periodName(p, interval) },
+        { title: t('cash.collected'), numeric: true, nowrap: true, cell: (p) => amount(p.collected.amountUnits) },
+        { title: t('cash.refunded'), numeric: true, nowrap: true, cell: (p) => amount(p.refunded.amountUnits) },
+        { title: t('cash.net'), numeric: true, nowrap: true, cell: (p) => amount(p.netUnits) },
+        { title: t('cash.failed'), numeric: true, nowrap: true, cell: (p) => amount(p.failed.amountUnits) },
+        { title: t('cash.recovered'), numeric: true, nowrap: true, cell: (p) => amount(p.recovered.amountUnits) },
+        { title: t('cash.lost'), numeric: true, nowrap: true, cell: (p) => amount(p.lost.amountUnits) },
+        { title: t('cash.recoveryRate'), numeric: true, nowrap: true, cell: recovery },
       ]}
     />
   );
@@ -111,9 +112,12 @@ export function CashSection({ interval, currency: wanted, reporting, segment }: 
     return download('/analytics/cash/', { interval, ...which, ...segmentQuery(segment), start: series.start, end: lastDayOf(series), format: 'csv' }, `cash-${converted ? 'all' : currency}-${interval}-${series.start}.csv`);
   };
   return (
-    <Section title="Cash and dunning" actions={currency ? <DownloadButton label="Download CSV" hidden={`of the cash and dunning figures in ${currency}`} run={run} /> : undefined}>
+    <Section
+      title={t('cash.title')}
+      actions={currency ? <DownloadButton label={t('analytics.downloadCsv')} hidden={t('cash.ofFigures', { currency })} run={run} /> : undefined}
+    >
       <ErrorNote error={cash.error} />
-      {cash.data && !currency ? <p className="empty">{segment ? 'No payment for this one in these months.' : 'No payment yet.'}</p> : null}
+      {cash.data && !currency ? <p className="empty">{segment ? t('cash.noPaymentSegment') : t('cash.noPayment')}</p> : null}
       {currency ? (
         <>
           <Cards cards={CARDS} periods={months} currency={currency} />
@@ -121,12 +125,11 @@ export function CashSection({ interval, currency: wanted, reporting, segment }: 
           <CashChart periods={chart} interval={interval} currency={currency} />
           <CashTable periods={chart} interval={interval} currency={currency} />
           <p className="hint">
-            Payments and refunds count on the day the money moved, tax included{segment ? ', counted for the plan and the product of the order they paid' : ''}. A failed payment counts in the period of its first failed attempt, and so do its
-            recovery (paid later, by a retry or by the customer) and its loss (retries ran out): the recent periods still change while retries go on. Every payment up
-            to {when(cash.data?.chart.completeUntil)} is counted.
+            {t('cash.about', { until: when(cash.data?.chart.completeUntil) })}
+            {segment ? ` ${t('cash.aboutSegment')}` : ''}
           </p>
           {converted && cash.data?.chart.reporting ? (
-            <ConversionNote conversion={cash.data.chart.reporting.conversion} amounts={new Map()} what={`Every amount of the cash above is in ${currency}, each currency converted at one rate:`} />
+            <ConversionNote conversion={cash.data.chart.reporting.conversion} amounts={new Map()} what={t('cash.everyAmount', { currency })} />
           ) : null}
         </>
       ) : null}

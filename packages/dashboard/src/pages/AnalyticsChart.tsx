@@ -11,6 +11,7 @@ import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { MrrMovementKind, MrrPeriod } from '@billow/contract';
 import { money } from '../format';
 import { KINDS, periodName, type Interval } from './analytics-words';
+import { intlLocale, t } from '../i18n/language';
 
 const H = 280;
 /** Room a label under the bars takes, in pixels: fewer labels on a narrow screen. */
@@ -32,14 +33,13 @@ interface Scale {
   ticks: number[];
 }
 
-const MONTH = new Intl.DateTimeFormat(undefined, { month: 'short', timeZone: 'UTC' });
-const DAY = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 /** A label under the bars: the month or the day, with the year under it where the year starts (and first). */
 function tickLines(period: { start: string }, interval: Interval, first: boolean): [string, string | null] {
   const at = new Date(`${period.start}T00:00:00Z`);
   const year = first || (interval === 'month' ? at.getUTCMonth() === 0 : at.getUTCMonth() === 0 && at.getUTCDate() <= (interval === 'week' ? 7 : 1));
-  return [(interval === 'month' ? MONTH : DAY).format(at), year ? String(at.getUTCFullYear()) : null];
+  const format = new Intl.DateTimeFormat(intlLocale(), interval === 'month' ? { month: 'short', timeZone: 'UTC' } : { month: 'short', day: 'numeric', timeZone: 'UTC' });
+  return [format.format(at), year ? String(at.getUTCFullYear()) : null];
 }
 
 /** The width the chart has, in pixels, as its box changes (a phone turned, a window resized). */
@@ -100,11 +100,11 @@ export function BarChart({ id, title, columns, interval, currency, lineClass }: 
     <div className="chart-wrap" ref={box}>
     <svg className="chart" width={W} height={H} viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${id}-title`}>
       <title id={`${id}-title`}>{title}</title>
-      {scale.ticks.map((t) => (
-        <g key={t}>
-          <line className={t === 0 ? 'axis zero' : 'axis'} x1={LEFT} x2={W - RIGHT} y1={scale.y(t)} y2={scale.y(t)} />
-          <text className="tick" x={LEFT - 6} y={scale.y(t) + 4} textAnchor="end">
-            {money(t, currency)}
+      {scale.ticks.map((tick) => (
+        <g key={tick}>
+          <line className={tick === 0 ? 'axis zero' : 'axis'} x1={LEFT} x2={W - RIGHT} y1={scale.y(tick)} y2={scale.y(tick)} />
+          <text className="tick" x={LEFT - 6} y={scale.y(tick) + 4} textAnchor="end">
+            {money(tick, currency)}
           </text>
         </g>
       ))}
@@ -120,7 +120,7 @@ export function BarChart({ id, title, columns, interval, currency, lineClass }: 
               height={Math.max(1, Math.abs(scale.y(s.from) - scale.y(s.to)))}
               onClick={s.onPick}
             >
-              <title>{`${s.label}, ${periodName(c.period, interval)}: ${money(s.units, currency)}`}</title>
+              <title>{t('analytics.barTitle', { label: s.label, period: periodName(c.period, interval), amount: money(s.units, currency) })}</title>
             </rect>
           ))}
           {i % every === 0 ? <TickLabel x={centre(i)} lines={tickLines(c.period, interval, i === 0)} /> : null}
@@ -141,7 +141,7 @@ export function MovementsChart({ periods, interval, currency, onPick }: { period
     bars: KINDS.map(({ kind, label, units }) => ({ key: kind, className: `mv-${kind}`, label, units: units(p), onPick: () => onPick(p, kind) })),
     line: p.mrrEndUnits,
   }));
-  const title = `MRR movements and MRR in ${currency}, by ${interval}; the same figures are in the table below`;
+  const title = t('analytics.chartTitle', { currency, interval });
   return <BarChart id="mrr-chart" title={title} columns={columns} interval={interval} currency={currency} lineClass="mrr-line" />;
 }
 

@@ -5,6 +5,7 @@ import type { MrrMovementKind, MrrMovementList } from '@billow/contract';
 import { api, download } from '../api';
 import { useResource } from '../data';
 import { day, money } from '../format';
+import { t } from '../i18n/language';
 import { DownloadButton, ErrorNote, Pager, Section, Table } from '../ui/kit';
 import { kindLabel } from './analytics-words';
 
@@ -28,7 +29,7 @@ export function AnalyticsDrillDown({ drill, onClose }: { drill: DrillDown; onClo
     () => api<MrrMovementList>('GET', '/analytics/mrr/movements/', { query: { start: drill.start, end: drill.end, kind: drill.kind, currency: drill.currency, ...drill.only, page, page_size: PAGE_SIZE } }),
     [drill.start, drill.end, drill.kind, drill.currency, drill.only.plan, drill.only.product, page],
   );
-  const title = `Customers behind ${drill.title}`;
+  const title = t('drill.title', { what: drill.title });
   // Opened by a bar or a button far above it: the list takes the focus, so that the keyboard and a screen reader land on it.
   const box = useRef<HTMLDivElement | null>(null);
   useEffect(() => {
@@ -42,12 +43,12 @@ export function AnalyticsDrillDown({ drill, onClose }: { drill: DrillDown; onClo
         actions={
           <div className="actions">
             <DownloadButton
-              label="Download CSV"
-              hidden={`of the customers behind ${drill.title}`}
+              label={t('analytics.downloadCsv')}
+              hidden={t('drill.ofCustomers', { what: drill.title })}
               run={() => download('/analytics/mrr/movements/', { start: drill.start, end: drill.end, kind: drill.kind, currency: drill.currency, ...drill.only, format: 'csv' }, `mrr-${drill.kind}-${drill.start}-${drill.end}.csv`)}
             />
             <button type="button" className="secondary" onClick={onClose}>
-              Close<span className="visually-hidden"> the customers behind {drill.title}</span>
+              {t('drill.close')}<span className="visually-hidden"> {t('drill.closeHidden', { what: drill.title })}</span>
             </button>
           </div>
         }
@@ -57,10 +58,10 @@ export function AnalyticsDrillDown({ drill, onClose }: { drill: DrillDown; onClo
           caption={title}
           rows={list.data?.results}
           rowKey={(m) => `${m.subscriptionId} ${m.at} ${m.kind}`}
-          empty="No customer moved this way in that time."
+          empty={t('drill.empty')}
           columns={[
             {
-              title: 'Customer',
+              title: t('common.customer'),
               cell: (m) => (
                 <>
                   <Link to={`/customers/${encodeURIComponent(m.customer.customerId)}`}>{m.customer.name ?? m.customer.email ?? m.customer.customerId}</Link>
@@ -68,14 +69,14 @@ export function AnalyticsDrillDown({ drill, onClose }: { drill: DrillDown; onClo
                 </>
               ),
             },
-            { title: 'Movement', cell: (m) => kindLabel(m.kind) },
-            { title: 'Change of MRR', numeric: true, nowrap: true, cell: (m) => money(m.amountUnits, m.currency) },
-            { title: 'MRR after', numeric: true, nowrap: true, cell: (m) => money(m.customerMrrAfterUnits, m.currency) },
-            { title: 'Day', nowrap: true, cell: (m) => day(m.day) },
+            { title: t('drill.movement'), cell: (m) => kindLabel(m.kind) },
+            { title: t('drill.change'), numeric: true, nowrap: true, cell: (m) => money(m.amountUnits, m.currency) },
+            { title: t('drill.after'), numeric: true, nowrap: true, cell: (m) => money(m.customerMrrAfterUnits, m.currency) },
+            { title: t('drill.day'), nowrap: true, cell: (m) => day(m.day) },
           ]}
         />
-        {list.data ? <Pager label={`Pages of ${title}`} page={page} count={list.data.count} pageSize={PAGE_SIZE} onPage={setPage} /> : null}
-        <p className="hint">Each change is rounded on its own; the chart rounds their exact sum, so the two can differ by the currency's smallest unit.</p>
+        {list.data ? <Pager label={t('drill.pages', { title })} page={page} count={list.data.count} pageSize={PAGE_SIZE} onPage={setPage} /> : null}
+        <p className="hint">{t('drill.rounding')}</p>
       </Section>
     </div>
   );

@@ -8,29 +8,30 @@ import { api } from '../api';
 import { useAction, useResource } from '../data';
 import { day, money } from '../format';
 import { useSession } from '../session';
+import { intlLocale, t } from '../i18n/language';
 import { ErrorNote, Field, Notice, Section, Select } from '../ui/kit';
 
-const NAMES = new Intl.DisplayNames(undefined, { type: 'currency' });
 const COMMON = ['USD', 'EUR', 'GBP', 'JPY', 'CAD', 'AUD', 'CHF', 'SEK', 'NOK', 'DKK', 'PLN', 'INR', 'BRL', 'MXN', 'SGD', 'NZD'];
 
 /** Every currency the browser knows, by its name. */
 function currencyOptions(): Array<[string, string]> {
   const supported = (Intl as { supportedValuesOf?(key: string): string[] }).supportedValuesOf;
   const codes = supported ? supported('currency') : COMMON;
-  return codes.map((code): [string, string] => [code, `${NAMES.of(code) ?? code} (${code})`]).sort((a, b) => a[1].localeCompare(b[1]));
+  const names = new Intl.DisplayNames([intlLocale()], { type: 'currency' });
+  return codes.map((code): [string, string] => [code, `${names.of(code) ?? code} (${code})`]).sort((a, b) => a[1].localeCompare(b[1], intlLocale()));
 }
 
 /** Where a rate comes from, in words: "set by you on 1 Nov 2026", "derived from 3 plans' prices". */
 export function rateOrigin(rate: CurrencyConversion, me: string | undefined): string {
   switch (rate.source) {
     case 'seller':
-      return `set by ${rate.setBy === me ? 'you' : rate.setBy} on ${day(rate.setOn)}`;
+      return t('reporting.setBy', { who: rate.setBy === me ? t('reporting.you') : (rate.setBy ?? ''), day: day(rate.setOn) });
     case 'plans':
-      return `derived from the prices of ${rate.plans === 1 ? '1 plan' : `${rate.plans} plans`} sold in both currencies`;
+      return t('reporting.derived', { plans: rate.plans ?? 0 });
     case 'reporting':
-      return 'the reporting currency itself';
+      return t('reporting.itself');
     default:
-      return 'no rate set, and no plan is priced in both currencies';
+      return t('reporting.noRate');
   }
 }
 
@@ -50,10 +51,10 @@ export function ConversionNote({ conversion, amounts, what }: { conversion: Repo
           const amount = amounts.has(rate.currency) ? money(amounts.get(rate.currency), rate.currency) : rate.currency;
           const line =
             rate.source === 'reporting'
-              ? `${amount}, already in ${to}`
+              ? t('reporting.already', { amount, currency: to })
               : rate.rate === null
-                ? `${amount} not converted, and left out: ${rateOrigin(rate, me)}`
-                : `${amount} converted at ${rate.rate} ${to}, ${rateOrigin(rate, me)}`;
+                ? t('reporting.leftOut', { amount, origin: rateOrigin(rate, me) })
+                : t('reporting.convertedAt', { amount, rate: rate.rate, currency: to, origin: rateOrigin(rate, me) });
           return <li key={rate.currency}>{line}</li>;
         })}
       </ul>
@@ -73,11 +74,11 @@ function updateOf(saved: AnalyticsSettings, currency: string, drafts: Record<str
 
 function RateField({ rate, to, value, disabled, onChange }: { rate: CurrencyConversion; to: string; value: string; disabled: boolean; onChange(value: string): void }) {
   const { session } = useSession();
-  const now = rate.rate === null ? 'Not converted now: no rate set, and no plan is priced in both currencies.' : `Now ${rate.rate}, ${rateOrigin(rate, session?.user.email)}.`;
+  const now = rate.rate === null ? t('reporting.notNow') : t('reporting.now', { rate: rate.rate, origin: rateOrigin(rate, session?.user.email) });
   return (
     <Field
-      label={`1 ${rate.currency} in ${to}`}
-      hint={`${now} Leave it empty to use the plans' prices.`}
+      label={t('reporting.rateLabel', { from: rate.currency, to })}
+      hint={`${now} ${t('reporting.leaveEmpty')}`}
       inputMode="decimal"
       value={value}
       disabled={disabled}
@@ -106,12 +107,12 @@ export function ReportingSettings({ canWrite }: { canWrite: boolean }) {
     });
   };
   return (
-    <Section title="Reporting currency">
+    <Section title={t('reporting.title')}>
       <ErrorNote error={settings.error} />
-      <p>Analytics can show every figure converted into one currency, with the rate of each currency stated beneath it.</p>
+      <p>{t('reporting.about')}</p>
       {saved ? (
-        <form className="reporting-form" aria-label="Reporting currency and exchange rates" onSubmit={submit}>
-          <Select label="Reporting currency" value={chosen} disabled={!canWrite} options={[['', 'None: each currency apart'], ...currencyOptions()]} onChange={(e) => setCurrency(e.target.value)} />
+        <form className="reporting-form" aria-label={t('reporting.form')} onSubmit={submit}>
+          <Select label={t('reporting.title')} value={chosen} disabled={!canWrite} options={[['', t('reporting.none')], ...currencyOptions()]} onChange={(e) => setCurrency(e.target.value)} />
           {chosen && chosen === saved.reportingCurrency
             ? others.map((rate) => (
                 <RateField
@@ -124,14 +125,14 @@ export function ReportingSettings({ canWrite }: { canWrite: boolean }) {
                 />
               ))
             : null}
-          {chosen && chosen !== saved.reportingCurrency ? <p className="hint">Save to set the rates into {chosen}.</p> : null}
+          {chosen && chosen !== saved.reportingCurrency ? <p className="hint">{t('reporting.saveToSet', { currency: chosen })}</p> : null}
           {canWrite ? (
             <button type="submit" disabled={save.busy}>
-              Save reporting currency
+              {t('reporting.save')}
             </button>
           ) : null}
           <ErrorNote error={save.error} />
-          {save.result && !save.busy && !save.error ? <Notice>Saved.</Notice> : null}
+          {save.result && !save.busy && !save.error ? <Notice>{t('reporting.saved')}</Notice> : null}
         </form>
       ) : null}
     </Section>

@@ -6,6 +6,7 @@
 import { api, type Page } from '../api';
 import { useResource } from '../data';
 import { Select } from '../ui/kit';
+import { t } from '../i18n/language';
 import type { Plan, Product } from './types';
 
 /** '' for the whole business, or `product:<identifier>` / `plan:<identifier>`. */
@@ -25,14 +26,14 @@ async function choicesOf(): Promise<Array<[string, string]>> {
     api<Page<Plan>>('GET', '/catalog/plans/', { query: { page_size: 100 } }),
   ]);
   return [
-    ['', 'The whole business'],
-    ...products.results.map((p): [string, string] => [`product:${p.identifier}`, `Product: ${p.name}`]),
-    ...plans.results.filter((p) => p.status !== 'draft').map((p): [string, string] => [`plan:${p.identifier}`, `Plan: ${p.name}`]),
+    ['', t('analytics.wholeBusiness')],
+    ...products.results.map((p): [string, string] => [`product:${p.identifier}`, t('analytics.productSegment', { name: p.name })]),
+    ...plans.results.filter((p) => p.status !== 'draft').map((p): [string, string] => [`plan:${p.identifier}`, t('analytics.planSegment', { name: p.name })]),
   ];
 }
 
 export function SegmentPicker({ value, onChange }: { value: Segment; onChange(segment: Segment): void }) {
   const choices = useResource(choicesOf, []);
   if (!choices.data || choices.data.length <= 2) return null;
-  return <Select label="Figures of" value={value} options={choices.data} onChange={(e) => onChange(e.target.value)} />;
+  return <Select label={t('analytics.figuresOf')} value={value} options={choices.data} onChange={(e) => onChange(e.target.value)} />;
 }

@@ -6,39 +6,39 @@
 import type { SubscriberPeriod, SubscriberSeries } from '@billow/contract';
 import { api, download } from '../api';
 import { useResource } from '../data';
-import { when } from '../format';
+import { count, when } from '../format';
+import { t } from '../i18n/language';
 import { DownloadButton, ErrorNote, Section, Table } from '../ui/kit';
 import { Cards, type Card } from './AnalyticsCards';
 import { segmentQuery, type Segment } from './AnalyticsSegment';
 import { lastDayOf, periodName, rate } from './analytics-words';
 
-const count = (n: number) => n.toLocaleString();
 
 const CARDS: ReadonlyArray<Card<SubscriberPeriod>> = [
-  { label: 'Active subscriptions', figure: (p) => count(p.activeSubscriptionsEnd), trend: (p) => p.activeSubscriptionsEnd },
-  { label: 'In trial', figure: (p) => count(p.trialsEnd), trend: (p) => p.trialsEnd },
+  { label: 'trials.active', figure: (p) => count(p.activeSubscriptionsEnd), trend: (p) => p.activeSubscriptionsEnd },
+  { label: 'trials.inTrial', figure: (p) => count(p.trialsEnd), trend: (p) => p.trialsEnd },
   {
-    label: 'Trial conversion',
+    label: 'trials.conversion',
     figure: (p) => rate(p.trialConversionRateBp),
-    detail: (p) => (p.trialsEnded === 0 ? 'No trial ended' : `${count(p.trialsConverted)} of ${count(p.trialsEnded)} ${p.trialsEnded === 1 ? 'trial' : 'trials'} that ended became paid`),
+    detail: (p) => (p.trialsEnded === 0 ? t('trials.noneEnded') : t('trials.converted', { converted: count(p.trialsConverted), ended: count(p.trialsEnded), count: p.trialsEnded })),
   },
 ];
 
 function TrialsTable({ periods }: { periods: SubscriberPeriod[] }) {
   return (
     <Table
-      caption="Trials by month"
+      caption={t('trials.caption')}
       rows={[...periods].reverse()}
       rowKey={(p) => p.period}
-      empty="Nothing yet."
+      empty={t('analytics.nothingYet')}
       columns={[
-        { title: 'Month', nowrap: true, cell: (p) => periodName(p, 'month') },
-        { title: 'Trials started', numeric: true, cell: (p) => count(p.trialsStarted) },
-        { title: 'Trials ended', numeric: true, cell: (p) => count(p.trialsEnded) },
-        { title: 'Became paid', numeric: true, cell: (p) => count(p.trialsConverted) },
-        { title: 'Trial conversion', numeric: true, nowrap: true, cell: (p) => rate(p.trialConversionRateBp) },
-        { title: 'In trial at the end', numeric: true, cell: (p) => count(p.trialsEnd) },
-        { title: 'Active subscriptions at the end', numeric: true, cell: (p) => count(p.activeSubscriptionsEnd) },
+        { title: t('trials.month'), nowrap: true, cell: (p) => periodName(p, 'month') },
+        { title: t('trials.started'), numeric: true, cell: (p) => count(p.trialsStarted) },
+        { title: t('trials.ended'), numeric: true, cell: (p) => count(p.trialsEnded) },
+        { title: t('trials.becamePaid'), numeric: true, cell: (p) => count(p.trialsConverted) },
+        { title: t('trials.conversion'), numeric: true, nowrap: true, cell: (p) => rate(p.trialConversionRateBp) },
+        { title: t('trials.inTrialEnd'), numeric: true, cell: (p) => count(p.trialsEnd) },
+        { title: t('trials.activeEnd'), numeric: true, cell: (p) => count(p.activeSubscriptionsEnd) },
       ]}
     />
   );
@@ -51,14 +51,14 @@ export function SubscribersAndTrials({ segment }: { segment: Segment }) {
   return (
     <>
       <ErrorNote error={series.error} />
-      <Cards cards={CARDS} periods={periods} currency="" name="Subscribers and trials" />
+      <Cards cards={CARDS} periods={periods} currency="" name={t('trials.figures')} />
       {series.data ? (
         <Section
-          title="Trials"
+          title={t('trials.title')}
           actions={
             <DownloadButton
-              label="Download CSV"
-              hidden="of the trials and subscribers by month"
+              label={t('analytics.downloadCsv')}
+              hidden={t('trials.ofFigures')}
               run={() =>
                 download('/analytics/subscribers/', { interval: 'month', ...segmentQuery(segment), start: series.data!.start, end: lastDayOf(series.data!), format: 'csv' }, `subscribers-${series.data!.start}.csv`)
               }
@@ -67,8 +67,8 @@ export function SubscribersAndTrials({ segment }: { segment: Segment }) {
         >
           <TrialsTable periods={periods} />
           <p className="hint">
-            Every currency counted together. A trial converts when its first paid period begins; one cancelled before its end, or that ends without a
-            way to pay, ended without converting.{segment.startsWith('plan:') ? " A plan change moves a subscription to the new plan's figures; a trial it was in ends on this plan without converting." : ''} Every change up to {when(series.data.completeUntil)} is counted.
+            {t('trials.about', { until: when(series.data.completeUntil) })}
+            {segment.startsWith('plan:') ? ` ${t('trials.aboutPlanChange')}` : ''}
           </p>
         </Section>
       ) : null}

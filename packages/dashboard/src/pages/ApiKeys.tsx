@@ -3,6 +3,7 @@ import { api, type Page } from '../api';
 import { useAction, useResource } from '../data';
 import { when } from '../format';
 import { Confirmation } from '../ui/Confirmation';
+import { t } from '../i18n/language';
 import { ErrorNote, Field, Pager, Section, Select, StatusBadge, Table } from '../ui/kit';
 
 interface ApiKey {
@@ -24,21 +25,20 @@ function NewKey({ created }: { created: CreatedKey }) {
   const [copied, setCopied] = useState<string | null>(null);
   const copy = () =>
     navigator.clipboard.writeText(created.key).then(
-      () => setCopied('Copied to the clipboard.'),
-      () => setCopied('The browser would not copy it: select the key and copy it yourself.'),
+      () => setCopied(t('keys.copied')),
+      () => setCopied(t('keys.notCopied')),
     );
   return (
     <div className="note note-ok new-key">
       <p role="status">
-        <strong>Copy the new {created.kind} key {created.prefix} now: you will not see it again.</strong> Billow keeps only its hash; if it is lost, make another
-        key and revoke this one.
+        <strong>{t('keys.copyNow', { kind: created.kind, prefix: created.prefix })}</strong> {t('keys.onlyHash')}
       </p>
       <code className="secret" data-testid="new-api-key">
         {created.key}
       </code>
       <div className="actions">
         <button type="button" className="secondary" onClick={() => void copy()}>
-          Copy the key
+          {t('keys.copy')}
         </button>
         <span aria-live="polite">{copied}</span>
       </div>
@@ -54,7 +54,7 @@ function NewKeyForm({ onDone }: { onDone(): void }) {
     <>
       <form
         className="row-form"
-        aria-label="Create an API key"
+        aria-label={t('keys.form')}
         onSubmit={(event: FormEvent) => {
           event.preventDefault();
           void create.perform().then((r) => {
@@ -65,17 +65,17 @@ function NewKeyForm({ onDone }: { onDone(): void }) {
         }}
       >
         <Select
-          label="Key kind"
+          label={t('keys.kind')}
           value={kind}
           onChange={(e) => setKind(e.target.value === 'client' ? 'client' : 'server')}
           options={[
-            ['server', 'Server key (secret: your backend)'],
-            ['client', 'Client key (public: browsers, apps)'],
+            ['server', t('keys.serverOption')],
+            ['client', t('keys.clientOption')],
           ]}
         />
-        <Field label="Key name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} hint="Optional: where the key is used, for example CI." />
+        <Field label={t('keys.name')} value={name} maxLength={100} onChange={(e) => setName(e.target.value)} hint={t('keys.nameHint')} />
         <button type="submit" disabled={create.busy}>
-          Create key
+          {t('keys.create')}
         </button>
       </form>
       <ErrorNote error={create.error} />
@@ -91,15 +91,15 @@ function RevokeKey({ apiKey, onDone }: { apiKey: ApiKey; onDone(): void }) {
     <Confirmation
       ask={
         <>
-          Revoke<span className="visually-hidden"> {apiKey.prefix}</span>
+          {t('keys.revoke')}<span className="visually-hidden"> {apiKey.prefix}</span>
         </>
       }
-      question={`Revoke ${apiKey.prefix}?`}
-      yes={`Yes, revoke ${apiKey.prefix}`}
+      question={t('keys.revokeQuestion', { prefix: apiKey.prefix })}
+      yes={t('keys.revokeYes', { prefix: apiKey.prefix })}
       perform={() => api<ApiKey>('DELETE', `/api-keys/${apiKey.prefix}/`)}
       onDone={onDone}
     >
-      Revoke {apiKey.prefix}? Every request with it is refused at once; this cannot be undone.
+      {t('keys.revokeExplained', { prefix: apiKey.prefix })}
     </Confirmation>
   );
 }
@@ -109,24 +109,24 @@ export function ApiKeys({ canWrite }: { canWrite: boolean }) {
   const [page, setPage] = useState(1);
   const list = useResource(() => api<Page<ApiKey>>('GET', '/api-keys/', { query: { page, page_size: PAGE_SIZE } }), [page]);
   return (
-    <Section title="API keys">
+    <Section title={t('keys.title')}>
       <p>
-        Keys of this environment. A server key can do everything in it, so keep it on your servers; a client key is for browsers and apps (entitlement checks,
-        the product offering, checkouts).{canWrite ? '' : ' Owners and admins make and revoke keys.'}
+        {t('keys.about')}
+        {canWrite ? '' : ` ${t('keys.ownersOnly')}`}
       </p>
       <ErrorNote error={list.error} />
       <Table
-        caption="API keys"
+        caption={t('keys.title')}
         rows={list.data?.results}
         rowKey={(k) => k.prefix}
-        empty="No API keys in this environment."
+        empty={t('keys.empty')}
         columns={[
-          { title: 'Key', cell: (k) => <code>{k.prefix}…</code>, nowrap: true },
-          { title: 'Name', cell: (k) => k.name ?? '—' },
-          { title: 'Kind', cell: (k) => (k.kind === 'server' ? 'Server' : 'Client') },
-          { title: 'Created', cell: (k) => when(k.createdOn), nowrap: true },
+          { title: t('licenses.key'), cell: (k) => <code>{k.prefix}…</code>, nowrap: true },
+          { title: t('common.name'), cell: (k) => k.name ?? '—' },
+          { title: t('payments.kind'), cell: (k) => (k.kind === 'server' ? t('keys.server') : t('keys.client')) },
+          { title: t('orders.created'), cell: (k) => when(k.createdOn), nowrap: true },
           {
-            title: 'State',
+            title: t('licenses.state'),
             cell: (k) =>
               k.revokedOn ? (
                 <>
@@ -136,10 +136,10 @@ export function ApiKeys({ canWrite }: { canWrite: boolean }) {
                 <StatusBadge status="active" />
               ),
           },
-          { title: 'Actions', cell: (k) => (canWrite ? <RevokeKey apiKey={k} onDone={list.reload} /> : null) },
+          { title: t('common.actions'), cell: (k) => (canWrite ? <RevokeKey apiKey={k} onDone={list.reload} /> : null) },
         ]}
       />
-      {list.data ? <Pager label="API key pages" page={page} count={list.data.count} pageSize={PAGE_SIZE} onPage={setPage} /> : null}
+      {list.data ? <Pager label={t('keys.pages')} page={page} count={list.data.count} pageSize={PAGE_SIZE} onPage={setPage} /> : null}
       {canWrite ? <NewKeyForm onDone={list.reload} /> : null}
     </Section>
   );

@@ -5,12 +5,22 @@ import { useAction, useResource } from '../data';
 import { day, words } from '../format';
 import { useCan } from '../session';
 import { ErrorNote, Field, Loading, PageTitle, Section, Select, StatusBadge, Table } from '../ui/kit';
+import { hasMessage, t } from '../i18n/language';
 import type { Feature, Plan, Product } from './types';
 
 interface Catalog {
   products: Page<Product>;
   features: Page<Feature>;
   plans: Page<Plan>;
+}
+
+/** The tax codes a product may have, in the contract's order. */
+const TAX_CODES = ['saas', 'saas_business', 'software', 'ebook', 'eservice', 'training'];
+
+/** A product's tax code in words ("Software as a service"); one the dashboard does not know yet as words. */
+export function taxCodeWords(code: string): string {
+  const key = `taxCode.${code}`;
+  return hasMessage(key) ? t(key) : words(code);
 }
 
 async function loadCatalog(): Promise<Catalog> {
@@ -60,85 +70,93 @@ export function CatalogPage() {
   const productOptions: Array<[string, string]> = (data?.products.results ?? []).map((p) => [p.identifier, p.name]);
   return (
     <>
-      <PageTitle>Catalog</PageTitle>
+      <PageTitle>{t('catalog.title')}</PageTitle>
       <ErrorNote error={catalog.error} />
       <Loading loading={catalog.loading && !data} />
-      <Section title="Products">
+      <Section title={t('catalog.products')}>
         <Table
-          caption="Products"
+          caption={t('catalog.products')}
           rows={data?.products.results}
           rowKey={(p) => p.id}
-          empty="No products yet."
+          empty={t('catalog.noProducts')}
           columns={[
-            { title: 'Name', cell: (p) => <Link to={`/catalog/products/${encodeURIComponent(p.id)}`}>{p.name}</Link> },
-            { title: 'Identifier', cell: (p) => <code>{p.identifier}</code> },
-            { title: 'Tax code', cell: (p) => p.taxCode },
-            { title: 'Created', cell: (p) => day(p.createdOn) },
+            { title: t('common.name'), cell: (p) => <Link to={`/catalog/products/${encodeURIComponent(p.id)}`}>{p.name}</Link> },
+            { title: t('catalog.identifier'), cell: (p) => <code>{p.identifier}</code> },
+            { title: t('catalog.taxCode'), cell: (p) => taxCodeWords(p.taxCode) },
+            { title: t('orders.created'), cell: (p) => day(p.createdOn) },
           ]}
         />
       </Section>
       {canWrite ? (
         <CreateForm
-          title="New product"
-          submitLabel="Create product"
+          title={t('catalog.newProduct')}
+          submitLabel={t('catalog.createProduct')}
           fields={[
-            { name: 'name', label: 'Product name', required: true },
-            { name: 'identifier', label: 'Product identifier', hint: 'Lowercase letters, digits and dashes', required: true },
-            { name: 'taxCode', label: 'Tax code', options: [['saas', 'Software as a service'], ['saas_business', 'Software for businesses'], ['software', 'Downloadable software'], ['ebook', 'E-book'], ['eservice', 'Electronic service'], ['training', 'Training']] },
+            { name: 'name', label: t('catalog.productName'), required: true },
+            { name: 'identifier', label: t('catalog.productIdentifier'), hint: t('catalog.identifierHint'), required: true },
+            { name: 'taxCode', label: t('catalog.taxCode'), options: TAX_CODES.map((code): [string, string] => [code, taxCodeWords(code)]) },
           ]}
           send={(v) => api('POST', '/catalog/products/', { body: v })}
           onDone={catalog.reload}
         />
       ) : null}
-      <Section title="Features">
+      <Section title={t('catalog.features')}>
         <Table
-          caption="Features"
+          caption={t('catalog.features')}
           rows={data?.features.results}
           rowKey={(f) => f.id}
-          empty="No features yet."
+          empty={t('catalog.noFeatures')}
           columns={[
-            { title: 'Name', cell: (f) => f.name },
-            { title: 'Identifier', cell: (f) => <code>{f.identifier}</code> },
-            { title: 'Type', cell: (f) => words(f.featureType) },
+            { title: t('common.name'), cell: (f) => f.name },
+            { title: t('catalog.identifier'), cell: (f) => <code>{f.identifier}</code> },
+            { title: t('catalog.type'), cell: (f) => words(f.featureType) },
           ]}
         />
       </Section>
       {canWrite ? (
         <CreateForm
-          title="New feature"
-          submitLabel="Create feature"
+          title={t('catalog.newFeature')}
+          submitLabel={t('catalog.createFeature')}
           fields={[
-            { name: 'name', label: 'Feature name', required: true },
-            { name: 'identifier', label: 'Feature identifier', required: true },
-            { name: 'featureType', label: 'Feature type', options: [['BOOLEAN', 'On or off'], ['CUSTOMIZABLE', 'A number (e.g. seats)'], ['METER', 'Metered usage']] },
+            { name: 'name', label: t('catalog.featureName'), required: true },
+            { name: 'identifier', label: t('catalog.featureIdentifier'), required: true },
+            {
+              name: 'featureType',
+              label: t('catalog.featureType'),
+              options: [
+                ['BOOLEAN', t('catalog.typeBoolean')],
+                ['CUSTOMIZABLE', t('catalog.typeCustomizable')],
+                ['METER', t('catalog.typeMeter')],
+              ],
+            },
           ]}
           send={(v) => api('POST', '/catalog/features/', { body: v })}
           onDone={catalog.reload}
         />
       ) : null}
-      <Section title="Plans">
+      <Section title={t('catalog.plans')}>
         <Table
-          caption="Plans"
+          caption={t('catalog.plans')}
           rows={data?.plans.results}
           rowKey={(p) => `${p.identifier}-${p.version}`}
-          empty="No plans yet."
+          empty={t('catalog.noPlans')}
           columns={[
-            { title: 'Name', cell: (p) => <Link to={`/catalog/plans/${encodeURIComponent(p.identifier)}`}>{p.name}</Link> },
-            { title: 'Identifier', cell: (p) => <code>{p.identifier}</code> },
-            { title: 'Product', cell: (p) => data?.products.results.find((x) => x.id === p.product || x.identifier === p.product)?.name ?? p.product },
-            { title: 'Version', numeric: true, cell: (p) => p.version },
-            { title: 'Status', cell: (p) => <StatusBadge status={p.status} /> },
+            { title: t('common.name'), cell: (p) => <Link to={`/catalog/plans/${encodeURIComponent(p.identifier)}`}>{p.name}</Link> },
+            { title: t('catalog.identifier'), cell: (p) => <code>{p.identifier}</code> },
+            { title: t('selling.product'), cell: (p) => data?.products.results.find((x) => x.id === p.product || x.identifier === p.product)?.name ?? p.product },
+            { title: t('catalog.version'), numeric: true, cell: (p) => p.version },
+            { title: t('common.status'), cell: (p) => <StatusBadge status={p.status} /> },
           ]}
         />
       </Section>
       {canWrite && productOptions.length > 0 ? (
         <CreateForm
-          title="New plan"
-          submitLabel="Create plan"
+          title={t('catalog.newPlan')}
+          submitLabel={t('catalog.createPlan')}
           fields={[
-            { name: 'name', label: 'Plan name', required: true },
-            { name: 'identifier', label: 'Plan identifier', required: true },
-            { name: 'product', label: 'Product of the plan', options: productOptions },
+            { name: 'name', label: t('catalog.planName'), required: true },
+            { name: 'identifier', label: t('catalog.planIdentifier'), required: true },
+            { name: 'product', label: t('catalog.planProduct'), options: productOptions },
           ]}
           send={(v) => api('POST', '/catalog/plans/', { body: v })}
           onDone={catalog.reload}

@@ -1,9 +1,10 @@
 import { Link, useParams } from 'react-router';
 import { api, type Page } from '../api';
 import { useAction, useResource } from '../data';
-import { day, majorMoney, money, when, words } from '../format';
+import { count, day, majorMoney, money, when, words } from '../format';
 import { useCan } from '../session';
 import { ErrorNote, Loading, Notice, PageTitle, Section, StatusBadge, Table } from '../ui/kit';
+import { t } from '../i18n/language';
 import { Licenses, Timeline } from './CustomerHistory';
 import type { CreditNote, Customer, Entitlement, Invoice, Order, PaymentMethod, Subscription } from './types';
 
@@ -37,12 +38,12 @@ function PortalLink({ customerId }: { customerId: string }) {
   return (
     <div>
       <button type="button" className="secondary" disabled={portal.busy} onClick={() => void portal.perform()}>
-        Make a portal link
+        {t('customer.portalLink')}
       </button>
       <ErrorNote error={portal.error} />
       {portal.result ? (
         <Notice>
-          Portal link for this customer (valid for a short time): <a href={portal.result.customerPortalUrl}>{portal.result.customerPortalUrl}</a>
+          {t('customer.portalLinkNote')} <a href={portal.result.customerPortalUrl}>{portal.result.customerPortalUrl}</a>
         </Notice>
       ) : null}
     </div>
@@ -51,11 +52,11 @@ function PortalLink({ customerId }: { customerId: string }) {
 
 function Archive({ customer, onDone }: { customer: Customer; onDone(): void }) {
   const archive = useAction(() => api('DELETE', `/customers/${encodeURIComponent(customer.customerId)}/`));
-  if (customer.isArchived) return <Notice>This customer is archived.</Notice>;
+  if (customer.isArchived) return <Notice>{t('customer.archived')}</Notice>;
   return (
     <div>
       <button type="button" className="danger" disabled={archive.busy} onClick={() => void archive.perform().then((r) => r !== undefined && onDone())}>
-        Archive customer
+        {t('customer.archive')}
       </button>
       <ErrorNote error={archive.error} />
     </div>
@@ -65,47 +66,47 @@ function Archive({ customer, onDone }: { customer: Customer; onDone(): void }) {
 function Documents({ view }: { view: CustomerView }) {
   return (
     <>
-      <Section title="Orders">
+      <Section title={t('customer.orders')}>
         <Table
-          caption="Orders of this customer"
+          caption={t('customer.ordersCaption')}
           rows={view.orders.results}
           rowKey={(o) => o.id}
-          empty="No orders."
+          empty={t('customer.noOrders')}
           columns={[
-            { title: 'Order', cell: (o) => <Link to={`/orders/${encodeURIComponent(o.id)}`}>{o.id}</Link> },
-            { title: 'Plan', cell: (o) => o.plan?.name ?? '—' },
-            { title: 'Total', numeric: true, cell: (o) => money(o.amountTotalUnits, o.saleCurrency) },
-            { title: 'Refunded', numeric: true, cell: (o) => money(o.refundedTotalUnits, o.saleCurrency) },
-            { title: 'Status', cell: (o) => <StatusBadge status={o.status} /> },
-            { title: 'Paid', nowrap: true, cell: (o) => when(o.paidAt) },
+            { title: t('home.order'), cell: (o) => <Link to={`/orders/${encodeURIComponent(o.id)}`}>{o.id}</Link> },
+            { title: t('common.plan'), cell: (o) => o.plan?.name ?? '—' },
+            { title: t('common.total'), numeric: true, cell: (o) => money(o.amountTotalUnits, o.saleCurrency) },
+            { title: t('customer.refunded'), numeric: true, cell: (o) => money(o.refundedTotalUnits, o.saleCurrency) },
+            { title: t('common.status'), cell: (o) => <StatusBadge status={o.status} /> },
+            { title: t('common.paid'), nowrap: true, cell: (o) => when(o.paidAt) },
           ]}
         />
       </Section>
-      <Section title="Invoices">
+      <Section title={t('customer.invoices')}>
         <Table
-          caption="Invoices of this customer"
+          caption={t('customer.invoicesCaption')}
           rows={view.invoices.results}
           rowKey={(i) => i.id}
-          empty="No invoices."
+          empty={t('customer.noInvoices')}
           columns={[
-            { title: 'Number', cell: (i) => (i.pdfUrl ? <a href={i.pdfUrl}>{i.number}</a> : i.number) },
-            { title: 'Total', numeric: true, cell: (i) => money(i.amountTotalUnits, i.currency) },
-            { title: 'Status', cell: (i) => <StatusBadge status={i.status} /> },
-            { title: 'Issued', cell: (i) => day(i.issuedOn) },
+            { title: t('common.number'), cell: (i) => (i.pdfUrl ? <a href={i.pdfUrl}>{i.number}</a> : i.number) },
+            { title: t('common.total'), numeric: true, cell: (i) => money(i.amountTotalUnits, i.currency) },
+            { title: t('common.status'), cell: (i) => <StatusBadge status={i.status} /> },
+            { title: t('common.issued'), cell: (i) => day(i.issuedOn) },
           ]}
         />
       </Section>
-      <Section title="Credit notes">
+      <Section title={t('customer.creditNotes')}>
         <Table
-          caption="Credit notes of this customer"
+          caption={t('customer.creditNotesCaption')}
           rows={view.creditNotes.results}
           rowKey={(c) => c.id}
-          empty="No credit notes."
+          empty={t('customer.noCreditNotes')}
           columns={[
-            { title: 'Number', cell: (c) => (c.pdfUrl ? <a href={c.pdfUrl}>{c.number}</a> : c.number) },
-            { title: 'Reason', cell: (c) => words(c.reason) },
-            { title: 'Total', numeric: true, cell: (c) => money(c.amountTotalUnits, c.currency) },
-            { title: 'Issued', cell: (c) => day(c.issuedOn) },
+            { title: t('common.number'), cell: (c) => (c.pdfUrl ? <a href={c.pdfUrl}>{c.number}</a> : c.number) },
+            { title: t('common.reason'), cell: (c) => words(c.reason) },
+            { title: t('common.total'), numeric: true, cell: (c) => money(c.amountTotalUnits, c.currency) },
+            { title: t('common.issued'), cell: (c) => day(c.issuedOn) },
           ]}
         />
       </Section>
@@ -116,16 +117,16 @@ function Documents({ view }: { view: CustomerView }) {
 function Facts({ customer }: { customer: Customer }) {
   return (
     <dl className="facts">
-      <dt>Customer id</dt>
+      <dt>{t('common.customerId')}</dt>
       <dd>
         <code>{customer.customerId}</code>
       </dd>
-      <dt>Name</dt>
+      <dt>{t('common.name')}</dt>
       <dd>{customer.name ?? '—'}</dd>
-      <dt>Since</dt>
+      <dt>{t('common.since')}</dt>
       <dd>{day(customer.createdOn)}</dd>
-      <dt>Test clock</dt>
-      <dd>{customer.testClockId ?? 'none'}</dd>
+      <dt>{t('customer.testClock')}</dt>
+      <dd>{customer.testClockId ?? t('customer.noTestClock')}</dd>
     </dl>
   );
 }
@@ -139,57 +140,57 @@ export function CustomerDetail() {
     <>
       <PageTitle actions={data && canWrite ? <PortalLink customerId={customerId} /> : null}>{data?.customer.email ?? customerId}</PageTitle>
       <p>
-        <Link to="/customers">All customers</Link>
+        <Link to="/customers">{t('customer.all')}</Link>
       </p>
       <ErrorNote error={view.error} />
       <Loading loading={view.loading && !data} />
       {data ? (
         <>
           <Facts customer={data.customer} />
-          <Section title="Subscriptions">
+          <Section title={t('customer.subscriptions')}>
             <Table
-              caption="Subscriptions of this customer"
+              caption={t('customer.subscriptionsCaption')}
               rows={data.subscriptions.results}
               rowKey={(s) => s.id}
-              empty="No subscriptions."
+              empty={t('customer.noSubscriptions')}
               columns={[
-                { title: 'Plan', cell: (s) => `${s.plan.name} (version ${s.planVersion})` },
-                { title: 'Amount', numeric: true, cell: (s) => majorMoney(s.amount, s.currency) },
-                { title: 'Period', cell: (s) => words(s.chargePeriod) },
-                { title: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
-                { title: 'Renews or ends', cell: (s) => day(s.billingPeriodEndTime) },
-                { title: 'Actions', cell: (s) => <Link to={`/subscriptions/${encodeURIComponent(s.id)}`}>Manage<span className="visually-hidden"> {s.plan.name}</span></Link> },
+                { title: t('common.plan'), cell: (s) => t('common.planVersion', { plan: s.plan.name, version: s.planVersion }) },
+                { title: t('common.amount'), numeric: true, cell: (s) => majorMoney(s.amount, s.currency) },
+                { title: t('common.period'), cell: (s) => words(s.chargePeriod) },
+                { title: t('common.status'), cell: (s) => <StatusBadge status={s.status} /> },
+                { title: t('customer.renewsOrEnds'), cell: (s) => day(s.billingPeriodEndTime) },
+                { title: t('common.actions'), cell: (s) => <Link to={`/subscriptions/${encodeURIComponent(s.id)}`}>{t('common.manage')}<span className="visually-hidden"> {s.plan.name}</span></Link> },
               ]}
             />
           </Section>
-          <Section title="Entitlements and usage">
+          <Section title={t('customer.entitlements')}>
             <Table
-              caption="Entitlements of this customer"
+              caption={t('customer.entitlementsCaption')}
               rows={data.entitlements.entitlements}
               rowKey={(e) => e.featureId}
-              empty="No entitlements."
+              empty={t('customer.noEntitlements')}
               columns={[
-                { title: 'Feature', cell: (e) => <code>{e.featureId}</code> },
-                { title: 'Access', cell: (e) => (e.hasAccess ? 'Yes' : 'No') },
-                { title: 'Used', numeric: true, cell: (e) => e.currentUsage ?? '—' },
-                { title: 'Limit', numeric: true, cell: (e) => e.usageLimit ?? (e.featureType === 'METER' ? 'Unlimited' : '—') },
-                { title: 'Resets', cell: (e) => day(e.resetAt) },
+                { title: t('customer.feature'), cell: (e) => <code>{e.featureId}</code> },
+                { title: t('customer.access'), cell: (e) => (e.hasAccess ? t('common.yes') : t('common.no')) },
+                { title: t('customer.used'), numeric: true, cell: (e) => (e.currentUsage === null || e.currentUsage === undefined ? '—' : count(e.currentUsage)) },
+                { title: t('customer.limit'), numeric: true, cell: (e) => (e.usageLimit === null || e.usageLimit === undefined ? (e.featureType === 'METER' ? t('common.unlimited') : '—') : count(e.usageLimit)) },
+                { title: t('customer.resets'), cell: (e) => day(e.resetAt) },
               ]}
             />
           </Section>
           <Licenses customerId={customerId} canWrite={canWrite} />
           <Timeline customerId={customerId} />
           <Documents view={data} />
-          <Section title="Payment methods">
+          <Section title={t('customer.paymentMethods')}>
             <Table
-              caption="Payment methods of this customer"
+              caption={t('customer.paymentMethodsCaption')}
               rows={data.paymentMethods.results}
               rowKey={(p) => String(p.id)}
-              empty="No saved payment methods."
+              empty={t('customer.noPaymentMethods')}
               columns={[
-                { title: 'Card', cell: (p) => `${p.methodData.brand ?? p.methodType} •••• ${p.methodData.last4 ?? ''}` },
-                { title: 'Expires', cell: (p) => (p.methodData.expMonth ? `${p.methodData.expMonth}/${p.methodData.expYear}` : '—') },
-                { title: 'Default', cell: (p) => (p.isDefault ? 'Yes' : '') },
+                { title: t('customer.card'), cell: (p) => `${p.methodData.brand ?? p.methodType} •••• ${p.methodData.last4 ?? ''}` },
+                { title: t('common.expires'), cell: (p) => (p.methodData.expMonth ? `${p.methodData.expMonth}/${p.methodData.expYear}` : '—') },
+                { title: t('customer.default'), cell: (p) => (p.isDefault ? t('common.yes') : '') },
               ]}
             />
           </Section>

@@ -5,6 +5,7 @@ import { useResource } from '../data';
 import { actorWords, eventLabel, objectWord } from '../events';
 import { day, when } from '../format';
 import { Confirmation } from '../ui/Confirmation';
+import { t } from '../i18n/language';
 import { Badge, ErrorNote, Pager, Section, Table } from '../ui/kit';
 import type { CustomerEvent, CustomerLicense, CustomerLicenseInstance, CustomerLicenseList, LicenseInstanceFreed } from '@billow/contract';
 
@@ -19,7 +20,7 @@ function EventObject({ event }: { event: CustomerEvent }) {
   return (
     <Link to={`${base}${encodeURIComponent(event.objectId)}`}>
       {word}
-      <span className="visually-hidden"> of the event of {when(event.createdOn)}</span>
+      <span className="visually-hidden"> {t('timeline.ofEvent', { when: when(event.createdOn) })}</span>
     </Link>
   );
 }
@@ -29,55 +30,59 @@ export function Timeline({ customerId }: { customerId: string }) {
   const [page, setPage] = useState(1);
   const list = useResource(() => api<Page<CustomerEvent>>('GET', `/customers/${encodeURIComponent(customerId)}/events/`, { query: { page, page_size: PAGE_SIZE } }), [customerId, page]);
   return (
-    <Section title="Timeline">
+    <Section title={t('timeline.title')}>
       <ErrorNote error={list.error} />
       <Table
-        caption="What happened to this customer, newest first"
+        caption={t('timeline.caption')}
         rows={list.data?.results}
         rowKey={(e) => e.id}
-        empty="Nothing has happened yet."
+        empty={t('timeline.empty')}
         columns={[
-          { title: 'When', cell: (e) => when(e.createdOn) },
-          { title: 'What', cell: (e) => eventLabel(e.type) },
-          { title: 'About', cell: (e) => <EventObject event={e} /> },
-          { title: 'By', cell: (e) => actorWords(e.actor) },
+          { title: t('common.when'), cell: (e) => when(e.createdOn) },
+          { title: t('timeline.what'), cell: (e) => eventLabel(e.type) },
+          { title: t('timeline.about'), cell: (e) => <EventObject event={e} /> },
+          { title: t('timeline.by'), cell: (e) => actorWords(e.actor) },
         ]}
       />
-      {list.data ? <Pager label="Timeline pages" page={page} count={list.data.count} pageSize={PAGE_SIZE} onPage={setPage} /> : null}
+      {list.data ? <Pager label={t('timeline.pages')} page={page} count={list.data.count} pageSize={PAGE_SIZE} onPage={setPage} /> : null}
     </Section>
   );
 }
 
-const activations = (l: CustomerLicense) => (l.activationLimit === null ? `${l.instances.length} (no limit)` : `${l.instances.length} of ${l.activationLimit}`);
+const activations = (l: CustomerLicense) =>
+  l.activationLimit === null ? t('licenses.noLimit', { count: l.instances.length }) : t('licenses.ofLimit', { count: l.instances.length, limit: l.activationLimit });
 
 /** Frees one machine of a key (a Billow extension): the activation is given back, the key stays as it is. */
 function FreeMachine({ customerId, license, instance, onDone }: { customerId: string; license: CustomerLicense; instance: CustomerLicenseInstance; onDone(): void }) {
   const path = `/customers/${encodeURIComponent(customerId)}/licenses/${license.id}/instances/${instance.id}/deactivate/`;
-  const name = instance.name || 'this machine';
+  const name = instance.name || t('licenses.thisMachine');
   return (
     <Confirmation
       ask={
         <>
-          Free this machine<span className="visually-hidden"> ({name})</span>
+          {t('licenses.free')}<span className="visually-hidden"> ({name})</span>
         </>
       }
-      question={`Free ${name}?`}
-      yes={`Yes, free ${name}`}
+      question={t('licenses.freeQuestion', { name })}
+      yes={t('licenses.freeYes', { name })}
       perform={() => api<LicenseInstanceFreed>('POST', path)}
       onDone={onDone}
     >
-      Free {name}? The key stops working there at its next check, and the activation can be used on another machine.
+      {t('licenses.freeExplained', { name })}
     </Confirmation>
   );
 }
 
 function Machines({ customerId, license, canWrite, onChange }: { customerId: string; license: CustomerLicense; canWrite: boolean; onChange(): void }) {
-  if (license.instances.length === 0) return <>None</>;
+  if (license.instances.length === 0) return <>{t('common.none')}</>;
   return (
     <ul className="plain">
       {license.instances.map((i) => (
         <li key={i.id}>
-          {i.name} <span className="muted">since {day(i.activatedOn)}{i.lastValidatedOn ? `, last checked ${day(i.lastValidatedOn)}` : ''}</span>
+          {i.name} <span className="muted">
+            {t('licenses.since', { day: day(i.activatedOn) })}
+            {i.lastValidatedOn ? t('licenses.lastChecked', { day: day(i.lastValidatedOn) }) : ''}
+          </span>
           {canWrite ? <FreeMachine customerId={customerId} license={license} instance={i} onDone={onChange} /> : null}
         </li>
       ))}
@@ -89,20 +94,20 @@ function Machines({ customerId, license, canWrite, onChange }: { customerId: str
 export function Licenses({ customerId, canWrite }: { customerId: string; canWrite: boolean }) {
   const list = useResource(() => api<CustomerLicenseList>('GET', `/customers/${encodeURIComponent(customerId)}/licenses/`), [customerId]);
   return (
-    <Section title="License keys">
+    <Section title={t('licenses.title')}>
       <ErrorNote error={list.error} />
       <Table
-        caption="License keys of this customer"
+        caption={t('licenses.caption')}
         rows={list.data?.licenses}
         rowKey={(l) => l.id}
-        empty="No license keys."
+        empty={t('licenses.empty')}
         columns={[
-          { title: 'Key', cell: (l) => <code>{l.licenseKey}</code> },
-          { title: 'Plan', cell: (l) => l.planName },
-          { title: 'Machines active', numeric: true, cell: activations },
-          { title: 'Machines', cell: (l) => <Machines customerId={customerId} license={l} canWrite={canWrite} onChange={list.reload} /> },
-          { title: 'Expires', nowrap: true, cell: (l) => (l.expiresOn ? day(l.expiresOn) : 'Never') },
-          { title: 'State', cell: (l) => (l.enabled ? <Badge tone="good">Usable</Badge> : <Badge tone="bad">Disabled</Badge>) },
+          { title: t('licenses.key'), cell: (l) => <code>{l.licenseKey}</code> },
+          { title: t('common.plan'), cell: (l) => l.planName },
+          { title: t('licenses.machinesActive'), numeric: true, cell: activations },
+          { title: t('licenses.machines'), cell: (l) => <Machines customerId={customerId} license={l} canWrite={canWrite} onChange={list.reload} /> },
+          { title: t('common.expires'), nowrap: true, cell: (l) => (l.expiresOn ? day(l.expiresOn) : t('common.never')) },
+          { title: t('licenses.state'), cell: (l) => (l.enabled ? <Badge tone="good">{t('licenses.usable')}</Badge> : <Badge tone="bad">{t('licenses.disabled')}</Badge>) },
         ]}
       />
     </Section>

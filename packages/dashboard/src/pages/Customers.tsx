@@ -2,14 +2,21 @@ import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, type Page } from '../api';
 import { useAction, useResource } from '../data';
-import { day } from '../format';
+import { countryName, day } from '../format';
 import { useCan } from '../session';
 import { ErrorNote, Field, Loading, PageTitle, Pager, Section, Select, Table } from '../ui/kit';
+import { t } from '../i18n/language';
 import type { Customer } from './types';
 
 const PAGE_SIZE = 20;
 /** The server sorts (a Billow extension, docs/dashboard.md "Lists and search"): field and direction. */
-const SORTS: Array<[string, string]> = [['', 'Newest first'], ['createdOn:asc', 'Oldest first'], ['name:asc', 'Name'], ['email:asc', 'Email'], ['customerId:asc', 'Customer id']];
+const sorts = (): Array<[string, string]> => [
+  ['', t('customers.newestFirst')],
+  ['createdOn:asc', t('customers.oldestFirst')],
+  ['name:asc', t('common.name')],
+  ['email:asc', t('common.email')],
+  ['customerId:asc', t('common.customerId')],
+];
 
 function NewCustomer({ onCreated }: { onCreated(): void }) {
   const [customerId, setCustomerId] = useState('');
@@ -26,13 +33,13 @@ function NewCustomer({ onCreated }: { onCreated(): void }) {
     }
   }
   return (
-    <Section title="Add a customer">
+    <Section title={t('customers.add')}>
       <form className="row-form" onSubmit={submit}>
-        <Field label="Customer id" required value={customerId} onChange={(e) => setCustomerId(e.target.value)} hint="Your own id for them, e.g. cus_42" />
-        <Field label="Email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        <Field label="Name" value={name} onChange={(e) => setName(e.target.value)} />
+        <Field label={t('common.customerId')} required value={customerId} onChange={(e) => setCustomerId(e.target.value)} hint={t('customers.idHint')} />
+        <Field label={t('common.email')} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        <Field label={t('common.name')} value={name} onChange={(e) => setName(e.target.value)} />
         <button type="submit" disabled={create.busy}>
-          Add customer
+          {t('customers.addButton')}
         </button>
       </form>
       <ErrorNote error={create.error} />
@@ -59,28 +66,28 @@ export function Customers() {
 
   return (
     <>
-      <PageTitle>Customers</PageTitle>
+      <PageTitle>{t('customers.title')}</PageTitle>
       <form role="search" className="row-form" onSubmit={submit}>
-        <Field label="Search by email, name or customer id" type="search" value={typed} onChange={(e) => setTyped(e.target.value)} />
-        <button type="submit">Search</button>
-        <Select label="Sort by" options={SORTS} value={sort} onChange={(e) => go({ sort: e.target.value, page: '' })} />
+        <Field label={t('customers.searchLabel')} type="search" value={typed} onChange={(e) => setTyped(e.target.value)} />
+        <button type="submit">{t('common.search')}</button>
+        <Select label={t('customers.sortBy')} options={sorts()} value={sort} onChange={(e) => go({ sort: e.target.value, page: '' })} />
       </form>
       <ErrorNote error={list.error} />
       <Loading loading={list.loading && !list.data} />
       <Table
-        caption="Customers"
+        caption={t('customers.title')}
         rows={list.data?.results}
         rowKey={(c) => c.id}
-        empty={search ? `No customer matches “${search}”.` : 'No customers yet.'}
+        empty={search ? t('customers.noMatch', { search }) : t('customers.none')}
         columns={[
-          { title: 'Customer', cell: (c) => <Link to={`/customers/${encodeURIComponent(c.customerId)}`}>{c.email ?? c.customerId}</Link> },
-          { title: 'Name', cell: (c) => c.name ?? '—' },
-          { title: 'Customer id', cell: (c) => <code>{c.customerId}</code> },
-          { title: 'Country', cell: (c) => c.billingAddress?.country ?? '—' },
-          { title: 'Since', cell: (c) => day(c.createdOn) },
+          { title: t('common.customer'), cell: (c) => <Link to={`/customers/${encodeURIComponent(c.customerId)}`}>{c.email ?? c.customerId}</Link> },
+          { title: t('common.name'), cell: (c) => c.name ?? '—' },
+          { title: t('common.customerId'), cell: (c) => <code>{c.customerId}</code> },
+          { title: t('customers.country'), cell: (c) => countryName(c.billingAddress?.country) },
+          { title: t('common.since'), cell: (c) => day(c.createdOn) },
         ]}
       />
-      {list.data ? <Pager label="Customer pages" page={page} count={list.data.count} capped={list.data.countCapped} pageSize={PAGE_SIZE} onPage={(p) => go({ page: String(p) })} /> : null}
+      {list.data ? <Pager label={t('customers.pages')} page={page} count={list.data.count} capped={list.data.countCapped} pageSize={PAGE_SIZE} onPage={(p) => go({ page: String(p) })} /> : null}
       {canWrite ? <NewCustomer onCreated={list.reload} /> : null}
     </>
   );

@@ -5,6 +5,7 @@ import { useCan } from '../session';
 import { ApiKeys } from './ApiKeys';
 import { TestClocks } from './TestClocks';
 import { Webhooks } from './Webhooks';
+import { t } from '../i18n/language';
 import { Checkbox, ErrorNote, Field, PageTitle, Section } from '../ui/kit';
 
 interface Provider {
@@ -29,34 +30,35 @@ function PaymentProvider({ canWrite }: { canWrite: boolean }) {
   const save = useAction(() => api<Provider>('PUT', '/payment-provider/', { body: { provider: 'stripe', stripeSecretKey: secretKey, stripeWebhookSecret: webhookSecret } }));
   const p = provider.data;
   return (
-    <Section title="Payment provider">
+    <Section title={t('provider.title')}>
       <ErrorNote error={provider.error} />
       {p ? (
         <p>
-          {p.provider === 'stripe' ? `Stripe (${p.mode} mode), key ${p.secretKeyHint ?? ''}` : 'The built-in test provider (test cards, no real money).'}
+          {p.provider === 'stripe' ? t('provider.stripe', { mode: p.mode, hint: p.secretKeyHint ?? '' }) : t('provider.builtIn')}
           {p.webhookPath ? (
             <>
-              {' '}Stripe's webhook goes to <code>{`${window.location.origin}${p.webhookPath}`}</code>.
+              {' '}
+              {t('provider.webhookTo')} <code>{`${window.location.origin}${p.webhookPath}`}</code>.
             </>
           ) : null}
         </p>
       ) : provider.data === null ? (
-        <p>No payment provider: production purchases are refused until Stripe's keys are set.</p>
+        <p>{t('provider.none')}</p>
       ) : null}
-      {canWrite ? <Checkbox label="Set Stripe's keys" checked={replace} onChange={setReplace} /> : null}
+      {canWrite ? <Checkbox label={t('provider.setKeys')} checked={replace} onChange={setReplace} /> : null}
       {canWrite && replace ? (
         <form
           className="row-form"
-          aria-label="Stripe keys"
+          aria-label={t('provider.form')}
           onSubmit={(event: FormEvent) => {
             event.preventDefault();
             void save.perform().then((r) => r && provider.reload());
           }}
         >
-          <Field label="Stripe secret key" type="password" autoComplete="off" required value={secretKey} onChange={(e) => setSecretKey(e.target.value)} />
-          <Field label="Stripe webhook signing secret" type="password" autoComplete="off" required value={webhookSecret} onChange={(e) => setWebhookSecret(e.target.value)} />
+          <Field label={t('provider.secretKey')} type="password" autoComplete="off" required value={secretKey} onChange={(e) => setSecretKey(e.target.value)} />
+          <Field label={t('provider.webhookSecret')} type="password" autoComplete="off" required value={webhookSecret} onChange={(e) => setWebhookSecret(e.target.value)} />
           <button type="submit" disabled={save.busy}>
-            Save Stripe keys
+            {t('provider.save')}
           </button>
           <ErrorNote error={save.error} />
         </form>
@@ -71,7 +73,7 @@ export function Developers() {
   const canManageKeys = useCan('keys');
   return (
     <>
-      <PageTitle>Developers</PageTitle>
+      <PageTitle>{t('developers.title')}</PageTitle>
       <ApiKeys canWrite={canManageKeys} />
       <Webhooks canWrite={canWrite} />
       <TestClocks canWrite={canWrite} />

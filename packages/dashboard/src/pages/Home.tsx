@@ -2,10 +2,11 @@ import { Link } from 'react-router';
 import { api, type Page } from '../api';
 import { useResource } from '../data';
 import type { ReactNode } from 'react';
-import { money, when } from '../format';
+import { count, money, when } from '../format';
 import { ErrorNote, Loading, PageTitle, Section, StatusBadge, Table } from '../ui/kit';
 import type { Overview, OverviewEvent } from '@billow/contract';
 import { eventLabel, objectLabel } from '../events';
+import { t, type MessageKey } from '../i18n/language';
 import type { Order } from './types';
 
 interface Figures {
@@ -32,13 +33,13 @@ function Amounts({ amounts }: { amounts: Array<{ currency: string; units: number
   );
 }
 
-const TILES: Array<[string, (o: Overview) => ReactNode]> = [
-  ['Revenue today (net)', (o) => <Amounts amounts={o.revenue.today.currencies.map((c) => ({ currency: c.currency, units: c.netUnits }))} />],
-  ['Revenue this month (net)', (o) => <Amounts amounts={o.revenue.month.currencies.map((c) => ({ currency: c.currency, units: c.netUnits }))} />],
-  ['MRR', (o) => <Amounts amounts={o.mrr.map((m) => ({ currency: m.currency, units: m.amountUnits }))} />],
-  ['Active subscriptions', (o) => <span className="figure">{o.activeSubscriptions}</span>],
-  ['Trials', (o) => <span className="figure">{o.trials}</span>],
-  ['Failed payments', (o) => <span className="figure">{o.failedPayments.count}</span>],
+const TILES: Array<[MessageKey, (o: Overview) => ReactNode]> = [
+  ['home.revenueToday', (o) => <Amounts amounts={o.revenue.today.currencies.map((c) => ({ currency: c.currency, units: c.netUnits }))} />],
+  ['home.revenueMonth', (o) => <Amounts amounts={o.revenue.month.currencies.map((c) => ({ currency: c.currency, units: c.netUnits }))} />],
+  ['home.mrr', (o) => <Amounts amounts={o.mrr.map((m) => ({ currency: m.currency, units: m.amountUnits }))} />],
+  ['home.activeSubscriptions', (o) => <span className="figure">{count(o.activeSubscriptions)}</span>],
+  ['home.trials', (o) => <span className="figure">{count(o.trials)}</span>],
+  ['home.failedPayments', (o) => <span className="figure">{count(o.failedPayments.count)}</span>],
 ];
 
 function Tiles({ overview }: { overview: Overview }) {
@@ -46,7 +47,7 @@ function Tiles({ overview }: { overview: Overview }) {
     <dl className="tiles">
       {TILES.map(([label, figure]) => (
         <div key={label}>
-          <dt>{label}</dt>
+          <dt>{t(label)}</dt>
           <dd>{figure(overview)}</dd>
         </div>
       ))}
@@ -54,7 +55,7 @@ function Tiles({ overview }: { overview: Overview }) {
   );
 }
 
-const ACTORS: Record<string, string> = { customer_portal: 'by the customer in the portal' };
+const ACTORS: Record<string, MessageKey> = { customer_portal: 'home.byPortal' };
 
 /** Who an event is about: their name, else their email, else their customerId, linked to their page. */
 function EventCustomer({ customer }: { customer: OverviewEvent['customer'] }) {
@@ -62,7 +63,7 @@ function EventCustomer({ customer }: { customer: OverviewEvent['customer'] }) {
   return (
     <>
       {' '}
-      for <Link to={`/customers/${encodeURIComponent(customer.customerId)}`}>{customer.name ?? customer.email ?? customer.customerId}</Link>
+      {t('home.for')} <Link to={`/customers/${encodeURIComponent(customer.customerId)}`}>{customer.name ?? customer.email ?? customer.customerId}</Link>
     </>
   );
 }
@@ -71,7 +72,7 @@ function EventCustomer({ customer }: { customer: OverviewEvent['customer'] }) {
 function EventLine({ event }: { event: OverviewEvent }) {
   const aboutCustomer = event.objectType === 'customer' && event.customer;
   const object = event.objectId && !aboutCustomer ? ` ${objectLabel(event.objectType)} ${event.objectId}`.trimEnd() : '';
-  const actor = event.actor ? (ACTORS[event.actor] ?? 'by someone else') : '';
+  const actor = event.actor ? t(ACTORS[event.actor] ?? 'home.bySomeoneElse') : '';
   return (
     <>
       <strong>{eventLabel(event.type)}</strong>
@@ -86,41 +87,41 @@ export function Home() {
   const overview = figures.data?.overview;
   return (
     <>
-      <PageTitle>Home</PageTitle>
+      <PageTitle>{t('home.title')}</PageTitle>
       <Loading loading={figures.loading && !figures.data} />
       <ErrorNote error={figures.error} />
       {overview ? <Tiles overview={overview} /> : null}
-      {overview ? <p className="hint">Days and months in {overview.timeZone}; amounts include tax, refunds subtracted.</p> : null}
+      {overview ? <p className="hint">{t('home.timeZone', { timeZone: overview.timeZone })}</p> : null}
       {overview && overview.failedPayments.newest.length > 0 ? (
-        <Section title="Failed payments that need attention">
+        <Section title={t('home.attention')}>
           <ul className="plain">
             {overview.failedPayments.newest.map((f) => (
               <li key={f.invoiceId}>
-                <Link to={`/customers/${encodeURIComponent(f.customerId)}`}>{f.customerEmail ?? f.customerId}</Link> {money(f.amountUnits, f.currency)} ({f.invoiceNumber ?? f.invoiceId}, {f.attemptCount} attempts
+                <Link to={`/customers/${encodeURIComponent(f.customerId)}`}>{f.customerEmail ?? f.customerId}</Link> {money(f.amountUnits, f.currency)} ({f.invoiceNumber ?? f.invoiceId}, {t('home.attempts', { count: f.attemptCount })}
                 {f.failureMessage ? `: ${f.failureMessage}` : ''}) <span className="muted">{when(f.failedOn)}</span>
               </li>
             ))}
           </ul>
         </Section>
       ) : null}
-      <Section title="Newest orders" actions={<Link to="/orders">All orders</Link>}>
+      <Section title={t('home.newestOrders')} actions={<Link to="/orders">{t('home.allOrders')}</Link>}>
         <Table
-          caption="Newest orders"
+          caption={t('home.newestOrders')}
           rows={figures.data?.orders.results}
           rowKey={(o) => o.id}
-          empty="No orders yet. Make a buy link under Selling and buy something in the sandbox."
+          empty={t('home.noOrders')}
           columns={[
-            { title: 'Order', cell: (o) => <Link to={`/orders/${encodeURIComponent(o.id)}`}>{o.id}</Link> },
-            { title: 'Customer', cell: (o) => <Link to={`/customers/${encodeURIComponent(o.customer?.customerId ?? '')}`}>{o.customer?.email ?? o.customer?.customerId}</Link> },
-            { title: 'Plan', cell: (o) => o.plan?.name ?? o.plan?.identifier ?? '—' },
-            { title: 'Total', numeric: true, cell: (o) => money(o.amountTotalUnits, o.saleCurrency) },
-            { title: 'Status', cell: (o) => <StatusBadge status={o.status} /> },
-            { title: 'Paid', nowrap: true, cell: (o) => when(o.paidAt) },
+            { title: t('home.order'), cell: (o) => <Link to={`/orders/${encodeURIComponent(o.id)}`}>{o.id}</Link> },
+            { title: t('common.customer'), cell: (o) => <Link to={`/customers/${encodeURIComponent(o.customer?.customerId ?? '')}`}>{o.customer?.email ?? o.customer?.customerId}</Link> },
+            { title: t('common.plan'), cell: (o) => o.plan?.name ?? o.plan?.identifier ?? '—' },
+            { title: t('common.total'), numeric: true, cell: (o) => money(o.amountTotalUnits, o.saleCurrency) },
+            { title: t('common.status'), cell: (o) => <StatusBadge status={o.status} /> },
+            { title: t('common.paid'), nowrap: true, cell: (o) => when(o.paidAt) },
           ]}
         />
       </Section>
       {overview && overview.events.length > 0 ? (
-        <Section title="Recent events">
+        <Section title={t('home.recentEvents')}>
           <ul className="plain">
             {overview.events.map((e) => (
               <li key={e.id}>

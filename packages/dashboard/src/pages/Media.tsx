@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { uploadFile } from '../api';
 import { useAction } from '../data';
+import { decimal } from '../format';
+import { t, type MessageKey } from '../i18n/language';
 import { ActionButton, Badge, ErrorNote, Field, Table } from '../ui/kit';
 
 /** A product image as the API answers it (size and type are Billow's additions, decision 0095). */
@@ -28,30 +30,30 @@ export interface StoredFile {
 /** What product images may be: the server refuses anything else in its own words. */
 const IMAGE_TYPES = 'image/png,image/jpeg,image/gif,image/webp,image/avif';
 
-const KINDS: Record<string, string> = {
-  'application/pdf': 'PDF document',
-  'application/zip': 'ZIP archive',
-  'application/x-zip-compressed': 'ZIP archive',
-  'application/gzip': 'Compressed archive',
-  'application/octet-stream': 'File',
-  'text/plain': 'Text',
-  'text/csv': 'Spreadsheet (CSV)',
-  'image/svg+xml': 'SVG image',
+const KINDS: Record<string, MessageKey> = {
+  'application/pdf': 'media.pdf',
+  'application/zip': 'media.zip',
+  'application/x-zip-compressed': 'media.zip',
+  'application/gzip': 'media.gzip',
+  'application/octet-stream': 'media.file',
+  'text/plain': 'media.text',
+  'text/csv': 'media.csv',
+  'image/svg+xml': 'media.svg',
 };
 
 /** A MIME type in words: "PDF document", "PNG image", "MP4 video". */
 export function kindInWords(contentType: string): string {
   const type = contentType.split(';')[0]!.trim().toLowerCase();
-  if (KINDS[type]) return KINDS[type];
-  const [family, sub = ''] = type.split('/');
+  const known = KINDS[type];
+  if (known) return t(known);
+  const [family = '', sub = ''] = type.split('/');
   const name = sub.replace(/^(x-|vnd\.)/, '').split(/[.+-]/)[0]!.toUpperCase();
-  const noun = { image: 'image', video: 'video', audio: 'audio', text: 'text', font: 'font' }[family ?? ''] ?? 'file';
-  return name ? `${name} ${noun}` : 'File';
+  return name ? t('media.kind', { name, family }) : t('media.file');
 }
 
 /** Bytes in words: "812 bytes", "14 KB", "2.3 MB". */
 export function sizeInWords(bytes: number): string {
-  if (bytes < 1024) return bytes === 1 ? '1 byte' : `${bytes} bytes`;
+  if (bytes < 1024) return t('media.bytes', { count: bytes });
   const units = ['KB', 'MB', 'GB'];
   let value = bytes / 1024;
   let unit = 0;
@@ -59,7 +61,7 @@ export function sizeInWords(bytes: number): string {
     value /= 1024;
     unit += 1;
   }
-  return `${value >= 10 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
+  return t('media.size', { value: decimal(value, value >= 10 ? 0 : 1), unit: units[unit]! });
 }
 
 /** Picks a file, uploads it to Billow (`POST /media/upload/`), then hands its fileKey to `attach`. */
@@ -80,7 +82,7 @@ export function UploadForm({ label, submitLabel, hint, accept, attach, onDone }:
     <form className="row-form" onSubmit={submit} aria-label={submitLabel}>
       <Field key={generation} label={label} hint={hint} type="file" accept={accept} required onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
       <button type="submit" disabled={send.busy}>
-        {send.busy ? 'Uploading…' : submitLabel}
+        {send.busy ? t('media.uploading') : submitLabel}
       </button>
       <ErrorNote error={send.error} />
     </form>
@@ -96,7 +98,7 @@ interface ImageActions {
 function ImageCard({ image, previous, next, canWrite, actions, onDone }: { image: StoredImage; previous?: StoredImage; next?: StoredImage; canWrite: boolean; actions: ImageActions; onDone(): void }) {
   const [name, setName] = useState(image.name ?? '');
   const change = useAction(async (run: () => Promise<unknown>) => run());
-  const label = image.name || 'this image';
+  const label = image.name || t('media.thisImage');
   const act = (run: () => Promise<unknown>) => void change.perform(run).then((r) => r !== undefined && onDone());
   const swap = (other: StoredImage) => act(async () => {
     await actions.update(image, { ordering: other.ordering });
@@ -107,42 +109,42 @@ function ImageCard({ image, previous, next, canWrite, actions, onDone }: { image
       <figure>
         <img src={image.image} alt={image.name ?? ''} width={160} height={120} loading="lazy" />
         <figcaption>
-          {image.thumbnail ? <Badge tone="good">Main image</Badge> : null} <span className="muted">{kindInWords(image.contentType)}, {sizeInWords(image.size)}</span>
+          {image.thumbnail ? <Badge tone="good">{t('media.mainImage')}</Badge> : null} <span className="muted">{kindInWords(image.contentType)}, {sizeInWords(image.size)}</span>
         </figcaption>
       </figure>
       {canWrite ? (
         <>
           <form
             className="stack"
-            aria-label={`Describe ${label}`}
+            aria-label={t('media.describe', { label })}
             onSubmit={(event) => {
               event.preventDefault();
               act(() => actions.update(image, { name: name.trim() === '' ? null : name.trim() }));
             }}
           >
-            <Field label="Description" hint="Read aloud in place of the image" maxLength={255} value={name} onChange={(e) => setName(e.target.value)} />
+            <Field label={t('media.description')} hint={t('media.descriptionHint')} maxLength={255} value={name} onChange={(e) => setName(e.target.value)} />
             <button type="submit" className="secondary" disabled={change.busy}>
-              Save<span className="visually-hidden"> the description of {label}</span>
+              {t('media.save')}<span className="visually-hidden"> {t('media.descriptionOf', { label })}</span>
             </button>
           </form>
           <div className="actions">
             {!image.thumbnail ? (
               <button type="button" className="secondary" disabled={change.busy} onClick={() => act(() => actions.update(image, { thumbnail: true }))}>
-                Make main image<span className="visually-hidden"> ({label})</span>
+                {t('media.makeMain')}<span className="visually-hidden"> ({label})</span>
               </button>
             ) : null}
             {previous ? (
               <button type="button" className="secondary" disabled={change.busy} onClick={() => swap(previous)}>
-                Move earlier<span className="visually-hidden"> ({label})</span>
+                {t('media.earlier')}<span className="visually-hidden"> ({label})</span>
               </button>
             ) : null}
             {next ? (
               <button type="button" className="secondary" disabled={change.busy} onClick={() => swap(next)}>
-                Move later<span className="visually-hidden"> ({label})</span>
+                {t('media.later')}<span className="visually-hidden"> ({label})</span>
               </button>
             ) : null}
             <button type="button" className="danger" disabled={change.busy} onClick={() => act(() => actions.remove(image))}>
-              Remove<span className="visually-hidden"> {label}</span>
+              {t('plan.remove')}<span className="visually-hidden"> {label}</span>
             </button>
           </div>
           <ErrorNote error={change.error} />
@@ -155,9 +157,9 @@ function ImageCard({ image, previous, next, canWrite, actions, onDone }: { image
 /** A product's images in their order, with their thumbnails; the seller uploads, describes, orders and removes them. */
 export function ImageGallery({ images, canWrite, actions, onDone }: { images: StoredImage[]; canWrite: boolean; actions: ImageActions; onDone(): void }) {
   const ordered = [...images].sort((a, b) => a.ordering - b.ordering);
-  if (ordered.length === 0) return <p className="empty">No images yet.</p>;
+  if (ordered.length === 0) return <p className="empty">{t('media.noImages')}</p>;
   return (
-    <ul className="gallery" aria-label="Images">
+    <ul className="gallery" aria-label={t('product.images')}>
       {ordered.map((image, index) => (
         <ImageCard key={`${image.id}-${image.name ?? ''}`} image={image} previous={ordered[index - 1]} next={ordered[index + 1]} canWrite={canWrite} actions={actions} onDone={onDone} />
       ))}
@@ -174,8 +176,8 @@ export const IMAGE_UPLOAD = {
 export function FileTable({ caption, files, canWrite, remove, setEnabled, onDone }: { caption: string; files: StoredFile[]; canWrite: boolean; remove(file: StoredFile): Promise<unknown>; setEnabled?(file: StoredFile, enabled: boolean): Promise<unknown>; onDone(): void }) {
   const actions = (f: StoredFile) => (
     <div className="actions">
-      {setEnabled ? <ActionButton label={f.enabled ? 'Turn off' : 'Turn on'} hidden={`downloads of ${f.name}`} run={() => setEnabled(f, !f.enabled)} onDone={onDone} /> : null}
-      <ActionButton label="Remove" hidden={f.name} tone="danger" run={() => remove(f)} onDone={onDone} />
+      {setEnabled ? <ActionButton label={f.enabled ? t('media.turnOff') : t('media.turnOn')} hidden={t('media.downloadsOf', { name: f.name })} run={() => setEnabled(f, !f.enabled)} onDone={onDone} /> : null}
+      <ActionButton label={t('plan.remove')} hidden={f.name} tone="danger" run={() => remove(f)} onDone={onDone} />
     </div>
   );
   return (
@@ -183,13 +185,13 @@ export function FileTable({ caption, files, canWrite, remove, setEnabled, onDone
       caption={caption}
       rows={files}
       rowKey={(f) => f.id}
-      empty="No files yet."
+      empty={t('media.noFiles')}
       columns={[
-        { title: 'Name', cell: (f) => <a href={f.downloadUrl}>{f.name}</a> },
-        { title: 'Type', cell: (f) => kindInWords(f.contentType) },
-        { title: 'Size', numeric: true, nowrap: true, cell: (f) => sizeInWords(f.size) },
-        { title: 'Downloadable', cell: (f) => (f.enabled ? 'Yes' : 'Turned off') },
-        ...(canWrite ? [{ title: 'Actions', cell: actions }] : []),
+        { title: t('common.name'), cell: (f) => <a href={f.downloadUrl}>{f.name}</a> },
+        { title: t('catalog.type'), cell: (f) => kindInWords(f.contentType) },
+        { title: t('media.sizeTitle'), numeric: true, nowrap: true, cell: (f) => sizeInWords(f.size) },
+        { title: t('media.downloadable'), cell: (f) => (f.enabled ? t('common.yes') : t('media.turnedOff')) },
+        ...(canWrite ? [{ title: t('common.actions'), cell: actions }] : []),
       ]}
     />
   );

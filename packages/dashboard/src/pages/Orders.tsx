@@ -5,16 +5,17 @@ import { useAction, useResource } from '../data';
 import { day, money, when, words } from '../format';
 import { useCan } from '../session';
 import { ErrorNote, Field, Loading, Notice, PageTitle, Pager, SearchForm, Section, Select, StatusBadge, Table } from '../ui/kit';
+import { hasMessage, t, type MessageKey } from '../i18n/language';
 import { Payments } from './Payments';
 import type { CreditNote, Invoice, Order, Refund } from './types';
 
 const PAGE_SIZE = 20;
-const TABS: Array<[string, string]> = [
-  ['orders', 'Orders'],
-  ['invoices', 'Invoices'],
-  ['credit-notes', 'Credit notes'],
-  ['refunds', 'Refunds'],
-  ['payments', 'Payments'],
+const TABS: Array<[string, MessageKey]> = [
+  ['orders', 'orders.tabOrders'],
+  ['invoices', 'orders.tabInvoices'],
+  ['credit-notes', 'orders.tabCreditNotes'],
+  ['refunds', 'orders.tabRefunds'],
+  ['payments', 'orders.tabPayments'],
 ];
 
 function useListParams() {
@@ -27,7 +28,12 @@ function useListParams() {
   return { tab, page, search, sort, status, go: (next: Record<string, string>) => setParams(Object.fromEntries(Object.entries({ tab, search, sort, status, ...next }).filter(([, v]) => v))) };
 }
 
-const ORDER_SORTS: Array<[string, string]> = [['', 'Newest paid first'], ['createdOn:desc', 'Newest created first'], ['total:desc', 'Largest first'], ['total:asc', 'Smallest first']];
+const orderSorts = (): Array<[string, string]> => [
+  ['', t('orders.newestPaid')],
+  ['createdOn:desc', t('orders.newestCreated')],
+  ['total:desc', t('orders.largest')],
+  ['total:asc', t('orders.smallest')],
+];
 
 function OrderList({ page, search, sort, onPage }: { page: number; search: string; sort: string; onPage(p: number): void }) {
   const [field, order] = sort.split(':');
@@ -37,20 +43,20 @@ function OrderList({ page, search, sort, onPage }: { page: number; search: strin
       <ErrorNote error={list.error} />
       <Loading loading={list.loading && !list.data} />
       <Table
-        caption="Orders"
+        caption={t('orders.tabOrders')}
         rows={list.data?.results}
         rowKey={(o) => o.id}
-        empty="No orders."
+        empty={t('customer.noOrders')}
         columns={[
-          { title: 'Order', cell: (o) => <Link to={`/orders/${encodeURIComponent(o.id)}`}>{o.id}</Link> },
-          { title: 'Customer', cell: (o) => o.customer.email ?? o.customer.customerId },
-          { title: 'Plan', cell: (o) => o.plan?.name ?? '—' },
-          { title: 'Total', numeric: true, cell: (o) => money(o.amountTotalUnits, o.saleCurrency) },
-          { title: 'Status', cell: (o) => <StatusBadge status={o.status} /> },
-          { title: 'Paid', nowrap: true, cell: (o) => when(o.paidAt) },
+          { title: t('home.order'), cell: (o) => <Link to={`/orders/${encodeURIComponent(o.id)}`}>{o.id}</Link> },
+          { title: t('common.customer'), cell: (o) => o.customer.email ?? o.customer.customerId },
+          { title: t('common.plan'), cell: (o) => o.plan?.name ?? '—' },
+          { title: t('common.total'), numeric: true, cell: (o) => money(o.amountTotalUnits, o.saleCurrency) },
+          { title: t('common.status'), cell: (o) => <StatusBadge status={o.status} /> },
+          { title: t('common.paid'), nowrap: true, cell: (o) => when(o.paidAt) },
         ]}
       />
-      {list.data ? <Pager label="Order pages" page={page} count={list.data.count} capped={list.data.countCapped} pageSize={PAGE_SIZE} onPage={onPage} /> : null}
+      {list.data ? <Pager label={t('orders.pages')} page={page} count={list.data.count} capped={list.data.countCapped} pageSize={PAGE_SIZE} onPage={onPage} /> : null}
     </>
   );
 }
@@ -60,7 +66,7 @@ function PayInvoice({ invoice, onDone }: { invoice: Invoice; onDone(): void }) {
   return (
     <>
       <button type="button" className="secondary" disabled={pay.busy} onClick={() => void pay.perform().then((r) => r !== undefined && onDone())}>
-        Pay now<span className="visually-hidden"> {invoice.number}</span>
+        {t('orders.payNow')}<span className="visually-hidden"> {invoice.number}</span>
       </button>
       <ErrorNote error={pay.error} />
     </>
@@ -74,20 +80,20 @@ function InvoiceList({ page, onPage }: { page: number; onPage(p: number): void }
     <>
       <ErrorNote error={list.error} />
       <Table
-        caption="Invoices"
+        caption={t('orders.tabInvoices')}
         rows={list.data?.results}
         rowKey={(i) => i.id}
-        empty="No invoices."
+        empty={t('customer.noInvoices')}
         columns={[
-          { title: 'Number', cell: (i) => (i.pdfUrl ? <a href={i.pdfUrl}>{i.number}</a> : i.number) },
-          { title: 'Customer', cell: (i) => <Link to={`/customers/${encodeURIComponent(i.customer.customerId)}`}>{i.customer.email ?? i.customer.customerId}</Link> },
-          { title: 'Total', numeric: true, cell: (i) => money(i.amountTotalUnits, i.currency) },
-          { title: 'Status', cell: (i) => <StatusBadge status={i.status} /> },
-          { title: 'Issued', cell: (i) => day(i.issuedOn) },
-          { title: 'Actions', cell: (i) => (canPay && i.status !== 'PAID' ? <PayInvoice invoice={i} onDone={list.reload} /> : null) },
+          { title: t('common.number'), cell: (i) => (i.pdfUrl ? <a href={i.pdfUrl}>{i.number}</a> : i.number) },
+          { title: t('common.customer'), cell: (i) => <Link to={`/customers/${encodeURIComponent(i.customer.customerId)}`}>{i.customer.email ?? i.customer.customerId}</Link> },
+          { title: t('common.total'), numeric: true, cell: (i) => money(i.amountTotalUnits, i.currency) },
+          { title: t('common.status'), cell: (i) => <StatusBadge status={i.status} /> },
+          { title: t('common.issued'), cell: (i) => day(i.issuedOn) },
+          { title: t('common.actions'), cell: (i) => (canPay && i.status !== 'PAID' ? <PayInvoice invoice={i} onDone={list.reload} /> : null) },
         ]}
       />
-      {list.data ? <Pager label="Invoice pages" page={page} count={list.data.count} capped={list.data.countCapped} pageSize={PAGE_SIZE} onPage={onPage} /> : null}
+      {list.data ? <Pager label={t('orders.invoicePages')} page={page} count={list.data.count} capped={list.data.countCapped} pageSize={PAGE_SIZE} onPage={onPage} /> : null}
     </>
   );
 }
@@ -98,19 +104,19 @@ function CreditNoteList({ page, onPage }: { page: number; onPage(p: number): voi
     <>
       <ErrorNote error={list.error} />
       <Table
-        caption="Credit notes"
+        caption={t('orders.tabCreditNotes')}
         rows={list.data?.results}
         rowKey={(c) => c.id}
-        empty="No credit notes."
+        empty={t('customer.noCreditNotes')}
         columns={[
-          { title: 'Number', cell: (c) => (c.pdfUrl ? <a href={c.pdfUrl}>{c.number}</a> : c.number) },
-          { title: 'Invoice', cell: (c) => c.invoiceNumber },
-          { title: 'Reason', cell: (c) => words(c.reason) },
-          { title: 'Total', numeric: true, cell: (c) => money(c.amountTotalUnits, c.currency) },
-          { title: 'Issued', cell: (c) => day(c.issuedOn) },
+          { title: t('common.number'), cell: (c) => (c.pdfUrl ? <a href={c.pdfUrl}>{c.number}</a> : c.number) },
+          { title: t('orders.invoice'), cell: (c) => c.invoiceNumber },
+          { title: t('common.reason'), cell: (c) => words(c.reason) },
+          { title: t('common.total'), numeric: true, cell: (c) => money(c.amountTotalUnits, c.currency) },
+          { title: t('common.issued'), cell: (c) => day(c.issuedOn) },
         ]}
       />
-      {list.data ? <Pager label="Credit note pages" page={page} count={list.data.count} capped={list.data.countCapped} pageSize={PAGE_SIZE} onPage={onPage} /> : null}
+      {list.data ? <Pager label={t('orders.creditNotePages')} page={page} count={list.data.count} capped={list.data.countCapped} pageSize={PAGE_SIZE} onPage={onPage} /> : null}
     </>
   );
 }
@@ -121,20 +127,20 @@ function RefundList({ page, onPage }: { page: number; onPage(p: number): void })
     <>
       <ErrorNote error={list.error} />
       <Table
-        caption="Refunds"
+        caption={t('orders.tabRefunds')}
         rows={list.data?.results}
         rowKey={(r) => r.id}
-        empty="No refunds."
+        empty={t('orders.noRefunds')}
         columns={[
-          { title: 'Order', cell: (r) => <Link to={`/orders/${encodeURIComponent(r.order.id)}`}>{r.order.id}</Link> },
-          { title: 'Customer', cell: (r) => r.order.customer.email ?? r.order.customer.customerId },
-          { title: 'Amount', numeric: true, cell: (r) => money(r.amountUnits, r.currency) },
-          { title: 'Status', cell: (r) => <StatusBadge status={r.status} /> },
-          { title: 'Reason', cell: (r) => words(r.reason) },
-          { title: 'Created', cell: (r) => when(r.createdOn) },
+          { title: t('home.order'), cell: (r) => <Link to={`/orders/${encodeURIComponent(r.order.id)}`}>{r.order.id}</Link> },
+          { title: t('common.customer'), cell: (r) => r.order.customer.email ?? r.order.customer.customerId },
+          { title: t('common.amount'), numeric: true, cell: (r) => money(r.amountUnits, r.currency) },
+          { title: t('common.status'), cell: (r) => <StatusBadge status={r.status} /> },
+          { title: t('common.reason'), cell: (r) => words(r.reason) },
+          { title: t('orders.created'), cell: (r) => when(r.createdOn) },
         ]}
       />
-      {list.data ? <Pager label="Refund pages" page={page} count={list.data.count} capped={list.data.countCapped} pageSize={PAGE_SIZE} onPage={onPage} /> : null}
+      {list.data ? <Pager label={t('orders.refundPages')} page={page} count={list.data.count} capped={list.data.countCapped} pageSize={PAGE_SIZE} onPage={onPage} /> : null}
     </>
   );
 }
@@ -144,18 +150,18 @@ export function Orders() {
   const onPage = (p: number) => go({ page: String(p) });
   return (
     <>
-      <PageTitle>Orders and invoices</PageTitle>
-      <nav className="tabs" aria-label="Kinds of record">
+      <PageTitle>{t('orders.title')}</PageTitle>
+      <nav className="tabs" aria-label={t('orders.kinds')}>
         {TABS.map(([value, label]) => (
           <Link key={value} to={`?tab=${value}`} aria-current={tab === value ? 'page' : undefined}>
-            {label}
+            {t(label)}
           </Link>
         ))}
       </nav>
       {tab === 'orders' ? (
         <>
-          <SearchForm label="Search orders (email, customer id or order id)" initial={search} onSearch={(text) => go({ search: text, page: '' })}>
-            <Select label="Sort by" options={ORDER_SORTS} value={sort} onChange={(e) => go({ sort: e.target.value, page: '' })} />
+          <SearchForm label={t('orders.search')} initial={search} onSearch={(text) => go({ search: text, page: '' })}>
+            <Select label={t('customers.sortBy')} options={orderSorts()} value={sort} onChange={(e) => go({ sort: e.target.value, page: '' })} />
           </SearchForm>
           <OrderList page={page} search={search} sort={sort} onPage={onPage} />
         </>
@@ -182,11 +188,11 @@ function RefundForm({ order, onDone }: { order: Order; onDone(): void }) {
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('REQUESTED_BY_CUSTOMER');
   const refund = useAction(() => api<Refund>('POST', '/refunds/', { body: { orderId: order.id, amount, reason } }));
-  if (rest <= 0) return <Notice>Everything paid for this order has been refunded.</Notice>;
+  if (rest <= 0) return <Notice>{t('orders.allRefunded')}</Notice>;
   return (
     <form
       className="row-form"
-      aria-label="Refund"
+      aria-label={t('orders.refund')}
       onSubmit={(event: FormEvent) => {
         event.preventDefault();
         void refund.perform().then((r) => {
@@ -196,15 +202,27 @@ function RefundForm({ order, onDone }: { order: Order; onDone(): void }) {
         });
       }}
     >
-      <Field label={`Amount to refund (${order.saleCurrency})`} required inputMode="decimal" hint={`Up to ${money(rest, order.saleCurrency)} can still be refunded.`} value={amount} onChange={(e) => setAmount(e.target.value)} />
-      <Select label="Reason" options={[['REQUESTED_BY_CUSTOMER', 'Requested by the customer'], ['DUPLICATE', 'Duplicate'], ['FRAUDULENT', 'Fraudulent'], ['OTHER', 'Other']]} value={reason} onChange={(e) => setReason(e.target.value)} />
+      <Field
+        label={t('orders.refundAmount', { currency: order.saleCurrency })}
+        required
+        inputMode="decimal"
+        hint={t('orders.refundRest', { amount: money(rest, order.saleCurrency) })} value={amount} onChange={(e) => setAmount(e.target.value)} />
+      <Select
+        label={t('common.reason')}
+        options={['REQUESTED_BY_CUSTOMER', 'DUPLICATE', 'FRAUDULENT', 'OTHER'].map((value): [string, string] => [value, words(value)])} value={reason} onChange={(e) => setReason(e.target.value)} />
       <button type="submit" className="danger" disabled={refund.busy}>
-        Refund
+        {t('orders.refund')}
       </button>
       <ErrorNote error={refund.error} />
-      {refund.result ? <Notice>Refunded {money(refund.result.amountUnits, refund.result.currency)}.</Notice> : null}
+      {refund.result ? <Notice>{t('orders.refunded', { amount: money(refund.result.amountUnits, refund.result.currency) })}</Notice> : null}
     </form>
   );
+}
+
+/** An order event in words: the catalogue's for its code, else the server's own title. */
+function orderEventTitle(event: OrderEvent): string {
+  const key = `orderEvent.${event.code}`;
+  return hasMessage(key) ? t(key) : event.title;
 }
 
 export function OrderDetail() {
@@ -218,42 +236,42 @@ export function OrderDetail() {
   const order = view.data?.order;
   return (
     <>
-      <PageTitle>{`Order ${id}`}</PageTitle>
+      <PageTitle>{t('orders.orderTitle', { id })}</PageTitle>
       <p>
-        <Link to="/orders">All orders</Link>
+        <Link to="/orders">{t('orders.all')}</Link>
       </p>
       <ErrorNote error={view.error} />
       <Loading loading={view.loading && !view.data} />
       {order ? (
         <>
           <dl className="facts">
-            <dt>Customer</dt>
+            <dt>{t('common.customer')}</dt>
             <dd>
               <Link to={`/customers/${encodeURIComponent(order.customer.customerId)}`}>{order.customer.email ?? order.customer.customerId}</Link>
             </dd>
-            <dt>Plan</dt>
+            <dt>{t('common.plan')}</dt>
             <dd>{order.plan?.name ?? '—'}</dd>
-            <dt>Total</dt>
+            <dt>{t('common.total')}</dt>
             <dd>{money(order.amountTotalUnits, order.saleCurrency)}</dd>
-            <dt>Refunded</dt>
+            <dt>{t('customer.refunded')}</dt>
             <dd>{money(order.refundedTotalUnits, order.saleCurrency)}</dd>
-            <dt>Status</dt>
+            <dt>{t('common.status')}</dt>
             <dd>
               <StatusBadge status={order.status} />
             </dd>
-            <dt>Paid</dt>
+            <dt>{t('common.paid')}</dt>
             <dd>{when(order.paidAt)}</dd>
           </dl>
           {canRefund ? (
-            <Section title="Refund">
+            <Section title={t('orders.refund')}>
               <RefundForm order={order} onDone={view.reload} />
             </Section>
           ) : null}
-          <Section title="Timeline">
+          <Section title={t('orders.timeline')}>
             <ul className="plain">
               {view.data!.events.map((e) => (
                 <li key={e.id}>
-                  <strong>{e.title}</strong> <span className="muted">{when(e.timestamp)}</span>
+                  <strong>{orderEventTitle(e)}</strong> <span className="muted">{when(e.timestamp)}</span>
                 </li>
               ))}
             </ul>

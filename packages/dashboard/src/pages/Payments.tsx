@@ -5,35 +5,29 @@
 import { Link } from 'react-router';
 import { api, type Page } from '../api';
 import { useResource } from '../data';
-import { day, money, when } from '../format';
+import { day, money, when, words } from '../format';
 import { ErrorNote, Pager, SearchForm, Select, StatusBadge, Table } from '../ui/kit';
+import { t, type MessageKey } from '../i18n/language';
 import type { Transaction } from './types';
 
 const PAGE_SIZE = 20;
 
-const KIND_WORDS: Record<string, string> = {
-  CHARGE: 'Payment',
-  REFUND: 'Refund',
-  CHARGEBACK: 'Dispute',
-  CHARGEBACK_REVERSAL: 'Dispute won back',
-  CREDIT: 'Credit',
-  PAYOUT: 'Payout',
-  ADJUSTMENT: 'Adjustment',
+const KIND_WORDS: Record<string, MessageKey> = {
+  CHARGE: 'payments.kindCharge',
+  REFUND: 'payments.kindRefund',
+  CHARGEBACK: 'payments.kindChargeback',
+  CHARGEBACK_REVERSAL: 'payments.kindChargebackReversal',
+  CREDIT: 'payments.kindCredit',
+  PAYOUT: 'payments.kindPayout',
+  ADJUSTMENT: 'payments.kindAdjustment',
 };
 
-const OUTCOMES: Array<[string, string]> = [
-  ['', 'Every outcome'],
-  ['success', 'Succeeded'],
-  ['failure', 'Failed'],
-  ['pending', 'Pending'],
-];
+const outcomes = (): Array<[string, string]> => [['', t('payments.everyOutcome')], ...(['success', 'failure', 'pending'] as const).map((value): [string, string] => [value, words(value)])];
 
-const OUTCOME_WORDS: Record<Transaction['status'], string> = { success: 'Succeeded', failure: 'Failed', pending: 'Pending' };
-
-function card(t: Transaction): string {
-  if (!t.paymentMethodName && !t.last4) return '—';
-  const name = t.paymentMethodName ? t.paymentMethodName.charAt(0).toUpperCase() + t.paymentMethodName.slice(1) : 'Card';
-  return t.last4 ? `${name} ending ${t.last4}` : name;
+function card(row: Transaction): string {
+  if (!row.paymentMethodName && !row.last4) return '—';
+  const name = row.paymentMethodName ? row.paymentMethodName.charAt(0).toUpperCase() + row.paymentMethodName.slice(1) : t('customer.card');
+  return row.last4 ? t('payments.cardEnding', { card: name, last4: row.last4 }) : name;
 }
 
 export interface PaymentsQuery {
@@ -53,30 +47,30 @@ export function Payments({ query, go }: { query: PaymentsQuery; go(next: Record<
   );
   return (
     <>
-      <SearchForm label="Search payments (email, customer id, order id or card)" initial={query.search} onSearch={(text) => go({ search: text, page: '' })}>
-        <Select label="Outcome" options={OUTCOMES} value={query.status} onChange={(e) => go({ status: e.target.value, page: '' })} />
+      <SearchForm label={t('payments.search')} initial={query.search} onSearch={(text) => go({ search: text, page: '' })}>
+        <Select label={t('payments.outcome')} options={outcomes()} value={query.status} onChange={(e) => go({ status: e.target.value, page: '' })} />
       </SearchForm>
       <ErrorNote error={list.error} />
       <Table
-        caption="Payments and refunds"
+        caption={t('payments.caption')}
         rows={list.data?.results}
-        rowKey={(t) => t.id}
-        empty={query.search || query.status ? 'No payment matches.' : 'No payments yet.'}
+        rowKey={(x) => x.id}
+        empty={query.search || query.status ? t('payments.noMatch') : t('payments.none')}
         columns={[
-          { title: 'When', cell: (t) => when(t.createdOn) },
-          { title: 'Kind', cell: (t) => KIND_WORDS[t.transactionType] ?? 'Other' },
-          { title: 'Order', cell: (t) => <Link to={`/orders/${encodeURIComponent(t.order.id)}`}>{t.order.id}</Link> },
-          { title: 'Customer', cell: (t) => t.order.customer.email ?? t.order.customer.customerId },
-          { title: 'Paid with', cell: card },
-          { title: 'Amount', numeric: true, cell: (t) => money(t.amountTotalUnits, t.currency) },
-          { title: 'Fee', numeric: true, cell: (t) => money(t.morFeeUnits, t.currency) },
-          { title: 'Tax', numeric: true, cell: (t) => money(t.collectedTaxUnits, t.currency) },
-          { title: 'Net', numeric: true, cell: (t) => money(t.netPayoutUnits, t.currency) },
-          { title: 'Outcome', cell: (t) => <StatusBadge status={OUTCOME_WORDS[t.status]} /> },
-          { title: 'Available', cell: (t) => (t.availableOn ? day(t.availableOn) : '—') },
+          { title: t('common.when'), cell: (x) => when(x.createdOn) },
+          { title: t('payments.kind'), cell: (x) => t(KIND_WORDS[x.transactionType] ?? 'payments.kindOther') },
+          { title: t('home.order'), cell: (x) => <Link to={`/orders/${encodeURIComponent(x.order.id)}`}>{x.order.id}</Link> },
+          { title: t('common.customer'), cell: (x) => x.order.customer.email ?? x.order.customer.customerId },
+          { title: t('payments.paidWith'), cell: card },
+          { title: t('common.amount'), numeric: true, cell: (x) => money(x.amountTotalUnits, x.currency) },
+          { title: t('payments.fee'), numeric: true, cell: (x) => money(x.morFeeUnits, x.currency) },
+          { title: t('payments.tax'), numeric: true, cell: (x) => money(x.collectedTaxUnits, x.currency) },
+          { title: t('payments.net'), numeric: true, cell: (x) => money(x.netPayoutUnits, x.currency) },
+          { title: t('payments.outcome'), cell: (x) => <StatusBadge status={x.status} /> },
+          { title: t('payments.available'), cell: (x) => (x.availableOn ? day(x.availableOn) : '—') },
         ]}
       />
-      {list.data ? <Pager label="Payment pages" page={query.page} count={list.data.count} capped={list.data.countCapped} pageSize={PAGE_SIZE} onPage={(p) => go({ page: String(p) })} /> : null}
+      {list.data ? <Pager label={t('payments.pages')} page={query.page} count={list.data.count} capped={list.data.countCapped} pageSize={PAGE_SIZE} onPage={(p) => go({ page: String(p) })} /> : null}
     </>
   );
 }

@@ -2,10 +2,11 @@ import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, type Page } from '../api';
 import { useAction, useResource } from '../data';
-import { day, majorMoney, words } from '../format';
+import { count, day, majorMoney, words } from '../format';
 import { useCan } from '../session';
-import { ActionButton, ErrorNote, Field, Loading, Notice, PageTitle, Section, Select, StatusBadge, Table } from '../ui/kit';
+import { ActionButton, ChargePeriodSelect, ErrorNote, Field, Loading, Notice, PageTitle, Section, Select, StatusBadge, Table } from '../ui/kit';
 import { FileTable, UploadForm } from './Media';
+import { t, type MessageKey } from '../i18n/language';
 import type { Feature, Plan } from './types';
 
 interface Price {
@@ -60,12 +61,12 @@ function PriceForm({ identifier, onDone }: { identifier: string; onDone(): void 
     if ((await save.perform(body)) !== undefined) onDone();
   }
   return (
-    <form className="row-form" onSubmit={submit} aria-label="Set the price">
-      <Field label="Currency" required maxLength={3} value={currency} onChange={(e) => setCurrency(e.target.value.toUpperCase())} />
-      <Select label="Charged" options={[['MONTHLY', 'Monthly'], ['YEARLY', 'Yearly'], ['ONE_TIME', 'Once']]} value={period} onChange={(e) => setPeriod(e.target.value)} />
-      <Field label="Amount" required inputMode="decimal" hint="In the currency's units, e.g. 29 or 19.99" value={amount} onChange={(e) => setAmount(e.target.value)} />
+    <form className="row-form" onSubmit={submit} aria-label={t('plan.priceForm')}>
+      <Field label={t('plan.currency')} required maxLength={3} value={currency} onChange={(e) => setCurrency(e.target.value.toUpperCase())} />
+      <ChargePeriodSelect value={period} onChange={setPeriod} />
+      <Field label={t('common.amount')} required inputMode="decimal" hint={t('plan.amountHint')} value={amount} onChange={(e) => setAmount(e.target.value)} />
       <button type="submit" disabled={save.busy}>
-        Set the draft's price in this currency
+        {t('plan.setPrice')}
       </button>
       <ErrorNote error={save.error} />
     </form>
@@ -73,14 +74,27 @@ function PriceForm({ identifier, onDone }: { identifier: string; onDone(): void 
 }
 
 function RemovePrice({ identifier, currency, onDone }: { identifier: string; currency: string; onDone(): void }) {
-  return <ActionButton label="Remove" hidden={`the price in ${currency}`} run={() => api('DELETE', pricePath(identifier, currency))} onDone={onDone} />;
+  return <ActionButton label={t('plan.remove')} hidden={t('plan.priceIn', { currency })} run={() => api('DELETE', pricePath(identifier, currency))} onDone={onDone} />;
 }
 
-const PRICE_TYPES: Record<string, string> = { PAID: 'Paid', FREE: 'Free', CUSTOM: 'Custom (on request)' };
-const PERIODS: Record<string, string> = { MONTHLY: 'a month', YEARLY: 'a year', ONE_TIME: 'once' };
+const PRICE_TYPES: Record<string, MessageKey> = { PAID: 'plan.typePaid', FREE: 'plan.typeFree', CUSTOM: 'plan.typeCustom' };
+const PERIODS: Record<string, MessageKey> = { MONTHLY: 'plan.aMonth', YEARLY: 'plan.aYear', ONE_TIME: 'plan.once' };
 
 /** A price's charges in words: "$29.00 a month, $290.00 a year". */
-const chargesOf = (p: Price) => p.chargeCatalogPrice.flatMap((c) => c.charges.map((ch) => `${majorMoney(ch.priceData.amount, p.currency)} ${PERIODS[ch.chargePeriod] ?? words(ch.chargePeriod).toLowerCase()}${c.feature ? ' per unit' : ''}`)).join(', ');
+function chargeOf(amount: string, period: string, perUnit: boolean): string {
+  const key = PERIODS[period];
+  const charge = key ? t(key, { amount }) : t('plan.perPeriod', { amount, period: words(period).toLowerCase() });
+  return perUnit ? t('plan.perUnit', { charge }) : charge;
+}
+
+const chargesOf = (p: Price) => p.chargeCatalogPrice.flatMap((c) => c.charges.map((ch) => chargeOf(majorMoney(ch.priceData.amount, p.currency), ch.chargePeriod, !!c.feature))).join(', ');
+
+/** An entitlement's allowance: a number as the language writes it, on or off, or unlimited. */
+function allowanceOf(value: number | boolean | null): string {
+  if (value === null) return t('common.unlimited');
+  if (typeof value === 'boolean') return value ? t('common.yes') : t('common.no');
+  return count(value);
+}
 
 function EntitlementForm({ identifier, features, onDone }: { identifier: string; features: Feature[]; onDone(): void }) {
   const [feature, setFeature] = useState(features[0]?.identifier ?? '');
@@ -92,13 +106,13 @@ function EntitlementForm({ identifier, features, onDone }: { identifier: string;
     const details = type === 'BOOLEAN' ? { value: true } : { value: Number(value) };
     if ((await add.perform({ planEntitlements: [{ feature, details }] })) !== undefined) onDone();
   }
-  if (features.length === 0) return <p>Create a feature in the catalog first.</p>;
+  if (features.length === 0) return <p>{t('plan.noFeature')}</p>;
   return (
-    <form className="row-form" onSubmit={submit} aria-label="Add an entitlement">
-      <Select label="Feature" options={features.map((f) => [f.identifier, f.name])} value={feature} onChange={(e) => setFeature(e.target.value)} />
-      {type !== 'BOOLEAN' ? <Field label="Allowance" required inputMode="numeric" value={value} onChange={(e) => setValue(e.target.value)} /> : null}
+    <form className="row-form" onSubmit={submit} aria-label={t('plan.entitlementForm')}>
+      <Select label={t('customer.feature')} options={features.map((f) => [f.identifier, f.name])} value={feature} onChange={(e) => setFeature(e.target.value)} />
+      {type !== 'BOOLEAN' ? <Field label={t('plan.allowance')} required inputMode="numeric" value={value} onChange={(e) => setValue(e.target.value)} /> : null}
       <button type="submit" disabled={add.busy}>
-        Add to the draft
+        {t('plan.addToDraft')}
       </button>
       <ErrorNote error={add.error} />
     </form>
@@ -109,14 +123,14 @@ function Publish({ identifier, hasDraft, onDone }: { identifier: string; hasDraf
   const path = `/catalog/plans/${encodeURIComponent(identifier)}`;
   const publish = useAction(() => api('POST', `${path}/publish/`, { body: {} }));
   const discard = useAction(() => api('DELETE', `${path}/discard/`));
-  if (!hasDraft) return <Notice>The latest version is published. A change to prices or entitlements starts a new draft.</Notice>;
+  if (!hasDraft) return <Notice>{t('plan.published')}</Notice>;
   return (
     <div className="actions">
       <button type="button" disabled={publish.busy} onClick={() => void publish.perform().then((r) => r !== undefined && onDone())}>
-        Publish the draft
+        {t('plan.publish')}
       </button>
       <button type="button" className="secondary" disabled={discard.busy} onClick={() => void discard.perform().then((r) => r !== undefined && onDone())}>
-        Discard the draft
+        {t('plan.discard')}
       </button>
       <ErrorNote error={publish.error ?? discard.error} />
     </div>
@@ -132,7 +146,7 @@ function Subscribers({ identifier, version, count }: { identifier: string; versi
       {count}
       <span className="visually-hidden">
         {' '}
-        {count === 1 ? 'subscription' : 'subscriptions'} on version {version}
+        {t('plan.subscriptionsOn', { count, version })}
       </span>
     </Link>
   );
@@ -149,60 +163,60 @@ export function PlanDetail() {
     <>
       <PageTitle>{latest?.name ?? identifier}</PageTitle>
       <p>
-        <Link to="/catalog">Catalog</Link>
+        <Link to="/catalog">{t('catalog.title')}</Link>
       </p>
       <ErrorNote error={view.error} />
       <Loading loading={view.loading && !view.data} />
       {view.data ? (
         <>
-          <Section title="Versions">
+          <Section title={t('plan.versions')}>
             <Table
-              caption="Versions of this plan"
+              caption={t('plan.versionsCaption')}
               rows={versions}
               rowKey={(v) => String(v.version)}
-              empty="No versions."
+              empty={t('plan.noVersions')}
               columns={[
-                { title: 'Version', numeric: true, cell: (v) => v.version },
-                { title: 'Status', cell: (v) => <StatusBadge status={v.status} /> },
-                { title: 'Created', cell: (v) => day(v.createdOn) },
-                { title: 'Subscribers', numeric: true, cell: (v) => <Subscribers identifier={identifier} version={v.version} count={view.data?.subscribers.get(v.version) ?? 0} /> },
+                { title: t('catalog.version'), numeric: true, cell: (v) => v.version },
+                { title: t('common.status'), cell: (v) => <StatusBadge status={v.status} /> },
+                { title: t('orders.created'), cell: (v) => day(v.createdOn) },
+                { title: t('plan.subscribers'), numeric: true, cell: (v) => <Subscribers identifier={identifier} version={v.version} count={view.data?.subscribers.get(v.version) ?? 0} /> },
               ]}
             />
             {canWrite ? <Publish identifier={identifier} hasDraft={hasDraft} onDone={view.reload} /> : null}
           </Section>
-          <Section title="Prices">
+          <Section title={t('plan.prices')}>
             <Table
-              caption="Prices of the latest version"
+              caption={t('plan.pricesCaption')}
               rows={rowsOf(view.data.prices)}
               rowKey={(p) => p.currency}
-              empty="No price yet: the plan is free until it has one."
+              empty={t('plan.noPrices')}
               columns={[
-                { title: 'Currency', cell: (p) => p.currency },
-                { title: 'Type', cell: (p) => PRICE_TYPES[p.priceType] ?? words(p.priceType) },
-                { title: 'Charges', cell: chargesOf },
-                ...(canWrite ? [{ title: 'Actions', cell: (p: Price) => <RemovePrice identifier={identifier} currency={p.currency} onDone={view.reload} /> }] : []),
+                { title: t('plan.currency'), cell: (p) => p.currency },
+                { title: t('catalog.type'), cell: (p) => (PRICE_TYPES[p.priceType] ? t(PRICE_TYPES[p.priceType]!) : words(p.priceType)) },
+                { title: t('plan.charges'), cell: chargesOf },
+                ...(canWrite ? [{ title: t('common.actions'), cell: (p: Price) => <RemovePrice identifier={identifier} currency={p.currency} onDone={view.reload} /> }] : []),
               ]}
             />
             {canWrite ? <PriceForm identifier={identifier} onDone={view.reload} /> : null}
           </Section>
-          <Section title="Entitlements">
+          <Section title={t('plan.entitlements')}>
             <Table
-              caption="Entitlements of the latest version"
+              caption={t('plan.entitlementsCaption')}
               rows={rowsOf(view.data.entitlements)}
               rowKey={(e) => (typeof e.feature === 'string' ? e.feature : e.feature.identifier)}
-              empty="No entitlements yet."
+              empty={t('plan.noEntitlements')}
               columns={[
-                { title: 'Feature', cell: (e) => (typeof e.feature === 'string' ? e.feature : e.feature.name) },
-                { title: 'Allowance', cell: (e) => String(e.details.value ?? 'Unlimited') },
+                { title: t('customer.feature'), cell: (e) => (typeof e.feature === 'string' ? e.feature : e.feature.name) },
+                { title: t('plan.allowance'), cell: (e) => allowanceOf(e.details.value) },
               ]}
             />
             {canWrite ? <EntitlementForm identifier={identifier} features={view.data.features.results} onDone={view.reload} /> : null}
           </Section>
-          <Section title="Downloadable files">
-            <p className="hint">What the plan's buyers download after they buy. A change to a published plan starts a new draft.</p>
-            <FileTable caption="Files of the latest version" files={latest?.files ?? []} canWrite={canWrite} remove={(file) => api('DELETE', `/catalog/plans/${encodeURIComponent(identifier)}/file/${file.id}/`)} onDone={view.reload} />
+          <Section title={t('product.files')}>
+            <p className="hint">{t('plan.filesAbout')}</p>
+            <FileTable caption={t('plan.filesCaption')} files={latest?.files ?? []} canWrite={canWrite} remove={(file) => api('DELETE', `/catalog/plans/${encodeURIComponent(identifier)}/file/${file.id}/`)} onDone={view.reload} />
             {canWrite ? (
-              <UploadForm label="File" submitLabel="Upload the file to the draft" hint="Any kind of file: a manual, an installer, a licence text." attach={(fileKey) => api('PATCH', `/catalog/plans/${encodeURIComponent(identifier)}/`, { body: { fileKeys: [fileKey] } })} onDone={view.reload} />
+              <UploadForm label={t('product.file')} submitLabel={t('plan.uploadFile')} hint={t('product.fileHint')} attach={(fileKey) => api('PATCH', `/catalog/plans/${encodeURIComponent(identifier)}/`, { body: { fileKeys: [fileKey] } })} onDone={view.reload} />
             ) : null}
           </Section>
         </>

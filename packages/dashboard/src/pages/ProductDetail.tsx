@@ -5,6 +5,8 @@ import { day } from '../format';
 import { useCan } from '../session';
 import { ErrorNote, Loading, PageTitle, Section } from '../ui/kit';
 import { FileTable, IMAGE_UPLOAD, ImageGallery, UploadForm, type StoredFile, type StoredImage } from './Media';
+import { t } from '../i18n/language';
+import { taxCodeWords } from './Catalog';
 import type { Product } from './types';
 
 interface ProductView extends Product {
@@ -12,15 +14,6 @@ interface ProductView extends Product {
   files: StoredFile[];
   plans: string[];
 }
-
-const TAX_CODES: Record<string, string> = {
-  saas: 'Software as a service',
-  saas_business: 'Software for businesses',
-  software: 'Downloadable software',
-  ebook: 'E-book',
-  eservice: 'Electronic service',
-  training: 'Training',
-};
 
 /** A product: what it is, its images (the main one is what buyers see) and its downloadable files (decision 0095). */
 export function ProductDetail() {
@@ -35,37 +28,37 @@ export function ProductDetail() {
   };
   return (
     <>
-      <PageTitle>{product?.name ?? 'Product'}</PageTitle>
+      <PageTitle>{product?.name ?? t('product.one')}</PageTitle>
       <p>
-        <Link to="/catalog">Catalog</Link>
+        <Link to="/catalog">{t('catalog.title')}</Link>
       </p>
       <ErrorNote error={view.error} />
       <Loading loading={view.loading && !product} />
       {product ? (
         <>
           <dl className="facts">
-            <dt>Identifier</dt>
+            <dt>{t('catalog.identifier')}</dt>
             <dd>
               <code>{product.identifier}</code>
             </dd>
-            <dt>Tax code</dt>
-            <dd>{TAX_CODES[product.taxCode] ?? product.taxCode}</dd>
-            <dt>Description</dt>
+            <dt>{t('catalog.taxCode')}</dt>
+            <dd>{taxCodeWords(product.taxCode)}</dd>
+            <dt>{t('product.description')}</dt>
             <dd>{product.description || '—'}</dd>
-            <dt>Published plans</dt>
-            <dd>{product.plans.length > 0 ? product.plans.map((p, i) => <span key={p}>{i > 0 ? ', ' : ''}<Link to={`/catalog/plans/${encodeURIComponent(p)}`}>{p}</Link></span>) : 'None yet'}</dd>
-            <dt>Created</dt>
+            <dt>{t('product.publishedPlans')}</dt>
+            <dd>{product.plans.length > 0 ? product.plans.map((p, i) => <span key={p}>{i > 0 ? ', ' : ''}<Link to={`/catalog/plans/${encodeURIComponent(p)}`}>{p}</Link></span>) : t('product.noneYet')}</dd>
+            <dt>{t('orders.created')}</dt>
             <dd>{day(product.createdOn)}</dd>
           </dl>
-          <Section title="Images">
+          <Section title={t('product.images')}>
             <ImageGallery images={product.images} canWrite={canWrite} actions={images} onDone={view.reload} />
             {canWrite ? (
-              <UploadForm label="Image" submitLabel="Upload the image" {...IMAGE_UPLOAD} attach={(fileKey) => api('PATCH', `${path}/`, { body: { imageKeys: [fileKey] } })} onDone={view.reload} />
+              <UploadForm label={t('product.image')} submitLabel={t('product.uploadImage')} {...IMAGE_UPLOAD} hint={t('media.imageHint')} attach={(fileKey) => api('PATCH', `${path}/`, { body: { imageKeys: [fileKey] } })} onDone={view.reload} />
             ) : null}
           </Section>
-          <Section title="Downloadable files">
+          <Section title={t('product.files')}>
             <FileTable
-              caption="Files of this product"
+              caption={t('product.filesCaption')}
               files={product.files}
               canWrite={canWrite}
               remove={(file) => api('DELETE', `${path}/file/${file.id}/`)}
@@ -73,7 +66,7 @@ export function ProductDetail() {
               onDone={view.reload}
             />
             {canWrite ? (
-              <UploadForm label="File" submitLabel="Upload the file" hint="Any kind of file: a manual, an installer, a licence text." attach={(fileKey) => api('PATCH', `${path}/`, { body: { fileKeys: [fileKey] } })} onDone={view.reload} />
+              <UploadForm label={t('product.file')} submitLabel={t('product.uploadFile')} hint={t('product.fileHint')} attach={(fileKey) => api('PATCH', `${path}/`, { body: { fileKeys: [fileKey] } })} onDone={view.reload} />
             ) : null}
           </Section>
         </>

@@ -3,6 +3,7 @@ import { api, type Page } from '../api';
 import { useAction, useResource } from '../data';
 import { day } from '../format';
 import { Badge, ErrorNote, Field, Select, Section, Table } from '../ui/kit';
+import { t } from '../i18n/language';
 import type { Product } from './types';
 
 /** Promotions by the buyer's country (the management API under /promotion-rules/, docs/catalog.md). */
@@ -39,18 +40,18 @@ function NewPromotion({ products, groups, onDone }: { products: Product[]; group
     setPercents(GROUPS.map(() => ''));
     onDone();
   }
-  if (products.length === 0) return <p>Create a product in the catalog first.</p>;
+  if (products.length === 0) return <p>{t('promotions.noProduct')}</p>;
   return (
-    <form className="row-form" aria-label="New promotion" onSubmit={submit}>
-      <Field label="Promotion name" required value={name} onChange={(e) => setName(e.target.value)} />
-      <Select label="For product" options={products.map((p) => [p.id, p.name])} value={product} onChange={(e) => setProduct(e.target.value)} />
-      <Field label="Coupon code" value={coupon} onChange={(e) => setCoupon(e.target.value.toUpperCase())} hint="Given to a visitor who gets the discount (optional)" />
+    <form className="row-form" aria-label={t('promotions.form')} onSubmit={submit}>
+      <Field label={t('promotions.name')} required value={name} onChange={(e) => setName(e.target.value)} />
+      <Select label={t('promotions.forProduct')} options={products.map((p) => [p.id, p.name])} value={product} onChange={(e) => setProduct(e.target.value)} />
+      <Field label={t('promotions.coupon')} value={coupon} onChange={(e) => setCoupon(e.target.value.toUpperCase())} hint={t('promotions.couponHint')} />
       <fieldset className="field-group">
-        <legend>Percent off for buyers in each price group (empty: none)</legend>
+        <legend>{t('promotions.groups')}</legend>
         {GROUPS.map((group, i) => (
           <Field
             key={group}
-            label={`Percent off, price group ${group}`}
+            label={t('promotions.groupField', { group })}
             inputMode="numeric"
             hint={groups.find((g) => g.group === group)?.description}
             value={percents[i]}
@@ -59,7 +60,7 @@ function NewPromotion({ products, groups, onDone }: { products: Product[]; group
         ))}
       </fieldset>
       <button type="submit" disabled={create.busy}>
-        Create promotion
+        {t('promotions.create')}
       </button>
       <ErrorNote error={create.error} />
     </form>
@@ -74,11 +75,11 @@ function PromotionActions({ promotion, onDone }: { promotion: Promotion; onDone(
   return (
     <div className="actions">
       <button type="button" className="secondary" disabled={toggle.busy} onClick={() => void toggle.perform().then(after)}>
-        {promotion.enabled ? 'Pause' : 'Resume'}
+        {promotion.enabled ? t('promotions.pause') : t('promotions.resume')}
         <span className="visually-hidden"> {promotion.name}</span>
       </button>
       <button type="button" className="danger" disabled={archive.busy} onClick={() => void archive.perform().then(after)}>
-        End<span className="visually-hidden"> {promotion.name}</span>
+        {t('promotions.end')}<span className="visually-hidden"> {promotion.name}</span>
       </button>
       <ErrorNote error={toggle.error ?? archive.error} />
     </div>
@@ -86,9 +87,9 @@ function PromotionActions({ promotion, onDone }: { promotion: Promotion; onDone(
 }
 
 const discounts = (p: Promotion) => {
-  const groups = p.pppDiscounts.filter((d) => d.percentage > 0).map((d) => `group ${d.group}: ${d.percentage} %`);
-  const countries = p.countryOverrides.map((c) => `${c.countryCode}: ${c.percentage} %`);
-  return [...groups, ...countries].join(', ') || 'None yet';
+  const groups = p.pppDiscounts.filter((d) => d.percentage > 0).map((d) => t('promotions.group', { group: d.group, percent: d.percentage }));
+  const countries = p.countryOverrides.map((c) => t('promotions.country', { country: c.countryCode, percent: c.percentage }));
+  return [...groups, ...countries].join(', ') || t('promotions.noneYet');
 };
 
 /** Live promotions (ended ones leave the list): what they give where, paused or running; create, pause, end. */
@@ -97,23 +98,23 @@ export function Promotions({ products, canWrite }: { products: Product[]; canWri
     const [promotions, groups] = await Promise.all([api<Page<Promotion>>('GET', '/promotion-rules/', { query: { page_size: 50 } }), api<{ groups: PppGroup[] }>('GET', '/promotion-rules/ppp-groups/')]);
     return { promotions: promotions.results, groups: groups.groups };
   }, []);
-  const productName = (id: string) => products.find((p) => p.id === id)?.name ?? 'A product';
+  const productName = (id: string) => products.find((p) => p.id === id)?.name ?? t('promotions.aProduct');
   return (
-    <Section title="Promotions by country">
+    <Section title={t('promotions.title')}>
       <ErrorNote error={list.error} />
       <Table
-        caption="Promotions"
+        caption={t('promotions.caption')}
         rows={list.data?.promotions}
         rowKey={(p) => p.id}
-        empty="No promotions yet."
+        empty={t('promotions.empty')}
         columns={[
-          { title: 'Name', cell: (p) => p.name },
-          { title: 'Product', cell: (p) => productName(p.productId) },
-          { title: 'Percent off', cell: discounts },
-          { title: 'Coupon', cell: (p) => (p.couponCode ? <code>{p.couponCode}</code> : '—') },
-          { title: 'State', cell: (p) => (p.enabled ? <Badge tone="good">Running</Badge> : <Badge tone="warn">Paused</Badge>) },
-          { title: 'Since', nowrap: true, cell: (p) => day(p.createdOn) },
-          ...(canWrite ? [{ title: 'Actions', cell: (p: Promotion) => <PromotionActions promotion={p} onDone={list.reload} /> }] : []),
+          { title: t('common.name'), cell: (p) => p.name },
+          { title: t('selling.product'), cell: (p) => productName(p.productId) },
+          { title: t('selling.percentOff'), cell: discounts },
+          { title: t('promotions.couponColumn'), cell: (p) => (p.couponCode ? <code>{p.couponCode}</code> : '—') },
+          { title: t('licenses.state'), cell: (p) => (p.enabled ? <Badge tone="good">{t('promotions.running')}</Badge> : <Badge tone="warn">{t('promotions.paused')}</Badge>) },
+          { title: t('common.since'), nowrap: true, cell: (p) => day(p.createdOn) },
+          ...(canWrite ? [{ title: t('common.actions'), cell: (p: Promotion) => <PromotionActions promotion={p} onDone={list.reload} /> }] : []),
         ]}
       />
       {canWrite && list.data ? <NewPromotion products={products} groups={list.data.groups} onDone={list.reload} /> : null}

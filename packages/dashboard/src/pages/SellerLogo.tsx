@@ -2,6 +2,8 @@ import { useRef } from 'react';
 import type { SellerProfile } from '@billow/contract';
 import { api, uploadFile } from '../api';
 import { useAction } from '../data';
+import { t } from '../i18n/language';
+import { problemText } from '../i18n/problems';
 import { Field } from '../ui/kit';
 
 /**
@@ -21,16 +23,16 @@ export function SellerLogo({ profile, readOnly, onSaved }: { profile: SellerProf
     });
   return (
     <div className="logo-field">
-      {profile.logoUrl ? <img src={profile.logoUrl} alt="Your logo as it is now" className="logo-current" /> : <p className="muted">No logo yet.</p>}
+      {profile.logoUrl ? <img src={profile.logoUrl} alt={t('profile.logoNow')} className="logo-current" /> : <p className="muted">{t('profile.noLogo')}</p>}
       {readOnly ? null : (
         <>
           <Field
             ref={input}
-            label={profile.logoUrl ? 'Replace the logo' : 'Upload a logo'}
+            label={profile.logoUrl ? t('profile.replaceLogo') : t('profile.uploadLogo')}
             type="file"
             accept="image/png,image/jpeg"
-            hint="A PNG or JPEG of at most 256 KiB, 16 to 2000 px a side. It is saved at once."
-            error={change.error?.detail}
+            hint={t('profile.logoHint')}
+            error={change.error ? problemText(change.error) : undefined}
             disabled={change.busy}
             onChange={(event) => {
               const file = event.target.files?.[0];
@@ -39,10 +41,10 @@ export function SellerLogo({ profile, readOnly, onSaved }: { profile: SellerProf
           />
           {profile.logoUrl ? (
             <button type="button" className="secondary" disabled={change.busy} onClick={() => perform(null)}>
-              Remove the logo
+              {t('profile.removeLogo')}
             </button>
           ) : null}
-          {change.busy ? <p role="status">Uploading…</p> : null}
+          {change.busy ? <p role="status">{t('media.uploading')}</p> : null}
         </>
       )}
     </div>

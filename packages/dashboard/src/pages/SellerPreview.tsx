@@ -1,13 +1,6 @@
 import type { SellerProfile } from '@billow/contract';
-
-const REGIONS = new Intl.DisplayNames(['en'], { type: 'region' });
-const countryName = (code: string) => {
-  try {
-    return REGIONS.of(code) ?? code;
-  } catch {
-    return code;
-  }
-};
+import { countryName } from '../format';
+import { t } from '../i18n/language';
 
 /** The address as an invoice prints it: street lines, postal code and city, region, country. */
 function addressLines(address: SellerProfile['address']): string[] {
@@ -25,16 +18,16 @@ export function SellerPreview({ profile }: { profile: SellerProfile }) {
   const year = new Date().getFullYear();
   const lines = [
     ...addressLines(profile.address),
-    ...profile.taxRegistrations.map((r) => `Tax ID ${r.taxId}`),
+    ...profile.taxRegistrations.map((r) => t('profile.previewTaxId', { taxId: r.taxId })),
     profile.supportEmail,
     profile.websiteUrl,
   ].filter((line): line is string => !!line);
   return (
     <figure className="invoice-preview">
       <div className="invoice-preview-head">
-        {profile.logoUrl ? <img src={profile.logoUrl} alt={`Logo of ${profile.displayName}`} className="invoice-preview-logo" /> : null}
+        {profile.logoUrl ? <img src={profile.logoUrl} alt={t('profile.logoOf', { name: profile.displayName })} className="invoice-preview-logo" /> : null}
         <p className="invoice-preview-title">
-          Invoice <span className="muted">{`${profile.invoicePrefix ?? 'INV'}-${year}-000001`}</span>
+          {t('profile.invoice')} <span className="muted">{`${profile.invoicePrefix ?? 'INV'}-${year}-000001`}</span>
         </p>
       </div>
       <p className="invoice-preview-name">{profile.legalName ?? profile.displayName}</p>
@@ -43,7 +36,7 @@ export function SellerPreview({ profile }: { profile: SellerProfile }) {
           <li key={line}>{line}</li>
         ))}
       </ul>
-      <figcaption className="hint">How your invoices show you, as saved. Checkout pages and emails show the logo and “{profile.displayName}”.</figcaption>
+      <figcaption className="hint">{t('profile.previewCaption', { name: profile.displayName })}</figcaption>
     </figure>
   );
 }

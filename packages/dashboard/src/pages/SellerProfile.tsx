@@ -9,30 +9,30 @@ import { ErrorNote, Field, Loading, Notice, PageTitle, Section, Select } from '.
 import { ADDRESS_FIELDS, besideField, draftOf, patchOf, refusedField, TEXT_FIELDS, taxRow, type AddressField, type Draft, type Language, type TextField } from './profile-draft';
 import { SellerLogo } from './SellerLogo';
 import { SellerPreview } from './SellerPreview';
+import { LANGUAGE_NAMES, t, type MessageKey } from '../i18n/language';
 
-const LANGUAGES: Record<Language, string> = { en: 'English', de: 'German', fr: 'French', es: 'Spanish', ja: 'Japanese' };
 const TIME_ZONES = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((zone) => zone !== 'UTC')];
 
-type Fields<K extends string> = Array<[K, string, string, string?]>;
+type Fields<K extends string> = Array<[K, MessageKey, string, MessageKey?]>;
 const BUSINESS: Fields<TextField> = [
-  ['displayName', 'Display name', 'text', "The name buyers see on checkout pages, the portal and emails; blank: the organization's name."],
-  ['legalName', 'Legal name', 'text', 'The legal entity that sells, as on invoices.'],
-  ['supportEmail', 'Support email', 'email'],
-  ['supportUrl', 'Support page', 'url'],
+  ['displayName', 'profile.displayName', 'text', 'profile.displayNameHint'],
+  ['legalName', 'profile.legalName', 'text', 'profile.legalNameHint'],
+  ['supportEmail', 'profile.supportEmail', 'email'],
+  ['supportUrl', 'profile.supportUrl', 'url'],
 ];
 const LINKS: Fields<TextField> = [
-  ['websiteUrl', 'Website', 'url'],
-  ['termsUrl', 'Terms of sale', 'url'],
-  ['privacyUrl', 'Privacy policy', 'url'],
-  ['refundPolicyUrl', 'Refund policy', 'url'],
+  ['websiteUrl', 'profile.websiteUrl', 'url'],
+  ['termsUrl', 'profile.termsUrl', 'url'],
+  ['privacyUrl', 'profile.privacyUrl', 'url'],
+  ['refundPolicyUrl', 'profile.refundPolicyUrl', 'url'],
 ];
 const ADDRESS: Fields<AddressField> = [
-  ['line1', 'Street and number', 'text'],
-  ['line2', 'Building, floor, suite', 'text'],
-  ['postalCode', 'Postal code', 'text'],
-  ['city', 'City', 'text'],
-  ['region', 'State, province or county', 'text'],
-  ['country', 'Country', 'text', 'Two letters, such as DE or US.'],
+  ['line1', 'profile.line1', 'text'],
+  ['line2', 'profile.line2', 'text'],
+  ['postalCode', 'profile.postalCode', 'text'],
+  ['city', 'profile.city', 'text'],
+  ['region', 'profile.region', 'text'],
+  ['country', 'profile.country', 'text', 'profile.countryHint'],
 ];
 
 interface FormProps {
@@ -44,7 +44,7 @@ interface FormProps {
 
 function TextFields({ fields, draft, setDraft, errorOf }: FormProps & { fields: Fields<TextField> }) {
   return fields.map(([name, label, type, hint]) => (
-    <Field key={name} label={label} type={type} hint={hint} error={errorOf(name)} value={draft.text[name]} onChange={(e) => setDraft({ ...draft, text: { ...draft.text, [name]: e.target.value } })} />
+    <Field key={name} label={t(label)} type={type} hint={hint && t(hint)} error={errorOf(name)} value={draft.text[name]} onChange={(e) => setDraft({ ...draft, text: { ...draft.text, [name]: e.target.value } })} />
   ));
 }
 
@@ -62,7 +62,7 @@ function AddressFields({ draft, setDraft, errorOf }: FormProps) {
   return (
     <div className="form-grid">
       {ADDRESS.map(([name, label, type, hint]) => (
-        <Field key={name} label={label} type={type} hint={hint} error={errorOf(`address.${name}`)} value={draft.address[name]} onChange={(e) => setDraft({ ...draft, address: { ...draft.address, [name]: e.target.value } })} />
+        <Field key={name} label={t(label)} type={type} hint={hint && t(hint)} error={errorOf(`address.${name}`)} value={draft.address[name]} onChange={(e) => setDraft({ ...draft, address: { ...draft.address, [name]: e.target.value } })} />
       ))}
     </div>
   );
@@ -73,21 +73,21 @@ function TaxRegistrations({ draft, setDraft, errorOf, readOnly }: FormProps & { 
   const update = (index: number, change: Partial<(typeof rows)[number]>) => setDraft({ ...draft, taxRegistrations: rows.map((row, i) => (i === index ? { ...row, ...change } : row)) });
   return (
     <>
-      {rows.length === 0 ? <p className="muted">No tax registrations.</p> : null}
+      {rows.length === 0 ? <p className="muted">{t('profile.noTax')}</p> : null}
       {rows.map((row, index) => (
         <div key={row.key} className="tax-row">
-          <Field label={`Country of registration ${index + 1}`} hint="Two letters" maxLength={2} error={errorOf(`taxRegistrations[${index}].country`)} value={row.country} onChange={(e) => update(index, { country: e.target.value })} />
-          <Field label={`Tax ID ${index + 1}`} error={errorOf(`taxRegistrations[${index}]`) ?? errorOf(`taxRegistrations[${index}].taxId`)} value={row.taxId} onChange={(e) => update(index, { taxId: e.target.value })} />
+          <Field label={t('profile.taxCountry', { index: index + 1 })} hint={t('profile.twoLetters')} maxLength={2} error={errorOf(`taxRegistrations[${index}].country`)} value={row.country} onChange={(e) => update(index, { country: e.target.value })} />
+          <Field label={t('profile.taxId', { index: index + 1 })} error={errorOf(`taxRegistrations[${index}]`) ?? errorOf(`taxRegistrations[${index}].taxId`)} value={row.taxId} onChange={(e) => update(index, { taxId: e.target.value })} />
           {readOnly ? null : (
             <button type="button" className="secondary" onClick={() => setDraft({ ...draft, taxRegistrations: rows.filter((_, i) => i !== index) })}>
-              Remove<span className="visually-hidden"> tax registration {index + 1}</span>
+              {t('plan.remove')}<span className="visually-hidden"> {t('profile.removeTax', { index: index + 1 })}</span>
             </button>
           )}
         </div>
       ))}
       {readOnly ? null : (
         <button type="button" className="secondary" onClick={() => setDraft({ ...draft, taxRegistrations: [...rows, taxRow()] })}>
-          Add a tax registration
+          {t('profile.addTax')}
         </button>
       )}
     </>
@@ -98,9 +98,9 @@ function DocumentFields({ draft, setDraft, errorOf }: FormProps) {
   const zones = TIME_ZONES.includes(draft.text.timeZone) ? TIME_ZONES : [draft.text.timeZone, ...TIME_ZONES];
   return (
     <div className="form-grid">
-      <TextFields fields={[['invoicePrefix', 'Invoice number prefix', 'text', 'Up to 12 capital letters, digits and inner dashes: ACME gives ACME-2026-000042.']]} draft={draft} setDraft={setDraft} errorOf={errorOf} />
-      <Select label="Language of documents" options={Object.entries(LANGUAGES)} error={errorOf('defaultLanguage')} value={draft.language} onChange={(e) => setDraft({ ...draft, language: e.target.value as Language })} />
-      <Select label="Time zone" options={zones.map((zone) => [zone, zone.replace(/_/g, ' ')])} error={errorOf('timeZone')} value={draft.text.timeZone} onChange={(e) => setDraft({ ...draft, text: { ...draft.text, timeZone: e.target.value } })} />
+      <TextFields fields={[['invoicePrefix', 'profile.invoicePrefix', 'text', 'profile.invoicePrefixHint']]} draft={draft} setDraft={setDraft} errorOf={errorOf} />
+      <Select label={t('profile.documentLanguage')} options={Object.entries(LANGUAGE_NAMES)} error={errorOf('defaultLanguage')} value={draft.language} onChange={(e) => setDraft({ ...draft, language: e.target.value as Language })} />
+      <Select label={t('profile.timeZone')} options={zones.map((zone) => [zone, zone.replace(/_/g, ' ')])} error={errorOf('timeZone')} value={draft.text.timeZone} onChange={(e) => setDraft({ ...draft, text: { ...draft.text, timeZone: e.target.value } })} />
     </div>
   );
 }
@@ -141,48 +141,47 @@ export function SellerProfile() {
   const props = draft && { draft, setDraft, errorOf };
   return (
     <>
-      <PageTitle actions={<Link to="/settings">Back to Settings</Link>}>Seller profile</PageTitle>
+      <PageTitle actions={<Link to="/settings">{t('profile.back')}</Link>}>{t('profile.title')}</PageTitle>
       <Loading loading={!draft && !loaded.error} />
       <ErrorNote error={loaded.error} />
       {profile && props ? (
         <>
           <p className="hint">
-            Who sells, in this environment, as checkout pages, the portal, invoices and emails show it. Version {profile.version}
-            {profile.updatedOn ? `, changed ${when(profile.updatedOn)}` : ', never changed'}.
+            {t('profile.about', { version: profile.version, changed: profile.updatedOn ? when(profile.updatedOn) : 'never' })}
           </p>
-          {readOnly ? <Notice>Your role may read the seller profile; owners and admins change it.</Notice> : null}
-          <Section title="Invoice preview">
+          {readOnly ? <Notice>{t('profile.readOnly')}</Notice> : null}
+          <Section title={t('profile.preview')}>
             <SellerPreview profile={profile} />
           </Section>
-          <form onSubmit={submit} aria-label="Seller profile">
+          <form onSubmit={submit} aria-label={t('profile.title')}>
             <fieldset className="bare" disabled={readOnly}>
-              <legend className="visually-hidden">Seller profile</legend>
-              <TextCard title="Business" fields={BUSINESS} {...props} />
-              <Section title="Address">
+              <legend className="visually-hidden">{t('profile.title')}</legend>
+              <TextCard title={t('profile.business')} fields={BUSINESS} {...props} />
+              <Section title={t('profile.address')}>
                 <AddressFields {...props} />
               </Section>
-              <Section title="Tax registrations">
+              <Section title={t('profile.taxRegistrations')}>
                 <TaxRegistrations {...props} readOnly={readOnly} />
               </Section>
-              <TextCard title="Links" fields={LINKS} {...props} />
-              <Section title="Invoices and documents">
+              <TextCard title={t('profile.links')} fields={LINKS} {...props} />
+              <Section title={t('profile.documents')}>
                 <DocumentFields {...props} />
               </Section>
-              <Section title="Brand">
+              <Section title={t('profile.brand')}>
                 <SellerLogo profile={profile} readOnly={readOnly} onSaved={setProfile} />
                 <div className="form-grid">
-                  <TextFields fields={[['brandColor', 'Brand colour', 'text', 'Six hex digits after #, such as #2F5BD3: buttons and links of checkout pages and emails.']]} {...props} />
+                  <TextFields fields={[['brandColor', 'profile.brandColor', 'text', 'profile.brandColorHint']]} {...props} />
                 </div>
               </Section>
             </fieldset>
             {readOnly ? null : (
               <div className="save-bar">
                 <button type="submit" disabled={save.busy}>
-                  Save the profile
+                  {t('profile.save')}
                 </button>
                 {save.error && !inPlace ? <ErrorNote error={save.error} /> : null}
-                {save.error && inPlace ? <p className="note note-error">Not saved: the field marked above needs a change.</p> : null}
-                {save.result?.version === profile.version && !save.busy && !save.error ? <Notice>Saved: version {save.result.version}.</Notice> : null}
+                {save.error && inPlace ? <p className="note note-error">{t('profile.fieldMarked')}</p> : null}
+                {save.result?.version === profile.version && !save.busy && !save.error ? <Notice>{t('profile.saved', { version: save.result.version })}</Notice> : null}
               </div>
             )}
           </form>

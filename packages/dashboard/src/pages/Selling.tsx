@@ -3,7 +3,8 @@ import { api, environmentPrefix, type Page } from '../api';
 import { useAction, useResource } from '../data';
 import { majorMoney, when } from '../format';
 import { useCan, useSession } from '../session';
-import { ActionButton, Checkbox, ErrorNote, Field, Loading, Notice, PageTitle, Pager, Section, Select, StatusBadge, Table } from '../ui/kit';
+import { ActionButton, ChargePeriodSelect, Checkbox, ErrorNote, Field, Loading, Notice, PageTitle, Pager, Section, Select, StatusBadge, Table } from '../ui/kit';
+import { t } from '../i18n/language';
 import { Promotions } from './Promotions';
 import type { CustomerRef, Plan, Product } from './types';
 
@@ -38,7 +39,7 @@ function BuyLinkGenerator({ products, plans }: { products: Product[]; plans: Pla
   const [period, setPeriod] = useState('MONTHLY');
   const [discounts, setDiscounts] = useState(false);
   const [successUrl, setSuccessUrl] = useState('');
-  if (products.length === 0) return <p>Create a product and publish a plan in the catalog first.</p>;
+  if (products.length === 0) return <p>{t('selling.noProduct')}</p>;
   const query = new URLSearchParams();
   const chosenPlan = plan || ofProduct[0]?.identifier;
   if (chosenPlan) query.set('plan_identifier', chosenPlan);
@@ -48,15 +49,15 @@ function BuyLinkGenerator({ products, plans }: { products: Product[]; plans: Pla
   const link = `${window.location.origin}${environmentPrefix(environment)}/buy/${product}/?${query.toString()}`;
   return (
     <>
-      <form className="row-form" aria-label="Buy link" onSubmit={(event: FormEvent) => event.preventDefault()}>
-        <Select label="Product" options={products.map((p) => [p.id, p.name])} value={product} onChange={(e) => setProduct(e.target.value)} />
-        <Select label="Plan" options={ofProduct.map((p) => [p.identifier, p.name])} value={chosenPlan ?? ''} onChange={(e) => setPlan(e.target.value)} />
-        <Select label="Charged" options={[['MONTHLY', 'Monthly'], ['YEARLY', 'Yearly'], ['ONE_TIME', 'Once']]} value={period} onChange={(e) => setPeriod(e.target.value)} />
-        <Field label="After paying, go to (optional)" type="url" value={successUrl} onChange={(e) => setSuccessUrl(e.target.value)} hint="Must be on the product's site; empty: Billow's own thank-you page." />
-        <Checkbox label="Accept discount codes" checked={discounts} onChange={setDiscounts} />
+      <form className="row-form" aria-label={t('selling.buyLinkForm')} onSubmit={(event: FormEvent) => event.preventDefault()}>
+        <Select label={t('selling.product')} options={products.map((p) => [p.id, p.name])} value={product} onChange={(e) => setProduct(e.target.value)} />
+        <Select label={t('common.plan')} options={ofProduct.map((p) => [p.identifier, p.name])} value={chosenPlan ?? ''} onChange={(e) => setPlan(e.target.value)} />
+        <ChargePeriodSelect value={period} onChange={setPeriod} />
+        <Field label={t('selling.successUrl')} type="url" value={successUrl} onChange={(e) => setSuccessUrl(e.target.value)} hint={t('selling.successUrlHint')} />
+        <Checkbox label={t('selling.acceptCodes')} checked={discounts} onChange={setDiscounts} />
       </form>
       <p className="buy-link">
-        <span id="buy-link-label">Buy link: </span>
+        <span id="buy-link-label">{t('selling.buyLink')} </span>
         <a href={link} aria-describedby="buy-link-label" data-testid="buy-link">
           {link}
         </a>
@@ -69,22 +70,22 @@ function Sessions() {
   const [page, setPage] = useState(1);
   const list = useResource(() => api<Page<CheckoutSession>>('GET', '/checkout/sessions/', { query: { page, page_size: 10 } }), [page]);
   return (
-    <Section title="Checkout sessions">
+    <Section title={t('selling.sessions')}>
       <ErrorNote error={list.error} />
       <Table
-        caption="Checkout sessions"
+        caption={t('selling.sessions')}
         rows={list.data?.results}
         rowKey={(s) => s.id}
-        empty="No checkout sessions yet."
+        empty={t('selling.noSessions')}
         columns={[
-          { title: 'Session', cell: (s) => (s.status === 'open' ? <a href={s.checkoutUrl}>{s.id}</a> : s.id) },
-          { title: 'Customer', cell: (s) => s.customer?.email ?? s.customer?.customerId ?? '—' },
-          { title: 'Product', cell: (s) => s.product?.name ?? '—' },
-          { title: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
-          { title: 'Created', cell: (s) => when(s.createdOn) },
+          { title: t('selling.session'), cell: (s) => (s.status === 'open' ? <a href={s.checkoutUrl}>{s.id}</a> : s.id) },
+          { title: t('common.customer'), cell: (s) => s.customer?.email ?? s.customer?.customerId ?? '—' },
+          { title: t('selling.product'), cell: (s) => s.product?.name ?? '—' },
+          { title: t('common.status'), cell: (s) => <StatusBadge status={s.status} /> },
+          { title: t('orders.created'), cell: (s) => when(s.createdOn) },
         ]}
       />
-      {list.data ? <Pager label="Checkout session pages" page={page} count={list.data.count} pageSize={10} onPage={setPage} /> : null}
+      {list.data ? <Pager label={t('selling.sessionPages')} page={page} count={list.data.count} pageSize={10} onPage={setPage} /> : null}
     </Section>
   );
 }
@@ -98,7 +99,7 @@ function NewDiscount({ onDone }: { onDone(): void }) {
   return (
     <form
       className="row-form"
-      aria-label="New discount"
+      aria-label={t('selling.newDiscount')}
       onSubmit={(event: FormEvent) => {
         event.preventDefault();
         void create.perform().then((r) => {
@@ -110,12 +111,17 @@ function NewDiscount({ onDone }: { onDone(): void }) {
         });
       }}
     >
-      <Field label="Discount name" required value={name} onChange={(e) => setName(e.target.value)} />
-      <Field label="Code" value={code} onChange={(e) => setCode(e.target.value.toUpperCase())} hint="What buyers type at checkout" />
-      <Field label="Percent off" required inputMode="decimal" value={percent} onChange={(e) => setPercent(e.target.value)} />
-      <Select label="For" options={[['ONCE', 'The first payment'], ['FOREVER', 'Every payment']]} value={duration} onChange={(e) => setDuration(e.target.value)} />
+      <Field label={t('selling.discountName')} required value={name} onChange={(e) => setName(e.target.value)} />
+      <Field label={t('selling.code')} value={code} onChange={(e) => setCode(e.target.value.toUpperCase())} hint={t('selling.codeHint')} />
+      <Field label={t('selling.percentOff')} required inputMode="decimal" value={percent} onChange={(e) => setPercent(e.target.value)} />
+      <Select
+        label={t('selling.for')}
+        options={[
+          ['ONCE', t('selling.firstPayment')],
+          ['FOREVER', t('selling.everyPayment')],
+        ]} value={duration} onChange={(e) => setDuration(e.target.value)} />
       <button type="submit" disabled={create.busy}>
-        Create discount
+        {t('selling.createDiscount')}
       </button>
       <ErrorNote error={create.error} />
     </form>
@@ -124,26 +130,26 @@ function NewDiscount({ onDone }: { onDone(): void }) {
 
 function ArchiveDiscount({ discount, onDone }: { discount: Discount; onDone(): void }) {
   if (discount.status !== 'active') return null;
-  return <ActionButton label="Archive" hidden={discount.name} run={() => api('POST', `/discounts/${discount.id}/archive/`, { body: {} })} onDone={onDone} />;
+  return <ActionButton label={t('selling.archive')} hidden={discount.name} run={() => api('POST', `/discounts/${discount.id}/archive/`, { body: {} })} onDone={onDone} />;
 }
 
 function Discounts({ canWrite }: { canWrite: boolean }) {
   const list = useResource(() => api<Page<Discount>>('GET', '/discounts/', { query: { page_size: 50 } }), []);
   return (
-    <Section title="Discounts">
+    <Section title={t('selling.discounts')}>
       <ErrorNote error={list.error} />
       <Table
-        caption="Discounts"
+        caption={t('selling.discounts')}
         rows={list.data?.results}
         rowKey={(d) => d.id}
-        empty="No discounts yet."
+        empty={t('selling.noDiscounts')}
         columns={[
-          { title: 'Name', cell: (d) => d.name },
-          { title: 'Code', cell: (d) => (d.code ? <code>{d.code}</code> : '—') },
-          { title: 'Off', cell: (d) => (d.discountType === 'PERCENTAGE' ? `${d.percentOff} %` : (d.amountsOff ?? []).map((a) => majorMoney(a.amount, a.currency)).join(', ')) },
-          { title: 'Used', numeric: true, cell: (d) => `${d.timesRedeemed}${d.maxRedemptions ? ` of ${d.maxRedemptions}` : ''}` },
-          { title: 'Status', cell: (d) => <StatusBadge status={d.status} /> },
-          { title: 'Actions', cell: (d) => (canWrite ? <ArchiveDiscount discount={d} onDone={list.reload} /> : null) },
+          { title: t('common.name'), cell: (d) => d.name },
+          { title: t('selling.code'), cell: (d) => (d.code ? <code>{d.code}</code> : '—') },
+          { title: t('selling.off'), cell: (d) => (d.discountType === 'PERCENTAGE' ? t('selling.percent', { percent: d.percentOff ?? 0 }) : (d.amountsOff ?? []).map((a) => majorMoney(a.amount, a.currency)).join(', ')) },
+          { title: t('customer.used'), numeric: true, cell: (d) => (d.maxRedemptions ? t('selling.usedOf', { used: d.timesRedeemed, max: d.maxRedemptions }) : String(d.timesRedeemed)) },
+          { title: t('common.status'), cell: (d) => <StatusBadge status={d.status} /> },
+          { title: t('common.actions'), cell: (d) => (canWrite ? <ArchiveDiscount discount={d} onDone={list.reload} /> : null) },
         ]}
       />
       {canWrite ? <NewDiscount onDone={list.reload} /> : null}
@@ -159,12 +165,12 @@ export function Selling() {
   }, []);
   return (
     <>
-      <PageTitle>Selling</PageTitle>
-      <Section title="Buy link generator">
+      <PageTitle>{t('selling.title')}</PageTitle>
+      <Section title={t('selling.generator')}>
         <ErrorNote error={catalog.error} />
         <Loading loading={catalog.loading && !catalog.data} />
         {catalog.data ? <BuyLinkGenerator products={catalog.data.products} plans={catalog.data.plans} /> : null}
-        <Notice>Anyone with a buy link can buy: it opens a new checkout each time.</Notice>
+        <Notice>{t('selling.anyone')}</Notice>
       </Section>
       <Sessions />
       <Discounts canWrite={canWrite} />

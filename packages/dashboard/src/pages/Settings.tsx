@@ -6,22 +6,23 @@ import { useAction, useResource } from '../data';
 import { when, words } from '../format';
 import { useCan, useSession, type Role } from '../session';
 import { Checkbox, ErrorNote, Field, Loading, Notice, PageTitle, Section, Select, Table } from '../ui/kit';
-import { AccountSecurity, YourSessions } from './Account';
+import { AccountSecurity, YourLanguage, YourSessions } from './Account';
 import { ReportingSettings } from './AnalyticsReporting';
+import { hasMessage, t } from '../i18n/language';
 import { AuditLog } from './AuditLog';
 
 /** The seller profile in a line, and the way to its page (pages/SellerProfile.tsx). */
 function Profile({ canWrite }: { canWrite: boolean }) {
   const profile = useResource(() => api<SellerProfile>('GET', '/seller-profile/'), []);
   return (
-    <Section title="Seller profile">
+    <Section title={t('settings.profile')}>
       <ErrorNote error={profile.error} />
       <p>
         {profile.data ? <strong>{profile.data.legalName ?? profile.data.displayName}. </strong> : null}
-        The name, address, tax registrations, logo and links that checkout pages, invoices and emails show.
+        {t('settings.profileAbout')}
       </p>
       <p>
-        <Link to="/settings/profile">{canWrite ? 'Edit the seller profile' : 'See the seller profile'}</Link>
+        <Link to="/settings/profile">{canWrite ? t('settings.editProfile') : t('settings.seeProfile')}</Link>
       </p>
     </Section>
   );
@@ -29,23 +30,29 @@ function Profile({ canWrite }: { canWrite: boolean }) {
 
 type EmailSettings = Record<string, boolean | number>;
 
+/** An email switch's name in words ("paymentFailed": "Payment failed"); one the dashboard does not know yet still as words. */
+function emailSettingWords(name: string): string {
+  const key = `emailSetting.${name}`;
+  return hasMessage(key) ? t(key) : words(name.replace(/([A-Z])/g, '_$1'));
+}
+
 function EmailSwitches({ canWrite }: { canWrite: boolean }) {
   const settings = useResource(() => api<EmailSettings>('GET', '/email-settings/'), []);
   const save = useAction((patch: EmailSettings) => api<EmailSettings>('PATCH', '/email-settings/', { body: patch }));
   const data = save.result ?? settings.data;
   return (
-    <Section title="Emails to buyers">
+    <Section title={t('settings.emails')}>
       <ErrorNote error={settings.error ?? save.error} />
       {data
         ? Object.entries(data)
             .filter(([, value]) => typeof value === 'boolean')
-            .map(([name, value]) => <Checkbox key={name} label={words(name.replace(/([A-Z])/g, '_$1'))} checked={value as boolean} disabled={!canWrite || save.busy} onChange={(on) => void save.perform({ [name]: on })} />)
+            .map(([name, value]) => <Checkbox key={name} label={emailSettingWords(name)} checked={value as boolean} disabled={!canWrite || save.busy} onChange={(on) => void save.perform({ [name]: on })} />)
         : null}
     </Section>
   );
 }
 
-const ROLES: Array<[Role, string]> = [['owner', 'Owner'], ['admin', 'Admin'], ['developer', 'Developer'], ['support', 'Support'], ['viewer', 'Viewer']];
+const roles = (): Array<[Role, string]> => (['owner', 'admin', 'developer', 'support', 'viewer'] as const).map((role): [Role, string] => [role, words(role)]);
 const rowsOf = <T,>(value: Page<T> | T[]): T[] => (Array.isArray(value) ? value : value.results);
 
 function Team({ canWrite }: { canWrite: boolean }) {
@@ -62,21 +69,21 @@ function Team({ canWrite }: { canWrite: boolean }) {
   const revoke = useAction((id: string) => api('DELETE', `/invitations/${id}/`));
   const after = (r: unknown) => r !== undefined && team.reload();
   return (
-    <Section title="Team and roles">
+    <Section title={t('settings.team')}>
       <ErrorNote error={team.error ?? change.error ?? remove.error ?? revoke.error} />
       <Table
-        caption="Members"
+        caption={t('settings.members')}
         rows={team.data?.members}
         rowKey={(m) => m.id}
-        empty="No members."
+        empty={t('settings.noMembers')}
         columns={[
-          { title: 'Member', cell: (m) => `${m.name} ${m.email}`.trim() },
+          { title: t('settings.member'), cell: (m) => `${m.name} ${m.email}`.trim() },
           {
-            title: 'Role',
+            title: t('settings.role'),
             cell: (m) =>
               canWrite && m.email !== session?.user.email ? (
-                <select aria-label={`Role of ${m.email}`} value={m.role} onChange={(e) => void change.perform(m.id, e.target.value as Role).then(after)}>
-                  {ROLES.map(([value, label]) => (
+                <select aria-label={t('settings.roleOf', { email: m.email })} value={m.role} onChange={(e) => void change.perform(m.id, e.target.value as Role).then(after)}>
+                  {roles().map(([value, label]) => (
                     <option key={value} value={value}>
                       {label}
                     </option>
@@ -87,11 +94,11 @@ function Team({ canWrite }: { canWrite: boolean }) {
               ),
           },
           {
-            title: 'Actions',
+            title: t('common.actions'),
             cell: (m) =>
               canWrite && m.email !== session?.user.email ? (
                 <button type="button" className="danger" onClick={() => void remove.perform(m.id).then(after)}>
-                  Remove<span className="visually-hidden"> {m.email}</span>
+                  {t('settings.remove')}<span className="visually-hidden"> {m.email}</span>
                 </button>
               ) : null,
           },
@@ -99,20 +106,20 @@ function Team({ canWrite }: { canWrite: boolean }) {
       />
       {team.data && team.data.invitations.length > 0 ? (
         <Table
-          caption="Open invitations"
+          caption={t('settings.openInvitations')}
           rows={team.data.invitations}
           rowKey={(i) => i.id}
           empty=""
           columns={[
-            { title: 'Invited', cell: (i) => i.email },
-            { title: 'Role', cell: (i) => words(i.role) },
-            { title: 'Expires', cell: (i) => when(i.expiresOn) },
+            { title: t('settings.invited'), cell: (i) => i.email },
+            { title: t('settings.role'), cell: (i) => words(i.role) },
+            { title: t('common.expires'), cell: (i) => when(i.expiresOn) },
             {
-              title: 'Actions',
+              title: t('common.actions'),
               cell: (i) =>
                 canWrite ? (
                   <button type="button" className="secondary" onClick={() => void revoke.perform(i.id).then(after)}>
-                    Revoke<span className="visually-hidden"> invitation of {i.email}</span>
+                    {t('settings.revoke')}<span className="visually-hidden"> {t('settings.invitationOf', { email: i.email })}</span>
                   </button>
                 ) : null,
             },
@@ -122,7 +129,7 @@ function Team({ canWrite }: { canWrite: boolean }) {
       {canWrite ? (
         <form
           className="row-form"
-          aria-label="Invite a member"
+          aria-label={t('settings.inviteForm')}
           onSubmit={(event: FormEvent) => {
             event.preventDefault();
             void invite.perform().then((r) => {
@@ -132,19 +139,19 @@ function Team({ canWrite }: { canWrite: boolean }) {
             });
           }}
         >
-          <Field label="Email of the new member" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-          <Select label="Role" options={ROLES} value={role} onChange={(e) => setRole(e.target.value as Role)} />
+          <Field label={t('settings.newMemberEmail')} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          <Select label={t('settings.role')} options={roles()} value={role} onChange={(e) => setRole(e.target.value as Role)} />
           <button type="submit" disabled={invite.busy}>
-            Send invitation
+            {t('settings.sendInvitation')}
           </button>
           <ErrorNote error={invite.error} />
           {invite.result && !invite.busy && !invite.error ? (
             invite.result.acceptUrl ? (
               <Notice>
-                This installation sends no email: give {invite.result.email} this link yourself (it works once): <code className="secret">{invite.result.acceptUrl}</code>
+                {t('settings.noEmail', { email: invite.result.email })} <code className="secret">{invite.result.acceptUrl}</code>
               </Notice>
             ) : (
-              <Notice>Invitation sent to {invite.result.email}.</Notice>
+              <Notice>{t('settings.invitationSent', { email: invite.result.email })}</Notice>
             )
           ) : null}
         </form>
@@ -160,13 +167,14 @@ export function Settings() {
   const { membership } = useSession();
   return (
     <>
-      <PageTitle>Settings</PageTitle>
+      <PageTitle>{t('settings.title')}</PageTitle>
       <Loading loading={!membership} />
       <Profile canWrite={canWrite} />
       <EmailSwitches canWrite={canWrite} />
       <ReportingSettings canWrite={canWrite} />
       <Team canWrite={canTeam} />
       {canAudit ? <AuditLog /> : null}
+      <YourLanguage />
       <AccountSecurity />
       <YourSessions />
     </>

@@ -3,6 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { account } from '../api';
 import { useAction } from '../data';
 import { useSession, type Session } from '../session';
+import { t } from '../i18n/language';
 import { ErrorNote, Field, Loading, Notice } from '../ui/kit';
 
 function Narrow({ title, children }: { title: string; children: ReactNode }) {
@@ -45,20 +46,20 @@ export function SignIn() {
 
   const error = signIn.error?.code?.toUpperCase() === 'TOTP_REQUIRED' && !totpCode ? null : signIn.error;
   return (
-    <Narrow title="Sign in">
+    <Narrow title={t('signIn.title')}>
       <form onSubmit={submit} className="stack">
-        <Field label="Email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        <Field label="Password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        <Field label={t('common.email')} type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        <Field label={t('signIn.password')} type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
         {needsCode ? (
-          <Field label="Code from your authenticator app" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" required autoFocus value={totpCode} onChange={(e) => setTotpCode(e.target.value)} />
+          <Field label={t('signIn.code')} inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" required autoFocus value={totpCode} onChange={(e) => setTotpCode(e.target.value)} />
         ) : null}
         <ErrorNote error={error} />
         <button type="submit" disabled={signIn.busy}>
-          {needsCode ? 'Verify and sign in' : 'Sign in'}
+          {needsCode ? t('signIn.verify') : t('signIn.submit')}
         </button>
       </form>
       <p>
-        <Link to="/reset-password">Forgot your password?</Link>
+        <Link to="/reset-password">{t('signIn.forgot')}</Link>
       </p>
     </Narrow>
   );
@@ -84,13 +85,13 @@ export function Welcome() {
   }, [token, link, signedIn, navigate]);
 
   return (
-    <Narrow title="Welcome to Billow">
-      {!token ? <p>This link has no token. Ask for a new sign-in link, or sign in with your password.</p> : null}
+    <Narrow title={t('welcome.title')}>
+      {!token ? <p>{t('welcome.noToken')}</p> : null}
       <Loading loading={link.busy} />
       <ErrorNote error={link.error} />
       {link.error || !token ? (
         <p>
-          <Link to="/sign-in">Sign in with your password</Link>
+          <Link to="/sign-in">{t('welcome.withPassword')}</Link>
         </p>
       ) : null}
     </Narrow>
@@ -115,13 +116,13 @@ export function AcceptInvitation() {
   }
 
   return (
-    <Narrow title="Join your team on Billow">
+    <Narrow title={t('invitation.title')}>
       <form onSubmit={submit} className="stack">
-        <Field label="Your name" autoComplete="name" required value={name} onChange={(e) => setName(e.target.value)} />
-        <Field label="Choose a password" type="password" autoComplete="new-password" required minLength={10} hint="At least 10 characters." value={password} onChange={(e) => setPassword(e.target.value)} />
+        <Field label={t('invitation.name')} autoComplete="name" required value={name} onChange={(e) => setName(e.target.value)} />
+        <Field label={t('invitation.password')} type="password" autoComplete="new-password" required minLength={10} hint={t('invitation.passwordHint')} value={password} onChange={(e) => setPassword(e.target.value)} />
         <ErrorNote error={accept.error} />
         <button type="submit" disabled={accept.busy}>
-          Accept the invitation
+          {t('invitation.accept')}
         </button>
       </form>
     </Narrow>
@@ -140,45 +141,45 @@ export function ResetPassword() {
 
   async function ask(event: FormEvent) {
     event.preventDefault();
-    if ((await request.perform({ email })) !== undefined) setDone('If an account has this address, an email with a link to choose a new password is on its way.');
+    if ((await request.perform({ email })) !== undefined) setDone(t('reset.sent'));
   }
 
   async function choose(event: FormEvent) {
     event.preventDefault();
-    if ((await reset.perform({ token, password })) !== undefined) setDone('Your password is changed. Sign in with it now.');
+    if ((await reset.perform({ token, password })) !== undefined) setDone(t('reset.changed'));
   }
 
   if (done) {
     return (
-      <Narrow title="Reset your password">
+      <Narrow title={t('reset.title')}>
         <Notice>{done}</Notice>
         <p>
-          <Link to="/sign-in">Sign in</Link>
+          <Link to="/sign-in">{t('signIn.submit')}</Link>
         </p>
       </Narrow>
     );
   }
   return (
-    <Narrow title={token ? 'Choose a new password' : 'Reset your password'}>
+    <Narrow title={token ? t('reset.chooseTitle') : t('reset.title')}>
       {token ? (
         <form onSubmit={choose} className="stack">
-          <Field label="New password" type="password" autoComplete="new-password" required minLength={10} hint="At least 10 characters." value={password} onChange={(e) => setPassword(e.target.value)} />
+          <Field label={t('reset.newPassword')} type="password" autoComplete="new-password" required minLength={10} hint={t('invitation.passwordHint')} value={password} onChange={(e) => setPassword(e.target.value)} />
           <ErrorNote error={reset.error} />
           <button type="submit" disabled={reset.busy}>
-            Save the new password
+            {t('reset.save')}
           </button>
         </form>
       ) : (
         <form onSubmit={ask} className="stack">
-          <Field label="Email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          <Field label={t('common.email')} type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
           <ErrorNote error={request.error} />
           <button type="submit" disabled={request.busy}>
-            Email me a link
+            {t('reset.emailMe')}
           </button>
         </form>
       )}
       <p>
-        <Link to="/sign-in">Back to sign-in</Link>
+        <Link to="/sign-in">{t('reset.back')}</Link>
       </p>
     </Narrow>
   );

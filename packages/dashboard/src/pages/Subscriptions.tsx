@@ -6,10 +6,11 @@ import { day, majorMoney, money, words } from '../format';
 import { useCan } from '../session';
 import { ErrorNote, Field, Loading, Notice, PageTitle, Pager, Section, Select, StatusBadge, Table } from '../ui/kit';
 import type { SubscriptionChangePreview } from '@billow/contract';
+import { t } from '../i18n/language';
 import type { Plan, Subscription } from './types';
 
 const PAGE_SIZE = 20;
-const STATUSES: Array<[string, string]> = [['', 'Any status'], ['active', 'Active'], ['trialing', 'Trialing'], ['past_due', 'Past due'], ['canceled', 'Canceled'], ['incomplete', 'Incomplete']];
+const statuses = (): Array<[string, string]> => [['', t('subscriptions.anyStatus')], ...['active', 'trialing', 'past_due', 'canceled', 'incomplete'].map((value): [string, string] => [value, words(value)])];
 
 export function Subscriptions() {
   const [params, setParams] = useSearchParams();
@@ -26,7 +27,7 @@ export function Subscriptions() {
 
   return (
     <>
-      <PageTitle>Subscriptions</PageTitle>
+      <PageTitle>{t('subscriptions.title')}</PageTitle>
       <form
         className="row-form"
         role="search"
@@ -35,33 +36,33 @@ export function Subscriptions() {
           filter({ customer_id: typedCustomer });
         }}
       >
-        <Select label="Status" options={STATUSES} value={status} onChange={(e) => filter({ status: e.target.value })} />
-        <Field label="Customer id" value={typedCustomer} onChange={(e) => setTypedCustomer(e.target.value)} />
-        <button type="submit">Filter</button>
+        <Select label={t('common.status')} options={statuses()} value={status} onChange={(e) => filter({ status: e.target.value })} />
+        <Field label={t('common.customerId')} value={typedCustomer} onChange={(e) => setTypedCustomer(e.target.value)} />
+        <button type="submit">{t('subscriptions.filter')}</button>
       </form>
       {plan ? (
         <p>
-          Only plan <code>{plan}</code>
-          {version ? `, version ${version}` : ''}. <Link to="/subscriptions">Show every plan</Link>
+          {t('subscriptions.onlyPlan')} <code>{plan}</code>
+          {version ? t('subscriptions.onlyVersion', { version }) : ''}. <Link to="/subscriptions">{t('subscriptions.everyPlan')}</Link>
         </p>
       ) : null}
       <ErrorNote error={list.error} />
       <Loading loading={list.loading && !list.data} />
       <Table
-        caption="Subscriptions"
+        caption={t('subscriptions.title')}
         rows={list.data?.results}
         rowKey={(s) => s.id}
-        empty="No subscription matches."
+        empty={t('subscriptions.noMatch')}
         columns={[
-          { title: 'Customer', cell: (s) => <Link to={`/customers/${encodeURIComponent(s.customerId)}`}>{s.customerId}</Link> },
-          { title: 'Plan', cell: (s) => <Link to={`/subscriptions/${encodeURIComponent(s.id)}`}>{`${s.plan.name} v${s.planVersion}`}</Link> },
-          { title: 'Amount', numeric: true, cell: (s) => majorMoney(s.amount, s.currency) },
-          { title: 'Period', cell: (s) => words(s.chargePeriod) },
-          { title: 'Status', cell: (s) => <StatusBadge status={s.status} /> },
-          { title: 'Period ends', cell: (s) => day(s.billingPeriodEndTime) },
+          { title: t('common.customer'), cell: (s) => <Link to={`/customers/${encodeURIComponent(s.customerId)}`}>{s.customerId}</Link> },
+          { title: t('common.plan'), cell: (s) => <Link to={`/subscriptions/${encodeURIComponent(s.id)}`}>{t('subscriptions.planShort', { plan: s.plan.name, version: s.planVersion })}</Link> },
+          { title: t('common.amount'), numeric: true, cell: (s) => majorMoney(s.amount, s.currency) },
+          { title: t('common.period'), cell: (s) => words(s.chargePeriod) },
+          { title: t('common.status'), cell: (s) => <StatusBadge status={s.status} /> },
+          { title: t('subscriptions.periodEnds'), cell: (s) => day(s.billingPeriodEndTime) },
         ]}
       />
-      {list.data ? <Pager label="Subscription pages" page={page} count={list.data.count} capped={list.data.countCapped} pageSize={PAGE_SIZE} onPage={(p) => filter({ page: String(p) })} /> : null}
+      {list.data ? <Pager label={t('subscriptions.pages')} page={page} count={list.data.count} capped={list.data.countCapped} pageSize={PAGE_SIZE} onPage={(p) => filter({ page: String(p) })} /> : null}
     </>
   );
 }
@@ -93,18 +94,23 @@ function Cancel({ id, onDone }: { id: string; onDone(): void }) {
   return (
     <form
       className="row-form"
-      aria-label="Cancel the subscription"
+      aria-label={t('subscriptions.cancelForm')}
       onSubmit={(event: FormEvent) => {
         event.preventDefault();
         void cancel.perform().then((r) => r !== undefined && onDone());
       }}
     >
-      <Select label="When" options={[['CURRENT_PERIOD_ENDS', 'At the end of the period'], ['IMMEDIATE', 'Now']]} value={type} onChange={(e) => setType(e.target.value)} />
+      <Select
+        label={t('common.when')}
+        options={[
+          ['CURRENT_PERIOD_ENDS', t('subscriptions.atPeriodEnd')],
+          ['IMMEDIATE', t('subscriptions.now')],
+        ]} value={type} onChange={(e) => setType(e.target.value)} />
       <button type="submit" className="danger" disabled={cancel.busy}>
-        Cancel subscription
+        {t('subscriptions.cancelButton')}
       </button>
       <ErrorNote error={cancel.error} />
-      {cancel.result ? <Notice>{cancel.result.message}</Notice> : null}
+      {cancel.result ? <Notice>{type === 'IMMEDIATE' ? t('subscriptions.cancelledNow') : t('subscriptions.cancelsAtEnd')}</Notice> : null}
     </form>
   );
 }
@@ -123,21 +129,21 @@ function ChangePlan({ subscription, plans, onDone }: { subscription: Subscriptio
         : Promise.resolve(null),
     [subscription.id, plan, period],
   );
-  if (choices.length === 0) return <p>No other published plan of this product to change to.</p>;
+  if (choices.length === 0) return <p>{t('subscriptions.noOtherPlan')}</p>;
   return (
     <>
       <form
         className="row-form"
-        aria-label="Change the plan"
+        aria-label={t('subscriptions.changeForm')}
         onSubmit={(event: FormEvent) => {
           event.preventDefault();
           void change.perform().then((r) => r !== undefined && onDone());
         }}
       >
-        <Select label="New plan" options={choices.map((p) => [p.identifier, p.name])} value={plan} onChange={(e) => setPlan(e.target.value)} />
-        <Select label="Charged" options={[['MONTHLY', 'Monthly'], ['YEARLY', 'Yearly']]} value={period} onChange={(e) => setPeriod(e.target.value)} />
+        <Select label={t('subscriptions.newPlan')} options={choices.map((p) => [p.identifier, p.name])} value={plan} onChange={(e) => setPlan(e.target.value)} />
+        <Select label={t('subscriptions.charged')} options={[['MONTHLY', words('MONTHLY')], ['YEARLY', words('YEARLY')]]} value={period} onChange={(e) => setPeriod(e.target.value)} />
         <button type="submit" disabled={change.busy}>
-          Change plan now
+          {t('subscriptions.changeNow')}
         </button>
         <ErrorNote error={change.error} />
       </form>
@@ -152,14 +158,14 @@ function ChangeCost({ preview, loading }: { preview: SubscriptionChangePreview |
   if (!preview) return <Loading loading={loading} />;
   const m = (units: number) => money(units, preview.currency);
   return (
-    <dl className="facts" aria-live="polite" aria-label="What the change costs now">
-      <dt>Unused time credited</dt>
+    <dl className="facts" aria-live="polite" aria-label={t('subscriptions.changeCost')}>
+      <dt>{t('subscriptions.unusedCredited')}</dt>
       <dd>{m(preview.unusedCreditUnits)}</dd>
-      <dt>New plan until {day(preview.periodEnd)}</dt>
+      <dt>{t('subscriptions.newPlanUntil', { day: day(preview.periodEnd) })}</dt>
       <dd>{m(preview.amountTotalUnits)}</dd>
-      <dt>Paid from credit</dt>
+      <dt>{t('subscriptions.paidFromCredit')}</dt>
       <dd>{m(preview.creditAppliedUnits)}</dd>
-      <dt>Charged to the card now</dt>
+      <dt>{t('subscriptions.chargedNow')}</dt>
       <dd>
         <strong>{m(preview.amountDueNowUnits)}</strong>
       </dd>
@@ -175,47 +181,47 @@ export function SubscriptionDetail() {
   const live = s && !['canceled', 'superseded', 'incomplete_expired'].includes(s.status);
   return (
     <>
-      <PageTitle>{s ? `${s.plan.name} for ${s.customerId}` : 'Subscription'}</PageTitle>
+      <PageTitle>{s ? t('subscriptions.planFor', { plan: s.plan.name, customer: s.customerId }) : t('subscriptions.one')}</PageTitle>
       <p>
-        <Link to="/subscriptions">All subscriptions</Link>
+        <Link to="/subscriptions">{t('subscriptions.all')}</Link>
       </p>
       <ErrorNote error={view.error} />
       <Loading loading={view.loading && !view.data} />
       {s ? (
         <>
           <dl className="facts">
-            <dt>Status</dt>
+            <dt>{t('common.status')}</dt>
             <dd>
               <StatusBadge status={s.status} />
             </dd>
-            <dt>Customer</dt>
+            <dt>{t('common.customer')}</dt>
             <dd>
               <Link to={`/customers/${encodeURIComponent(s.customerId)}`}>{s.customerId}</Link>
             </dd>
-            <dt>Plan</dt>
-            <dd>{`${s.plan.name} (version ${s.planVersion}), ${majorMoney(s.amount, s.currency)} ${words(s.chargePeriod).toLowerCase()}`}</dd>
-            <dt>Period ends</dt>
+            <dt>{t('common.plan')}</dt>
+            <dd>{t('subscriptions.planLine', { plan: s.plan.name, version: s.planVersion, amount: majorMoney(s.amount, s.currency), period: words(s.chargePeriod).toLowerCase() })}</dd>
+            <dt>{t('subscriptions.periodEnds')}</dt>
             <dd>{day(s.billingPeriodEndTime)}</dd>
             {s.canceledAt ? (
               <>
-                <dt>Canceled</dt>
+                <dt>{t('subscriptions.canceled')}</dt>
                 <dd>{day(s.canceledAt)}</dd>
               </>
             ) : null}
           </dl>
           {view.data?.upcoming ? (
-            <Section title="Next renewal">
+            <Section title={t('subscriptions.nextRenewal')}>
               <p>
-                {day(view.data.upcoming.periodStart)} to {day(view.data.upcoming.periodEnd)}: <strong>{money(view.data.upcoming.amountTotalUnits, view.data.upcoming.currency)}</strong>
+                {t('subscriptions.renewalSpan', { from: day(view.data.upcoming.periodStart), to: day(view.data.upcoming.periodEnd) })} <strong>{money(view.data.upcoming.amountTotalUnits, view.data.upcoming.currency)}</strong>
               </p>
             </Section>
           ) : null}
           {canWrite && live ? (
             <>
-              <Section title="Change plan">
+              <Section title={t('subscriptions.changePlan')}>
                 <ChangePlan subscription={s} plans={view.data!.plans} onDone={view.reload} />
               </Section>
-              <Section title="Cancel">
+              <Section title={t('subscriptions.cancel')}>
                 <Cancel id={s.id} onDone={view.reload} />
               </Section>
             </>

@@ -4,7 +4,8 @@ import type { Customer, TestClock, TestClockInvoice } from '@billow/contract';
 import { api, type Page } from '../api';
 import { useAction, useResource } from '../data';
 import { day, money, when } from '../format';
-import { ErrorNote, Field, Notice, Select, Section, StatusBadge, Table } from '../ui/kit';
+import { t } from '../i18n/language';
+import { ErrorNote, Field, Notice, Select, RefreshButton, Section, StatusBadge, Table } from '../ui/kit';
 
 function addMonth(iso: string): string {
   const date = new Date(iso);
@@ -20,12 +21,12 @@ function ClockRow({ clock, canWrite, open, onOpen, onDone }: { clock: TestClock;
     <div className="actions">
       {canWrite ? (
         <button type="button" className="secondary" disabled={advance.busy || clock.status !== 'ready'} onClick={() => void advance.perform().then((r) => r && onDone())}>
-          Advance one month<span className="visually-hidden"> on {clockName(clock)}</span>
+          {t('clocks.advance')}<span className="visually-hidden"> {t('clocks.on', { name: clockName(clock) })}</span>
         </button>
       ) : null}
       <button type="button" className="link" aria-expanded={open} onClick={onOpen}>
-        {open ? 'Hide what happened' : 'What happened'}
-        <span className="visually-hidden"> on {clockName(clock)}</span>
+        {open ? t('clocks.hideWhat') : t('clocks.what')}
+        <span className="visually-hidden"> {t('clocks.on', { name: clockName(clock) })}</span>
       </button>
       <ErrorNote error={advance.error} />
     </div>
@@ -37,19 +38,19 @@ function ClockInvoices({ clock }: { clock: TestClock }) {
   const list = useResource(() => api<Page<TestClockInvoice>>('GET', `/test-clocks/${clock.id}/invoices/`, { query: { page_size: 20 } }), [clock.id, clock.frozenTime, clock.status]);
   return (
     <div className="clock-activity">
-      <h3>What happened on {clockName(clock)}</h3>
+      <h3>{t('clocks.whatOn', { name: clockName(clock) })}</h3>
       <ErrorNote error={list.error} />
       <Table
-        caption={`Invoices on ${clockName(clock)}`}
+        caption={t('clocks.invoicesOn', { name: clockName(clock) })}
         rows={list.data?.results}
         rowKey={(i) => i.id}
-        empty="Nothing billed on this clock yet. Subscribe one of its customers, then advance it."
+        empty={t('clocks.nothingBilled')}
         columns={[
-          { title: 'Issued', nowrap: true, cell: (i) => when(i.issuedOn) },
-          { title: 'Customer', cell: (i) => <Link to={`/customers/${encodeURIComponent(i.customerId)}`}>{i.customerId}</Link> },
-          { title: 'Period', nowrap: true, cell: (i) => (i.periodStart ? `${day(i.periodStart)} – ${day(i.periodEnd)}` : 'First payment') },
-          { title: 'Total', numeric: true, cell: (i) => money(i.totalUnits, i.currency) },
-          { title: 'Status', cell: (i) => <StatusBadge status={i.status === 'PAYMENT_FAILED' ? `failed after ${i.attemptCount} attempts` : i.status} /> },
+          { title: t('common.issued'), nowrap: true, cell: (i) => when(i.issuedOn) },
+          { title: t('common.customer'), cell: (i) => <Link to={`/customers/${encodeURIComponent(i.customerId)}`}>{i.customerId}</Link> },
+          { title: t('common.period'), nowrap: true, cell: (i) => (i.periodStart ? t('clocks.span', { from: day(i.periodStart), to: day(i.periodEnd) }) : t('clocks.firstPayment')) },
+          { title: t('common.total'), numeric: true, cell: (i) => money(i.totalUnits, i.currency) },
+          { title: t('common.status'), cell: (i) => <StatusBadge status={i.status} text={i.status === 'PAYMENT_FAILED' ? t('clocks.failedAfter', { count: i.attemptCount }) : undefined} /> },
         ]}
       />
     </div>
@@ -57,7 +58,7 @@ function ClockInvoices({ clock }: { clock: TestClock }) {
 }
 
 function ClockChoice({ clocks, value, onChange }: { clocks: TestClock[]; value: string; onChange(id: string): void }) {
-  return <Select label="Test clock" value={value} onChange={(e) => onChange(e.target.value)} options={clocks.map((c) => [c.id, clockName(c)])} />;
+  return <Select label={t('clocks.clock')} value={value} onChange={(e) => onChange(e.target.value)} options={clocks.map((c) => [c.id, clockName(c)])} />;
 }
 
 function NewClockCustomer({ clocks, onDone }: { clocks: TestClock[]; onDone(): void }) {
@@ -68,17 +69,17 @@ function NewClockCustomer({ clocks, onDone }: { clocks: TestClock[]; onDone(): v
   return (
     <form
       className="row-form"
-      aria-label="Add a customer on a test clock"
+      aria-label={t('clocks.newCustomerForm')}
       onSubmit={(event: FormEvent) => {
         event.preventDefault();
         void create.perform().then((r) => r && onDone());
       }}
     >
       <ClockChoice clocks={clocks} value={clock} onChange={setClock} />
-      <Field label="New customer id" required value={customerId} onChange={(e) => setCustomerId(e.target.value)} />
-      <Field label="Their email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+      <Field label={t('clocks.newCustomerId')} required value={customerId} onChange={(e) => setCustomerId(e.target.value)} />
+      <Field label={t('clocks.theirEmail')} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
       <button type="submit" disabled={create.busy}>
-        Add customer on the clock
+        {t('clocks.addCustomer')}
       </button>
       <ErrorNote error={create.error} />
     </form>
@@ -93,7 +94,7 @@ function AttachCustomer({ clocks, onDone }: { clocks: TestClock[]; onDone(): voi
   return (
     <form
       className="row-form"
-      aria-label="Attach an existing customer to a test clock"
+      aria-label={t('clocks.attachForm')}
       onSubmit={(event: FormEvent) => {
         event.preventDefault();
         void attach.perform().then((r) => {
@@ -104,12 +105,12 @@ function AttachCustomer({ clocks, onDone }: { clocks: TestClock[]; onDone(): voi
       }}
     >
       <ClockChoice clocks={clocks} value={clock} onChange={setClock} />
-      <Field label="Existing customer id" required value={customerId} onChange={(e) => setCustomerId(e.target.value)} hint="A customer of the sandbox without any subscription." />
+      <Field label={t('clocks.existingId')} required value={customerId} onChange={(e) => setCustomerId(e.target.value)} hint={t('clocks.existingHint')} />
       <button type="submit" disabled={attach.busy}>
-        Attach to the clock
+        {t('clocks.attach')}
       </button>
       <ErrorNote error={attach.error} />
-      {attach.result && !attach.error ? <Notice>{attach.result.customerId} now lives by the clock.</Notice> : null}
+      {attach.result && !attach.error ? <Notice>{t('clocks.attached', { customer: attach.result.customerId })}</Notice> : null}
     </form>
   );
 }
@@ -120,15 +121,15 @@ function NewClock({ onDone }: { onDone(): void }) {
   return (
     <form
       className="row-form"
-      aria-label="Create a test clock"
+      aria-label={t('clocks.createForm')}
       onSubmit={(event: FormEvent) => {
         event.preventDefault();
         void create.perform().then((r) => r && onDone());
       }}
     >
-      <Field label="Clock name" value={name} onChange={(e) => setName(e.target.value)} hint="Starts at the current time." />
+      <Field label={t('clocks.name')} value={name} onChange={(e) => setName(e.target.value)} hint={t('clocks.nameHint')} />
       <button type="submit" disabled={create.busy}>
-        Create test clock
+        {t('clocks.create')}
       </button>
       <ErrorNote error={create.error} />
     </form>
@@ -141,19 +142,19 @@ export function TestClocks({ canWrite }: { canWrite: boolean }) {
   const clocks = list.data?.results ?? [];
   const opened = clocks.find((c) => c.id === open);
   return (
-    <Section title="Test clocks" actions={<button type="button" className="secondary" onClick={list.reload}>Refresh</button>}>
+    <Section title={t('clocks.title')} actions={<RefreshButton onClick={list.reload} />}>
       <ErrorNote error={list.error} />
       <Table
-        caption="Test clocks"
+        caption={t('clocks.title')}
         rows={list.data?.results}
         rowKey={(c) => c.id}
-        empty="No test clocks. A test clock runs months of billing of its customers in seconds."
+        empty={t('clocks.empty')}
         columns={[
-          { title: 'Name', cell: clockName },
-          { title: 'Time', nowrap: true, cell: (c) => when(c.advancingTo ?? c.frozenTime) },
-          { title: 'State', cell: (c) => <StatusBadge status={c.failure ? `failed: ${c.failure}` : c.status} /> },
-          { title: 'Customers', numeric: true, cell: (c) => c.customerCount },
-          { title: 'Actions', cell: (c) => <ClockRow clock={c} canWrite={canWrite} open={open === c.id} onOpen={() => setOpen(open === c.id ? null : c.id)} onDone={list.reload} /> },
+          { title: t('common.name'), cell: clockName },
+          { title: t('clocks.time'), nowrap: true, cell: (c) => when(c.advancingTo ?? c.frozenTime) },
+          { title: t('licenses.state'), cell: (c) => <StatusBadge status={c.failure ? 'failed' : c.status} text={c.failure ? t('clocks.failedWith', { failure: c.failure }) : undefined} /> },
+          { title: t('clocks.customers'), numeric: true, cell: (c) => c.customerCount },
+          { title: t('common.actions'), cell: (c) => <ClockRow clock={c} canWrite={canWrite} open={open === c.id} onOpen={() => setOpen(open === c.id ? null : c.id)} onDone={list.reload} /> },
         ]}
       />
       {opened ? <ClockInvoices clock={opened} /> : null}

@@ -2,8 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { api, type Page } from '../api';
 import { useAction, useResource } from '../data';
 import { when } from '../format';
-import { EVENT_TYPE_OPTIONS, eventLabel, eventTypesLabel } from '../events';
-import { Checkbox, ErrorNote, Field, Notice, Pager, Section, StatusBadge, Table } from '../ui/kit';
+import { eventTypeOptions, eventLabel, eventTypesLabel } from '../events';
+import { t } from '../i18n/language';
+import { Checkbox, ErrorNote, Field, Notice, Pager, RefreshButton, Section, StatusBadge, Table } from '../ui/kit';
 
 interface Endpoint {
   id: string;
@@ -37,7 +38,9 @@ interface DeliveryDetail extends Delivery {
 function OnceSecret({ label, secret }: { label: string; secret: string }) {
   return (
     <div className="note note-ok" role="status">
-      <p>{label} It is shown only this once: copy it now.</p>
+      <p>
+        {label} {t('webhooks.onceSecret')}
+      </p>
       <code className="secret">{secret}</code>
     </div>
   );
@@ -51,7 +54,7 @@ function NewEndpoint({ onDone }: { onDone(): void }) {
     <>
       <form
         className="row-form"
-        aria-label="Add a webhook endpoint"
+        aria-label={t('webhooks.addForm')}
         onSubmit={(event: FormEvent) => {
           event.preventDefault();
           void create.perform().then((r) => {
@@ -62,14 +65,14 @@ function NewEndpoint({ onDone }: { onDone(): void }) {
           });
         }}
       >
-        <Field label="Endpoint URL" type="url" required value={url} onChange={(e) => setUrl(e.target.value)} hint="Receives every event type; https in production." />
-        <Field label="Description" value={description} onChange={(e) => setDescription(e.target.value)} />
+        <Field label={t('webhooks.url')} type="url" required value={url} onChange={(e) => setUrl(e.target.value)} hint={t('webhooks.urlHint')} />
+        <Field label={t('product.description')} value={description} onChange={(e) => setDescription(e.target.value)} />
         <button type="submit" disabled={create.busy}>
-          Add endpoint
+          {t('webhooks.add')}
         </button>
       </form>
       <ErrorNote error={create.error} />
-      {create.result?.secret ? <OnceSecret label={`Signing secret of ${create.result.url}.`} secret={create.result.secret} /> : null}
+      {create.result?.secret ? <OnceSecret label={t('webhooks.signingSecretOf', { url: create.result.url })} secret={create.result.secret} /> : null}
     </>
   );
 }
@@ -80,16 +83,16 @@ function EndpointActions({ endpoint, editing, onEdit, onDone }: { endpoint: Endp
   return (
     <div className="actions">
       <button type="button" className="secondary" aria-expanded={editing} onClick={onEdit}>
-        Edit<span className="visually-hidden"> {endpoint.url}</span>
+        {t('webhooks.edit')}<span className="visually-hidden"> {endpoint.url}</span>
       </button>
       <button type="button" className="secondary" disabled={rotate.busy} onClick={() => void rotate.perform()}>
-        Rotate secret<span className="visually-hidden"> of {endpoint.url}</span>
+        {t('webhooks.rotate')}<span className="visually-hidden"> {t('webhooks.of', { url: endpoint.url })}</span>
       </button>
       <button type="button" className="danger" disabled={remove.busy} onClick={() => void remove.perform().then((r) => r !== undefined && onDone())}>
-        Delete<span className="visually-hidden"> {endpoint.url}</span>
+        {t('webhooks.delete')}<span className="visually-hidden"> {endpoint.url}</span>
       </button>
       <ErrorNote error={rotate.error ?? remove.error} />
-      {rotate.result?.secret ? <OnceSecret label="The new signing secret." secret={rotate.result.secret} /> : null}
+      {rotate.result?.secret ? <OnceSecret label={t('webhooks.newSecret')} secret={rotate.result.secret} /> : null}
     </div>
   );
 }
@@ -97,14 +100,14 @@ function EndpointActions({ endpoint, editing, onEdit, onDone }: { endpoint: Endp
 /** The event types an endpoint receives, chosen from their labels: every event, or some. */
 function EventTypesChoice({ chosen, onChange }: { chosen: string[]; onChange(types: string[]): void }) {
   const every = chosen.includes('*');
-  const toggle = (type: string, on: boolean) => onChange(on ? [...chosen.filter((t) => t !== '*'), type] : chosen.filter((t) => t !== type));
+  const toggle = (type: string, on: boolean) => onChange(on ? [...chosen.filter((x) => x !== '*'), type] : chosen.filter((x) => x !== type));
   return (
     <fieldset className="event-types">
-      <legend>Events it receives</legend>
-      <Checkbox label="Every event, new kinds too" checked={every} onChange={(on) => onChange(on ? ['*'] : [])} />
+      <legend>{t('webhooks.eventsItReceives')}</legend>
+      <Checkbox label={t('webhooks.everyEvent')} checked={every} onChange={(on) => onChange(on ? ['*'] : [])} />
       {every
         ? null
-        : EVENT_TYPE_OPTIONS.map(([type, label]) => <Checkbox key={type} label={label} checked={chosen.includes(type)} onChange={(on) => toggle(type, on)} />)}
+        : eventTypeOptions().map(([type, label]) => <Checkbox key={type} label={label} checked={chosen.includes(type)} onChange={(on) => toggle(type, on)} />)}
     </fieldset>
   );
 }
@@ -117,24 +120,24 @@ function EndpointEditor({ endpoint, onDone, onCancel }: { endpoint: Endpoint; on
   return (
     <form
       className="endpoint-editor"
-      aria-label={`Edit the endpoint ${endpoint.url}`}
+      aria-label={t('webhooks.editForm', { url: endpoint.url })}
       onSubmit={(event: FormEvent) => {
         event.preventDefault();
         void save.perform().then((r) => r && onDone());
       }}
     >
       <h3>
-        Edit <code>{endpoint.url}</code>
+        {t('webhooks.edit')} <code>{endpoint.url}</code>
       </h3>
-      <Field label="New endpoint URL" type="url" required value={url} onChange={(e) => setUrl(e.target.value)} />
+      <Field label={t('webhooks.newUrl')} type="url" required value={url} onChange={(e) => setUrl(e.target.value)} />
       <EventTypesChoice chosen={types} onChange={setTypes} />
       <button type="submit" disabled={save.busy || types.length === 0}>
-        Save endpoint
+        {t('webhooks.save')}
       </button>{' '}
       <button type="button" className="secondary" onClick={onCancel}>
-        Cancel
+        {t('common.cancel')}
       </button>
-      {types.length === 0 ? <p className="hint">Choose at least one event.</p> : null}
+      {types.length === 0 ? <p className="hint">{t('webhooks.chooseOne')}</p> : null}
       <ErrorNote error={save.error} />
     </form>
   );
@@ -145,19 +148,19 @@ function Endpoints({ canWrite }: { canWrite: boolean }) {
   const [editing, setEditing] = useState<string | null>(null);
   const edited = list.data?.results.find((e) => e.id === editing);
   return (
-    <Section title="Webhook endpoints">
+    <Section title={t('webhooks.endpoints')}>
       <ErrorNote error={list.error} />
       <Table
-        caption="Webhook endpoints"
+        caption={t('webhooks.endpoints')}
         rows={list.data?.results}
         rowKey={(e) => e.id}
-        empty="No webhook endpoints yet."
+        empty={t('webhooks.noEndpoints')}
         columns={[
           { title: 'URL', cell: (e) => <code>{e.url}</code> },
-          { title: 'Events', cell: (e) => eventTypesLabel(e.eventTypes) },
-          { title: 'State', cell: (e) => <StatusBadge status={e.enabled ? 'enabled' : (e.disabledReason ?? 'disabled')} /> },
+          { title: t('webhooks.events'), cell: (e) => eventTypesLabel(e.eventTypes) },
+          { title: t('licenses.state'), cell: (e) => <StatusBadge status={e.enabled ? 'enabled' : (e.disabledReason ?? 'disabled')} /> },
           {
-            title: 'Actions',
+            title: t('common.actions'),
             cell: (e) => (canWrite ? <EndpointActions endpoint={e} editing={editing === e.id} onEdit={() => setEditing(editing === e.id ? null : e.id)} onDone={list.reload} /> : null),
           },
         ]}
@@ -188,19 +191,19 @@ function DeliveryView({ id, canWrite }: { id: string; canWrite: boolean }) {
       {d ? (
         <>
           <p>
-            {eventLabel(d.eventType)} to <code>{d.url}</code>: {d.statusCode ?? 'no answer'} in {d.durationMs ?? '—'} ms {d.error ? `(${d.error})` : ''}
+            {t('webhooks.deliveryLine', { event: eventLabel(d.eventType), url: d.url, answer: d.statusCode ?? t('webhooks.noAnswer'), ms: d.durationMs ?? '—' })} {d.error ? `(${d.error})` : ''}
           </p>
-          <h3>Payload</h3>
+          <h3>{t('webhooks.payload')}</h3>
           <pre tabIndex={0}>{d.requestBody ?? ''}</pre>
-          <h3>Response</h3>
+          <h3>{t('webhooks.response')}</h3>
           <pre tabIndex={0}>{d.responseExcerpt ?? ''}</pre>
           {canWrite ? (
             <button type="button" disabled={resend.busy} onClick={() => void resend.perform()}>
-              Resend this event
+              {t('webhooks.resend')}
             </button>
           ) : null}
           <ErrorNote error={resend.error} />
-          {resend.result ? <Notice>Queued {resend.result.queued} delivery; it goes out within a second or so.</Notice> : null}
+          {resend.result ? <Notice>{t('webhooks.queued', { count: resend.result.queued })}</Notice> : null}
         </>
       ) : null}
     </div>
@@ -212,30 +215,35 @@ function Deliveries({ canWrite }: { canWrite: boolean }) {
   const [open, setOpen] = useState<string | null>(null);
   const list = useResource(() => api<Page<Delivery>>('GET', '/webhook/logs/', { query: { page, page_size: 10 } }), [page]);
   return (
-    <Section title="Webhook deliveries" actions={<button type="button" className="secondary" onClick={list.reload}>Refresh</button>}>
+    <Section title={t('webhooks.deliveries')} actions={<RefreshButton onClick={list.reload} />}>
       <ErrorNote error={list.error} />
       <Table
-        caption="Webhook deliveries"
+        caption={t('webhooks.deliveries')}
         rows={list.data?.results}
         rowKey={(d) => d.id}
-        empty="No deliveries yet."
+        empty={t('webhooks.noDeliveries')}
         columns={[
-          { title: 'Event', cell: (d) => eventLabel(d.eventType) },
-          { title: 'Answer', cell: (d) => <StatusBadge status={d.isSuccess ? `succeeded ${d.statusCode}` : `failed ${d.statusCode ?? ''}`} /> },
-          { title: 'Attempts', numeric: true, cell: (d) => d.retryCount + 1 },
-          { title: 'Last attempt', cell: (d) => when(d.lastAttempt ?? d.createdOn) },
+          { title: t('webhooks.event'), cell: (d) => eventLabel(d.eventType) },
           {
-            title: 'Details',
+            title: t('webhooks.answer'),
+            cell: (d) => (
+              <StatusBadge status={d.isSuccess ? 'succeeded' : 'failed'} text={(d.isSuccess ? t('webhooks.succeeded', { code: d.statusCode ?? '' }) : t('webhooks.failed', { code: d.statusCode ?? '' })).trim()} />
+            ),
+          },
+          { title: t('webhooks.attempts'), numeric: true, cell: (d) => d.retryCount + 1 },
+          { title: t('webhooks.lastAttempt'), cell: (d) => when(d.lastAttempt ?? d.createdOn) },
+          {
+            title: t('webhooks.details'),
             cell: (d) => (
               <button type="button" className="link" aria-expanded={open === d.id} onClick={() => setOpen(open === d.id ? null : d.id)}>
-                {open === d.id ? 'Hide' : 'Show'}
-                <span className="visually-hidden"> delivery of {eventLabel(d.eventType)}</span>
+                {open === d.id ? t('webhooks.hide') : t('webhooks.show')}
+                <span className="visually-hidden"> {t('webhooks.deliveryOf', { event: eventLabel(d.eventType) })}</span>
               </button>
             ),
           },
         ]}
       />
-      {list.data ? <Pager label="Delivery pages" page={page} count={list.data.count} pageSize={10} onPage={setPage} /> : null}
+      {list.data ? <Pager label={t('webhooks.pages')} page={page} count={list.data.count} pageSize={10} onPage={setPage} /> : null}
       {open ? <DeliveryView id={open} canWrite={canWrite} /> : null}
     </Section>
   );

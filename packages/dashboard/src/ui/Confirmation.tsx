@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useAction } from '../data';
+import { t } from '../i18n/language';
 import { ErrorNote } from './kit';
 
 interface ConfirmationProps {
@@ -34,7 +35,7 @@ export function Confirmation({ ask, question, children, yes, perform, onDone }: 
           {yes}
         </button>
         <button type="button" className="secondary" onClick={() => setAsking(false)}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </div>
       <ErrorNote error={action.error} />

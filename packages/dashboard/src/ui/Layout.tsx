@@ -1,18 +1,19 @@
 import { useEffect } from 'react';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { useSession } from '../session';
+import { t, type MessageKey } from '../i18n/language';
 import { Loading } from './kit';
 
-const NAV: Array<[string, string]> = [
-  ['/', 'Home'],
-  ['/analytics', 'Analytics'],
-  ['/customers', 'Customers'],
-  ['/catalog', 'Catalog'],
-  ['/subscriptions', 'Subscriptions'],
-  ['/orders', 'Orders & invoices'],
-  ['/selling', 'Selling'],
-  ['/developers', 'Developers'],
-  ['/settings', 'Settings'],
+const NAV: Array<[string, MessageKey]> = [
+  ['/', 'nav.home'],
+  ['/analytics', 'nav.analytics'],
+  ['/customers', 'nav.customers'],
+  ['/catalog', 'nav.catalog'],
+  ['/subscriptions', 'nav.subscriptions'],
+  ['/orders', 'nav.orders'],
+  ['/selling', 'nav.selling'],
+  ['/developers', 'nav.developers'],
+  ['/settings', 'nav.settings'],
 ];
 
 /** Sandbox and production, switched here and nowhere else; the whole frame shows which one is on. */
@@ -20,11 +21,11 @@ function EnvironmentSwitch() {
   const { environment, switchEnvironment } = useSession();
   return (
     <fieldset className="env-switch">
-      <legend className="visually-hidden">Environment</legend>
+      <legend className="visually-hidden">{t('layout.environment')}</legend>
       {(['sandbox', 'production'] as const).map((value) => (
         <label key={value} className={environment === value ? 'on' : undefined}>
           <input type="radio" name="environment" value={value} checked={environment === value} onChange={() => switchEnvironment(value)} />
-          {value === 'sandbox' ? 'Sandbox' : 'Production'}
+          {value === 'sandbox' ? t('layout.sandbox') : t('layout.production')}
         </label>
       ))}
     </fieldset>
@@ -36,7 +37,7 @@ function OrganizationPicker() {
   if (!session || session.memberships.length < 2) return <span className="org-name">{membership?.organizationName}</span>;
   return (
     <label className="org-picker">
-      <span className="visually-hidden">Organization</span>
+      <span className="visually-hidden">{t('layout.organization')}</span>
       <select value={membership?.organizationId} onChange={(event) => chooseOrganization(event.target.value)}>
         {session.memberships.map((m) => (
           <option key={m.organizationId} value={m.organizationId}>
@@ -59,7 +60,7 @@ export function Layout() {
   return (
     <div className={`frame env-${environment}`}>
       <a className="skip" href="#main">
-        Skip to content
+        {t('layout.skip')}
       </a>
       <header>
         <div className="top">
@@ -68,36 +69,36 @@ export function Layout() {
         <EnvironmentSwitch />
         <span className="who">
           {session.user.email}
-          {membership ? <span className="role"> ({membership.role})</span> : null}
+          {membership ? <span className="role"> ({t(`role.${membership.role}`)})</span> : null}
         </span>
         <button type="button" className="link" onClick={() => void signOut()}>
-          Sign out
+          {t('layout.signOut')}
         </button>
         </div>
         {environment === 'sandbox' ? (
           <p className="env-banner" role="note">
-            Sandbox: test data, test cards, no real money.
+            {t('layout.sandboxBanner')}
           </p>
         ) : (
           <p className="env-banner env-banner-live" role="note">
-            Production: real customers and real money.
+            {t('layout.productionBanner')}
           </p>
         )}
       </header>
       <div className="body">
-        <nav className="side" aria-label="Dashboard">
+        <nav className="side" aria-label={t('layout.navigation')}>
           <ul>
             {NAV.map(([to, label]) => (
               <li key={to}>
                 <NavLink to={to} end={to === '/'}>
-                  {label}
+                  {t(label)}
                 </NavLink>
               </li>
             ))}
           </ul>
         </nav>
         <main id="main" tabIndex={-1}>
-          {membership ? <Outlet /> : <p>You are not a member of any organization yet. Ask an owner to invite you.</p>}
+          {membership ? <Outlet /> : <p>{t('layout.noMembership')}</p>}
         </main>
       </div>
     </div>

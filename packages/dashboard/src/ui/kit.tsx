@@ -1,13 +1,16 @@
 import { useId, useState, type FormEvent, type ReactNode, type Ref, type InputHTMLAttributes, type SelectHTMLAttributes } from 'react';
 import type { ApiError } from '../api';
 import { useAction } from '../data';
+import { count as countText, words } from '../format';
+import { t } from '../i18n/language';
+import { problemText } from '../i18n/problems';
 
 /** The API's own words, where the action was: an alert that screen readers announce. */
 export function ErrorNote({ error }: { error: ApiError | null | undefined }) {
   if (!error) return null;
   return (
     <p className="note note-error" role="alert">
-      {error.detail}
+      {problemText(error)}
     </p>
   );
 }
@@ -93,6 +96,25 @@ export function Select({ label, options, error, ...select }: SelectProps) {
   );
 }
 
+/** How often a price charges: monthly, yearly or once (a plan's price, a buy link). */
+export function ChargePeriodSelect({ value, onChange }: { value: string; onChange(period: string): void }) {
+  const options: Array<[string, string]> = [
+    ['MONTHLY', words('MONTHLY')],
+    ['YEARLY', words('YEARLY')],
+    ['ONE_TIME', t('selling.once')],
+  ];
+  return <Select label={t('subscriptions.charged')} options={options} value={value} onChange={(e) => onChange(e.target.value)} />;
+}
+
+/** A section's button that loads its list again. */
+export function RefreshButton({ onClick }: { onClick(): void }) {
+  return (
+    <button type="button" className="secondary" onClick={onClick}>
+      {t('common.refresh')}
+    </button>
+  );
+}
+
 export function Checkbox({ label, checked, disabled, onChange }: { label: string; checked: boolean; disabled?: boolean; onChange(checked: boolean): void }) {
   const id = useId();
   return (
@@ -120,7 +142,7 @@ const cellClass = (column: { numeric?: boolean; nowrap?: boolean }) => [column.n
 export function Table<T>({ caption, columns, rows, rowKey, empty }: { caption: string; columns: Column<T>[]; rows: T[] | undefined; rowKey(row: T): string; empty: string }) {
   if (rows && rows.length === 0) return <p className="empty">{empty}</p>;
   return (
-    <div className="table-wrap" role="region" aria-label={`${caption} table`} tabIndex={0}>
+    <div className="table-wrap" role="region" aria-label={t('common.tableOf', { caption })} tabIndex={0}>
       {/* Explicit roles: a phone's stylesheet stacks the rows (display: block), which would otherwise cost the table its semantics. */}
       <table role="table">
         <caption className="visually-hidden">{caption}</caption>
@@ -156,18 +178,15 @@ export function Table<T>({ caption, columns, rows, rowKey, empty }: { caption: s
  */
 export function Pager({ label, page, count, capped = false, pageSize, onPage }: { label: string; page: number; count: number; capped?: boolean; pageSize: number; onPage(page: number): void }) {
   const pages = Math.max(1, Math.ceil(count / pageSize));
-  const more = capped ? 'more than ' : '';
-  if (pages <= 1 && !capped) return <p className="pager-count">{count === 1 ? '1 result' : `${count.toLocaleString('en-US')} results`}</p>;
+  if (pages <= 1 && !capped) return <p className="pager-count">{t('common.results', { count })}</p>;
   return (
     <nav className="pager" aria-label={label}>
       <button type="button" className="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        Previous
+        {t('common.previous')}
       </button>
-      <span>
-        Page {page} of {more}{pages.toLocaleString('en-US')} ({more}{count.toLocaleString('en-US')} results)
-      </span>
+      <span>{t('common.pageOf', { page: countText(page), pages: countText(pages), count: countText(count), capped: capped ? 'true' : 'false' })}</span>
       <button type="button" className="secondary" disabled={!capped && page >= pages} onClick={() => onPage(page + 1)}>
-        Next
+        {t('common.next')}
       </button>
     </nav>
   );
@@ -176,7 +195,7 @@ export function Pager({ label, page, count, capped = false, pageSize, onPage }: 
 export function Loading({ loading }: { loading: boolean }) {
   return loading ? (
     <p className="loading" role="status">
-      Loading…
+      {t('common.loading')}
     </p>
   ) : null;
 }
@@ -186,11 +205,10 @@ export function Badge({ children, tone = 'neutral' }: { children: ReactNode; ton
 }
 
 /** Status words with a tone a person can read without the colour. */
-export function StatusBadge({ status }: { status: string | null | undefined }) {
+export function StatusBadge({ status, text }: { status: string | null | undefined; text?: string }) {
   const value = (status ?? '').toLowerCase();
   const tone = /(active|paid|succe|publish|complete|enabled|trial)/.test(value) ? 'good' : /(fail|past_due|unpaid|declin|error)/.test(value) ? 'bad' : /(draft|pending|open|cancel)/.test(value) ? 'warn' : 'neutral';
-  const text = value ? value.replace(/[_.]+/g, ' ').replace(/^./, (c) => c.toUpperCase()) : '—';
-  return <Badge tone={tone}>{text}</Badge>;
+  return <Badge tone={tone}>{text ?? words(status)}</Badge>;
 }
 
 /** A button that runs one call (remove, archive…), says the API's refusal beside it, and calls `onDone` after success. `hidden` completes its name for screen readers. */
@@ -237,7 +255,7 @@ export function SearchForm({ label, initial, onSearch, children }: { label: stri
       }}
     >
       <Field label={label} type="search" value={typed} onChange={(e) => setTyped(e.target.value)} />
-      <button type="submit">Search</button>
+      <button type="submit">{t('common.search')}</button>
       {children}
     </form>
   );

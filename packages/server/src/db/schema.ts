@@ -1256,9 +1256,13 @@ export interface UsersTable {
   totp_enabled: Generated<boolean>;
   failed_sign_ins: Generated<number>;
   locked_until: Timestamp | null;
+  /** The dashboard's language the person chose; null follows the browser (decision 0108). */
+  language: DashboardLanguage | null;
   created_at: Timestamp;
   modified_at: Timestamp;
 }
+
+export type DashboardLanguage = 'en' | 'de' | 'fr' | 'es' | 'ja';
 
 export interface MembershipsTable {
   id: string;

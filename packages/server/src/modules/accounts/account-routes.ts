@@ -1,4 +1,4 @@
-import { PasswordChange, SessionList, TotpCodeBody, TotpSetup } from '@billow/contract';
+import { LanguageChoice, PasswordChange, SessionList, TotpCodeBody, TotpSetup } from '@billow/contract';
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../http/route-types.js';
@@ -26,6 +26,25 @@ export function accountRoutes(app: App, account: AccountService, sessions: Sessi
     },
     async (request, reply) => {
       await account.changePassword(await me(request), request.body.currentPassword, request.body.newPassword);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.put(
+    `${DASHBOARD_API}/language`,
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        security,
+        summary: "Choose the dashboard's language",
+        description: `${ABOUT}. The person's own choice of en, de, fr, es or ja, kept on their account for every browser they sign in from (\`user.language\` of the session); null goes back to the browser's languages, else English.`,
+        body: LanguageChoice,
+        response: noContent,
+      },
+    },
+    async (request, reply) => {
+      await account.setLanguage(await me(request), request.body.language);
       return reply.code(204).send(null);
     },
   );

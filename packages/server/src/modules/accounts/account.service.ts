@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connect.js';
+import type { DashboardLanguage } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
 import { currentPasswordRequired, sessionNotFound, totpAlreadyEnabled, totpNotEnabled, totpNotSetUp, wrongCredentials, wrongTotpCode } from './errors.js';
@@ -70,6 +71,11 @@ export class AccountService {
     const now = this.clock.now();
     if (!totpMatches(await this.sessions.totp.open(user.totp_secret, me.userId), code, now)) throw wrongTotpCode();
     await repo.updateUser(this.db, me.userId, { totp_secret: null, totp_pending_secret: null, totp_enabled: false }, now);
+  }
+
+  /** The dashboard's language the person chose (null: the browser's again); their own account only. */
+  async setLanguage(me: Me, language: DashboardLanguage | null): Promise<void> {
+    await repo.updateUser(this.db, me.userId, { language }, this.clock.now());
   }
 
   async listSessions(me: Me) {

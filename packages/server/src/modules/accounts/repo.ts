@@ -23,7 +23,7 @@ export async function insertUser(db: Executor, user: { id: string; email: string
 export async function updateUser(
   db: Executor,
   id: string,
-  changes: Partial<Pick<UserRow, 'name' | 'password_hash' | 'totp_secret' | 'totp_pending_secret' | 'totp_enabled' | 'failed_sign_ins' | 'locked_until'>>,
+  changes: Partial<Pick<UserRow, 'name' | 'password_hash' | 'totp_secret' | 'totp_pending_secret' | 'totp_enabled' | 'failed_sign_ins' | 'locked_until' | 'language'>>,
   at: Date,
 ) {
   await db.updateTable('users').set({ ...changes, modified_at: at }).where('id', '=', id).execute();

@@ -9,7 +9,7 @@ export function sessionView(
   token: string,
 ): Session {
   return {
-    user: { id: user.id, email: user.email, name: user.name, totpEnabled: user.totp_enabled },
+    user: { id: user.id, email: user.email, name: user.name, totpEnabled: user.totp_enabled, language: user.language },
     memberships: memberships.map((m) => ({ organizationId: m.organization_id, organizationName: m.organization_name, role: m.role })),
     csrfToken: csrfTokenOf(token),
   };
