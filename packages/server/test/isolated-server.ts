@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { connectDatabase, type DatabaseHandle } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrate.js';
-import { startTestServer, type TestServer, type TestServerOptions } from './harness.js';
+import { openTestDatabase, startTestServer, type TestServer, type TestServerOptions } from './harness.js';
 
 async function asAdmin(url: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
@@ -15,13 +15,16 @@ async function asAdmin(url: string, statement: string): Promise<void> {
 }
 
 /**
- * On PostgreSQL, a database of its own: other test files' servers share DATABASE_URL and run
- * any due job or stale payment they find with their own clocks (a file whose clock is days
- * ahead would expire this one's checkout sessions). On PGlite every server has its own already.
+ * A database of its own: other test files' servers share DATABASE_URL (and, on PGlite, the
+ * worker's database) and run any due job or stale payment they find with their own clocks (a
+ * file whose clock is days ahead would expire this one's checkout sessions).
  */
-async function ownDatabase(prefix: string): Promise<{ database: DatabaseHandle; drop: () => Promise<void> } | null> {
+async function ownDatabase(prefix: string): Promise<{ database: DatabaseHandle; drop: () => Promise<void> }> {
   const url = process.env.DATABASE_URL;
-  if (!url) return null;
+  if (!url) {
+    const database = await openTestDatabase();
+    return { database, drop: () => database.close() };
+  }
   const name = `billow_${prefix}_${randomBytes(6).toString('hex')}`;
   await asAdmin(url, `CREATE DATABASE ${name}`);
   const target = new URL(url);
@@ -40,13 +43,11 @@ async function ownDatabase(prefix: string): Promise<{ database: DatabaseHandle; 
 /** A test server on a database no other test file's server uses; the database is dropped when the server closes. */
 export async function startIsolatedServer(prefix: string, options: TestServerOptions = {}): Promise<TestServer> {
   const own = await ownDatabase(prefix);
-  const server = await startTestServer({ ...options, ...(own ? { database: own.database } : {}) });
-  if (own) {
-    const close = server.close.bind(server);
-    server.close = async () => {
-      await close();
-      await own.drop();
-    };
-  }
+  const server = await startTestServer({ ...options, database: own.database });
+  const close = server.close.bind(server);
+  server.close = async () => {
+    await close();
+    await own.drop();
+  };
   return server;
 }

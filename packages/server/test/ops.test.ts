@@ -38,7 +38,8 @@ describe('health and readiness', () => {
   });
 
   it('/readyz answers 503 once the database is gone', async () => {
-    const broken = await startTestServer();
+    // A database of its own, since this test closes it (test servers share theirs on PGlite).
+    const broken = await startTestServer({ database: await openTestDatabase() });
     try {
       expect((await broken.request('GET', '/readyz')).status).toBe(200);
       await broken.database.close();
