@@ -9,14 +9,22 @@ import type { SessionService } from './sessions.service.js';
 
 const tags = ['Dashboard account'];
 
-/** The person's own account: password, second factor, sessions (every call with the cookie and its X-CSRF-Token). */
+const noContent = { 204: Type.Null(), ...errors };
+type WhoAsks = (request: FastifyRequest) => Promise<Me>;
+
+/** The person's own account: password, language, second factor, sessions (every call with the cookie and its X-CSRF-Token). */
 export function accountRoutes(app: App, account: AccountService, sessions: SessionService): void {
-  const me = async (request: FastifyRequest): Promise<Me> => {
+  const me: WhoAsks = async (request) => {
     const token = csrfCheckedToken(request);
     if (!token) throw noSession();
     return sessions.live(token);
   };
-  const noContent = { 204: Type.Null(), ...errors };
+  passwordAndLanguageRoutes(app, account, me);
+  secondFactorRoutes(app, account, me);
+  sessionRoutes(app, account, me);
+}
+
+function passwordAndLanguageRoutes(app: App, account: AccountService, me: WhoAsks): void {
 
   app.post(
     `${DASHBOARD_API}/password`,
@@ -48,6 +56,9 @@ export function accountRoutes(app: App, account: AccountService, sessions: Sessi
       return reply.code(204).send(null);
     },
   );
+}
+
+function secondFactorRoutes(app: App, account: AccountService, me: WhoAsks): void {
 
   app.post(
     `${DASHBOARD_API}/totp/setup`,
@@ -77,7 +88,9 @@ export function accountRoutes(app: App, account: AccountService, sessions: Sessi
       },
     );
   }
+}
 
+function sessionRoutes(app: App, account: AccountService, me: WhoAsks): void {
   app.get(
     `${DASHBOARD_API}/sessions`,
     {
