@@ -81,3 +81,8 @@ export function countryName(code: string | null | undefined): string {
 export function decimal(value: number, digits: number): string {
   return cached(`decimal:${digits}`, (locale) => new Intl.NumberFormat(locale, { maximumFractionDigits: digits })).format(value);
 }
+
+/** A card's brand as people write it ("visa" is "Visa"), or the word for a card when unknown. */
+export function cardBrand(brand: string | null | undefined): string {
+  return brand ? brand.charAt(0).toUpperCase() + brand.slice(1) : t('customer.card');
+}

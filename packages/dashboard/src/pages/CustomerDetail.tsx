@@ -1,7 +1,7 @@
 import { Link, useParams } from 'react-router';
 import { api, type Page } from '../api';
 import { useAction, useResource } from '../data';
-import { count, day, majorMoney, money, when, words } from '../format';
+import { cardBrand, count, day, majorMoney, money, when, words } from '../format';
 import { useCan } from '../session';
 import { ErrorNote, Loading, Notice, PageTitle, Section, StatusBadge, Table } from '../ui/kit';
 import { t } from '../i18n/language';
@@ -188,7 +188,7 @@ export function CustomerDetail() {
               rowKey={(p) => String(p.id)}
               empty={t('customer.noPaymentMethods')}
               columns={[
-                { title: t('customer.card'), cell: (p) => `${p.methodData.brand ?? p.methodType} •••• ${p.methodData.last4 ?? ''}` },
+                { title: t('customer.card'), cell: (p) => `${p.methodData.brand ? cardBrand(p.methodData.brand) : words(p.methodType)} •••• ${p.methodData.last4 ?? ''}` },
                 { title: t('common.expires'), cell: (p) => (p.methodData.expMonth ? `${p.methodData.expMonth}/${p.methodData.expYear}` : '—') },
                 { title: t('customer.default'), cell: (p) => (p.isDefault ? t('common.yes') : '') },
               ]}

@@ -5,7 +5,7 @@
 import { Link } from 'react-router';
 import { api, type Page } from '../api';
 import { useResource } from '../data';
-import { day, money, when, words } from '../format';
+import { cardBrand, day, money, when, words } from '../format';
 import { ErrorNote, Pager, SearchForm, Select, StatusBadge, Table } from '../ui/kit';
 import { t, type MessageKey } from '../i18n/language';
 import type { Transaction } from './types';
@@ -26,7 +26,7 @@ const outcomes = (): Array<[string, string]> => [['', t('payments.everyOutcome')
 
 function card(row: Transaction): string {
   if (!row.paymentMethodName && !row.last4) return '—';
-  const name = row.paymentMethodName ? row.paymentMethodName.charAt(0).toUpperCase() + row.paymentMethodName.slice(1) : t('customer.card');
+  const name = cardBrand(row.paymentMethodName);
   return row.last4 ? t('payments.cardEnding', { card: name, last4: row.last4 }) : name;
 }
 
