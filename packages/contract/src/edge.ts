@@ -180,3 +180,22 @@ export const ReportEventResponse = Type.Object(
   { title: 'ReportEventResponse' },
 );
 export type ReportEventResponse = Static<typeof ReportEventResponse>;
+
+/** One message of GET /entitlements/changes/: the data of each event of the stream, as JSON. */
+export const EntitlementChangeEvent = Type.Union(
+  [
+    Type.Object({ type: Type.Literal('ready') }, { description: 'The stream is live: changes from now on are announced' }),
+    Type.Object({ type: Type.Literal('customer'), customerId: Type.String() }, { description: "This customer's entitlements or usage changed" }),
+    Type.Object({ type: Type.Literal('environment') }, { description: "Every customer's entitlements may have changed (a plan was published to its subscribers)" }),
+    Type.Object({ type: Type.Literal('reset') }, { description: 'Changes may have been missed (Billow reconnected to its database): drop everything cached' }),
+  ],
+  { title: 'EntitlementChangeEvent' },
+);
+export type EntitlementChangeEvent = Static<typeof EntitlementChangeEvent>;
+
+export const EntitlementChangeStream = Type.Unsafe<string>({
+  description:
+    'A server-sent event stream (text/event-stream) that stays open: one `data:` line of JSON per change (an EntitlementChangeEvent), ' +
+    '`ready` first, and a comment every 15 seconds to keep proxies from closing it.',
+  content: { 'text/event-stream': { schema: { type: 'string' } } },
+});

@@ -24,3 +24,5 @@ export * from './overview.js';
 export * from './analytics.js';
 export * from './analytics-subscribers.js';
 export * from './catalog-file.js';
+export * from './paths.js';
+export * from './operations.js';

@@ -42,7 +42,8 @@ export type MediaUpload = Static<typeof MediaUpload>;
 
 export const MediaFileForm = Type.Object(
   {
-    file: Type.String({
+    file: Type.Unsafe<Blob>({
+      type: 'string',
       format: 'binary',
       description:
         "The file, as the form's only field; its file name and type become the upload's `fileName` and `fileType`, as in POST /media/",

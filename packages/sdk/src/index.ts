@@ -1,5 +1,19 @@
-export { Billow, DEFAULT_TIMEOUT_MS, type BillowOptions } from './client.js';
-export { Customers, type CreateOptions, type CustomerListParams } from './customers.js';
-export { BillowConnectionError, BillowError } from './errors.js';
-export type { Fetch } from './http.js';
-export type { BillingAddress, Customer, CustomerCreate, CustomerUpdate, ErrorBody, Page } from '@billow/contract';
+export { Billow, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, type BillowOptions, type BillowResources } from './client.js';
+export { EntitlementCache, type EntitlementCacheOptions, type EntitlementCacheStats } from './entitlement-cache.js';
+export {
+  BillowAuthenticationError,
+  BillowConflictError,
+  BillowConnectionError,
+  BillowError,
+  BillowInvalidRequestError,
+  BillowNotFoundError,
+  BillowPermissionError,
+  BillowRateLimitError,
+  BillowServerError,
+} from './errors.js';
+export type { EventStream } from './event-stream.js';
+export type { Download, Fetch, RequestOptions } from './http.js';
+export { PagePromise, type ListPage } from './pages.js';
+export type { CallOptions, Method, Resources } from './resources.js';
+export { verifyWebhook, WebhookVerificationError, type VerifyOptions, type WebhookEvent } from './webhooks.js';
+export type * from '@billow/contract';

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/src/lib/clock.js';
 import { prefixOf, startTestServer, uniqueId, type TestOrg, type TestServer } from '../../server/test/harness.js';
-import { Billow, BillowConnectionError, BillowError, type Customer, type Fetch } from '../src/index.js';
+import { Billow, BillowConflictError, BillowConnectionError, BillowError, type Customer, type Fetch } from '../src/index.js';
 
 type Environment = 'sandbox' | 'production';
 const environments: Environment[] = ['sandbox', 'production'];
@@ -128,13 +128,13 @@ describe.each(environments)('@billow/sdk customers in %s', (environment) => {
     expect(all.results[0]).toEqual(made[2]);
     expect(all.next).toBeNull();
 
-    const first = await client.customers.list({ pageSize: 2 });
+    const first = await client.customers.list({ page_size: 2 });
     expect(ids(first.results)).toEqual(['c-3', 'c-2']);
     expect(first.count).toBe(3);
     expect(first.previous).toBeNull();
     expect(new URL(first.next!).searchParams.get('page')).toBe('2');
 
-    const second = await client.customers.list({ page: 2, pageSize: 2 });
+    const second = await client.customers.list({ page: 2, page_size: 2 });
     expect(ids(second.results)).toEqual(['c-1']);
     expect(second.next).toBeNull();
     expect(new URL(second.previous!).searchParams.get('page')).toBe('1');
@@ -145,7 +145,7 @@ describe.each(environments)('@billow/sdk customers in %s', (environment) => {
 
     // Billow's sort and order: by name (Alan, Edsger, Grace), and the other way round.
     expect(ids((await client.customers.list({ sort: 'name' })).results)).toEqual(['c-2', 'c-3', 'c-1']);
-    expect(ids((await client.customers.list({ sort: 'name', order: 'desc', pageSize: 1 })).results)).toEqual(['c-1']);
+    expect(ids((await client.customers.list({ sort: 'name', order: 'desc', page_size: 1 })).results)).toEqual(['c-1']);
   });
 
   it('archives: the customer leaves the list and its customerId is retired', async () => {
@@ -193,7 +193,7 @@ describe.each(environments)('@billow/sdk customers in %s', (environment) => {
     const client = new Billow({ apiKey: org[environment].serverKey, baseUrl: `${baseUrlOf(environment)}/`, fetch });
     const customerId = uniqueId('sdk-wire');
     await client.customers.create({ customerId, metadata: { camelKey: 1 } }, { idempotencyKey: `idem-${customerId}` });
-    await client.customers.list({ page: 1, pageSize: 5, search: customerId });
+    await client.customers.list({ page: 1, page_size: 5, search: customerId });
 
     const [post, get] = sent;
     expect(post!.url).toBe(`${baseUrlOf(environment)}/api/v1/customers/`);
@@ -229,7 +229,8 @@ describe.each(environments)('@billow/sdk customers in %s', (environment) => {
     await billow.customers.create({ customerId });
 
     const duplicate = await billowErrorOf(billow.customers.create({ customerId }));
-    expect(duplicate).toMatchObject({ status: 409, code: 'customer_exists', name: 'BillowError' });
+    expect(duplicate).toMatchObject({ status: 409, code: 'customer_exists', name: 'BillowConflictError' });
+    expect(duplicate).toBeInstanceOf(BillowConflictError);
     expect(duplicate.detail).toBe(`A customer with customerId "${customerId}" already exists`);
     expect(duplicate.message).toContain(duplicate.detail);
     expect(duplicate.requestId).toBeTruthy();
@@ -279,7 +280,7 @@ describe('@billow/sdk transport', () => {
       new Promise((_resolve, reject) => {
         init?.signal?.addEventListener('abort', () => reject(init.signal!.reason));
       });
-    const billow = new Billow({ apiKey: key, baseUrl: 'http://billow.invalid', timeoutMs: 50, fetch: hanging });
+    const billow = new Billow({ apiKey: key, baseUrl: 'http://billow.invalid', timeoutMs: 50, maxRetries: 0, fetch: hanging });
     const error = await failureOf(billow.customers.retrieve('c'));
     expect(error).toBeInstanceOf(BillowConnectionError);
     expect(error).toMatchObject({ timedOut: true });
@@ -293,7 +294,7 @@ describe('@billow/sdk transport', () => {
         probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
       });
     });
-    const billow = new Billow({ apiKey: key, baseUrl: `http://127.0.0.1:${port}` });
+    const billow = new Billow({ apiKey: key, baseUrl: `http://127.0.0.1:${port}`, maxRetries: 0 });
     const error = await failureOf(billow.customers.list());
     expect(error).toBeInstanceOf(BillowConnectionError);
     expect(error).toMatchObject({ timedOut: false });
@@ -301,7 +302,7 @@ describe('@billow/sdk transport', () => {
 
   it('turns an error page that is not from Billow into a BillowError', async () => {
     const proxy: Fetch = async () => new Response('<html>502 Bad Gateway</html>', { status: 502 });
-    const billow = new Billow({ apiKey: key, baseUrl: 'http://billow.invalid', fetch: proxy });
+    const billow = new Billow({ apiKey: key, baseUrl: 'http://billow.invalid', maxRetries: 0, fetch: proxy });
     const error = await billowErrorOf(billow.customers.list());
     expect(error).toMatchObject({ status: 502, code: 'http_error' });
     expect(error.detail).toContain('502 Bad Gateway');

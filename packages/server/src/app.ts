@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifySchema } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -84,6 +84,7 @@ import { registerQueueDepth } from './modules/jobs/metrics.js';
 import { registerWebhookQueueDepth } from './modules/webhooks/metrics.js';
 import { KEY_REVOKED_CHANNEL } from './modules/tenancy/service.js';
 import { keysOfPrefixes } from './modules/tenancy/queries.js';
+import { EntitlementChangeHub } from './edge-cache/change-hub.js';
 import { ENTITLEMENTS_CHANNEL, USAGE_CHANNEL, allOf, entitlementChangesFor, feedEntitlementCache } from './edge-cache/change-feed.js';
 import { ReportRoutes } from './modules/usage/report-route-cache.js';
 import { EntitlementCache } from './edge-cache/entitlement-cache.js';
@@ -104,6 +105,8 @@ export interface RouteInfo {
   method: string;
   url: string;
   auth: AuthPolicy;
+  /** The route's schema as declared (the contract's own objects), for the contract's drift test. */
+  schema?: FastifySchema;
 }
 
 declare module 'fastify' {
@@ -127,6 +130,8 @@ export const API_PREFIX = '/api/v1';
 interface AppContext extends ModuleContext {
   media: MediaService;
   entitlementCache: EntitlementCache<CachedEntitlements>;
+  /** The change feed passed on to the streams of GET /entitlements/changes/. */
+  changeHub: EntitlementChangeHub;
   reportRoutes: ReportRoutes;
   promotionCache: PromotionCache;
   /** Where the Edge's cached reads are also served ahead of Fastify (decision 0045). */
@@ -233,9 +238,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const entitlementCache = new EntitlementCache<CachedEntitlements>({ clock });
   const reportRoutes = new ReportRoutes(database.db, clock);
   // Usage alone does not move a report's route: that cache does not follow the usage channel.
-  const stopEntitlementFeed = await feedEntitlementCache(database, allOf([entitlementCache, reportRoutes]), { channels: [ENTITLEMENTS_CHANNEL] });
+  const changeHub = new EntitlementChangeHub();
+  const stopEntitlementFeed = await feedEntitlementCache(database, allOf([entitlementCache, reportRoutes, changeHub]), { channels: [ENTITLEMENTS_CHANNEL] });
   app.addHook('onClose', async () => stopEntitlementFeed());
-  const stopUsageFeed = await feedEntitlementCache(database, entitlementCache, { channels: [USAGE_CHANNEL] });
+  const stopUsageFeed = await feedEntitlementCache(database, allOf([entitlementCache, changeHub]), { channels: [USAGE_CHANNEL] });
   app.addHook('onClose', async () => stopUsageFeed());
   const promotionCache = createPromotionCache();
   const stopPromotionFeed = await feedPromotionCache(database, promotionCache);
@@ -256,7 +262,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     }
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
-      if (method !== 'HEAD') routes.push({ method, url: route.url, auth: auth ?? 'public' });
+      if (method !== 'HEAD') routes.push({ method, url: route.url, auth: auth ?? 'public', schema: route.schema });
     }
   });
 
@@ -347,6 +353,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     entitlementChanges,
     media,
     entitlementCache,
+    changeHub,
     reportRoutes,
     promotionCache,
     fastLane,

@@ -1,4 +1,11 @@
-import { LanguageChoice, PasswordChange, SessionList, TotpCodeBody, TotpSetup } from '@billow/contract';
+import {
+  LanguageChoice,
+  PasswordChange,
+  SessionList,
+  TotpCodeBody,
+  TotpSetup,
+  NoContent,
+} from '@billow/contract';
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../http/route-types.js';
@@ -9,7 +16,7 @@ import type { SessionService } from './sessions.service.js';
 
 const tags = ['Dashboard account'];
 
-const noContent = { 204: Type.Null(), ...errors };
+const noContent = { 204: NoContent, ...errors };
 type WhoAsks = (request: FastifyRequest) => Promise<Me>;
 
 /** The person's own account: password, language, second factor, sessions (every call with the cookie and its X-CSRF-Token). */

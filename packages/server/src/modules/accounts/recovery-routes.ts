@@ -1,4 +1,10 @@
-import { AcceptInvitation, PasswordReset, PasswordResetRequest, Session } from '@billow/contract';
+import {
+  AcceptInvitation,
+  PasswordReset,
+  PasswordResetRequest,
+  Session,
+  NoContent,
+} from '@billow/contract';
 import { Type } from 'typebox';
 import type { App } from '../../http/route-types.js';
 import { sessionToken } from '../../http/session-auth.js';
@@ -62,7 +68,7 @@ export function recoveryRoutes(app: App, recovery: RecoveryService, sessions: Se
         summary: 'Set a new password from a reset link',
         description: `${ABOUT}. Every session of the account ends; sign in again with the new password.`,
         body: PasswordReset,
-        response: { 204: Type.Null(), ...errors },
+        response: { 204: NoContent, ...errors },
       },
     },
     async (request, reply) => {

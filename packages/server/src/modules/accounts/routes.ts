@@ -1,5 +1,10 @@
-import { ErrorBody, Session, SignIn, TokenBody } from '@billow/contract';
-import { Type } from 'typebox';
+import {
+  ErrorBody,
+  Session,
+  SignIn,
+  TokenBody,
+  NoContent,
+} from '@billow/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../http/route-types.js';
 import { requireCsrf, sessionToken } from '../../http/session-auth.js';
@@ -85,7 +90,7 @@ export function sessionRoutes(app: App, sessions: SessionService, publicUrl: str
     `${DASHBOARD_API}/sign-out`,
     {
       config: { auth: 'public' },
-      schema: { tags, security, summary: 'Sign out', description: `${ABOUT}. Ends the session (X-CSRF-Token required) and clears its cookie.`, response: { 204: Type.Null(), ...errors } },
+      schema: { tags, security, summary: 'Sign out', description: `${ABOUT}. Ends the session (X-CSRF-Token required) and clears its cookie.`, response: { 204: NoContent, ...errors } },
     },
     async (request, reply) => {
       await sessions.signOut(csrfCheckedToken(request));

@@ -1,5 +1,15 @@
-import { ErrorBody, Invitation, InvitationList, Member, MemberInvite, MemberList, MemberUpdate, PageQuery } from '@billow/contract';
-import { Type } from 'typebox';
+import {
+  ErrorBody,
+  Invitation,
+  InvitationList,
+  Member,
+  MemberInvite,
+  MemberList,
+  MemberUpdate,
+  PageQuery,
+  TeamPath,
+  NoContent,
+} from '@billow/contract';
 import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import { scopeOf } from '../../http/scope.js';
@@ -11,7 +21,6 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
 const ABOUT =
   "An addition of Billow's, not in the Kelviq API: the people of the organization (the same in both environments). " +
   'With a session, only owners and admins may change the team, and only an owner may make, change or remove an owner. ';
-const Id = Type.Object({ id: Type.String({ maxLength: 100 }) });
 
 /** The team through the public API (decision 0076): members, their roles, invitations. */
 export function teamRoutes(app: App, team: TeamService, publicUrl: string | null): void {
@@ -44,7 +53,7 @@ export function teamRoutes(app: App, team: TeamService, publicUrl: string | null
     '/api/v1/members/:id/',
     {
       config: { auth: SERVER_ONLY },
-      schema: { tags, summary: "Change a member's role", description: `${ABOUT}An organization keeps at least one owner (409).`, params: Id, body: MemberUpdate, response: { 200: Member, ...errors } },
+      schema: { tags, summary: "Change a member's role", description: `${ABOUT}An organization keeps at least one owner (409).`, params: TeamPath, body: MemberUpdate, response: { 200: Member, ...errors } },
     },
     async (request) => team.updateRole(scopeOf(request), request.params.id, request.body.role),
   );
@@ -57,8 +66,8 @@ export function teamRoutes(app: App, team: TeamService, publicUrl: string | null
         tags,
         summary: 'Remove a member',
         description: `${ABOUT}Their sessions stop authenticating the organization at once. An organization keeps at least one owner (409).`,
-        params: Id,
-        response: { 204: Type.Null(), ...errors },
+        params: TeamPath,
+        response: { 204: NoContent, ...errors },
       },
     },
     async (request, reply) => {
@@ -81,7 +90,7 @@ export function teamRoutes(app: App, team: TeamService, publicUrl: string | null
     '/api/v1/invitations/:id/',
     {
       config: { auth: SERVER_ONLY },
-      schema: { tags, summary: 'Revoke an invitation', description: `${ABOUT}Its link stops working.`, params: Id, response: { 204: Type.Null(), ...errors } },
+      schema: { tags, summary: 'Revoke an invitation', description: `${ABOUT}Its link stops working.`, params: TeamPath, response: { 204: NoContent, ...errors } },
     },
     async (request, reply) => {
       await team.revokeInvitation(scopeOf(request), request.params.id);

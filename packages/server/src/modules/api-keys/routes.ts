@@ -1,5 +1,12 @@
-import { ApiKey, ApiKeyCreate, ApiKeyList, CreatedApiKey, ErrorBody, PageQuery } from '@billow/contract';
-import { Type } from 'typebox';
+import {
+  ApiKey,
+  ApiKeyCreate,
+  ApiKeyList,
+  CreatedApiKey,
+  ErrorBody,
+  PageQuery,
+  ApiKeyPath,
+} from '@billow/contract';
 import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import { scopeOf } from '../../http/scope.js';
@@ -10,7 +17,6 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
 const ABOUT =
   "An addition of Billow's, not in the Kelviq API: the API keys of the URL's environment (sandbox keys at /sandbox/api/v1, production keys at /api/v1). " +
   'Takes a server key, or a session; with a session, only owners and admins may make or revoke a key (a key can do all a server key can). ';
-const Prefix = Type.Object({ prefix: Type.String({ maxLength: 100, description: 'The key\'s prefix, for example `sk_test_AbCd1234`' }) });
 
 /** The environment's API keys through the public API (issue 29; decision 0084). */
 export function apiKeyRoutes(app: App, keys: ApiKeyService): void {
@@ -58,7 +64,7 @@ export function apiKeyRoutes(app: App, keys: ApiKeyService): void {
         description:
           `${ABOUT}Every running server refuses the key at once (401). 400 \`api_key_in_use\` for the key that makes the request, ` +
           '409 for a key already revoked. Audited (`api_key.revoked`). Answers the revoked key.',
-        params: Prefix,
+        params: ApiKeyPath,
         response: { 200: ApiKey, ...errors },
       },
     },

@@ -1,4 +1,3 @@
-import { Type } from 'typebox';
 import {
   Customer,
   CustomerCreate,
@@ -14,6 +13,7 @@ import {
   ErrorBody,
   TestClockAttach,
   TestClockPath,
+  NoContent,
 } from '@billow/contract';
 import { listOrder, pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
@@ -151,7 +151,7 @@ export function customerRoutes(app: App, service: CustomerService): void {
           'One-time purchases do not block it.',
         params: CustomerPath,
         querystring: CustomerArchiveQuery,
-        response: { 204: Type.Null(), ...errors },
+        response: { 204: NoContent, ...errors },
       },
     },
     async (request, reply) => {

@@ -3,12 +3,19 @@ import type { App } from '../../http/route-types.js';
 import type { EntitlementCache } from '../../edge-cache/entitlement-cache.js';
 import type { ModuleContext } from '../context.js';
 import { entitlementRoutes } from './routes.js';
+import { changeStreamRoutes } from './change-stream-routes.js';
+import type { EntitlementChangeHub } from '../../edge-cache/change-hub.js';
 import { EntitlementService, type CachedEntitlements } from './service.js';
 
-/** The Edge API: entitlement checks, answered from the process's cache. */
+/** The Edge API: entitlement checks, answered from the process's cache, and the stream of their changes. */
 export function entitlementsModule(
   app: App,
-  { db, clock, entitlementCache, fastLane }: ModuleContext & { entitlementCache: EntitlementCache<CachedEntitlements>; fastLane: FastLane },
+  { db, clock, entitlementCache, fastLane, changeHub }: ModuleContext & {
+    entitlementCache: EntitlementCache<CachedEntitlements>;
+    fastLane: FastLane;
+    changeHub: EntitlementChangeHub;
+  },
 ): void {
   entitlementRoutes(app, new EntitlementService(db, clock, entitlementCache), fastLane);
+  changeStreamRoutes(app, changeHub);
 }

@@ -1,4 +1,9 @@
-import { ErrorBody, Inbox } from '@billow/contract';
+import {
+  ErrorBody,
+  Inbox,
+  MailAttachmentPath,
+  BinaryFile,
+} from '@billow/contract';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { securityHeaders } from '../../page-kit/headers.js';
@@ -45,8 +50,8 @@ export function inboxRoutes(app: App, inbox: InboxService): void {
         tags: ['Mail'],
         summary: 'Read a file of a message in the development inbox',
         description: 'Sandbox only: the file as the email carries it (a receipt\'s invoice PDF).',
-        params: Type.Object({ id: Type.String({ maxLength: 100 }), position: Type.Integer({ minimum: 0, maximum: 100 }) }),
-        response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+        params: MailAttachmentPath,
+        response: { 200: BinaryFile, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
       },
     },
     async (request, reply) => {

@@ -1,10 +1,11 @@
-import { Type } from 'typebox';
 import {
   ErrorBody,
   PartnerOrganization,
   PartnerOrganizationCreate,
   PartnerOrganizationList,
   PartnerOrganizationListQuery,
+  PartnerExternalIdPath,
+  PartnerOrganizationPath,
 } from '@billow/contract';
 import type { App } from '../../http/route-types.js';
 import type { PartnerService } from './service.js';
@@ -60,7 +61,7 @@ export function partnerRoutes(app: App, service: PartnerService): void {
         tags,
         security,
         summary: "Retrieve a provisioned organization by the partner's externalId",
-        params: Type.Object({ externalId: Type.String({ minLength: 1 }) }),
+        params: PartnerExternalIdPath,
         response: { 200: PartnerOrganization, ...errors },
       },
     },
@@ -75,7 +76,7 @@ export function partnerRoutes(app: App, service: PartnerService): void {
         tags,
         security,
         summary: 'Retrieve a provisioned organization',
-        params: Type.Object({ identifier: Type.String({ minLength: 1 }) }),
+        params: PartnerOrganizationPath,
         response: { 200: PartnerOrganization, ...errors },
       },
     },

@@ -6,8 +6,8 @@ import {
   PaymentMethodListQuery,
   PaymentMethodPath,
   PaymentMethodSetDefault,
+  NoContent,
 } from '@billow/contract';
-import { Type } from 'typebox';
 import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import type { PaymentMethodService } from './methods.service.js';
@@ -102,7 +102,7 @@ export function paymentMethodRoutes(app: App, service: PaymentMethodService): vo
           'nor charged; when it was the default, the newest remaining method becomes the default. ' +
           'Writes `payment_method.deleted` (and `payment_method.updated` for a new default).',
         params: PaymentMethodPath,
-        response: { 204: Type.Null(), ...errors },
+        response: { 204: NoContent, ...errors },
       },
     },
     async (request, reply) => {

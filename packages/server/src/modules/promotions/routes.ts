@@ -1,5 +1,14 @@
-import { Type } from 'typebox';
-import { ErrorBody, PppGroupList, Promotion, PromotionCreate, PromotionList, PromotionListQuery, PromotionPath, PromotionUpdate } from '@billow/contract';
+import {
+  ErrorBody,
+  PppGroupList,
+  Promotion,
+  PromotionCreate,
+  PromotionList,
+  PromotionListQuery,
+  PromotionPath,
+  PromotionUpdate,
+  NoContent,
+} from '@billow/contract';
 import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import { scopeOf } from '../../http/scope.js';
@@ -79,7 +88,7 @@ export function promotionRoutes(app: App, service: PromotionService): void {
         summary: 'Archive a promotion',
         description: `${OURS} GET /promotions then answers 404 for it; it stays listed with archived=true.`,
         params: PromotionPath,
-        response: { 204: Type.Null(), ...errors },
+        response: { 204: NoContent, ...errors },
       },
     },
     async (request, reply) => {

@@ -1,5 +1,7 @@
-import { Type } from 'typebox';
 import {
+  SubscriptionPath,
+  SubscriptionChanged,
+  SubscriptionCancelled,
   ErrorBody,
   Subscription,
   SubscriptionCancel,
@@ -23,7 +25,6 @@ import { answerKeeper } from '../../http/idempotency.js';
 
 const tags = ['Subscriptions'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
-const SubscriptionPath = Type.Object({ subscriptionId: Type.String({ minLength: 1, maxLength: 100 }) });
 
 export function subscriptionRoutes(app: App, service: SubscriptionService, changes: SubscriptionWrites): void {
   app.get(
@@ -123,13 +124,7 @@ export function subscriptionRoutes(app: App, service: SubscriptionService, chang
         params: SubscriptionPath,
         body: SubscriptionUpdate,
         response: {
-          200: Type.Object({
-            subscriptionId: Type.String(),
-            checkoutUrl: Type.Optional(
-              Type.String({ description: 'Ours, with activate_on_payment when the change waits for its payment: the hosted page where the customer pays it' }),
-            ),
-            checkoutSessionId: Type.Optional(Type.String({ description: 'Ours: the checkout session of that page' })),
-          }),
+          200: SubscriptionChanged,
           ...errors,
           409: ErrorBody,
           428: ErrorBody,
@@ -170,7 +165,7 @@ export function subscriptionRoutes(app: App, service: SubscriptionService, chang
           'IMMEDIATE ends it now; CURRENT_PERIOD_ENDS and SPECIFIC_DATE keep it until then. No refund is made for unused time.',
         params: SubscriptionPath,
         body: SubscriptionCancel,
-        response: { 200: Type.Object({ message: Type.String() }), ...errors },
+        response: { 200: SubscriptionCancelled, ...errors },
       },
     },
     async (request, reply) =>

@@ -1,5 +1,14 @@
-import { Type } from 'typebox';
-import { ErrorBody, TestClock, TestClockAdvance, TestClockCreate, TestClockInvoiceList, TestClockList, TestClockListQuery, TestClockPath } from '@billow/contract';
+import {
+  ErrorBody,
+  TestClock,
+  TestClockAdvance,
+  TestClockCreate,
+  TestClockInvoiceList,
+  TestClockList,
+  TestClockListQuery,
+  TestClockPath,
+  NoContent,
+} from '@billow/contract';
 import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import { scopeOf } from '../../http/scope.js';
@@ -90,7 +99,7 @@ export function testClockRoutes(app: App, service: TestClockService): void {
         summary: 'Delete a test clock',
         description: `${SANDBOX} Its customers keep the time it stopped at; nothing more falls due for them.`,
         params: TestClockPath,
-        response: { 204: Type.Null(), ...errors, 409: ErrorBody },
+        response: { 204: NoContent, ...errors, 409: ErrorBody },
       },
     },
     async (request, reply) => {

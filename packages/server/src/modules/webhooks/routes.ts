@@ -1,4 +1,3 @@
-import { Type } from 'typebox';
 import {
   ErrorBody,
   WebhookEndpoint,
@@ -15,6 +14,7 @@ import {
   WebhookQueued,
   WebhookReplay,
   WebhookSecretRotation,
+  NoContent,
 } from '@billow/contract';
 import { pageOf, pageRequest } from '../../http/pagination.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
@@ -74,7 +74,7 @@ function endpointRoutes(app: App, service: WebhookService): void {
   );
   app.delete(
     '/api/v1/webhook/endpoints/:id/',
-    { config: auth, schema: { tags, summary: 'Delete a webhook endpoint', description: 'Its waiting deliveries are dropped; its delivery logs stay.', params: WebhookEndpointPath, response: { 204: Type.Null(), ...errors } } },
+    { config: auth, schema: { tags, summary: 'Delete a webhook endpoint', description: 'Its waiting deliveries are dropped; its delivery logs stay.', params: WebhookEndpointPath, response: { 204: NoContent, ...errors } } },
     async (request, reply) => {
       await service.delete(scopeOf(request), request.params.id);
       return reply.code(204).send(null);

@@ -1,5 +1,12 @@
-import { Type } from 'typebox';
-import { CatalogListQuery, ErrorBody, Feature, FeatureCreate, FeatureList } from '@billow/contract';
+import {
+  CatalogListQuery,
+  ErrorBody,
+  Feature,
+  FeatureCreate,
+  FeatureList,
+  FeaturePath,
+  NoContent,
+} from '@billow/contract';
 import { CATALOG_PAGE_SIZE, pageOf, pageRequest } from '../../../http/pagination.js';
 import { SERVER_ONLY, SERVER_OR_CLIENT, type App } from '../../../http/route-types.js';
 import type { FeatureService } from './service.js';
@@ -10,7 +17,6 @@ const tags = ['Features'];
 /** Reads are open to client keys, for pricing pages in the browser; writes need a server key. */
 const readAuth = { auth: SERVER_OR_CLIENT };
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
-const FeaturePath = Type.Object({ pk: Type.String({ minLength: 1, maxLength: 200 }) });
 
 export function featureRoutes(app: App, service: FeatureService): void {
   app.get(
@@ -71,7 +77,7 @@ export function featureRoutes(app: App, service: FeatureService): void {
         summary: 'Archive a feature',
         description: 'Plans that grant it keep working; it can no longer be added to plans.',
         params: FeaturePath,
-        response: { 204: Type.Null(), ...errors },
+        response: { 204: NoContent, ...errors },
       },
     },
     async (request, reply) => {

@@ -18,11 +18,14 @@ import {
   PlanPublish,
   PlanPublished,
   PlanUpdate,
-  EntitlementDetails,
   PageQuery,
   Plan,
   VersionPageQuery,
   VersionQuery,
+  PlanFeaturePath,
+  PlanFilePath,
+  PlanEntitlementUpdated,
+  NoContent,
 } from '@billow/contract';
 import { CATALOG_PAGE_SIZE, pageOf, pageRequest } from '../../../http/pagination.js';
 import { SERVER_ONLY, SERVER_OR_CLIENT, type App } from '../../../http/route-types.js';
@@ -40,8 +43,6 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody 
 const auth = { auth: SERVER_ONLY };
 const DRAFT_RULE =
   'When the newest version of the plan is published, this first makes a new draft version as a copy of it and changes the draft; the published version never changes.';
-const FeaturePath = Type.Object({ ...PlanPath.properties, feature_id: Type.String({ minLength: 1, maxLength: 200 }) });
-const FilePath = Type.Object({ ...PlanPath.properties, pk: Type.String({ format: 'uuid' }) });
 
 /**
  * Writes the reference gives no `version`: one named is refused (400), never
@@ -140,7 +141,7 @@ function planRoutesProper(app: App, { plans }: PlanRouteDeps): void {
         summary: 'Archive a plan',
         description: 'Archives every version; existing subscribers keep what they have. A `version` is refused (400): no single version can be archived.',
         params: PlanPath,
-        response: { 204: Type.Null(), ...errors },
+        response: { 204: NoContent, ...errors },
       },
       preValidation: refuseVersion('archiving a plan archives every version; no single version can be archived'),
     },
@@ -183,7 +184,7 @@ function planRoutesProper(app: App, { plans }: PlanRouteDeps): void {
         summary: 'Discard the draft',
         description: 'Deletes the newest version when it is a draft. A plan that was never published is deleted.',
         params: PlanPath,
-        response: { 204: Type.Null(), ...errors },
+        response: { 204: NoContent, ...errors },
       },
       preValidation: refuseVersion('discard always removes the newest version, and only when it is a draft'),
     },
@@ -343,9 +344,9 @@ function entitlementRoutes(app: App, { entitlements }: PlanRouteDeps): void {
         tags,
         summary: "Update one entitlement's details",
         description: `feature_id is the feature's identifier. Only the detail fields given change; the others keep their values. ${DRAFT_RULE}`,
-        params: FeaturePath,
+        params: PlanFeaturePath,
         body: PlanEntitlementPatch,
-        response: { 200: Type.Object({ details: EntitlementDetails }), ...errors },
+        response: { 200: PlanEntitlementUpdated, ...errors },
       },
       preValidation: refuseVersion(ON_NEWEST),
     },
@@ -361,8 +362,8 @@ function entitlementRoutes(app: App, { entitlements }: PlanRouteDeps): void {
         tags,
         summary: 'Remove an entitlement',
         description: DRAFT_RULE,
-        params: FeaturePath,
-        response: { 204: Type.Null(), ...errors },
+        params: PlanFeaturePath,
+        response: { 204: NoContent, ...errors },
       },
       preValidation: refuseVersion(ON_NEWEST),
     },
@@ -383,7 +384,7 @@ function fileRoutes(app: App, { plans, publicUrl }: PlanRouteDeps): void {
         tags,
         summary: 'Update a plan file',
         description: DRAFT_RULE,
-        params: FilePath,
+        params: PlanFilePath,
         body: PlanFileUpdate,
         response: { 200: PlanFile, ...errors },
       },
@@ -400,8 +401,8 @@ function fileRoutes(app: App, { plans, publicUrl }: PlanRouteDeps): void {
         tags,
         summary: 'Remove a plan file',
         description: DRAFT_RULE,
-        params: FilePath,
-        response: { 204: Type.Null(), ...errors },
+        params: PlanFilePath,
+        response: { 204: NoContent, ...errors },
       },
       preValidation: refuseVersion(ON_NEWEST),
     },
@@ -420,7 +421,7 @@ function fileRoutes(app: App, { plans, publicUrl }: PlanRouteDeps): void {
         summary: 'Download a plan file',
         description: 'Needs no key: redirects (302) to a link that serves the file as a download for a few minutes.',
         security: [],
-        params: FilePath,
+        params: PlanFilePath,
         response: { 302: Type.Null(), 404: ErrorBody },
       },
     },

@@ -13,6 +13,10 @@ import {
   ProductSettingsUpdate,
   ProductUpdate,
   ProductWithPlans,
+  ProductPath,
+  ProductImagePath,
+  ProductFilePath,
+  NoContent,
 } from '@billow/contract';
 import { CATALOG_PAGE_SIZE, pageOf, pageRequest } from '../../../http/pagination.js';
 import { SERVER_ONLY, SERVER_OR_CLIENT, type App } from '../../../http/route-types.js';
@@ -25,12 +29,6 @@ const tags = ['Products'];
 /** Reads are open to client keys, for pricing pages in the browser; writes need a server key. */
 const readAuth = { auth: SERVER_OR_CLIENT };
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
-const ProductPath = Type.Object({ pk: Type.String({ minLength: 1, maxLength: 200 }) });
-const ImagePath = Type.Object({
-  product_pk: Type.String({ minLength: 1, maxLength: 200 }),
-  pk: Type.String({ format: 'uuid' }),
-});
-const FilePath = Type.Object({ product_pk: Type.String({ format: 'uuid' }), pk: Type.String({ format: 'uuid' }) });
 const auth = { auth: SERVER_ONLY };
 
 export function productRoutes(app: App, service: ProductService, publicUrl: string | null): void {
@@ -109,7 +107,7 @@ export function productRoutes(app: App, service: ProductService, publicUrl: stri
         summary: 'Archive a product',
         description: 'Its plans leave the plan list; existing subscribers keep what they have.',
         params: ProductPath,
-        response: { 204: Type.Null(), ...errors },
+        response: { 204: NoContent, ...errors },
       },
     },
     async (request, reply) => {
@@ -159,7 +157,7 @@ export function productRoutes(app: App, service: ProductService, publicUrl: stri
   });
 }
 
-type EditRequest = FastifyRequest<{ Params: Static<typeof ImagePath>; Body: unknown }>;
+type EditRequest = FastifyRequest<{ Params: Static<typeof ProductImagePath>; Body: unknown }>;
 
 /** PATCH and DELETE of one of a product's images or files, at `/catalog/products/{product_pk}/{segment}/{pk}/`. */
 function uploadEditRoutes(
@@ -176,7 +174,7 @@ function uploadEditRoutes(
   },
 ): void {
   const path = `/api/v1/catalog/products/:product_pk/${spec.segment}/:pk/`;
-  const schema = { tags: ['Product Files'], params: ImagePath };
+  const schema = { tags: ['Product Files'], params: ProductImagePath };
   app.patch(
     path,
     {
@@ -189,7 +187,7 @@ function uploadEditRoutes(
     path,
     {
       config: auth,
-      schema: { ...schema, summary: `Delete a product ${spec.noun}`, description: spec.deleteDescription, response: { 204: Type.Null(), ...errors } },
+      schema: { ...schema, summary: `Delete a product ${spec.noun}`, description: spec.deleteDescription, response: { 204: NoContent, ...errors } },
     },
     async (request, reply) => {
       await spec.remove(request as EditRequest);
@@ -220,7 +218,7 @@ function productFileRoutes(app: App, service: ProductService, publicUrl: string 
         summary: 'Download a product file',
         description: 'Needs no key: redirects (302) to a link that serves the file as a download for a few minutes.',
         security: [],
-        params: FilePath,
+        params: ProductFilePath,
         response: { 302: Type.Null(), 404: ErrorBody },
       },
     },

@@ -1,4 +1,11 @@
-import { ErrorBody, PaymentMethod, PaymentProviderSet, PaymentProviderSettings, StripePaymentMethodAttach } from '@billow/contract';
+import {
+  ErrorBody,
+  PaymentMethod,
+  PaymentProviderSet,
+  PaymentProviderSettings,
+  StripePaymentMethodAttach,
+  NoContent,
+} from '@billow/contract';
 import { Type } from 'typebox';
 import type { Db } from '../../../db/connect.js';
 import { SERVER_ONLY, type App } from '../../../http/route-types.js';
@@ -82,7 +89,7 @@ export function providerSettingsRoutes(app: App, deps: { db: Db; clock: Clock })
         tags,
         summary: "Remove the environment's payment provider",
         description: 'Forgets the Stripe keys. Production purchases answer 428 again; a sandbox goes back to its built-in provider.',
-        response: { 204: Type.Null(), ...errors },
+        response: { 204: NoContent, ...errors },
       },
     },
     async (request, reply) => {

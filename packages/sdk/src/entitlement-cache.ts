@@ -1,0 +1,230 @@
+import type { CheckEntitlementsResponse, EntitlementChangeEvent, EntitlementDetail } from '@billow/contract';
+import { LRUCache } from 'lru-cache';
+import { BillowAuthenticationError, BillowConnectionError, BillowPermissionError, BillowRateLimitError, BillowServerError } from './errors.js';
+import type { EventStream } from './event-stream.js';
+import type { HttpRequest, RequestOptions, Transport } from './http.js';
+
+export interface EntitlementCacheOptions {
+  /** How long an answer is served without asking Billow again; 60 seconds by default. */
+  ttlMs?: number;
+  /** How long past its TTL an answer may still be served while Billow cannot be reached; 5 minutes by default, 0 for never. */
+  staleIfErrorMs?: number;
+  /** Most customers kept, the least recently used go first; 10,000 by default. */
+  maxEntries?: number;
+  /**
+   * Follow GET /entitlements/changes/ (a server key's stream), which drops a customer's answer as soon
+   * as Billow changes it; true by default. Without it answers are as fresh as the TTL.
+   */
+  followChanges?: boolean;
+  /** Told when the change stream fails (it reconnects by itself, after dropping every answer). */
+  onFeedError?: (error: unknown) => void;
+  /** Milliseconds now (tests replace it). */
+  now?: () => number;
+}
+
+export interface EntitlementCacheStats {
+  size: number;
+  hits: number;
+  misses: number;
+  /** Answers served past their TTL because Billow could not be reached. */
+  staleServed: number;
+  invalidations: number;
+  /** True while the change stream is open. */
+  following: boolean;
+}
+
+/** What the cache needs of the client: the check and the change stream. */
+export interface EntitlementSource {
+  check(query: { customer_id: string }, options?: RequestOptions): Promise<CheckEntitlementsResponse>;
+  changes(options?: RequestOptions): Promise<EventStream<EntitlementChangeEvent>>;
+}
+
+interface Entry {
+  answer: CheckEntitlementsResponse;
+  fetchedAt: number;
+  /** Never served as fresh past this (the TTL, or the next reset of a meter's usage). */
+  freshUntil: number;
+}
+
+interface Load {
+  promise: Promise<CheckEntitlementsResponse>;
+  /** Set when the customer changed while the load ran: its answer is not kept. */
+  stale: boolean;
+}
+
+const MAX_FEED_BACKOFF_MS = 30_000;
+
+/** Usage periods reset at `resetAt` (UTC, `yyyy-MM-dd HH:mm:ss`): an answer is not served past the first. */
+function firstResetOf(answer: CheckEntitlementsResponse): number {
+  let first = Infinity;
+  for (const entry of answer.entitlements) {
+    if (!entry.resetAt) continue;
+    const at = Date.parse(`${entry.resetAt.replace(' ', 'T')}Z`);
+    if (Number.isFinite(at)) first = Math.min(first, at);
+  }
+  return first;
+}
+
+/** Only an answer Billow could not give (network, 429, 5xx) falls back to a stale one; a 4xx is the answer. */
+const transient = (error: unknown): boolean =>
+  error instanceof BillowConnectionError || error instanceof BillowServerError || error instanceof BillowRateLimitError;
+
+/** Names of the customers a successful write may have changed: those its body names. */
+function customersOf(request: HttpRequest): string[] {
+  const body = request.body as { customerId?: unknown; records?: unknown } | undefined;
+  if (!body || typeof body !== 'object') return [];
+  const named = typeof body.customerId === 'string' ? [body.customerId] : [];
+  const records = Array.isArray(body.records) ? body.records : [];
+  for (const record of records) if (typeof record?.customerId === 'string') named.push(record.customerId);
+  return named;
+}
+
+/**
+ * Entitlement answers kept in this process, one per customer: a TTL, stale answers while
+ * Billow cannot be reached, and Billow's change stream to drop an answer the moment it is
+ * no longer true. Checks of many features of one customer cost one request.
+ */
+export class EntitlementCache {
+  private readonly entries: LRUCache<string, Entry>;
+  private readonly loads = new Map<string, Load>();
+  private readonly ttlMs: number;
+  private readonly staleIfErrorMs: number;
+  private readonly now: () => number;
+  private readonly counts = { hits: 0, misses: 0, staleServed: 0, invalidations: 0 };
+  private readonly stop = new AbortController();
+  private feed: Promise<void> | null = null;
+  private following = false;
+  private readonly unhook: () => void;
+
+  constructor(
+    private readonly source: EntitlementSource,
+    transport: Transport,
+    private readonly options: EntitlementCacheOptions = {},
+  ) {
+    this.ttlMs = options.ttlMs ?? 60_000;
+    this.staleIfErrorMs = options.staleIfErrorMs ?? 300_000;
+    this.now = options.now ?? Date.now;
+    this.entries = new LRUCache({ max: Math.max(1, options.maxEntries ?? 10_000) });
+    const onWrite = (request: HttpRequest) => customersOf(request).forEach((customerId) => this.invalidate(customerId));
+    transport.writes.add(onWrite);
+    this.unhook = () => transport.writes.delete(onWrite);
+  }
+
+  /** Every entitlement of the customer, as GET /entitlements/ answers it. */
+  async check(customerId: string): Promise<CheckEntitlementsResponse> {
+    if (this.options.followChanges !== false) this.feed ??= this.follow();
+    const entry = this.entries.get(customerId);
+    const now = this.now();
+    if (entry && now < entry.freshUntil) {
+      this.counts.hits++;
+      return entry.answer;
+    }
+    this.counts.misses++;
+    try {
+      return await this.load(customerId);
+    } catch (error) {
+      if (entry && transient(error) && now < entry.fetchedAt + this.ttlMs + this.staleIfErrorMs) {
+        this.counts.staleServed++;
+        return entry.answer;
+      }
+      throw error;
+    }
+  }
+
+  /** The customer's entries of one feature (a feature granted by two subscriptions has two). */
+  async entitlements(customerId: string, featureId: string): Promise<EntitlementDetail[]> {
+    return (await this.check(customerId)).entitlements.filter((entry) => entry.featureId === featureId);
+  }
+
+  /** Whether any of the customer's entries of the feature grants access. */
+  async hasAccess(customerId: string, featureId: string): Promise<boolean> {
+    return (await this.entitlements(customerId, featureId)).some((entry) => entry.hasAccess);
+  }
+
+  /** Asks Billow again on the customer's next check (an answer kept for fallback is never served as fresh again). */
+  invalidate(customerId: string): void {
+    this.counts.invalidations++;
+    const entry = this.entries.get(customerId);
+    if (entry) entry.freshUntil = -Infinity;
+    const load = this.loads.get(customerId);
+    if (load) {
+      load.stale = true;
+      this.loads.delete(customerId);
+    }
+  }
+
+  invalidateAll(): void {
+    this.counts.invalidations++;
+    for (const entry of this.entries.values()) entry.freshUntil = -Infinity;
+    for (const load of this.loads.values()) load.stale = true;
+    this.loads.clear();
+  }
+
+  stats(): EntitlementCacheStats {
+    return { size: this.entries.size, ...this.counts, following: this.following };
+  }
+
+  /** Ends the change stream; checks still work, as fresh as the TTL. */
+  close(): void {
+    this.stop.abort();
+    this.unhook();
+  }
+
+  private load(customerId: string): Promise<CheckEntitlementsResponse> {
+    const running = this.loads.get(customerId);
+    if (running) return running.promise;
+    const load: Load = { promise: this.source.check({ customer_id: customerId }), stale: false };
+    this.loads.set(customerId, load);
+    load.promise.then(
+      (answer) => {
+        if (this.loads.get(customerId) === load) this.loads.delete(customerId);
+        if (load.stale) return;
+        const fetchedAt = this.now();
+        this.entries.set(customerId, { answer, fetchedAt, freshUntil: Math.min(fetchedAt + this.ttlMs, firstResetOf(answer)) });
+      },
+      () => {
+        if (this.loads.get(customerId) === load) this.loads.delete(customerId);
+      },
+    );
+    return load.promise;
+  }
+
+  private apply(event: EntitlementChangeEvent): void {
+    if (event.type === 'customer') this.invalidate(event.customerId);
+    else this.invalidateAll();
+    if (event.type === 'ready') this.following = true;
+  }
+
+  /** Reads the change stream for as long as the cache lives, reconnecting with backoff. */
+  private async follow(): Promise<void> {
+    for (let failures = 0; !this.stop.signal.aborted; failures++) {
+      try {
+        const stream = await this.source.changes({ signal: this.stop.signal });
+        for await (const event of stream) {
+          failures = 0;
+          this.apply(event);
+        }
+      } catch (error) {
+        if (this.stop.signal.aborted) return;
+        this.options.onFeedError?.(error);
+        // A key that may not read the stream never will: checks go on, as fresh as the TTL.
+        if (error instanceof BillowAuthenticationError || error instanceof BillowPermissionError) return;
+      }
+      // Changes may have been missed while the stream was down.
+      this.following = false;
+      this.invalidateAll();
+      await abortableSleep(Math.min(MAX_FEED_BACKOFF_MS, 500 * 2 ** failures), this.stop.signal);
+    }
+  }
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref?.();
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+}

@@ -1,0 +1,28 @@
+import { EventSourceParserStream } from 'eventsource-parser/stream';
+
+/** An open stream of server-sent events, each `data:` parsed as JSON; iterate it with `for await`, end it with close(). */
+export interface EventStream<Event> extends AsyncIterable<Event> {
+  close(): void;
+}
+
+/** The largest event Billow sends is a few hundred bytes; anything past this is not Billow. */
+const MAX_EVENT_CHARS = 64 * 1024;
+
+export function eventStreamOf<Event>(response: Response, stop: AbortController): EventStream<Event> {
+  const body = response.body;
+  if (!body) throw new TypeError('The stream answered without a body');
+  const events = body
+    .pipeThrough(new TextDecoderStream())
+    .pipeThrough(new EventSourceParserStream({ maxBufferSize: MAX_EVENT_CHARS, onError: 'terminate' }));
+  return {
+    close: () => stop.abort(),
+    async *[Symbol.asyncIterator]() {
+      try {
+        for await (const message of events) yield JSON.parse(message.data) as Event;
+      } catch (error) {
+        // close() ends the loop quietly; anything else (a broken connection) reaches the reader.
+        if (!stop.signal.aborted) throw error;
+      }
+    },
+  };
+}
