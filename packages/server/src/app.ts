@@ -50,6 +50,7 @@ import { mediaModule } from './modules/media/module.js';
 import { createMediaService, type MediaService } from './modules/media/service.js';
 import { monetizationModule } from './modules/monetization/module.js';
 import { opsModule } from './modules/ops/module.js';
+import { guidesModule } from './modules/guides/module.js';
 import { ordersModule } from './modules/orders/module.js';
 import { overviewModule } from './modules/overview/module.js';
 import { analyticsModule } from './modules/analytics/module.js';
@@ -91,6 +92,8 @@ import { EntitlementCache } from './edge-cache/entitlement-cache.js';
 import { servesCoreApi, servesEdgeApi } from './edge-cache/roles.js';
 import { REFERENCE_PAGE_CSP, pageHeaders } from './page-kit/headers.js';
 import { referencePageOptions } from './page-kit/reference-theme.js';
+import { withCodeSamples, withIntroduction } from './page-kit/reference-samples.js';
+import { GuideLibrary } from './modules/guides/library.js';
 
 export interface AppDeps {
   config: Config;
@@ -328,6 +331,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       },
       security: [{ bearerAuth: [] }],
     },
+    transformObject: (document) =>
+      'openapiObject' in document ? withIntroduction(withCodeSamples(document.openapiObject as never), new GuideLibrary().list()) : document.swaggerObject,
   });
   // In a scope of its own, so that the page headers cover the reference's static files too.
   await app.register(async (reference) => {
@@ -375,7 +380,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Every role moves money (the worker's recovery task too): sealing and Stripe's address are set for all.
   configureProviders(database.db, { secret: config.secret, stripeApiUrl: config.stripeApiUrl });
   setPayLinkRoot(config.publicUrl ?? `http://localhost:${config.port}`);
-  const modules = [opsModule, ...(servesCoreApi(role) ? CORE_MODULES : []), ...(servesEdgeApi(role) ? EDGE_MODULES : [])];
+  const modules = [opsModule, guidesModule, ...(servesCoreApi(role) ? CORE_MODULES : []), ...(servesEdgeApi(role) ? EDGE_MODULES : [])];
   for (const register of modules) register(app, context);
 
   await app.ready();

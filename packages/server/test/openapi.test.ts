@@ -182,3 +182,54 @@ describe('docs page', () => {
     expect(await page.text()).toContain('swagger-ui');
   });
 });
+
+describe('the samples and guides of the reference', () => {
+  it('shows every operation with curl and @billow/sdk, and with the official client where it has the call', async () => {
+    const { body: doc } = await server.request('GET', '/api/v1/openapi.json');
+    const lacking: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { description?: string }>>)) {
+      if (!path.startsWith('/api/v1/')) continue;
+      for (const [method, operation] of Object.entries(item)) {
+        const text = operation.description ?? '';
+        if (!text.includes('**curl**') || !/\*\*@billow\/sdk\*\*\n\n```ts\nawait billow\.[a-zA-Z.]+\(/.test(text)) lacking.push(`${method} ${path}`);
+      }
+    }
+    expect(lacking).toEqual([]);
+    const create = doc.paths['/api/v1/customers/'].post.description as string;
+    expect(create).toContain("await billow.customers.create({ customerId: 'cus_ada' });");
+    expect(create).toContain('**Official client (@kelviq/node-sdk)**');
+    expect(create).toContain(`-H 'Content-Type: application/json' -d '{"customerId":"cus_ada"}'`);
+    expect(doc.paths['/api/v1/partner/organizations/'].get.description).toContain('X-Billow-Partner-Key: $BILLOW_PARTNER_KEY');
+  });
+
+  it("links the guides of docs/, each served as a page of Billow's own, text and pictures only", async () => {
+    const { body: doc } = await server.request('GET', '/api/v1/openapi.json');
+    const links = [...(doc.info.description as string).matchAll(/\]\((\/docs\/guides\/[a-z0-9-]+)\)/g)].map((m) => m[1]!);
+    expect(links).toContain('/docs/guides/webhooks');
+    expect(links.length).toBeGreaterThanOrEqual(15);
+    for (const link of links) {
+      const page = await fetch(`${server.url}${link}`);
+      expect(page.status, link).toBe(200);
+      expect(page.headers.get('content-security-policy')).toBe(
+        "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      );
+      expect(await page.text(), link).toMatch(/<h1[^>]*>[^<]+<\/h1>/);
+    }
+    const webhooks = await (await fetch(`${server.url}/docs/guides/webhooks`)).text();
+    // Links between guides lose their .md; screenshots are served beside them.
+    expect(webhooks).not.toMatch(/href="[a-z-]+\.md/);
+    const index = await (await fetch(`${server.url}/sandbox/docs/guides/`)).text();
+    expect(index).toContain('href="/sandbox/docs/guides/billing"');
+    const screenshot = await fetch(`${server.url}/docs/guides/images/api-reference.png`);
+    expect([screenshot.status, screenshot.headers.get('content-type')]).toEqual([200, 'image/png']);
+  });
+
+  it('serves nothing outside docs/: other files, other folders and unknown names are 404', async () => {
+    for (const path of ['/docs/guides/images/..%2F..%2Fpackage.json', '/docs/guides/..%2FREADME', '/docs/guides/no-such-guide', '/docs/guides/images/../../package.json', '/docs/guides/decisions/..%2F..%2Fpackage']) {
+      const res = await fetch(`${server.url}${path}`);
+      expect(res.status, path).toBe(404);
+      expect(await res.text(), path).not.toContain('"name": "billow"');
+    }
+  });
+});
+

@@ -91,6 +91,20 @@ describe.skipIf(skipBrowserTests)('the API reference under its content policy, i
       expect(await page.locator('.download-url-wrapper').isVisible()).toBe(false);
       if (process.env.BILLOW_WRITE_DOCS === '1') await page.screenshot({ path: fileURLToPath(new URL('../../../docs/images/api-reference.png', import.meta.url)) });
       await screenshotsIn('api-reference')(page, 'docs-1280');
+
+      // An operation opened shows its three samples; its guides are one click away.
+      await page.locator('#operations-Customers-post_api_v1_customers_').click();
+      const opened = page.locator('#operations-Customers-post_api_v1_customers_');
+      await opened.getByText("await billow.customers.create({ customerId: 'cus_ada' });").waitFor();
+      await expect(opened.getByText('Official client (@kelviq/node-sdk)').count()).resolves.toBe(1);
+      await opened.scrollIntoViewIfNeeded();
+      if (process.env.BILLOW_WRITE_DOCS === '1') await page.screenshot({ path: fileURLToPath(new URL('../../../docs/images/api-reference-samples.png', import.meta.url)) });
+      await screenshotsIn('api-reference')(page, 'docs-samples-1280');
+      // The reference opens links in a new tab; the guide is followed here in the same one.
+      const guide = await page.locator('.info a[href="/docs/guides/webhooks"]').getAttribute('href');
+      await page.goto(new URL(guide!, page.url()).toString());
+      expect(await page.locator('h1').first().textContent()).toMatch(/webhook/i);
+      await screenshotsIn('api-reference')(page, 'guide-webhooks-1280');
       expect(violations).toEqual([]);
       expect(problems).toEqual([]);
     } finally {
