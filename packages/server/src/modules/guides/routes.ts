@@ -12,7 +12,7 @@ const options = { config: { auth: 'public' as const }, schema: { hide: true } };
 /** `/sandbox/docs/guides/…` shows the same guides, with its links kept under /sandbox. */
 const rootOf = (url: string): string => (url.startsWith('/sandbox/') ? '/sandbox' : '');
 
-function notFound(reply: FastifyReply, what: string) {
+function missingGuide(reply: FastifyReply, what: string) {
   return reply.code(404).type('text/plain; charset=utf-8').send(`No guide ${what} here. The list is at /docs/guides/.`);
 }
 
@@ -41,13 +41,13 @@ function pages(app: App, library: GuideLibrary): void {
 
   app.get('/docs/guides/images/*', options, async (request, reply) => {
     const image = library.image((request.params as { '*': string })['*']);
-    if (!image) return notFound(reply, 'image');
+    if (!image) return missingGuide(reply, 'image');
     return reply.type(image.type).header('cache-control', 'public, max-age=3600').send(image.bytes);
   });
 
   const page = async (name: string, url: string, reply: FastifyReply) => {
     const markdown = library.read(name.replace(/\.md$/, ''));
-    if (markdown === null) return notFound(reply, `called "${name}"`);
+    if (markdown === null) return missingGuide(reply, `called "${name}"`);
     const title = /^#\s+(.+)$/m.exec(markdown)?.[1] ?? name;
     return reply.type('text/html; charset=utf-8').send(guidePage(markdown, title, rootOf(url)));
   };
