@@ -1,6 +1,8 @@
 /** Billow answered with an error status; `code` and `detail` come from its error body. */
 export class BillowError extends Error {
   override name = 'BillowError';
+  /** The call that failed (its path below `/api/v1`), set by the client that made it. */
+  request: { method: string; path: string } | null = null;
 
   constructor(
     /** The HTTP status Billow answered with. */

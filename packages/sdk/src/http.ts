@@ -153,7 +153,9 @@ export class Transport {
           if (request.method !== 'GET') for (const listener of this.writes) listener(request);
           return response;
         }
-        throw await failureOf(response);
+        const failure = await failureOf(response);
+        failure.request = { method: request.method, path: request.path };
+        throw failure;
       } catch (failure) {
         if (attempt >= retries || !retryable(failure) || call.signal?.aborted) throw failure;
         const wait = failure instanceof BillowError ? retryAfterMs429(failure) : null;

@@ -5,10 +5,17 @@
  * (it diffs again and finds only what is left).
  */
 import type { CatalogFile, CatalogFileDiscount, CatalogFilePlan, CatalogFileProduct, CatalogFilePromotion } from '@billow/contract';
+import { BillowError } from '@billow/sdk';
 import type { Api } from './api.js';
 import type { Change, CatalogDiff } from './diff.js';
 import type { RemoteCatalog } from './remote.js';
 import { describeChange } from './render.js';
+
+/** Why a request failed, naming it: `POST /catalog/plans/pro/prices/bulk/ answered 400: …`. */
+function reasonOf(cause: unknown): string {
+  if (cause instanceof BillowError && cause.request) return `${cause.request.method} ${cause.request.path} answered ${cause.status}: ${cause.detail}`;
+  return cause instanceof Error ? cause.message : String(cause);
+}
 
 export class ApplyError extends Error {
   constructor(
@@ -17,14 +24,12 @@ export class ApplyError extends Error {
     override readonly cause: unknown,
   ) {
     super(
-      `${describeChange(failed)} failed: ${cause instanceof Error ? cause.message : String(cause)}\n` +
+      `${describeChange(failed)} failed: ${reasonOf(cause)}\n` +
         `${applied.length} change(s) were applied before it${applied.length ? `:\n${applied.map((c) => `  ${describeChange(c)}`).join('\n')}` : ''}\n` +
         'Fix the cause and run apply again: it carries on from what the environment holds now.',
     );
   }
 }
-
-const encode = encodeURIComponent;
 
 /** The order of a run: archives of what refers to others first, creations of what is referred to first. */
 const ORDER: Record<string, number> = {
@@ -65,55 +70,56 @@ function find<T>(items: readonly T[] | undefined, match: (item: T) => boolean): 
 async function applyChange(api: Api, file: CatalogFile, remote: RemoteCatalog, change: Change): Promise<void> {
   const { kind, key, action } = change;
   if (kind === 'product') {
-    if (action === 'archive') return void (await api.send('DELETE', `/catalog/products/${encode(key)}/`));
+    if (action === 'archive') return api.billow.catalog.products.archive(key);
     return applyProduct(api, find(file.products, (p) => p.identifier === key), action === 'create');
   }
   if (kind === 'feature') {
-    if (action === 'archive') return void (await api.send('DELETE', `/catalog/features/${encode(key)}/`));
+    if (action === 'archive') return api.billow.catalog.features.archive(key);
     const { identifier, name, featureType, description, featureDetails, meter, metadata } = find(file.features, (f) => f.identifier === key);
-    return void (await api.send('POST', '/catalog/features/', { identifier, name, featureType, description, featureDetails, meter, metadata }));
+    return void (await api.billow.catalog.features.create({ identifier, name, featureType, description, featureDetails, meter, metadata }));
   }
   if (kind === 'plan') {
-    if (action === 'archive') return void (await api.send('DELETE', `/catalog/plans/${encode(key)}/`));
+    if (action === 'archive') return api.billow.catalog.plans.archive(key);
     return applyPlan(api, find(file.plans, (p) => p.identifier === key), change);
   }
   if (kind === 'discount') {
-    if (action !== 'create') await api.send('POST', `/discounts/${encode(remote.discountIds.get(key) ?? key)}/archive/`);
+    if (action !== 'create') await api.billow.discounts.archive(remote.discountIds.get(key) ?? key);
     if (action === 'archive') return;
-    return void (await api.send('POST', '/discounts/', discountBody(find(file.discounts, (d) => d.code === key))));
+    return void (await api.billow.discounts.create(discountBody(find(file.discounts, (d) => d.code === key))));
   }
   const id = remote.promotionIds.get(key);
-  if (action === 'archive' || action === 'replace') await api.send('DELETE', `/promotion-rules/${encode(id ?? key)}/`);
+  if (action === 'archive' || action === 'replace') await api.billow.promotions.rules.delete(id ?? key);
   if (action === 'archive') return;
   const promotion = find(file.promotions, (p) => p.name === key);
-  if (action === 'update') return void (await api.send('PATCH', `/promotion-rules/${encode(id ?? key)}/`, promotionBody(promotion, false)));
-  await api.send('POST', '/promotion-rules/', promotionBody(promotion, true));
+  if (action === 'update') return void (await api.billow.promotions.rules.update(id ?? key, promotionBody(promotion)));
+  await api.billow.promotions.rules.create({ ...promotionBody(promotion), productId: promotion.product });
 }
 
 async function applyProduct(api: Api, product: CatalogFileProduct, create: boolean): Promise<void> {
   const { identifier, name, taxCode, description, settings } = product;
-  if (create) await api.send('POST', '/catalog/products/', { identifier, name, taxCode, description });
-  else await api.send('PATCH', `/catalog/products/${encode(identifier)}/`, { name, taxCode, description });
-  if (settings && Object.keys(settings).length > 0) await api.send('PATCH', `/catalog/products/${encode(identifier)}/settings/`, settings);
+  if (create) await api.billow.catalog.products.create({ identifier, name, taxCode, description });
+  else await api.billow.catalog.products.update(identifier, { name, taxCode, description });
+  if (settings && Object.keys(settings).length > 0) await api.billow.catalog.products.settings.update(identifier, settings);
 }
 
 const touches = (change: Change, field: string) => change.action === 'create' || change.fields.some((f) => f.path === field || f.path.startsWith(`${field}.`) || f.path.startsWith(`${field}[`));
 const TOP_FIELDS = ['name', 'description', 'metadata', 'isVisible', 'ordering', 'license', 'links'] as const;
 
 async function applyPlan(api: Api, plan: CatalogFilePlan, change: Change): Promise<void> {
-  const path = `/catalog/plans/${encode(plan.identifier)}`;
+  const plans = api.billow.catalog.plans;
   const top = Object.fromEntries(TOP_FIELDS.flatMap((field) => (plan[field] === undefined ? [] : [[field, plan[field]]])));
-  if (change.action === 'create') await api.send('POST', '/catalog/plans/', { ...top, identifier: plan.identifier, product: plan.product });
-  if (change.discardsDraft) await api.send('DELETE', `${path}/discard/`);
-  if (change.action === 'update' && TOP_FIELDS.some((field) => touches(change, field))) await api.send('PATCH', `${path}/`, top);
+  if (change.action === 'create') await plans.create({ ...top, name: plan.name, identifier: plan.identifier, product: plan.product });
+  if (change.discardsDraft) await plans.discardDraft(plan.identifier);
+  if (change.action === 'update' && TOP_FIELDS.some((field) => touches(change, field))) await plans.update(plan.identifier, top);
   if (touches(change, 'prices') && (change.action === 'update' || (plan.prices ?? []).length > 0)) {
-    await api.send('POST', `${path}/prices/bulk/`, { prices: plan.prices ?? [] });
+    await plans.prices.setMany(plan.identifier, { prices: plan.prices ?? [] });
   }
-  await applyEntitlements(api, path, plan, change);
-  if (change.publishes != null) await api.send('POST', `${path}/publish/`, {});
+  await applyEntitlements(api, plan, change);
+  if (change.publishes != null) await plans.publish(plan.identifier, {});
 }
 
-async function applyEntitlements(api: Api, path: string, plan: CatalogFilePlan, change: Change): Promise<void> {
+async function applyEntitlements(api: Api, plan: CatalogFilePlan, change: Change): Promise<void> {
+  const features = api.billow.catalog.plans.features;
   const wanted = new Map((plan.entitlements ?? []).map(({ feature, ...details }) => [feature, details]));
   const changed = new Set(
     change.action === 'create' ? wanted.keys() : change.fields.filter((f) => f.path.startsWith('entitlements.')).map((f) => f.path.split('.')[1] as string),
@@ -122,19 +128,20 @@ async function applyEntitlements(api: Api, path: string, plan: CatalogFilePlan, 
   for (const feature of changed) {
     const details = wanted.get(feature);
     const before = change.fields.find((f) => f.path === `entitlements.${feature}`);
-    if (!details) await api.send('DELETE', `${path}/features/${encode(feature)}/`);
+    if (!details) await features.remove(plan.identifier, feature);
     else if (change.action === 'create' || (before && before.from === undefined)) added.push({ feature, details });
-    else await api.send('PATCH', `${path}/features/${encode(feature)}/`, { details });
+    else await features.update(plan.identifier, feature, { details });
   }
-  if (added.length > 0) await api.send('POST', `${path}/features/`, { planEntitlements: added });
+  if (added.length > 0) await features.add(plan.identifier, { planEntitlements: added });
 }
 
-function discountBody(discount: CatalogFileDiscount): Record<string, unknown> {
+function discountBody(discount: CatalogFileDiscount) {
   const { restrictions, ...rest } = discount;
   return { ...rest, ...(restrictions ? { restrictions: { planIdentifiers: restrictions.plans ?? [], productIds: restrictions.products ?? [] } } : {}) };
 }
 
-function promotionBody(promotion: CatalogFilePromotion, create: boolean): Record<string, unknown> {
-  const { product, plans, name, ...rest } = promotion;
-  return { name, ...rest, ...(plans === undefined ? {} : { planIdentifiers: plans }), ...(create ? { productId: product } : {}) };
+/** A promotion as the API takes it; a new one also names its product. */
+function promotionBody(promotion: CatalogFilePromotion) {
+  const { product: _product, plans, name, ...rest } = promotion;
+  return { name, ...rest, ...(plans === undefined ? {} : { planIdentifiers: plans }) };
 }

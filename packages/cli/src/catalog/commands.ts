@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CatalogFile } from '@billow/contract';
-import { ApiError, apiRoot, connect, type Api, type EnvironmentName, type Target } from './api.js';
+import { BillowConnectionError, BillowError } from '@billow/sdk';
+import { apiRoot, connect, type Api, type EnvironmentName, type Target } from './api.js';
 import { ApplyError, applyDiff } from './apply.js';
 import { diffCatalog, fingerprintOf, type CatalogDiff } from './diff.js';
 import { CatalogFileError, SCHEMA_FILE, catalogText, readCatalogFile, schemaText } from './file.js';
@@ -59,7 +60,7 @@ async function guarded(work: () => Promise<number | void>): Promise<void> {
     const code = await work();
     if (code) process.exitCode = code;
   } catch (error) {
-    if (error instanceof CatalogFileError || error instanceof ApiError || error instanceof ApplyError || error instanceof Refusal) {
+    if (error instanceof CatalogFileError || error instanceof BillowError || error instanceof BillowConnectionError || error instanceof ApplyError || error instanceof Refusal) {
       process.stderr.write(`billow: ${error.message}\n`);
       process.exitCode = REFUSED;
       return;

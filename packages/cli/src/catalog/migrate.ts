@@ -5,8 +5,8 @@
  * the rest of the period). Runs for every plan of the file, so a run that failed halfway
  * finishes when run again. `at-renewal` has no API yet (no scheduled plan change): refused.
  */
-import type { CatalogFile, Plan, Subscription } from '@billow/contract';
-import type { Api } from './api.js';
+import type { CatalogFile } from '@billow/contract';
+import { PAGE, type Api } from './api.js';
 
 export const MIGRATION_MODES = ['never', 'at-renewal', 'now'] as const;
 export type MigrationMode = (typeof MIGRATION_MODES)[number];
@@ -15,17 +15,16 @@ export const AT_RENEWAL_UNSUPPORTED =
   '--migrate-subscribers at-renewal is not supported yet: the API cannot schedule a plan change for the next renewal. ' +
   'Use never (subscribers keep their version) or now (they move at once, the difference prorated).';
 
-const encode = encodeURIComponent;
-
 export async function migrateSubscribers(api: Api, file: CatalogFile, progress: (line: string) => void): Promise<number> {
   let moved = 0;
   for (const plan of (file.plans ?? []).filter((p) => p.published !== false)) {
-    const current = await api.get<Plan>(`/catalog/plans/${encode(plan.identifier)}/`);
-    const onSale = current.status === 'published' ? current.version : (await api.list<Plan>(`/catalog/plans/${encode(plan.identifier)}/versions/`)).find((v) => v.status === 'published')?.version;
+    const current = await api.billow.catalog.plans.retrieve(plan.identifier);
+    const versions = current.status === 'published' ? [current] : await api.billow.catalog.plans.versions(plan.identifier, PAGE).toArray();
+    const onSale = versions.find((v) => v.status === 'published')?.version;
     if (onSale === undefined) continue;
-    const subscriptions = await api.list<Subscription>(`/subscriptions/?plan=${encode(plan.identifier)}`);
+    const subscriptions = await api.billow.subscriptions.list({ ...PAGE, plan: plan.identifier }).toArray();
     for (const subscription of subscriptions.filter((s) => s.planVersion < onSale)) {
-      await api.send('POST', `/subscriptions/${encode(subscription.id)}/update/`, { planIdentifier: plan.identifier, chargePeriod: subscription.chargePeriod });
+      await api.billow.subscriptions.update(subscription.id, { planIdentifier: plan.identifier, chargePeriod: subscription.chargePeriod });
       moved += 1;
       progress(`moved subscription ${subscription.id} of ${subscription.customerId} from ${plan.identifier} version ${subscription.planVersion} to ${onSale}`);
     }

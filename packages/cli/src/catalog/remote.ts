@@ -14,10 +14,9 @@ import type {
   PlanEntitlement,
   PlanPrice,
   Product,
-  ProductSettings,
   Promotion,
 } from '@billow/contract';
-import type { Api } from './api.js';
+import { PAGE, type Api } from './api.js';
 import { prune } from './compare.js';
 
 /** Where a plan stands: its newest version, and the one on sale (null: never published). */
@@ -40,15 +39,14 @@ export const KEY_ORDER = [
 ];
 
 const byText = <T>(key: (item: T) => string) => (a: T, b: T) => key(a).localeCompare(key(b));
-const encode = encodeURIComponent;
 
 export async function readRemote(api: Api, progress: (line: string) => void = () => undefined): Promise<RemoteCatalog> {
   const [products, features, plans, discounts, promotions] = await Promise.all([
-    api.list<Product>('/catalog/products/'),
-    api.list<Feature>('/catalog/features/'),
-    api.list<Plan>('/catalog/plans/'),
-    api.list<Discount>('/discounts/?status=ACTIVE'),
-    api.list<Promotion>('/promotion-rules/'),
+    api.billow.catalog.products.list(PAGE).toArray(),
+    api.billow.catalog.features.list(PAGE).toArray(),
+    api.billow.catalog.plans.list(PAGE).toArray(),
+    api.billow.discounts.list({ ...PAGE, status: 'ACTIVE' }).toArray(),
+    api.billow.promotions.rules.list(PAGE).toArray(),
   ]);
   const live = <T extends { isArchived: boolean }>(rows: T[]) => rows.filter((row) => !row.isArchived);
   const productById = new Map(products.map((p) => [p.id, p.identifier]));
@@ -92,7 +90,7 @@ async function mapLimited<T, R>(items: T[], work: (item: T) => Promise<R>, limit
 }
 
 async function readProduct(api: Api, product: Product): Promise<CatalogFileProduct> {
-  const settings = await api.get<ProductSettings>(`/catalog/products/${product.id}/settings/`);
+  const settings = await api.billow.catalog.products.settings.retrieve(product.id);
   return { identifier: product.identifier, name: product.name, taxCode: product.taxCode as CatalogFileProduct['taxCode'], description: product.description, settings };
 }
 
@@ -114,17 +112,16 @@ interface Names {
 }
 
 async function readPlan(api: Api, newest: Plan, names: Names, states: Map<string, PlanState>): Promise<CatalogFilePlan> {
-  const path = `/catalog/plans/${encode(newest.identifier)}`;
   let plan = newest;
   if (newest.status === 'draft' && newest.version > 1) {
-    const versions = await api.list<Plan>(`${path}/versions/`);
+    const versions = await api.billow.catalog.plans.versions(newest.identifier, PAGE).toArray();
     plan = versions.find((v) => v.status === 'published') ?? newest;
   }
   const published = plan.status === 'published' ? plan.version : null;
   states.set(newest.identifier, { newest: newest.version, newestIsDraft: newest.status === 'draft', published });
   const [prices, entitlements] = await Promise.all([
-    api.list<PlanPrice>(`${path}/prices/?version=${plan.version}`),
-    api.list<PlanEntitlement>(`${path}/features/?version=${plan.version}`),
+    api.billow.catalog.plans.prices.list(plan.identifier, { ...PAGE, version: plan.version }).toArray(),
+    api.billow.catalog.plans.features.list(plan.identifier, { ...PAGE, version: plan.version }).toArray(),
   ]);
   return {
     identifier: plan.identifier,
