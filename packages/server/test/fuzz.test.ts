@@ -61,6 +61,17 @@ function send(request: Sent): Promise<Answer> {
       { host: url.hostname, port: url.port, method: request.method, path: request.path, headers: request.headers, agent },
       (res) => {
         const chunks: Buffer[] = [];
+        const contentType = String(res.headers['content-type'] ?? '');
+        if (contentType.startsWith('text/event-stream')) {
+          // A stream that stays open (GET /entitlements/changes/): its first event is its answer, then it is closed.
+          res.once('data', (chunk: Buffer) => {
+            const status = res.statusCode ?? 0;
+            statuses.set(status, (statuses.get(status) ?? 0) + 1);
+            res.destroy();
+            resolve({ status, contentType, text: chunk.toString('utf8') });
+          });
+          return;
+        }
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
           const status = res.statusCode ?? 0;

@@ -142,6 +142,15 @@ function viaNodeHttp(
 }
 
 /** Builds Billow in-process and listens on a free loopback port: tests talk real HTTP. */
+/** The body's text; of a stream that stays open (text/event-stream), its first chunk, then the stream is closed. */
+async function textOf(res: globalThis.Response): Promise<string> {
+  if (!res.headers.get('content-type')?.startsWith('text/event-stream') || !res.body) return res.text();
+  const reader = res.body.getReader();
+  const first = await reader.read();
+  await reader.cancel();
+  return first.value ? new TextDecoder().decode(first.value) : '';
+}
+
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const config = loadConfig({
     BILLOW_RATE_LIMIT_MAX: '100000',
@@ -175,7 +184,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     const res = headers.host
       ? await viaNodeHttp(`${url}${path}`, method, headers, body)
       : await fetch(`${url}${path}`, { method, headers, body });
-    const text = await res.text();
+    const text = await textOf(res);
     let parsed: unknown = text;
     try {
       parsed = text ? JSON.parse(text) : null;
