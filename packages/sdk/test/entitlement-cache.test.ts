@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxSeller } from '../../server/test/edge-support.js';
 import { startIsolatedServer } from '../../server/test/isolated-server.js';
 import { prefixOf, startTestServer, uniqueId, type TestOrg, type TestServer } from '../../server/test/harness.js';
-import { Billow, BillowConnectionError, BillowPermissionError, type EntitlementChangeEvent, type Fetch } from '../src/index.js';
+import { Billow, BillowConnectionError, BillowPermissionError, BillowRateLimitError, type EntitlementChangeEvent, type Fetch } from '../src/index.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -90,6 +90,29 @@ describe('GET /entitlements/changes/ through the SDK', () => {
     const refused = await sandboxClient(undefined, org.sandbox.clientKey).entitlements.changes().catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(BillowPermissionError);
     expect(refused).toMatchObject({ status: 403 });
+  });
+
+  it('refuses a stream past BILLOW_CHANGE_STREAM_LIMIT with a 429, and takes one again once another closes', async () => {
+    const own = await startIsolatedServer('sdkstreamcap', { env: { BILLOW_CHANGE_STREAM_LIMIT: '2' } });
+    try {
+      const ownOrg = await own.createOrg();
+      const client = new Billow({ apiKey: ownOrg.sandbox.serverKey, baseUrl: `${own.url}/sandbox`, maxRetries: 0 });
+      const [first, second] = [await client.entitlements.changes(), await client.entitlements.changes()];
+      const refused = await client.entitlements.changes().catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(BillowRateLimitError);
+      expect(refused).toMatchObject({ status: 429, code: 'too_many_streams' });
+      // Production has streams of its own.
+      (await new Billow({ apiKey: ownOrg.production.serverKey, baseUrl: own.url, maxRetries: 0 }).entitlements.changes()).close();
+      first.close();
+      await until(async () => {
+        const again = await client.entitlements.changes().catch(() => null);
+        again?.close();
+        return again !== null;
+      }, 'a place freed by the closed stream');
+      second.close();
+    } finally {
+      await own.close();
+    }
   });
 
   it('ends when Billow shuts down, so that a server never waits on an open stream to stop', async () => {

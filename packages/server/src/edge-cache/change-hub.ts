@@ -24,6 +24,11 @@ export class EntitlementChangeHub implements EntitlementInvalidation {
     };
   }
 
+  /** Streams open for one environment. */
+  countOf(environmentId: string): number {
+    return this.listeners.get(environmentId)?.size ?? 0;
+  }
+
   get size(): number {
     let count = 0;
     for (const set of this.listeners.values()) count += set.size;

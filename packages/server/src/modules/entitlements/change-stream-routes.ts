@@ -3,6 +3,7 @@ import { EntitlementChangeStream, ErrorBody, type EntitlementChangeEvent } from 
 import type { EntitlementChangeHub } from '../../edge-cache/change-hub.js';
 import { SERVER_ONLY, type App } from '../../http/route-types.js';
 import { scopeOf } from '../../http/scope.js';
+import { tooManyStreams } from './errors.js';
 
 const HEARTBEAT_MS = 15_000;
 /** How long a client's EventSource waits before it reconnects, when the stream ends. */
@@ -17,7 +18,7 @@ function eventOf(change: EntitlementChangeEvent): string {
  * URL's environment as server-sent events, so that a seller's process can keep its own
  * cache of entitlement answers (the SDK's) as honest as Billow's.
  */
-export function changeStreamRoutes(app: App, hub: EntitlementChangeHub): void {
+export function changeStreamRoutes(app: App, hub: EntitlementChangeHub, limit: number): void {
   const open = new Set<ServerResponse>();
   app.addHook('preClose', (done) => {
     for (const stream of open) stream.end();
@@ -34,12 +35,14 @@ export function changeStreamRoutes(app: App, hub: EntitlementChangeHub): void {
         description:
           "Ours: a stream that stays open and names every customer whose entitlements or usage change in this environment, as they commit. " +
           'A process that caches entitlement answers drops a customer\'s answer when it is named, everything on `environment` or `reset`, ' +
-          'and everything when the stream breaks (it may have missed changes while away). Server keys only: the stream names customers.',
-        response: { 200: EntitlementChangeStream, 401: ErrorBody, 403: ErrorBody },
+          'and everything when the stream breaks (it may have missed changes while away). Server keys only: the stream names customers. ' +
+          'At most BILLOW_CHANGE_STREAM_LIMIT (1,000) streams per environment and server process: 429 beyond.',
+        response: { 200: EntitlementChangeStream, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody },
       },
     },
     (request, reply) => {
       const { environmentId } = scopeOf(request);
+      if (hub.countOf(environmentId) >= limit) throw tooManyStreams(limit);
       reply.hijack();
       const stream = reply.raw;
       stream.writeHead(200, {

@@ -10,12 +10,12 @@ import { EntitlementService, type CachedEntitlements } from './service.js';
 /** The Edge API: entitlement checks, answered from the process's cache, and the stream of their changes. */
 export function entitlementsModule(
   app: App,
-  { db, clock, entitlementCache, fastLane, changeHub }: ModuleContext & {
+  { db, clock, config, entitlementCache, fastLane, changeHub }: ModuleContext & {
     entitlementCache: EntitlementCache<CachedEntitlements>;
     fastLane: FastLane;
     changeHub: EntitlementChangeHub;
   },
 ): void {
   entitlementRoutes(app, new EntitlementService(db, clock, entitlementCache), fastLane);
-  changeStreamRoutes(app, changeHub);
+  changeStreamRoutes(app, changeHub, config.changeStreamLimit);
 }
