@@ -8,7 +8,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openPage, skipBrowserTests } from './browser.js';
+import { launchChromium, openPage, screenshotsIn, skipBrowserTests } from './browser.js';
 import { shop, type Shop } from './commerce-support.js';
 import { checkPage, menu, press, signIn } from './dashboard-support.js';
 import { startTestServer, type TestOrg, type TestServer } from './harness.js';
@@ -64,6 +64,18 @@ async function german(page: Page, name: string, expected: string[], options: { d
   return text;
 }
 
+/** The captions (or first headers) of the tables that do not fit their card and scroll sideways. */
+function overflowingTables(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('.table-wrap')]
+      .filter((wrap) => wrap.scrollWidth > wrap.clientWidth + 1)
+      .map((wrap) => wrap.querySelector('caption, th')?.textContent ?? '(a table)'),
+  );
+}
+
+const pageWiderThanScreen = (page: Page): Promise<boolean> =>
+  page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+
 describe.skipIf(skipBrowserTests)("the dashboard in the person's language", () => {
   it('is English for an English browser; a German choice is kept on the account, survives a reload, and every page speaks it', async () => {
     const { page, problems, close } = await signIn(server, browser, org.organizationId, 'owner');
@@ -107,6 +119,17 @@ describe.skipIf(skipBrowserTests)("the dashboard in the person's language", () =
 
     await menu(page, 'Analysen');
     await german(page, 'german-analytics', ['Analysen', 'Einnahmen und Mahnwesen', 'Aktive Abonnements, dieser Monat'], { docs: false });
+    // German's long words wrap in the headers: at 1280 px no table of Analytics scrolls sideways.
+    expect(await overflowingTables(page)).toEqual([]);
+    // And on a phone, German pages fit the screen's width (their tables become lists of labelled rows).
+    await page.setViewportSize({ width: 375, height: 800 });
+    expect(await pageWiderThanScreen(page)).toBe(false);
+    await screenshotsIn('dashboard-languages')(page, 'german-analytics-375');
+    await page.goto(`${server.url}/dashboard/customers/${encodeURIComponent(customerId)}`);
+    await page.getByText('Abonnements dieses Kunden').waitFor();
+    expect(await pageWiderThanScreen(page)).toBe(false);
+    await screenshotsIn('dashboard-languages')(page, 'german-customer-375');
+    await page.setViewportSize({ width: 1280, height: 900 });
     await menu(page, 'Katalog');
     await german(page, 'german-catalog', ['Katalog', 'Produkte', 'Funktionen', 'Tarife', 'Neues Produkt', 'Software als Dienst'], { docs: false });
     await menu(page, 'Verkauf');
