@@ -184,7 +184,15 @@ export type ReportEventResponse = Static<typeof ReportEventResponse>;
 /** One message of GET /entitlements/changes/: the data of each event of the stream, as JSON. */
 export const EntitlementChangeEvent = Type.Union(
   [
-    Type.Object({ type: Type.Literal('ready') }, { description: 'The stream is live: changes from now on are announced' }),
+    Type.Object(
+      {
+        type: Type.Literal('ready'),
+        resumed: Type.Boolean({
+          description: "true: the stream resumed after the request's Last-Event-ID, and the changes missed since follow; false: what was cached before may be stale",
+        }),
+      },
+      { description: 'The stream is live: changes from now on are announced' },
+    ),
     Type.Object({ type: Type.Literal('customer'), customerId: Type.String() }, { description: "This customer's entitlements or usage changed" }),
     Type.Object({ type: Type.Literal('environment') }, { description: "Every customer's entitlements may have changed (a plan was published to its subscribers)" }),
     Type.Object({ type: Type.Literal('reset') }, { description: 'Changes may have been missed (Billow reconnected to its database): drop everything cached' }),
@@ -195,7 +203,8 @@ export type EntitlementChangeEvent = Static<typeof EntitlementChangeEvent>;
 
 export const EntitlementChangeStream = Type.Unsafe<string>({
   description:
-    'A server-sent event stream (text/event-stream) that stays open: one `data:` line of JSON per change (an EntitlementChangeEvent), ' +
-    '`ready` first, and a comment every 15 seconds to keep proxies from closing it.',
+    'A server-sent event stream (text/event-stream) that stays open: one `data:` line of JSON per change (an EntitlementChangeEvent) with its `id:`, ' +
+    '`ready` first, and a comment every 15 seconds to keep proxies from closing it. Sent again with `Last-Event-ID`, the stream resumes: ' +
+    'the changes missed since that id follow `ready` (`resumed: true`), or, when this process cannot tell them (another process, too long ago), `ready` says `resumed: false`.',
   content: { 'text/event-stream': { schema: { type: 'string' } } },
 });

@@ -13,7 +13,7 @@ export interface EntitlementCacheOptions {
   maxEntries?: number;
   /**
    * Follow GET /entitlements/changes/ (a server key's stream), which drops a customer's answer as soon
-   * as Billow changes it; true by default. Without it answers are as fresh as the TTL.
+   * as Billow changes it; true by default. Without it, or while it is down, answers are as fresh as the TTL.
    */
   followChanges?: boolean;
   /** Told when the change stream fails (it reconnects by itself, after dropping every answer). */
@@ -191,17 +191,24 @@ export class EntitlementCache {
 
   private apply(event: EntitlementChangeEvent): void {
     if (event.type === 'customer') this.invalidate(event.customerId);
-    else this.invalidateAll();
+    else if (event.type !== 'ready' || !event.resumed) this.invalidateAll();
     if (event.type === 'ready') this.following = true;
   }
 
-  /** Reads the change stream for as long as the cache lives, reconnecting with backoff. */
+  /**
+   * Reads the change stream for as long as the cache lives, reconnecting with backoff. While
+   * it is down, answers live by their TTL; back, it resumes after the last change it read
+   * (the changes missed are replayed), or, when Billow cannot tell them, drops every answer.
+   */
   private async follow(): Promise<void> {
+    let lastEventId: string | null = null;
     for (let failures = 0; !this.stop.signal.aborted; failures++) {
       try {
-        const stream = await this.source.changes({ signal: this.stop.signal });
+        const headers: Record<string, string> = lastEventId ? { 'last-event-id': lastEventId } : {};
+        const stream = await this.source.changes({ signal: this.stop.signal, headers });
         for await (const event of stream) {
           failures = 0;
+          lastEventId = stream.lastEventId;
           this.apply(event);
         }
       } catch (error) {
@@ -210,9 +217,7 @@ export class EntitlementCache {
         // A key that may not read the stream never will: checks go on, as fresh as the TTL.
         if (error instanceof BillowAuthenticationError || error instanceof BillowPermissionError) return;
       }
-      // Changes may have been missed while the stream was down.
       this.following = false;
-      this.invalidateAll();
       await abortableSleep(Math.min(MAX_FEED_BACKOFF_MS, 500 * 2 ** failures), this.stop.signal);
     }
   }

@@ -3,6 +3,8 @@ import { EventSourceParserStream } from 'eventsource-parser/stream';
 /** An open stream of server-sent events, each `data:` parsed as JSON; iterate it with `for await`, end it with close(). */
 export interface EventStream<Event> extends AsyncIterable<Event> {
   close(): void;
+  /** The id of the last event read (null before the first): sent as `Last-Event-ID`, a new stream resumes after it. */
+  readonly lastEventId: string | null;
 }
 
 /** The largest event Billow sends is a few hundred bytes; anything past this is not Billow. */
@@ -14,11 +16,18 @@ export function eventStreamOf<Event>(response: Response, stop: AbortController):
   const events = body
     .pipeThrough(new TextDecoderStream())
     .pipeThrough(new EventSourceParserStream({ maxBufferSize: MAX_EVENT_CHARS, onError: 'terminate' }));
+  let lastEventId: string | null = null;
   return {
     close: () => stop.abort(),
+    get lastEventId() {
+      return lastEventId;
+    },
     async *[Symbol.asyncIterator]() {
       try {
-        for await (const message of events) yield JSON.parse(message.data) as Event;
+        for await (const message of events) {
+          if (message.id !== undefined) lastEventId = message.id;
+          yield JSON.parse(message.data) as Event;
+        }
       } catch (error) {
         // close() ends the loop quietly; anything else (a broken connection) reaches the reader.
         if (!stop.signal.aborted) throw error;

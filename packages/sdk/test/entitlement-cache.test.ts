@@ -64,7 +64,7 @@ describe('GET /entitlements/changes/ through the SDK', () => {
       for await (const event of stream) seen.push(event);
     })();
     await until(() => seen.length > 0, 'ready');
-    expect(seen[0]).toEqual({ type: 'ready' });
+    expect(seen[0]).toEqual({ type: 'ready', resumed: false });
 
     const customerId = await entitledCustomer();
     await reportElsewhere(customerId, 1);
@@ -84,6 +84,36 @@ describe('GET /entitlements/changes/ through the SDK', () => {
     stream.close();
     await reading;
     expect(seen.filter((event) => event.type === 'customer' && event.customerId === productionId)).toEqual([]);
+  });
+
+  it('resumes after Last-Event-ID with the changes it missed, and says so; an id it cannot tell gets resumed: false', async () => {
+    const client = sandboxClient();
+    const first = await client.entitlements.changes();
+    for await (const event of first) if (event.type === 'ready') break;
+    const lastId = first.lastEventId;
+    first.close();
+    expect(lastId).toMatch(/^[0-9a-f]{8}\.\d+$/);
+
+    const customerId = await entitledCustomer();
+    await reportElsewhere(customerId, 1);
+    const resumed = await client.entitlements.changes({ headers: { 'last-event-id': lastId! } });
+    const events: EntitlementChangeEvent[] = [];
+    for await (const event of resumed) {
+      events.push(event);
+      if (events.filter((e) => e.type === 'customer' && e.customerId === customerId).length >= 2) break;
+    }
+    resumed.close();
+    expect(events[0]).toEqual({ type: 'ready', resumed: true });
+    expect(events.slice(1).every((e) => e.type === 'customer')).toBe(true);
+
+    for (const unknown of ['0000dead.1', 'not-an-id', `${lastId!.split('.')[0]}.99999999`]) {
+      const stream = await client.entitlements.changes({ headers: { 'last-event-id': unknown } });
+      for await (const event of stream) {
+        expect(event).toEqual({ type: 'ready', resumed: false });
+        break;
+      }
+      stream.close();
+    }
   });
 
   it('is for server keys only: a client key is refused with a BillowPermissionError', async () => {

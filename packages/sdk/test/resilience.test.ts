@@ -82,6 +82,21 @@ describe('@billow/sdk retries', () => {
     await expect(partner.customers.list()).rejects.toThrow(/apiKey/);
   });
 
+  it('takes the options of a call without body or query right after its path parameters', async () => {
+    const seen: { url: string; probe: string | null }[] = [];
+    const fetch: Fetch = async (input, init) => {
+      seen.push({ url: String(input), probe: new Headers(init?.headers).get('x-probe') });
+      return json(200, customer);
+    };
+    const billow = clientOf(fetch);
+    await billow.sellerProfile.retrieve({ headers: { 'x-probe': 'profile' } });
+    await billow.customers.retrieve('c1', { headers: { 'x-probe': 'customer' } });
+    expect(seen).toEqual([
+      { url: 'http://billow.invalid/api/v1/seller-profile/', probe: 'profile' },
+      { url: 'http://billow.invalid/api/v1/customers/c1/', probe: 'customer' },
+    ]);
+  });
+
   it('sends checks and promotions to the edgeUrl, the rest to the baseUrl', async () => {
     const { fetch, sent } = scripted(json(200, { customerId: 'c1', entitlements: [] }), json(200, customer));
     const billow = new Billow({ apiKey: 'sk_test_x', baseUrl: 'http://core.invalid', edgeUrl: 'http://edge.invalid/', fetch });

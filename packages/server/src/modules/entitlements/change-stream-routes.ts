@@ -9,8 +9,8 @@ const HEARTBEAT_MS = 15_000;
 /** How long a client's EventSource waits before it reconnects, when the stream ends. */
 const RETRY_MS = 2_000;
 
-function eventOf(change: EntitlementChangeEvent): string {
-  return `data: ${JSON.stringify(change)}\n\n`;
+function eventOf({ id, change }: { id: string; change: EntitlementChangeEvent }): string {
+  return `id: ${id}\ndata: ${JSON.stringify(change)}\n\n`;
 }
 
 /**
@@ -43,6 +43,10 @@ export function changeStreamRoutes(app: App, hub: EntitlementChangeHub, limit: n
     (request, reply) => {
       const { environmentId } = scopeOf(request);
       if (hub.countOf(environmentId) >= limit) throw tooManyStreams(limit);
+      const lastEventId = request.headers['last-event-id'];
+      // Read, written and subscribed in one turn of the event loop: no change falls between them.
+      const missed = typeof lastEventId === 'string' ? hub.since(environmentId, lastEventId) : null;
+      const startId = missed !== null ? (lastEventId as string) : hub.lastId;
       reply.hijack();
       const stream = reply.raw;
       stream.writeHead(200, {
@@ -52,8 +56,9 @@ export function changeStreamRoutes(app: App, hub: EntitlementChangeHub, limit: n
         'x-request-id': request.id,
       });
       stream.write(`retry: ${RETRY_MS}\n\n`);
-      const unsubscribe = hub.subscribe(environmentId, (change) => stream.write(eventOf(change)));
-      stream.write(eventOf({ type: 'ready' }));
+      stream.write(eventOf({ id: startId, change: { type: 'ready', resumed: missed !== null } }));
+      for (const numbered of missed ?? []) stream.write(eventOf(numbered));
+      const unsubscribe = hub.subscribe(environmentId, (numbered) => stream.write(eventOf(numbered)));
       const heartbeat = setInterval(() => stream.write(': keep-alive\n\n'), HEARTBEAT_MS);
       heartbeat.unref();
       open.add(stream);
