@@ -74,8 +74,10 @@ function methodOf(transport: Transport, operation: Operation, name: string): (..
     } catch (error) {
       return Promise.reject(error);
     }
-    const input = args[pathCount];
-    const options = (args[pathCount + 1] ?? {}) as CallOptions<Record<string, QueryValue>>;
+    // An operation with neither body nor query takes its call options right after its path parameters.
+    const takesInput = !!(operation.body || operation.query);
+    const input = takesInput ? args[pathCount] : undefined;
+    const options = (args[pathCount + (takesInput ? 1 : 0)] ?? {}) as CallOptions<Record<string, QueryValue>>;
     const request: HttpRequest = {
       method: operation.method,
       path,

@@ -612,6 +612,17 @@ describe('@billow/sdk: every operation against a live server', () => {
     const conflict = await refusal(billow.customers.create({ customerId }), BillowConflictError, 409, 'customer_exists');
     expect(conflict.requestId).toBeTruthy();
   });
+
+  it('takes call options first where an operation has neither body nor query, and ends a stream with its signal', async () => {
+    // Passed as the query before, the signal was never seen: the call went through, and the stream stayed open.
+    await expect(billow.overview.retrieve({ signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+    const listening = new AbortController();
+    const stream = await billow.entitlements.changes({ signal: listening.signal });
+    const events = stream[Symbol.asyncIterator]();
+    expect((await events.next()).value).toEqual({ type: 'ready' });
+    listening.abort();
+    await expect(events.next()).rejects.toMatchObject({ name: 'AbortError' });
+  });
 });
 
 describe('@billow/sdk covers the table', () => {
