@@ -626,6 +626,22 @@ describe('@billow/sdk: every operation against a live server', () => {
 });
 
 describe('@billow/sdk covers the table', () => {
+  // The table is what the guard below checks against: it must hold every /api/v1 operation the server documents
+  // (the dashboard's own session routes, under /dashboard/api, are not the API's).
+  it("has every /api/v1 operation of the server's OpenAPI document in the table", async () => {
+    const { body: doc } = await server.request('GET', '/api/v1/openapi.json');
+    const served = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
+      .filter(([path]) => path.startsWith('/api/v1/'))
+      .flatMap(([path, methods]) => Object.keys(methods).map((method) => ({ method: method.toUpperCase(), path: path.slice('/api/v1'.length) })));
+    const missing = served.filter(({ method, path }) => {
+      const concrete = path.replace(/\{[^}]+\}/g, 'x');
+      return !KNOWN.some((known) => known.method === method && known.pattern.test(concrete));
+    });
+    expect(served.length).toBe(KNOWN.length);
+    expect(missing.map(({ method, path }) => `${method} ${path}`), 'served but not in the table').toEqual([]);
+  });
+
+
   it('called every operation of the table at least once', () => {
     const missing = KNOWN.map((known) => known.name).filter((name) => !called.has(name));
     expect(unmatched, 'requests that match no operation').toEqual([]);
