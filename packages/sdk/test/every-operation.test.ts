@@ -191,6 +191,11 @@ describe('@billow/sdk: every operation against a live server', () => {
     expect((await billow.catalog.plans.versions(plan.identifier)).count).toBeGreaterThanOrEqual(1);
     expect((await billow.catalog.plans.list()).results.map((p) => p.identifier)).toContain(plan.identifier);
 
+  });
+
+  it('adds a plan sold once with a license, one to move to, and archives a feature, a plan and a product', async () => {
+    const product = { id: world.productId };
+    const flag = await billow.catalog.features.retrieve(world.flag);
     // A second plan, sold once with a license; a third to move the subscription to.
     const lifetime = await billow.catalog.plans.create({
       name: 'Lifetime',
