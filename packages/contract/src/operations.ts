@@ -34,7 +34,7 @@ export type OperationAuth = 'server' | 'serverOrClient' | 'partner' | 'public';
  * (`{name}` for a path parameter), the schemas of its path parameters, query and body, and
  * the status and schema of its success answer (BinaryFile: bytes; NoContent: nothing).
  * The schemas are the very objects the server's routes validate and serialize with
- * (test/contract-operations.test.ts), so a client typed from them cannot drift.
+ * (packages/server/test/contract-operations.test.ts), so a client typed from them cannot drift.
  */
 export interface Operation {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';

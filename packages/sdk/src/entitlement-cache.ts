@@ -71,11 +71,12 @@ const transient = (error: unknown): boolean =>
 
 /** Names of the customers a successful write may have changed: those its body names. */
 function customersOf(request: HttpRequest): string[] {
-  const body = request.body as { customerId?: unknown; records?: unknown } | undefined;
+  const body = request.body as { customerId?: unknown; reports?: unknown } | undefined;
   if (!body || typeof body !== 'object') return [];
   const named = typeof body.customerId === 'string' ? [body.customerId] : [];
-  const records = Array.isArray(body.records) ? body.records : [];
-  for (const record of records) if (typeof record?.customerId === 'string') named.push(record.customerId);
+  // POST /report/usage/batch/ names its customers in `reports`.
+  const reports = Array.isArray(body.reports) ? body.reports : [];
+  for (const report of reports) if (typeof report?.customerId === 'string') named.push(report.customerId);
   return named;
 }
 

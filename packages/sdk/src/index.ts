@@ -13,7 +13,7 @@ export {
 } from './errors.js';
 export type { EventStream } from './event-stream.js';
 export type { Download, Fetch, RequestOptions } from './http.js';
-export { PagePromise, type ListPage } from './pages.js';
+export { PagePromise, type ListPage, type Page } from './pages.js';
 export type { CallOptions, Method, Resources } from './resources.js';
 export { verifyWebhook, WebhookVerificationError, type VerifyOptions, type WebhookEvent } from './webhooks.js';
 export type * from '@billow/contract';

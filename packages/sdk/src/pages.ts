@@ -6,31 +6,40 @@ export interface ListPage<Item> {
   results: Item[];
 }
 
+/** What every list answers: a page of items and the link to the next, if any (the audit log has no count). */
+export interface Page<Item> {
+  results: Item[];
+  next: string | null;
+}
+
+/** Fetches the page after `previous` (null: the first page), `number` counting from the first one asked for. */
+export type PageFetcher<P> = (number: number, previous: P | null) => Promise<P>;
+
 /**
  * What a list method answers: await it for one page, or iterate it with `for await` for
  * every item of every page from there on, fetched a page at a time as the loop goes.
  */
-export class PagePromise<Item, Page extends ListPage<Item> = ListPage<Item>> implements PromiseLike<Page>, AsyncIterable<Item> {
-  private first: Promise<Page> | undefined;
+export class PagePromise<Item, P extends Page<Item> = ListPage<Item>> implements PromiseLike<P>, AsyncIterable<Item> {
+  private first: Promise<P> | undefined;
 
   constructor(
-    private readonly fetchPage: (page: number) => Promise<Page>,
+    private readonly fetchPage: PageFetcher<P>,
     private readonly startPage: number,
   ) {}
 
-  private firstPage(): Promise<Page> {
-    this.first ??= this.fetchPage(this.startPage);
+  private firstPage(): Promise<P> {
+    this.first ??= this.fetchPage(this.startPage, null);
     return this.first;
   }
 
-  then<A = Page, B = never>(
-    onFulfilled?: ((page: Page) => A | PromiseLike<A>) | null,
+  then<A = P, B = never>(
+    onFulfilled?: ((page: P) => A | PromiseLike<A>) | null,
     onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
     return this.firstPage().then(onFulfilled, onRejected);
   }
 
-  catch<B = never>(onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<Page | B> {
+  catch<B = never>(onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<P | B> {
     return this.firstPage().catch(onRejected);
   }
 
@@ -39,7 +48,7 @@ export class PagePromise<Item, Page extends ListPage<Item> = ListPage<Item>> imp
     for (let number = this.startPage; ; ) {
       yield* page.results;
       if (page.next === null || page.results.length === 0) return;
-      page = await this.fetchPage(++number);
+      page = await this.fetchPage(++number, page);
     }
   }
 

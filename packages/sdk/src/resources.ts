@@ -2,7 +2,7 @@ import type { Operation } from '@billow/contract';
 import type { Static, TSchema } from 'typebox';
 import { eventStreamOf, type EventStream } from './event-stream.js';
 import type { Download, HttpRequest, QueryValue, RequestOptions, Transport } from './http.js';
-import { PagePromise, type ListPage } from './pages.js';
+import { PagePromise, type Page, type PageFetcher } from './pages.js';
 
 /** One argument per path parameter, in order: `'/a/{x}/b/{y}/'` takes two. */
 type PathArgs<P extends string> = P extends `${string}{${string}}${infer Rest}` ? [string | number, ...PathArgs<Rest>] : [];
@@ -26,7 +26,7 @@ type ResultOf<O extends Operation> = O extends { events: infer E extends TSchema
     ? Promise<void>
     : Static<O['response']> extends Uint8Array
       ? Promise<Download>
-      : Static<O['response']> extends ListPage<infer Item>
+      : Static<O['response']> extends Page<infer Item>
         ? PagePromise<Item, Static<O['response']>>
         : Promise<Static<O['response']>>;
 
@@ -74,8 +74,8 @@ function methodOf(transport: Transport, operation: Operation, name: string): (..
     } catch (error) {
       return Promise.reject(error);
     }
-    // An operation with neither body nor query takes its options right after its path parameters.
-    const takesInput = operation.body !== undefined || operation.query !== undefined;
+    // An operation with neither body nor query takes its call options right after its path parameters.
+    const takesInput = !!(operation.body || operation.query);
     const input = takesInput ? args[pathCount] : undefined;
     const options = (args[pathCount + (takesInput ? 1 : 0)] ?? {}) as CallOptions<Record<string, QueryValue>>;
     const request: HttpRequest = {
@@ -86,14 +86,21 @@ function methodOf(transport: Transport, operation: Operation, name: string): (..
       ...(operation.body ? { body: input ?? {}, query: 'query' in options ? options.query : undefined } : { query: input as Record<string, QueryValue> | undefined }),
     };
     if (operation.events) return openStream(transport, request, options);
-    if (list) {
-      const query = request.query ?? {};
-      const start = typeof query.page === 'number' ? query.page : 1;
-      return new PagePromise((page) => transport.json<ListPage<unknown>>({ ...request, query: { ...query, page } }, options), start);
-    }
+    if (list) return pagesOf(transport, operation, request, options);
     if (operation.status === 204) return transport.json(request, options).then(() => undefined);
     return file && !list ? transport.file(request, options) : transport.json(request, options);
   };
+}
+
+/** A list, in pages: numbered (`page`), or for the audit log the `cursor` of each page's `next` link. */
+function pagesOf(transport: Transport, operation: Operation, request: HttpRequest, options: RequestOptions): PagePromise<unknown, Page<unknown>> {
+  const query = request.query ?? {};
+  const numbered = !!(operation.query as { properties?: Record<string, unknown> } | undefined)?.properties?.page;
+  const fetchPage: PageFetcher<Page<unknown>> = (number, previous) => {
+    const at = numbered ? { page: number } : previous?.next ? { cursor: new URL(previous.next).searchParams.get('cursor') } : {};
+    return transport.json<Page<unknown>>({ ...request, query: { ...query, ...at } }, options);
+  };
+  return new PagePromise(fetchPage, typeof query.page === 'number' ? query.page : 1);
 }
 
 async function openStream(transport: Transport, request: HttpRequest, options: RequestOptions): Promise<EventStream<unknown>> {
