@@ -322,7 +322,7 @@ describe('@billow/sdk: every operation against a live server', () => {
 
     const stream = await billow.entitlements.changes();
     const events = stream[Symbol.asyncIterator]();
-    expect((await events.next()).value).toEqual({ type: 'ready' });
+    expect((await events.next()).value).toEqual({ type: 'ready', resumed: false });
 
     const reported = await billow.usage.report({ customerId, featureId: world.meter, value: 5, behaviour: 'DELTA' });
     expect(reported).toMatchObject({ customerId, featureId: world.meter, value: 5, behaviour: 'DELTA' });
@@ -624,7 +624,7 @@ describe('@billow/sdk: every operation against a live server', () => {
     const listening = new AbortController();
     const stream = await billow.entitlements.changes({ signal: listening.signal });
     const events = stream[Symbol.asyncIterator]();
-    expect((await events.next()).value).toEqual({ type: 'ready' });
+    expect((await events.next()).value).toEqual({ type: 'ready', resumed: false });
     listening.abort();
     await expect(events.next()).rejects.toMatchObject({ name: 'AbortError' });
   });
