@@ -22,6 +22,7 @@ import { FastLane } from './http/fast-lane.js';
 import { registerObservability, requestIdOf } from './http/observability.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerSerialization } from './http/serialization.js';
+import { laneAnswerCheck, registerResponseCheck, type ResponseCheck } from './http/response-check.js';
 import { registerValidation } from './http/validation.js';
 import type { App } from './http/route-types.js';
 import { accountsModule } from './modules/accounts/module.js';
@@ -99,6 +100,11 @@ export interface AppDeps {
   logger: FastifyBaseLogger;
   role?: Role;
   redis?: Redis | null;
+  /**
+   * Test servers only (decision 0112): validates every JSON answer of a documented route against
+   * the response schema it declares for the status, a mismatch answered 500 and told to this.
+   */
+  responseCheck?: ResponseCheck;
 }
 
 export interface RouteInfo {
@@ -268,6 +274,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   registerValidation(app);
   registerSerialization(app);
+  if (deps.responseCheck) registerResponseCheck(app, deps.responseCheck);
   registerJsonBodyParser(app);
   registerErrorHandler(app);
   registerInputGuards(app);
@@ -291,7 +298,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     help: 'Edge reads whose fast-lane step threw, then served by Fastify (each is logged)',
     registers: [registry],
   });
-  fastLane.attach({ keys: keyCache, rewriteUrl, rateLimit, recorder, trustProxy: config.trustProxy, answered, failed, log: app.log });
+  const checkAnswer = deps.responseCheck
+    ? laneAnswerCheck((url) => routes.find((route) => route.method === 'GET' && route.url === url)?.schema, deps.responseCheck)
+    : undefined;
+  fastLane.attach({ keys: keyCache, rewriteUrl, rateLimit, recorder, trustProxy: config.trustProxy, answered, failed, log: app.log, checkAnswer });
   app.addHook('preClose', (done) => {
     fastLane.close();
     done();
