@@ -92,6 +92,7 @@ import { EntitlementCache } from './edge-cache/entitlement-cache.js';
 import { servesCoreApi, servesEdgeApi } from './edge-cache/roles.js';
 import { REFERENCE_PAGE_CSP, pageHeaders } from './page-kit/headers.js';
 import { referencePageOptions } from './page-kit/reference-theme.js';
+import { attachExamples, type OpenApiDocument } from './openapi/attach-examples.js';
 
 export interface AppDeps {
   config: Config;
@@ -338,6 +339,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       },
       security: [{ bearerAuth: [] }],
     },
+    // Every operation's examples (openapi/examples/), checked against its schemas by test/openapi-examples.test.ts.
+    transformObject: (document) =>
+      'openapiObject' in document ? (attachExamples(document.openapiObject as OpenApiDocument) as typeof document.openapiObject) : document.swaggerObject,
   });
   // In a scope of its own, so that the page headers cover the reference's static files too.
   await app.register(async (reference) => {
