@@ -35,7 +35,7 @@ export function changeStreamRoutes(app: App, hub: EntitlementChangeHub): void {
           "Ours: a stream that stays open and names every customer whose entitlements or usage change in this environment, as they commit. " +
           'A process that caches entitlement answers drops a customer\'s answer when it is named, everything on `environment` or `reset`, ' +
           'and everything when the stream breaks (it may have missed changes while away). Server keys only: the stream names customers.',
-        response: { 200: EntitlementChangeStream, 401: ErrorBody, 403: ErrorBody },
+        response: { 200: EntitlementChangeStream, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
       },
     },
     (request, reply) => {

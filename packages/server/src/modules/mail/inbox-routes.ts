@@ -31,7 +31,7 @@ export function inboxRoutes(app: App, inbox: InboxService): void {
         description:
           'Sandbox only: email the sandbox writes (the portal\'s sign-in codes) is kept here instead of sent. Answers the newest 50 messages and `inboxUrl`, ' +
           'a secret link to the inbox page for a browser. Production sends its email (BILLOW_SMTP_URL) and answers 404.',
-        response: { 200: Inbox, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+        response: { 200: Inbox, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
       },
     },
     async (request) => {
@@ -56,6 +56,7 @@ export function inboxRoutes(app: App, inbox: InboxService): void {
             description: 'The file, with the content type it was attached with',
             content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
           }),
+          400: ErrorBody,
           401: ErrorBody,
           403: ErrorBody,
           404: ErrorBody,
