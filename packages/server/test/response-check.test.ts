@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ResponseMismatch } from '../src/http/response-check.js';
+import { conflict } from '../src/lib/domain-error.js';
 import { CustomerService } from '../src/modules/customers/service.js';
 import { EntitlementService } from '../src/modules/entitlements/service.js';
 import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
@@ -59,6 +60,13 @@ describe('the response check of test servers', () => {
     expect(read.body.code).not.toBe('response_mismatch');
     expect(found).toEqual([]);
     expect(undocumented).toContain('GET /api/v1/customers/:customerId/ 500');
+  });
+
+  it('refuses an error status the route does not declare, unless it is one of the transport', async () => {
+    vi.spyOn(CustomerService.prototype, 'get').mockRejectedValue(conflict('Someone else is changing it', 'busy'));
+    const read = await server.request('GET', '/api/v1/customers/anyone/', { key: org.production.serverKey });
+    expect([read.status, read.body.code]).toEqual([500, 'response_mismatch']);
+    expect(found).toEqual([{ method: 'GET', route: '/api/v1/customers/:customerId/', status: 409, problem: 'status 409 is not documented' }]);
   });
 
   it("checks the Edge's fast-lane answers too", async () => {

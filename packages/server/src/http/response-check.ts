@@ -15,7 +15,7 @@ const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
 export interface ResponseCheck {
   /** A documented route answered something its schema does not allow (the answer becomes a 500). */
   mismatch(found: ResponseMismatch): void;
-  /** An error answer of a status the route does not document (its body is still checked as the one error format). */
+  /** An error of the transport (TRANSPORT_STATUSES) the route does not document (its body is still checked as the one error format). */
   undocumented?(found: Omit<ResponseMismatch, 'problem'>): void;
 }
 
@@ -29,6 +29,12 @@ export interface ResponseMismatch {
 type Responses = Record<string, unknown>;
 
 const DOCUMENTED = /^\/(api\/v1|dashboard\/api)\//;
+/**
+ * Errors any route may answer without its own doing, which routes do not each declare: a request too slow, too
+ * large or of an unknown type, a rate limit, a failure of ours, a server shutting down. Any other status a
+ * route answers must be in its schema.
+ */
+const TRANSPORT_STATUSES = new Set([408, 413, 415, 429, 500, 503]);
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/;
 
 /** One validator per schema object for the process, as the request validators are (http/validation.ts). */
@@ -78,13 +84,13 @@ function isDocumented(request: FastifyRequest): boolean {
   return url !== undefined && DOCUMENTED.test(url) && schema?.hide !== true;
 }
 
-/** What is wrong with an answer, or null; `undocumented` is told of an error status the route does not declare. */
+/** What is wrong with an answer, or null; `undocumented` is told of a transport error the route does not declare. */
 function answerProblem(request: FastifyRequest, reply: FastifyReply, text: string, check: ResponseCheck): string | null {
   const status = reply.statusCode;
   const responses = (request.routeOptions.schema as FastifySchema | undefined)?.response as Responses | undefined;
   const schema = declaredSchema(responses, status);
   if (schema) return schemaProblem(schema, text);
-  if (status < 400) return `status ${status} is not documented`;
+  if (!TRANSPORT_STATUSES.has(status)) return `status ${status} is not documented`;
   check.undocumented?.({ method: request.method, route: request.routeOptions.url!, status });
   return schemaProblem(ErrorBody, text);
 }
