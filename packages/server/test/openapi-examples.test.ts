@@ -3,7 +3,7 @@ import addFormatsImport from 'ajv-formats';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATION_EXAMPLES } from '../src/openapi/examples/index.js';
-import { operationKey, successStatus } from '../src/openapi/attach-examples.js';
+import { operationKey, successMedia } from '../src/openapi/attach-examples.js';
 import { startTestServer, type TestServer } from './harness.js';
 
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
@@ -32,13 +32,13 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** The JSON media types an operation's examples illustrate: its request body and its success answer. */
+/** The media types an operation's examples illustrate: its JSON request body and its success answer (JSON, or text). */
 function illustrated(operation: Operation): [string, MediaType][] {
   const parts: [string, MediaType][] = [];
   const body = operation.requestBody?.content['application/json'];
   if (body) parts.push(['request body', body]);
-  const status = successStatus(operation);
-  if (status !== undefined) parts.push([`${status} answer`, operation.responses[status]!.content!['application/json']!]);
+  const answer = successMedia(operation);
+  if (answer !== undefined) parts.push([`${answer.status} answer`, answer.media as MediaType]);
   return parts;
 }
 

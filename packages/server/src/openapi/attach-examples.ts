@@ -25,11 +25,21 @@ export function successStatus(operation: Operation): string | undefined {
     .sort()[0];
 }
 
+/** The body of the success answer an example shows: JSON, else text (a stream of events); none for bytes or no body. */
+export function successMedia(operation: Operation): { status: string; media: MediaType } | undefined {
+  const status = successStatus(operation);
+  if (status !== undefined) return { status, media: operation.responses![status]!.content![JSON_TYPE]! };
+  for (const [code, answer] of Object.entries(operation.responses ?? {})) {
+    const text = Object.entries(answer.content ?? {}).find(([type]) => type.startsWith('text/'));
+    if (/^2/.test(code) && text) return { status: code, media: text[1] };
+  }
+  return undefined;
+}
+
 function attach(operation: Operation, example: OperationExample): void {
   const body = operation.requestBody?.content?.[JSON_TYPE];
   if (body && example.request !== undefined) body.example = example.request;
-  const status = successStatus(operation);
-  const answer = status === undefined ? undefined : operation.responses![status]!.content![JSON_TYPE];
+  const answer = successMedia(operation)?.media;
   if (answer && example.response !== undefined) answer.example = example.response;
 }
 

@@ -11,7 +11,7 @@ export const CUSTOMERS_EXAMPLES: Record<string, OperationExample> = {
       results: [
         {
           id: 'ac9f59f5-897f-4a0d-b980-c73d3a2c0c79',
-          customerId: 'cus_PehYtxVe8MKUYWKGxzxh',
+          customerId: 'cus_ada',
           name: null,
           email: 'ada@example.com',
           details: {},
@@ -273,9 +273,12 @@ export const CUSTOMERS_EXAMPLES: Record<string, OperationExample> = {
     },
   },
   // Entitlements
+  'GET /api/v1/entitlements/changes/': {
+    response: 'retry: 2000\n\ndata: {"type":"ready"}\n\ndata: {"type":"customer","customerId":"cus_ada"}\n\n: keep-alive\n\ndata: {"type":"environment"}\n\n',
+  },
   'GET /api/v1/entitlements/': {
     response: {
-      customerId: 'cus_PehYtxVe8MKUYWKGxzxh',
+      customerId: 'cus_ada',
       entitlements: [
         {
           featureId: 'projects',

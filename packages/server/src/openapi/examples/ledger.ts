@@ -11,7 +11,7 @@ export const LEDGER_EXAMPLES: Record<string, OperationExample> = {
       results: [
         {
           id: 'ORD-20261129111107-UEGYWJF0FE',
-          customer: { customerId: 'cus_PehYtxVe8MKUYWKGxzxh', name: null, email: 'ada@example.com' },
+          customer: { customerId: 'cus_ada', name: null, email: 'ada@example.com' },
           product: {
             id: '3e04410c-e335-425c-9115-4f8e78df177a',
             identifier: 'notes-pro',
@@ -85,7 +85,7 @@ export const LEDGER_EXAMPLES: Record<string, OperationExample> = {
   'GET /api/v1/orders/{id}/': {
     response: {
       id: 'ORD-20261129111107-UEGYWJF0FE',
-      customer: { customerId: 'cus_PehYtxVe8MKUYWKGxzxh', name: null, email: 'ada@example.com' },
+      customer: { customerId: 'cus_ada', name: null, email: 'ada@example.com' },
       product: {
         id: '3e04410c-e335-425c-9115-4f8e78df177a',
         identifier: 'notes-pro',
@@ -329,7 +329,7 @@ export const LEDGER_EXAMPLES: Record<string, OperationExample> = {
           orderId: 'ORD-20261129111107-UEGYWJF0FE',
           refundId: '3ea126ce-5da2-46e6-ac7b-f9591296d91e',
           subscriptionId: null,
-          customer: { id: 'ac9f59f5-897f-4a0d-b980-c73d3a2c0c79', customerId: 'cus_PehYtxVe8MKUYWKGxzxh', name: null, email: 'ada@example.com' },
+          customer: { id: 'ac9f59f5-897f-4a0d-b980-c73d3a2c0c79', customerId: 'cus_ada', name: null, email: 'ada@example.com' },
           currency: 'USD',
           amountSubtotal: '10.00',
           amountTax: '0.00',
@@ -350,7 +350,7 @@ export const LEDGER_EXAMPLES: Record<string, OperationExample> = {
           ],
           taxTotals: [{ taxRate: '0', taxableAmountUnits: 1000, taxAmountUnits: 0 }],
           seller: { name: 'Notes Co', email: null, taxIds: [], address: null, website: null, language: 'en', displayName: 'Notes Co' },
-          buyer: { name: null, email: 'ada@example.com', taxId: null, customerId: 'cus_PehYtxVe8MKUYWKGxzxh', billingAddress: { country: 'US' } },
+          buyer: { name: null, email: 'ada@example.com', taxId: null, customerId: 'cus_ada', billingAddress: { country: 'US' } },
           issuedOn: '2026-11-29T11:11:15.175Z',
           pdfUrl: 'https://billing.notes.example/sandbox/api/v1/credit-notes/aab04c88-e9d9-41dc-b63b-be0731be769d/pdf/',
         },
@@ -548,7 +548,7 @@ export const LEDGER_EXAMPLES: Record<string, OperationExample> = {
           status: 'SUCCEEDED',
           order: {
             id: 'ORD-20261129111107-UEGYWJF0FE',
-            customer: { customerId: 'cus_PehYtxVe8MKUYWKGxzxh', name: null, email: 'ada@example.com' },
+            customer: { customerId: 'cus_ada', name: null, email: 'ada@example.com' },
             product: {
               id: '3e04410c-e335-425c-9115-4f8e78df177a',
               identifier: 'notes-pro',

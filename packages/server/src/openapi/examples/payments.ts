@@ -11,7 +11,7 @@ export const PAYMENTS_EXAMPLES: Record<string, OperationExample> = {
       results: [
         {
           id: 1,
-          customer: { customerId: 'cus_PehYtxVe8MKUYWKGxzxh', name: null, email: 'ada@example.com', billingAddress: { country: 'US' } },
+          customer: { customerId: 'cus_ada', name: null, email: 'ada@example.com', billingAddress: { country: 'US' } },
           methodType: 'card',
           methodData: { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2035, funding: 'credit', country: 'US' },
           isDefault: true,
