@@ -22,6 +22,7 @@ import { FastLane } from './http/fast-lane.js';
 import { registerObservability, requestIdOf } from './http/observability.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerSerialization } from './http/serialization.js';
+import { laneAnswerCheck, registerResponseCheck, type ResponseCheck } from './http/response-check.js';
 import { registerValidation } from './http/validation.js';
 import type { App } from './http/route-types.js';
 import { accountsModule } from './modules/accounts/module.js';
@@ -94,6 +95,7 @@ import { REFERENCE_PAGE_CSP, pageHeaders } from './page-kit/headers.js';
 import { referencePageOptions } from './page-kit/reference-theme.js';
 import { withCodeSamples, withIntroduction } from './page-kit/reference-samples.js';
 import { GuideLibrary } from './modules/guides/library.js';
+import { attachExamples, type OpenApiDocument } from './openapi/attach-examples.js';
 
 export interface AppDeps {
   config: Config;
@@ -102,6 +104,11 @@ export interface AppDeps {
   logger: FastifyBaseLogger;
   role?: Role;
   redis?: Redis | null;
+  /**
+   * Test servers only (decision 0112): validates every JSON answer of a documented route against
+   * the response schema it declares for the status, a mismatch answered 500 and told to this.
+   */
+  responseCheck?: ResponseCheck;
 }
 
 export interface RouteInfo {
@@ -271,6 +278,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   registerValidation(app);
   registerSerialization(app);
+  if (deps.responseCheck) registerResponseCheck(app, deps.responseCheck);
   registerJsonBodyParser(app);
   registerErrorHandler(app);
   registerInputGuards(app);
@@ -294,7 +302,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     help: 'Edge reads whose fast-lane step threw, then served by Fastify (each is logged)',
     registers: [registry],
   });
-  fastLane.attach({ keys: keyCache, rewriteUrl, rateLimit, recorder, trustProxy: config.trustProxy, answered, failed, log: app.log });
+  const checkAnswer = deps.responseCheck
+    ? laneAnswerCheck((url) => routes.find((route) => route.method === 'GET' && route.url === url)?.schema, deps.responseCheck)
+    : undefined;
+  fastLane.attach({ keys: keyCache, rewriteUrl, rateLimit, recorder, trustProxy: config.trustProxy, answered, failed, log: app.log, checkAnswer });
   app.addHook('preClose', (done) => {
     fastLane.close();
     done();
@@ -331,8 +342,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       },
       security: [{ bearerAuth: [] }],
     },
+    // Every operation's examples (openapi/examples/, checked against its schemas by test/openapi-examples.test.ts),
+    // its curl, SDK and official-client samples, and the introduction with the guides.
     transformObject: (document) =>
-      'openapiObject' in document ? withIntroduction(withCodeSamples(document.openapiObject as never), new GuideLibrary().list()) : document.swaggerObject,
+      'openapiObject' in document
+        ? withIntroduction(withCodeSamples(attachExamples(document.openapiObject as OpenApiDocument) as never), new GuideLibrary().list())
+        : document.swaggerObject,
   });
   // In a scope of its own, so that the page headers cover the reference's static files too.
   await app.register(async (reference) => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogClient, monthly } from './catalog-support.js';
+import { shop } from './commerce-support.js';
 import { startTestServer, type TestOrg, type TestServer } from './harness.js';
 import { signedInMember } from './accounts-support.js';
 
@@ -24,8 +25,8 @@ afterAll(async () => {
 });
 
 /** What a seller's browser does: ask for an upload, then post the file with the fields it got. */
-async function uploadFile(fileName: string, fileType: string, bytes: Uint8Array): Promise<string> {
-  const presigned = await api.call('POST', '/media/', { fileName, fileType });
+async function uploadFile(fileName: string, fileType: string, bytes: Uint8Array, client = api): Promise<string> {
+  const presigned = await client.call('POST', '/media/', { fileName, fileType });
   expect(presigned.status).toBe(200);
   expect(presigned.body.fileKey).toMatch(new RegExp(`^tmp/[0-9a-f-]{36}/${fileName.replace('.', '\\.')}$`));
   const form = new FormData();
@@ -79,6 +80,28 @@ describe('media in the catalog, end to end', () => {
     expect((await fetch(logoImage.image)).status).toBe(404);
     expect((await api.call('DELETE', `/catalog/products/${created.body.id}/image/${logoImage.id}/`)).status).toBe(404);
     expect((await api.call('GET', `/catalog/products/${created.body.id}/`)).body.images).toHaveLength(1);
+  });
+
+  it("shows the product's image and file by their full URLs in the orders, transactions and refunds that embed it", async () => {
+    const s = await shop(server, org.sandbox.serverKey);
+    const imageKey = await uploadFile('box.png', 'image/png', randomBytes(100), s.api);
+    const fileKey = await uploadFile('manual.pdf', 'application/pdf', randomBytes(100), s.api);
+    const product = await s.api.call('PATCH', `/catalog/products/${s.product.id}/`, { imageKeys: [imageKey], fileKeys: [fileKey] });
+    expect(product.status).toBe(200);
+    const [image, file] = [product.body.images[0].image, product.body.files[0].downloadUrl];
+    expect([image, file]).toEqual([expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/media\/public\//), expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/sandbox\/api\/v1\//)]);
+
+    const customerId = await s.customer();
+    await s.card(customerId);
+    const charge = await s.call('POST', '/charges/', { planIdentifier: s.plans.lifetime, chargePeriod: 'ONE_TIME', customerId });
+    expect(charge.status).toBe(201);
+    const orders = await s.call('GET', `/orders/?customer_id=${customerId}`);
+    const order = orders.body.results[0];
+    const refund = await s.call('POST', '/refunds/', { orderId: order.id, amountUnits: 100 });
+    const transactions = await s.call('GET', `/transaction/?customer_id=${customerId}`);
+    for (const embedded of [order.product, refund.body.order.product, transactions.body.results[0].order.product]) {
+      expect([embedded.images[0].image, embedded.files[0].downloadUrl]).toEqual([image, file]);
+    }
   });
 
   it('refuses more than ten images, and unknown keys, changing nothing', async () => {

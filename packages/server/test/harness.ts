@@ -15,6 +15,7 @@ import { webhookSecretBox } from '../src/modules/webhooks/secret-box.js';
 import { JobRunner } from '../src/modules/jobs/runner.js';
 import { createLogger } from '../src/logger.js';
 import type { App } from '../src/http/route-types.js';
+import type { ResponseCheck, ResponseMismatch } from '../src/http/response-check.js';
 import { createOrganization, createPartnerWithKey, revokeKey } from '../src/modules/tenancy/service.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -75,6 +76,11 @@ export interface TestServerOptions {
   database?: DatabaseHandle;
   /** Where the server (and its webhook dispatcher) log; a silent logger by default. */
   logger?: FastifyBaseLogger;
+  /**
+   * What is told of an answer that does not match the document (decision 0112); by default the
+   * server's own record, which fails its close(). BILLOW_TEST_RESPONSE_CHECK=off turns the check off.
+   */
+  responseCheck?: ResponseCheck;
 }
 
 /** The jobs a test server's runJobs() runs unless told otherwise: the billing engine's. */
@@ -163,7 +169,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const ownsDatabase = !options.database && !shared;
   const database = options.database ?? shared ?? (await openTestDatabase());
   const logger = options.logger ?? (createLogger(config.logLevel) as unknown as FastifyBaseLogger);
-  const app = await buildApp({ config, database, clock, logger, redis: options.redis ?? null });
+  const mismatches: ResponseMismatch[] = [];
+  const responseCheck = process.env.BILLOW_TEST_RESPONSE_CHECK === 'off' ? undefined : (options.responseCheck ?? recordedIn(mismatches));
+  const app = await buildApp({ config, database, clock, logger, redis: options.redis ?? null, responseCheck });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -249,7 +257,23 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
           clearTimeout(force);
         }
         if (ownsDatabase) await database.close();
+        if (mismatches.length > 0) throw new Error(`answers that do not match the OpenAPI document:\n${mismatches.map(describeMismatch).join('\n')}`);
       })()),
+  };
+}
+
+const describeMismatch = (found: ResponseMismatch) => `${found.method} ${found.route} ${found.status}: ${found.problem}`;
+
+/**
+ * The test servers' record of answers the document refuses: each is answered 500 where it
+ * happens (the test that asked sees it), written to stderr, and fails the server's close().
+ */
+function recordedIn(mismatches: ResponseMismatch[]): ResponseCheck {
+  return {
+    mismatch: (found) => {
+      mismatches.push(found);
+      console.error(`response mismatch: ${describeMismatch(found)}`);
+    },
   };
 }
 

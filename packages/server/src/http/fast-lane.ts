@@ -55,6 +55,8 @@ export interface LaneDeps {
   /** Counts the lane steps that threw, whose requests Fastify then served (billow_http_fast_lane_failures_total). */
   failed: { inc(): void };
   log: { error(details: object, message: string): void };
+  /** Test servers only (http/response-check.ts): the body of a 500 that replaces an answer its schema refuses, or null. */
+  checkAnswer?: (routeUrl: string, body: string) => string | null;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -230,8 +232,10 @@ export class FastLane {
   ): void {
     const deps = this.deps!;
     const id = requestIdOf(req);
-    res.writeHead(200, ['x-request-id', id, ...answer.headers, 'content-type', JSON_TYPE, 'content-length', String(Buffer.byteLength(answer.body))]);
-    res.end(answer.body);
+    const refused = deps.checkAnswer?.(answer.request.route.url, answer.body) ?? null;
+    const body = refused ?? answer.body;
+    res.writeHead(refused === null ? 200 : 500, ['x-request-id', id, ...answer.headers, 'content-type', JSON_TYPE, 'content-length', String(Buffer.byteLength(body))]);
+    res.end(body);
     deps.answered.inc();
     const ms = performance.now() - answer.started;
     deps.recorder.latency.observe('GET', answer.request.route.url, 200, ms / 1000);

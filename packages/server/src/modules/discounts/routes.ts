@@ -74,7 +74,7 @@ export function discountRoutes(app: App, service: DiscountService): void {
           `${OURS} The code is refused from then on and may be given to a new discount; subscriptions that already carry ` +
           'the discount keep it for the cycles they have left. Archiving an archived discount changes nothing.',
         params: DiscountPath,
-        response: { 200: Discount, ...errors },
+        response: { 200: Discount, ...errors, 409: ErrorBody },
       },
     },
     async (request, reply) => service.archive(scopeOf(request), request.params.id, answerKeeper(request, reply, 200)),

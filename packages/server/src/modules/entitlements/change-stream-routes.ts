@@ -35,9 +35,9 @@ export function changeStreamRoutes(app: App, hub: EntitlementChangeHub, limit: n
         description:
           "Ours: a stream that stays open and names every customer whose entitlements or usage change in this environment, as they commit. " +
           'A process that caches entitlement answers drops a customer\'s answer when it is named, everything on `environment` or `reset`, ' +
-          'and everything when the stream breaks (it may have missed changes while away). Server keys only: the stream names customers. ' +
-          'At most BILLOW_CHANGE_STREAM_LIMIT (1,000) streams per environment and server process: 429 beyond.',
-        response: { 200: EntitlementChangeStream, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody },
+          'and everything on a `ready` that did not resume. Sent again with `Last-Event-ID`, the stream resumes after that event. ' +
+          'Server keys only: the stream names customers. At most BILLOW_CHANGE_STREAM_LIMIT (1,000) streams per environment and server process: 429 beyond.',
+        response: { 200: EntitlementChangeStream, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody },
       },
     },
     (request, reply) => {

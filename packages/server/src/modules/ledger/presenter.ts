@@ -128,7 +128,7 @@ export class OrderPresenter {
       return {
         id: row.id,
         customer: { customerId: customer.customer_id, name: customer.name, email: customer.email },
-        product: toProduct(must(productOf, row.product_id, 'product'), images, productFiles, { urls: this.images, ...context }),
+        product: toProduct(must(productOf, row.product_id, 'product'), images, productFiles, { urls: this.images, baseUrl: context.baseUrl, apiBase: context.apiBase }),
         status: row.status,
         paidAt: row.paid_at ? row.paid_at.toISOString() : null,
         amountSubtotal: decimalText(row.subtotal_minor, currency),

@@ -2,7 +2,6 @@ import {
   ErrorBody,
   Inbox,
   MailAttachmentPath,
-  BinaryFile,
 } from '@billow/contract';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
@@ -32,7 +31,7 @@ export function inboxRoutes(app: App, inbox: InboxService): void {
         description:
           'Sandbox only: email the sandbox writes (the portal\'s sign-in codes) is kept here instead of sent. Answers the newest 50 messages and `inboxUrl`, ' +
           'a secret link to the inbox page for a browser. Production sends its email (BILLOW_SMTP_URL) and answers 404.',
-        response: { 200: Inbox, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+        response: { 200: Inbox, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
       },
     },
     async (request) => {
@@ -51,7 +50,17 @@ export function inboxRoutes(app: App, inbox: InboxService): void {
         summary: 'Read a file of a message in the development inbox',
         description: 'Sandbox only: the file as the email carries it (a receipt\'s invoice PDF).',
         params: MailAttachmentPath,
-        response: { 200: BinaryFile, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+        response: {
+          // Bytes of the file's own type (a receipt's PDF), not JSON.
+          200: Type.Unsafe<Buffer>({
+            description: 'The file, with the content type it was attached with',
+            content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
+          }),
+          400: ErrorBody,
+          401: ErrorBody,
+          403: ErrorBody,
+          404: ErrorBody,
+        },
       },
     },
     async (request, reply) => {

@@ -80,7 +80,7 @@ export function paymentMethodRoutes(app: App, service: PaymentMethodService): vo
           "An addition of Billow's. The customer's previous default loses the flag in the same change; renewals and charges use the default.",
         params: PaymentMethodPath,
         body: PaymentMethodSetDefault,
-        response: { 200: PaymentMethod, ...errors },
+        response: { 200: PaymentMethod, ...errors, 409: ErrorBody },
       },
       // Nothing to send, so no body either.
       preValidation: async (request) => {

@@ -165,7 +165,7 @@ export function subscriptionRoutes(app: App, service: SubscriptionService, chang
           'IMMEDIATE ends it now; CURRENT_PERIOD_ENDS and SPECIFIC_DATE keep it until then. No refund is made for unused time.',
         params: SubscriptionPath,
         body: SubscriptionCancel,
-        response: { 200: SubscriptionCancelled, ...errors },
+        response: { 200: SubscriptionCancelled, ...errors, 409: ErrorBody },
       },
     },
     async (request, reply) =>

@@ -30,7 +30,7 @@ export function testClockRoutes(app: App, service: TestClockService): void {
         summary: 'Create a test clock',
         description: `${SANDBOX} Attach customers to it at their creation (\`testClockId\`), or later while they have no subscription (\`POST /api/v1/test-clocks/{id}/customers/\`): everything about them then follows the clock's time.`,
         body: TestClockCreate,
-        response: { 201: TestClock, ...errors },
+        response: { 201: TestClock, ...errors, 409: ErrorBody },
       },
     },
     async (request, reply) => reply.code(201).send(await service.create(scopeOf(request), request.body, answerKeeper(request, reply, 201))),

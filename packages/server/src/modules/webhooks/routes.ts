@@ -95,7 +95,7 @@ function endpointActionRoutes(app: App, service: WebhookService): void {
           '`webhook-signature` carries the new signature first, then the previous one, space-separated.',
         params: WebhookEndpointPath,
         body: WebhookSecretRotation,
-        response: { 200: WebhookEndpointWithSecret, ...errors },
+        response: { 200: WebhookEndpointWithSecret, ...errors, 409: ErrorBody },
       },
       // The body is optional: a POST without one rotates with the default grace period.
       preValidation: async (request) => {

@@ -422,7 +422,7 @@ function fileRoutes(app: App, { plans, publicUrl }: PlanRouteDeps): void {
         description: 'Needs no key: redirects (302) to a link that serves the file as a download for a few minutes.',
         security: [],
         params: PlanFilePath,
-        response: { 302: Type.Null(), 404: ErrorBody },
+        response: { 302: Type.Null(), 400: ErrorBody, 404: ErrorBody },
       },
     },
     async (request, reply) => {

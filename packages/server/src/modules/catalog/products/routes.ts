@@ -219,7 +219,7 @@ function productFileRoutes(app: App, service: ProductService, publicUrl: string 
         description: 'Needs no key: redirects (302) to a link that serves the file as a download for a few minutes.',
         security: [],
         params: ProductFilePath,
-        response: { 302: Type.Null(), 404: ErrorBody },
+        response: { 302: Type.Null(), 400: ErrorBody, 404: ErrorBody },
       },
     },
     async (request, reply) => {

@@ -112,7 +112,7 @@ export function stripeMethodRoutes(app: App, service: PaymentMethodService): voi
           "the customer's Stripe customer on your account, and saves it. Billow never sees the card number. A customer's first method " +
           'becomes its default. 428 when the environment has no Stripe account configured.',
         body: StripePaymentMethodAttach,
-        response: { 201: PaymentMethod, ...errors, 428: ErrorBody, 503: ErrorBody },
+        response: { 201: PaymentMethod, ...errors, 428: ErrorBody, 503: ErrorBody, 409: ErrorBody },
       },
     },
     async (request, reply) => reply.code(201).send(await service.attachStripe(scopeOf(request), request.body, answerKeeper(request, reply, 201))),

@@ -1,0 +1,223 @@
+import type { OperationExample } from './index.js';
+
+/** The examples of products, their files and images, features and uploads (values from real answers of the test suite, lists shortened to one item). */
+export const CATALOG_EXAMPLES: Record<string, OperationExample> = {
+  // Media
+  'POST /api/v1/media/': {
+    request: { fileName: 'hero.webp', fileType: 'image/webp' },
+    response: {
+      url: 'https://billing.notes.example/billow-test',
+      fields: {
+        'Content-Type': 'image/webp',
+        bucket: 'billow-test',
+        'X-Amz-Algorithm': 'AWS4-HMAC-SHA256',
+        'X-Amz-Credential': 'AKIDEXAMPLE/20261129/us-east-1/s3/aws4_request',
+        'X-Amz-Date': '20261129T111418Z',
+        key: 'tmp/59378fe9-637b-4cc8-bf3d-48532ba6be0c/hero.webp',
+        Policy: 'eyJleHBpcmF0aW9uIjoiMjAyNi0xMS0yOVQxMjoxNDoxOFoiLCJjb25kaXRpb25zIjpbWyJjb250ZW50LWxlbmd0aC1yYW5nZSIsMCw4MTkyXSx7IkNvbnRlbnQtVHlwZSI6ImltYWdlL3dlYnAifSx7ImJ1Y2tldCI6ImJpbGxvdy10ZXN0In0seyJYLUFtei1BbGdvcml0aG0iOiJBV1M0LUhNQUMtU0hBMjU2In0seyJYLUFtei1DcmVkZW50aWFsIjoiQUtJREVYQU1QTEUvMjAyNjExMjkvdXMtZWFzdC0xL3MzL2F3czRfcmVxdWVzdCJ9LHsiWC1BbXotRGF0ZSI6IjIwMjYxMTI5VDExMTQxOFoifSx7ImtleSI6InRtcC81OTM3OGZlOS02MzdiLTRjYzgtYmYzZC00ODUzMmJhNmJlMGMvaGVyby53ZWJwIn1dfQ==',
+        'X-Amz-Signature': 'c45b1320fb2c24eb0ef004295ad5adcd171c99064ebc9d956c10927f4a4656ea',
+      },
+      fileKey: 'tmp/59378fe9-637b-4cc8-bf3d-48532ba6be0c/hero.webp',
+    },
+  },
+  'POST /api/v1/media/upload/': {
+    response: { fileKey: 'tmp/22a86cac-e618-42ff-9053-9e68484468f7/box shot.png', fileName: 'box shot.png', fileType: 'image/png', size: 1500 },
+  },
+  // Product Files
+  'PATCH /api/v1/catalog/products/{product_pk}/file/{pk}/': {
+    request: { name: '  Manual (v2).pdf ', enabled: false },
+    response: {
+      id: 'febd8989-1c9b-4b1e-85da-7e0353a19d9e',
+      name: 'Manual (v2).pdf',
+      file: 'https://billing.notes.example/api/v1/catalog/products/fe04c2f9-9acc-4cdc-a3d3-bcdbb40471be/file/febd8989-1c9b-4b1e-85da-7e0353a19d9e/download/',
+      ordering: 0,
+      enabled: false,
+      downloadUrl: 'https://billing.notes.example/api/v1/catalog/products/fe04c2f9-9acc-4cdc-a3d3-bcdbb40471be/file/febd8989-1c9b-4b1e-85da-7e0353a19d9e/download/',
+      size: 19,
+      contentType: 'application/pdf',
+    },
+  },
+  'PATCH /api/v1/catalog/products/{product_pk}/image/{pk}/': {
+    request: { thumbnail: true, name: 'Hero' },
+    response: {
+      id: 'd47496de-e25b-4b52-98f9-782969b689fc',
+      name: 'Hero',
+      image: 'https://billing.notes.example/media/public/6dd7e989-5a99-4620-96b1-c83b9c65d191/products/b6675fc1-b0d5-449e-8664-eeac0cb5e58a/3fb622fb-8da4-45da-b643-e63b633a6ddb/hero.jpg',
+      ordering: 1,
+      thumbnail: true,
+      enabled: true,
+      size: 200,
+      contentType: 'image/jpeg',
+    },
+  },
+  // Products
+  'GET /api/v1/catalog/products/': {
+    response: {
+      count: 1,
+      next: null,
+      previous: null,
+      results: [
+        {
+          id: '64ca1818-b142-43d7-b0bf-8516f909a994',
+          identifier: 'notes',
+          name: 'Notes',
+          description: '',
+          taxCode: 'saas',
+          createdBy: null,
+          isArchived: false,
+          images: [],
+          files: [],
+          createdOn: '2026-11-29T11:14:23.210Z',
+          modifiedOn: '2026-11-29T11:14:23.210Z',
+        },
+      ],
+    },
+  },
+  'POST /api/v1/catalog/products/': {
+    request: { name: 'Notes Pro', identifier: 'notes-pro', taxCode: 'saas' },
+    response: {
+      id: '3e04410c-e335-425c-9115-4f8e78df177a',
+      identifier: 'notes-pro',
+      name: 'Notes Pro',
+      description: '',
+      taxCode: 'saas',
+      createdBy: null,
+      isArchived: false,
+      images: [],
+      files: [],
+      createdOn: '2026-11-29T11:10:49.165Z',
+      modifiedOn: '2026-11-29T11:10:49.165Z',
+      plans: [],
+    },
+  },
+  'GET /api/v1/catalog/products/{pk}/': {
+    response: {
+      id: '14d541c2-0646-45a3-9b76-19f5ac86770b',
+      identifier: 'notes',
+      name: 'Notes',
+      description: '',
+      taxCode: 'saas',
+      createdBy: null,
+      isArchived: false,
+      images: [
+        {
+          id: '112c52dd-aabd-460a-b54b-4c9a93230fb0',
+          name: 'box-shot.png',
+          image: 'https://billing.notes.example/media/public/bb451519-bba1-4742-848c-f282c4fb7513/products/14d541c2-0646-45a3-9b76-19f5ac86770b/85aab4f4-f290-4ab5-8f45-344f67424fb8/box-shot.png',
+          ordering: 0,
+          thumbnail: true,
+          enabled: true,
+          size: 359,
+          contentType: 'image/png',
+        },
+      ],
+      files: [],
+      createdOn: '2026-11-29T11:15:12.989Z',
+      modifiedOn: '2026-11-29T11:15:39.932Z',
+      plans: ['lifetime'],
+    },
+  },
+  'PATCH /api/v1/catalog/products/{pk}/': {
+    request: { fileKeys: ['tmp/5337de31-3f33-419f-9a5d-6485650afb5a/manual.pdf'] },
+    response: {
+      id: 'cff6e4a8-ad6e-4e6b-8a45-1a9d1176f27a',
+      identifier: 'notes',
+      name: 'Notes',
+      description: '',
+      taxCode: 'saas',
+      createdBy: null,
+      isArchived: false,
+      images: [
+        {
+          id: 'eb1f5feb-8dd2-4a9e-91b5-3f5d6dd79812',
+          name: 'box shot.png',
+          image: 'https://billing.notes.example/media/public/a4cb1eda-a77e-4f81-8b6d-75b636a3fed4/products/cff6e4a8-ad6e-4e6b-8a45-1a9d1176f27a/85dc469c-754e-453a-b8bb-1db9493fd5c1/box%20shot.png',
+          ordering: 0,
+          thumbnail: true,
+          enabled: true,
+          size: 1500,
+          contentType: 'image/png',
+        },
+      ],
+      files: [
+        {
+          id: '1e24ab6e-812e-4a4b-8edb-fd2a643791b7',
+          name: 'manual.pdf',
+          file: 'https://billing.notes.example/sandbox/api/v1/catalog/products/cff6e4a8-ad6e-4e6b-8a45-1a9d1176f27a/file/1e24ab6e-812e-4a4b-8edb-fd2a643791b7/download/',
+          ordering: 0,
+          enabled: true,
+          downloadUrl: 'https://billing.notes.example/sandbox/api/v1/catalog/products/cff6e4a8-ad6e-4e6b-8a45-1a9d1176f27a/file/1e24ab6e-812e-4a4b-8edb-fd2a643791b7/download/',
+          size: 15,
+          contentType: 'application/pdf',
+        },
+      ],
+      createdOn: '2026-11-29T11:14:11.525Z',
+      modifiedOn: '2026-11-29T11:14:15.662Z',
+      plans: ['lifetime'],
+    },
+  },
+  // Product Settings
+  'GET /api/v1/catalog/products/{pk}/settings/': { response: { vpn: true, tor: true, proxy: true, currency: null, productUrl: null } },
+  'PATCH /api/v1/catalog/products/{pk}/settings/': { request: { currency: 'EUR' }, response: { vpn: true, tor: true, proxy: true, currency: 'EUR', productUrl: null } },
+  // Features
+  'GET /api/v1/catalog/features/': {
+    response: {
+      count: 1,
+      next: null,
+      previous: null,
+      results: [
+        {
+          id: 'c40e7eb0-9580-478d-b45e-c76639d41675',
+          identifier: 'seats',
+          name: 'Seats',
+          description: '',
+          featureType: 'METER',
+          featureDetails: { units: { plural: 'seats', singular: 'seat' }, featureSubType: 'PRE_AGGREGATED_USAGE' },
+          meter: {},
+          details: {},
+          metadata: {},
+          isArchived: false,
+          createdOn: '2026-11-29T11:14:23.269Z',
+          modifiedOn: '2026-11-29T11:14:23.269Z',
+        },
+      ],
+    },
+  },
+  'POST /api/v1/catalog/features/': {
+    request: {
+      name: 'Seats',
+      featureType: 'METER',
+      featureDetails: { featureSubType: 'PRE_AGGREGATED_USAGE', units: { singular: 'seat', plural: 'seats' } },
+    },
+    response: {
+      id: '70053dca-927c-4afc-b7d3-72d15644879d',
+      identifier: 'seats',
+      name: 'Seats',
+      description: '',
+      featureType: 'METER',
+      featureDetails: { units: { plural: 'seats', singular: 'seat' }, featureSubType: 'PRE_AGGREGATED_USAGE' },
+      meter: {},
+      details: {},
+      metadata: {},
+      isArchived: false,
+      createdOn: '2026-11-29T11:14:11.701Z',
+      modifiedOn: '2026-11-29T11:14:11.701Z',
+    },
+  },
+  'GET /api/v1/catalog/features/{pk}/': {
+    response: {
+      id: 'c40e7eb0-9580-478d-b45e-c76639d41675',
+      identifier: 'seats',
+      name: 'Seats',
+      description: '',
+      featureType: 'METER',
+      featureDetails: { units: { plural: 'seats', singular: 'seat' }, featureSubType: 'PRE_AGGREGATED_USAGE' },
+      meter: {},
+      details: {},
+      metadata: {},
+      isArchived: false,
+      createdOn: '2026-11-29T11:14:23.269Z',
+      modifiedOn: '2026-11-29T11:14:23.269Z',
+    },
+  },
+};
