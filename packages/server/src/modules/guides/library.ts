@@ -17,7 +17,9 @@ export interface Guide {
 const NAME = /^(decisions\/)?[a-z0-9][a-z0-9-]*$/;
 const IMAGE_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.svg': 'image/svg+xml', '.gif': 'image/gif' };
 
-const titleOf = (markdown: string, fallback: string): string => /^#\s+(.+)$/m.exec(markdown)?.[1]?.trim() ?? fallback;
+/** A guide's first heading, as plain text (its Markdown marks dropped). */
+export const titleOf = (markdown: string, fallback: string): string =>
+  /^#\s+(.+)$/m.exec(markdown)?.[1]?.replace(/[`*_]/g, '').trim() ?? fallback;
 
 export class GuideLibrary {
   constructor(private readonly root: string = DOCS_DIR) {}

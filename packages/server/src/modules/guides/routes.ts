@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { REFERENCE_FAVICON } from '../../page-kit/reference-theme.js';
 import { pageHeaders } from '../../page-kit/headers.js';
 import type { App } from '../../http/route-types.js';
-import type { GuideLibrary } from './library.js';
+import { titleOf, type GuideLibrary } from './library.js';
 import { GUIDES_STYLESHEET, guideIndex, guidePage } from './render.js';
 
 /** Guides are text and pictures: no script, no form, nothing from elsewhere. */
@@ -48,7 +48,7 @@ function pages(app: App, library: GuideLibrary): void {
   const page = async (name: string, url: string, reply: FastifyReply) => {
     const markdown = library.read(name.replace(/\.md$/, ''));
     if (markdown === null) return missingGuide(reply, `called "${name}"`);
-    const title = /^#\s+(.+)$/m.exec(markdown)?.[1] ?? name;
+    const title = titleOf(markdown, name);
     return reply.type('text/html; charset=utf-8').send(guidePage(markdown, title, rootOf(url)));
   };
   app.get('/docs/guides/:name', options, async (request, reply) => page((request.params as { name: string }).name, request.originalUrl, reply));
