@@ -1,3 +1,4 @@
+import { ErrorBody } from '@billow/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../lib/clock.js';
 import { sha256Hex } from '../lib/crypto.js';
@@ -132,6 +133,9 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock, 
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.includes('POST')) return;
+    // Any POST answers 409 for a key reused with another request, or one still in use: its document says so.
+    const responses = route.schema?.response as Record<string, unknown> | undefined;
+    if (responses && !('409' in responses)) route.schema = { ...route.schema, response: { ...responses, 409: ErrorBody } };
     route.preHandler = [...hooksOf(route.preHandler), claimKey];
     route.onSend = [...hooksOf(route.onSend), keepAnswer];
   });
