@@ -153,10 +153,6 @@ describe('billow catalog', () => {
       },
     ]);
 
-    const refused = await catalog(['apply', '--env', 'sandbox', '--file', file('catalog.yaml'), '--migrate-subscribers', 'at-renewal']);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('--migrate-subscribers at-renewal is not supported yet');
-
     const applied = await succeeds(['apply', '--env', 'sandbox', '--file', file('catalog.yaml')]);
     expect(applied).toContain('~ update plan pro → publishes version 2');
     expect(applied).toContain('prices.USD.chargeCatalogPrice[0].charges[0].priceData.amount: 29 → 35');
@@ -256,5 +252,31 @@ describe('billow catalog', () => {
     expect(finished).toContain('~ update plan halfway-pro → publishes version 1');
     expect(finished).not.toContain('create product halfway');
     expect((await ok(sandbox('GET', '/catalog/plans/halfway-pro/'))).status).toBe('published');
+  });
+
+  it('--migrate-subscribers at-renewal: the subscriber keeps the old price until their next renewal, then pays the new one', async () => {
+    const clock = await ok(sandbox('POST', '/test-clocks/', { name: 'at-renewal', frozenTime: '2030-01-10T00:00:00Z' }));
+    await ok(sandbox('POST', '/customers/', { customerId: 'cus_bob', email: 'bob@example.com', testClockId: clock.id }));
+    const card = await ok(sandbox('POST', '/payment-methods/', { customerId: 'cus_bob', cardNumber: '4242 4242 4242 4242', expMonth: 12, expYear: 2035, cvc: '123' }));
+    await ok(sandbox('POST', `/payment-methods/${card.id}/default/`));
+    await ok(sandbox('POST', '/subscriptions/create/', { planIdentifier: 'pro', chargePeriod: 'MONTHLY', customerId: 'cus_bob', currencyCode: 'USD' }));
+    const bob = async () => (await ok(sandbox('GET', '/subscriptions/?customer_id=cus_bob'))).results[0];
+    expect(await bob()).toMatchObject({ planVersion: 2, amount: '35.00' });
+
+    const halfway = path.join(dir, 'halfway', 'catalog.yaml');
+    const current = parse(fs.readFileSync(halfway, 'utf8'));
+    current.plans.find((p: any) => p.identifier === 'pro').prices.find((p: any) => p.currency === 'USD').chargeCatalogPrice[0].charges[0].priceData.amount = 39;
+    fs.writeFileSync(halfway, stringify(current));
+    const applied = await succeeds(['apply', '--env', 'sandbox', '--file', halfway, '--migrate-subscribers', 'at-renewal']);
+    expect(applied).toContain('~ update plan pro → publishes version 3');
+    expect(applied).toContain('Subscribers of the plans published move to the new versions at their next renewal.');
+    expect(await bob()).toMatchObject({ planVersion: 2, amount: '35.00' });
+
+    await ok(sandbox('POST', `/test-clocks/${clock.id}/advance/`, { frozenTime: '2030-02-10T01:00:00Z' }));
+    for (let tries = 0; (await ok(sandbox('GET', `/test-clocks/${clock.id}/`))).status !== 'ready' && tries < 200; tries++) await new Promise((r) => setTimeout(r, 100));
+    expect(await bob()).toMatchObject({ planVersion: 3, amount: '39.00', status: 'active' });
+    const invoices = (await ok(sandbox('GET', '/invoices/?customer_id=cus_bob'))).results.map((i: any) => [i.amountSubtotal, i.status]);
+    // pro starts with a trial: its invoice of nothing, then the first paid period, at the new price.
+    expect(invoices.sort()).toEqual([['0.00', 'PAID'], ['39.00', 'PAID']]);
   });
 });

@@ -46,12 +46,24 @@ const ORDER: Record<string, number> = {
 };
 const rankOf = (change: Change) => ORDER[change.action === 'archive' ? `archive:${change.kind}` : change.kind] ?? 10;
 
-export async function applyDiff(api: Api, file: CatalogFile, remote: RemoteCatalog, diff: CatalogDiff, progress: (line: string) => void): Promise<Change[]> {
+/** How a run publishes a plan's new version: `updatePricing` moves its subscribers over at their next renewal. */
+export interface PublishOptions {
+  updatePricing?: boolean;
+}
+
+export async function applyDiff(
+  api: Api,
+  file: CatalogFile,
+  remote: RemoteCatalog,
+  diff: CatalogDiff,
+  progress: (line: string) => void,
+  publish: PublishOptions = {},
+): Promise<Change[]> {
   const changes = [...diff.changes].sort((a, b) => rankOf(a) - rankOf(b));
   const applied: Change[] = [];
   for (const [index, change] of changes.entries()) {
     try {
-      await applyChange(api, file, remote, change);
+      await applyChange(api, file, remote, change, publish);
     } catch (error) {
       throw new ApplyError(applied, change, error);
     }
@@ -67,7 +79,7 @@ function find<T>(items: readonly T[] | undefined, match: (item: T) => boolean): 
   return found;
 }
 
-async function applyChange(api: Api, file: CatalogFile, remote: RemoteCatalog, change: Change): Promise<void> {
+async function applyChange(api: Api, file: CatalogFile, remote: RemoteCatalog, change: Change, publish: PublishOptions): Promise<void> {
   const { kind, key, action } = change;
   if (kind === 'product') {
     if (action === 'archive') return api.billow.catalog.products.archive(key);
@@ -80,7 +92,7 @@ async function applyChange(api: Api, file: CatalogFile, remote: RemoteCatalog, c
   }
   if (kind === 'plan') {
     if (action === 'archive') return api.billow.catalog.plans.archive(key);
-    return applyPlan(api, find(file.plans, (p) => p.identifier === key), change);
+    return applyPlan(api, find(file.plans, (p) => p.identifier === key), change, publish);
   }
   if (kind === 'discount') {
     if (action !== 'create') await api.billow.discounts.archive(remote.discountIds.get(key) ?? key);
@@ -105,7 +117,7 @@ async function applyProduct(api: Api, product: CatalogFileProduct, create: boole
 const touches = (change: Change, field: string) => change.action === 'create' || change.fields.some((f) => f.path === field || f.path.startsWith(`${field}.`) || f.path.startsWith(`${field}[`));
 const TOP_FIELDS = ['name', 'description', 'metadata', 'isVisible', 'ordering', 'license', 'links'] as const;
 
-async function applyPlan(api: Api, plan: CatalogFilePlan, change: Change): Promise<void> {
+async function applyPlan(api: Api, plan: CatalogFilePlan, change: Change, publish: PublishOptions): Promise<void> {
   const plans = api.billow.catalog.plans;
   const top = Object.fromEntries(TOP_FIELDS.flatMap((field) => (plan[field] === undefined ? [] : [[field, plan[field]]])));
   if (change.action === 'create') await plans.create({ ...top, name: plan.name, identifier: plan.identifier, product: plan.product });
@@ -115,7 +127,7 @@ async function applyPlan(api: Api, plan: CatalogFilePlan, change: Change): Promi
     await plans.prices.setMany(plan.identifier, { prices: plan.prices ?? [] });
   }
   await applyEntitlements(api, plan, change);
-  if (change.publishes != null) await plans.publish(plan.identifier, {});
+  if (change.publishes != null) await plans.publish(plan.identifier, publish);
 }
 
 async function applyEntitlements(api: Api, plan: CatalogFilePlan, change: Change): Promise<void> {

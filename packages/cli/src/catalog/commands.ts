@@ -12,7 +12,7 @@ import { apiRoot, connect, type Api, type EnvironmentName, type Target } from '.
 import { ApplyError, applyDiff } from './apply.js';
 import { diffCatalog, fingerprintOf, type CatalogDiff } from './diff.js';
 import { CatalogFileError, SCHEMA_FILE, catalogText, readCatalogFile, schemaText } from './file.js';
-import { AT_RENEWAL_UNSUPPORTED, MIGRATION_MODES, migrateSubscribers, type MigrationMode } from './migrate.js';
+import { MIGRATION_MODES, migrateSubscribers, type MigrationMode } from './migrate.js';
 import { readRemote } from './remote.js';
 import { renderDiff } from './render.js';
 import { recordFingerprint, recordedFingerprint } from './state.js';
@@ -88,7 +88,7 @@ async function applyAndRecord(api: Api, file: CatalogFile, options: { file?: str
   const root = apiRoot(api.target);
   let applied;
   try {
-    applied = await applyDiff(api, file, remote, diff, progress);
+    applied = await applyDiff(api, file, remote, diff, progress, { updatePricing: options.migrateSubscribers === 'at-renewal' });
   } finally {
     if (options.file) recordFingerprint(options.file, root, fingerprintOf(await readRemote(api)));
   }
@@ -99,10 +99,13 @@ async function applyAndRecord(api: Api, file: CatalogFile, options: { file?: str
   }
   print(applied.length === 0 ? `No changes: ${where(api.target)} already matches.\n` : `Applied ${applied.length} change(s) to ${where(api.target)}.\n`);
   if (options.migrateSubscribers === 'now') print(`Moved ${migrated} subscription(s) to the versions on sale.\n`);
+  if (options.migrateSubscribers === 'at-renewal' && applied.some((c) => c.kind === 'plan' && c.publishes != null)) {
+    print('Subscribers of the plans published move to the new versions at their next renewal.\n');
+  }
 }
 
 function migrationOption(): Option {
-  return new Option('--migrate-subscribers <mode>', 'subscribers of a plan that gets a new version: never (they keep theirs), at-renewal, now')
+  return new Option('--migrate-subscribers <mode>', 'subscribers of a plan that gets a new version: never (they keep theirs), at-renewal (they move at their next renewal), now (at once, prorated)')
     .choices([...MIGRATION_MODES])
     .default('never');
 }
@@ -166,7 +169,6 @@ function registerApply(catalog: Command): void {
     .option('--json', 'print what was applied as JSON')
     .action((options: TargetOptions & { migrateSubscribers: MigrationMode; force?: boolean; json?: boolean }) =>
       guarded(async () => {
-        if (options.migrateSubscribers === 'at-renewal') throw new Refusal(AT_RENEWAL_UNSUPPORTED);
         const file = readCatalogFile(options.file);
         const api = connect(targetOf(options, options.env));
         const planned = await planFor(file, api);
@@ -192,7 +194,6 @@ function registerPromote(catalog: Command): void {
     .action((options: { baseUrl: string; from: EnvironmentName; to: EnvironmentName; migrateSubscribers: MigrationMode; dryRun?: boolean }) =>
       guarded(async () => {
         if (options.from === options.to) throw new Refusal('--from and --to name the same environment');
-        if (options.migrateSubscribers === 'at-renewal') throw new Refusal(AT_RENEWAL_UNSUPPORTED);
         const source = await readRemote(connect(targetOf(options, options.from, false)), progress);
         const api = connect(targetOf(options, options.to, false));
         const planned = await planFor(source.file, api);

@@ -3,17 +3,14 @@
  * plans to the version on sale, by the API's plan change (POST /subscriptions/{id}/update/
  * with the same plan and charge period: the unused time credited, the new price charged for
  * the rest of the period). Runs for every plan of the file, so a run that failed halfway
- * finishes when run again. `at-renewal` has no API yet (no scheduled plan change): refused.
+ * finishes when run again. `at-renewal` needs no call of its own: apply publishes with
+ * updatePricing, and the server moves each subscriber at its next renewal (decision 0113).
  */
 import type { CatalogFile } from '@billow/contract';
 import { PAGE, type Api } from './api.js';
 
 export const MIGRATION_MODES = ['never', 'at-renewal', 'now'] as const;
 export type MigrationMode = (typeof MIGRATION_MODES)[number];
-
-export const AT_RENEWAL_UNSUPPORTED =
-  '--migrate-subscribers at-renewal is not supported yet: the API cannot schedule a plan change for the next renewal. ' +
-  'Use never (subscribers keep their version) or now (they move at once, the difference prorated).';
 
 export async function migrateSubscribers(api: Api, file: CatalogFile, progress: (line: string) => void): Promise<number> {
   let moved = 0;

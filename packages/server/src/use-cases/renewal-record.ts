@@ -112,6 +112,10 @@ async function recordPeriod(tx: Tx, c: RecordContext, { state, plan }: RenewalPl
     current_period_start: terms.period.start,
     current_period_end: terms.period.end,
     billing_anchor: terms.anchor,
+    // A version published with updatePricing takes the subscription over from this period on (decision 0113).
+    plan_version_id: terms.purchase.version.id,
+    price_id: terms.purchase.priceId,
+    ...(terms.purchase.movedAmountMinor === undefined ? {} : { amount_minor: terms.purchase.movedAmountMinor }),
     modified_at: now,
   });
   c.renewed?.({ row: next, hasUnpaidInvoice: next.status === 'past_due' });

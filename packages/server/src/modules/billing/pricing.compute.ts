@@ -100,6 +100,11 @@ export interface PurchaseRequest {
   arrears?: Record<string, number>;
   /** Only the usage in `arrears`: the last bill of a period that ends with no next one (a cancellation, a change). */
   arrearsOnly?: boolean;
+  /**
+   * The price the usage in `arrears` was sold at, when it is not `price`: a renewal that moves the
+   * subscription to a newer version's price (decision 0113) bills the period that ended at its old rates.
+   */
+  arrearsPrice?: StoredPrice;
   discount?: Discount;
   taxRateBp: number;
   taxCountry: string | null;
@@ -133,7 +138,7 @@ function unitOf(charge: StoredCharge, priceModel: string): { unitMinor?: number 
 /** The PAY_AS_YOU_GO lines of a renewal: each unit used in the period that ended, priced by its model. */
 function arrearsLines(request: PurchaseRequest, names: Record<string, string>): QuoteLine[] {
   const lines: QuoteLine[] = [];
-  for (const entry of request.price.chargeCatalogPrice) {
+  for (const entry of (request.arrearsPrice ?? request.price).chargeCatalogPrice) {
     const used = entry.feature === null ? 0 : (request.arrears?.[entry.feature] ?? 0);
     if (entry.paymentType !== 'PAY_AS_YOU_GO' || used <= 0 || entry.feature === null) continue;
     // PAY_AS_YOU_GO is sold with a MONTHLY charge only (prices.compute.ts).
@@ -178,6 +183,17 @@ export function quotePurchase(request: PurchaseRequest): Quote {
     taxCountry: request.taxCountry,
     ...(request.taxReason ? { taxReason: request.taxReason, buyerTaxId: request.buyerTaxId ?? null } : {}),
   };
+}
+
+/** Whether `price` bills a period of `chargePeriod` at these quantities: what moving a subscription onto it needs. */
+export function pricesPeriod(price: StoredPrice, chargePeriod: string, quantities: Record<string, number>): boolean {
+  try {
+    committedLines({ price, chargePeriod, quantities, planName: '', taxRateBp: 0, taxCountry: null });
+    return true;
+  } catch (error) {
+    if (error instanceof PricingError) return false;
+    throw error;
+  }
 }
 
 /** The lines paid in advance: the plan's base charge for the period, and the committed features at their quantities. */

@@ -5,7 +5,7 @@ import type { CustomersTable, PaymentMethodsTable, PlansTable, PlanVersionsTable
 import { newId } from '../../lib/crypto.js';
 import { countryOfIp } from '../../lib/geoip.js';
 import { isCurrency } from '../../lib/money.js';
-import { PricingError, quotePurchase, type PurchaseRequest } from '../billing/pricing.compute.js';
+import { PricingError, pricesPeriod, quotePurchase, type PurchaseRequest } from '../billing/pricing.compute.js';
 import { taxDecision } from '../billing/tax.compute.js';
 import type { Discount, Quote } from '../billing/types.js';
 import {
@@ -123,6 +123,12 @@ export interface ResolvedPurchase {
   override?: PriceOverride | null;
   /** The promotion the quote applied (it won over the discount, or came alone). */
   promotion?: PurchasePromotion | null;
+  /**
+   * A renewal that moved the subscription to a newer price (decision 0113): what its period
+   * costs in advance at that price, without the usage of the period before (the subscription's
+   * new amount, which a later change of plan credits from).
+   */
+  movedAmountMinor?: number;
 }
 
 /**
@@ -285,7 +291,7 @@ function betterOf(request: PurchaseRequest, discount: PurchaseDiscount | null, p
 }
 
 /** Display names of the features a price charges for, for its quote's lines. */
-async function featureNamesOf(tx: Executor, price: StoredPrice): Promise<Record<string, string>> {
+async function featureNamesOf(tx: Executor, price: Pick<StoredPrice, 'chargeCatalogPrice'>): Promise<Record<string, string>> {
   const priced = price.chargeCatalogPrice.flatMap((entry) => (entry.feature ? [entry.feature] : []));
   return Object.fromEntries((await findFeaturesById(tx, priced)).map((f) => [f.id, f.name]));
 }
@@ -320,41 +326,62 @@ function recurringOverride(terms: SubscribedTerms): PriceOverride | null {
   return terms.custom_amount_minor && terms.custom_tax_behavior ? { amountMinor: terms.custom_amount_minor, taxBehavior: terms.custom_tax_behavior } : null;
 }
 
+/** What a renewal is priced with, beyond the subscription's terms. */
+export interface RenewalPricing {
+  /** The pay-as-you-go usage of the period that ended, by feature id. */
+  arrears: Record<string, number>;
+  /** The catalog rows, when the caller has read them (null: one is missing); else read here. */
+  read?: SubscribedRows | null;
+  /** A discount the subscription carries to this renewal. */
+  discount?: PurchaseDiscount | null;
+  /** Only the usage in `arrears`: the last bill of a period that ends early (a change, a cancellation). */
+  arrearsOnly?: boolean;
+  /**
+   * A newer version of the plan published with updatePricing, and its price in the subscription's
+   * currency (decision 0113): the period that begins is sold at it, when it prices the subscription's
+   * period and quantities; the usage of the period that ended keeps the old rates.
+   */
+  successor?: Pick<SubscribedRows, 'version' | 'price'>;
+}
+
 /**
  * What the next period of a subscription costs: its plan version's price at its
- * quantities, with the pay-as-you-go usage of the period that ended (`arrears`).
+ * quantities (or its successor's, see RenewalPricing), with the pay-as-you-go usage of
+ * the period that ended.
  */
-export async function resolveRenewal(
-  tx: Executor,
-  customer: CustomerRow,
-  terms: SubscribedTerms,
-  arrears: Record<string, number>,
-  /** The catalog rows, when the caller has read them (null: one is missing); else read here. */
-  read?: SubscribedRows | null,
-  /** A discount the subscription carries to this renewal. */
-  discount?: PurchaseDiscount | null,
-  /** Only the usage in `arrears`: the last bill of a period that ends early (a change, a cancellation). */
-  arrearsOnly = false,
-): Promise<ResolvedPurchase> {
+export async function resolveRenewal(tx: Executor, customer: CustomerRow, terms: SubscribedTerms, pricing: RenewalPricing): Promise<ResolvedPurchase> {
+  const { arrears, read, discount, arrearsOnly = false } = pricing;
   const ids = { environmentId: customer.environment_id, productId: terms.product_id, planId: terms.plan_id, versionId: terms.plan_version_id, priceId: terms.price_id };
   const rows = read === undefined ? await subscribedRows(tx, ids) : (read ?? undefined);
   if (!rows) throw new Error(`the catalog rows of a subscription are missing (price ${terms.price_id})`);
-  const { plan, version, price: priceRow, product } = rows;
   const override = recurringOverride(terms);
-  const price = override ? overriddenPrice(toStored(priceRow), terms.charge_period, override) : toStored(priceRow);
+  const sold = toStored(rows.price);
+  const moved = movedTo(pricing.successor, terms, override, arrearsOnly);
+  const { plan, product } = rows;
+  const { version, price: priceRow } = moved ?? rows;
+  const price = override ? overriddenPrice(sold, terms.charge_period, override) : moved ? toStored(moved.price) : sold;
   const country = (customer.billing_address as { country?: string } | null)?.country ?? null;
   const promotion = !discount && terms.promotion_id && terms.promotion_percent ? { id: terms.promotion_id, percent: terms.promotion_percent } : null;
-  const quote = quoteOrRefuse({
+  const request: PurchaseRequest = {
     price,
     chargePeriod: terms.charge_period,
     quantities: terms.quantities,
     arrears,
     arrearsOnly,
+    ...(moved ? { arrearsPrice: sold } : {}),
     ...(await taxOf(tx, customer.environment_id, customer, country)),
     planName: version.name,
-    featureNames: await featureNamesOf(tx, price),
+    featureNames: await featureNamesOf(tx, moved ? { chargeCatalogPrice: [...price.chargeCatalogPrice, ...sold.chargeCatalogPrice] } : price),
     ...(discount ? { discount: discountIn(discount, price.currency) } : {}),
     ...(promotion ? { discount: promotionDiscount(promotion) } : {}),
-  });
-  return { product, plan, version, priceId: priceRow.id, price, quantities: terms.quantities, quote, override, promotion };
+  };
+  const quote = quoteOrRefuse(request);
+  const resolved = { product, plan, version, priceId: priceRow.id, price, quantities: terms.quantities, quote, override, promotion };
+  return moved ? { ...resolved, movedAmountMinor: quoteOrRefuse({ ...request, arrears: {} }).totalMinor } : resolved;
+}
+
+/** The successor a renewal moves to: none for a last bill, a custom amount, or a price that cannot bill the subscription's period. */
+function movedTo(successor: RenewalPricing['successor'], terms: SubscribedTerms, override: PriceOverride | null, arrearsOnly: boolean) {
+  if (!successor || arrearsOnly || override) return undefined;
+  return pricesPeriod(toStored(successor.price), terms.charge_period, terms.quantities) ? successor : undefined;
 }

@@ -23,7 +23,7 @@ export interface PricedChange {
 async function usageOf(tx: Tx, customer: CustomerRow, row: SubscriptionRow) {
   const used = row.status !== 'trialing' && row.current_period_start ? await usageOfPeriod(tx, row.id, row.current_period_start) : {};
   const terms = { ...row, quantities: row.quantities as Record<string, number> };
-  const old = await resolveRenewal(tx, customer, terms, used, undefined, null, true);
+  const old = await resolveRenewal(tx, customer, terms, { arrears: used, discount: null, arrearsOnly: true });
   return { name: old.version.name, usage: old.quote.lines.length > 0 ? old.quote : null };
 }
 

@@ -9,7 +9,7 @@ import { chargeableMethodById, chargeableMethodFor } from '../payments/methods.s
 import { resolveRenewal, type CustomerRow, type PaymentMethodRow, type PurchaseDiscount } from '../purchases/purchase.js';
 import { usageOfPeriod } from '../usage/queries.js';
 import type * as repo from './repo.js';
-import type { RenewalReads } from './repo/renewal-reads.js';
+import { findPricingSuccessor, type RenewalReads } from './repo/renewal-reads.js';
 
 export interface RenewalItem {
   /**
@@ -46,8 +46,8 @@ export async function renewalTerms(
   row: repo.SubscriptionRow,
   customer: CustomerRow,
   item: RenewalItem,
-  /** The usage of the current period and the catalog rows, when the caller has read them with the row. */
-  reads?: Pick<RenewalReads, 'usage' | 'catalog'>,
+  /** The usage of the current period, the catalog rows and the pricing successor, when the caller has read them with the row. */
+  reads?: Pick<RenewalReads, 'usage' | 'catalog' | 'successor'>,
   /** A discount the subscription carries to this renewal (discounts module). */
   discount?: PurchaseDiscount | null,
 ) {
@@ -58,7 +58,10 @@ export async function renewalTerms(
   const arrears = billsUsage && row.current_period_start ? (reads?.usage ?? (await usageOfPeriod(tx, row.id, row.current_period_start))) : {};
   const terms = { ...row, quantities: row.quantities as Record<string, number> };
   const catalog = reads ? (reads.catalog ?? null) : undefined;
-  const purchase = await resolveRenewal(tx, customer, terms, arrears, catalog, ending ? null : discount, ending);
+  // A period that begins may be sold at a newer version's price (decision 0113); an end bills only the old period.
+  const successor = ending ? undefined : reads ? reads.successor : await findPricingSuccessor(tx, row.environment_id, row.id);
+  const pricing = { arrears, read: catalog, discount: ending ? null : discount, arrearsOnly: ending, ...(successor ? { successor } : {}) };
+  const purchase = await resolveRenewal(tx, customer, terms, pricing);
   return { anchor, period, purchase, ...afterCredit(purchase.quote, customer.credit_minor) };
 }
 

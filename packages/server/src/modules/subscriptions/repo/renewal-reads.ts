@@ -24,7 +24,12 @@ export interface RenewalReads {
   usableMethod: Selectable<PaymentMethodsTable> | undefined;
   /** A discount with cycles left rides with the subscription (the discounts module takes one per renewal). */
   hasDiscount: boolean;
+  /** The newer version and price the subscription's next period may be sold at (decision 0113). */
+  successor: PricingSuccessor | undefined;
 }
+
+/** A newer version of the subscription's plan, published with updatePricing, and its price in the subscription's currency. */
+export type PricingSuccessor = Pick<SubscribedRows, 'version' | 'price'>;
 
 /** The quote's reads: the renewal's, with its customer and the intent recorded under the renewal's key. */
 export interface RenewalQuoteReads extends RenewalReads {
@@ -33,7 +38,40 @@ export interface RenewalQuoteReads extends RenewalReads {
 }
 
 type Json = Record<string, unknown> | null;
-type RenewalJson = Record<'renewal_product' | 'renewal_plan' | 'renewal_version' | 'renewal_price' | 'renewal_method', Json>;
+type RenewalJson = Record<'renewal_product' | 'renewal_plan' | 'renewal_version' | 'renewal_price' | 'renewal_method' | 'renewal_successor', Json>;
+
+/**
+ * The pricing successor of the subscription `s` as JSON ({version, price}), or null: the newest
+ * version of its plan newer than its own, published with updatePricing, that has an enabled price
+ * in the subscription's currency with the same tax behaviour (the first such price of the version).
+ */
+const successorJson = sql<Json>`(SELECT jsonb_build_object('version', to_jsonb(nv), 'price', to_jsonb(np))
+    FROM plan_versions ov
+    JOIN plan_prices op ON op.id = s.price_id
+    JOIN plan_versions nv ON nv.plan_id = ov.plan_id AND nv.version > ov.version
+    JOIN plan_prices np ON np.plan_version_id = nv.id
+   WHERE ov.id = s.plan_version_id
+     AND nv.published_at IS NOT NULL AND nv.publish_options ->> 'updatePricing' = 'true'
+     AND np.enabled AND np.currency = op.currency AND np.tax_behavior = op.tax_behavior
+   ORDER BY nv.version DESC, np.position
+   LIMIT 1)`;
+
+function successorOf(json: Json): PricingSuccessor | undefined {
+  const version = rowFromJson<PricingSuccessor['version']>(json?.version as Json, TIMESTAMP_COLUMNS.plan_versions);
+  const price = rowFromJson<PricingSuccessor['price']>(json?.price as Json, TIMESTAMP_COLUMNS.plan_prices);
+  return version && price ? { version, price } : undefined;
+}
+
+/** The subscription's pricing successor (see successorJson), read alone: for the upcoming invoice. */
+export async function findPricingSuccessor(db: Executor, environmentId: string, subscriptionId: string): Promise<PricingSuccessor | undefined> {
+  const found = await db
+    .selectFrom('subscriptions as s')
+    .select(successorJson.as('successor'))
+    .where('s.environment_id', '=', environmentId)
+    .where('s.id', '=', subscriptionId)
+    .executeTakeFirst();
+  return successorOf(found?.successor ?? null);
+}
 
 function readsQuery(db: Executor, scope: { environmentId: string; organizationId: string }, id: string) {
   return db
@@ -54,6 +92,7 @@ function readsQuery(db: Executor, scope: { environmentId: string; organizationId
       sql<Json>`(SELECT to_jsonb(m) FROM payment_methods m
         WHERE m.environment_id = s.environment_id AND m.customer_id = s.customer_id AND m.status = 'succeeded' AND m.deleted_at IS NULL
         ORDER BY m.is_default DESC, m.id DESC LIMIT 1)`.as('renewal_method'),
+      successorJson.as('renewal_successor'),
     ])
     .where('s.environment_id', '=', scope.environmentId)
     .where('s.id', '=', id);
@@ -63,7 +102,7 @@ type Found = NonNullable<Awaited<ReturnType<ReturnType<typeof readsQuery>['execu
 
 function readsOf(found: Found): RenewalReads {
   const { renewal_has_unpaid_invoice: hasUnpaid, renewal_has_discount: hasDiscount, renewal_usage: usage, ...rest } = found;
-  const { renewal_product, renewal_plan, renewal_version, renewal_price, renewal_method, ...row } = rest as typeof rest & RenewalJson;
+  const { renewal_product, renewal_plan, renewal_version, renewal_price, renewal_method, renewal_successor, ...row } = rest as typeof rest & RenewalJson;
   return {
     row: row as Selectable<SubscriptionsTable>,
     hasUnpaidInvoice: Boolean(hasUnpaid),
@@ -71,6 +110,7 @@ function readsOf(found: Found): RenewalReads {
     catalog: subscribedRowsFromJson({ product: renewal_product, plan: renewal_plan, version: renewal_version, price: renewal_price }),
     usableMethod: rowFromJson(renewal_method, TIMESTAMP_COLUMNS.payment_methods),
     hasDiscount: Boolean(hasDiscount),
+    successor: successorOf(renewal_successor),
   };
 }
 
