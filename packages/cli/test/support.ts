@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const CLI = path.join(REPO_ROOT, 'packages/cli/dist/main.js');
@@ -112,6 +112,9 @@ export async function makeWorkspace(options: WorkspaceOptions = {}): Promise<Wor
  */
 export async function migratedTemplate(): Promise<Workspace | null> {
   if (POSTGRES_URL) return null;
+  // The one the run's global setup migrated (server/test/global-setup.ts), when there is one: only copied, never opened.
+  const shared = inject('pgliteDataDir' as never) as string | null | undefined;
+  if (shared) return { root: path.dirname(shared), dataDir: shared, lockFile: `${shared}.lock`, credentialsFile: '', env: childEnv(shared, null), cleanup: async () => {} };
   const template = await makeWorkspace();
   await runOk(['migrate'], template.env);
   return template;

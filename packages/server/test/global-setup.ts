@@ -16,17 +16,33 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** A dump of a migrated embedded database, or null on PostgreSQL. */
     pgliteTemplate: string | null;
+    /**
+     * A migrated embedded database on disk, closed, or null on PostgreSQL: the tests that run
+     * `billow` processes copy it (cli/test/support.ts, migratedTemplate) rather than each
+     * file migrating one of its own, which took seconds per file.
+     */
+    pgliteDataDir: string | null;
+  }
+}
+
+/** Migrates an embedded database in `dataDir`, and closes it. */
+async function migrateOnDisk(dataDir: string): Promise<void> {
+  const database = await connectDatabase({ databaseUrl: null, dataDir, poolSize: 1 });
+  try {
+    await migrate(database.db);
+  } finally {
+    await database.close();
   }
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const databaseUrl = process.env.DATABASE_URL || null;
+  const dumpDir = databaseUrl ? null : await fs.promises.mkdtemp(path.join(os.tmpdir(), 'billow-test-template-'));
+  const onDisk = dumpDir ? migrateOnDisk(path.join(dumpDir, 'data')) : Promise.resolve();
   const database = await connectDatabase({ databaseUrl, dataDir: null, poolSize: 1 });
-  let dumpDir: string | null = null;
   try {
     await migrate(database.db);
-    if (database.dumpDataDir) {
-      dumpDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'billow-test-template-'));
+    if (database.dumpDataDir && dumpDir) {
       const dumpFile = path.join(dumpDir, 'migrated.tar');
       const dump = await database.dumpDataDir();
       await fs.promises.writeFile(dumpFile, Buffer.from(await dump.arrayBuffer()));
@@ -36,7 +52,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     }
   } finally {
     await database.close();
+    await onDisk;
   }
+  project.provide('pgliteDataDir', dumpDir ? path.join(dumpDir, 'data') : null);
   return async () => {
     if (dumpDir) await fs.promises.rm(dumpDir, { recursive: true, force: true });
   };

@@ -3,8 +3,16 @@
  * The seller's registrations (seller-profile) and the buyers' business ids (customers) both
  * read them here. Nothing here reaches the network (the VIES check is lib/vies.ts).
  */
-import { euVat, stdnum, validateEntity } from 'stdnum';
+import { createRequire } from 'node:module';
 import { EU_COUNTRIES } from './countries.js';
+
+type Stdnum = typeof import('stdnum');
+let loaded: Stdnum | undefined;
+/**
+ * The library, loaded on the first tax id checked: loading it took a quarter of a second of
+ * every process start (each CLI command, each server), most of which never check one.
+ */
+const library = (): Stdnum => (loaded ??= createRequire(import.meta.url)('stdnum') as Stdnum);
 
 /** The prefix of an EU VAT id: the country code, except Greece's EL. */
 export const vatPrefix = (country: string) => (country === 'GR' ? 'EL' : country);
@@ -20,27 +28,30 @@ interface TaxIdType {
   validator(country: string): Validator | undefined;
 }
 
-const one = (country: string, validator: Validator | undefined): TaxIdType => ({ countries: new Set([country]), validator: () => validator });
+const one = (country: string, validator: (library: Stdnum['stdnum']) => Validator | undefined): TaxIdType => ({
+  countries: new Set([country]),
+  validator: () => validator(library().stdnum),
+});
 
 /**
  * The business tax ids a buyer may give, by type (the names Stripe and others use). The
  * first type of a country is the one an id without a type is tried as first.
  */
 export const TAX_ID_TYPES: Readonly<Record<string, TaxIdType>> = {
-  eu_vat: { countries: EU_COUNTRIES, validator: (country) => euVat[country]?.[0] as Validator | undefined },
-  gb_vat: one('GB', stdnum.GB?.vat),
-  ch_vat: one('CH', stdnum.CH?.vat),
-  ch_uid: one('CH', stdnum.CH?.uid),
-  no_vat: one('NO', stdnum.NO?.mva),
-  no_orgnr: one('NO', stdnum.NO?.orgnr),
-  au_abn: one('AU', stdnum.AU?.abn),
-  ca_gst_hst: one('CA', stdnum.CA?.gst),
-  ca_bn: one('CA', stdnum.CA?.bn),
-  nz_gst: one('NZ', stdnum.NZ?.ird),
-  in_gst: one('IN', stdnum.IN?.gstin),
-  sg_uen: one('SG', stdnum.SG?.uen),
-  is_vat: one('IS', stdnum.IS?.vsk),
-  us_ein: one('US', stdnum.US?.ein),
+  eu_vat: { countries: EU_COUNTRIES, validator: (country) => library().euVat[country]?.[0] as Validator | undefined },
+  gb_vat: one('GB', (s) => s.GB?.vat),
+  ch_vat: one('CH', (s) => s.CH?.vat),
+  ch_uid: one('CH', (s) => s.CH?.uid),
+  no_vat: one('NO', (s) => s.NO?.mva),
+  no_orgnr: one('NO', (s) => s.NO?.orgnr),
+  au_abn: one('AU', (s) => s.AU?.abn),
+  ca_gst_hst: one('CA', (s) => s.CA?.gst),
+  ca_bn: one('CA', (s) => s.CA?.bn),
+  nz_gst: one('NZ', (s) => s.NZ?.ird),
+  in_gst: one('IN', (s) => s.IN?.gstin),
+  sg_uen: one('SG', (s) => s.SG?.uen),
+  is_vat: one('IS', (s) => s.IS?.vsk),
+  us_ein: one('US', (s) => s.US?.ein),
 };
 
 /** Every type name, `other` last: an id of a country no type covers, checked as the country's business id. */
@@ -67,7 +78,7 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string }
  */
 export function checkEntityTaxId(country: string, raw: string): Checked<{ taxId: string; scheme: string | null }> {
   const taxId = compactTaxId(raw);
-  const result = validateEntity(country, taxId);
+  const result = library().validateEntity(country, taxId);
   if (result.checked) {
     if (!result.isValid) return { ok: false, problem: 'its format or check digits are wrong' };
     return { ok: true, value: { taxId, scheme: result.matchedValidators?.[0]?.name ?? null } };
