@@ -4,9 +4,10 @@
  * read them here. Nothing here reaches the network (the VIES check is lib/vies.ts).
  */
 import { createRequire } from 'node:module';
+import type * as StdnumModule from 'stdnum';
 import { EU_COUNTRIES } from './countries.js';
 
-type Stdnum = typeof import('stdnum');
+type Stdnum = typeof StdnumModule;
 let loaded: Stdnum | undefined;
 /**
  * The library, loaded on the first tax id checked: loading it took a quarter of a second of

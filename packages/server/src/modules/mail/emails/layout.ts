@@ -1,13 +1,13 @@
 import { createRequire } from 'node:module';
+import type Juice from 'juice';
 import { countryName } from '../../../lib/countries.js';
 import { html, SafeHtml } from '../../../page-kit/html.js';
 import type { EmailFormat } from './format.js';
 
-type Juice = typeof import('juice');
-let juice: Juice | undefined;
+let juice: typeof Juice | undefined;
 /** juice (with cheerio), loaded on the first email: it took a third of a second of every server start. */
-function inlined(page: string, options: Parameters<Juice>[1]): string {
-  juice ??= createRequire(import.meta.url)('juice') as Juice;
+function inlined(page: string, options: Parameters<typeof Juice>[1]): string {
+  juice ??= createRequire(import.meta.url)('juice') as typeof Juice;
   return juice(page, options);
 }
 
