@@ -3,37 +3,45 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Files that each take a minute or more (they start Billow processes, kill them, wait out
- * leases), with their seconds in a PGlite run on 2026-11-29. Started first, longest first,
- * so that the two workers end together instead of one finishing a long file alone.
+ * Files that take 20 s or more (most start Billow processes, kill them, wait out leases, or
+ * drive Chromium), with their seconds in a PGlite run of CI on 2026-11-29 (afternoon). Started
+ * first, longest first, so that the two workers end together instead of one finishing a long
+ * file alone.
  */
 const SLOW_FILES: Record<string, number> = {
-  'packages/cli/test/users.test.ts': 111,
-  'packages/server/test/docs-examples.test.ts': 97,
-  'packages/server/test/lifecycle.test.ts': 95,
-  'packages/cli/test/admin.test.ts': 93,
-  'packages/server/test/dashboard.browser.test.ts': 91,
-  'packages/server/test/keyed-crash-provisioning.test.ts': 85,
-  'packages/cli/test/emails.test.ts': 78,
-  'packages/server/test/crash-recovery.test.ts': 77,
-  'packages/server/test/keyed-crash.test.ts': 70,
-  'packages/server/test/keyed-crash-resources.test.ts': 66,
-  'packages/server/test/media-through-billow.test.ts': 63,
-  'packages/cli/test/catalog.test.ts': 60,
-  'packages/server/test/stripe-crash-recovery.test.ts': 59,
-  'packages/server/test/fuzz.test.ts': 58,
-  'packages/server/test/dashboard-pages.browser.test.ts': 54,
-  'packages/server/test/dashboard-developers.browser.test.ts': 54,
-  'packages/server/test/auth.test.ts': 50,
-  'packages/server/test/invoice-number-crash.test.ts': 49,
+  'packages/cli/test/admin.test.ts': 145,
+  'packages/server/test/keyed-crash.test.ts': 117,
+  'packages/server/test/docs-examples.test.ts': 108,
+  'packages/server/test/lifecycle.test.ts': 107,
+  'packages/server/test/dashboard.browser.test.ts': 92,
+  'packages/server/test/crash-recovery.test.ts': 89,
+  'packages/server/test/keyed-crash-resources.test.ts': 73,
+  'packages/cli/test/org-block.test.ts': 72,
+  'packages/server/test/dashboard-pages.browser.test.ts': 63,
+  'packages/cli/test/catalog.test.ts': 63,
+  'packages/server/test/stripe-crash-recovery.test.ts': 62,
+  'packages/server/test/edge-role.test.ts': 57,
+  'packages/server/test/dashboard-developers.browser.test.ts': 56,
+  'packages/cli/test/provider.test.ts': 48,
   'packages/server/test/webhook-crash.test.ts': 47,
-  'packages/server/test/restart-takeover.test.ts': 46,
-  'packages/cli/test/provider.test.ts': 45,
-  'packages/cli/test/org-block.test.ts': 44,
-  'packages/server/test/rate-limit.test.ts': 44,
-  'packages/server/test/ops.test.ts': 39,
-  'packages/server/test/invoice-numbers.test.ts': 36,
-  'packages/cli/test/profile.test.ts': 36,
+  'packages/server/test/restart-takeover.test.ts': 47,
+  'packages/server/test/dashboard-languages.browser.test.ts': 46,
+  'packages/cli/test/users.test.ts': 46,
+  'packages/cli/test/emails.test.ts': 45,
+  'packages/cli/test/profile.test.ts': 44,
+  'packages/server/test/page-headers.test.ts': 40,
+  'packages/server/test/keyed-crash-provisioning.test.ts': 39,
+  'packages/server/test/fuzz.test.ts': 38,
+  'packages/server/test/invoice-number-crash.test.ts': 36,
+  'packages/server/test/checkout/browser.test.ts': 32,
+  'packages/server/test/ops.test.ts': 31,
+  'packages/server/test/mail-receipts.test.ts': 29,
+  'packages/server/test/auth.test.ts': 26,
+  'packages/cli/test/usage.test.ts': 23,
+  'packages/server/test/portal/browser.test.ts': 22,
+  'packages/server/test/checkout/browser-pricing.test.ts': 22,
+  'packages/server/test/mail-languages.test.ts': 20,
+  'packages/server/test/checkout/languages.browser.test.ts': 20,
 };
 
 const ROOT = fileURLToPath(new URL('./', import.meta.url));

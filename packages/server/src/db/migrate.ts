@@ -1,10 +1,9 @@
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { MIGRATIONS_DIR } from '../paths.js';
 import { sql } from 'kysely';
 import type { Db } from './connect.js';
 
 // Resolves to packages/server/src/db/migrations from both src/db and dist/db.
-const MIGRATIONS_DIR = fileURLToPath(new URL('../../src/db/migrations/', import.meta.url));
 const MIGRATION_LOCK = 7_100_221;
 
 export interface MigrationFile {

@@ -1,9 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { DASHBOARD_DIST } from '../../paths.js';
 
-/** Where `npm run build` leaves the dashboard (packages/dashboard/dist), from this file in src/ or dist/. */
-export const DASHBOARD_DIST = fileURLToPath(new URL('../../../../dashboard/dist/', import.meta.url));
 
 export interface DashboardFile {
   type: string;

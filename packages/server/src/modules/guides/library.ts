@@ -1,12 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-/**
- * The guides of docs/ as they ship beside the server (the repository's docs/ folder).
- * An installation without them (a trimmed package) has none, and /docs/guides says so.
- */
-export const DOCS_DIR = fileURLToPath(new URL('../../../../../docs/', import.meta.url));
+import { DOCS_DIR } from '../../paths.js';
 
 export interface Guide {
   /** The file's name without `.md`, as it is addressed: `billing`, `decisions/0019-edge-cache`. */
