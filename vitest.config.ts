@@ -75,6 +75,10 @@ export default defineConfig({
     // Generous: CLI and lifecycle tests start several processes, each opening the embedded database.
     testTimeout: 120_000,
     hookTimeout: 60_000,
+    // expect.poll gives up after 1 s by default: too short for a page's first fetch on a loaded CI
+    // machine (a dashboard table once showed 1 row of 3 when the second ran out). A poll that
+    // succeeds still returns at once.
+    expect: { poll: { timeout: 15_000 } },
     reporters: ['default'],
   },
 });
