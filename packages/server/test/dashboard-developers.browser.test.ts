@@ -249,16 +249,17 @@ describe.skipIf(skipBrowserTests)('the dashboard for developers and for oneself'
     const figuresOf = page.getByLabel('Figures of', { exact: true });
     await figuresOf.selectOption(`plan:${s.plans.basic}`);
     await expect.poll(() => card('Paying customers, this month').textContent()).toBe('2');
-    expect(await card('MRR, this month').textContent()).toBe('$20.00');
+    await expect.poll(() => card('MRR, this month').textContent()).toBe('$20.00');
     // The subscriptions, trials and cash follow the menu too (decision 0107): Basic's two $10.00 subscriptions and their payments.
+    // Each card group loads on its own (series, subscriptions and trials, cash): each is waited for.
     await expect.poll(() => card('Collected, this month').textContent()).toBe('$20.00');
     await expect.poll(() => card('Active subscriptions, this month').textContent()).toBe('2');
-    expect(await card('In trial, this month').textContent()).toBe('0');
+    await expect.poll(() => card('In trial, this month').textContent()).toBe('0');
     await figuresOf.selectOption(`plan:${s.plans.trial}`);
     // Trial's: the trial that goes on and the one cancelled, no payment.
     await expect.poll(() => page.getByText('No payment for this one in these months.').count()).toBe(1);
     await expect.poll(() => card('In trial, this month').textContent()).toBe('1');
-    expect(await card('Active subscriptions, this month').textContent()).toBe('0');
+    await expect.poll(() => card('Active subscriptions, this month').textContent()).toBe('0');
     expect(await page.locator('main').innerText()).toContain('a trial it was in ends on this plan without converting');
     await figuresOf.selectOption(`plan:${s.plans.pro}`);
     // Pro's only customer left today: its MRR is back to nothing, and the churn is Pro's; the $20.00 was paid first.
