@@ -16,7 +16,9 @@ export interface BenchOptions {
    * Which scenarios run: the HTTP and Edge ones, the renewal run, the webhook run, the scale ones, or all (the default);
    * the lists one only when named (its million orders take minutes to seed).
    */
-  scenarios: { http: boolean; renewals: boolean; webhooks: boolean; scale: boolean; lists: boolean };
+  scenarios: { http: boolean; renewals: boolean; webhooks: boolean; scale: boolean; lists: boolean; start: boolean };
+  /** Starts of each kind the start scenario times, and the seconds the last one idles before its memory is read. */
+  start: { runs: number; idleSeconds: number };
   /** Subscriptions the renewal scenario renews, all due at one instant. */
   renewals: number;
   /** The worker's BILLOW_BILLING_CONCURRENCY in the renewal scenario; null: Billow's default. */
@@ -27,12 +29,12 @@ export interface BenchOptions {
   lists: { customers: number; ordersPerCustomer: number; requests: number; keepDatabase: boolean };
 }
 
-const SCENARIOS = ['all', 'http', 'renewals', 'webhooks', 'scale', 'lists'] as const;
+const SCENARIOS = ['all', 'http', 'renewals', 'webhooks', 'scale', 'lists', 'start'] as const;
 
 /**
  * `npm run bench -- renewals` runs the renewal scenario only, `-- webhooks` the webhook one only, `-- scale` the
  * worker and batch ones only (seeding what they need), `-- http` the HTTP ones (the scale ones included), `-- lists`
- * the lists one, which `all` leaves out.
+ * the lists one, which `all` leaves out, `-- start` the start one.
  */
 function scenariosOf(args: readonly string[]): BenchOptions['scenarios'] {
   const named = args[0] ?? 'all';
@@ -44,6 +46,7 @@ function scenariosOf(args: readonly string[]): BenchOptions['scenarios'] {
     webhooks: all || named === 'webhooks',
     scale: all || named === 'http' || named === 'scale',
     lists: named === 'lists',
+    start: all || named === 'start',
   };
 }
 
@@ -61,6 +64,9 @@ Scenarios:
   lists      list and search pages over 100,000 customers and 1,000,000 orders, and the MRR series
              of the revenue analytics over the same data, in a database of their own (not part of
              all: seeding takes minutes)
+  start      the time from spawning \`billow start\` to its first answer (existing and new embedded data
+             directory, PostgreSQL, \`npm start\` with nothing to rebuild) and the memory it holds idle,
+             beside a bare Fastify process
 
 Settings (environment):
   BENCH_DATABASE_URL          a PostgreSQL URL allowed to create databases (postgres://postgres@127.0.0.1:5432/postgres)
@@ -72,6 +78,8 @@ Settings (environment):
   BENCH_LIST_CUSTOMERS        customers of the lists scenario (100000), BENCH_LIST_ORDERS_PER_CUSTOMER (10),
                               BENCH_LIST_REQUESTS measured per list or search (60); BENCH_LIST_KEEP_DATABASE=true
                               keeps its database afterwards, to EXPLAIN queries on it (drop it yourself)
+  BENCH_START_RUNS            starts of each kind in the start scenario (5); BENCH_IDLE_S seconds idle before
+                              the memory is read (10)
   BENCH_CPU_PROFILE_DIR       where Billow's process writes a CPU profile when it stops (none)
 
 The method and the last results: docs/performance.md.
@@ -113,5 +121,6 @@ export function benchOptions(env: NodeJS.ProcessEnv = process.env, args: readonl
       requests: positiveInteger(env, 'BENCH_LIST_REQUESTS', 60),
       keepDatabase: env.BENCH_LIST_KEEP_DATABASE === 'true',
     },
+    start: { runs: positiveInteger(env, 'BENCH_START_RUNS', 5), idleSeconds: positiveInteger(env, 'BENCH_IDLE_S', 10) },
   };
 }

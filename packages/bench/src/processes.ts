@@ -9,6 +9,8 @@ const STOP_GRACE_MS = 5000;
 
 /** Every child still running, so an interrupted run can end them all. */
 const running = new Set<ChildProcess>();
+/** The children started in a process group of their own, stopped with their group. */
+const groupLeaders = new WeakSet<ChildProcess>();
 /** Set once the run is being torn down: no child may start after that. */
 let closing = false;
 
@@ -35,12 +37,25 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
+/** The child, or its whole process group when it was started in one of its own. */
+function signal(child: ChildProcess, name: NodeJS.Signals): void {
+  if (child.pid !== undefined && groupLeaders.has(child)) {
+    try {
+      process.kill(-child.pid, name);
+    } catch {
+      // the group has already ended
+    }
+  } else {
+    child.kill(name);
+  }
+}
+
 async function stopChild(child: ChildProcess): Promise<void> {
   const done = exited(child);
-  child.kill('SIGTERM');
+  signal(child, 'SIGTERM');
   const timer = sleep(STOP_GRACE_MS).then(() => 'timeout' as const);
   if ((await Promise.race([done.then(() => 'exited' as const), timer])) === 'timeout') {
-    child.kill('SIGKILL');
+    signal(child, 'SIGKILL');
     await done;
   }
 }
@@ -49,12 +64,23 @@ async function stopChild(child: ChildProcess): Promise<void> {
  * Every server child, Billow and the bare ceilings alike, runs with the young generation
  * `npm start` gives Billow (decision 0041), so that the ceilings get it too.
  */
-function spawnNode(script: string, args: string[], env: NodeJS.ProcessEnv, nodeArgs: string[] = []): ChildProcess {
+function spawnNode(script: string, args: string[], env: NodeJS.ProcessEnv, nodeArgs: string[] = [YOUNG_GENERATION_FLAG], detached = false): ChildProcess {
   if (closing) throw new Error('The benchmark is stopping; no new process is started');
-  const child = spawn(process.execPath, [YOUNG_GENERATION_FLAG, ...nodeArgs, script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached });
+  if (detached) groupLeaders.add(child);
   running.add(child);
   child.once('exit', () => running.delete(child));
   return child;
+}
+
+export interface StartOptions {
+  /** False starts the child as a shell would (`npx billow start`), without the young generation flag. */
+  youngGeneration?: boolean;
+  /**
+   * In a process group of its own, stopped as a whole: for `npm start`, whose npm does not pass
+   * SIGTERM on to the server it started.
+   */
+  processGroup?: boolean;
 }
 
 /** Starts a long-running Node.js child; its output is kept, not shown. */
@@ -64,8 +90,9 @@ export function startNode(
   args: string[],
   env: NodeJS.ProcessEnv,
   nodeArgs: string[] = [],
+  { youngGeneration = true, processGroup = false }: StartOptions = {},
 ): ServerProcess & { child: ChildProcess } {
-  const child = spawnNode(script, args, env, nodeArgs);
+  const child = spawnNode(script, args, env, youngGeneration ? [YOUNG_GENERATION_FLAG, ...nodeArgs] : nodeArgs, processGroup);
   const output = captureOutput(child);
   return { label, child, output, stop: () => stopChild(child) };
 }
@@ -103,6 +130,7 @@ export async function waitUntilServing(
   server: ServerProcess & { child: ChildProcess },
   url: string,
   timeoutMs = 30_000,
+  intervalMs = 100,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -115,7 +143,7 @@ export async function waitUntilServing(
     } catch {
       // not listening yet
     }
-    await sleep(100);
+    await sleep(intervalMs);
   }
   throw new Error(`${server.label} did not answer ${url} within ${timeoutMs} ms:\n${server.output()}`);
 }
@@ -140,6 +168,17 @@ export function cpuSecondsOf(pid: number | undefined): number | null {
   }
 }
 
+/** A process's resident memory in MB, from /proc; null where there is no /proc. */
+export function residentMbOf(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const kilobytes = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kilobytes === undefined ? null : Number(kilobytes) / 1024;
+  } catch {
+    return null;
+  }
+}
+
 /** Ends every child still running, each with the usual grace period, and refuses new ones. */
 export async function stopAllChildren(): Promise<void> {
   closing = true;
@@ -148,5 +187,5 @@ export async function stopAllChildren(): Promise<void> {
 
 /** For process 'exit', where nothing asynchronous can run any more. */
 export function killAllChildrenNow(): void {
-  for (const child of running) child.kill('SIGKILL');
+  for (const child of running) signal(child, 'SIGKILL');
 }

@@ -31,6 +31,7 @@ import { measureWebhooks } from './webhooks.js';
 import { formatListsReport, measureLists } from './lists.js';
 import { formatAnalyticsReport, measureAnalytics } from './analytics.js';
 import { seedLists } from './lists-seed.js';
+import { formatStartReport, measureStarts } from './start.js';
 
 const CLI = fileURLToPath(new URL('../../cli/dist/main.js', import.meta.url));
 const CEILING_SERVER = fileURLToPath(new URL('./ceiling-server.js', import.meta.url));
@@ -510,6 +511,7 @@ async function benchmarks(options: BenchOptions, database: BenchDatabase, scratc
   if (options.scenarios.renewals) reports.push(await renewalScenario(options, database, env, organization));
   if (options.scenarios.webhooks) reports.push(await webhookScenario(options, database, env, organization));
   if (options.scenarios.lists) reports.push(await listsScenario(options, scratch));
+  if (options.scenarios.start) reports.push(await startScenario(options, database, scratch));
   return reports;
 }
 
@@ -520,6 +522,28 @@ function verdictSummary(reports: readonly string[]): string {
   const missed = lines.filter((line) => line.includes('-> MISSED')).map((line) => line.trim().split(':')[0]);
   const summary = `Summary: ${met} of ${met + missed.length} targets met`;
   return missed.length === 0 ? `${summary}.\n` : `${summary}; MISSED: ${missed.join('; ')}.\n`;
+}
+
+/**
+ * The start scenario: Billow as a seller starts it, on an embedded data directory of its own
+ * (made by the first start), on the run's PostgreSQL database, and through `npm start`.
+ */
+async function startScenario(options: BenchOptions, database: BenchDatabase, scratch: string): Promise<string> {
+  const embedded = { ...cleanEnv(), BILLOW_DATA_DIR: path.join(scratch, 'start-data'), LOG_LEVEL: 'warn' };
+  const npmCli = process.env.npm_execpath;
+  if (!npmCli) throw new Error('The start scenario runs `npm start`: run the bench through npm (npm run bench -- start)');
+  const results = await measureStarts(
+    {
+      bare: { label: 'bare Fastify JSON', script: CEILING_SERVER, args: ['json'], env: cleanEnv() },
+      embedded: { label: 'billow start (embedded)', script: CLI, args: ['start'], env: embedded },
+      postgres: { label: 'billow start (PostgreSQL)', script: CLI, args: ['start'], env: billowEnv(database.url, path.join(scratch, 'start-pg')) },
+      npmStart: { label: 'npm start', script: npmCli, args: ['start', '--silent'], env: embedded, processGroup: true },
+    },
+    options.start.runs,
+    options.start.idleSeconds,
+    say,
+  );
+  return formatStartReport(results);
 }
 
 /** Databases a scenario made for itself, dropped with the run's own if the run is interrupted. */

@@ -91,7 +91,8 @@ describe.skipIf(skipBrowserTests)("the dashboard in the person's language", () =
 
     await page.reload();
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Kunden', exact: true }).waitFor();
-    expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
+    // The page's lang is set by an effect that runs after the words are drawn.
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('de');
 
     await menu(page, 'Übersicht');
     const home = await german(page, 'german-home', ['Übersicht', 'Aktive Abonnements', 'Umsatz diesen Monat (netto)', 'Neueste Bestellungen', 'Teilweise erstattet'], { docs: false });
@@ -157,7 +158,7 @@ describe.skipIf(skipBrowserTests)("the dashboard in the person's language", () =
     const german = await openPage(browser, { width: 1280, height: 900 }, { locale: 'de-DE' });
     await german.page.goto(`${server.url}/dashboard/sign-in`);
     await german.page.getByRole('heading', { name: 'Anmelden' }).waitFor();
-    expect(await german.page.evaluate(() => document.documentElement.lang)).toBe('de');
+    await expect.poll(() => german.page.evaluate(() => document.documentElement.lang)).toBe('de');
     await german.page.getByRole('link', { name: 'Passwort vergessen?' }).waitFor();
     await german.close();
 
@@ -175,7 +176,7 @@ describe.skipIf(skipBrowserTests)("the dashboard in the person's language", () =
     // A Japanese browser, no choice made: the signed-in pages in Japanese, yen and dates as Japan writes them.
     const japanese = await signIn(server, browser, org.organizationId, 'viewer', 1280, 'ja-JP');
     await japanese.page.getByRole('navigation', { name: 'ダッシュボード' }).getByRole('link', { name: '顧客', exact: true }).waitFor();
-    expect(await japanese.page.evaluate(() => document.documentElement.lang)).toBe('ja');
+    await expect.poll(() => japanese.page.evaluate(() => document.documentElement.lang)).toBe('ja');
     await japanese.close();
   });
 });
