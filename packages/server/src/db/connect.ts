@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
 import { Kysely, PostgresDialect, sql, type KyselyConfig } from 'kysely';
 import { preparingPool } from './prepared.js';
 import pg from 'pg';
@@ -92,6 +94,26 @@ async function connectPostgres(url: string, poolSize: number, onQuery?: () => vo
  */
 const EMBEDDED_SETTINGS = ['-c', 'shared_buffers=16MB'];
 
+/**
+ * Creates the cluster of a new data directory in a worker thread. PGlite's initdb runs in a
+ * WebAssembly memory of its own, some 350 MB that the main thread would hold until a major
+ * garbage collection, which an idle server may not run for hours; a worker's memory goes back
+ * to the system when it ends (decision 0116).
+ */
+async function initializeDataDirectory(dataDir: string, startParams: string[]): Promise<void> {
+  if (fs.existsSync(path.join(dataDir, 'PG_VERSION'))) return;
+  const code = `
+    const { workerData } = require('node:worker_threads');
+    const { PGlite } = require(workerData.module);
+    PGlite.create({ dataDir: workerData.dataDir, startParams: workerData.startParams }).then((pglite) => pglite.close());`;
+  const module = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const worker = new Worker(code, { eval: true, workerData: { module, dataDir, startParams } });
+  await new Promise<void>((resolve, reject) => {
+    worker.once('error', reject);
+    worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`Creating the embedded database in ${dataDir} failed (exit ${code})`))));
+  });
+}
+
 async function connectPglite(dataDir: string | null, fromDump?: Blob, onQuery?: () => void): Promise<DatabaseHandle> {
   const { PGlite } = await import('@electric-sql/pglite');
   const startParams = [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS];
@@ -101,6 +123,7 @@ async function connectPglite(dataDir: string | null, fromDump?: Blob, onQuery?: 
     lock = lockDataDirectory(dataDir);
   }
   try {
+    if (dataDir) await initializeDataDirectory(dataDir, startParams);
     const pglite = await PGlite.create({ startParams, ...(dataDir ? { dataDir } : fromDump ? { loadDataDir: fromDump } : {}) });
     const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), log: queryLog(onQuery) });
     await holdOnPglite(db, (text, values) => pglite.query<{ taken: boolean }>(text, values));
