@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { buildApp } from './app.js';
 import { ensureDemoOrganization, type FirstStart } from './bootstrap.js';
 import { loadConfig, type Config, type Role } from './config.js';
@@ -19,6 +19,12 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { createLogOutput } from './logger.js';
 import { armFailpoints } from './lib/failpoints.js';
 import type { App } from './http/route-types.js';
+
+/** ioredis (some 20 MB and 70 ms to load) loads only when REDIS_URL is set. */
+async function connectRedis(url: string): Promise<Redis> {
+  const { Redis } = await import('ioredis');
+  return new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
+}
 
 export interface StartOptions {
   role?: Role;
@@ -168,7 +174,7 @@ export async function startBillow(options: StartOptions = {}): Promise<RunningBi
     if (!config.secret && database.kind === 'postgres' && (worker ?? 1) === 1) {
       logger.warn('BILLOW_SECRET is not set: webhook secrets are sealed with a key kept in the same database (set it for protection at rest)');
     }
-    redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : null;
+    redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
     app = await buildApp({ config, database, clock, logger, role, redis });
     await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
     const jobs = background ? jobRunner(app, database, clock, config, logger) : null;

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { MailConfig } from '../../config.js';
 
 /** A file a message carries. */
@@ -51,10 +51,12 @@ export function messageIdOf(id: string, from: string): string {
  * when the message names one). A connection per message (no pool): nothing stays open between them.
  */
 export function smtpMailer(url: string, from: string): Mailer {
-  const transport = nodemailer.createTransport({ url, ...SMTP_TIMEOUTS });
+  // nodemailer (some 15 MB and 100 ms to load) loads with the first message, not at start.
+  let transport: Promise<Transporter> | null = null;
+  const transportOf = () => (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport({ url, ...SMTP_TIMEOUTS })));
   return {
     async send(mail) {
-      await transport.sendMail({
+      await (await transportOf()).sendMail({
         from: mail.fromName ? { name: mail.fromName, address: addressOf(from) } : from,
         ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
         messageId: messageIdOf(mail.id, from),
@@ -67,7 +69,7 @@ export function smtpMailer(url: string, from: string): Mailer {
         attachments: (mail.attachments ?? []).map((a) => ({ filename: a.fileName, contentType: a.contentType, content: Buffer.from(a.bytes) })),
       });
     },
-    close: () => transport.close(),
+    close: () => void transport?.then((opened) => opened.close()),
   };
 }
 

@@ -53,7 +53,7 @@ export function sandboxProvider(): SandboxProvider {
   return builtInSandbox;
 }
 
-function stripeProviderOf(db: Db, environmentId: string, secretKey: string, updatedAt: Date): StripeProvider {
+async function stripeProviderOf(db: Db, environmentId: string, secretKey: string, updatedAt: Date): Promise<StripeProvider> {
   let setup = setups.get(db);
   if (!setup) {
     setup = { apiUrl: null, providers: new Map() };
@@ -61,7 +61,7 @@ function stripeProviderOf(db: Db, environmentId: string, secretKey: string, upda
   }
   const known = setup.providers.get(environmentId);
   if (known && known.updatedAt === updatedAt.getTime()) return known.provider;
-  const provider = new StripeProvider(stripeClient(secretKey, setup.apiUrl));
+  const provider = new StripeProvider(await stripeClient(secretKey, setup.apiUrl));
   setup.providers.set(environmentId, { updatedAt: updatedAt.getTime(), provider });
   return provider;
 }
@@ -80,7 +80,7 @@ function stripeProviderOf(db: Db, environmentId: string, secretKey: string, upda
 export async function paymentProviderOf(db: Db, scope: ProviderScope): Promise<PaymentProvider | null> {
   const stripe = await stripeSecretsOf(db, scope.environmentId);
   if (stripe) {
-    const provider = stripeProviderOf(db, scope.environmentId, stripe.secretKey, stripe.updatedAt);
+    const provider = await stripeProviderOf(db, scope.environmentId, stripe.secretKey, stripe.updatedAt);
     return scope.environment === 'sandbox' ? new SandboxWithStripe(sandbox, provider) : provider;
   }
   return scope.environment === 'sandbox' ? sandbox : null;

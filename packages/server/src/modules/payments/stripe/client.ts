@@ -1,4 +1,7 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+
+/** Stripe's library (some 20 MB and 70 ms to load), loaded with the first client: most installations never make one. */
+let library: typeof Stripe | null = null;
 
 /** How long one call to Stripe may take before it is given up (and retried by the library). */
 const TIMEOUT_MS = 30_000;
@@ -8,8 +11,9 @@ const TIMEOUT_MS = 30_000;
  * at another host (tests' local stand-in, BILLOW_STRIPE_API_URL); null: Stripe itself.
  * The library retries failed network calls with the same idempotency key.
  */
-export function stripeClient(secretKey: string, apiUrl: URL | null): Stripe {
-  return new Stripe(secretKey, {
+export async function stripeClient(secretKey: string, apiUrl: URL | null): Promise<Stripe> {
+  library ??= (await import('stripe')).default;
+  return new library(secretKey, {
     maxNetworkRetries: 2,
     timeout: TIMEOUT_MS,
     telemetry: false,
@@ -22,6 +26,14 @@ export function stripeClient(secretKey: string, apiUrl: URL | null): Stripe {
         }
       : {}),
   });
+}
+
+/**
+ * Stripe's error classes, for `instanceof`. An error of Stripe's comes from a client, so the
+ * library is loaded whenever one can be at hand; before that, nothing is a Stripe error.
+ */
+export function stripeErrors(): typeof Stripe.errors | null {
+  return library?.errors ?? null;
 }
 
 export type { Stripe };

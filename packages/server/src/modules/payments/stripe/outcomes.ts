@@ -1,4 +1,5 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+import { stripeErrors } from './client.js';
 import type { ChargeOutcome } from '../provider.js';
 
 type Failure = Extract<ChargeOutcome, { status: 'failed' }>;
@@ -45,12 +46,14 @@ export function outcomeOfIntent(intent: Stripe.PaymentIntent): ChargeOutcome {
  * stays processing for the recovery task.
  */
 export function refusalOfError(error: unknown): Failure | null {
+  const errors = stripeErrors();
+  if (!errors) return null;
   // Stripe refused the key itself: the request went no further, so no charge can follow later.
-  if (error instanceof Stripe.errors.StripeAuthenticationError || error instanceof Stripe.errors.StripePermissionError) {
+  if (error instanceof errors.StripeAuthenticationError || error instanceof errors.StripePermissionError) {
     return { status: 'failed', code: 'provider_key_rejected', message: `Stripe refused the secret key: ${error.message}` };
   }
-  if (error instanceof Stripe.errors.StripeCardError) return failureOf(error.code, error.decline_code, error.message);
-  if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode !== 409) {
+  if (error instanceof errors.StripeCardError) return failureOf(error.code, error.decline_code, error.message);
+  if (error instanceof errors.StripeInvalidRequestError && error.statusCode !== 409) {
     const intent = error.payment_intent;
     if (intent?.last_payment_error) {
       const last = intent.last_payment_error;

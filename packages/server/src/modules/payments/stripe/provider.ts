@@ -9,7 +9,8 @@ import type {
   RefundOutcome,
   RefundRequest,
 } from '../provider.js';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+import { stripeErrors } from './client.js';
 import { createHash } from 'node:crypto';
 import { notAStripeMethod, providerIdempotencyError, providerKeyRejected, providerUnavailable } from '../errors.js';
 import { outcomeOfIntent, refusalOfError } from './outcomes.js';
@@ -171,7 +172,8 @@ export class StripeProvider implements ConfirmingPaymentProvider, AttachingPayme
       };
     } catch (error) {
       if (isIdempotencyError(error)) reportIdempotencyError(`of ${request.paymentMethod}`, error);
-      if (error instanceof Stripe.errors.StripeInvalidRequestError || error instanceof Stripe.errors.StripeCardError) {
+      const errors = stripeErrors();
+      if (errors && (error instanceof errors.StripeInvalidRequestError || error instanceof errors.StripeCardError)) {
         throw notAStripeMethod(error.message);
       }
       throw unavailable(error);
@@ -200,7 +202,8 @@ function digestOf(params: object): string {
 
 /** Stripe's refusal of a key sent again with other parameters (a 409 for a request still under way is not one). */
 function isIdempotencyError(error: unknown): error is Stripe.errors.StripeError {
-  return error instanceof Stripe.errors.StripeIdempotencyError && error.statusCode !== 409;
+  const errors = stripeErrors();
+  return !!errors && error instanceof errors.StripeIdempotencyError && error.statusCode !== 409;
 }
 
 /** Nobody waits on an idempotency error, so it is written where an operator sees it: it is a bug of Billow's. */
@@ -212,7 +215,9 @@ function reportIdempotencyError(key: string, error: Stripe.errors.StripeError): 
 
 /** Errors of ours pass; Stripe's trouble is a 503 that changes nothing: a refused key says so, the rest (network, outage, rate limit) is unavailability. */
 function unavailable(error: unknown): unknown {
-  if (error instanceof Stripe.errors.StripeAuthenticationError || error instanceof Stripe.errors.StripePermissionError) return providerKeyRejected();
+  const errors = stripeErrors();
+  if (!errors) return error;
+  if (error instanceof errors.StripeAuthenticationError || error instanceof errors.StripePermissionError) return providerKeyRejected();
   if (isIdempotencyError(error)) return providerIdempotencyError();
-  return error instanceof Stripe.errors.StripeError ? providerUnavailable() : error;
+  return error instanceof errors.StripeError ? providerUnavailable() : error;
 }

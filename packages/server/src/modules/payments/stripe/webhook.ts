@@ -43,7 +43,7 @@ export class StripeWebhooks {
     if (!signature) throw invalidStripeSignature('the header is missing');
     let event: Stripe.Event;
     try {
-      event = stripeClient(secrets.secretKey, null).webhooks.constructEvent(raw, signature, secrets.webhookSecret);
+      event = (await stripeClient(secrets.secretKey, null)).webhooks.constructEvent(raw, signature, secrets.webhookSecret);
     } catch (error) {
       throw invalidStripeSignature(error instanceof Error ? error.message : 'unreadable');
     }
