@@ -17,7 +17,7 @@ export interface BenchOptions {
    * the lists one only when named (its million orders take minutes to seed).
    */
   scenarios: { http: boolean; renewals: boolean; webhooks: boolean; scale: boolean; lists: boolean; start: boolean };
-  /** Starts of each kind the start scenario times, and the seconds the last one idles before its memory is read. */
+  /** Starts of each kind the start scenario times, and the seconds each idles before its memory is read. */
   start: { runs: number; idleSeconds: number };
   /** Subscriptions the renewal scenario renews, all due at one instant. */
   renewals: number;
@@ -78,8 +78,8 @@ Settings (environment):
   BENCH_LIST_CUSTOMERS        customers of the lists scenario (100000), BENCH_LIST_ORDERS_PER_CUSTOMER (10),
                               BENCH_LIST_REQUESTS measured per list or search (60); BENCH_LIST_KEEP_DATABASE=true
                               keeps its database afterwards, to EXPLAIN queries on it (drop it yourself)
-  BENCH_START_RUNS            starts of each kind in the start scenario (5); BENCH_IDLE_S seconds idle before
-                              the memory is read (10)
+  BENCH_START_RUNS            starts of each kind in the start scenario (5); BENCH_IDLE_S seconds each stays
+                              idle before its memory is read (10)
   BENCH_CPU_PROFILE_DIR       where Billow's process writes a CPU profile when it stops (none)
 
 The method and the last results: docs/performance.md.
