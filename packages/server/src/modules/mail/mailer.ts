@@ -69,7 +69,8 @@ export function smtpMailer(url: string, from: string): Mailer {
         attachments: (mail.attachments ?? []).map((a) => ({ filename: a.fileName, contentType: a.contentType, content: Buffer.from(a.bytes) })),
       });
     },
-    close: () => void transport?.then((opened) => opened.close()),
+    // A transport that could not be made has nothing to close (its send already failed with the reason).
+    close: () => void transport?.then((opened) => opened.close(), () => undefined),
   };
 }
 
