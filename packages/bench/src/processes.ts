@@ -61,8 +61,9 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /**
- * Every server child, Billow and the bare ceilings alike, runs with the young generation
- * `npm start` gives Billow (decision 0041), so that the ceilings get it too.
+ * Children run with the young generation `npm start` gives Billow (decision 0041), Billow and
+ * the bare ceilings alike, unless `nodeArgs` says otherwise (the start scenario starts them as
+ * a shell would).
  */
 function spawnNode(script: string, args: string[], env: NodeJS.ProcessEnv, nodeArgs: string[] = [YOUNG_GENERATION_FLAG], detached = false): ChildProcess {
   if (closing) throw new Error('The benchmark is stopping; no new process is started');

@@ -24,7 +24,7 @@ const START_TIMEOUT_MS = 120_000;
 
 export interface StartRun {
   ms: number;
-  /** Resident memory once idle, for the runs that waited for it. */
+  /** Resident memory once idle; null for `npm start`, which is only timed. */
   idleMb: number | null;
 }
 
@@ -94,14 +94,14 @@ export async function measureStarts(commands: StartCommands, runs: number, idleS
   return { idleSeconds, bare, existing, first, postgres, npmStart };
 }
 
-export function median(values: readonly number[]): number {
+function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
 /** The median memory of the runs that idled; null where none could be read. */
-export function idleMbOf(runs: readonly StartRun[]): number | null {
+function idleMbOf(runs: readonly StartRun[]): number | null {
   const read = runs.flatMap((run) => (run.idleMb === null ? [] : [run.idleMb]));
   return read.length === 0 ? null : median(read);
 }
