@@ -279,4 +279,21 @@ describe('billow catalog', () => {
     // pro starts with a trial: its invoice of nothing, then the first paid period, at the new price.
     expect(invoices.sort()).toEqual([['0.00', 'PAID'], ['39.00', 'PAID']]);
   });
+
+  it('a metadata key the file drops is removed, and the next diff finds nothing', async () => {
+    const edited = file('metadata.yaml');
+    await succeeds(['pull', '--env', 'production', '--file', edited]);
+    const current = parse(fs.readFileSync(edited, 'utf8'));
+    const pro = current.plans.find((p: any) => p.identifier === 'pro');
+    expect(pro.metadata).toEqual({ tier: 2 });
+    pro.metadata = { region: 'eu' };
+    fs.writeFileSync(edited, stringify(current));
+
+    const diff = await succeeds(['diff', '--env', 'production', '--file', edited]);
+    expect(diff).toContain('metadata.region: (none) → "eu"');
+    expect(diff).toContain('metadata.tier: 2 → (none)');
+    await succeeds(['apply', '--env', 'production', '--file', edited]);
+    expect((await ok(production('GET', '/catalog/plans/pro/'))).metadata).toEqual({ region: 'eu' });
+    expect(await succeeds(['diff', '--env', 'production', '--file', edited, '--exit-code'])).toMatch(/^No changes: production/);
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * How a catalog file's entry is compared with what an environment holds: a field the file
  * leaves out keeps the environment's value (its default when created), a field it gives
- * must be equal. Lists compare entry by entry. Nothing here knows the API.
+ * must be equal. Lists compare entry by entry. A metadata map the file gives is the whole
+ * map: a key the environment has beyond it is a key to remove. Nothing here knows the API.
  */
 
 export interface FieldChange {
@@ -59,10 +60,16 @@ export function differences(wanted: unknown, actual: unknown, path = ''): FieldC
   }
   if (isObject(wanted)) {
     if (!isObject(actual)) return [{ path, from: actual, to: wanted }];
-    return Object.keys(wanted).flatMap((key) => differences(wanted[key], actual[key], path ? `${path}.${key}` : key));
+    const at = (key: string) => (path ? `${path}.${key}` : key);
+    const changed = Object.keys(wanted).flatMap((key) => differences(wanted[key], actual[key], at(key)));
+    return isWholeMap(path) ? [...changed, ...removedKeys(wanted, actual).map((key) => ({ path: at(key), from: actual[key], to: undefined }))] : changed;
   }
   return wanted === actual ? [] : [{ path, from: actual, to: wanted }];
 }
+
+const isWholeMap = (path: string) => path === 'metadata' || path.endsWith('.metadata');
+
+const removedKeys = (wanted: Plain, actual: Plain) => Object.keys(actual).filter((key) => !(key in wanted) && !isEmpty(actual[key]));
 
 /** A list keyed by one field, as a map (the file's checks have refused duplicates). */
 export function byKey<T>(items: readonly T[] | undefined, key: (item: T) => string): Map<string, T> {
