@@ -221,13 +221,16 @@ describe('billow catalog', () => {
     ]);
     expect((await ok(production('GET', '/catalog/products/acme/'))).name).toBe('Acme Analytics');
 
-    // A file the API cannot apply: features have no update.
-    const renamed = fs.readFileSync(file('production-now.yaml'), 'utf8').replace('    name: Audit log\n', '    name: Audit trail\n');
-    fs.writeFileSync(file('feature.yaml'), renamed);
+    // A file the API cannot apply: a feature's type never changes (its name could, but nothing is applied).
+    const retyped = fs
+      .readFileSync(file('production-now.yaml'), 'utf8')
+      .replace('    name: Audit log\n', '    name: Audit trail\n')
+      .replace('    featureType: BOOLEAN\n', '    featureType: CUSTOMIZABLE\n');
+    fs.writeFileSync(file('feature.yaml'), retyped);
     const cannot = await catalog(['apply', '--env', 'production', '--file', file('feature.yaml'), '--force']);
     expect(cannot.code).toBe(2);
-    expect(cannot.stdout).toContain('apply would refuse the file, changing nothing, because:\n  ! feature audit-log: the API cannot change a feature (name differs)');
-    expect(cannot.stderr).toContain('billow: nothing was applied:\n  feature audit-log: the API cannot change a feature (name differs); archive it');
+    expect(cannot.stdout).toContain("apply would refuse the file, changing nothing, because:\n  ! feature audit-log: a feature's type, details and meter never change (featureType differs)");
+    expect(cannot.stderr).toContain("billow: nothing was applied:\n  feature audit-log: a feature's type, details and meter never change (featureType differs); archive it");
     expect((await ok(production('GET', '/catalog/features/audit-log/'))).name).toBe('Audit log');
   });
 
@@ -280,20 +283,23 @@ describe('billow catalog', () => {
     expect(invoices.sort()).toEqual([['0.00', 'PAID'], ['39.00', 'PAID']]);
   });
 
-  it('a metadata key the file drops is removed, and the next diff finds nothing', async () => {
+  it('a renamed feature is updated, a metadata key the file drops is removed, and the next diff finds nothing', async () => {
     const edited = file('metadata.yaml');
     await succeeds(['pull', '--env', 'production', '--file', edited]);
     const current = parse(fs.readFileSync(edited, 'utf8'));
     const pro = current.plans.find((p: any) => p.identifier === 'pro');
     expect(pro.metadata).toEqual({ tier: 2 });
     pro.metadata = { region: 'eu' };
+    Object.assign(current.features.find((f: any) => f.identifier === 'audit-log'), { name: 'Audit trail', description: 'Who changed what' });
     fs.writeFileSync(edited, stringify(current));
 
     const diff = await succeeds(['diff', '--env', 'production', '--file', edited]);
+    expect(diff).toContain('~ update feature audit-log\n      name: "Audit log" → "Audit trail"\n      description: (none) → "Who changed what"');
     expect(diff).toContain('metadata.region: (none) → "eu"');
     expect(diff).toContain('metadata.tier: 2 → (none)');
     await succeeds(['apply', '--env', 'production', '--file', edited]);
     expect((await ok(production('GET', '/catalog/plans/pro/'))).metadata).toEqual({ region: 'eu' });
+    expect(await ok(production('GET', '/catalog/features/audit-log/'))).toMatchObject({ name: 'Audit trail', description: 'Who changed what', featureType: 'BOOLEAN' });
     expect(await succeeds(['diff', '--env', 'production', '--file', edited, '--exit-code'])).toMatch(/^No changes: production/);
   });
 });

@@ -256,6 +256,20 @@ export const FeatureCreate = Type.Object(
 );
 export type FeatureCreate = Static<typeof FeatureCreate>;
 
+export const FeatureUpdate = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: NOT_BLANK })),
+    description: Type.Optional(NullableString({ maxLength: 5000 })),
+    metadata: Type.Optional(Metadata),
+  },
+  {
+    additionalProperties: false,
+    title: 'FeatureUpdate',
+    description: 'What a feature shows: its identifier, type and meter never change (grant a new feature for that). Metadata given replaces the whole map.',
+  },
+);
+export type FeatureUpdate = Static<typeof FeatureUpdate>;
+
 export const FeatureList = Paginated(Feature, 'FeatureList');
 
 // Plans

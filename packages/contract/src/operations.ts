@@ -1,7 +1,7 @@
 import { ApiKey, ApiKeyCreate, ApiKeyList, AuditLog, AuditLogQuery, CreatedApiKey, Invitation, InvitationList, Member, MemberInvite, MemberList, MemberUpdate } from './accounts.js';
 import { AnalyticsSubscribersQuery, SubscriberSeries } from './analytics-subscribers.js';
 import { AnalyticsCashQuery, AnalyticsMovementsQuery, AnalyticsMrrQuery, AnalyticsSettings, AnalyticsSettingsUpdate, CashSeries, MrrMovementList, MrrSeries } from './analytics.js';
-import { CatalogListQuery, Feature, FeatureCreate, FeatureList, Plan, PlanCreate, PlanCurrencyPath, PlanCurrencyPriceInput, PlanEntitlementList, PlanEntitlementPatch, PlanEntitlementsCreate, PlanFile, PlanFileUpdate, PlanList, PlanPath, PlanPriceList, PlanPricesBulk, PlanPricesResult, PlanPublish, PlanPublished, PlanUpdate, ProductCreate, ProductFile, ProductFileUpdate, ProductImage, ProductImageUpdate, ProductList, ProductSettings, ProductSettingsUpdate, ProductUpdate, ProductWithPlans, VersionPageQuery, VersionQuery } from './catalog.js';
+import { CatalogListQuery, Feature, FeatureCreate, FeatureList, FeatureUpdate, Plan, PlanCreate, PlanCurrencyPath, PlanCurrencyPriceInput, PlanEntitlementList, PlanEntitlementPatch, PlanEntitlementsCreate, PlanFile, PlanFileUpdate, PlanList, PlanPath, PlanPriceList, PlanPricesBulk, PlanPricesResult, PlanPublish, PlanPublished, PlanUpdate, ProductCreate, ProductFile, ProductFileUpdate, ProductImage, ProductImageUpdate, ProductList, ProductSettings, ProductSettingsUpdate, ProductUpdate, ProductWithPlans, VersionPageQuery, VersionQuery } from './catalog.js';
 import { CheckoutSessionCreate, CheckoutSessionCreated, CheckoutSessionDetail, CheckoutSessionEventList, CheckoutSessionList, CheckoutSessionListQuery, CheckoutSessionPath } from './checkout.js';
 import { ChargeCreate, ChargeRecord, Subscription, SubscriptionCancel, SubscriptionCreate, SubscriptionCreated, SubscriptionList, SubscriptionListQuery, SubscriptionUpdate, SubscriptionVersionCounts, SubscriptionVersionCountsQuery } from './commerce.js';
 import { PageQuery } from './common.js';
@@ -83,6 +83,7 @@ export const operations = {
       list: op({ method: 'GET', path: '/catalog/features/', query: CatalogListQuery, status: 200, response: FeatureList, auth: 'serverOrClient' }),
       create: op({ method: 'POST', path: '/catalog/features/', body: FeatureCreate, status: 201, response: Feature, auth: 'server' }),
       retrieve: op({ method: 'GET', path: '/catalog/features/{pk}/', params: FeaturePath, status: 200, response: Feature, auth: 'serverOrClient' }),
+      update: op({ method: 'PATCH', path: '/catalog/features/{pk}/', params: FeaturePath, body: FeatureUpdate, status: 200, response: Feature, auth: 'server' }),
       archive: op({ method: 'DELETE', path: '/catalog/features/{pk}/', params: FeaturePath, status: 204, response: NoContent, auth: 'server' }),
     },
     plans: {

@@ -219,6 +219,7 @@ describe('@billow/sdk: every operation against a live server', () => {
     await billow.catalog.plans.features.add(team.identifier, { planEntitlements: [{ feature: spare.id }] });
     await expect(billow.catalog.plans.features.remove(team.identifier, spare.identifier)).resolves.toBeUndefined();
     await billow.catalog.plans.discardDraft(team.identifier);
+    expect(await billow.catalog.features.update(spare.identifier, { name: 'Spare seat', metadata: { kept: 'no' } })).toMatchObject({ name: 'Spare seat', metadata: { kept: 'no' }, featureType: 'BOOLEAN' });
     await expect(billow.catalog.features.archive(spare.id)).resolves.toBeUndefined();
     const spareProduct = await billow.catalog.products.create({ name: 'Spare product', taxCode: 'saas' });
     const sparePlan = await billow.catalog.plans.create({ name: 'Spare plan', product: spareProduct.id });

@@ -191,17 +191,31 @@ describe('features', () => {
     expect((await api().call('GET', `/catalog/features/${feature.id}/`)).body.isArchived).toBe(false);
   });
 
-  it('has no update: PATCH and PUT are 405 and the identifier never changes', async () => {
+  it('updates what a feature shows (PATCH, a Billow extension); identifier, type and meter never change', async () => {
     const { call } = api();
-    const feature = await createFeature({ name: 'Immutable' });
-    for (const method of ['PATCH', 'PUT']) {
-      const res = await call(method, `/catalog/features/${feature.id}/`, { identifier: 'renamed', name: 'Renamed' });
-      expect(res.status, method).toBe(405);
-      expect(res.headers.get('allow')).toContain('GET');
-      expect(res.headers.get('allow')).toContain('DELETE');
+    const feature = await createFeature({ name: 'Exports', identifier: uniqueId('exports'), description: 'CSV', metadata: { team: 'data', tier: 1 } });
+    const updated = await call('PATCH', `/catalog/features/${feature.identifier}/`, { name: '  Data exports ', description: null, metadata: { team: 'growth' } });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.body).toMatchObject({ id: feature.id, identifier: feature.identifier, name: 'Data exports', description: '', metadata: { team: 'growth' }, featureType: 'BOOLEAN' });
+    expect((await call('GET', `/catalog/features/${feature.id}/`)).body).toEqual(updated.body);
+    // Only the fields given change.
+    expect((await call('PATCH', `/catalog/features/${feature.id}/`, { description: 'Every table' })).body).toMatchObject({ name: 'Data exports', description: 'Every table', metadata: { team: 'growth' } });
+
+    for (const body of [{ identifier: 'renamed' }, { featureType: 'METER' }, { meter: {} }, { name: '   ' }, { metadata: 'x' }]) {
+      const refused = await call('PATCH', `/catalog/features/${feature.id}/`, body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.body.detail).toBeTruthy();
     }
     expect((await call('GET', '/catalog/features/renamed/')).status).toBe(404);
-    expect((await call('GET', `/catalog/features/${feature.id}/`)).body).toEqual(feature);
+    expect((await call('PUT', `/catalog/features/${feature.id}/`, { name: 'x' })).status).toBe(405);
+    expect((await call('PATCH', `/catalog/features/${randomUUID()}/`, { name: 'x' })).status).toBe(404);
+    expect((await api('production').call('PATCH', `/catalog/features/${feature.identifier}/`, { name: 'x' })).status).toBe(404);
+
+    expect((await call('DELETE', `/catalog/features/${feature.id}/`)).status).toBe(204);
+    const archived = await call('PATCH', `/catalog/features/${feature.id}/`, { name: 'Back again' });
+    expect(archived.status).toBe(400);
+    expect(archived.body.code).toBe('archived');
+    expect((await call('GET', `/catalog/features/${feature.id}/`)).body).toMatchObject({ name: 'Data exports', isArchived: true });
   });
 
   it('archives a feature: 204, gone from the list, 400 the second time, 404 when unknown', async () => {
@@ -319,6 +333,7 @@ describe('features', () => {
     expect(create.status).toBe(403);
     const archive = await call('DELETE', `/catalog/features/${feature.id}/`, undefined, clientKey);
     expect(archive.status).toBe(403);
+    expect((await call('PATCH', `/catalog/features/${feature.id}/`, { name: 'Sneaky' }, clientKey)).status).toBe(403);
     expect((await call('GET', '/catalog/features/?search=Sneaky')).body.count).toBe(0);
     expect((await call('GET', `/catalog/features/${feature.id}/`)).body).toEqual(feature);
     // Reads are open to the client key.

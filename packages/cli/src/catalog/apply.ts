@@ -88,6 +88,7 @@ async function applyChange(api: Api, file: CatalogFile, remote: RemoteCatalog, c
   if (kind === 'feature') {
     if (action === 'archive') return api.billow.catalog.features.archive(key);
     const { identifier, name, featureType, description, featureDetails, meter, metadata } = find(file.features, (f) => f.identifier === key);
+    if (action === 'update') return void (await api.billow.catalog.features.update(identifier, { name, description, metadata }));
     return void (await api.billow.catalog.features.create({ identifier, name, featureType, description, featureDetails, meter, metadata }));
   }
   if (kind === 'plan') {

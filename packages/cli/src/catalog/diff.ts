@@ -115,19 +115,23 @@ function comparePlans(wanted: readonly CatalogFilePlan[] | undefined, remote: Re
   return changes;
 }
 
+/** What a feature shows, which PATCH /catalog/features/{pk}/ changes. */
+const isShownField = (path: string) => ['name', 'description', 'metadata'].includes(path.split('.')[0] as string);
+
 export function diffCatalog(file: CatalogFile, remote: RemoteCatalog): CatalogDiff {
   const problems: string[] = [];
   const features = compareEntries('feature', file.features, remote.file.features, (f) => f.identifier);
   for (const change of features.filter((c) => c.action === 'update')) {
-    const fields = change.fields.map((f) => f.path).join(', ');
-    problems.push(`feature ${change.key}: the API cannot change a feature (${fields} ${change.fields.length > 1 ? 'differ' : 'differs'}); archive it and grant a new identifier instead`);
+    const fixed = change.fields.map((f) => f.path).filter((path) => !isShownField(path));
+    if (fixed.length === 0) continue;
+    problems.push(`feature ${change.key}: a feature's type, details and meter never change (${fixed.join(', ')} ${fixed.length > 1 ? 'differ' : 'differs'}); archive it and grant a new identifier instead`);
   }
   const promotions = compareEntries('promotion', file.promotions, remote.file.promotions, (p) => p.name).map((change) =>
     change.action === 'update' && change.fields.some((f) => f.path === 'product') ? { ...change, action: 'replace' as const } : change,
   );
   const changes = [
     ...compareEntries('product', file.products, remote.file.products, (p) => p.identifier),
-    ...features.filter((c) => c.action !== 'update'),
+    ...features,
     ...comparePlans(file.plans, remote, problems),
     ...compareEntries('discount', file.discounts, remote.file.discounts, (d) => d.code).map((change) =>
       change.action === 'update' ? { ...change, action: 'replace' as const } : change,

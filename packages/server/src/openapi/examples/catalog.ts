@@ -204,6 +204,23 @@ export const CATALOG_EXAMPLES: Record<string, OperationExample> = {
       modifiedOn: '2026-11-29T11:14:11.701Z',
     },
   },
+  'PATCH /api/v1/catalog/features/{pk}/': {
+    request: { name: 'Team seats', description: 'People who can sign in' },
+    response: {
+      id: 'c40e7eb0-9580-478d-b45e-c76639d41675',
+      identifier: 'seats',
+      name: 'Team seats',
+      description: 'People who can sign in',
+      featureType: 'METER',
+      featureDetails: { units: { plural: 'seats', singular: 'seat' }, featureSubType: 'PRE_AGGREGATED_USAGE' },
+      meter: {},
+      details: {},
+      metadata: {},
+      isArchived: false,
+      createdOn: '2026-11-29T11:14:23.269Z',
+      modifiedOn: '2026-11-29T11:20:02.514Z',
+    },
+  },
   'GET /api/v1/catalog/features/{pk}/': {
     response: {
       id: 'c40e7eb0-9580-478d-b45e-c76639d41675',

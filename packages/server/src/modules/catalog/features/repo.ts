@@ -27,15 +27,15 @@ export async function insertFeature(
 }
 
 /** By identifier, or else by id (an identifier may look like a UUID). */
-export async function findFeature(db: Executor, environmentId: string, ref: string): Promise<FeatureRow | undefined> {
-  return db
+export async function findFeature(db: Executor, environmentId: string, ref: string, options: { forUpdate?: boolean } = {}): Promise<FeatureRow | undefined> {
+  const query = db
     .selectFrom('features')
     .selectAll()
     .where('environment_id', '=', environmentId)
     .where(refersTo(ref))
     .orderBy(sql`identifier = ${ref}`, 'desc')
-    .limit(1)
-    .executeTakeFirst();
+    .limit(1);
+  return (options.forUpdate ? query.forUpdate() : query).executeTakeFirst();
 }
 
 /** Features named by id or identifier, in one query. */
@@ -85,4 +85,21 @@ export async function listFeatures(
 
 export async function archiveFeature(db: Executor, id: string, at: Date): Promise<void> {
   await db.updateTable('features').set({ archived_at: at, modified_at: at }).where('id', '=', id).execute();
+}
+
+export interface FeatureChanges {
+  name?: string;
+  description?: string;
+  metadata?: Record<string, unknown>;
+  modified_at: Date;
+}
+
+export async function updateFeature(db: Executor, id: string, changes: FeatureChanges): Promise<FeatureRow> {
+  const { metadata, ...rest } = changes;
+  return db
+    .updateTable('features')
+    .set({ ...rest, ...(metadata === undefined ? {} : { metadata: JSON.stringify(metadata) }) })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }

@@ -5,6 +5,7 @@ import {
   FeatureCreate,
   FeatureList,
   FeaturePath,
+  FeatureUpdate,
   NoContent,
 } from '@billow/contract';
 import { CATALOG_PAGE_SIZE, pageOf, pageRequest } from '../../../http/pagination.js';
@@ -66,6 +67,23 @@ export function featureRoutes(app: App, service: FeatureService): void {
       },
     },
     async (request) => service.get(scopeOf(request), request.params.pk),
+  );
+
+  app.patch(
+    '/api/v1/catalog/features/:pk/',
+    {
+      config: { auth: SERVER_ONLY },
+      schema: {
+        tags,
+        summary: 'Update a feature (Billow extension)',
+        description:
+          "Renames a feature, or changes its description or metadata (given metadata replaces the whole map). Its identifier, type and meter never change. Entitlement checks name features by identifier, so their answers do not change. The reference defines this body (FeatureUpdateRequest) without a path; Billow serves it here.",
+        params: FeaturePath,
+        body: FeatureUpdate,
+        response: { 200: Feature, ...errors },
+      },
+    },
+    async (request) => service.update(scopeOf(request), request.params.pk, request.body),
   );
 
   app.delete(

@@ -1,11 +1,11 @@
-import type { Feature, FeatureCreate } from '@billow/contract';
+import type { Feature, FeatureCreate, FeatureUpdate } from '@billow/contract';
 import type { Clock } from '../../../lib/clock.js';
 import { newId } from '../../../lib/crypto.js';
 import { metadataProblem } from '../../../lib/metadata.js';
 import type { Db } from '../../../db/connect.js';
 import { inTransaction, isUniqueViolation } from '../../../db/transaction.js';
 import type { PageRequest } from '../../../lib/pagination.js';
-import { alreadyArchived, featureNotFound, identifierTaken, invalid } from '../errors.js';
+import { alreadyArchived, archivedParent, featureNotFound, identifierTaken, invalid } from '../errors.js';
 import { freeIdentifier } from '../identifiers.js';
 import { keptAnswer, type AnswerKeeper } from '../../../db/answer-keeper.js';
 import * as repo from './repo.js';
@@ -107,6 +107,25 @@ export class FeatureService {
     const rows =
       page.offset >= count ? [] : await repo.listFeatures(this.db, scope.environmentId, term, page.pageSize, page.offset);
     return { count, results: rows.map(toFeature) };
+  }
+
+  /** What a feature shows; entitlement answers name features by identifier, so no cached answer changes. */
+  async update(scope: EnvironmentScope, ref: string, input: FeatureUpdate): Promise<Feature> {
+    const problem = input.metadata === undefined ? null : metadataProblem(input.metadata);
+    if (problem) throw invalid(problem);
+    return inTransaction(this.db, async (tx) => {
+      const found = await repo.findFeature(tx, scope.environmentId, ref, { forUpdate: true });
+      if (!found) throw featureNotFound(ref);
+      if (found.archived_at) throw archivedParent('feature', ref);
+      const name = input.name?.trim();
+      const updated = await repo.updateFeature(tx, found.id, {
+        ...(name === undefined ? {} : { name }),
+        ...(input.description === undefined ? {} : { description: input.description ?? '' }),
+        ...(input.metadata === undefined ? {} : { metadata: input.metadata }),
+        modified_at: this.clock.now(),
+      });
+      return toFeature(updated);
+    });
   }
 
   async archive(scope: EnvironmentScope, ref: string): Promise<void> {
