@@ -69,6 +69,34 @@ describe("the people's emails", () => {
   });
 });
 
+describe("the people's emails in their language", () => {
+  it('writes a reset in the language the person chose, else in the language of the browser that asked', async () => {
+    const member = await signedInMember(server, org, 'viewer');
+    expect((await member.dashboard('PUT', '/language', { language: 'de' })).status).toBe(204);
+    const askIn = (email: string, language: string) => server.request('POST', '/dashboard/api/password-reset/request', { body: { email }, headers: { 'accept-language': language } });
+    expect((await askIn(member.email, 'fr-FR,fr;q=0.9')).status).toBe(202);
+    const german = await newestTo(member.email);
+    expect(german.decoded).toContain('Wählen Sie hier ein neues Passwort');
+    expect(german.decoded).toContain('Gesendet von Billow für Acme &amp; &lt;Sons&gt;.');
+
+    const other = await signedInMember(server, org, 'viewer');
+    expect((await askIn(other.email, 'fr-CH,en;q=0.5')).status).toBe(202);
+    expect((await newestTo(other.email)).decoded).toContain('Choisissez un nouveau mot de passe ici');
+    expect((await server.request('POST', '/dashboard/api/sign-in/link/request', { body: { email: other.email }, headers: { 'accept-language': 'es' } })).status).toBe(202);
+    expect((await newestTo(other.email, 2)).decoded).toContain('Inicie sesión en su panel de Billow');
+  });
+
+  it('writes an invitation in the language of the person who invites, naming the role in words', async () => {
+    const admin = await signedInMember(server, org, 'admin');
+    expect((await admin.dashboard('PUT', '/language', { language: 'ja' })).status).toBe(204);
+    const email = `${uniqueId('invitee')}@example.com`;
+    expect((await admin.api('POST', '/api/v1/members/', { email, role: 'developer' })).status).toBe(201);
+    const invitation = await newestTo(email);
+    expect(invitation.decoded).toContain('開発者として参加するようあなたを招待しています');
+    expect(invitation.decoded).not.toContain('developer');
+  });
+});
+
 describe('how often links may be asked for', () => {
   it('takes 5 links an hour per email (resets and sign-in links together), known or not, then answers 429', async () => {
     const member = await signedInMember(server, org, 'viewer');

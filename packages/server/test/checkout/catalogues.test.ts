@@ -27,7 +27,7 @@ function argumentsOf(message: string): string[] {
 const SAMPLE = {
   amount: '€1.00', brand: 'VISA', code: 'SPRING', count: 2, country: 'DE', date: '3 Dec 2026', days: 14, detail: 'plan_identifier: none', digits: 3,
   email: 'ann@example.com', month: 'September 2027', end: '2 Jan 2027', expiry: '12/2030', id: 'cus_1', last4: '4242', left: 2, limit: 3, minutes: 15, name: 'Pro',
-  number: 'INV-1', payments: 3, percent: 20, period: 'MONTHLY', plan: 'Pro', problem: 'the tax ID is not valid', product: 'Widget', quantity: 4,
+  number: 'INV-1', organization: 'Acme & Co', inviter: 'Ada', role: 'support', payments: 3, percent: 20, period: 'MONTHLY', plan: 'Pro', problem: 'the tax ID is not valid', product: 'Widget', quantity: 4,
   rate: 19, reference: 'req-1', reset: 'EVERY_MONTH', seller: 'Acme', start: '3 Dec 2026', status: 'active', trial: 'yes', used: 1, value: 1000,
 };
 

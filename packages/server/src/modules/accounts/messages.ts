@@ -1,13 +1,14 @@
 /**
- * The emails Billow sends to the seller's people (not to buyers), in English: a text part and
- * the same in HTML, through the buyer emails' template kit (mail/emails/layout.ts, every value
- * escaped there), headed by the organization's name. Names are flattened to one line before
- * they reach a subject. Each carries a one-time link to a dashboard page.
+ * The emails Billow sends to the seller's people (not to buyers), in the person's language: a
+ * text part and the same in HTML, through the buyer emails' template kit (mail/emails/layout.ts,
+ * every value escaped there) and its catalogue's `mail.people.` part, headed by the
+ * organization's name. Names are flattened to one line before they reach a subject. Each
+ * carries a one-time link to a dashboard page.
  */
-import { emailBody, emailFormat, type EmailBody, type EmailSeller, type Paragraph } from '../mail/queries.js';
+import type { PageLanguage } from '../../page-kit/i18n.js';
+import { emailBody, emailFormat, type EmailBody, type EmailFormat, type EmailSeller, type Paragraph } from '../mail/queries.js';
 
 const oneLine = (text: string): string => text.replace(/[\r\n]+/g, ' ').trim();
-const ENGLISH = emailFormat('UTC', 'en');
 
 export interface PeopleMessage extends EmailBody {
   subject: string;
@@ -20,35 +21,39 @@ function senderOf(organization: string): EmailSeller {
   return { displayName: organization, supportEmail: null, address: null, country: null, portalUrl: null, logoUrl: null, timeZone: 'UTC', brandColor: null };
 }
 
-function peopleEmail(organizationName: string, subject: string, paragraphs: Paragraph[]): PeopleMessage {
-  const organization = oneLine(organizationName) || 'Billow';
-  const body = emailBody(senderOf(organization), ENGLISH, subject, paragraphs, [`Sent by Billow for ${organization}.`], { portal: '', withoutPortal: null });
+function peopleEmail(words: EmailFormat, organization: string, subject: string, paragraphs: Paragraph[]): PeopleMessage {
+  const body = emailBody(senderOf(organization), words, subject, paragraphs, [words.t('mail.people.sentBy', { organization })], { portal: '', withoutPortal: null });
   return { subject, fromName: `${organization} (Billow)`, ...body };
 }
 
-const ROLES: Record<string, string> = { owner: 'an owner', admin: 'an admin', developer: 'a developer', support: 'a support member', viewer: 'a viewer' };
+const organizationOf = (name: string) => oneLine(name) || 'Billow';
 
-export function invitationMessage(organizationName: string, inviter: string | null, role: string, link: string): PeopleMessage {
-  const organization = oneLine(organizationName);
-  const who = inviter ? `${oneLine(inviter)} invites you` : 'You are invited';
-  return peopleEmail(organizationName, `Join ${organization} on Billow`, [
-    `${who} to join ${organization} on Billow as ${ROLES[role] ?? 'a member'}.`,
-    { words: 'Accept the invitation and choose your password here (the link works once, for 7 days):', href: link },
-    'If you did not expect this email, ignore it.',
+export function invitationMessage(lang: PageLanguage, organizationName: string, inviter: string | null, role: string, link: string): PeopleMessage {
+  const words = emailFormat('UTC', lang);
+  const organization = organizationOf(organizationName);
+  const invites = inviter ? words.t('mail.people.invitation.invitedBy', { inviter: oneLine(inviter), organization, role }) : words.t('mail.people.invitation.invited', { organization, role });
+  return peopleEmail(words, organization, words.t('mail.people.invitation.subject', { organization }), [
+    invites,
+    { words: words.t('mail.people.invitation.accept'), href: link },
+    words.t('mail.people.invitation.unexpected'),
   ]);
 }
 
-export function passwordResetMessage(organizationName: string, link: string): PeopleMessage {
-  return peopleEmail(organizationName, 'Reset your Billow password', [
-    `Someone (we hope you) asked to reset the password of your Billow account at ${oneLine(organizationName)}.`,
-    { words: 'Choose a new password here (the link works once, for an hour):', href: link },
-    'If you did not ask, ignore this email: your password stays as it is.',
+export function passwordResetMessage(lang: PageLanguage, organizationName: string, link: string): PeopleMessage {
+  const words = emailFormat('UTC', lang);
+  const organization = organizationOf(organizationName);
+  return peopleEmail(words, organization, words.t('mail.people.reset.subject'), [
+    words.t('mail.people.reset.asked', { organization }),
+    { words: words.t('mail.people.reset.choose'), href: link },
+    words.t('mail.people.reset.notYou'),
   ]);
 }
 
-export function signInLinkMessage(organizationName: string, link: string): PeopleMessage {
-  return peopleEmail(organizationName, `Sign in to ${oneLine(organizationName)} on Billow`, [
-    { words: 'Sign in to your Billow dashboard with this link (it works once, for an hour):', href: link },
-    'If you did not ask for it, ignore this email.',
+export function signInLinkMessage(lang: PageLanguage, organizationName: string, link: string): PeopleMessage {
+  const words = emailFormat('UTC', lang);
+  const organization = organizationOf(organizationName);
+  return peopleEmail(words, organization, words.t('mail.people.signIn.subject', { organization }), [
+    { words: words.t('mail.people.signIn.link'), href: link },
+    words.t('mail.people.signIn.notYou'),
   ]);
 }

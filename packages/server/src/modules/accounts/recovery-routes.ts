@@ -1,3 +1,4 @@
+import { browserLanguage } from '../../page-kit/locale.js';
 import {
   AcceptInvitation,
   PasswordReset,
@@ -53,7 +54,7 @@ export function recoveryRoutes(app: App, recovery: RecoveryService, sessions: Se
       },
     },
     async (request, reply) => {
-      await recovery.requestReset(request.body.email, rootUrl(request, publicUrl), clientOf(request).address);
+      await recovery.requestReset(request.body.email, rootUrl(request, publicUrl), clientOf(request).address, browserLanguage(request.headers['accept-language']));
       return reply.code(202).send(null);
     },
   );
@@ -91,7 +92,7 @@ export function recoveryRoutes(app: App, recovery: RecoveryService, sessions: Se
       },
     },
     async (request, reply) => {
-      await recovery.requestSignInLink(request.body.email, rootUrl(request, publicUrl), clientOf(request).address);
+      await recovery.requestSignInLink(request.body.email, rootUrl(request, publicUrl), clientOf(request).address, browserLanguage(request.headers['accept-language']));
       return reply.code(202).send(null);
     },
   );

@@ -6,6 +6,8 @@ import { newId } from '../../lib/crypto.js';
 import { newSecretToken, tokenHash } from '../../lib/session-tokens.js';
 import type { MailOutbox } from '../mail/queries.js';
 import { tokenNotValid, wrongCredentials } from './errors.js';
+import type { PageLanguage } from '../../page-kit/i18n.js';
+import { pageLanguageOf } from '../../page-kit/locale.js';
 import { passwordResetMessage, signInLinkMessage, type PeopleMessage } from './messages.js';
 import { hashPassword, passwordMatches } from './passwords.js';
 import { issueSignInToken, SIGN_IN_LINK_MS, userOfEmail } from './people.service.js';
@@ -58,33 +60,35 @@ export class RecoveryService {
   private async mailLink(
     email: string,
     clientAddress: string,
-    write: (tx: Tx, userId: string, organizationName: string) => Promise<PeopleMessage & { sendBefore: Date }>,
+    browser: PageLanguage | null,
+    write: (tx: Tx, userId: string, organizationName: string, lang: PageLanguage) => Promise<PeopleMessage & { sendBefore: Date }>,
   ): Promise<void> {
     this.limiter.take(email, clientAddress, this.clock.now().getTime());
     const messageId = await inTransaction(this.db, async (tx) => {
       const user = await repo.findUserByEmail(tx, email.trim().toLowerCase());
       const organization = user && (await repo.membershipsOfUser(tx, user.id))[0];
       if (!user || !organization) return null;
-      const message = await write(tx, user.id, organization.organization_name);
+      // The language the person chose for the dashboard, else the one of the browser that asked.
+      const message = await write(tx, user.id, organization.organization_name, pageLanguageOf(user.language) ?? browser ?? 'en');
       return queuePeopleMail(tx, this.mail, { ...message, organizationId: organization.organization_id, to: user.email });
     });
     if (messageId) this.mail.deliverSoon(messageId);
   }
 
-  async requestReset(email: string, baseUrl: string, clientAddress: string): Promise<void> {
-    await this.mailLink(email, clientAddress, async (tx, userId, organizationName) => {
+  async requestReset(email: string, baseUrl: string, clientAddress: string, browser: PageLanguage | null = null): Promise<void> {
+    await this.mailLink(email, clientAddress, browser, async (tx, userId, organizationName, lang) => {
       const token = newSecretToken();
       const now = this.clock.now();
       const expiresAt = new Date(now.getTime() + RESET_MS);
       await repo.insertToken(tx, { token_hash: tokenHash(token), kind: 'password_reset', user_id: userId, created_at: now, expires_at: expiresAt });
-      return { ...passwordResetMessage(organizationName, `${baseUrl}/dashboard/reset-password?token=${token}`), sendBefore: expiresAt };
+      return { ...passwordResetMessage(lang, organizationName, `${baseUrl}/dashboard/reset-password?token=${token}`), sendBefore: expiresAt };
     });
   }
 
-  async requestSignInLink(email: string, baseUrl: string, clientAddress: string): Promise<void> {
-    await this.mailLink(email, clientAddress, async (tx, userId, organizationName) => {
+  async requestSignInLink(email: string, baseUrl: string, clientAddress: string, browser: PageLanguage | null = null): Promise<void> {
+    await this.mailLink(email, clientAddress, browser, async (tx, userId, organizationName, lang) => {
       const token = await issueSignInToken(tx, this.clock, userId);
-      return { ...signInLinkMessage(organizationName, `${baseUrl}/dashboard/welcome?token=${token}`), sendBefore: new Date(this.clock.now().getTime() + SIGN_IN_LINK_MS) };
+      return { ...signInLinkMessage(lang, organizationName, `${baseUrl}/dashboard/welcome?token=${token}`), sendBefore: new Date(this.clock.now().getTime() + SIGN_IN_LINK_MS) };
     });
   }
 

@@ -1,3 +1,4 @@
+import { browserLanguage } from '../../page-kit/locale.js';
 import {
   ErrorBody,
   Invitation,
@@ -46,7 +47,7 @@ export function teamRoutes(app: App, team: TeamService, publicUrl: string | null
         response: { 201: Invitation, ...errors },
       },
     },
-    async (request, reply) => reply.code(201).send(await team.invite(scopeOf(request), request.body, rootUrl(request, publicUrl))),
+    async (request, reply) => reply.code(201).send(await team.invite(scopeOf(request), request.body, rootUrl(request, publicUrl), browserLanguage(request.headers['accept-language']))),
   );
 
   app.patch(

@@ -9,6 +9,8 @@ import { newSecretToken, tokenHash } from '../../lib/session-tokens.js';
 import { recordAudit, type AuditableScope } from '../audit/queries.js';
 import type { MailOutbox } from '../mail/queries.js';
 import { alreadyMember, invitationNotFound, lastOwner, memberNotFound, onlyOwnersManageOwners } from './errors.js';
+import type { PageLanguage } from '../../page-kit/i18n.js';
+import { pageLanguageOf } from '../../page-kit/locale.js';
 import { invitationMessage } from './messages.js';
 import { queuePeopleMail } from './people-mail.js';
 import * as repo from './repo.js';
@@ -69,7 +71,8 @@ export class TeamService {
   }
 
   /** Invites an email with a role: a link to /dashboard/accept-invitation, mailed; an open invitation of the same email is replaced. */
-  async invite(scope: TeamScope, input: MemberInvite, baseUrl: string): Promise<Invitation> {
+  /** The invitation is written in the inviter's dashboard language, else their browser's: the team's language is the best guess for a new member's. */
+  async invite(scope: TeamScope, input: MemberInvite, baseUrl: string, browser: PageLanguage | null = null): Promise<Invitation> {
     checkOwnerRule(scope, [input.role]);
     const email = input.email.trim().toLowerCase();
     const now = this.clock.now();
@@ -84,7 +87,8 @@ export class TeamService {
       await recordAudit(tx, scope, { action: 'invitation.created', resourceType: 'invitation', resourceId: row.id, after: { email, role: input.role }, environmentId: null }, now);
       const organizationName = (await repo.organizationName(tx, scope.organizationId)) ?? '';
       const acceptUrl = `${baseUrl}/dashboard/accept-invitation?token=${token}`;
-      const message = invitationMessage(organizationName, scope.person?.email ?? null, input.role, acceptUrl);
+      const inviter = scope.person ? await repo.findUser(tx, scope.person.userId) : undefined;
+      const message = invitationMessage(pageLanguageOf(inviter?.language) ?? browser ?? 'en', organizationName, scope.person?.email ?? null, input.role, acceptUrl);
       const id = await queuePeopleMail(tx, this.mail, { ...message, organizationId: scope.organizationId, to: email, sendBefore: row.expires_at });
       // Without SMTP nothing is mailed: the inviter, who may grant this role, hands the link over.
       return { invitation: this.mail.canSend('production') ? view : { ...view, acceptUrl }, messageId: id };

@@ -11,4 +11,4 @@ export { MailComposer } from './compose.js';
 export { COMPOSE_MAIL_JOB } from '../events/queries.js';
 export { Reminders } from './reminders.js';
 export { emailBody, type EmailBody, type EmailSeller, type Paragraph } from './emails/layout.js';
-export { emailFormat } from './emails/format.js';
+export { emailFormat, type EmailFormat } from './emails/format.js';

@@ -72,6 +72,19 @@ export const enMail = {
   'mail.cancelled.heading': 'Your subscription has ended',
   'mail.cancelled.ended': 'Your subscription to {product} ({plan}) has ended.',
   'mail.cancelled.thanks': 'Thank you for having been a customer.',
+  'mail.people.sentBy': 'Sent by Billow for {organization}.',
+  'mail.people.invitation.subject': 'Join {organization} on Billow',
+  'mail.people.invitation.invitedBy': '{inviter} invites you to join {organization} on Billow as {role, select, owner {an owner} admin {an admin} developer {a developer} support {a support member} viewer {a viewer} other {a member}}.',
+  'mail.people.invitation.invited': 'You are invited to join {organization} on Billow as {role, select, owner {an owner} admin {an admin} developer {a developer} support {a support member} viewer {a viewer} other {a member}}.',
+  'mail.people.invitation.accept': 'Accept the invitation and choose your password here (the link works once, for 7 days):',
+  'mail.people.invitation.unexpected': 'If you did not expect this email, ignore it.',
+  'mail.people.reset.subject': 'Reset your Billow password',
+  'mail.people.reset.asked': 'Someone (we hope you) asked to reset the password of your Billow account at {organization}.',
+  'mail.people.reset.choose': 'Choose a new password here (the link works once, for an hour):',
+  'mail.people.reset.notYou': 'If you did not ask, ignore this email: your password stays as it is.',
+  'mail.people.signIn.subject': 'Sign in to {organization} on Billow',
+  'mail.people.signIn.link': 'Sign in to your Billow dashboard with this link (it works once, for an hour):',
+  'mail.people.signIn.notYou': 'If you did not ask for it, ignore this email.',
 } as const;
 
 export type MailCatalogue = Record<keyof typeof enMail, string>;
