@@ -26,7 +26,7 @@ import { laneAnswerCheck, registerResponseCheck, type ResponseCheck } from './ht
 import { registerValidation } from './http/validation.js';
 import type { App } from './http/route-types.js';
 import { accountsModule } from './modules/accounts/module.js';
-import { SessionService } from './modules/accounts/sessions.service.js';
+import { DEFAULT_SESSION_SETTINGS, SessionService } from './modules/accounts/sessions.service.js';
 import { TotpVault } from './modules/accounts/totp-vault.js';
 import { apiKeysModule } from './modules/api-keys/module.js';
 import { auditModule, registerAuditRecorder } from './modules/audit/module.js';
@@ -161,6 +161,8 @@ interface AppContext extends ModuleContext {
   checkoutPages: CheckoutPages;
   /** The seller's sessions, also the credential of the API (decision 0076). */
   sessions: SessionService;
+  /** Where limits shared by every process are counted, when the installation has Redis. */
+  redis: Redis | null;
   /** Forgets a revoked key in this process's key cache at once (decision 0003). */
   forgetKey: (keyHash: string) => void;
 }
@@ -284,7 +286,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerInputGuards(app);
   registerNotFound(app);
   const recorder = registerObservability(app, registry);
-  const sessions = new SessionService(database.db, clock, new TotpVault(database.db, clock, config.secret));
+  const sessions = new SessionService(database.db, clock, new TotpVault(database.db, clock, config.secret), DEFAULT_SESSION_SETTINGS, deps.redis ?? null);
   registerAuth(app, {
     cache: keyCache,
     scope: { clock, publicUrl: config.publicUrl },
@@ -389,6 +391,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // The page of a payment link collects an unpaid invoice as POST /invoices/{id}/pay/ does.
     checkoutPages: new HostedCheckout(database.db, clock, config, entitlementChanges, (scope, invoiceId) => billing.collectNow(scope, invoiceId)),
     sessions,
+    redis: deps.redis ?? null,
     forgetKey: (keyHash) => keyCache.forget(keyHash),
     settleIntent: intentSettler(database.db, clock, config.pendingUpdateTtlMs, config.billing.dunningDays),
   };

@@ -2,10 +2,15 @@
  * The emails to the seller's people (issue 29): an invitation, a password reset and a sign-in
  * link go out as HTML with a text part, through the buyer emails' template kit, carrying the
  * organization's name (escaped); and asking for reset or sign-in links is capped per email
- * and per client address (429 with a detail), whether the email has an account or not.
+ * and per client address (429 with a detail), whether the email has an account or not; with
+ * Redis, two processes count links and failed sign-ins together.
  */
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
+import type { DatabaseHandle } from '../src/db/connect.js';
+import { openTestDatabase, startTestServer, uniqueId, type TestOrg, type TestServer } from './harness.js';
+import { REDIS_URL, redisAvailable } from './redis-support.js';
 import { signedInMember } from './accounts-support.js';
 import { headerOf, SmtpSink, unquoted } from './smtp-support.js';
 
@@ -126,4 +131,42 @@ describe('how often links may be asked for', () => {
     expect(accepted).toBeGreaterThan(0);
     expect(accepted).toBeLessThan(20);
   });
+});
+
+const haveRedis = await redisAvailable('link and sign-in limits');
+
+describe.skipIf(!haveRedis)('limits counted by every process together, through Redis', () => {
+  let database: DatabaseHandle;
+  const redis: Redis[] = [];
+  let a: TestServer;
+  let b: TestServer;
+  beforeAll(async () => {
+    // A prefix of this run's own: counts of earlier runs (an hour's window) must not count here.
+    const keyPrefix = `billow-test-${randomUUID()}:`;
+    redis.push(new Redis(REDIS_URL, { keyPrefix }), new Redis(REDIS_URL, { keyPrefix }));
+    database = await openTestDatabase();
+    a = await startTestServer({ database, redis: redis[0] });
+    b = await startTestServer({ database, redis: redis[1] });
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await database?.close();
+    for (const client of redis) client.disconnect();
+  });
+
+  it('counts the links asked for one email on two servers as one count', async () => {
+    const email = `${uniqueId('shared')}@example.com`;
+    const statuses = [];
+    for (const server of [a, b, a, b, a, b]) statuses.push((await server.request('POST', '/dashboard/api/password-reset/request', { body: { email } })).status);
+    expect(statuses).toEqual([202, 202, 202, 202, 202, 429]);
+  });
+
+  it('counts failed sign-ins of one address on two servers as one count (30 in 15 minutes)', async () => {
+    const wrong = { body: { email: `${uniqueId('nobody')}@example.com`, password: 'not the password' } };
+    for (let i = 0; i < 30; i++) expect((await (i % 2 ? b : a).request('POST', '/dashboard/api/sign-in', wrong)).status).toBe(401);
+    const refused = await a.request('POST', '/dashboard/api/sign-in', wrong);
+    expect([refused.status, refused.body.code]).toEqual([429, 'too_many_sign_ins']);
+    expect((await b.request('POST', '/dashboard/api/sign-in', wrong)).status).toBe(429);
+  }, 120_000);
 });

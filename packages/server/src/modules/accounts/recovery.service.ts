@@ -63,7 +63,7 @@ export class RecoveryService {
     browser: PageLanguage | null,
     write: (tx: Tx, userId: string, organizationName: string, lang: PageLanguage) => Promise<PeopleMessage & { sendBefore: Date }>,
   ): Promise<void> {
-    this.limiter.take(email, clientAddress, this.clock.now().getTime());
+    await this.limiter.take(email, clientAddress, this.clock.now().getTime());
     const messageId = await inTransaction(this.db, async (tx) => {
       const user = await repo.findUserByEmail(tx, email.trim().toLowerCase());
       const organization = user && (await repo.membershipsOfUser(tx, user.id))[0];

@@ -10,6 +10,8 @@ import { lockedOut, noSession, notAMember, roleMayNot, tokenNotValid, tooManyAtt
 import { passwordMatches, totpMatches } from './passwords.js';
 import { permissionFor, PERMISSION_WORDS, roleMay } from './roles.js';
 import * as repo from './repo.js';
+import type { Redis } from 'ioredis';
+import { attemptWindow } from './attempt-window.js';
 import { SignInLimiter } from './sign-in-limit.js';
 import type { TotpVault } from './totp-vault.js';
 import { sessionView } from './view.js';
@@ -84,8 +86,10 @@ export class SessionService {
     /** Opens the sealed TOTP secrets (the account settings seal them with the same vault). */
     readonly totp: TotpVault,
     readonly settings: SessionSettings = DEFAULT_SESSION_SETTINGS,
+    /** Shares the failed sign-ins per address between processes when set. */
+    redis: Redis | null = null,
   ) {
-    this.limiter = new SignInLimiter(settings.addressMax, settings.addressWindowMs);
+    this.limiter = new SignInLimiter(settings.addressMax, attemptWindow(redis, 'billow-sign-in-address', settings.addressWindowMs));
   }
 
   private idleSince(now: Date): Date {
@@ -94,7 +98,7 @@ export class SessionService {
 
   async signIn(input: SignInInput, client: Client, previousToken: string | null): Promise<SignedIn> {
     const now = this.clock.now();
-    if (this.limiter.blocked(client.address, now.getTime())) throw tooManyAttempts();
+    if (await this.limiter.blocked(client.address, now.getTime())) throw tooManyAttempts();
     const user = await repo.findUserByEmail(this.db, input.email.trim().toLowerCase());
     if (user?.locked_until && user.locked_until > now) throw lockedOut(Math.ceil((user.locked_until.getTime() - now.getTime()) / MINUTE));
     if (!(await passwordMatches(user?.password_hash ?? null, input.password)) || !user) {
@@ -116,7 +120,7 @@ export class SessionService {
 
   /** Counts a failure against the address and the account; the account locks at the limit. */
   private async failed(userId: string | null, client: Client, now: Date): Promise<void> {
-    this.limiter.fail(client.address, now.getTime());
+    await this.limiter.fail(client.address, now.getTime());
     if (!userId) return;
     const count = await repo.countFailedSignIn(this.db, userId);
     if (count >= this.settings.lockoutAfter) {
@@ -127,7 +131,7 @@ export class SessionService {
   /** Signs in with a one-time link's token (an emailed link, the start-up link, `billow user create`). */
   async signInWithLink(token: string, client: Client, previousToken: string | null): Promise<SignedIn> {
     const now = this.clock.now();
-    if (this.limiter.blocked(client.address, now.getTime())) throw tooManyAttempts();
+    if (await this.limiter.blocked(client.address, now.getTime())) throw tooManyAttempts();
     const signedIn = await inTransaction(this.db, async (tx) => {
       const userId = await repo.consumeToken(tx, tokenHash(token), 'sign_in', now);
       if (!userId) return null;
@@ -135,7 +139,7 @@ export class SessionService {
       return this.open(tx, userId, client, previousToken);
     });
     if (signedIn) return signedIn;
-    this.limiter.fail(client.address, now.getTime());
+    await this.limiter.fail(client.address, now.getTime());
     throw tokenNotValid('sign-in');
   }
 
