@@ -327,6 +327,32 @@ describe.skipIf(skipBrowserTests)('the product page', () => {
 });
 
 describe.skipIf(skipBrowserTests)('the payments tab', () => {
+  it('renames a feature in place (its identifier and type stay), refuses an empty name in place; a viewer sees no button', async () => {
+    const identifier = uniqueId('exports');
+    expect((await s.call('POST', '/catalog/features/', { name: 'Exports', identifier, featureType: 'BOOLEAN' })).status).toBe(201);
+    const { page } = await signedIn('developer');
+    await page.goto(`${server.url}/dashboard/catalog`);
+    const features = page.getByRole('table', { name: 'Features' });
+    const row = features.getByRole('row').filter({ hasText: identifier });
+    await expect.poll(async () => (await row.textContent()) ?? '').toContain('On or off');
+    await press(page, 'Rename Exports');
+    const form = page.getByRole('form', { name: 'Rename the feature Exports' });
+    await form.getByLabel('Feature name').fill('  ');
+    await press(page, 'Save the name');
+    await expect.poll(async () => (await form.getByRole('alert').textContent()) ?? '').toMatch(/name/);
+    expect((await s.call('GET', `/catalog/features/${identifier}/`)).body.name).toBe('Exports');
+    await form.getByLabel('Feature name').fill('Data exports');
+    await press(page, 'Save the name');
+    await expect.poll(async () => (await row.textContent()) ?? '').toContain('Data exports');
+    expect((await s.call('GET', `/catalog/features/${identifier}/`)).body).toMatchObject({ identifier, name: 'Data exports', featureType: 'BOOLEAN' });
+    await checkPage(page, 'catalog-feature-renamed');
+
+    const viewer = await signedIn('viewer');
+    await viewer.page.goto(`${server.url}/dashboard/catalog`);
+    await expect.poll(async () => (await viewer.page.getByRole('table', { name: 'Features' }).textContent()) ?? '').toContain('Data exports');
+    expect(await viewer.page.getByRole('button', { name: 'Rename Data exports' }).count()).toBe(0);
+  });
+
   it('lists payments and refunds in words with their fee, tax and net, searched and filtered by outcome', async () => {
     const customerId = await s.customer({ name: 'Pat Payer' });
     await s.card(customerId);

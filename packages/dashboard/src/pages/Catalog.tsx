@@ -5,7 +5,7 @@ import { useAction, useResource } from '../data';
 import { day, words } from '../format';
 import { useCan } from '../session';
 import { ErrorNote, Field, Loading, PageTitle, Section, Select, StatusBadge, Table } from '../ui/kit';
-import { hasMessage, t } from '../i18n/language';
+import { hasMessage, t, type MessageKey } from '../i18n/language';
 import type { Feature, Plan, Product } from './types';
 
 interface Catalog {
@@ -21,6 +21,46 @@ const TAX_CODES = ['saas', 'saas_business', 'software', 'ebook', 'eservice', 'tr
 export function taxCodeWords(code: string): string {
   const key = `taxCode.${code}`;
   return hasMessage(key) ? t(key) : words(code);
+}
+
+const FEATURE_TYPES: Record<string, MessageKey | undefined> = { BOOLEAN: 'catalog.typeBoolean', CUSTOMIZABLE: 'catalog.typeCustomizable', METER: 'catalog.typeMeter' };
+
+/** A feature's type in words ("On or off"); a type the dashboard does not know yet as words. */
+const featureTypeWords = (type: string) => {
+  const key = FEATURE_TYPES[type];
+  return key ? t(key) : words(type);
+};
+
+/** A feature's name, changed in place: its identifier and type never change, so plans and subscribers are untouched. */
+function RenameFeature({ feature, onDone }: { feature: Feature; onDone(): void }) {
+  const [name, setName] = useState<string | null>(null);
+  const rename = useAction((value: string) => api<Feature>('PATCH', `/catalog/features/${encodeURIComponent(feature.identifier)}/`, { body: { name: value } }));
+  if (name === null) {
+    return (
+      <button type="button" className="secondary" onClick={() => setName(feature.name)}>
+        {t('catalog.rename')}
+        <span className="visually-hidden"> {feature.name}</span>
+      </button>
+    );
+  }
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if ((await rename.perform(name ?? '')) === undefined) return;
+    setName(null);
+    onDone();
+  }
+  return (
+    <form className="row-form" aria-label={t('catalog.renameFeature', { name: feature.name })} onSubmit={submit}>
+      <Field label={t('catalog.featureName')} required value={name} onChange={(e) => setName(e.target.value)} />
+      <button type="submit" disabled={rename.busy}>
+        {t('catalog.saveName')}
+      </button>
+      <button type="button" className="secondary" onClick={() => setName(null)}>
+        {t('common.cancel')}
+      </button>
+      <ErrorNote error={rename.error} />
+    </form>
+  );
 }
 
 async function loadCatalog(): Promise<Catalog> {
@@ -109,7 +149,8 @@ export function CatalogPage() {
           columns={[
             { title: t('common.name'), cell: (f) => f.name },
             { title: t('catalog.identifier'), cell: (f) => <code>{f.identifier}</code> },
-            { title: t('catalog.type'), cell: (f) => words(f.featureType) },
+            { title: t('catalog.type'), cell: (f) => featureTypeWords(f.featureType) },
+            ...(canWrite ? [{ title: t('common.actions'), cell: (f: Feature) => <RenameFeature feature={f} onDone={catalog.reload} /> }] : []),
           ]}
         />
       </Section>

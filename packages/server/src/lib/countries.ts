@@ -1,4 +1,9 @@
-import countries from 'i18n-iso-countries';
+import { createRequire } from 'node:module';
+import countries from 'i18n-iso-countries/index.js';
+
+// The package's main entry registers its 80-odd languages (about 9 MB resident); names in other
+// languages come from Intl, so only English is registered (npm run bench -- start).
+countries.registerLocale(createRequire(import.meta.url)('i18n-iso-countries/langs/en.json'));
 
 /** The EU member states: one VAT system (VIES), and the reverse charge of Art. 196 between them. */
 export const EU_COUNTRIES: ReadonlySet<string> = new Set([
