@@ -1,16 +1,18 @@
 import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import { api, type Page } from '../api';
 import { useAction, useResource } from '../data';
-import { day } from '../format';
+import { countryName, day } from '../format';
 import { Badge, ErrorNote, Field, Select, Section, Table } from '../ui/kit';
 import { t } from '../i18n/language';
-import type { Product } from './types';
+import type { Plan, Product } from './types';
 
 /** Promotions by the buyer's country (the management API under /promotion-rules/, docs/catalog.md). */
 interface Promotion {
   id: string;
   name: string;
   productId: string;
+  planIdentifiers: string[] | null;
   pppDiscounts: Array<{ group: number; percentage: number }>;
   countryOverrides: Array<{ countryCode: string; percentage: number }>;
   couponCode: string | null;
@@ -88,16 +90,17 @@ function PromotionActions({ promotion, onDone }: { promotion: Promotion; onDone(
 
 const discounts = (p: Promotion) => {
   const groups = p.pppDiscounts.filter((d) => d.percentage > 0).map((d) => t('promotions.group', { group: d.group, percent: d.percentage }));
-  const countries = p.countryOverrides.map((c) => t('promotions.country', { country: c.countryCode, percent: c.percentage }));
+  const countries = p.countryOverrides.map((c) => t('promotions.country', { country: countryName(c.countryCode), percent: c.percentage }));
   return [...groups, ...countries].join(', ') || t('promotions.noneYet');
 };
 
-/** Live promotions (ended ones leave the list): what they give where, paused or running; create, pause, end. */
-export function Promotions({ products, canWrite }: { products: Product[]; canWrite: boolean }) {
+/** Live promotions (ended ones leave the list): what they give where, paused or running, each linked to its page; create, pause, end. */
+export function Promotions({ products, plans, canWrite }: { products: Product[]; plans: Plan[]; canWrite: boolean }) {
   const list = useResource(async () => {
     const [promotions, groups] = await Promise.all([api<Page<Promotion>>('GET', '/promotion-rules/', { query: { page_size: 50 } }), api<{ groups: PppGroup[] }>('GET', '/promotion-rules/ppp-groups/')]);
     return { promotions: promotions.results, groups: groups.groups };
   }, []);
+  const planName = (identifier: string) => plans.find((p) => p.identifier === identifier)?.name ?? identifier;
   const productName = (id: string) => products.find((p) => p.id === id)?.name ?? t('promotions.aProduct');
   return (
     <Section title={t('promotions.title')}>
@@ -108,8 +111,9 @@ export function Promotions({ products, canWrite }: { products: Product[]; canWri
         rowKey={(p) => p.id}
         empty={t('promotions.empty')}
         columns={[
-          { title: t('common.name'), cell: (p) => p.name },
+          { title: t('common.name'), cell: (p) => <Link to={`/selling/promotions/${encodeURIComponent(p.id)}`}>{p.name}</Link> },
           { title: t('selling.product'), cell: (p) => productName(p.productId) },
+          { title: t('promotions.plans'), cell: (p) => (p.planIdentifiers ? p.planIdentifiers.map((id) => planName(id)).join(', ') : t('promotion.allPlans')) },
           { title: t('selling.percentOff'), cell: discounts },
           { title: t('promotions.couponColumn'), cell: (p) => (p.couponCode ? <code>{p.couponCode}</code> : '—') },
           { title: t('licenses.state'), cell: (p) => (p.enabled ? <Badge tone="good">{t('promotions.running')}</Badge> : <Badge tone="warn">{t('promotions.paused')}</Badge>) },

@@ -232,6 +232,30 @@ export const PAYMENTS_EXAMPLES: Record<string, OperationExample> = {
       modifiedOn: '2026-11-29T11:15:27.789Z',
     },
   },
+  'GET /api/v1/promotion-rules/{id}/preview/': {
+    response: {
+      country: 'India',
+      countryCode: 'IN',
+      percentage: 55,
+      code: 'PPP-2026',
+      message: '🇮🇳 55% off in India with PPP-2026',
+      widgets: [
+        {
+          type: 'BANNER',
+          backgroundColor: '#3182CE',
+          fontColor: '#F9F9F9',
+          highlightFontColor: '#DD5C64',
+          fontSize: '1rem',
+          borderRadius: '0',
+          placement: 'top',
+          unStyled: false,
+          addCloseIcon: false,
+          countryMessage: 'Hello {country_flag} It looks like you are from <b>{country}</b>. Use code <b>"{coupon_code}"</b> to get <b>{discount_percentage}%</b> off.',
+        },
+      ],
+      security: { vpn: false, tor: false, proxy: false, relay: false, crawler: false },
+    },
+  },
   'PATCH /api/v1/promotion-rules/{id}/': {
     request: { name: 'Ada King', banner: { fontColor: '#000' }, security: { vpn: false } },
     response: {
