@@ -1,22 +1,18 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import type { Promotion, PromotionBanner, PromotionResponse } from '@billow/contract';
 import { api, type Page } from '../api';
-import { useAction, useResource } from '../data';
+import { type useAction, useResource } from '../data';
 import { countryName, when } from '../format';
 import { t, type MessageKey } from '../i18n/language';
-import { besideField, refusedField } from '../refusals';
+import { useDraftEditor } from '../draft-editor';
 import { useCan } from '../session';
 import { CountrySelect } from '../ui/CountrySelect';
 import { Checkbox, ErrorNote, Field, Loading, Notice, PageTitle, Section, Select, TextArea } from '../ui/kit';
 import { BannerPreview } from './PromotionBanner';
-import { CHECKS, COLOR_FIELDS, draftOf, GROUPS, LENGTH_FIELDS, overrideRow, patchOf, shownFields, type PromotionDraft } from './promotion-draft';
+import { GroupPercentFields, type PppGroup } from './PromotionGroups';
+import { CHECKS, COLOR_FIELDS, draftOf, LENGTH_FIELDS, overrideRow, patchOf, shownFields, type PromotionDraft } from './promotion-draft';
 import type { Plan, Product } from './types';
-
-interface PppGroup {
-  group: number;
-  description: string;
-}
 
 interface FormProps {
   draft: PromotionDraft;
@@ -51,25 +47,6 @@ function PlanScope({ draft, setDraft, errorOf, plans }: FormProps & { plans: Pla
           {error}
         </small>
       ) : null}
-    </fieldset>
-  );
-}
-
-function GroupFields({ draft, setDraft, errorOf, groups }: FormProps & { groups: PppGroup[] }) {
-  return (
-    <fieldset className="field-group">
-      <legend>{t('promotions.groups')}</legend>
-      {GROUPS.map((group, i) => (
-        <Field
-          key={group}
-          label={t('promotions.groupField', { group })}
-          inputMode="numeric"
-          hint={groups.find((g) => g.group === group)?.description}
-          error={errorOf(`pppDiscounts[${i}].percentage`) ?? (i === 0 ? errorOf('pppDiscounts') : undefined)}
-          value={draft.groups[i]}
-          onChange={(e) => setDraft({ ...draft, groups: draft.groups.map((p, j) => (j === i ? e.target.value : p)) })}
-        />
-      ))}
     </fieldset>
   );
 }
@@ -191,27 +168,10 @@ export function PromotionDetail() {
     const ofProduct = plans.results.filter((p) => (p.product === product.id || p.product === product.identifier) && p.status !== 'draft' && !p.isArchived);
     return { promotion, product, plans: ofProduct, groups: groups.groups };
   }, [path]);
-  const [promotion, setPromotion] = useState<Promotion>();
-  const [draft, setDraft] = useState<PromotionDraft>();
-  const adopt = (saved: Promotion) => {
-    setPromotion(saved);
-    setDraft(draftOf(saved));
-  };
-  useEffect(() => {
-    if (loaded.data) adopt(loaded.data.promotion);
-  }, [loaded.data]);
-  const save = useAction((patch: ReturnType<typeof patchOf>) => api<Promotion>('PATCH', path, { body: patch }));
-  const readOnly = !canWrite || save.error?.status === 403 || !!promotion?.archivedOn;
-  const refused = refusedField(save.error);
-  const inPlace = refused !== null && draft !== undefined && shownFields(draft).has(refused);
-  const errorOf = (field: string) => (inPlace && refused === field && save.error ? besideField(save.error.detail, field) : undefined);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!promotion || !draft) return;
-    const patch = patchOf(draft, promotion);
-    if (Object.keys(patch).length === 0) return;
-    void save.perform(patch).then((saved) => saved && adopt(saved));
-  };
+  const save = (patch: ReturnType<typeof patchOf>) => api<Promotion>('PATCH', path, { body: patch });
+  const editor = useDraftEditor({ loaded: loaded.data?.promotion, draftOf, patchOf, shownFields, save });
+  const { saved: promotion, draft, setDraft, inPlace, errorOf, submit } = editor;
+  const readOnly = !canWrite || editor.save.error?.status === 403 || !!promotion?.archivedOn;
   return (
     <>
       <PageTitle actions={<Link to="/selling">{t('promotion.back')}</Link>}>{promotion?.name ?? t('promotion.one')}</PageTitle>
@@ -221,7 +181,7 @@ export function PromotionDetail() {
         <>
           <p className="hint">{t('promotion.about', { product: loaded.data.product.name, changed: when(promotion.modifiedOn) })}</p>
           {readOnly ? <Notice>{t(promotion.archivedOn ? 'promotion.ended' : 'promotion.readOnly')}</Notice> : null}
-          <PromotionForm draft={draft} setDraft={setDraft} errorOf={errorOf} readOnly={readOnly} plans={loaded.data.plans} groups={loaded.data.groups} onSubmit={submit} save={save} inPlace={inPlace} />
+          <PromotionForm draft={draft} setDraft={setDraft} errorOf={errorOf} readOnly={readOnly} plans={loaded.data.plans} groups={loaded.data.groups} onSubmit={submit} save={editor.save} inPlace={inPlace} />
           <BuyerPreview promotion={promotion} banner={draft.banner} />
         </>
       ) : null}
@@ -249,7 +209,7 @@ function PromotionForm({ readOnly, plans, groups, onSubmit, save, inPlace, ...pr
         </Section>
         <Section title={t('promotion.whoGets')}>
           <PlanScope {...props} plans={plans} />
-          <GroupFields {...props} groups={groups} />
+          <GroupPercentFields groups={groups} values={props.draft.groups} onChange={(values) => props.setDraft({ ...props.draft, groups: values })} errorOf={(i) => props.errorOf(`pppDiscounts[${i}].percentage`) ?? (i === 0 ? props.errorOf('pppDiscounts') : undefined)} />
         </Section>
         <Section title={t('promotion.overrides')}>
           <OverrideRows {...props} readOnly={readOnly} />

@@ -5,6 +5,8 @@ import { useAction, useResource } from '../data';
 import { countryName, day } from '../format';
 import { Badge, ErrorNote, Field, Select, Section, Table } from '../ui/kit';
 import { t } from '../i18n/language';
+import { GROUPS, percentOf } from './promotion-draft';
+import { GroupPercentFields, type PppGroup } from './PromotionGroups';
 import type { Plan, Product } from './types';
 
 /** Promotions by the buyer's country (the management API under /promotion-rules/, docs/catalog.md). */
@@ -19,12 +21,6 @@ interface Promotion {
   enabled: boolean;
   createdOn: string;
 }
-interface PppGroup {
-  group: number;
-  description: string;
-}
-
-const GROUPS = [1, 2, 3, 4, 5];
 
 function NewPromotion({ products, groups, onDone }: { products: Product[]; groups: PppGroup[]; onDone(): void }) {
   const [name, setName] = useState('');
@@ -34,8 +30,7 @@ function NewPromotion({ products, groups, onDone }: { products: Product[]; group
   const create = useAction((body: object) => api<Promotion>('POST', '/promotion-rules/', { body }));
   async function submit(event: FormEvent) {
     event.preventDefault();
-    // Text that is not a number goes as typed, for the API to refuse in its own words.
-    const pppDiscounts = GROUPS.map((group, i) => ({ group, percentage: percents[i]?.trim() ? (Number.isFinite(Number(percents[i])) ? Number(percents[i]) : percents[i]) : 0 }));
+    const pppDiscounts = GROUPS.map((group, i) => ({ group, percentage: percentOf(percents[i] ?? '') }));
     if ((await create.perform({ name, productId: product, couponCode: coupon || null, pppDiscounts })) === undefined) return;
     setName('');
     setCoupon('');
@@ -48,19 +43,7 @@ function NewPromotion({ products, groups, onDone }: { products: Product[]; group
       <Field label={t('promotions.name')} required value={name} onChange={(e) => setName(e.target.value)} />
       <Select label={t('promotions.forProduct')} options={products.map((p) => [p.id, p.name])} value={product} onChange={(e) => setProduct(e.target.value)} />
       <Field label={t('promotions.coupon')} value={coupon} onChange={(e) => setCoupon(e.target.value.toUpperCase())} hint={t('promotions.couponHint')} />
-      <fieldset className="field-group">
-        <legend>{t('promotions.groups')}</legend>
-        {GROUPS.map((group, i) => (
-          <Field
-            key={group}
-            label={t('promotions.groupField', { group })}
-            inputMode="numeric"
-            hint={groups.find((g) => g.group === group)?.description}
-            value={percents[i]}
-            onChange={(e) => setPercents(percents.map((p, j) => (j === i ? e.target.value : p)))}
-          />
-        ))}
-      </fieldset>
+      <GroupPercentFields groups={groups} values={percents} onChange={setPercents} />
       <button type="submit" disabled={create.busy}>
         {t('promotions.create')}
       </button>

@@ -61,18 +61,27 @@ function FieldError({ id, error }: { id: string; error: string | null | undefine
   ) : null;
 }
 
-export function Field({ label, hint, error, ...input }: FieldProps) {
-  const id = useId();
+/** A control's hint, then the API's refusal of its value. */
+function FieldNotes({ id, hint, error }: { id: string; hint: string | undefined; error: string | null | undefined }) {
   return (
-    <div className={input.type === 'file' ? 'field field-file' : 'field'}>
-      <label htmlFor={id}>{label}</label>
-      <input id={id} {...described(id, hint, error)} {...input} />
+    <>
       {hint ? (
         <small id={`${id}-hint`} className="hint">
           {hint}
         </small>
       ) : null}
       <FieldError id={id} error={error} />
+    </>
+  );
+}
+
+export function Field({ label, hint, error, ...input }: FieldProps) {
+  const id = useId();
+  return (
+    <div className={input.type === 'file' ? 'field field-file' : 'field'}>
+      <label htmlFor={id}>{label}</label>
+      <input id={id} {...described(id, hint, error)} {...input} />
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }
@@ -84,12 +93,7 @@ export function TextArea({ label, hint, error, ...area }: TextareaHTMLAttributes
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <textarea id={id} {...described(id, hint, error)} {...area} />
-      {hint ? (
-        <small id={`${id}-hint`} className="hint">
-          {hint}
-        </small>
-      ) : null}
-      <FieldError id={id} error={error} />
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }
