@@ -19,7 +19,7 @@ import { PartnerOrganization, PartnerOrganizationCreate, PartnerOrganizationList
 import { ApiKeyPath, BinaryFile, FeaturePath, MailAttachmentPath, NoContent, PartnerExternalIdPath, PartnerOrganizationPath, PlanEntitlementUpdated, PlanFeaturePath, PlanFilePath, ProductFilePath, ProductImagePath, ProductPath, SubscriptionCancelled, SubscriptionChanged, SubscriptionPath, TeamPath } from './paths.js';
 import { PaymentMethod, PaymentMethodCreate, PaymentMethodList, PaymentMethodListQuery, PaymentMethodPath, PaymentMethodSetDefault } from './payments.js';
 import { PortalSessionCreate, PortalSessionCreated } from './portal.js';
-import { PppGroupList, Promotion, PromotionCreate, PromotionList, PromotionListQuery, PromotionPath, PromotionQuery, PromotionResponse, PromotionUpdate } from './promotions.js';
+import { PppGroupList, Promotion, PromotionCreate, PromotionList, PromotionListQuery, PromotionPath, PromotionPreviewQuery, PromotionQuery, PromotionResponse, PromotionUpdate } from './promotions.js';
 import { PaymentProviderSet, PaymentProviderSettings, StripePaymentMethodAttach } from './providers.js';
 import { SellerProfile, SellerProfileUpdate } from './seller-profile.js';
 import { TestClock, TestClockAdvance, TestClockAttach, TestClockCreate, TestClockInvoiceList, TestClockList, TestClockListQuery, TestClockPath } from './test-clocks.js';
@@ -237,6 +237,7 @@ export const operations = {
       retrieve: op({ method: 'GET', path: '/promotion-rules/{id}/', params: PromotionPath, status: 200, response: Promotion, auth: 'server' }),
       update: op({ method: 'PATCH', path: '/promotion-rules/{id}/', params: PromotionPath, body: PromotionUpdate, status: 200, response: Promotion, auth: 'server' }),
       delete: op({ method: 'DELETE', path: '/promotion-rules/{id}/', params: PromotionPath, status: 204, response: NoContent, auth: 'server' }),
+      preview: op({ method: 'GET', path: '/promotion-rules/{id}/preview/', params: PromotionPath, query: PromotionPreviewQuery, status: 200, response: PromotionResponse, auth: 'server' }),
     },
     forVisitor: op({ method: 'GET', path: '/promotions/', query: PromotionQuery, status: 200, response: PromotionResponse, auth: 'serverOrClient' }),
   },

@@ -141,6 +141,12 @@ export const PromotionListQuery = Type.Object({
   archived: Type.Optional(Type.Boolean({ description: 'true: only archived promotions; false (default): only live ones' })),
 });
 export type PromotionListQuery = Static<typeof PromotionListQuery>;
+
+/** GET /promotion-rules/{id}/preview/?country=: what GET /promotions would answer a visitor from that country. */
+export const PromotionPreviewQuery = Type.Object({
+  country: Type.String({ minLength: 2, maxLength: 2, description: "The visitor's country, ISO 3166-1 alpha-2 (any case)" }),
+});
+export type PromotionPreviewQuery = Static<typeof PromotionPreviewQuery>;
 export const PromotionList = Paginated(Promotion, 'PromotionList');
 
 export const PppGroupList = Type.Object(

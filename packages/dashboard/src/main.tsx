@@ -14,6 +14,7 @@ import { ProductDetail } from './pages/ProductDetail';
 import { Subscriptions, SubscriptionDetail } from './pages/Subscriptions';
 import { OrderDetail, Orders } from './pages/Orders';
 import { Selling } from './pages/Selling';
+import { PromotionDetail } from './pages/PromotionDetail';
 import { Developers } from './pages/Developers';
 import { Settings } from './pages/Settings';
 import { SellerProfile } from './pages/SellerProfile';
@@ -55,6 +56,7 @@ const router = createBrowserRouter(
         { path: 'orders', element: <Orders /> },
         { path: 'orders/:id', element: <OrderDetail /> },
         { path: 'selling', element: <Selling /> },
+        { path: 'selling/promotions/:id', element: <PromotionDetail /> },
         { path: 'developers', element: <Developers /> },
         { path: 'settings', element: <Settings /> },
         { path: 'settings/profile', element: <SellerProfile /> },

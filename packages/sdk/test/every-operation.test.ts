@@ -498,6 +498,7 @@ describe('@billow/sdk: every operation against a live server', () => {
     expect((await billow.promotions.rules.retrieve(rule.id)).name).toBe('India');
     expect((await billow.promotions.rules.list()).results.map((r) => r.id)).toContain(rule.id);
     expect((await billow.promotions.rules.update(rule.id, { name: 'India and more' })).name).toBe('India and more');
+    expect(await billow.promotions.rules.preview(rule.id, { country: 'in' })).toMatchObject({ countryCode: 'IN', country: 'India', percentage: 25 });
     const shown = await client(org.sandbox.clientKey).promotions.forVisitor({ promotion_id: rule.id });
     // A visitor from the loopback address cannot be located: no discount, and the answer says so.
     expect(shown).toMatchObject({ countryCode: '', percentage: 0, code: '' });

@@ -125,8 +125,8 @@ describe('the promotions management API', () => {
       [{ ...base, pppDiscounts: [{ group: 2, percentage: 10 }, { group: 2, percentage: 20 }] }, /group 2 twice/],
       [{ ...base, pppDiscounts: [{ group: 2, percentage: 101 }] }, /percentage/],
       [{ ...base, pppDiscounts: [{ group: 2, percentage: 12.5 }] }, /percentage/],
-      [{ ...base, countryOverrides: [{ countryCode: 'XX', percentage: 10 }] }, /XX/],
-      [{ ...base, countryOverrides: [{ countryCode: 'de', percentage: 10 }, { countryCode: 'DE', percentage: 5 }] }, /DE twice/],
+      [{ ...base, countryOverrides: [{ countryCode: 'XX', percentage: 10 }] }, /^countryOverrides\[0\]\.countryCode: "XX"/],
+      [{ ...base, countryOverrides: [{ countryCode: 'de', percentage: 10 }, { countryCode: 'DE', percentage: 5 }] }, /^countryOverrides\[1\]\.countryCode: DE is listed twice/],
       [{ ...base, couponCode: 'has space' }, /couponCode/],
       [{ ...base, banner: { backgroundColor: 'red; background: url(x)' } }, /backgroundColor/],
       [{ ...base, banner: { fontSize: '1rem;color:red' } }, /fontSize/],
@@ -282,6 +282,32 @@ describe('GET /promotions (Edge)', () => {
     const missing = await server.request('GET', '/sandbox/api/v1/promotions', { key: org.sandbox.clientKey });
     expect(missing.status).toBe(400);
     expect(missing.body.detail).toContain('promotion_id');
+  });
+
+  it('previews for the dashboard what a visitor of a country is answered, exactly as the Edge answers it; reads only', async () => {
+    const promotion = await createPromotion({ message: '{country_flag} {discount}% off in {country} with {code}' });
+    const preview = (country: string, id = promotion.id, key = org.sandbox.serverKey) =>
+      server.request('GET', `/sandbox/api/v1/promotion-rules/${id}/preview/?country=${country}`, { key });
+    for (const [country, from] of [['in', 'IN'], ['DE', 'DE'], ['US', 'US'], ['BR', 'BR']] as const) {
+      const res = await preview(country);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body, country).toEqual((await visit(promotion.id, from)).body);
+    }
+    expect((await preview('in')).body).toMatchObject({ country: 'India', percentage: 55, code: 'PPP-2026', message: '🇮🇳 55% off in India with PPP-2026' });
+    // A country in no group and without an override gets nothing.
+    expect((await preview('AQ')).body).toMatchObject({ countryCode: 'AQ', percentage: 0, code: '', message: '' });
+    const bad = await preview('XX');
+    expect([bad.status, bad.body.detail]).toEqual([400, 'query parameter country: "XX" is not an ISO 3166-1 alpha-2 country code']);
+    expect((await preview('India')).status).toBe(400);
+    expect((await preview('IN', randomUUID())).status).toBe(404);
+    expect((await preview('IN', promotion.id, other.sandbox.serverKey)).status).toBe(404);
+    expect((await preview('IN', promotion.id, org.sandbox.clientKey)).status).toBe(403);
+    // A read: the promotion is not touched.
+    const before = (await rules('GET', `${promotion.id}/`)).body.modifiedOn;
+    await preview('IN');
+    expect((await rules('GET', `${promotion.id}/`)).body.modifiedOn).toBe(before);
+    expect((await rules('DELETE', `${promotion.id}/`)).status).toBe(204);
+    expect((await preview('IN')).status).toBe(404);
   });
 
   it('is dropped from another process\'s cache when this one changes it (NOTIFY)', async () => {

@@ -1,28 +1,26 @@
 import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import { api, type Page } from '../api';
 import { useAction, useResource } from '../data';
-import { day } from '../format';
+import { countryName, day } from '../format';
 import { Badge, ErrorNote, Field, Select, Section, Table } from '../ui/kit';
 import { t } from '../i18n/language';
-import type { Product } from './types';
+import { GROUPS, percentOf } from './promotion-draft';
+import { GroupPercentFields, type PppGroup } from './PromotionGroups';
+import type { Plan, Product } from './types';
 
 /** Promotions by the buyer's country (the management API under /promotion-rules/, docs/catalog.md). */
 interface Promotion {
   id: string;
   name: string;
   productId: string;
+  planIdentifiers: string[] | null;
   pppDiscounts: Array<{ group: number; percentage: number }>;
   countryOverrides: Array<{ countryCode: string; percentage: number }>;
   couponCode: string | null;
   enabled: boolean;
   createdOn: string;
 }
-interface PppGroup {
-  group: number;
-  description: string;
-}
-
-const GROUPS = [1, 2, 3, 4, 5];
 
 function NewPromotion({ products, groups, onDone }: { products: Product[]; groups: PppGroup[]; onDone(): void }) {
   const [name, setName] = useState('');
@@ -32,8 +30,7 @@ function NewPromotion({ products, groups, onDone }: { products: Product[]; group
   const create = useAction((body: object) => api<Promotion>('POST', '/promotion-rules/', { body }));
   async function submit(event: FormEvent) {
     event.preventDefault();
-    // Text that is not a number goes as typed, for the API to refuse in its own words.
-    const pppDiscounts = GROUPS.map((group, i) => ({ group, percentage: percents[i]?.trim() ? (Number.isFinite(Number(percents[i])) ? Number(percents[i]) : percents[i]) : 0 }));
+    const pppDiscounts = GROUPS.map((group, i) => ({ group, percentage: percentOf(percents[i] ?? '') }));
     if ((await create.perform({ name, productId: product, couponCode: coupon || null, pppDiscounts })) === undefined) return;
     setName('');
     setCoupon('');
@@ -46,19 +43,7 @@ function NewPromotion({ products, groups, onDone }: { products: Product[]; group
       <Field label={t('promotions.name')} required value={name} onChange={(e) => setName(e.target.value)} />
       <Select label={t('promotions.forProduct')} options={products.map((p) => [p.id, p.name])} value={product} onChange={(e) => setProduct(e.target.value)} />
       <Field label={t('promotions.coupon')} value={coupon} onChange={(e) => setCoupon(e.target.value.toUpperCase())} hint={t('promotions.couponHint')} />
-      <fieldset className="field-group">
-        <legend>{t('promotions.groups')}</legend>
-        {GROUPS.map((group, i) => (
-          <Field
-            key={group}
-            label={t('promotions.groupField', { group })}
-            inputMode="numeric"
-            hint={groups.find((g) => g.group === group)?.description}
-            value={percents[i]}
-            onChange={(e) => setPercents(percents.map((p, j) => (j === i ? e.target.value : p)))}
-          />
-        ))}
-      </fieldset>
+      <GroupPercentFields groups={groups} values={percents} onChange={setPercents} />
       <button type="submit" disabled={create.busy}>
         {t('promotions.create')}
       </button>
@@ -88,16 +73,17 @@ function PromotionActions({ promotion, onDone }: { promotion: Promotion; onDone(
 
 const discounts = (p: Promotion) => {
   const groups = p.pppDiscounts.filter((d) => d.percentage > 0).map((d) => t('promotions.group', { group: d.group, percent: d.percentage }));
-  const countries = p.countryOverrides.map((c) => t('promotions.country', { country: c.countryCode, percent: c.percentage }));
+  const countries = p.countryOverrides.map((c) => t('promotions.country', { country: countryName(c.countryCode), percent: c.percentage }));
   return [...groups, ...countries].join(', ') || t('promotions.noneYet');
 };
 
-/** Live promotions (ended ones leave the list): what they give where, paused or running; create, pause, end. */
-export function Promotions({ products, canWrite }: { products: Product[]; canWrite: boolean }) {
+/** Live promotions (ended ones leave the list): what they give where, paused or running, each linked to its page; create, pause, end. */
+export function Promotions({ products, plans, canWrite }: { products: Product[]; plans: Plan[]; canWrite: boolean }) {
   const list = useResource(async () => {
     const [promotions, groups] = await Promise.all([api<Page<Promotion>>('GET', '/promotion-rules/', { query: { page_size: 50 } }), api<{ groups: PppGroup[] }>('GET', '/promotion-rules/ppp-groups/')]);
     return { promotions: promotions.results, groups: groups.groups };
   }, []);
+  const planName = (identifier: string) => plans.find((p) => p.identifier === identifier)?.name ?? identifier;
   const productName = (id: string) => products.find((p) => p.id === id)?.name ?? t('promotions.aProduct');
   return (
     <Section title={t('promotions.title')}>
@@ -108,8 +94,9 @@ export function Promotions({ products, canWrite }: { products: Product[]; canWri
         rowKey={(p) => p.id}
         empty={t('promotions.empty')}
         columns={[
-          { title: t('common.name'), cell: (p) => p.name },
+          { title: t('common.name'), cell: (p) => <Link to={`/selling/promotions/${encodeURIComponent(p.id)}`}>{p.name}</Link> },
           { title: t('selling.product'), cell: (p) => productName(p.productId) },
+          { title: t('promotions.plans'), cell: (p) => (p.planIdentifiers ? p.planIdentifiers.map((id) => planName(id)).join(', ') : t('promotion.allPlans')) },
           { title: t('selling.percentOff'), cell: discounts },
           { title: t('promotions.couponColumn'), cell: (p) => (p.couponCode ? <code>{p.couponCode}</code> : '—') },
           { title: t('licenses.state'), cell: (p) => (p.enabled ? <Badge tone="good">{t('promotions.running')}</Badge> : <Badge tone="warn">{t('promotions.paused')}</Badge>) },

@@ -1,12 +1,12 @@
-import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import type { SellerProfile as Profile } from '@billow/contract';
 import { api } from '../api';
-import { useAction, useResource } from '../data';
+import { useResource } from '../data';
 import { when } from '../format';
 import { useCan } from '../session';
 import { ErrorNote, Field, Loading, Notice, PageTitle, Section, Select } from '../ui/kit';
-import { ADDRESS_FIELDS, besideField, draftOf, patchOf, refusedField, TEXT_FIELDS, taxRow, type AddressField, type Draft, type Language, type TextField } from './profile-draft';
+import { useDraftEditor } from '../draft-editor';
+import { ADDRESS_FIELDS, draftOf, patchOf, TEXT_FIELDS, taxRow, type AddressField, type Draft, type Language, type TextField } from './profile-draft';
 import { SellerLogo } from './SellerLogo';
 import { SellerPreview } from './SellerPreview';
 import { LANGUAGE_NAMES, t, type MessageKey } from '../i18n/language';
@@ -115,29 +115,10 @@ function shownFields(draft: Draft): Set<string> {
 export function SellerProfile() {
   const canWrite = useCan('settings');
   const loaded = useResource(() => api<Profile>('GET', '/seller-profile/'), []);
-  const [profile, setProfile] = useState<Profile>();
-  const [draft, setDraft] = useState<Draft>();
   // The form starts over from what was loaded or saved; a new logo changes the profile, never the form's unsaved edits.
-  const adopt = (saved: Profile) => {
-    setProfile(saved);
-    setDraft(draftOf(saved));
-  };
-  useEffect(() => {
-    if (loaded.data) adopt(loaded.data);
-  }, [loaded.data]);
-  const save = useAction((patch: ReturnType<typeof patchOf>) => api<Profile>('PATCH', '/seller-profile/', { body: patch }));
+  const editor = useDraftEditor({ loaded: loaded.data, draftOf, patchOf, shownFields, save: (patch: ReturnType<typeof patchOf>) => api<Profile>('PATCH', '/seller-profile/', { body: patch }) });
+  const { saved: profile, setSaved: setProfile, draft, setDraft, save, inPlace, errorOf, submit } = editor;
   const readOnly = !canWrite || save.error?.status === 403;
-  const refused = refusedField(save.error);
-  // A refusal of a field the form shows is shown beside it; any other, by the button.
-  const inPlace = refused !== null && draft !== undefined && shownFields(draft).has(refused);
-  const errorOf = (path: string) => (inPlace && refused === path && save.error ? besideField(save.error.detail, path) : undefined);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!profile || !draft) return;
-    const patch = patchOf(draft, profile);
-    if (Object.keys(patch).length === 0) return;
-    void save.perform(patch).then((saved) => saved && adopt(saved));
-  };
   const props = draft && { draft, setDraft, errorOf };
   return (
     <>

@@ -174,7 +174,7 @@ export function Selling() {
       </Section>
       <Sessions />
       <Discounts canWrite={canWrite} />
-      {catalog.data ? <Promotions products={catalog.data.products} canWrite={canWrite} /> : null}
+      {catalog.data ? <Promotions products={catalog.data.products} plans={catalog.data.plans} canWrite={canWrite} /> : null}
     </>
   );
 }

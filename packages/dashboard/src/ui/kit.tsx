@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent, type ReactNode, type Ref, type InputHTMLAttributes, type SelectHTMLAttributes } from 'react';
+import { useId, useState, type FormEvent, type ReactNode, type Ref, type InputHTMLAttributes, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import type { ApiError } from '../api';
 import { useAction } from '../data';
 import { count as countText, words } from '../format';
@@ -61,18 +61,39 @@ function FieldError({ id, error }: { id: string; error: string | null | undefine
   ) : null;
 }
 
-export function Field({ label, hint, error, ...input }: FieldProps) {
-  const id = useId();
+/** A control's hint, then the API's refusal of its value. */
+function FieldNotes({ id, hint, error }: { id: string; hint: string | undefined; error: string | null | undefined }) {
   return (
-    <div className={input.type === 'file' ? 'field field-file' : 'field'}>
-      <label htmlFor={id}>{label}</label>
-      <input id={id} {...described(id, hint, error)} {...input} />
+    <>
       {hint ? (
         <small id={`${id}-hint`} className="hint">
           {hint}
         </small>
       ) : null}
       <FieldError id={id} error={error} />
+    </>
+  );
+}
+
+export function Field({ label, hint, error, ...input }: FieldProps) {
+  const id = useId();
+  return (
+    <div className={input.type === 'file' ? 'field field-file' : 'field'}>
+      <label htmlFor={id}>{label}</label>
+      <input id={id} {...described(id, hint, error)} {...input} />
+      <FieldNotes id={id} hint={hint} error={error} />
+    </div>
+  );
+}
+
+/** A field of several lines (a message), labelled, hinted and refused as `Field` is. */
+export function TextArea({ label, hint, error, ...area }: TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string; hint?: string; error?: string | null }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <textarea id={id} {...described(id, hint, error)} {...area} />
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }

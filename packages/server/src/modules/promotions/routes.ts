@@ -6,6 +6,8 @@ import {
   PromotionList,
   PromotionListQuery,
   PromotionPath,
+  PromotionPreviewQuery,
+  PromotionResponse,
   PromotionUpdate,
   NoContent,
 } from '@billow/contract';
@@ -61,6 +63,24 @@ export function promotionRoutes(app: App, service: PromotionService): void {
     '/api/v1/promotion-rules/:id/',
     { config: auth, schema: { tags, summary: 'Retrieve a promotion', description: OURS, params: PromotionPath, response: { 200: Promotion, ...errors } } },
     async (request) => service.get(scopeOf(request), request.params.id),
+  );
+
+  app.get(
+    '/api/v1/promotion-rules/:id/preview/',
+    {
+      config: auth,
+      schema: {
+        tags,
+        summary: 'What a visitor from a country would be shown',
+        description:
+          `Ours. The answer the Edge API's GET /promotions gives a visitor located in \`country\` (a browser, not a crawler): ` +
+          'the percentage that applies (the override, else the country group, else none), the coupon code and the message filled in. Nothing is stored.',
+        params: PromotionPath,
+        querystring: PromotionPreviewQuery,
+        response: { 200: PromotionResponse, ...errors },
+      },
+    },
+    async (request) => service.preview(scopeOf(request), request.params.id, request.query.country),
   );
 
   app.patch(

@@ -7,6 +7,7 @@ import type {
   PromotionBannerInput,
   PromotionCreate,
   PromotionListQuery,
+  PromotionResponse,
   PromotionSecurityToggles,
   PromotionUpdate,
 } from '@billow/contract';
@@ -17,10 +18,11 @@ import { inTransaction, type Executor } from '../../db/transaction.js';
 import type { PageRequest } from '../../lib/pagination.js';
 import { writeKeeping, type AnswerKeeper } from '../../db/answer-keeper.js';
 import type { Clock } from '../../lib/clock.js';
-import { normalizeCountry } from '../../lib/countries.js';
+import { countryName, normalizeCountry } from '../../lib/countries.js';
 import { findPlan, findProduct } from '../catalog/queries.js';
 import type { PromotionChanges } from './cache.js';
 import { invalidPromotion, promotionArchived, promotionNotFound } from './errors.js';
+import { promotionAnswer, rulesOf } from './promotion.compute.js';
 import * as repo from './repo.js';
 import { checkBanner, checkCouponCode } from './validation.js';
 
@@ -78,10 +80,10 @@ function pppDiscounts(input: PppDiscount[]): PppDiscount[] {
 /** Upper-cased ISO codes, sorted; an unknown code or a country named twice is refused. */
 function countryOverrides(input: CountryOverride[]): CountryOverride[] {
   const seen = new Map<string, number>();
-  for (const { countryCode, percentage } of input) {
+  for (const [index, { countryCode, percentage }] of input.entries()) {
     const code = normalizeCountry(countryCode);
-    if (!code) throw invalidPromotion(`countryOverrides: "${countryCode}" is not an ISO 3166-1 alpha-2 country code`);
-    if (seen.has(code)) throw invalidPromotion(`countryOverrides names ${code} twice`);
+    if (!code) throw invalidPromotion(`countryOverrides[${index}].countryCode: "${countryCode}" is not an ISO 3166-1 alpha-2 country code`);
+    if (seen.has(code)) throw invalidPromotion(`countryOverrides[${index}].countryCode: ${code} is listed twice`);
     seen.set(code, percentage);
   }
   return [...seen].sort(([a], [b]) => (a < b ? -1 : 1)).map(([countryCode, percentage]) => ({ countryCode, percentage }));
@@ -153,6 +155,18 @@ export class PromotionService {
     const row = isUuid(id) ? await repo.findPromotion(this.db, scope.environmentId, id) : undefined;
     if (!row) throw promotionNotFound(id);
     return presentPromotion(row);
+  }
+
+  /**
+   * What GET /promotions answers a visitor located in `country` (a browser, not a crawler), so
+   * that the dashboard shows the Edge's own decision; archived → 404, as there.
+   */
+  async preview(scope: PromotionScope, id: string, country: string): Promise<PromotionResponse> {
+    const code = normalizeCountry(country);
+    if (!code) throw invalidPromotion(`query parameter country: "${country}" is not an ISO 3166-1 alpha-2 country code`);
+    const promotion = await this.get(scope, id);
+    if (promotion.archivedOn) throw promotionNotFound(id);
+    return promotionAnswer(rulesOf(promotion), { countryCode: code, countryName: countryName(code), userAgent: null });
   }
 
   async list(scope: PromotionScope, page: PageRequest, query: PromotionListQuery): Promise<{ count: number; results: Promotion[] }> {
