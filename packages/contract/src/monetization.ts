@@ -27,7 +27,15 @@ export const ProductOfferingQuery = Type.Object({
     Type.String({
       maxLength: 100,
       description:
-        "The buyer's IP address, for location-based pricing. Honoured only with a server key (checked to be an IPv4 or IPv6 address); ignored with a client key. Billow has no geolocation yet, so it does not change the answer.",
+        "The buyer's IP address, for location-based pricing: its country's currency when a plan sells in it, and its promotions. Honoured only with a server key (checked to be an IPv4 or IPv6 address); a client key's request is located by where it comes from.",
+    }),
+  ),
+  country: Type.Optional(
+    Type.String({
+      minLength: 2,
+      maxLength: 2,
+      description:
+        'Billow extension: an ISO 3166-1 alpha-2 country to price the offering for instead of locating an address (its currency and promotions), as the dashboard previews it. Server keys only (403 with a client key); not together with ip_address.',
     }),
   ),
   currency_code: Type.Optional(

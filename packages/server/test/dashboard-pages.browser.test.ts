@@ -353,6 +353,24 @@ describe.skipIf(skipBrowserTests)('the payments tab', () => {
     expect(await viewer.page.getByRole('button', { name: 'Rename Data exports' }).count()).toBe(0);
   });
 
+  it("shows a product's prices as a buyer of a chosen country sees them: the promotion's price beside the list price", async () => {
+    const made = await s.call('POST', '/promotion-rules/', { name: 'India launch', productId: s.product.id, planIdentifiers: [s.plans.basic], countryOverrides: [{ countryCode: 'IN', percentage: 40 }] });
+    expect(made.status, made.text).toBe(201);
+    const { page } = await signedIn('viewer');
+    await page.goto(`${server.url}/dashboard/catalog/products/${s.product.id}`);
+    await page.getByLabel("Buyer's country").selectOption('IN');
+    const prices = page.getByRole('table', { name: 'Prices in India' });
+    const basic = prices.getByRole('row').filter({ hasText: 'Basic' });
+    await expect.poll(async () => (await basic.textContent()) ?? '').toContain('$6.00 a month');
+    expect(await basic.textContent()).toContain('$10.00 a month');
+    expect(await prices.getByRole('row').filter({ hasText: 'Pro' }).first().textContent()).toContain('$20.00 a month');
+    await page.getByText('Buyers in India pay in USD').waitFor();
+    await checkPage(page, 'product-prices-by-country');
+    await page.getByLabel("Buyer's country").selectOption('DE');
+    await expect.poll(async () => (await page.getByRole('table', { name: 'Prices in Germany' }).getByRole('row').filter({ hasText: 'Basic' }).textContent()) ?? '').toContain('$10.00 a month');
+    expect((await s.call('DELETE', `/promotion-rules/${made.body.id}/`)).status).toBe(204);
+  });
+
   it('lists payments and refunds in words with their fee, tax and net, searched and filtered by outcome', async () => {
     const customerId = await s.customer({ name: 'Pat Payer' });
     await s.card(customerId);

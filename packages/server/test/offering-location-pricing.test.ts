@@ -51,6 +51,20 @@ describe('the product offering with location pricing', () => {
     expect(await monthly(`?ip_address=${IP.US}`)).toEqual({ basic: [10, 10], pro: [20, 20], countryCode: 'US' });
   });
 
+  it('prices for a country named outright (the dashboard\'s preview): a server key\'s, alone, and a real country', async () => {
+    expect(await monthly('?country=in', { from: 'US' })).toEqual({ basic: [6, 10], pro: [20, 20], countryCode: 'IN' });
+    expect(await monthly('?country=US')).toEqual({ basic: [10, 10], pro: [20, 20], countryCode: 'US' });
+    const refusals = [
+      [await offering('?country=XX'), 400, /country: "XX" is not an ISO 3166-1/],
+      [await offering(`?country=IN&ip_address=${IP.US}`), 400, /not both/],
+      [await offering('?country=IN', { key: org.sandbox.clientKey, from: 'US' }), 403, /needs a server key/],
+    ] as const;
+    for (const [res, status, detail] of refusals) {
+      expect(res.status, res.text).toBe(status);
+      expect(res.body.detail).toMatch(detail);
+    }
+  });
+
   it("locates a client key's caller by its address, whatever ip_address claims; a crawler gets the list price", async () => {
     const client = org.sandbox.clientKey;
     expect((await monthly(`?ip_address=${IP.IN}`, { key: client, from: 'US' })).basic).toEqual([10, 10]);

@@ -81,7 +81,7 @@ const PRICE_TYPES: Record<string, MessageKey> = { PAID: 'plan.typePaid', FREE: '
 const PERIODS: Record<string, MessageKey> = { MONTHLY: 'plan.aMonth', YEARLY: 'plan.aYear', ONE_TIME: 'plan.once' };
 
 /** A price's charges in words: "$29.00 a month, $290.00 a year". */
-function chargeOf(amount: string, period: string, perUnit: boolean): string {
+export function chargeOf(amount: string, period: string, perUnit: boolean): string {
   const key = PERIODS[period];
   const charge = key ? t(key, { amount }) : t('plan.perPeriod', { amount, period: words(period).toLowerCase() });
   return perUnit ? t('plan.perUnit', { charge }) : charge;

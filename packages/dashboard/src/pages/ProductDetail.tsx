@@ -7,6 +7,7 @@ import { ErrorNote, Loading, PageTitle, Section } from '../ui/kit';
 import { FileTable, IMAGE_UPLOAD, ImageGallery, UploadForm, type StoredFile, type StoredImage } from './Media';
 import { t } from '../i18n/language';
 import { taxCodeWords } from './Catalog';
+import { PricesByCountry } from './PricesByCountry';
 import type { Product } from './types';
 
 interface ProductView extends Product {
@@ -50,6 +51,7 @@ export function ProductDetail() {
             <dt>{t('orders.created')}</dt>
             <dd>{day(product.createdOn)}</dd>
           </dl>
+          <PricesByCountry productId={product.id} />
           <Section title={t('product.images')}>
             <ImageGallery images={product.images} canWrite={canWrite} actions={images} onDone={view.reload} />
             {canWrite ? (

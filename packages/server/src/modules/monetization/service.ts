@@ -13,7 +13,7 @@ import { findCustomer } from '../customers/queries.js';
 import { isCrawler, productPromotions, promotionForBuyer } from '../promotions/queries.js';
 import { buildOffering, offeringSubscription, type OfferingFeatureInput, type OfferingPlanInput } from './offering.compute.js';
 import * as repo from './repo.js';
-import { invalidCurrencyCode, invalidIpAddress } from './errors.js';
+import { countryAndAddress, countryNeedsServerKey, invalidCountry, invalidCurrencyCode, invalidIpAddress } from './errors.js';
 
 export interface OfferingScope {
   organizationId: string;
@@ -53,6 +53,16 @@ function addressToLocate(scope: OfferingScope, raw: string | undefined): string 
   return raw.trim();
 }
 
+/** A country named outright (a preview of location pricing): a server key's, alone, and one ISO 3166-1 code. */
+function countryToPrice(scope: OfferingScope, raw: string | undefined, ipAddress: string | undefined): string | null {
+  if (raw === undefined) return null;
+  if (scope.keyKind !== 'server') throw countryNeedsServerKey();
+  if (ipAddress !== undefined) throw countryAndAddress();
+  const country = normalizeCountry(raw);
+  if (!country) throw invalidCountry(raw);
+  return country;
+}
+
 /** The located country's currency when a shown plan sells in it (per-country prices: decision 0036), else null. */
 function localCurrencyOf(plans: OfferingPlanInput[], located: string | null): string | null {
   const local = currencyOfCountry(located);
@@ -89,7 +99,7 @@ export class OfferingService {
     const liveCustomer = customer && customer.archived_at === null ? customer : null;
     const country = (liveCustomer?.billing_address as { country?: unknown } | null)?.country;
     const billing = typeof country === 'string' ? normalizeCountry(country) : null;
-    const located = countryOfIp(locate);
+    const located = countryToPrice(scope, query.country, query.ip_address) ?? countryOfIp(locate);
     const promotions = located ? await productPromotions(this.db, scope.environmentId, product.id) : [];
     const buyer = { located, billing, crawler: scope.keyKind === 'client' && isCrawler(scope.userAgent) };
 
