@@ -15,7 +15,7 @@ import { EndpointAgents, sendDelivery, type SendResult } from './sender.js';
 import { targetRules } from './url-guard.js';
 import { signedHeaders } from './signature.js';
 import { WakeUp } from '../../lib/wake-up.js';
-import { WEBHOOK_DELIVERIES_CHANNEL } from '../events/repo.js';
+import { WEBHOOK_DELIVERIES_CHANNEL } from '../events/queries.js';
 
 export interface DispatcherOptions {
   db: Db;

@@ -4,7 +4,7 @@ import type { WebhookAttemptsTable, WebhookEndpointsTable } from '../../db/schem
 import type { EnvironmentKind } from '../../config.js';
 import { bigintArray, textArray, timestamptzArray, uuidArray } from '../../db/array-literals.js';
 import { PREPARED } from '../../db/prepared.js';
-import { WEBHOOK_DELIVERIES_CHANNEL } from '../events/repo.js';
+import { WEBHOOK_DELIVERIES_CHANNEL } from '../events/queries.js';
 
 export type EndpointRow = Selectable<WebhookEndpointsTable>;
 export type AttemptRow = Selectable<WebhookAttemptsTable>;
