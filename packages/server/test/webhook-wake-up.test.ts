@@ -4,18 +4,9 @@
  * queued it wakes the dispatcher; a burst of events is delivered exactly once each, and
  * the successes recorded together keep one log row per attempt.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DATABASE_KIND,
-  api,
-  assertBuilt,
-  killServers,
-  makeWorkspace,
-  migratedTemplate,
-  printedCredentials,
-  startServer,
-  type Workspace,
-} from '../../cli/test/support.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DATABASE_KIND } from '../../cli/test/support.js';
+import { crashWorkspaces, list, okWith, startWithFailpoints, type Call } from './crash-workspaces.js';
 import { Receiver } from './webhook-support.js';
 
 /** The poll is a backstop here: a delivery must not wait for it. */
@@ -23,45 +14,27 @@ const POLL_MS = 60_000;
 /** Well under the poll: a delivery that arrives within this was woken by its commit. */
 const BEFORE_THE_POLL_MS = 30_000;
 
-let template: Workspace | null;
-const workspaces: Workspace[] = [];
+const workspace = crashWorkspaces();
 const receivers: Receiver[] = [];
-beforeAll(async () => {
-  assertBuilt();
-  template = await migratedTemplate();
-});
-afterAll(() => template?.cleanup());
-afterEach(async () => {
-  await killServers();
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-  await Promise.all(workspaces.splice(0).map((w) => w.cleanup()));
-});
+afterEach(async () => void (await Promise.all(receivers.splice(0).map((r) => r.close()))));
 
 /** A server that polls for deliveries once a minute, its sandbox API and a receiver registered as an endpoint. */
 async function started() {
   const receiver = await Receiver.start();
   receivers.push(receiver);
-  const w = await makeWorkspace({ emptyDatabase: true, copyOf: template });
-  workspaces.push(w);
-  const server = await startServer({ ...w, env: { ...w.env, BILLOW_WEBHOOK_POLL_INTERVAL_MS: String(POLL_MS) } });
-  const key = printedCredentials(server.stdout()).sandbox.serverKey;
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await api(`${server.sandboxUrl}/api/v1${path}`, method, { key, body });
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
+  const w = await workspace();
+  const { call: raw } = await startWithFailpoints(w, null, { BILLOW_WEBHOOK_POLL_INTERVAL_MS: String(POLL_MS) });
+  const call = okWith(raw);
   const endpoint = await call('POST', '/webhook/endpoints/', { url: receiver.url, eventTypes: ['customer.created'] });
-  return { receiver, call, endpoint };
+  return { receiver, call, raw, endpoint };
 }
 
 /** Every log row of the environment (the receiver's count of deliveries is far below a page). */
-async function logs(call: Awaited<ReturnType<typeof started>>['call']) {
-  return (await call('GET', '/webhook/logs/?page_size=100')).results as Array<Record<string, unknown>>;
-}
+const logs = (call: Call) => list(call, '/webhook/logs/?page_size=100');
 
 describe(`deliveries woken by their commit on ${DATABASE_KIND}`, () => {
   it('reach the receiver, and the log, before the poll comes round', async () => {
-    const { receiver, call, endpoint } = await started();
+    const { receiver, call, raw, endpoint } = await started();
     // The dispatcher's first claim (at start) found nothing; the next poll is a minute away.
     await call('POST', '/customers/', { customerId: 'woken', email: 'woken@example.com' });
 
@@ -69,12 +42,12 @@ describe(`deliveries woken by their commit on ${DATABASE_KIND}`, () => {
     const [delivery] = receiver.received;
     expect(delivery!.json).toMatchObject({ type: 'customer.created', data: { object: { customer_id: 'woken' } } });
     await expect
-      .poll(() => logs(call), { timeout: BEFORE_THE_POLL_MS, interval: 100 })
+      .poll(() => logs(raw), { timeout: BEFORE_THE_POLL_MS, interval: 100 })
       .toEqual([expect.objectContaining({ eventId: delivery!.headers['webhook-id'], endpoint: endpoint.id, isSuccess: true, statusCode: 200 })]);
   }, 120_000);
 
   it('deliver a burst of events exactly once each, with one log row per attempt', async () => {
-    const { receiver, call } = await started();
+    const { receiver, call, raw } = await started();
     const customers = Array.from({ length: 40 }, (_, i) => `burst-${i}`);
     // Eight requests at a time: commits arrive while claims and records are under way.
     for (let i = 0; i < customers.length; i += 8) {
@@ -82,13 +55,13 @@ describe(`deliveries woken by their commit on ${DATABASE_KIND}`, () => {
     }
 
     await receiver.waitFor(customers.length, BEFORE_THE_POLL_MS);
-    await expect.poll(async () => (await logs(call)).length, { timeout: BEFORE_THE_POLL_MS, interval: 100 }).toBe(customers.length);
+    await expect.poll(async () => (await logs(raw)).length, { timeout: BEFORE_THE_POLL_MS, interval: 100 }).toBe(customers.length);
     const received = receiver.received.map((r) => r.json.data.object.customer_id as string);
     expect([...received].sort()).toEqual([...customers].sort());
     const ids = receiver.received.map((r) => r.headers['webhook-id'] as string);
     expect(new Set(ids).size).toBe(customers.length);
 
-    const rows = await logs(call);
+    const rows = await logs(raw);
     expect(rows).toHaveLength(customers.length);
     expect(rows.every((row) => row.isSuccess === true && row.statusCode === 200 && row.retryCount === 0)).toBe(true);
     expect(new Set(rows.map((row) => row.eventId)).size).toBe(customers.length);
@@ -96,11 +69,11 @@ describe(`deliveries woken by their commit on ${DATABASE_KIND}`, () => {
   }, 180_000);
 
   it('sends a resent event at once too', async () => {
-    const { receiver, call } = await started();
+    const { receiver, call, raw } = await started();
     await call('POST', '/customers/', { customerId: 'again', email: 'again@example.com' });
     await receiver.waitFor(1, BEFORE_THE_POLL_MS);
-    await expect.poll(async () => (await logs(call)).length, { timeout: BEFORE_THE_POLL_MS, interval: 100 }).toBe(1);
-    const [log] = await logs(call);
+    await expect.poll(async () => (await logs(raw)).length, { timeout: BEFORE_THE_POLL_MS, interval: 100 }).toBe(1);
+    const [log] = await logs(raw);
 
     expect(await call('POST', `/webhook/logs/${log!.id}/resend/`)).toEqual({ queued: 1 });
     await receiver.waitFor(2, BEFORE_THE_POLL_MS);
