@@ -23,8 +23,11 @@ export interface BenchOptions {
   renewals: number;
   /** The worker's BILLOW_BILLING_CONCURRENCY in the renewal scenario; null: Billow's default. */
   renewalConcurrency: number | null;
-  /** Events of each phase of the webhook scenario (each delivered to 3 endpoints). */
+  /** Events of the webhook scenario's backlog (each delivered to 3 endpoints). */
   webhookEvents: number;
+  /** Events a second of its live phase, and for how many seconds. */
+  webhookRate: number;
+  webhookLiveSeconds: number;
   /** The lists scenario's customers, orders per customer, and measured requests per list or search. */
   lists: { customers: number; ordersPerCustomer: number; requests: number; keepDatabase: boolean };
 }
@@ -59,7 +62,7 @@ Scenarios:
   all        every scenario below (the default)
   http       the API, Edge and hosted-page scenarios, and the scale ones
   renewals   one worker renewing BENCH_RENEWALS subscriptions due at one instant
-  webhooks   deliveries of BENCH_WEBHOOK_EVENTS events to 3 endpoints each
+  webhooks   deliveries to 3 endpoints of a backlog of events, then of events written at a steady rate
   scale      entitlement checks on 1 and 2 workers, and usage batches
   lists      list and search pages over 100,000 customers and 1,000,000 orders, and the MRR series
              of the revenue analytics over the same data, in a database of their own (not part of
@@ -74,7 +77,8 @@ Settings (environment):
   BENCH_DURATION_S            seconds measured per scenario (10), after BENCH_WARMUP_S (3)
   BENCH_CUSTOMERS             customers seeded (5000); BENCH_USAGE_CUSTOMERS (1000), BENCH_CHECK_CUSTOMERS (100)
   BENCH_RENEWALS              subscriptions of the renewal scenario (10000); BENCH_RENEWAL_CONCURRENCY (Billow's default)
-  BENCH_WEBHOOK_EVENTS        events of each webhook phase (1000)
+  BENCH_WEBHOOK_EVENTS        events of the webhook backlog (3000); BENCH_WEBHOOK_RATE events/s of the live
+                              phase (1000), for BENCH_WEBHOOK_LIVE_S seconds (5)
   BENCH_LIST_CUSTOMERS        customers of the lists scenario (100000), BENCH_LIST_ORDERS_PER_CUSTOMER (10),
                               BENCH_LIST_REQUESTS measured per list or search (60); BENCH_LIST_KEEP_DATABASE=true
                               keeps its database afterwards, to EXPLAIN queries on it (drop it yourself)
@@ -114,7 +118,9 @@ export function benchOptions(env: NodeJS.ProcessEnv = process.env, args: readonl
     scenarios: scenariosOf(args),
     renewals: positiveInteger(env, 'BENCH_RENEWALS', 10_000),
     renewalConcurrency: env.BENCH_RENEWAL_CONCURRENCY ? positiveInteger(env, 'BENCH_RENEWAL_CONCURRENCY', 1) : null,
-    webhookEvents: positiveInteger(env, 'BENCH_WEBHOOK_EVENTS', 1000),
+    webhookEvents: positiveInteger(env, 'BENCH_WEBHOOK_EVENTS', 3000),
+    webhookRate: positiveInteger(env, 'BENCH_WEBHOOK_RATE', 1000),
+    webhookLiveSeconds: positiveInteger(env, 'BENCH_WEBHOOK_LIVE_S', 5),
     lists: {
       customers: positiveInteger(env, 'BENCH_LIST_CUSTOMERS', 100_000),
       ordersPerCustomer: positiveInteger(env, 'BENCH_LIST_ORDERS_PER_CUSTOMER', 10),

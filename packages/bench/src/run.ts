@@ -432,7 +432,8 @@ async function renewalScenario(options: BenchOptions, database: BenchDatabase, e
  * child (Billow's defaults) delivers, the receivers run here.
  */
 async function webhookScenario(options: BenchOptions, database: BenchDatabase, env: NodeJS.ProcessEnv, organization: Organization) {
-  say(`Webhook scenario: 3 receivers on 127.0.0.1, ${options.webhookEvents.toLocaleString('en-US')} customer.created events a phase`);
+  const live = `${options.webhookRate.toLocaleString('en-US')} events/s for ${options.webhookLiveSeconds} s`;
+  say(`Webhook scenario: 3 receivers on 127.0.0.1; a backlog of ${options.webhookEvents.toLocaleString('en-US')} customer.created events, then ${live}`);
   reportLoad();
   const receivers = await WebhookReceivers.start(3);
   const profile = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.cpuProfileDir)}`] : [];
@@ -446,9 +447,12 @@ async function webhookScenario(options: BenchOptions, database: BenchDatabase, e
         {
           baseUrl,
           sandboxKey: organization.sandboxServerKey,
+          organizationId: organization.organizationId,
           databaseUrl: database.url,
           receivers,
-          events: options.webhookEvents,
+          backlogEvents: options.webhookEvents,
+          liveRate: options.webhookRate,
+          liveSeconds: options.webhookLiveSeconds,
           startWorker: async () => {
             const worker = await startServing('Billow worker', CLI, ['start', '--role', 'worker'], local, profile);
             return { cpuSeconds: worker.serverCpuSeconds, stop: worker.stop };

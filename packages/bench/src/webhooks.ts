@@ -1,27 +1,25 @@
 /**
  * The webhook scenario: 3 receivers (real HTTP servers in this process) registered
  * as endpoints of the sandbox through the API of a `billow start --role core` child;
- * customers created through that API, each writing a `customer.created` event that
- * fans out to the 3 endpoints; and Billow's dispatcher in a `billow start --role
- * worker` child with its default settings delivering them. Two phases:
+ * `customer.created` events written with the API's own statement (webhook-producer.ts),
+ * each fanning out to the 3 endpoints and notifying; and Billow's dispatcher in a
+ * `billow start --role worker` child with its default settings delivering them. Two phases:
  *
  * - backlog: the events are written while no worker runs, then the worker starts;
- *   the wall time from its start to the last delivery, and deliveries per second.
- * - live: the worker runs while the events are written; each delivery's delay from
- *   its event's commit (the event's created_at, the app's clock at write time) to
- *   its receipt.
+ *   deliveries per second from its start to the last delivery.
+ * - live: the worker runs while events are written at a steady rate; each delivery's
+ *   delay from its event's commit (the event's created_at, the clock just before its
+ *   statement, so a little earlier than the commit) to its receipt.
  *
  * Then every delivery is checked: received (none lost), duplicates counted, each
  * delivery succeeded with a log row per attempt.
  */
-import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withClient } from './database.js';
-import { billowApi, eachLimited } from './edge-seed.js';
+import { billowApi } from './edge-seed.js';
+import { produceAtRate, produceBacklog, type EventTarget } from './webhook-producer.js';
 import type { WebhookReceivers } from './webhook-receivers.js';
 
-/** Requests in flight while the customers are created: as the other seeds. */
-const PRODUCE_CONCURRENCY = 8;
 const GIVE_UP_MS = 5 * 60 * 1000;
 
 export interface RunningWorker {
@@ -33,9 +31,14 @@ export interface RunningWorker {
 export interface WebhookInput {
   baseUrl: string;
   sandboxKey: string;
+  organizationId: string;
   databaseUrl: string;
   receivers: WebhookReceivers;
-  events: number;
+  /** Events written before the worker starts. */
+  backlogEvents: number;
+  /** Events a second while the worker runs, and for how long. */
+  liveRate: number;
+  liveSeconds: number;
   /** Starts the worker process and resolves once it serves /healthz. */
   startWorker(): Promise<RunningWorker>;
 }
@@ -60,6 +63,8 @@ export interface WebhookPhase {
   producedSeconds: number;
   /** Backlog: spawning the worker until it served /healthz. */
   workerStartSeconds: number | null;
+  /** The worker's CPU over the phase (its start not included). */
+  workerCpuSeconds: number | null;
 }
 
 export interface DeliveryCheck {
@@ -77,8 +82,6 @@ export interface WebhookResults {
   live: WebhookPhase;
   check: DeliveryCheck;
   receipts: number;
-  /** The worker's CPU over both phases, its start included. */
-  workerCpuSeconds: number | null;
 }
 
 interface EventRow {
@@ -110,37 +113,16 @@ async function eventsSince(databaseUrl: string, seq: number): Promise<{ events: 
   });
 }
 
-/** POSTs JSON with node:http on kept-alive connections: lighter than fetch in the process that also receives the webhooks. */
-function post(agent: http.Agent, url: URL, key: string, body: unknown): Promise<void> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } });
-    req.on('error', reject);
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        if (res.statusCode === 201) resolve();
-        else reject(new Error(`POST ${url.pathname} answered ${res.statusCode}: ${Buffer.concat(chunks).toString('utf8')}`));
-      });
-    });
-    req.end(payload);
+/** The sandbox environment of the organization: where the receivers' endpoints are. */
+async function eventTarget(input: WebhookInput): Promise<EventTarget> {
+  const environmentId = await withClient(input.databaseUrl, async (client) => {
+    const result = await client.query<{ id: string }>(`SELECT id FROM environments WHERE organization_id = $1 AND kind = 'sandbox'`, [input.organizationId]);
+    return result.rows[0]!.id;
   });
+  return { databaseUrl: input.databaseUrl, organizationId: input.organizationId, environmentId };
 }
 
-/** `count` customers through the sandbox API: one customer.created event each. */
-async function produce(input: WebhookInput, prefix: string, count: number): Promise<void> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: PRODUCE_CONCURRENCY });
-  const url = new URL(`${input.baseUrl}/sandbox/api/v1/customers/`);
-  const numbers = Array.from({ length: count }, (_, i) => i + 1);
-  try {
-    await eachLimited(numbers, PRODUCE_CONCURRENCY, (n) =>
-      post(agent, url, input.sandboxKey, { customerId: `${prefix}-${n}`, name: `Webhook customer ${n}`, email: `${prefix}${n}@bench.example` }),
-    );
-  } finally {
-    agent.destroy();
-  }
-}
+const cpuBetween = (from: number | null, to: number | null) => (from === null || to === null ? null : to - from);
 
 /**
  * Waits until `expected` more (receiver, event) pairs than `before` have arrived (the
@@ -162,7 +144,7 @@ async function untilDelivered(receivers: WebhookReceivers, before: number, expec
 }
 
 /** The figures of a phase from the first receipt of each pair. */
-function phaseOf(receivers: WebhookReceivers, events: EventRow[], startedAt: number | null, workerStartSeconds: number | null): WebhookPhase {
+function phaseOf(receivers: WebhookReceivers, events: EventRow[], startedAt: number | null, workerStartSeconds: number | null, workerCpuSeconds: number | null): WebhookPhase {
   const ids = new Set(events.map((e) => e.id));
   const createdAt = new Map(events.map((e) => [e.id, e.created_at.getTime()]));
   const firsts = receivers.firstReceipts(ids);
@@ -181,6 +163,7 @@ function phaseOf(receivers: WebhookReceivers, events: EventRow[], startedAt: num
     latency: { p50Ms: percentile(delays, 0.5), p99Ms: percentile(delays, 0.99), maxMs: delays.at(-1) ?? 0 },
     producedSeconds: (lastCommit - firstCommit) / 1000,
     workerStartSeconds,
+    workerCpuSeconds,
   };
 }
 
@@ -202,37 +185,42 @@ async function checkDeliveries(databaseUrl: string, eventIds: string[]): Promise
 
 /** Registers the receivers, runs both phases and checks every delivery. */
 export async function measureWebhooks(input: WebhookInput, say: Say): Promise<WebhookResults> {
-  const { receivers, databaseUrl, events: count } = input;
+  const { receivers, databaseUrl } = input;
   const api = billowApi(`${input.baseUrl}/sandbox`, input.sandboxKey);
   for (const [i, url] of receivers.urls.entries()) await api('POST', '/webhook/endpoints/', { url, description: `Bench receiver ${i + 1}` });
+  const target = await eventTarget(input);
   const runId = Date.now().toString(36);
 
-  say(`  backlog: creating ${count.toLocaleString('en-US')} customers through the sandbox API, no worker running`);
+  say(`  backlog: writing ${input.backlogEvents.toLocaleString('en-US')} customer.created events, no worker running`);
   const backlogSeq = await lastSeq(databaseUrl);
   const pairsBefore = receivers.pairs;
-  await produce(input, `webhook-backlog-${runId}`, count);
+  await produceBacklog(target, `webhook-backlog-${runId}`, input.backlogEvents);
   const backlog = await eventsSince(databaseUrl, backlogSeq);
   say(`  ${backlog.events.length} customer.created events, ${backlog.deliveries} deliveries pending; starting billow start --role worker`);
   const spawned = Date.now();
   const worker = await input.startWorker();
   const ready = Date.now();
+  const cpuAtReady = worker.cpuSeconds();
   try {
     const backlogIds = backlog.events.map((e) => e.id);
     await untilDelivered(receivers, pairsBefore, backlog.deliveries, say);
-    const backlogPhase = phaseOf(receivers, backlog.events, ready, (ready - spawned) / 1000);
+    const cpuAfterBacklog = worker.cpuSeconds();
+    const backlogPhase = phaseOf(receivers, backlog.events, ready, (ready - spawned) / 1000, cpuBetween(cpuAtReady, cpuAfterBacklog));
     say(`  backlog delivered in ${backlogPhase.wallSeconds.toFixed(2)} s`);
+    // The worker sits idle a moment: the live phase starts from a quiet dispatcher, woken by commits.
+    await sleep(1000);
 
-    say(`  live: creating ${count.toLocaleString('en-US')} customers through the sandbox API while the worker runs`);
+    say(`  live: ${input.liveRate.toLocaleString('en-US')} events/s for ${input.liveSeconds} s while the worker runs`);
     const liveSeq = await lastSeq(databaseUrl);
     const pairsBeforeLive = receivers.pairs;
-    await produce(input, `webhook-live-${runId}`, count);
+    const cpuBeforeLive = worker.cpuSeconds();
+    await produceAtRate(target, `webhook-live-${runId}`, input.liveRate, input.liveSeconds);
     const live = await eventsSince(databaseUrl, liveSeq);
     const liveIds = live.events.map((e) => e.id);
     await untilDelivered(receivers, pairsBeforeLive, live.deliveries, say);
-    const livePhase = phaseOf(receivers, live.events, null, null);
+    const livePhase = phaseOf(receivers, live.events, null, null, cpuBetween(cpuBeforeLive, worker.cpuSeconds()));
     // Late duplicates (a lease that ran out) would arrive after this pause.
     await sleep(1000);
-    const workerCpuSeconds = worker.cpuSeconds();
     await worker.stop();
     const all = [...backlogIds, ...liveIds];
     return {
@@ -241,7 +229,6 @@ export async function measureWebhooks(input: WebhookInput, say: Say): Promise<We
       live: { ...livePhase, duplicates: receivers.duplicates(new Set(liveIds)) },
       check: await checkDeliveries(databaseUrl, all),
       receipts: receivers.receipts.length,
-      workerCpuSeconds,
     };
   } finally {
     await worker.stop();

@@ -285,7 +285,7 @@ function parseWebhooks(env: NodeJS.ProcessEnv): WebhookConfig {
   }
   return {
     pollIntervalMs: integer(env, 'BILLOW_WEBHOOK_POLL_INTERVAL_MS', 250, 0),
-    concurrency: integer(env, 'BILLOW_WEBHOOK_CONCURRENCY', 16, 1),
+    concurrency: integer(env, 'BILLOW_WEBHOOK_CONCURRENCY', 128, 1),
     timeoutMs: integer(env, 'BILLOW_WEBHOOK_TIMEOUT_MS', 15_000, 100),
     retryScheduleMs,
     disableAfterMs: integer(env, 'BILLOW_WEBHOOK_DISABLE_AFTER_MS', 5 * DAY_MS, 0),

@@ -139,6 +139,7 @@ function webhookDispatcher(app: App, database: DatabaseHandle, clock: Clock, con
     registry: app.billow.registry,
     config: config.webhooks,
     secretBox: webhookSecretBox(database.db, clock, config.secret),
+    listen: (channel, handler) => database.listen(channel, handler),
   });
 }
 
@@ -180,7 +181,7 @@ export async function startBillow(options: StartOptions = {}): Promise<RunningBi
     const jobs = background ? jobRunner(app, database, clock, config, logger) : null;
     await jobs?.start();
     const webhooks = background && config.webhooks.pollIntervalMs > 0 ? webhookDispatcher(app, database, clock, config, logger) : null;
-    webhooks?.start();
+    await webhooks?.start();
     const shutdown = gracefulShutdown({ app, jobs, webhooks, redis, database }, logger, config.shutdownTimeoutMs);
     // Before the summary announces the server: whoever reads it may signal at once.
     exitOnSignals(shutdown, logger);

@@ -10,7 +10,11 @@ const receivers: Receiver[] = [];
 
 beforeAll(async () => {
   // A long timeout: the hanging receiver hangs for the whole test however slow the machine (it is closed at the end).
-  server = await startTestServer({ clock, env: { BILLOW_WEBHOOK_TIMEOUT_MS: '20000', BILLOW_WEBHOOK_RETRY_SCHEDULE: '1h' } });
+  // 16 slots, so an endpoint's share is 4, fewer than the hanging endpoint's backlog of 20.
+  server = await startTestServer({
+    clock,
+    env: { BILLOW_WEBHOOK_TIMEOUT_MS: '20000', BILLOW_WEBHOOK_RETRY_SCHEDULE: '1h', BILLOW_WEBHOOK_CONCURRENCY: '16' },
+  });
 });
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));

@@ -31,6 +31,13 @@ export const MAILED_EVENT_TYPES = ['invoice.paid', 'credit_note.created', 'invoi
 export const COMPOSE_MAIL_JOB = 'compose-mail';
 const mailedTypes = sql.join(MAILED_EVENT_TYPES.filter((type) => type !== 'subscription.updated').map((type) => sql.lit(type)));
 
+/**
+ * Announced (NOTIFY, empty payload) by every statement that queues webhook deliveries, so
+ * that dispatchers claim them as the transaction commits rather than at their next poll
+ * (decision 0119). PostgreSQL folds a transaction's identical notifications into one.
+ */
+export const WEBHOOK_DELIVERIES_CHANNEL = 'billow_webhook_deliveries';
+
 /** Events in one statement up to which it is prepared (db/prepared.ts). */
 const PREPARED_ROWS = 8;
 
@@ -39,7 +46,8 @@ const PREPARED_ROWS = 8;
  * in the same statement, one pending webhook delivery for each enabled endpoint of an
  * event's environment subscribed to its type (decision 0031): an event is never
  * committed without its deliveries, and costs no extra round trip. An event buyers hear
- * about queues its compose-mail job in the same statement (decision 0067).
+ * about queues its compose-mail job in the same statement (decision 0067). When it
+ * queued any delivery, the statement also notifies the dispatchers (decision 0119).
  */
 export async function insertEvents(db: Executor, rows: EventRowInput[]): Promise<void> {
   if (rows.length === 0) return;
@@ -84,13 +92,17 @@ function eventStatement(rows: EventRowInput[], leadingCte: RawBuilder<unknown>):
       WHERE event.type IN (${mailedTypes})
         OR (event.type = 'subscription.updated' AND (input.payload::jsonb -> 'data' -> 'previous_attributes' -> 'end_date') IS NOT NULL)
       ON CONFLICT DO NOTHING
+    ),
+    delivery AS (
+      INSERT INTO webhook_deliveries (id, environment_id, endpoint_id, event_id, event_seq, event_type, ordering_key, status)
+      SELECT gen_random_uuid(), event.environment_id, endpoint.id, event.id, event.seq, event.type, input.ordering_key, 'pending'
+      FROM event
+      JOIN input ON input.id = event.id
+      JOIN webhook_endpoints endpoint ON endpoint.environment_id = event.environment_id
+      WHERE endpoint.enabled AND (endpoint.event_types IS NULL OR event.type = ANY (endpoint.event_types))
+      RETURNING 1
     )
-    INSERT INTO webhook_deliveries (id, environment_id, endpoint_id, event_id, event_seq, event_type, ordering_key, status)
-    SELECT gen_random_uuid(), event.environment_id, endpoint.id, event.id, event.seq, event.type, input.ordering_key, 'pending'
-    FROM event
-    JOIN input ON input.id = event.id
-    JOIN webhook_endpoints endpoint ON endpoint.environment_id = event.environment_id
-    WHERE endpoint.enabled AND (endpoint.event_types IS NULL OR event.type = ANY (endpoint.event_types))
+    SELECT pg_notify(${sql.lit(WEBHOOK_DELIVERIES_CHANNEL)}, '') FROM (SELECT 1 FROM delivery LIMIT 1) queued
   `;
 }
 

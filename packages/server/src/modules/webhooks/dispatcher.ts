@@ -2,7 +2,7 @@ import type { Insertable } from 'kysely';
 import { Counter, type Registry } from 'prom-client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebhookConfig } from '../../config.js';
-import type { Db } from '../../db/connect.js';
+import type { DatabaseHandle, Db } from '../../db/connect.js';
 import type { WebhookAttemptsTable } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../lib/clock.js';
@@ -15,6 +15,7 @@ import { EndpointAgents, sendDelivery, type SendResult } from './sender.js';
 import { targetRules } from './url-guard.js';
 import { signedHeaders } from './signature.js';
 import { WakeUp } from '../../lib/wake-up.js';
+import { WEBHOOK_DELIVERIES_CHANNEL } from '../events/queries.js';
 
 export interface DispatcherOptions {
   db: Db;
@@ -28,6 +29,11 @@ export interface DispatcherOptions {
    * clock and schedule); every organization's when left out, as a worker does.
    */
   organizations?: () => readonly string[];
+  /**
+   * The database's notifications (DatabaseHandle.listen): a commit that queued deliveries
+   * wakes the dispatcher at once, the poll being the backstop. Left out, it only polls.
+   */
+  listen?: DatabaseHandle['listen'];
 }
 
 /** A receiver that hangs may hold at most this share of the deliveries in flight. */
@@ -59,6 +65,8 @@ export class WebhookDispatcher {
   private readonly successes: Array<{ row: AttemptRow; resolve: () => void; reject: (error: unknown) => void }> = [];
   private writingSuccesses = false;
   private readonly agents: EndpointAgents;
+  private readonly secrets = new OpenedSecrets();
+  private unlisten: (() => Promise<void>) | null = null;
 
   constructor(private readonly options: DispatcherOptions) {
     this.agents = new EndpointAgents(Math.max(1, options.config.concurrency));
@@ -72,7 +80,10 @@ export class WebhookDispatcher {
       });
   }
 
-  start(): void {
+  /** Listens for queued deliveries (when it can), then claims until stop(). */
+  async start(): Promise<void> {
+    // Any number of notifications during a claim make one claim after it (finishedSinceClaim).
+    this.unlisten = (await this.options.listen?.(WEBHOOK_DELIVERIES_CHANNEL, () => this.slotFreed())) ?? null;
     this.loop = this.poll();
   }
 
@@ -80,6 +91,7 @@ export class WebhookDispatcher {
   async stop(): Promise<void> {
     this.stopped = true;
     this.wakeUp.wake();
+    await this.unlisten?.();
     await this.loop;
     await Promise.allSettled([...this.inFlight.keys()]);
     this.agents.destroy();
@@ -202,7 +214,7 @@ export class WebhookDispatcher {
   }
 
   private async attempt(delivery: repo.ClaimedDelivery) {
-    const body = JSON.stringify(delivery.payload);
+    const { body } = delivery;
     const now = this.options.clock.now();
     let secrets: string[];
     try {
@@ -231,9 +243,9 @@ export class WebhookDispatcher {
 
   private async secretsOf(delivery: repo.ClaimedDelivery, now: Date): Promise<string[]> {
     const box = await this.options.secretBox();
-    const secrets = [box.open(delivery.secret_sealed, delivery.endpoint_id)];
+    const secrets = [this.secrets.open(box, delivery.secret_sealed, delivery.endpoint_id)];
     const previousLive = delivery.previous_secret_sealed && delivery.previous_secret_expires_at && delivery.previous_secret_expires_at > now;
-    if (previousLive) secrets.push(box.open(delivery.previous_secret_sealed!, delivery.endpoint_id));
+    if (previousLive) secrets.push(this.secrets.open(box, delivery.previous_secret_sealed!, delivery.endpoint_id));
     return secrets;
   }
 
@@ -313,4 +325,26 @@ function attemptRow(delivery: repo.ClaimedDelivery, headers: Record<string, stri
     duration_ms: result.durationMs,
     attempted_at: at,
   };
+}
+
+/** Opened secrets kept at most, before the oldest are forgotten. */
+const MAX_OPENED_SECRETS = 1000;
+
+/**
+ * Endpoint secrets opened once, not at every delivery: keyed by the sealed text, so a
+ * rotated secret (a new sealed text) is opened anew and the old entry ages out.
+ */
+class OpenedSecrets {
+  private readonly opened = new Map<string, string>();
+
+  open(box: SecretBox, sealed: string, endpointId: string): string {
+    const key = `${endpointId} ${sealed}`;
+    let secret = this.opened.get(key);
+    if (secret === undefined) {
+      secret = box.open(sealed, endpointId);
+      this.opened.set(key, secret);
+      if (this.opened.size > MAX_OPENED_SECRETS) this.opened.delete(this.opened.keys().next().value as string);
+    }
+    return secret;
+  }
 }

@@ -2,6 +2,9 @@ import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Executor } from '../../db/transaction.js';
 import type { WebhookAttemptsTable, WebhookEndpointsTable } from '../../db/schema.js';
 import type { EnvironmentKind } from '../../config.js';
+import { bigintArray, textArray, timestamptzArray, uuidArray } from '../../db/array-literals.js';
+import { PREPARED } from '../../db/prepared.js';
+import { WEBHOOK_DELIVERIES_CHANNEL } from '../events/queries.js';
 
 export type EndpointRow = Selectable<WebhookEndpointsTable>;
 export type AttemptRow = Selectable<WebhookAttemptsTable>;
@@ -69,7 +72,8 @@ export interface ClaimedDelivery {
   event_type: string;
   event_created_at: Date;
   attempt_count: number;
-  payload: Record<string, unknown>;
+  /** The event's envelope as stored (compact JSON): the request body, byte for byte. */
+  body: string;
   url: string;
   secret_sealed: string;
   previous_secret_sealed: string | null;
@@ -104,7 +108,7 @@ export async function claimDueDeliveries(db: Executor, claim: ClaimRequest): Pro
   // Candidates oldest first along the waiting index, read without locks; the cap per endpoint
   // is applied to them; the rows are then locked, and a row another dispatcher took meanwhile
   // is skipped (or, changed by it, fails the due condition again under the lock).
-  const result = await sql<ClaimedDelivery>`
+  const result = await sql<ClaimedDelivery>`${PREPARED}
     WITH candidates AS (
       SELECT c.id, c.endpoint_id, c.event_seq FROM webhook_deliveries c
       JOIN webhook_endpoints e ON e.id = c.endpoint_id AND e.enabled ${ofOrganizations}
@@ -134,7 +138,7 @@ export async function claimDueDeliveries(db: Executor, claim: ClaimRequest): Pro
       FROM picked, webhook_endpoints e, events ev, environments env
       WHERE d.id = picked.id AND e.id = d.endpoint_id AND ev.id = d.event_id AND env.id = d.environment_id
       RETURNING d.id, d.event_seq, d.environment_id, e.organization_id, env.kind AS environment_kind, d.endpoint_id, d.event_id,
-        d.event_type, ev.created_at AS event_created_at, d.attempt_count, ev.payload, e.url, e.secret_sealed,
+        d.event_type, ev.created_at AS event_created_at, d.attempt_count, ev.payload::text AS body, e.url, e.secret_sealed,
         e.previous_secret_sealed, e.previous_secret_expires_at, e.standard_signature
     )
     -- Sent oldest event first, as they were picked.
@@ -167,32 +171,38 @@ export async function finishAttempt(
  * Records successful attempts in one statement (its own transaction): their log rows,
  * their deliveries done, and their endpoints' runs of failures cleared where there is
  * one (an endpoint without failures is not written, so that concurrent successes do
- * not queue on its row).
+ * not queue on its row). The rows travel as one array per column: the statement's text
+ * is the same for any number of them, prepared once per connection (decision 0119).
  */
 export async function recordSuccesses(db: Executor, attempts: Insertable<WebhookAttemptsTable>[]): Promise<void> {
   if (attempts.length === 0) return;
-  const endpointIds = [...new Set(attempts.map((a) => a.endpoint_id))];
-  await db
-    .with('attempt', (qc) => qc.insertInto('webhook_attempts').values(attempts).returning(['delivery_id', 'attempted_at']))
-    .with('delivery', (qc) =>
-      qc
-        .updateTable('webhook_deliveries as d')
-        .from('attempt as a')
-        .set((eb) => ({
-          status: 'succeeded',
-          attempt_count: eb('d.attempt_count', '+', 1),
-          next_attempt_at: null,
-          lease_until: null,
-          last_attempt_at: eb.ref('a.attempted_at'),
-        }))
-        .whereRef('d.id', '=', 'a.delivery_id')
-        .returning('d.id'),
+  const column = <T>(pick: (a: Insertable<WebhookAttemptsTable>) => T): T[] => attempts.map(pick);
+  const endpointIds = [...new Set(column((a) => a.endpoint_id))];
+  await sql`${PREPARED}
+    WITH attempt AS (
+      INSERT INTO webhook_attempts (id, environment_id, delivery_id, endpoint_id, event_id, event_type, event_created_at,
+        retry_count, url, request_headers, status_code, is_success, error, response_excerpt, duration_ms, attempted_at)
+      SELECT a.id, a.environment_id, a.delivery_id, a.endpoint_id, a.event_id, a.event_type, a.event_created_at,
+        a.retry_count, a.url, a.request_headers::jsonb, a.status_code, true, NULL, a.response_excerpt, a.duration_ms, a.attempted_at
+      FROM unnest(${uuidArray(column((a) => a.id))}::uuid[], ${uuidArray(column((a) => a.environment_id))}::uuid[],
+        ${uuidArray(column((a) => a.delivery_id))}::uuid[], ${uuidArray(column((a) => a.endpoint_id))}::uuid[],
+        ${uuidArray(column((a) => a.event_id))}::uuid[], ${textArray(column((a) => a.event_type))}::text[],
+        ${timestamptzArray(column((a) => a.event_created_at as Date))}::timestamptz[], ${bigintArray(column((a) => a.retry_count))}::int[],
+        ${textArray(column((a) => a.url))}::text[], ${textArray(column((a) => a.request_headers as string))}::text[],
+        ${bigintArray(column((a) => a.status_code ?? null))}::int[], ${textArray(column((a) => a.response_excerpt ?? ''))}::text[],
+        ${bigintArray(column((a) => a.duration_ms))}::int[], ${timestamptzArray(column((a) => a.attempted_at as Date))}::timestamptz[])
+        AS a (id, environment_id, delivery_id, endpoint_id, event_id, event_type, event_created_at,
+          retry_count, url, request_headers, status_code, response_excerpt, duration_ms, attempted_at)
+      RETURNING delivery_id, attempted_at
+    ), delivery AS (
+      UPDATE webhook_deliveries d
+      SET status = 'succeeded', attempt_count = d.attempt_count + 1, next_attempt_at = NULL, lease_until = NULL, last_attempt_at = a.attempted_at
+      FROM attempt a
+      WHERE d.id = a.delivery_id
     )
-    .updateTable('webhook_endpoints')
-    .set({ consecutive_failures: 0, failing_since: null })
-    .where('id', 'in', endpointIds)
-    .where((eb) => eb.or([eb('consecutive_failures', '<>', 0), eb('failing_since', 'is not', null)]))
-    .execute();
+    UPDATE webhook_endpoints SET consecutive_failures = 0, failing_since = NULL
+    WHERE id = ANY (${uuidArray(endpointIds)}::uuid[]) AND (consecutive_failures <> 0 OR failing_since IS NOT NULL)
+  `.execute(db);
 }
 
 /** Deliveries of one event (resend, or a replay of a time range) queued for an endpoint. */
@@ -216,6 +226,11 @@ export async function queueEventsFor(
     WHERE ev.environment_id = ${endpoint.environment_id} AND ${filter}
   `.execute(db);
   return Number(result.numAffectedRows ?? 0);
+}
+
+/** Wakes the dispatchers (at commit, inside a transaction): deliveries were queued or became sendable. */
+export async function announceDeliveries(db: Executor): Promise<void> {
+  await sql`SELECT pg_notify(${WEBHOOK_DELIVERIES_CHANNEL}, '')`.execute(db);
 }
 
 /** Deliveries not yet done: the queue depth. */

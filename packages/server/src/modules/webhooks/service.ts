@@ -6,7 +6,7 @@ import type {
   WebhookSecretRotation,
 } from '@billow/contract';
 import type { Db } from '../../db/connect.js';
-import { inTransaction } from '../../db/transaction.js';
+import { inTransaction, type Executor } from '../../db/transaction.js';
 import type { PageRequest } from '../../lib/pagination.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/crypto.js';
@@ -107,6 +107,8 @@ export class WebhookService {
       });
       const change = { action: 'webhook_endpoint.updated' as const, resourceType: 'webhook_endpoint', resourceId: id, before: endpointView(current), after: endpointView(updated) };
       await recordAudit(tx, scope, change, this.clock.now());
+      // The deliveries that waited while it was disabled go out now, not at the next poll.
+      if (enabling) await repo.announceDeliveries(tx);
       return updated;
     });
     return endpointView(row);
@@ -148,7 +150,7 @@ export class WebhookService {
     if (since.getTime() < now.getTime() - this.logRetentionMs) throw replayTooOld(days);
     if (since >= until) throw replayEmptyRange();
     const endpoint = await this.find(scope, id);
-    return writeKeeping(this.db, keep, async (db) => ({ queued: await repo.queueEventsFor(db, endpoint, { since, until }) }));
+    return writeKeeping(this.db, keep, (db) => queueAndAnnounce(db, endpoint, { since, until }));
   }
 
   async listLogs(scope: WebhookScope, query: WebhookLogListQuery, page: PageRequest) {
@@ -184,7 +186,7 @@ export class WebhookService {
     if (!row) throw logNotFound(logId);
     const endpoint = await repo.findEndpoint(this.db, scope.environmentId, row.endpoint_id);
     if (!endpoint) throw endpointGone(row.endpoint_id);
-    return writeKeeping(this.db, keep, async (db) => ({ queued: await repo.queueEventsFor(db, endpoint, { eventId: row.event_id }) }));
+    return writeKeeping(this.db, keep, (db) => queueAndAnnounce(db, endpoint, { eventId: row.event_id }));
   }
 
   private async find(scope: WebhookScope, id: string, db: Parameters<typeof repo.findEndpoint>[0] = this.db): Promise<repo.EndpointRow> {
@@ -192,4 +194,11 @@ export class WebhookService {
     if (!row) throw endpointNotFound(id);
     return row;
   }
+}
+
+/** Queues deliveries again (resend, replay) and wakes the dispatchers for them. */
+async function queueAndAnnounce(db: Executor, endpoint: repo.EndpointRow, selection: Parameters<typeof repo.queueEventsFor>[2]): Promise<{ queued: number }> {
+  const queued = await repo.queueEventsFor(db, endpoint, selection);
+  if (queued > 0) await repo.announceDeliveries(db);
+  return { queued };
 }
