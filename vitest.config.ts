@@ -30,6 +30,7 @@ const SLOW_FILES: Record<string, number> = {
   'packages/cli/test/emails.test.ts': 45,
   'packages/cli/test/profile.test.ts': 44,
   'packages/server/test/page-headers.test.ts': 40,
+  'packages/server/test/dashboard-promotion.browser.test.ts': 35,
   'packages/server/test/keyed-crash-provisioning.test.ts': 39,
   'packages/server/test/fuzz.test.ts': 38,
   'packages/server/test/invoice-number-crash.test.ts': 36,
