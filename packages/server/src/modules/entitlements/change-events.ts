@@ -22,16 +22,29 @@ export class ChangeEvents {
   textOf(environmentId: string, numbered: NumberedChange): Promise<string> {
     let text = this.made.get(numbered);
     if (!text) {
-      const { change } = numbered;
-      text =
-        change.type === 'customer'
-          ? this.entitlementsOf(environmentId, change.customerId).then((entitlements) =>
-              sseOf(numbered.id, { type: 'customer', customerId: change.customerId, ...(entitlements ? { entitlements } : {}) }),
-            )
-          : Promise.resolve(sseOf(numbered.id, change));
+      text = this.withEntitlements(numbered, (customerId) => this.entitlementsOf(environmentId, customerId));
       this.made.set(numbered, text);
     }
     return text;
+  }
+
+  /** The texts of changes a stream missed, each customer's entitlements (today's) computed once. */
+  textsOfMissed(environmentId: string, missed: readonly NumberedChange[]): Promise<string>[] {
+    const now = new Map<string, Promise<EntitlementDetail[] | null>>();
+    const entitlementsOf = (customerId: string) => {
+      let entitlements = now.get(customerId);
+      if (!entitlements) now.set(customerId, (entitlements = this.entitlementsOf(environmentId, customerId)));
+      return entitlements;
+    };
+    return missed.map((numbered) => this.withEntitlements(numbered, entitlementsOf));
+  }
+
+  private withEntitlements(numbered: NumberedChange, entitlementsOf: (customerId: string) => Promise<EntitlementDetail[] | null>): Promise<string> {
+    const { change } = numbered;
+    if (change.type !== 'customer') return Promise.resolve(sseOf(numbered.id, change));
+    return entitlementsOf(change.customerId).then((entitlements) =>
+      sseOf(numbered.id, { type: 'customer', customerId: change.customerId, ...(entitlements ? { entitlements } : {}) }),
+    );
   }
 
   /** A customer's answer now, as GET /entitlements/ gives it: 404 for an unknown customer. */

@@ -22,17 +22,6 @@ function resumeOf(hub: EntitlementChangeHub, environmentId: string, request: Fas
   return { asked, missed, startId: missed !== null ? asked! : hub.lastId };
 }
 
-/** Only the newest of a customer's missed changes: the entitlements it carries are today's anyway. */
-function newestPerCustomer(missed: NumberedChange[]): NumberedChange[] {
-  const last = new Map<string, NumberedChange>();
-  missed.forEach((numbered, index) => {
-    const key = numbered.change.type === 'customer' ? `c:${numbered.change.customerId}` : `#${index}`;
-    last.delete(key);
-    last.set(key, numbered);
-  });
-  return [...last.values()];
-}
-
 /**
  * GET /entitlements/changes/ and /entitlements/changes/{customerId}/ (Billow's extension,
  * decisions 0111 and 0118): the change feed of the URL's environment as server-sent events,
@@ -98,7 +87,7 @@ export function changeStreamRoutes(app: App, hub: EntitlementChangeHub, events: 
       send = start(request, reply, unsubscribe);
       send(sseOf(startId, { type: 'ready', resumed: missed !== null }));
       if (asked !== null && missed === null) send(sseOf(startId, { type: 'reset' }));
-      for (const numbered of newestPerCustomer(missed ?? [])) send(events.textOf(environmentId, numbered));
+      for (const text of events.textsOfMissed(environmentId, missed ?? [])) send(text);
     },
   );
 
