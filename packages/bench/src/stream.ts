@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Billow, type CheckEntitlementsResponse, type EntitlementCache } from '@billow/sdk';
 import { measure, shuffledGets, type LoadShape, type Measurement } from './load.js';
+import { billowApi } from './edge-seed.js';
 import { cpuSecondsOf, residentMbOf } from './processes.js';
 import { table, verdict } from './report.js';
 
@@ -55,18 +56,8 @@ export interface StreamResults {
 
 type Api = (method: string, path: string, body?: unknown) => Promise<Record<string, unknown>>;
 
-function apiOf(baseUrl: string, key: string): Api {
-  return async (method, path, body) => {
-    const response = await fetch(`${baseUrl}/api/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-    return JSON.parse(text) as Record<string, unknown>;
-  };
-}
+/** Billow's production API with a server key (any answer not 2xx fails the run), each answer as a record. */
+const apiOf = (baseUrl: string, key: string): Api => billowApi(baseUrl, key) as unknown as Api;
 
 const FREE = [{ priceType: 'FREE', currency: 'USD', chargeCatalogPrice: [{ charges: [{ chargePeriod: 'MONTHLY', priceData: { amount: 0 } }] }] }];
 

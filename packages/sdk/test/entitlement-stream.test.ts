@@ -5,7 +5,8 @@
  * PostgreSQL, a change made through one Billow process heard on another's stream.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxSeller } from '../../server/test/edge-support.js';
+import type { sandboxSeller } from '../../server/test/edge-support.js';
+import { meteredSandbox } from './metered-sandbox.js';
 import { prefixOf, startTestServer, uniqueId, type TestOrg, type TestServer } from '../../server/test/harness.js';
 import { Billow, BillowNotFoundError, type EntitlementChangeEvent, type EventStream, type Fetch } from '../src/index.js';
 
@@ -16,15 +17,11 @@ let featureId: string;
 let smallPlan: string;
 let largePlan: string;
 
-const meter = { featureSubType: 'PRE_AGGREGATED_USAGE', units: { singular: 'call', plural: 'calls' } };
-
 beforeAll(async () => {
   server = await startTestServer();
-  org = await server.createOrg();
-  seller = await sandboxSeller(server, org.sandbox.serverKey);
-  featureId = (await seller.api.feature({ name: 'API calls', identifier: uniqueId('calls'), featureType: 'METER', featureDetails: meter })).identifier;
-  smallPlan = await seller.plan([{ feature: featureId, details: { value: 3, hardLimit: true } }]);
-  largePlan = await seller.plan([{ feature: featureId, details: { value: 10, hardLimit: true } }]);
+  const sandbox = await meteredSandbox(server, [3, 10]);
+  ({ org, seller, featureId } = sandbox);
+  [smallPlan, largePlan] = sandbox.plans as [string, string];
 });
 afterAll(() => server.close());
 
