@@ -61,11 +61,14 @@ export function changeStreamRoutes(app: App, hub: EntitlementChangeHub, events: 
       'x-request-id': request.id,
     });
     stream.write(`retry: ${RETRY_MS}\n\n`);
-    open.add(stream);
-    stream.on('close', () => {
+    const end = () => {
       unsubscribe();
       open.delete(stream);
-    });
+    };
+    open.add(stream);
+    stream.on('close', end);
+    // Gone while the snapshot was read: 'close' came before it was listened to.
+    if (request.raw.socket.destroyed) end();
     return orderedWriter((text) => {
       if (text && !stream.destroyed) stream.write(text);
     });
