@@ -50,12 +50,15 @@ interface Entry {
   fetchedAt: number;
   /** Never served as fresh past this (the next reset of a meter's usage); -Infinity once dropped (kept for stale-on-error only). */
   freshUntil: number;
+  /** The number of the load that brought it (loads are numbered as they start); a streamed answer takes the last number. */
+  loadNumber: number;
 }
 
 interface Load {
   promise: Promise<CheckEntitlementsResponse>;
   /** Set when the customer changed while the load ran: its answer is not kept. */
   stale: boolean;
+  number: number;
 }
 
 const MAX_FEED_BACKOFF_MS = 30_000;
@@ -109,6 +112,8 @@ export class EntitlementCache {
   private following = false;
   /** When the live stream was last heard (an event or its heartbeat): every answer is confirmed up to then. */
   private heardAt = -Infinity;
+  /** Loads started so far: a stream that opens after load n hears every change that load may have missed. */
+  private loadsStarted = 0;
   private readonly unhook: () => void;
 
   constructor(
@@ -215,8 +220,19 @@ export class EntitlementCache {
     this.feed = this.options.followChanges === false ? Promise.resolve() : this.follow();
   }
 
-  private store(answer: CheckEntitlementsResponse): void {
-    this.entries.set(answer.customerId, { answer, fetchedAt: this.now(), freshUntil: firstResetOf(answer) });
+  private store(answer: CheckEntitlementsResponse, loadNumber = this.loadsStarted): void {
+    this.entries.set(answer.customerId, { answer, fetchedAt: this.now(), freshUntil: firstResetOf(answer), loadNumber });
+  }
+
+  /** Drops what loads up to `loadNumber` brought, or will bring: a stream that cannot resume opened after them. */
+  private invalidateUpTo(loadNumber: number): void {
+    this.counts.invalidations++;
+    for (const entry of this.entries.values()) if (entry.loadNumber <= loadNumber) entry.freshUntil = -Infinity;
+    for (const [customerId, load] of this.loads) {
+      if (load.number > loadNumber) continue;
+      load.stale = true;
+      this.loads.delete(customerId);
+    }
   }
 
   /** A load that ran while the customer changed may bring the older answer: it is not kept. */
@@ -232,12 +248,12 @@ export class EntitlementCache {
     if (this.feed === null) this.startFeed();
     const running = this.loads.get(customerId);
     if (running) return running.promise;
-    const load: Load = { promise: this.source.check({ customer_id: customerId }), stale: false };
+    const load: Load = { promise: this.source.check({ customer_id: customerId }), stale: false, number: ++this.loadsStarted };
     this.loads.set(customerId, load);
     load.promise.then(
       (answer) => {
         if (this.loads.get(customerId) === load) this.loads.delete(customerId);
-        if (!load.stale) this.store(answer);
+        if (!load.stale) this.store(answer, load.number);
       },
       () => {
         if (this.loads.get(customerId) === load) this.loads.delete(customerId);
@@ -258,13 +274,15 @@ export class EntitlementCache {
     return () => reports.forEach((report) => this.invalidate(report.customerId));
   }
 
-  private apply(event: EntitlementChangeEvent): void {
+  /** `openedAfter`: the loads started before this stream was open (on a `ready` that did not resume, only they are dropped). */
+  private apply(event: EntitlementChangeEvent, openedAfter: number): void {
     if (event.type === 'snapshot' || (event.type === 'customer' && event.entitlements)) {
       this.counts.streamed++;
       this.dropLoad(event.customerId);
       this.store({ customerId: event.customerId, entitlements: event.entitlements! });
     } else if (event.type === 'customer') this.invalidate(event.customerId);
-    else if (event.type !== 'ready' || !event.resumed) this.invalidateAll();
+    else if (event.type === 'ready' && !event.resumed) this.invalidateUpTo(openedAfter);
+    else if (event.type !== 'ready') this.invalidateAll();
     if (event.type === 'ready') this.following = true;
   }
 
@@ -284,13 +302,14 @@ export class EntitlementCache {
       try {
         const headers: Record<string, string> = lastEventId ? { 'last-event-id': lastEventId } : {};
         const stream = await this.source.changes({ signal: AbortSignal.any([this.stop.signal, connection.signal]), headers });
+        const openedAfter = this.loadsStarted;
         stream.onHeartbeat = () => {
           if (this.following) this.heardAt = this.now();
         };
         for await (const event of stream) {
           failures = 0;
           lastEventId = stream.lastEventId;
-          this.apply(event);
+          this.apply(event, openedAfter);
           if (this.following) this.heardAt = this.now();
         }
       } catch (error) {
