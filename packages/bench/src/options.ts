@@ -16,7 +16,7 @@ export interface BenchOptions {
    * Which scenarios run: the HTTP and Edge ones, the renewal run, the webhook run, the scale ones, or all (the default);
    * the lists one only when named (its million orders take minutes to seed).
    */
-  scenarios: { http: boolean; renewals: boolean; webhooks: boolean; scale: boolean; lists: boolean; start: boolean };
+  scenarios: { http: boolean; renewals: boolean; webhooks: boolean; scale: boolean; lists: boolean; start: boolean; stream: boolean };
   /** Starts of each kind the start scenario times, and the seconds each idles before its memory is read. */
   start: { runs: number; idleSeconds: number };
   /** Subscriptions the renewal scenario renews, all due at one instant. */
@@ -32,12 +32,12 @@ export interface BenchOptions {
   lists: { customers: number; ordersPerCustomer: number; requests: number; keepDatabase: boolean };
 }
 
-const SCENARIOS = ['all', 'http', 'renewals', 'webhooks', 'scale', 'lists', 'start'] as const;
+const SCENARIOS = ['all', 'http', 'renewals', 'webhooks', 'scale', 'lists', 'start', 'stream'] as const;
 
 /**
  * `npm run bench -- renewals` runs the renewal scenario only, `-- webhooks` the webhook one only, `-- scale` the
  * worker and batch ones only (seeding what they need), `-- http` the HTTP ones (the scale ones included), `-- lists`
- * the lists one, which `all` leaves out, `-- start` the start one.
+ * the lists one, which `all` leaves out, `-- start` the start one, `-- stream` the stream one (left out of `all`).
  */
 function scenariosOf(args: readonly string[]): BenchOptions['scenarios'] {
   const named = args[0] ?? 'all';
@@ -50,6 +50,7 @@ function scenariosOf(args: readonly string[]): BenchOptions['scenarios'] {
     scale: all || named === 'http' || named === 'scale',
     lists: named === 'lists',
     start: all || named === 'start',
+    stream: named === 'stream',
   };
 }
 
@@ -70,6 +71,9 @@ Scenarios:
   start      the time from spawning \`billow start\` to its first answer (existing and new embedded data
              directory, PostgreSQL, \`npm start\` with nothing to rebuild) and the memory it holds idle,
              beside a bare Fastify process
+  stream     the SDK's entitlement cache following one Billow process's change stream while changes
+             are made through another on the same database, its synchronous check, and 10,000
+             streams held by one process (not part of all: about two minutes)
 
 Settings (environment):
   BENCH_DATABASE_URL          a PostgreSQL URL allowed to create databases (postgres://postgres@127.0.0.1:5432/postgres)

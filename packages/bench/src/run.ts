@@ -23,7 +23,7 @@ import {
 } from './processes.js';
 import { seedRenewals } from './renewal-seed.js';
 import { measureRenewals } from './renewals.js';
-import { formatRenewalReport, formatReport, formatWebhookReport, type EdgeResults, type Results } from './report.js';
+import { TARGETS, formatRenewalReport, formatReport, formatWebhookReport, type EdgeResults, type Results } from './report.js';
 import { percentileBound, readBuckets, type Buckets } from './server-latency.js';
 import { WebhookReceivers } from './webhook-receivers.js';
 import { checkPathsOf, formatScaleReport, measureScale, seedScale } from './scale.js';
@@ -32,6 +32,7 @@ import { formatListsReport, measureLists } from './lists.js';
 import { formatAnalyticsReport, measureAnalytics } from './analytics.js';
 import { seedLists } from './lists-seed.js';
 import { formatStartReport, measureStarts } from './start.js';
+import { STREAM_TARGETS, formatStreamReport, measureStream } from './stream.js';
 
 const CLI = fileURLToPath(new URL('../../cli/dist/main.js', import.meta.url));
 const CEILING_SERVER = fileURLToPath(new URL('./ceiling-server.js', import.meta.url));
@@ -516,6 +517,7 @@ async function benchmarks(options: BenchOptions, database: BenchDatabase, scratc
   if (options.scenarios.webhooks) reports.push(await webhookScenario(options, database, env, organization));
   if (options.scenarios.lists) reports.push(await listsScenario(options, scratch));
   if (options.scenarios.start) reports.push(await startScenario(options, database, scratch));
+  if (options.scenarios.stream) reports.push(await streamScenario(options, database, env, organization));
   return reports;
 }
 
@@ -548,6 +550,30 @@ async function startScenario(options: BenchOptions, database: BenchDatabase, scr
     say,
   );
   return formatStartReport(results);
+}
+
+/**
+ * The stream scenario: two Billow processes on the run's database, changes made through the first,
+ * the SDK's cache following the second, which also takes 10,000 streams (its cap raised to allow them).
+ */
+async function streamScenario(options: BenchOptions, database: BenchDatabase, env: NodeJS.ProcessEnv, organization: Organization): Promise<string> {
+  // The cap (10,000 by default) raised for the cache's own stream beside the 10,000 held, and for the first 10,000 while they close.
+  const billow = { ...env, BILLOW_RATE_LIMIT_MAX: RATE_LIMIT_MAX, BILLOW_CHANGE_STREAM_LIMIT: '20100' };
+  say('Stream scenario: starting Billow A and Billow B on the same database');
+  const a = await startServing('Billow A', CLI, ['start'], billow);
+  try {
+    const b = await startServing('Billow B', CLI, ['start'], billow);
+    try {
+      const customers = await seedCustomers(database.url, organization.organizationId, STREAM_TARGETS.streams);
+      const customerIds = customers.map((customer) => customer.customerId);
+      const results = await measureStream({ a, b, serverKey: organization.serverKey, clientKey: organization.clientKey, customerIds, shape: options, say });
+      return formatStreamReport(results, TARGETS.checkP99Ms);
+    } finally {
+      await b.stop();
+    }
+  } finally {
+    await a.stop();
+  }
 }
 
 /** Databases a scenario made for itself, dropped with the run's own if the run is interrupted. */

@@ -193,18 +193,40 @@ export const EntitlementChangeEvent = Type.Union(
       },
       { description: 'The stream is live: changes from now on are announced' },
     ),
-    Type.Object({ type: Type.Literal('customer'), customerId: Type.String() }, { description: "This customer's entitlements or usage changed" }),
+    Type.Object(
+      {
+        type: Type.Literal('customer'),
+        customerId: Type.String(),
+        entitlements: Type.Optional(
+          Type.Array(EntitlementDetail, {
+            description: "The customer's entitlements after the change, as GET /entitlements/ lists them; left out when Billow could not compute them (ask GET /entitlements/)",
+          }),
+        ),
+      },
+      { description: "This customer's entitlements or usage changed" },
+    ),
+    Type.Object(
+      { type: Type.Literal('snapshot'), customerId: Type.String(), entitlements: Type.Array(EntitlementDetail) },
+      { description: "A customer's stream only: the customer's entitlements as the stream starts (after a reset too), as GET /entitlements/ lists them" },
+    ),
     Type.Object({ type: Type.Literal('environment') }, { description: "Every customer's entitlements may have changed (a plan was published to its subscribers)" }),
-    Type.Object({ type: Type.Literal('reset') }, { description: 'Changes may have been missed (Billow reconnected to its database): drop everything cached' }),
+    Type.Object(
+      { type: Type.Literal('reset') },
+      { description: 'Changes may have been missed (Billow reconnected to its database, or the Last-Event-ID is too old to resume from): drop everything cached' },
+    ),
   ],
   { title: 'EntitlementChangeEvent' },
 );
 export type EntitlementChangeEvent = Static<typeof EntitlementChangeEvent>;
 
+export const CustomerChangesPath = Type.Object({ customerId: Type.String({ minLength: 1, maxLength: 255, description: "The customer's customerId" }) });
+export type CustomerChangesPath = Static<typeof CustomerChangesPath>;
+
 export const EntitlementChangeStream = Type.Unsafe<string>({
   description:
     'A server-sent event stream (text/event-stream) that stays open: one `data:` line of JSON per change (an EntitlementChangeEvent) with its `id:`, ' +
     '`ready` first, and a comment every 15 seconds to keep proxies from closing it. Sent again with `Last-Event-ID`, the stream resumes: ' +
-    'the changes missed since that id follow `ready` (`resumed: true`), or, when this process cannot tell them (another process, too long ago), `ready` says `resumed: false`.',
+    'the changes missed since that id follow `ready` (`resumed: true`), or, when this process cannot tell them (another process, too long ago), `ready` says `resumed: false` and a `reset` follows. ' +
+    "Each `customer` event carries the customer's entitlements after the change; a customer's stream starts with a `snapshot` of them.",
   content: { 'text/event-stream': { schema: { type: 'string' } } },
 });

@@ -8,7 +8,7 @@ import { PageQuery } from './common.js';
 import { CreditNote, CreditNoteList, CreditNoteListQuery, CreditNotePath } from './credit-notes.js';
 import { Customer, CustomerArchiveQuery, CustomerCreate, CustomerEventList, CustomerLicenseList, CustomerList, CustomerListQuery, CustomerPath, CustomerUpdate } from './customers.js';
 import { Discount, DiscountCreate, DiscountList, DiscountListQuery, DiscountPath } from './discounts.js';
-import { CheckEntitlementsResponse, EntitlementChangeEvent, EntitlementChangeStream, EntitlementsQuery, ReportEventRequest, ReportEventResponse, ReportUsageBatchRequest, ReportUsageBatchResponse, ReportUsageRequest, ReportUsageResponse } from './edge.js';
+import { CheckEntitlementsResponse, CustomerChangesPath, EntitlementChangeEvent, EntitlementChangeStream, EntitlementsQuery, ReportEventRequest, ReportEventResponse, ReportUsageBatchRequest, ReportUsageBatchResponse, ReportUsageRequest, ReportUsageResponse } from './edge.js';
 import { CustomerLicenseInstancePath, LicenseActivate, LicenseActivation, LicenseDeactivate, LicenseDeactivation, LicenseInstanceFreed, LicenseValidate, LicenseValidation } from './licenses.js';
 import { EmailSettings, EmailSettingsUpdate, Inbox } from './mail.js';
 import { MediaFileForm, MediaFileReceived, MediaUpload, MediaUploadCreate } from './media.js';
@@ -298,5 +298,6 @@ export const operations = {
   entitlements: {
     check: op({ method: 'GET', path: '/entitlements/', query: EntitlementsQuery, status: 200, response: CheckEntitlementsResponse, auth: 'serverOrClient' }),
     changes: op({ method: 'GET', path: '/entitlements/changes/', status: 200, response: EntitlementChangeStream, events: EntitlementChangeEvent, auth: 'server' }),
+    customerChanges: op({ method: 'GET', path: '/entitlements/changes/{customerId}/', params: CustomerChangesPath, status: 200, response: EntitlementChangeStream, events: EntitlementChangeEvent, auth: 'server' }),
   },
 };

@@ -136,6 +136,8 @@ function retryable(failure: unknown): boolean {
 export class Transport {
   /** Told of every write that succeeded (caches of this process drop what it changed). */
   readonly writes = new Set<(request: HttpRequest) => void>();
+  /** Told of every write as it is sent, and of its failure (caches of this process apply usage at once, and undo it). */
+  readonly sends = new Set<(request: HttpRequest) => ((failure: unknown) => void) | void>();
 
   constructor(readonly options: TransportOptions) {}
 
@@ -146,9 +148,19 @@ export class Transport {
     const encoded = encodeBody(request.body);
     if (encoded.contentType) headers['content-type'] = encoded.contentType;
     const retries = Math.max(0, call.maxRetries ?? this.options.maxRetries);
+    const onFailure = request.method === 'GET' ? [] : [...this.sends].map((listener) => listener(request));
+    try {
+      return await this.attempts(request, headers, encoded.body, call, retries);
+    } catch (failure) {
+      for (const undo of onFailure) undo?.(failure);
+      throw failure;
+    }
+  }
+
+  private async attempts(request: HttpRequest, headers: Record<string, string>, body: RequestInit['body'] | undefined, call: RequestOptions, retries: number): Promise<Response> {
     for (let attempt = 0; ; attempt++) {
       try {
-        const response = await this.once(request, headers, encoded.body, call);
+        const response = await this.once(request, headers, body, call);
         if (response.ok) {
           if (request.method !== 'GET') for (const listener of this.writes) listener(request);
           return response;

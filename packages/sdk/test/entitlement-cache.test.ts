@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxSeller } from '../../server/test/edge-support.js';
+import type { sandboxSeller } from '../../server/test/edge-support.js';
+import { meteredSandbox } from './metered-sandbox.js';
 import { startIsolatedServer } from '../../server/test/isolated-server.js';
 import { prefixOf, startTestServer, uniqueId, type TestOrg, type TestServer } from '../../server/test/harness.js';
 import { Billow, BillowConnectionError, BillowPermissionError, BillowRateLimitError, type EntitlementChangeEvent, type Fetch } from '../src/index.js';
@@ -10,14 +11,11 @@ let seller: Awaited<ReturnType<typeof sandboxSeller>>;
 let featureId: string;
 let planIdentifier: string;
 
-const meter = { featureSubType: 'PRE_AGGREGATED_USAGE', units: { singular: 'call', plural: 'calls' } };
-
 beforeAll(async () => {
   server = await startTestServer();
-  org = await server.createOrg();
-  seller = await sandboxSeller(server, org.sandbox.serverKey);
-  featureId = (await seller.api.feature({ name: 'API calls', identifier: uniqueId('calls'), featureType: 'METER', featureDetails: meter })).identifier;
-  planIdentifier = await seller.plan([{ feature: featureId, details: { value: 3, hardLimit: true } }]);
+  const sandbox = await meteredSandbox(server, [3]);
+  ({ org, seller, featureId } = sandbox);
+  planIdentifier = sandbox.plans[0]!;
 });
 afterAll(() => server.close());
 

@@ -329,16 +329,22 @@ describe('@billow/sdk: every operation against a live server', () => {
     expect(reported).toMatchObject({ customerId, featureId: world.meter, value: 5, behaviour: 'DELTA' });
     let heard = (await events.next()).value;
     while (heard && heard.type !== 'customer') heard = (await events.next()).value;
-    expect(heard).toEqual({ type: 'customer', customerId });
+    expect(heard).toMatchObject({ type: 'customer', customerId });
+    expect(heard && 'entitlements' in heard && heard.entitlements?.find((e) => e.featureId === world.meter)).toMatchObject({ currentUsage: 5 });
     stream.close();
+    const own = await billow.entitlements.customerChanges(customerId);
+    const ownEvents = own[Symbol.asyncIterator]();
+    expect((await ownEvents.next()).value).toEqual({ type: 'ready', resumed: false });
+    expect((await ownEvents.next()).value).toMatchObject({ type: 'snapshot', customerId });
+    own.close();
 
-    // A cache of this process that does not follow the stream: the SDK's own writes still refresh it.
+    // A cache of this process that does not follow the stream: the SDK's own usage reports move its answer at once, without asking Billow.
     const cache = billow.entitlementCache({ followChanges: false, ttlMs: 60_000 });
     expect((await cache.entitlements(customerId, world.meter))[0]).toMatchObject({ currentUsage: 5 });
     const batch = await billow.usage.reportBatch({ reports: [{ customerId, featureId: world.meter, value: 2, behaviour: 'DELTA', idempotencyKey: uniqueId('batch') }] });
     expect(batch).toMatchObject({ accepted: 1, duplicates: 0, rejected: 0 });
     expect((await cache.entitlements(customerId, world.meter))[0]).toMatchObject({ currentUsage: 7 });
-    expect(cache.stats()).toMatchObject({ hits: 0, misses: 2, following: false });
+    expect(cache.stats()).toMatchObject({ hits: 1, misses: 1, following: false });
     cache.close();
     const event = await billow.usage.reportEvent({ customerId, eventName: 'export.made', idempotencyKey: uniqueId('ev'), timestamp: new Date().toISOString() });
     expect(event).toMatchObject({ customerId, eventName: 'export.made' });

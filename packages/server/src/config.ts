@@ -365,7 +365,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     edgeFastLane: env.BILLOW_EDGE_FAST_LANE !== 'false' && env.BILLOW_EDGE_FAST_LANE !== '0',
     shutdownTimeoutMs: integer(env, 'BILLOW_SHUTDOWN_TIMEOUT_MS', 10000, 1),
     pendingUpdateTtlMs: integer(env, 'BILLOW_PENDING_UPDATE_TTL_MS', 23 * 60 * 60 * 1000, 1),
-    changeStreamLimit: integer(env, 'BILLOW_CHANGE_STREAM_LIMIT', 1000, 1),
+    changeStreamLimit: integer(env, 'BILLOW_CHANGE_STREAM_LIMIT', 10_000, 1),
     portal: { sessionTtlMs: integer(env, 'BILLOW_PORTAL_SESSION_TTL_MS', 60 * 60 * 1000, 1000) },
     jobs: {
       pollIntervalMs: integer(env, 'BILLOW_JOB_POLL_INTERVAL_MS', 1000, 10),

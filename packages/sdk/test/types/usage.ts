@@ -21,6 +21,11 @@ export async function compiles(): Promise<unknown[]> {
     const event: EntitlementChangeEvent = change;
     if (event.type === 'customer') names.push(event.customerId);
   }
+  const own = await billow.entitlements.customerChanges('cus_ada', { headers: { 'last-event-id': 'abc.1' } });
+  for await (const change of own) if (change.type === 'snapshot') names.push(change.entitlements[0]?.featureId ?? null);
+  const cache = billow.entitlementCache();
+  const access: boolean | undefined = cache.hasAccessNow('cus_ada', 'seats');
+  names.push(cache.peek('cus_ada')?.customerId ?? null, String(access));
   const freed = await billow.licenses.freeInstance('cus_ada', 'lic_1', 'inst_1');
   return [customer.customerId, page.count, plan.identifier, pdf.bytes.byteLength, archived, check.entitlements[0]?.remaining, freed];
 }
@@ -36,6 +41,11 @@ export async function refused(): Promise<void> {
   await billow.customers.list({ page_size: 'ten' });
   // @ts-expect-error customer_id is required for a check
   await billow.entitlements.check({});
+  // @ts-expect-error a customer's stream names the customer
+  await billow.entitlements.customerChanges();
+  // @ts-expect-error the synchronous check may have no answer: undefined is not a boolean
+  const sure: boolean = billow.entitlementCache().hasAccessNow('cus_ada', 'seats');
+  void sure;
   // @ts-expect-error three path parameters
   await billow.licenses.freeInstance('cus_ada', 'lic_1');
   const found = await billow.customers.retrieve('cus_ada');

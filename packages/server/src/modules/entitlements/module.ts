@@ -4,6 +4,7 @@ import type { EntitlementCache } from '../../edge-cache/entitlement-cache.js';
 import type { ModuleContext } from '../context.js';
 import { entitlementRoutes } from './routes.js';
 import { changeStreamRoutes } from './change-stream-routes.js';
+import { ChangeEvents } from './change-events.js';
 import type { EntitlementChangeHub } from '../../edge-cache/change-hub.js';
 import { EntitlementService, type CachedEntitlements } from './service.js';
 
@@ -16,6 +17,7 @@ export function entitlementsModule(
     changeHub: EntitlementChangeHub;
   },
 ): void {
-  entitlementRoutes(app, new EntitlementService(db, clock, entitlementCache), fastLane);
-  changeStreamRoutes(app, changeHub, config.changeStreamLimit);
+  const service = new EntitlementService(db, clock, entitlementCache);
+  entitlementRoutes(app, service, fastLane);
+  changeStreamRoutes(app, changeHub, new ChangeEvents(service), config.changeStreamLimit);
 }

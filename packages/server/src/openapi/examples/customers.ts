@@ -274,7 +274,16 @@ export const CUSTOMERS_EXAMPLES: Record<string, OperationExample> = {
   },
   // Entitlements
   'GET /api/v1/entitlements/changes/': {
-    response: 'retry: 2000\n\ndata: {"type":"ready"}\n\ndata: {"type":"customer","customerId":"cus_ada"}\n\n: keep-alive\n\ndata: {"type":"environment"}\n\n',
+    response:
+      'retry: 2000\n\nid: 3f9a1c2e.41\ndata: {"type":"ready","resumed":false}\n\n' +
+      'id: 3f9a1c2e.42\ndata: {"type":"customer","customerId":"cus_ada","entitlements":[{"featureId":"calls","featureType":"METER","hasAccess":true,' +
+      '"resetAt":"2026-12-29 11:26:39","hardLimit":true,"usageLimit":1000,"currentUsage":13,"remaining":987}]}\n\n: keep-alive\n\nid: 3f9a1c2e.43\ndata: {"type":"environment"}\n\n',
+  },
+  'GET /api/v1/entitlements/changes/{customerId}/': {
+    response:
+      'retry: 2000\n\nid: 3f9a1c2e.42\ndata: {"type":"ready","resumed":false}\n\n' +
+      'id: 3f9a1c2e.42\ndata: {"type":"snapshot","customerId":"cus_ada","entitlements":[{"featureId":"projects","featureType":"CUSTOMIZABLE","hasAccess":true,' +
+      '"resetAt":null,"hardLimit":false,"usageLimit":10,"currentUsage":null,"remaining":null}]}\n\n',
   },
   'GET /api/v1/entitlements/': {
     response: {
