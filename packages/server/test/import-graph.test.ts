@@ -60,6 +60,49 @@ function cycles(edges: Map<string, Map<string, string>>): string[][] {
   return [...found.values()];
 }
 
+/** File-level imports: each source file and the source files it imports. */
+function fileEdges(): Map<string, string[]> {
+  const edges = new Map<string, string[]>();
+  for (const file of sourceFiles(SRC)) {
+    const targets = [...fs.readFileSync(file, 'utf8').matchAll(IMPORT)].map((m) => path.resolve(path.dirname(file), m[1]!).replace(/\.js$/, '.ts'));
+    edges.set(file, targets.filter((target) => target !== file && fs.existsSync(target)));
+  }
+  return edges;
+}
+
+/** The groups of files that import each other, directly or around a loop (strongly connected components of more than one file; Tarjan). */
+function fileCircles(edges: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (file: string) => {
+    index.set(file, index.size);
+    low.set(file, index.get(file)!);
+    stack.push(file);
+    onStack.add(file);
+    for (const next of edges.get(file) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(file, Math.min(low.get(file)!, low.get(next)!));
+      } else if (onStack.has(next)) {
+        low.set(file, Math.min(low.get(file)!, index.get(next)!));
+      }
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const group: string[] = [];
+    for (let member = stack.pop()!; ; member = stack.pop()!) {
+      onStack.delete(member);
+      group.push(path.relative(SRC, member));
+      if (member === file) break;
+    }
+    if (group.length > 1) circles.push(group.sort());
+  };
+  for (const file of edges.keys()) if (!index.has(file)) visit(file);
+  return circles;
+}
+
 describe('the import graph', () => {
   const edges = folderEdges();
 
@@ -105,5 +148,10 @@ describe('the import graph', () => {
         .join('\n  '),
     );
     expect(described, described.join('\n\n')).toEqual([]);
+  });
+
+  it('has no files that import each other, directly or around a loop', () => {
+    const circles = fileCircles(fileEdges());
+    expect(circles, circles.map((group) => group.join(', ')).join('\n')).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { OperationExample } from './index.js';
+import type { OperationExample } from './operation-example.js';
 
 /** The examples of products, their files and images, features and uploads (values from real answers of the test suite, lists shortened to one item). */
 export const CATALOG_EXAMPLES: Record<string, OperationExample> = {

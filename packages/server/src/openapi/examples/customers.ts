@@ -1,4 +1,4 @@
-import type { OperationExample } from './index.js';
+import type { OperationExample } from './operation-example.js';
 
 /** The examples of customers, test clocks, license keys, entitlements and usage (values from real answers of the test suite, lists shortened to one item). */
 export const CUSTOMERS_EXAMPLES: Record<string, OperationExample> = {

@@ -1,4 +1,4 @@
-import type { OperationExample } from './index.js';
+import type { OperationExample } from './operation-example.js';
 
 /** The examples of the dashboard's sessions and account, the team, API keys and the audit log (values from real answers of the test suite, lists shortened to one item). */
 export const DASHBOARD_EXAMPLES: Record<string, OperationExample> = {

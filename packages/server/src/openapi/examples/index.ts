@@ -6,12 +6,9 @@ import { PAYMENTS_EXAMPLES } from './payments.js';
 import { PLANS_EXAMPLES } from './plans.js';
 import { SELLER_EXAMPLES } from './seller.js';
 import { SUBSCRIPTIONS_EXAMPLES } from './subscriptions.js';
+import type { OperationExample } from './operation-example.js';
 
-/** An operation's examples: its JSON request body (when it takes one) and its success answer (when it has a body). */
-export interface OperationExample {
-  request?: unknown;
-  response?: unknown;
-}
+export type { OperationExample };
 
 /**
  * Every operation's examples, keyed by method and the document's path (`GET /api/v1/customers/{customerId}/`),

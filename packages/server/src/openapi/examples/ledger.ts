@@ -1,4 +1,4 @@
-import type { OperationExample } from './index.js';
+import type { OperationExample } from './operation-example.js';
 
 /** The examples of orders, invoices, credit notes, transactions and refunds (values from real answers of the test suite, lists shortened to one item). */
 export const LEDGER_EXAMPLES: Record<string, OperationExample> = {

@@ -1,5 +1,5 @@
 import { DEFAULT_BANNER } from '../../modules/promotions/service.js';
-import type { OperationExample } from './index.js';
+import type { OperationExample } from './operation-example.js';
 
 /** The examples of payment methods, the payment provider, discounts and promotions (values from real answers of the test suite, lists shortened to one item). */
 export const PAYMENTS_EXAMPLES: Record<string, OperationExample> = {

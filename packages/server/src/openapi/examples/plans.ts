@@ -1,4 +1,4 @@
-import type { OperationExample } from './index.js';
+import type { OperationExample } from './operation-example.js';
 
 /** The examples of plans, their entitlements and files, and the monetization summary (values from real answers of the test suite, lists shortened to one item). */
 export const PLANS_EXAMPLES: Record<string, OperationExample> = {

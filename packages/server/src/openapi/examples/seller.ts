@@ -1,4 +1,4 @@
-import type { OperationExample } from './index.js';
+import type { OperationExample } from './operation-example.js';
 
 /** The examples of the seller's profile, partner provisioning, webhooks, mail, overview and analytics (values from real answers of the test suite, lists shortened to one item). */
 export const SELLER_EXAMPLES: Record<string, OperationExample> = {

@@ -1,4 +1,4 @@
-import type { OperationExample } from './index.js';
+import type { OperationExample } from './operation-example.js';
 
 /** The examples of charges, subscriptions, checkout and the customer portal (values from real answers of the test suite, lists shortened to one item). */
 export const SUBSCRIPTIONS_EXAMPLES: Record<string, OperationExample> = {
