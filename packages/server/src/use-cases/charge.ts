@@ -1,5 +1,5 @@
 import type { ChargeCreate, ChargeRecord } from '@billow/contract';
-import { clockAt, type Clock } from '../lib/clock.js';
+import type { Clock } from '../lib/clock.js';
 import { testClockTimeOf } from '../modules/customers/queries.js';
 import { currencyDigits, formatMinor } from '../lib/money.js';
 import type { Db } from '../db/connect.js';
@@ -102,7 +102,7 @@ export class ChargeService {
     await this.changes?.announce(tx, scope.environmentId, customer.customer_id);
     const order = await recordPaidOrder(tx, {
       scope,
-      clock: clockAt(now),
+      now,
       customer,
       purchase,
       charged: purchase.quote,

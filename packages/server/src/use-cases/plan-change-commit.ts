@@ -10,7 +10,6 @@ import type { SubscriptionsTable } from '../db/schema.js';
 import type { Tx } from '../db/transaction.js';
 import { recordPaidOrder } from '../modules/purchases/record.js';
 import { subscriptionValues, type CustomerRow, type PaymentMethodRow, type PurchaseScope, type ResolvedPurchase } from '../modules/purchases/purchase.js';
-import { clockAt } from '../lib/clock.js';
 import { splitTax } from '../modules/billing/tax.compute.js';
 import { issueProrationCreditNote } from '../modules/credit-notes/issue.js';
 import { recordEvent } from '../modules/events/writer.js';
@@ -111,7 +110,7 @@ export async function commitChange(tx: Tx, scope: PurchaseScope, c: SettledChang
   if (invoiced) {
     order = await recordPaidOrder(tx, {
       scope,
-      clock: clockAt(c.now),
+      now: c.now,
       customer: c.customer,
       purchase: c.purchase,
       charged: { ...c.purchase.quote, ...bill, discountMinor: bill.discountMinor + c.fromCredit, totalMinor: c.toCharge },

@@ -87,6 +87,6 @@ export function renewSubscription(
       const planned = await loadRenewal(tx, deps, scope, subscriptionId, item);
       return { plan: planned, payment: planned.plan.payment };
     },
-    commit: (tx, planned, outcome: PaymentOutcome) => recordRenewal(tx, { deps, clock, scope, renewed }, planned, outcome),
+    commit: (tx, planned, outcome: PaymentOutcome) => recordRenewal(tx, { deps, now: clock.now(), scope, renewed }, planned, outcome),
   });
 }

@@ -6,7 +6,6 @@
 import type { RawBuilder } from 'kysely';
 import type { Db } from '../db/connect.js';
 import type { Tx } from '../db/transaction.js';
-import type { Clock } from '../lib/clock.js';
 import { nextAttemptAt, type DunningSchedule } from '../modules/billing/renewal.compute.js';
 import { setCustomerCredit } from '../modules/customers/queries.js';
 import { discountForRenewal } from '../modules/discounts/queries.js';
@@ -45,7 +44,8 @@ export interface RenewalPlanned {
 
 interface RecordContext {
   deps: EngineDeps;
-  clock: Clock;
+  /** When the renewal is recorded (the customer's time). */
+  now: Date;
   scope: EnvironmentScope;
   renewed?: (state: RenewedState) => void;
 }
@@ -55,7 +55,7 @@ function orderInput(c: RecordContext, state: RenewalState, usage: { start: Date;
   const { purchase, charged, period, fromCredit } = state.terms;
   return {
     scope: c.scope,
-    clock: c.clock,
+    now: c.now,
     customer: state.customer,
     purchase,
     charged,
@@ -100,7 +100,7 @@ async function recordEnd(tx: Tx, c: RecordContext, { state, plan }: RenewalPlann
 /** The new period: the subscription moved on, and its invoice paid, or unpaid with its first retry scheduled. */
 async function recordPeriod(tx: Tx, c: RecordContext, { state, plan }: RenewalPlanned, outcome: PaymentOutcome): Promise<RenewalResult> {
   const { row, customer, terms } = state;
-  const now = c.clock.now();
+  const { now } = c;
   // The carried discount's cycle is taken with the invoice it discounts (a rollback gives it back).
   if (plan.takesDiscountCycle) await discountForRenewal(tx, row.id);
   const settled = settledPayment(state, outcome);

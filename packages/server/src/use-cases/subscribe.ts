@@ -1,5 +1,5 @@
 import type { SubscriptionCreate } from '@billow/contract';
-import { clockAt, type Clock } from '../lib/clock.js';
+import type { Clock } from '../lib/clock.js';
 import { paymentMethodFor } from '../modules/purchases/payment.js';
 import type { IntentRow } from '../modules/intents/queries.js';
 import { completePlanned, plannedPurchase, purchasePlanned, type IdempotencyClaim, type Planned, type PlannedPurchase, type PurchasePlanner, type StoredRequest } from './planned-payment.js';
@@ -113,7 +113,7 @@ export class Subscribe {
     );
     const order = await recordPaidOrder(tx, {
       scope,
-      clock: clockAt(now),
+      now,
       customer,
       purchase,
       charged: chargeNow > 0 ? purchase.quote : zeroQuote(purchase.quote),

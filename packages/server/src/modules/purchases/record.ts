@@ -1,4 +1,3 @@
-import type { Clock } from '../../lib/clock.js';
 import { DAY_MS } from '../../lib/time.js';
 import { newId } from '../../lib/crypto.js';
 import { currencyDigits, formatMinor } from '../../lib/money.js';
@@ -22,7 +21,8 @@ const SETTLEMENT_DAYS = 7;
 
 export interface PaidOrderInput {
   scope: PurchaseScope;
-  clock: Clock;
+  /** When the purchase is recorded: the customer's time (a test clock's when it has one). */
+  now: Date;
   customer: CustomerRow;
   purchase: ResolvedPurchase;
   /** What is charged now: the quote, or a zero quote for a trial or a free plan. */
@@ -64,7 +64,7 @@ function licenseExpiry(config: LicenseConfig, from: Date): Date | null {
   return addPeriod(from, config.durationUnit === 'DAY' ? 'DAILY' : config.durationUnit === 'MONTH' ? 'MONTHLY' : 'YEARLY', count);
 }
 
-export type Recorded = PaidOrderInput & { now: Date; orderId: string; invoiceId: string };
+export type Recorded = PaidOrderInput & { orderId: string; invoiceId: string };
 
 /** A payment of an order that was collected: what its transaction and timeline are written from. */
 export interface CollectedPayment {
@@ -303,8 +303,7 @@ export function periodFields(input: PaidOrderInput, attempts: number): Partial<I
 
 /** A purchase about to be recorded, with its time and the ids of its order and invoice. */
 export function recordedOf(input: PaidOrderInput): Recorded {
-  const now = input.clock.now();
-  return { ...input, now, orderId: newOrderId(now), invoiceId: newInvoiceId(now) };
+  return { ...input, orderId: newOrderId(input.now), invoiceId: newInvoiceId(input.now) };
 }
 
 /**
