@@ -93,7 +93,7 @@ describe('enqueueing', () => {
 });
 
 describe('claiming', () => {
-  it('takes jobs due at once, then those due by now oldest first, then expired leases, in that order and never one not yet due', async () => {
+  it('takes jobs that fell due by their time first (oldest first; a backlog queued for at once must not hold back a recurring sweep), then those queued for at once, then expired leases, and never one not yet due', async () => {
     const name = uniqueId('job');
     const claim = (limit: number, lockedBy: string) =>
       claimDueJobs(server.database.db, { names: [name], now: clock.now(), limit, lockedBy, lockedUntil: new Date(clock.now().getTime() + 5 * MINUTE) });
@@ -110,7 +110,7 @@ describe('claiming', () => {
 
     const keys = (jobs: { unique_key: string | null }[]) => jobs.map((job) => job.unique_key).sort();
     // One at a time, the order shows; the abandoned job's lease and the later one's time have not come.
-    for (const key of ['now-first', 'now-second', 'due-first', 'due-second']) expect(keys(await claim(1, 'runner-a'))).toEqual([key]);
+    for (const key of ['due-first', 'due-second', 'now-first', 'now-second']) expect(keys(await claim(1, 'runner-a'))).toEqual([key]);
     expect(await claim(10, 'runner-a')).toEqual([]);
     clock.advance(MINUTE);
     const last = await claim(10, 'runner-b');

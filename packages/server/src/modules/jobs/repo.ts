@@ -63,11 +63,15 @@ export interface Claim {
  * by (run_at nulls first, id) of the jobs due at once, those due by now, and running ones
  * whose lease ran out or whose holder is gone (its process died), each branch read in that order along its own index
  * (jobs_claim_order, jobs_leased) and stopped at `limit`, never sorting the queue.
+ * Of the three, jobs with a time come first: a recurring job that fell due (the billing
+ * sweep, payment recovery) or a retry never waits behind a backlog queued for at once
+ * (ten thousand receipts after a renewal run held the sweep back for over a minute).
  * SKIP LOCKED lets runners claim side by side, never the same job.
  */
 function claimCtes(claim: Claim) {
   const names = sql`name = ANY(${claim.names}::text[])`;
   const order = sql`ORDER BY run_at NULLS FIRST, id LIMIT ${claim.limit}`;
+  const timedFirst = sql`ORDER BY run_at NULLS LAST, id LIMIT ${claim.limit}`;
   return sql`claim_now AS (
       SELECT id, run_at FROM jobs WHERE state IN ('pending', 'failed') AND run_at IS NULL AND ${names} ${order} FOR UPDATE SKIP LOCKED),
     claim_due AS (
@@ -78,7 +82,7 @@ function claimCtes(claim: Claim) {
     claimed AS (
       UPDATE jobs SET state = 'running', attempts = attempts + 1, locked_by = ${claim.lockedBy}, locked_until = ${claim.lockedUntil},
              holder = ${claim.holder ?? null}
-       WHERE id IN (SELECT id FROM (SELECT * FROM claim_now UNION ALL SELECT * FROM claim_due UNION ALL SELECT * FROM claim_leased) c ${order})
+       WHERE id IN (SELECT id FROM (SELECT * FROM claim_now UNION ALL SELECT * FROM claim_due UNION ALL SELECT * FROM claim_leased) c ${timedFirst})
        RETURNING jobs.*)`;
 }
 
