@@ -103,7 +103,9 @@ program
   .command('start')
   .description('Serve the Core and Edge APIs and run background work')
   .addOption(
-    new Option('--role <role>', 'what this process does').choices(['all', 'core', 'edge', 'worker']).default('all'),
+    new Option('--role <role>', 'what this process does: all; api (Core and Edge, no background work); core; edge; worker (background work only)')
+      .choices(['all', 'api', 'core', 'edge', 'worker'])
+      .default('all'),
   )
   .addOption(
     new Option(
@@ -122,7 +124,7 @@ Billow may have. It needs DATABASE_URL: the embedded database can be opened by o
 process only. Rate limits count per process unless REDIS_URL is set, and /metrics
 answers for the process that takes the request. See docs/scaling.md.`,
   )
-  .action(async (options: { role: 'all' | 'core' | 'edge' | 'worker'; workers: number }) => {
+  .action(async (options: { role: 'all' | 'api' | 'core' | 'edge' | 'worker'; workers: number }) => {
     servingHeapFlags();
     const { startBillow } = await loadService();
     await startBillow({ role: options.role, workers: options.workers });

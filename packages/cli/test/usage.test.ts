@@ -60,7 +60,7 @@ describe('billow --help', () => {
 describe('argument errors', () => {
   it('refuses an unknown --role and names the allowed ones', async () => {
     const result = await runCli(['start', '--role', 'primary'], workspace.env);
-    expectUsageError(result, /'primary'.*all, core, edge, worker/);
+    expectUsageError(result, /'primary'.*all, api, core, edge, worker/);
   });
 
   it('refuses a --workers that is not a whole number of processes from 1 to 256', async () => {

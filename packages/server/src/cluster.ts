@@ -58,7 +58,7 @@ export function clusterRefusal(workers: number, role: Role, config: Config): str
   if (!config.databaseUrl) {
     return `--workers ${workers} needs PostgreSQL (set DATABASE_URL): the embedded database can be opened by one process only; start one process (no --workers), or move to PostgreSQL`;
   }
-  if (role === 'worker') return '--workers applies to roles that serve an API (all, core, edge); run one --role worker process per machine';
+  if (role === 'worker') return '--workers applies to roles that serve an API (all, api, core, edge); run one --role worker process per machine';
   return null;
 }
 

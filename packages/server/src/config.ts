@@ -2,7 +2,7 @@ import path from 'node:path';
 import { FAILPOINTS, type Failpoint } from './lib/failpoints.js';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './lib/retry-schedule.js';
 
-export type Role = 'all' | 'core' | 'edge' | 'worker';
+export type Role = 'all' | 'api' | 'core' | 'edge' | 'worker';
 export type EnvironmentKind = 'sandbox' | 'production';
 
 /** Where uploaded media lives: `local` disk served by Billow, or an S3-compatible bucket. */

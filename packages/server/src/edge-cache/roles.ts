@@ -7,6 +7,7 @@ import type { Role } from '../config.js';
  * | role   | Core API | Edge API | background work |
  * |--------|----------|----------|-----------------|
  * | all    | yes      | yes      | yes             |
+ * | api    | yes      | yes      | no              |
  * | core   | yes      | no       | no              |
  * | edge   | no       | yes      | no              |
  * | worker | no       | no       | yes             |
@@ -16,11 +17,11 @@ import type { Role } from '../config.js';
  * sends to its `baseUrl`) is the Core API.
  */
 export function servesCoreApi(role: Role): boolean {
-  return role === 'all' || role === 'core';
+  return role === 'all' || role === 'api' || role === 'core';
 }
 
 export function servesEdgeApi(role: Role): boolean {
-  return role === 'all' || role === 'edge';
+  return role === 'all' || role === 'api' || role === 'edge';
 }
 
 export function runsBackgroundWork(role: Role): boolean {
