@@ -415,17 +415,29 @@ async function scaleScenario(options: BenchOptions, database: BenchDatabase, env
 }
 
 /**
- * Seeds the renewal scenario through a Billow child (then stopped, so that the
- * worker measured has the database to itself), and renews in this process.
+ * Seeds the renewal scenario through a Billow child (then stopped, so that the worker
+ * measured has the database to itself), and renews in this process. In a database of its
+ * own: the other scenarios' subscriptions, due a month after they were made, would
+ * otherwise fall due with these and be renewed in the same run.
  */
-async function renewalScenario(options: BenchOptions, database: BenchDatabase, env: NodeJS.ProcessEnv, organization: Organization) {
-  say(`Renewal scenario: seeding ${options.renewals.toLocaleString('en-US')} monthly paid subscriptions in the sandbox (card 4242)`);
-  const seed = await withServer('Billow', CLI, ['start'], env, ({ baseUrl }) =>
-    seedRenewals(baseUrl, organization.sandboxServerKey, database.url, options.renewals),
-  );
-  say(`  all due at ${seed.instant.toISOString()}; Billow stopped. Renewing with one worker in this process, its clock 1 s past that instant`);
-  reportLoad();
-  return formatRenewalReport(await measureRenewals(database.url, seed, options, say));
+async function renewalScenario(options: BenchOptions, scratch: string) {
+  const database = benchDatabase(options.adminUrl, '_renewals');
+  scenarioDatabases.push(database);
+  await database.create();
+  try {
+    const env = billowEnv(database.url, path.join(scratch, 'renewals-data'));
+    const organization = await createOrganization(env);
+    say(`Renewal scenario: database ${database.name}; seeding ${options.renewals.toLocaleString('en-US')} monthly paid subscriptions in the sandbox (card 4242)`);
+    const seed = await withServer('Billow', CLI, ['start'], env, ({ baseUrl }) =>
+      seedRenewals(baseUrl, organization.sandboxServerKey, database.url, options.renewals),
+    );
+    say(`  all due at ${seed.instant.toISOString()}; Billow stopped. Renewing with one worker in this process, its clock 1 s past that instant`);
+    reportLoad();
+    return formatRenewalReport(await measureRenewals(database.url, seed, options, say));
+  } finally {
+    await database.drop();
+    say(`Dropped database ${database.name}`);
+  }
 }
 
 /**
@@ -513,7 +525,7 @@ async function benchmarks(options: BenchOptions, database: BenchDatabase, scratc
     seeded = scale;
   }
   if (options.scenarios.scale) reports.push(await scaleScenario(options, database, env, organization, seeded));
-  if (options.scenarios.renewals) reports.push(await renewalScenario(options, database, env, organization));
+  if (options.scenarios.renewals) reports.push(await renewalScenario(options, scratch));
   if (options.scenarios.webhooks) reports.push(await webhookScenario(options, database, env, organization));
   if (options.scenarios.lists) reports.push(await listsScenario(options, scratch));
   if (options.scenarios.start) reports.push(await startScenario(options, database, scratch));
