@@ -95,8 +95,16 @@ describe.skipIf(skipBrowserTests)("a promotion's page", () => {
     await page.getByRole('link', { name, exact: true }).click();
     await page.getByRole('heading', { level: 1, name }).waitFor();
     const id = new URL(page.url()).pathname.split('/').at(-1)!;
+    // The default colours (the reference's) are hard to read: the page says so, with the ratio; readable ones end the warning.
+    const warnings = page.getByText(/is hard to read on this background/);
+    await expect.poll(() => warnings.allTextContents()).toEqual([
+      'Text colour is hard to read on this background: a contrast of 3.8:1, where at least 4.5:1 is recommended (WCAG). Choose a darker background or a lighter text colour, or the other way round.',
+      expect.stringMatching(/^Highlight colour is hard to read on this background: a contrast of \d\.\d:1/),
+    ]);
+    await checkPage(page, 'promotion-low-contrast', { docs: false });
 
     await editEverything(page, planName);
+    expect(await warnings.count()).toBe(0);
     await press(page, 'Save promotion');
     await page.getByText('Saved.', { exact: true }).waitFor();
 

@@ -657,6 +657,7 @@ export const de: Catalogue = {
   'promotion.fontSize': "Textgröße",
   'promotion.borderRadius': "Eckenradius",
   'promotion.colorHint': "Eine CSS-Farbe, z. B. #1A365D",
+  'promotion.lowContrast': "{field} ist auf diesem Hintergrund schwer zu lesen: ein Kontrast von {ratio}:1, empfohlen sind mindestens 4,5:1 (WCAG). Wählen Sie einen dunkleren Hintergrund oder eine hellere Schriftfarbe, oder umgekehrt.",
   'promotion.lengthHint': "0 oder eine CSS-Länge, z. B. 1rem oder 12px",
   'promotion.placement': "Wo auf der Seite",
   'promotion.placementTop': "Oben",

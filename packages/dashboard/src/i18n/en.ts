@@ -675,6 +675,7 @@ export const en = {
   'promotion.fontSize': "Text size",
   'promotion.borderRadius': "Corner radius",
   'promotion.colorHint': "A CSS colour, e.g. #1A365D",
+  'promotion.lowContrast': "{field} is hard to read on this background: a contrast of {ratio}:1, where at least 4.5:1 is recommended (WCAG). Choose a darker background or a lighter text colour, or the other way round.",
   'promotion.lengthHint': "0 or a CSS length, e.g. 1rem or 12px",
   'promotion.placement': "Where on the page",
   'promotion.placementTop': "At the top",

@@ -657,6 +657,7 @@ export const es: Catalogue = {
   'promotion.fontSize': "Tamaño del texto",
   'promotion.borderRadius': "Radio de las esquinas",
   'promotion.colorHint': "Un color CSS, p. ej. #1A365D",
+  'promotion.lowContrast': "{field} se lee con dificultad sobre este fondo: un contraste de {ratio}:1, cuando se recomienda al menos 4,5:1 (WCAG). Elija un fondo más oscuro o un color de texto más claro, o al revés.",
   'promotion.lengthHint': "0 o una longitud CSS, p. ej. 1rem o 12px",
   'promotion.placement': "Dónde en la página",
   'promotion.placementTop': "Arriba",

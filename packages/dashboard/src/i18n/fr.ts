@@ -657,6 +657,7 @@ export const fr: Catalogue = {
   'promotion.fontSize': "Taille du texte",
   'promotion.borderRadius': "Arrondi des coins",
   'promotion.colorHint': "Une couleur CSS, p. ex. #1A365D",
+  'promotion.lowContrast': "{field} est difficile à lire sur ce fond : un contraste de {ratio}:1, alors qu’au moins 4,5:1 est recommandé (WCAG). Choisissez un fond plus sombre ou une couleur de texte plus claire, ou l’inverse.",
   'promotion.lengthHint': "0 ou une longueur CSS, p. ex. 1rem ou 12px",
   'promotion.placement': "Où sur la page",
   'promotion.placementTop': "En haut",

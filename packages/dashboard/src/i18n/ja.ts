@@ -657,6 +657,7 @@ export const ja: Catalogue = {
   'promotion.fontSize': "文字サイズ",
   'promotion.borderRadius': "角の丸み",
   'promotion.colorHint': "CSS の色（例: #1A365D）",
+  'promotion.lowContrast': "{field}はこの背景色では読みにくくなっています（コントラスト比 {ratio}:1、WCAG の推奨は 4.5:1 以上）。背景を暗くするか文字色を明るく、またはその逆にしてください。",
   'promotion.lengthHint': "0 または CSS の長さ（例: 1rem、12px）",
   'promotion.placement': "ページ上の位置",
   'promotion.placementTop': "上部",

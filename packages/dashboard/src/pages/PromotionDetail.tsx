@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 import type { Promotion, PromotionBanner, PromotionResponse } from '@billow/contract';
 import { api, type Page } from '../api';
 import { type useAction, useResource } from '../data';
-import { countryName, when } from '../format';
+import { countryName, decimal, when } from '../format';
 import { t, type MessageKey } from '../i18n/language';
 import { useDraftEditor } from '../draft-editor';
 import { useCan } from '../session';
@@ -11,6 +11,7 @@ import { CountrySelect } from '../ui/CountrySelect';
 import { Checkbox, ErrorNote, Field, Loading, Notice, PageTitle, Section, Select, TextArea } from '../ui/kit';
 import { BannerPreview } from './PromotionBanner';
 import { GroupPercentFields, type PppGroup } from './PromotionGroups';
+import { hardToRead } from './contrast';
 import { CHECKS, COLOR_FIELDS, draftOf, LENGTH_FIELDS, overrideRow, patchOf, shownFields, type PromotionDraft } from './promotion-draft';
 import type { Plan, Product } from './types';
 
@@ -108,6 +109,13 @@ function BannerFields({ draft, setDraft, errorOf }: FormProps) {
           onChange={(e) => set({ placement: e.target.value === 'bottom' ? 'bottom' : 'top' })}
         />
       </div>
+      {draft.banner.unStyled
+        ? null
+        : hardToRead(draft.banner).map(({ field, ratio }) => (
+            <p key={field} className="note note-warn" role="status">
+              {t('promotion.lowContrast', { field: t(BANNER_LABELS[field]), ratio: decimal(ratio, 1) })}
+            </p>
+          ))}
       <Checkbox label={t('promotion.unStyled')} checked={draft.banner.unStyled} onChange={(unStyled) => set({ unStyled })} />
       <Checkbox label={t('promotion.addCloseIcon')} checked={draft.banner.addCloseIcon} onChange={(addCloseIcon) => set({ addCloseIcon })} />
     </>
