@@ -10,7 +10,8 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY . .
-RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund && npm run build
+# npm ci's prepare script runs `npm run build`, as in CI.
+RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
 
 # --- Run: the built files and the command line's production dependencies only.
 FROM node:20-bookworm-slim
