@@ -53,14 +53,22 @@ function argv(words: string[]): [string, string[]] {
   return [process.execPath, args];
 }
 
-function started(words: string[], env: NodeJS.ProcessEnv, cwd: string): ChildProcess & { output: () => string } {
-  const [program, args] = argv(words);
+/** A child process whose standard output and error are kept together, killed at the end of the file if still running. */
+function spawned(program: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): ChildProcess & { output: () => string } {
   const child = spawn(program, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   children.push(child);
   return Object.assign(child, { output: () => output });
+}
+
+function started(words: string[], env: NodeJS.ProcessEnv, cwd: string): ReturnType<typeof spawned> {
+  return spawned(...argv(words), env, cwd);
+}
+
+function finished(child: ReturnType<typeof spawned>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output: child.output() })));
 }
 
 function stopped(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
@@ -84,8 +92,7 @@ async function listening(child: ReturnType<typeof started>, port: number, what: 
 }
 
 function run(words: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number | null; output: string }> {
-  const child = started(words, env, cwd);
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output: child.output() })));
+  return finished(started(words, env, cwd));
 }
 
 /** The image's paths on this machine: WORKDIR is `app`, anything under /data is under `data`. */
@@ -103,13 +110,7 @@ async function rehearseRuns(stage: RunStage, place: (p: string) => string): Prom
   for (const step of stage.runs) {
     const command = step.replace(/--mount=\S+\s+/g, '');
     if (command.startsWith('npm ')) {
-      const result = await new Promise<{ code: number | null; output: string }>((resolve) => {
-        const child = spawn('sh', ['-c', command], { cwd: place(stage.workdir), env: { ...bareEnv(), npm_config_offline: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
-        let output = '';
-        child.stdout.on('data', (c) => (output += c));
-        child.stderr.on('data', (c) => (output += c));
-        child.on('close', (code) => resolve({ code, output }));
-      });
+      const result = await finished(spawned('sh', ['-c', command], { ...bareEnv(), npm_config_offline: 'true' }, place(stage.workdir)));
       expect(result.code, `RUN ${command}\n${result.output}`).toBe(0);
       continue;
     }
