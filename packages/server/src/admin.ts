@@ -5,6 +5,7 @@
  */
 import { connectDatabase, type DatabaseHandle } from './db/connect.js';
 import type { Config } from './config.js';
+import { DEFAULT_REPLICA_OPTIONS } from './db/replica.js';
 
 export { loadConfig, ConfigError, type Config } from './config.js';
 export { connectDatabase, type DatabaseHandle, type Db } from './db/connect.js';
@@ -17,7 +18,12 @@ export * as jobs from './modules/jobs/service.js';
 export { JobError } from './modules/jobs/errors.js';
 
 export function openDatabase(config: Config): Promise<DatabaseHandle> {
-  return connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  return connectDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    replicaUrl: config.replica?.url ?? null,
+    ...(config.replica ? { replicaOptions: { ...DEFAULT_REPLICA_OPTIONS, maxWaitMs: config.replica.maxWaitMs } } : {}),
+  });
 }
 export * as providers from './modules/payments/admin.js';
 export * as profiles from './modules/seller-profile/admin.js';

@@ -84,6 +84,7 @@ import { usageModule } from './modules/usage/module.js';
 import { webhooksModule } from './modules/webhooks/module.js';
 import { registerQueueDepth } from './modules/jobs/metrics.js';
 import { registerWebhookQueueDepth } from './modules/webhooks/metrics.js';
+import { registerReplicaReads } from './db/replica-metrics.js';
 import { KEY_REVOKED_CHANNEL } from './modules/tenancy/service.js';
 import { keysOfPrefixes } from './modules/tenancy/queries.js';
 import { EntitlementChangeHub } from './edge-cache/change-hub.js';
@@ -263,6 +264,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   entitlementCache.registerMetrics(registry);
   registerQueueDepth(registry, database.db);
   registerWebhookQueueDepth(registry, database.db);
+  if (database.replicaCounts) registerReplicaReads(registry, database.replicaCounts);
   const entitlementChanges = entitlementChangesFor(entitlementCache, reportRoutes);
   const media = await createMediaService({ config, db: database.db, clock });
   app.decorate('billow', { keyCache, routes, registry, media, entitlementCache, reportRoutes });
@@ -369,6 +371,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const billing = new BillingEngine({ db: database.db, clock, changes: entitlementChanges, dunning: config.billing.dunningDays });
   const context: AppContext = {
     db: database.db,
+    reads: database.reads,
     clock,
     config,
     publicUrl: config.publicUrl,

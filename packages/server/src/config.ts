@@ -31,6 +31,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | null;
+  /** A streaming replica of the database, for reads that may lag (decision 0123); PostgreSQL only. */
+  replica: { url: string; maxWaitMs: number } | null;
   dataDir: string;
   credentialsFile: string;
   publicUrl: string | null;
@@ -333,6 +335,13 @@ function parseFailpoints(raw: string | undefined): Failpoint[] {
   return names as Failpoint[];
 }
 
+function parseReplica(env: NodeJS.ProcessEnv): Config['replica'] {
+  const url = env.DATABASE_REPLICA_URL;
+  if (!url) return null;
+  if (!env.DATABASE_URL) throw new ConfigError('DATABASE_REPLICA_URL is a replica of DATABASE_URL: set DATABASE_URL too (the embedded database has no replicas)');
+  return { url, maxWaitMs: integer(env, 'BILLOW_REPLICA_MAX_WAIT_MS', 250, 0) };
+}
+
 /** The only place that reads process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.BILLOW_DATA_DIR || './.billow/data');
@@ -340,6 +349,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: integer(env, 'PORT', 4000),
     host: env.HOST || '0.0.0.0',
     databaseUrl: env.DATABASE_URL || null,
+    replica: parseReplica(env),
     dataDir,
     credentialsFile: path.join(path.dirname(dataDir), 'credentials.json'),
     publicUrl: env.BILLOW_PUBLIC_URL ? env.BILLOW_PUBLIC_URL.replace(/\/$/, '') : null,

@@ -101,7 +101,9 @@ function migratedPgliteDump(): Promise<Blob | undefined> {
 export async function openTestDatabase(options: { onQuery?: () => void } = {}): Promise<DatabaseHandle> {
   const databaseUrl = process.env.DATABASE_URL || null;
   const fromDump = databaseUrl ? undefined : await migratedPgliteDump();
-  const database = await connectDatabase({ databaseUrl, dataDir: null, poolSize: 5, fromDump, onQuery: options.onQuery });
+  // On PostgreSQL, the reads a replica may serve go through the replica gate to a read-only pool of the same
+  // database (decision 0123): every suite then checks that none of them writes.
+  const database = await connectDatabase({ databaseUrl, replicaUrl: databaseUrl, dataDir: null, poolSize: 5, fromDump, onQuery: options.onQuery });
   // Applies nothing when the copy or the shared database is current; a no-op check otherwise.
   await migrate(database.db);
   return database;

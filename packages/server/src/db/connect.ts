@@ -10,11 +10,19 @@ import { lockDataDirectory, type DirectoryLock } from './lock.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import { listenPostgres, type NotificationHandler } from './notifications.js';
 import { holdOnPglite, holdOnPostgres } from './lease-holder.js';
+import { DEFAULT_REPLICA_OPTIONS, ReplicaGate, gatedPool, type ReplicaCounts, type ReplicaOptions } from './replica.js';
 
 export type Db = Kysely<Database>;
 
 export interface DatabaseHandle {
   db: Db;
+  /**
+   * For reads that a replica may serve (lists, analytics, the Edge's cache misses), never for a
+   * write: the replica when one is set and has caught up (decision 0123), else `db` itself.
+   */
+  reads: Db;
+  /** How many reads the replica and the primary served through `reads`, when a replica is set. */
+  replicaCounts?: ReplicaCounts;
   kind: 'postgres' | 'pglite';
   /** Where the data lives, for messages: a redacted URL or a directory. */
   location: string;
@@ -28,6 +36,9 @@ export interface DatabaseHandle {
 
 export interface ConnectOptions {
   databaseUrl: string | null;
+  /** A streaming replica of `databaseUrl` (DATABASE_REPLICA_URL), for `reads`. */
+  replicaUrl?: string | null;
+  replicaOptions?: ReplicaOptions;
   /** Directory for the embedded database; `null` keeps it in memory (tests). */
   dataDir: string | null;
   poolSize?: number;
@@ -64,16 +75,50 @@ function queryLog(onQuery: (() => void) | undefined): KyselyConfig['log'] {
   return onQuery ? (event) => (event.level === 'query' ? onQuery() : undefined) : undefined;
 }
 
-async function connectPostgres(url: string, poolSize: number, onQuery?: () => void): Promise<DatabaseHandle> {
-  const pool = preparingPool(new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes }));
+function postgresPool(url: string, poolSize: number, readOnly = false): pg.Pool {
+  const pool = preparingPool(
+    new pg.Pool({
+      connectionString: url,
+      max: poolSize,
+      types: pgTypes,
+      // A replica refuses writes anyway; the setting makes any other server used for reads refuse them too.
+      ...(readOnly ? { options: '-c default_transaction_read_only=on', connectionTimeoutMillis: 2_000 } : {}),
+    }),
+  );
   // An idle connection that the server closes (a restart, a failover, DROP DATABASE ... FORCE) is an 'error'
   // event on the pool, which would end the process if unheard. The pool drops that connection; the next
   // query opens a new one, and a query on a dead connection fails on its own with its error.
   pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: queryLog(onQuery) });
+  // A checked-out client has no listener of the pool's: a server that dies under a running query (a crash,
+  // a failover) would end the process with an unheard 'error'. The query fails with the error instead.
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  return pool;
+}
+
+interface Reads {
+  reads: Db;
+  replicaCounts?: ReplicaCounts;
+  end(): Promise<void>;
+}
+
+function replicaReads(primary: pg.Pool, options: ConnectOptions, poolSize: number): Reads | null {
+  if (!options.replicaUrl) return null;
+  const replica = postgresPool(options.replicaUrl, poolSize, true);
+  const gate = new ReplicaGate(primary, replica, options.replicaOptions ?? DEFAULT_REPLICA_OPTIONS);
+  const reads = new Kysely<Database>({ dialect: new PostgresDialect({ pool: gatedPool(gate, primary, replica) }), log: queryLog(options.onQuery) });
+  return { reads, replicaCounts: gate.counts, end: () => replica.end() };
+}
+
+async function connectPostgres(url: string, options: ConnectOptions): Promise<DatabaseHandle> {
+  const poolSize = options.poolSize ?? 10;
+  const pool = postgresPool(url, poolSize);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: queryLog(options.onQuery) });
+  const replica = replicaReads(pool, options, poolSize);
   const holder = await holdOnPostgres(db, url);
   return {
     db,
+    reads: replica?.reads ?? db,
+    ...(replica ? { replicaCounts: replica.replicaCounts } : {}),
     kind: 'postgres',
     location: redact(url),
     ping: async () => {
@@ -81,6 +126,7 @@ async function connectPostgres(url: string, poolSize: number, onQuery?: () => vo
     },
     listen: (channel, handler) => listenPostgres(url, channel, handler),
     close: async () => {
+      await replica?.end();
       await db.destroy();
       await holder.release();
     },
@@ -129,6 +175,7 @@ async function connectPglite(dataDir: string | null, fromDump?: Blob, onQuery?: 
     await holdOnPglite(db, (text, values) => pglite.query<{ taken: boolean }>(text, values));
     return {
       db,
+      reads: db,
       kind: 'pglite',
       location: dataDir ?? 'memory',
       ping: async () => {
@@ -156,6 +203,6 @@ async function connectPglite(dataDir: string | null, fromDump?: Blob, onQuery?: 
 
 export function connectDatabase(options: ConnectOptions): Promise<DatabaseHandle> {
   return options.databaseUrl
-    ? connectPostgres(options.databaseUrl, options.poolSize ?? 10, options.onQuery)
+    ? connectPostgres(options.databaseUrl, options)
     : connectPglite(options.dataDir, options.fromDump, options.onQuery);
 }

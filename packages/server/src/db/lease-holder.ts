@@ -39,16 +39,62 @@ async function lockAFreeKey(run: Run): Promise<number> {
   }
 }
 
-/** On PostgreSQL: a connection kept open for the handle's lifetime, holding the lock. */
+const RELOCK_MS = 1000;
+
+/**
+ * On PostgreSQL: a connection kept open for the handle's lifetime, holding the lock. When the
+ * connection is cut (a restart of PostgreSQL, a failover to a promoted replica), the lock is
+ * taken again, under the same key, on a new connection: until then this process's leases look
+ * abandoned, and whoever takes one over fences this process out of it; after, the leases it
+ * takes are its own again, wherever the database now runs.
+ */
 export async function holdOnPostgres(db: Handle, url: string): Promise<LeaseHolder> {
-  const client = new pg.Client({ connectionString: url });
-  // The connection may be cut (a restart of PostgreSQL, DROP DATABASE ... FORCE): leases then look abandoned, and
-  // whoever takes one over fences this process out of it; nothing more to do here.
-  client.on('error', () => undefined);
-  await client.connect();
-  const id = await lockAFreeKey((text, values) => client.query(text, values));
+  let released = false;
+  let current: pg.Client | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  const later = () => {
+    if (released || timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      relock();
+    }, RELOCK_MS);
+    timer.unref();
+  };
+  const connect = async (): Promise<pg.Client> => {
+    const client = new pg.Client({ connectionString: url });
+    client.on('error', () => undefined);
+    client.once('end', () => {
+      if (current !== client) return;
+      current = null;
+      later();
+    });
+    await client.connect();
+    return client;
+  };
+  const relock = () => {
+    connect()
+      .then(async (client) => {
+        const { rows } = await client.query<{ taken: boolean }>('SELECT pg_try_advisory_lock($1::int, $2::int) AS taken', [HOLDER_CLASS, id]);
+        if (!released && rows[0]?.taken) current = client;
+        else {
+          await client.end();
+          later();
+        }
+      })
+      .catch(later);
+  };
+  const first = await connect();
+  current = first;
+  const id = await lockAFreeKey((text, values) => first.query(text, values));
   holders.set(db, id);
-  return { id, release: () => client.end().catch(() => undefined) };
+  return {
+    id,
+    release: async () => {
+      released = true;
+      if (timer) clearTimeout(timer);
+      await current?.end().catch(() => undefined);
+    },
+  };
 }
 
 /** On PGlite: the lock on its one session, which ends with the process. */

@@ -11,6 +11,8 @@ import type { Clock } from '../lib/clock.js';
  */
 export interface ModuleContext {
   db: Db;
+  /** For reads that may be served by a replica (decision 0123): lists, analytics, Edge cache misses. Never for a write. */
+  reads: Db;
   clock: Clock;
   config: Config;
   /** BILLOW_PUBLIC_URL, for links in answers to routes that take no key. */

@@ -50,6 +50,8 @@ export class CashService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly reporting = new ReportingService(db, clock),
+    /** Where series are read once caught up: a replica, when one is set (decision 0123). */
+    private readonly reads: Db = db,
   ) {}
 
   /** Folds what the log gained into the day rollups, of every environment with rows or of one; how many environments it folded. */
@@ -76,13 +78,13 @@ export class CashService {
     const book = bookOfRequest(request);
     // What the environment's payments appended since the job's last run is counted first.
     await this.foldPending(scope.environmentId);
-    const timeZone = await sellerTimeZone(this.db, scope.environmentId);
+    const timeZone = await sellerTimeZone(this.reads, scope.environmentId);
     const now = this.clock.now();
     const interval = request.interval ?? 'month';
     const { first, last } = seriesRange(request, localDate(now, timeZone), interval);
     const periods = datePeriods(first, last, interval);
     const [from, to] = [periods[0]!.start, periods[periods.length - 1]!.end];
-    const days = await repo.cashDays(this.db, scope.environmentId, book, { from, to }, request.currency ?? null);
+    const days = await repo.cashDays(this.reads, scope.environmentId, book, { from, to }, request.currency ?? null);
     const currencies = cashPeriods(periods, days);
     const reporting = request.reporting_currency ? await this.inReportingCurrency(scope, request.reporting_currency, currencies) : undefined;
     return { timeZone, interval, start: from, end: to, completeUntil: now.toISOString(), currencies, ...(reporting ? { reporting } : {}) };
@@ -90,7 +92,7 @@ export class CashService {
 
   /** The series' figures converted into the reporting currency, with the conversion that states how (decision 0102). */
   private async inReportingCurrency(scope: AnalyticsScope, to: string, currencies: CashSeries['currencies']): Promise<NonNullable<CashSeries['reporting']>> {
-    const conversion = await this.reporting.conversion(this.db, scope.environmentId, to, currencies.map((c) => c.currency));
+    const conversion = await this.reporting.conversion(this.reads, scope.environmentId, to, currencies.map((c) => c.currency));
     return { conversion: conversionView(conversion), periods: reportingCash(currencies, conversion) };
   }
 

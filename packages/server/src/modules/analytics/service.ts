@@ -165,6 +165,8 @@ export class AnalyticsService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly reporting = new ReportingService(db, clock),
+    /** Where series are read once caught up: a replica, when one is set (decision 0123). */
+    private readonly reads: Db = db,
   ) {}
 
   /**
@@ -288,9 +290,9 @@ export class AnalyticsService {
     const { timeZone, now, interval, periods, from, to } = await this.seriesFrame(scope, request);
     const book = bookOfRequest(request);
     const [openings, days, pending] = await Promise.all([
-      repo.openingBefore(this.db, scope.environmentId, book, from),
-      repo.dailyTotals(this.db, scope.environmentId, book, from, to, request.currency ?? null),
-      repo.oldestUnpriced(this.db, scope.environmentId),
+      repo.openingBefore(this.reads, scope.environmentId, book, from),
+      repo.dailyTotals(this.reads, scope.environmentId, book, from, to, request.currency ?? null),
+      repo.oldestUnpriced(this.reads, scope.environmentId),
     ]);
     const wanted = openings.filter((o) => !request.currency || o.currency === request.currency);
     const totals = totalsByPeriod(periods, days);
@@ -311,7 +313,7 @@ export class AnalyticsService {
    */
   private async seriesFrame(scope: AnalyticsScope, request: SeriesRequest) {
     await this.priceLog(CATCH_UP_BATCHES, scope.environmentId);
-    const timeZone = await sellerTimeZone(this.db, scope.environmentId);
+    const timeZone = await sellerTimeZone(this.reads, scope.environmentId);
     const now = this.clock.now();
     const interval = request.interval ?? 'month';
     const { first, last } = seriesRange(request, localDate(now, timeZone), interval);
@@ -321,7 +323,7 @@ export class AnalyticsService {
 
   /** The series' figures converted into the reporting currency, with the conversion that states how (decision 0102). */
   private async inReportingCurrency(scope: AnalyticsScope, to: string, figures: readonly PeriodFigures[], dates: Map<string, DatePeriod>): Promise<NonNullable<MrrSeries['reporting']>> {
-    const conversion = await this.reporting.conversion(this.db, scope.environmentId, to, figures.map((f) => f.currency));
+    const conversion = await this.reporting.conversion(this.reads, scope.environmentId, to, figures.map((f) => f.currency));
     return { conversion: conversionView(conversion), periods: reportingFigures(figures, conversion).map((f) => periodOnWire(f, dates.get(f.label)!)) };
   }
 
@@ -333,8 +335,8 @@ export class AnalyticsService {
     const book = bookOfRequest(request);
     const { timeZone, now, interval, periods, from, to } = await this.seriesFrame(scope, request);
     const [figures, pending] = await Promise.all([
-      subscriberFigures(this.db, scope.environmentId, book, periods, request.currency ?? null),
-      repo.oldestUnpriced(this.db, scope.environmentId),
+      subscriberFigures(this.reads, scope.environmentId, book, periods, request.currency ?? null),
+      repo.oldestUnpriced(this.reads, scope.environmentId),
     ]);
     return { timeZone, interval, start: from, end: to, completeUntil: completeUntil(pending, now), ...subscribersOnWire(periods, figures) };
   }
@@ -342,12 +344,12 @@ export class AnalyticsService {
   /** The movements behind a figure (the drill-down): those of the days from start to end, newest first, with their customers. */
   async movements(scope: AnalyticsScope, request: MovementsRequest, page: { limit: number; offset: number }): Promise<{ count: number; results: MrrMovementItem[] }> {
     await this.priceLog(CATCH_UP_BATCHES, scope.environmentId);
-    const timeZone = await sellerTimeZone(this.db, scope.environmentId);
+    const timeZone = await sellerTimeZone(this.reads, scope.environmentId);
     const { first, last } = seriesRange(request, localDate(this.clock.now(), timeZone), 'month');
     const filter = { book: bookOfRequest(request), from: first, to: addDays(last, 1), kind: request.kind ?? null, currency: request.currency ?? null };
     const [count, rows] = await Promise.all([
-      repo.movementCount(this.db, scope.environmentId, filter),
-      repo.movementList(this.db, scope.environmentId, filter, page),
+      repo.movementCount(this.reads, scope.environmentId, filter),
+      repo.movementList(this.reads, scope.environmentId, filter, page),
     ]);
     return { count, results: rows.map(movementOnWire) };
   }

@@ -7,8 +7,8 @@ import { taxIdVerifier } from './tax-ids.js';
 /** Customers. Archiving one asks the subscriptions module, handed in by app.ts, about its subscriptions. */
 export function customersModule(
   app: App,
-  { db, clock, config, entitlementChanges, customerSubscriptions }: ModuleContext & { customerSubscriptions: CustomerSubscriptions },
+  { db, reads, clock, config, entitlementChanges, customerSubscriptions }: ModuleContext & { customerSubscriptions: CustomerSubscriptions },
 ): void {
   const verify = taxIdVerifier(config.taxIdCheck, (message) => app.log.warn(message));
-  customerRoutes(app, new CustomerService(db, clock, entitlementChanges, customerSubscriptions, verify));
+  customerRoutes(app, new CustomerService(db, clock, entitlementChanges, customerSubscriptions, verify, reads));
 }

@@ -176,6 +176,8 @@ export class CustomerService {
     private readonly subscriptions: CustomerSubscriptions,
     /** Asks a register (VIES) about new tax ids, before any transaction; none by default. */
     private readonly verifyTaxId: TaxIdVerifier = NO_ONLINE_CHECK,
+    /** Where lists are read: a replica that has caught up, when one is set (decision 0123). */
+    private readonly reads: Db = db,
   ) {}
 
   /** The tax ids to keep, checked (the online check included) before the caller's transaction. */
@@ -283,11 +285,11 @@ export class CustomerService {
 
   async list(scope: CustomerScope, search: string | undefined, page: PageRequest, sort: repo.CustomerSort | null = null) {
     const term = search?.trim() || undefined;
-    const { count, capped } = await repo.countCustomers(this.db, scope.environmentId, term, page.countUpTo ?? null);
+    const { count, capped } = await repo.countCustomers(this.reads, scope.environmentId, term, page.countUpTo ?? null);
     const rows =
       page.offset >= count
         ? []
-        : await repo.listCustomers(this.db, scope.environmentId, term, { limit: page.pageSize, offset: page.offset, sort });
+        : await repo.listCustomers(this.reads, scope.environmentId, term, { limit: page.pageSize, offset: page.offset, sort });
     return { count, capped, results: rows.map(toCustomer) };
   }
 

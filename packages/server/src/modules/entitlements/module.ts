@@ -11,13 +11,13 @@ import { EntitlementService, type CachedEntitlements } from './service.js';
 /** The Edge API: entitlement checks, answered from the process's cache, and the stream of their changes. */
 export function entitlementsModule(
   app: App,
-  { db, clock, config, entitlementCache, fastLane, changeHub }: ModuleContext & {
+  { reads, clock, config, entitlementCache, fastLane, changeHub }: ModuleContext & {
     entitlementCache: EntitlementCache<CachedEntitlements>;
     fastLane: FastLane;
     changeHub: EntitlementChangeHub;
   },
 ): void {
-  const service = new EntitlementService(db, clock, entitlementCache);
+  const service = new EntitlementService(reads, clock, entitlementCache);
   entitlementRoutes(app, service, fastLane);
   changeStreamRoutes(app, changeHub, new ChangeEvents(service), config.changeStreamLimit);
 }

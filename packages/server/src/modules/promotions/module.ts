@@ -15,6 +15,6 @@ export function promotionsModule(app: App, { db, clock, promotionCache }: Promot
 }
 
 /** GET /promotions (Edge), answered from the process's cache. */
-export function promotionsEdgeModule(app: App, { db, promotionCache, fastLane }: PromotionContext & { fastLane: FastLane }): void {
-  promotionEdgeRoutes(app, new PromotionEdgeService(db, promotionCache), fastLane);
+export function promotionsEdgeModule(app: App, { reads, promotionCache, fastLane }: PromotionContext & { fastLane: FastLane }): void {
+  promotionEdgeRoutes(app, new PromotionEdgeService(reads, promotionCache), fastLane);
 }
