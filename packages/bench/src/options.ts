@@ -16,7 +16,7 @@ export interface BenchOptions {
    * Which scenarios run: the HTTP and Edge ones, the renewal run, the webhook run, the scale ones, or all (the default);
    * the lists one only when named (its million orders take minutes to seed).
    */
-  scenarios: { http: boolean; renewals: boolean; webhooks: boolean; scale: boolean; lists: boolean; start: boolean; stream: boolean };
+  scenarios: { http: boolean; renewals: boolean; webhooks: boolean; scale: boolean; lists: boolean; start: boolean; stream: boolean; replicas: boolean };
   /** Starts of each kind the start scenario times, and the seconds each idles before its memory is read. */
   start: { runs: number; idleSeconds: number };
   /** Subscriptions the renewal scenario renews, all due at one instant. */
@@ -32,12 +32,13 @@ export interface BenchOptions {
   lists: { customers: number; ordersPerCustomer: number; requests: number; keepDatabase: boolean };
 }
 
-const SCENARIOS = ['all', 'http', 'renewals', 'webhooks', 'scale', 'lists', 'start', 'stream'] as const;
+const SCENARIOS = ['all', 'http', 'renewals', 'webhooks', 'scale', 'lists', 'start', 'stream', 'replicas'] as const;
 
 /**
  * `npm run bench -- renewals` runs the renewal scenario only, `-- webhooks` the webhook one only, `-- scale` the
  * worker and batch ones only (seeding what they need), `-- http` the HTTP ones (the scale ones included), `-- lists`
- * the lists one, which `all` leaves out, `-- start` the start one, `-- stream` the stream one (left out of `all`).
+ * the lists one, which `all` leaves out, `-- start` the start one, `-- stream` the stream one (left out of `all`),
+ * `-- replicas` the scale-out one.
  */
 function scenariosOf(args: readonly string[]): BenchOptions['scenarios'] {
   const named = args[0] ?? 'all';
@@ -51,6 +52,7 @@ function scenariosOf(args: readonly string[]): BenchOptions['scenarios'] {
     lists: named === 'lists',
     start: all || named === 'start',
     stream: named === 'stream',
+    replicas: all || named === 'replicas',
   };
 }
 
@@ -74,6 +76,10 @@ Scenarios:
   stream     the SDK's entitlement cache following one Billow process's change stream while changes
              are made through another on the same database, its synchronous check, and 10,000
              streams held by one process (not part of all: about two minutes)
+  replicas   a PostgreSQL primary and a synchronous streaming replica of their own (Debian's
+             PostgreSQL 15, run as root), two Billow nodes on 127.0.0.2 and 127.0.0.3: reads of
+             one's own writes across nodes, a node killed under load, the delivering node killed,
+             and a failover to the promoted replica (about 25 s)
 
 Settings (environment):
   BENCH_DATABASE_URL          a PostgreSQL URL allowed to create databases (postgres://postgres@127.0.0.1:5432/postgres)

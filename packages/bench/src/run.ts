@@ -33,6 +33,9 @@ import { formatAnalyticsReport, measureAnalytics } from './analytics.js';
 import { seedLists } from './lists-seed.js';
 import { formatStartReport, measureStarts } from './start.js';
 import { STREAM_TARGETS, formatStreamReport, measureStream } from './stream.js';
+import { replicationAvailable } from './pg-replication.js';
+import { runScaleOut } from './scale-out.js';
+import { formatScaleOutReport } from './scale-out-report.js';
 
 const CLI = fileURLToPath(new URL('../../cli/dist/main.js', import.meta.url));
 const CEILING_SERVER = fileURLToPath(new URL('./ceiling-server.js', import.meta.url));
@@ -530,6 +533,7 @@ async function benchmarks(options: BenchOptions, database: BenchDatabase, scratc
   if (options.scenarios.lists) reports.push(await listsScenario(options, scratch));
   if (options.scenarios.start) reports.push(await startScenario(options, database, scratch));
   if (options.scenarios.stream) reports.push(await streamScenario(options, database, env, organization));
+  if (options.scenarios.replicas) reports.push(await replicasScenario());
   return reports;
 }
 
@@ -586,6 +590,15 @@ async function streamScenario(options: BenchOptions, database: BenchDatabase, en
   } finally {
     await a.stop();
   }
+}
+
+/** The scale-out scenario (issue 32, item 7): its own PostgreSQL pair and two Billow nodes (scale-out.ts). */
+async function replicasScenario(): Promise<string> {
+  const available = replicationAvailable();
+  if (!available.ok) return `Scale-out on a streaming replica: not run (${available.reason})\n`;
+  say('Scale-out scenario: a PostgreSQL primary and a synchronous streaming replica, two Billow nodes');
+  reportLoad();
+  return formatScaleOutReport(await runScaleOut(say));
 }
 
 /** Databases a scenario made for itself, dropped with the run's own if the run is interrupted. */

@@ -29,7 +29,8 @@ describe.runIf(DATABASE_KIND === 'postgres')('two Billow nodes on a primary and 
 
     expect(report.webhooks.events).toBeGreaterThan(report.readYourWrites.writes);
     expect(report.webhooks.delivered, 'every event reaches the endpoint after the delivering node died').toBe(report.webhooks.events);
-    expect(report.webhooks.duplicates, 'and none twice').toBe(0);
+    // At least once: only a delivery being sent when its node died may reach its receiver twice (same webhook-id).
+    expect(report.webhooks.duplicates, 'repeats only of deliveries in flight at the kill').toBeLessThanOrEqual(report.webhooks.inFlightAtKill);
 
     expect(report.failover.lost, 'a synchronous replica loses no acknowledged write when promoted').toBe(0);
     expect(report.failover.acknowledged).toBeGreaterThan(0);

@@ -641,6 +641,8 @@ export interface WebhookDeliveriesTable {
   attempt_count: ColumnType<number, number | undefined, number>;
   next_attempt_at: Timestamp | null;
   lease_until: Timestamp | null;
+  /** The lease holder (db/lease-holder.ts) of a delivery being sent. */
+  holder: ColumnType<number | null, number | null | undefined, number | null>;
   last_attempt_at: Timestamp | null;
   created_at: Generated<Date>;
 }

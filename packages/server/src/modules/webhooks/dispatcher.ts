@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely';
+import { leaseHolderOf } from '../../db/lease-holder.js';
 import { Counter, type Registry } from 'prom-client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebhookConfig } from '../../config.js';
@@ -163,6 +164,7 @@ export class WebhookDispatcher {
     const claimed = await repo.claimDueDeliveries(this.options.db, {
       now,
       leaseUntil,
+      holder: leaseHolderOf(this.options.db),
       limit: free,
       perEndpoint: this.perEndpoint(),
       excludedEndpoints: saturated,

@@ -1,3 +1,4 @@
+import { holderGone } from '../../db/lease-holder.js';
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Executor } from '../../db/transaction.js';
 import type { WebhookAttemptsTable, WebhookEndpointsTable } from '../../db/schema.js';
@@ -84,6 +85,8 @@ export interface ClaimedDelivery {
 export interface ClaimRequest {
   now: Date;
   leaseUntil: Date;
+  /** This process's lease holder: a delivery it leaves unfinished is taken over once the holder is gone. */
+  holder: number | null;
   limit: number;
   /** At most this many of one endpoint's deliveries: a slow receiver cannot take every slot. */
   perEndpoint: number;
@@ -96,7 +99,7 @@ export interface ClaimRequest {
 /**
  * Takes up to `limit` due deliveries under a lease, oldest event first and at most
  * `perEndpoint` of any one endpoint: pending ones whose time has come and leased ones
- * whose process died. A delivery waits while an earlier event of the same object is
+ * whose process died (its lease ran out, or its lease holder is gone). A delivery waits while an earlier event of the same object is
  * still pending or being delivered to the same endpoint; disabled endpoints'
  * deliveries wait too. Rows another dispatcher is taking are skipped.
  */
@@ -104,7 +107,7 @@ export async function claimDueDeliveries(db: Executor, claim: ClaimRequest): Pro
   const { now, organizations } = claim;
   const ofOrganizations = organizations ? sql`AND e.organization_id = ANY (${[...organizations]}::uuid[])` : sql``;
   const due = sql`((c.status = 'pending' AND (c.next_attempt_at IS NULL OR c.next_attempt_at <= ${now}))
-    OR (c.status = 'delivering' AND c.lease_until < ${now}))`;
+    OR (c.status = 'delivering' AND (c.lease_until < ${now} OR ${holderGone(sql.ref('c.holder'))})))`;
   // Candidates oldest first along the waiting index, read without locks; the cap per endpoint
   // is applied to them; the rows are then locked, and a row another dispatcher took meanwhile
   // is skipped (or, changed by it, fails the due condition again under the lock).
@@ -134,7 +137,7 @@ export async function claimDueDeliveries(db: Executor, claim: ClaimRequest): Pro
     )
     , claimed AS (
       UPDATE webhook_deliveries d
-      SET status = 'delivering', lease_until = ${claim.leaseUntil}
+      SET status = 'delivering', lease_until = ${claim.leaseUntil}, holder = ${claim.holder}
       FROM picked, webhook_endpoints e, events ev, environments env
       WHERE d.id = picked.id AND e.id = d.endpoint_id AND ev.id = d.event_id AND env.id = d.environment_id
       RETURNING d.id, d.event_seq, d.environment_id, e.organization_id, env.kind AS environment_kind, d.endpoint_id, d.event_id,
