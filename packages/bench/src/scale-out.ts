@@ -87,7 +87,14 @@ function killed(node: Node): Promise<void> {
   });
 }
 
-async function call(url: string, key: string, method: string, body?: unknown): Promise<{ status: number; body: any }> {
+/** The parts of Billow's answers this run reads: a list's count and results, or a problem. */
+interface Answer {
+  count?: number;
+  results?: { customerId: string }[];
+  detail?: string;
+}
+
+async function call(url: string, key: string, method: string, body?: unknown): Promise<{ status: number; body: Answer | null }> {
   const response = await fetch(url, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
@@ -121,7 +128,7 @@ async function readYourWrites(a: Node, b: Node, key: string, writes: number) {
     const started = performance.now();
     const list = await call(`${a.url}/sandbox/api/v1/customers/?search=${customerId}`, key, 'GET');
     times.push(performance.now() - started);
-    if (list.status !== 200 || !list.body.results.some((c: { customerId: string }) => c.customerId === customerId)) missing++;
+    if (list.status !== 200 || !list.body?.results?.some((c) => c.customerId === customerId)) missing++;
   }
   times.sort((x, y) => x - y);
   return { writes, missing, listP50Ms: round(percentile(times, 50)), listP99Ms: round(percentile(times, 99)) };
@@ -316,7 +323,7 @@ async function failover(setup: Setup, say: Say): Promise<FailoverReport> {
   const since = (label: string) => Math.round((load.firstAt(label) ?? NaN) - crashedAt);
   const lost = await countMissing(setup.pair.addressUrl(DATABASE), load.acknowledged);
   const lists = await Promise.all([setup.a, setup.b].map((node) => call(`${node.url}/sandbox/api/v1/customers/?search=failover`, setup.key, 'GET')));
-  const listsAfter = lists.every((list) => list.status === 200 && list.body.count >= load.acknowledged.length - lost);
+  const listsAfter = lists.every((list) => list.status === 200 && (list.body?.count ?? 0) >= load.acknowledged.length - lost);
   const report = { acknowledged: load.acknowledged.length, lost, promoteMs, backAfterMs: { a: since(setup.a.label), b: since(setup.b.label) }, listsAfter };
   say(`  primary crashed; replica promoted in ${promoteMs} ms; writes back on A after ${report.backAfterMs.a} ms, on B after ${report.backAfterMs.b} ms; ${report.acknowledged} acknowledged, ${lost} lost`);
   return report;
