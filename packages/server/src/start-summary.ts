@@ -27,13 +27,14 @@ export function summary(
   url: string,
   firstStart: FirstStart,
   config: Config,
-  database: Pick<DatabaseHandle, 'kind' | 'location'>,
+  database: Pick<DatabaseHandle, 'kind' | 'location' | 'replicaLocation'>,
   role: Role,
   { workers = 1, sandboxInbox = null }: { workers?: number; sandboxInbox?: string | null } = {},
 ): string {
   const lines = [
     '',
     `Billow is running on ${database.kind === 'pglite' ? `the embedded database (${database.location})` : `PostgreSQL (${database.location})`}.`,
+    ...(database.replicaLocation ? [`Lists, analytics and Edge cache misses read from the replica (${database.replicaLocation}) once it has caught up.`] : []),
     '',
     ...(workers > 1 ? [`${workers} worker processes share this port (billow start --workers ${workers}).`, ''] : []),
     `  Environment   ${servedApis(role)}`,

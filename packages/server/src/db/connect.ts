@@ -23,6 +23,8 @@ export interface DatabaseHandle {
   reads: Db;
   /** How many reads the replica and the primary served through `reads`, when a replica is set. */
   replicaCounts?: ReplicaCounts;
+  /** The replica's redacted URL, when one is set. */
+  replicaLocation?: string;
   kind: 'postgres' | 'pglite';
   /** Where the data lives, for messages: a redacted URL or a directory. */
   location: string;
@@ -118,7 +120,7 @@ async function connectPostgres(url: string, options: ConnectOptions): Promise<Da
   return {
     db,
     reads: replica?.reads ?? db,
-    ...(replica ? { replicaCounts: replica.replicaCounts } : {}),
+    ...(replica ? { replicaCounts: replica.replicaCounts, replicaLocation: redact(options.replicaUrl!) } : {}),
     kind: 'postgres',
     location: redact(url),
     ping: async () => {
