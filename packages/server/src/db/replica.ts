@@ -104,17 +104,13 @@ export class ReplicaGate {
     this.replicaReplayed = new FreshRead(() => lsnOf(replica, REPLICA_REPLAYED));
   }
 
-  /** True when a read starting now may go to the replica. */
-  async admits(): Promise<boolean> {
-    return this.caughtUp();
-  }
-
   /** A failure on a replica connection: reads skip the replica for a while. */
   rest(): void {
     this.restingUntil = Date.now() + this.options.restMs;
   }
 
-  private async caughtUp(): Promise<boolean> {
+  /** True when a read starting now may go to the replica: it has replayed what the primary had flushed. */
+  async admits(): Promise<boolean> {
     if (Date.now() < this.restingUntil) return false;
     try {
       const target = await this.primaryFlushed.read();

@@ -99,9 +99,10 @@ export interface ClaimRequest {
 /**
  * Takes up to `limit` due deliveries under a lease, oldest event first and at most
  * `perEndpoint` of any one endpoint: pending ones whose time has come and leased ones
- * whose process died (its lease ran out, or its lease holder is gone). A delivery waits while an earlier event of the same object is
- * still pending or being delivered to the same endpoint; disabled endpoints'
- * deliveries wait too. Rows another dispatcher is taking are skipped.
+ * whose process died (its lease ran out, or its lease holder is gone). A delivery waits
+ * while an earlier event of the same object is still pending or being delivered to the
+ * same endpoint; disabled endpoints' deliveries wait too. Rows another dispatcher is
+ * taking are skipped.
  */
 export async function claimDueDeliveries(db: Executor, claim: ClaimRequest): Promise<ClaimedDelivery[]> {
   const { now, organizations } = claim;
