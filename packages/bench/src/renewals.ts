@@ -42,6 +42,12 @@ export interface ExactlyOnce {
   /** Renewal invoices in all (more than the subscriptions means one was renewed twice). */
   invoices: number;
   charges: number;
+  /** Renewal invoices with a number, and the distinct numbers among them. */
+  numbered: number;
+  distinctNumbers: number;
+  /** The environment's numbered invoices, and the numbers its counters handed out (equal: no gap). */
+  numberedInAll: number;
+  numbersHandedOut: number;
 }
 
 export interface RenewalResults {
@@ -116,7 +122,7 @@ async function untilDone(client: pg.Client, seed: RenewalSeed, say: (line: strin
   }
 }
 
-/** One renewal invoice and one charge per subscription, and none still due. */
+/** One renewal invoice and one charge per subscription, none still due, and every invoice numbered without a gap or a number twice. */
 async function checkExactlyOnce(client: pg.Client, seed: RenewalSeed): Promise<ExactlyOnce> {
   const result = await client.query<ExactlyOnce>(
     `WITH renewal AS (
@@ -136,7 +142,11 @@ async function checkExactlyOnce(client: pg.Client, seed: RenewalSeed): Promise<E
             count(*) FILTER (WHERE charges = 1 AND good_charges = 1)::int AS "oneCharge",
             count(*) FILTER (WHERE due)::int AS "stillDue",
             sum(invoices)::int AS invoices,
-            sum(charges)::int AS charges
+            sum(charges)::int AS charges,
+            (SELECT count(number)::int FROM invoices WHERE environment_id = $1 AND period_start = $2) AS numbered,
+            (SELECT count(DISTINCT number)::int FROM invoices WHERE environment_id = $1 AND period_start = $2) AS "distinctNumbers",
+            (SELECT count(number)::int FROM invoices WHERE environment_id = $1) AS "numberedInAll",
+            (SELECT coalesce(sum(last_number), 0)::int FROM invoice_number_counters WHERE environment_id = $1) AS "numbersHandedOut"
        FROM renewal`,
     [seed.environmentId, seed.instant, seed.amountMinor],
   );

@@ -178,6 +178,8 @@ export function formatRenewalReport(r: RenewalResults): string {
   const exact =
     check.oneInvoice === r.subscriptions && check.oneCharge === r.subscriptions && check.stillDue === 0 &&
     check.invoices === r.subscriptions && check.charges === r.subscriptions;
+  const numberedOnce =
+    check.numbered === r.subscriptions && check.distinctNumbers === r.subscriptions && check.numberedInAll === check.numbersHandedOut;
   const figures = table(
     ['renewal run', 'value'],
     [
@@ -207,6 +209,8 @@ export function formatRenewalReport(r: RenewalResults): string {
       verdict(r.wallSeconds <= RENEWAL_TARGETS.ceilingSeconds),
     `Each renewed exactly once: ${check.oneInvoice} with one paid renewal invoice, ${check.oneCharge} with one charge, ` +
       `${check.invoices} invoices and ${check.charges} charges in all, ${check.stillDue} still due -> ${verdict(exact)}`,
+    `Each renewal invoice numbered once, none skipped: ${check.numbered} numbered, ${check.distinctNumbers} distinct numbers; ` +
+      `${check.numberedInAll} numbered invoices in the environment, ${check.numbersHandedOut} numbers handed out -> ${verdict(numberedOnce)}`,
   ];
   return ['', figures, '', 'Targets (renewals)', ...targets.map((t) => `  ${t}`), ''].join('\n');
 }

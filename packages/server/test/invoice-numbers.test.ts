@@ -6,6 +6,7 @@
  * says then, and its PDF prints both.
  */
 import { inflateSync } from 'node:zlib';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shop, type Shop } from './commerce-support.js';
 import { openTestDatabase, startTestServer, type TestOrg, type TestServer } from './harness.js';
@@ -125,5 +126,14 @@ describe('invoice numbers', () => {
     for (const expected of [invoice.number!, 'Acme Software GmbH', 'Torstraße 1', '10119 Berlin', 'Germany', 'Tax ID DE123456788', 'billing@acme.example']) {
       expect(text).toContain(expected);
     }
+  });
+
+  it('go on past 999,999 with a seventh digit, never cutting one', async () => {
+    const last = await invoiceOf(await purchase(first, await buyerWithCard()));
+    await sql`update invoice_number_counters set last_number = 999999
+      where environment_id = (select environment_id from invoices where id = ${last.id}) and year = ${Number(year())}`.execute(first.database.db);
+    const orders = [await purchase(first, await buyerWithCard()), await purchase(second, await buyerWithCard())];
+    const numbers = (await Promise.all(orders.map(invoiceOf))).map((i) => i.number);
+    expect(numbers).toEqual([`ACME-${year()}-1000000`, `ACME-${year()}-1000001`]);
   });
 });

@@ -35,4 +35,4 @@ export {
   type OrderSort,
   type OrderRecords,
 } from './repo.js';
-export { nextInvoiceNumber } from './invoice-numbers/repo.js';
+export { numberInvoice } from './invoice-numbers/repo.js';

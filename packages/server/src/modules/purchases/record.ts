@@ -3,7 +3,7 @@ import { newId } from '../../lib/crypto.js';
 import { currencyDigits, formatMinor } from '../../lib/money.js';
 import type { Insertable } from 'kysely';
 import type { InvoicesTable, OrderEventsTable, OrdersTable, TransactionsTable } from '../../db/schema.js';
-import type { Tx } from '../../db/transaction.js';
+import { beforeCommit, type Tx } from '../../db/transaction.js';
 import { DEFAULT_FEE_SCHEDULE, morFee } from '../billing/fees.compute.js';
 import type { Quote } from '../billing/types.js';
 import { recordEvents, type EventInput } from '../events/writer.js';
@@ -123,21 +123,27 @@ export async function writeInvoice(tx: Tx, r: Recorded, unpaid: Partial<Insertab
   await ledger.insertInvoice(tx, await invoiceRow(tx, r, unpaid));
 }
 
-/** The seller as the invoice names them, and the invoice's number in their sequence (decision 0062). */
-async function sellerAndNumber(tx: Tx, r: Recorded): Promise<{ seller: string; number: string }> {
+/**
+ * The seller as the invoice names them (decision 0062). The invoice's number in their
+ * sequence is taken just before the commit (decision 0124): the counter every issuer of the
+ * environment waits on is then locked for the commit alone.
+ */
+async function sellerNumbering(tx: Tx, r: Recorded): Promise<string> {
   const seller = await sellerBlock(tx, r.scope.organizationId, r.scope.environmentId);
-  const year = sellerYear(r.now, seller.timeZone);
-  const counter = await ledger.nextInvoiceNumber(tx, r.scope.environmentId, year);
-  // A crash here, before the commit, must give the number back (test/invoice-number-crash.test.ts).
-  failpoint('invoice.after-number');
+  const numbered = { id: r.invoiceId, environmentId: r.scope.environmentId, year: sellerYear(r.now, seller.timeZone), prefix: seller.invoicePrefix };
+  beforeCommit(tx, async () => {
+    await ledger.numberInvoice(tx, numbered);
+    // A crash here, before the commit, must give the number back (test/invoice-number-crash.test.ts).
+    failpoint('invoice.after-number');
+  });
   // The language and time zone stay with the seller block: the document is written in them.
-  const { invoicePrefix, ...printed } = seller;
-  return { seller: JSON.stringify(printed), number: `${invoicePrefix}-${year}-${String(counter).padStart(6, '0')}` };
+  const { invoicePrefix: _prefix, ...printed } = seller;
+  return JSON.stringify(printed);
 }
 
 async function invoiceRow(tx: Tx, r: Recorded, unpaid: Partial<Insertable<InvoicesTable>>): Promise<Insertable<InvoicesTable>> {
   const { scope, customer, charged } = r;
-  const { seller, number } = await sellerAndNumber(tx, r);
+  const seller = await sellerNumbering(tx, r);
   return {
     id: r.invoiceId,
     environment_id: scope.environmentId,
@@ -151,7 +157,6 @@ async function invoiceRow(tx: Tx, r: Recorded, unpaid: Partial<Insertable<Invoic
     total_minor: charged.totalMinor,
     lines: JSON.stringify(issuedLines(charged.lines, { service: r.period ?? null, ...r.linePeriods })),
     seller,
-    number,
     buyer: JSON.stringify(buyerSnapshot(customer, charged.buyerTaxId?.value ?? null)),
     credit_minor: r.creditMinor ?? 0,
     // The tax decision (tax.compute.ts): the rate and country are the order's, the reason and the id the invoice's.
