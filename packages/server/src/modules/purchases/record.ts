@@ -10,7 +10,7 @@ import { recordEvents, type EventInput } from '../events/writer.js';
 import { invoiceId as newInvoiceId, licenseKey, orderId as newOrderId } from './ids.js';
 import * as ledger from '../ledger/queries.js';
 import { setCustomerCurrency } from '../customers/queries.js';
-import { sellerBlock, sellerYear } from '../seller-profile/queries.js';
+import { sellerBlock, sellerYear, type SellerBlock } from '../seller-profile/queries.js';
 import { invoiceWebhookObject, orderWebhookObject } from '../ledger/webhook.js';
 import type { CustomerRow, PaymentMethodRow, PurchaseScope, ResolvedPurchase } from './purchase.js';
 import { addPeriod } from '../billing/billing-periods.compute.js';
@@ -124,26 +124,24 @@ export async function writeInvoice(tx: Tx, r: Recorded, unpaid: Partial<Insertab
 }
 
 /**
- * The seller as the invoice names them (decision 0062). The invoice's number in their
- * sequence is taken just before the commit (decision 0124): the counter every issuer of the
- * environment waits on is then locked for the commit alone.
+ * Numbers the invoice in the seller's sequence just before the commit (decisions 0062 and
+ * 0124): the counter every issuer of the environment waits on is then locked for the commit alone.
  */
-async function sellerNumbering(tx: Tx, r: Recorded): Promise<string> {
-  const seller = await sellerBlock(tx, r.scope.organizationId, r.scope.environmentId);
+function numberBeforeCommit(tx: Tx, r: Recorded, seller: SellerBlock): void {
   const numbered = { id: r.invoiceId, environmentId: r.scope.environmentId, year: sellerYear(r.now, seller.timeZone), prefix: seller.invoicePrefix };
   beforeCommit(tx, async () => {
     await ledger.numberInvoice(tx, numbered);
     // A crash here, before the commit, must give the number back (test/invoice-number-crash.test.ts).
     failpoint('invoice.after-number');
   });
-  // The language and time zone stay with the seller block: the document is written in them.
-  const { invoicePrefix: _prefix, ...printed } = seller;
-  return JSON.stringify(printed);
 }
 
 async function invoiceRow(tx: Tx, r: Recorded, unpaid: Partial<Insertable<InvoicesTable>>): Promise<Insertable<InvoicesTable>> {
   const { scope, customer, charged } = r;
-  const seller = await sellerNumbering(tx, r);
+  const seller = await sellerBlock(tx, scope.organizationId, scope.environmentId);
+  numberBeforeCommit(tx, r, seller);
+  // The seller as the invoice names them; the language and time zone stay: the document is written in them.
+  const { invoicePrefix: _prefix, ...printed } = seller;
   return {
     id: r.invoiceId,
     environment_id: scope.environmentId,
@@ -156,7 +154,7 @@ async function invoiceRow(tx: Tx, r: Recorded, unpaid: Partial<Insertable<Invoic
     tax_minor: charged.taxMinor,
     total_minor: charged.totalMinor,
     lines: JSON.stringify(issuedLines(charged.lines, { service: r.period ?? null, ...r.linePeriods })),
-    seller,
+    seller: JSON.stringify(printed),
     buyer: JSON.stringify(buyerSnapshot(customer, charged.buyerTaxId?.value ?? null)),
     credit_minor: r.creditMinor ?? 0,
     // The tax decision (tax.compute.ts): the rate and country are the order's, the reason and the id the invoice's.
